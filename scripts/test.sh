@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Install everything, then run the whole test suite (real apps on a private virtual desktop).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/python -m ruff check src tests benchmarks
+.venv/bin/python -m pytest -q "$@"

@@ -1,0 +1,38 @@
+"""Backends: one per platform, chosen at run time. The core imports none of them directly.
+
+`WINACTIONS_BACKEND` overrides the choice (e.g. for a fake in tests).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+from winactions.backends.base import Backend
+from winactions.errors import BackendUnavailable
+
+_BACKENDS = {
+    "linux": "winactions.backends.linux.backend:LinuxBackend",
+}
+
+
+def default_backend_name() -> str:
+    if sys.platform.startswith("linux"):
+        return "linux"
+    if sys.platform == "win32":
+        return "windows"
+    return sys.platform
+
+
+def get_backend(name: str | None = None) -> Backend:
+    """Create the backend for this platform (or the named one)."""
+    name = name or os.environ.get("WINACTIONS_BACKEND") or default_backend_name()
+    spec = _BACKENDS.get(name)
+    if spec is None:
+        raise BackendUnavailable(f"no backend for platform {name!r}",
+                                 hint=f"available: {', '.join(sorted(_BACKENDS))}")
+    module_name, _, class_name = spec.partition(":")
+    module = importlib.import_module(module_name)
+    backend: Backend = getattr(module, class_name)()
+    return backend

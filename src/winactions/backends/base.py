@@ -1,0 +1,124 @@
+"""The backend interface: what the core needs from one platform, and nothing more.
+
+A backend adapts a platform's accessibility API, input and capture. The core (perception,
+sessions, commands, front ends) only ever talks to this interface. It is shaped to fit
+Linux (AT-SPI + XTEST + EWMH), Windows (UI Automation + SendInput/window messages + Win32)
+and Android (uiautomator + adb input + screencap) alike:
+
+- windows are listed and managed by an opaque string id (X window id, HWND, activity);
+- the tree of one window is read in one `snapshot` call, so each platform can batch its
+  reads (pipelined D-Bus calls, one UIA CacheRequest, one uiautomator dump);
+- elements are addressed by an opaque `handle` re-resolved when an action runs (`refresh`),
+  so a stale handle is detected, never acted on;
+- semantic actions are one `perform(handle, Operation, argument)` call; synthesized input is
+  a handful of primitives in screen pixels.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from enum import Enum
+
+from PIL import Image
+
+from winactions.keys import Chord
+from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
+
+
+class WindowAction(str, Enum):
+    ACTIVATE = "activate"
+    CLOSE = "close"
+    MINIMIZE = "minimize"
+    MAXIMIZE = "maximize"
+    RESTORE = "restore"
+    MOVE_RESIZE = "move_resize"
+
+
+class MouseButton(str, Enum):
+    LEFT = "left"
+    MIDDLE = "middle"
+    RIGHT = "right"
+
+
+class Backend(ABC):
+    """One platform. Methods raise `winactions.errors` exceptions, never platform ones."""
+
+    platform: str = "abstract"
+
+    # --- windows -------------------------------------------------------------------
+    @abstractmethod
+    def list_windows(self) -> list[WindowInfo]:
+        """Top-level, user-visible windows, topmost-active first is not required."""
+
+    @abstractmethod
+    def window_action(self, window_id: str, action: WindowAction, rect: Rect | None = None) -> None:
+        """Activate/close/minimize/maximize/restore a window, or move and resize it to `rect`
+        (the client area)."""
+
+    @abstractmethod
+    def launch(self, command: Sequence[str]) -> int:
+        """Start a program detached from us and return its pid."""
+
+    # --- accessibility ---------------------------------------------------------------
+    @abstractmethod
+    def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:
+        """Read the window's accessible tree in document order, root (the window) first."""
+
+    @abstractmethod
+    def refresh(self, handle: str) -> Node | None:
+        """Read one element again; None when it no longer exists (defunct, destroyed).
+
+        The returned node's `parent` is None: it stands alone.
+        """
+
+    @abstractmethod
+    def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
+        """Run a semantic operation and return a short description of how, e.g.
+        "action:click" or "EditableText.SetTextContents". Raises ActionFailed when the
+        element does not support it."""
+
+    @abstractmethod
+    def read_text(self, handle: str) -> str:
+        """The element's full text content (Text interface, Value, or name as a last resort)."""
+
+    # --- synthesized input (screen pixels) -------------------------------------------------
+    @abstractmethod
+    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None: ...
+
+    @abstractmethod
+    def mouse_move(self, x: int, y: int) -> None: ...
+
+    @abstractmethod
+    def mouse_button(self, button: MouseButton, down: bool) -> None: ...
+
+    @abstractmethod
+    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
+             duration: float = 0.3) -> None: ...
+
+    @abstractmethod
+    def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
+        """Mouse wheel at (x, y): positive dy scrolls down, positive dx scrolls right,
+        in wheel notches."""
+
+    @abstractmethod
+    def press_chords(self, chords: Sequence[Chord]) -> None: ...
+
+    @abstractmethod
+    def type_text(self, text: str) -> None:
+        """Type Unicode text into whatever has keyboard focus."""
+
+    @abstractmethod
+    def cursor_position(self) -> tuple[int, int]: ...
+
+    # --- screens and capture ---------------------------------------------------------
+    @abstractmethod
+    def screens(self) -> list[Rect]:
+        """Every monitor's rectangle in the shared virtual-screen coordinate space."""
+
+    @abstractmethod
+    def capture(self, rect: Rect) -> Image.Image:
+        """Pixels of a screen rectangle as an RGB image."""
+
+    def close(self) -> None:
+        """Release connections. Safe to call twice."""

@@ -1,0 +1,115 @@
+"""The Linux backend: AT-SPI for the tree, XTEST for input, EWMH for windows, mss for pixels.
+
+It only joins the three platform modules and maps X windows to their accessible frames.
+Connections open on first use, so a command that fails validation never touches the
+display or the bus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+
+from PIL import Image
+
+from winactions.backends.base import Backend, MouseButton, WindowAction
+from winactions.backends.linux.atspi import AtspiClient
+from winactions.backends.linux.x11windows import X11Windows
+from winactions.backends.linux.xinput import XInput
+from winactions.errors import NotFound
+from winactions.keys import Chord
+from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
+
+
+class LinuxBackend(Backend):
+    platform = "linux"
+
+    def __init__(self) -> None:
+        self._frames: dict[str, str] = {}  # X window id -> accessible frame handle
+
+    @cached_property
+    def atspi(self) -> AtspiClient:
+        return AtspiClient()
+
+    @cached_property
+    def x11(self) -> X11Windows:
+        return X11Windows()
+
+    @cached_property
+    def xinput(self) -> XInput:
+        return XInput()
+
+    # -- windows ------------------------------------------------------------------------
+    def list_windows(self) -> list[WindowInfo]:
+        return self.x11.list_windows()
+
+    def window_action(self, window_id: str, action: WindowAction, rect: Rect | None = None) -> None:
+        self.x11.window_action(window_id, action, rect)
+
+    def launch(self, command: Sequence[str]) -> int:
+        return self.x11.launch(command)
+
+    # -- accessibility ------------------------------------------------------------------
+    def frame_handle(self, window: WindowInfo) -> str:
+        """The accessible frame of an X window (matched by pid, title and geometry)."""
+        handle = self._frames.get(window.id)
+        if handle is None:
+            handle = self.atspi.find_frame(window.pid, window.title, window.rect)
+            if handle is None:
+                raise NotFound(
+                    f'window "{window.title}" exposes no accessibility tree',
+                    hint="GTK/Qt apps need the AT-SPI bus; Chromium/Electron need "
+                         "--force-renderer-accessibility; use `winctl screenshot` to see it")
+            self._frames[window.id] = handle
+        return handle
+
+    def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:
+        return self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
+
+    def refresh(self, handle: str) -> Node | None:
+        return self.atspi.refresh(handle)
+
+    def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
+        return self.atspi.perform(handle, operation, argument)
+
+    def read_text(self, handle: str) -> str:
+        return self.atspi.read_text(handle)
+
+    # -- input ----------------------------------------------------------------------------
+    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+        self.xinput.click(x, y, button, count)
+
+    def mouse_move(self, x: int, y: int) -> None:
+        self.xinput.mouse_move(x, y)
+
+    def mouse_button(self, button: MouseButton, down: bool) -> None:
+        self.xinput.mouse_button(button, down)
+
+    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
+             duration: float = 0.3) -> None:
+        self.xinput.drag(x1, y1, x2, y2, button=button, duration=duration)
+
+    def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.xinput.scroll(x, y, dx, dy)
+
+    def press_chords(self, chords: Sequence[Chord]) -> None:
+        self.xinput.press_chords(chords)
+
+    def type_text(self, text: str) -> None:
+        self.xinput.type_text(text)
+
+    def cursor_position(self) -> tuple[int, int]:
+        return self.xinput.cursor_position()
+
+    # -- screens ---------------------------------------------------------------------------
+    def screens(self) -> list[Rect]:
+        return self.x11.screens()
+
+    def capture(self, rect: Rect) -> Image.Image:
+        return self.x11.capture(rect)
+
+    def close(self) -> None:
+        for name in ("atspi", "x11", "xinput"):
+            part = self.__dict__.pop(name, None)
+            if part is not None and hasattr(part, "close"):
+                part.close()

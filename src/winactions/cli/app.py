@@ -1,0 +1,177 @@
+"""`winctl`: the command line, generated from the command table.
+
+No command is written here. Each registered command becomes a click command whose
+arguments and options come from its pydantic parameters (descriptions become help);
+"get text" becomes the subcommand `text` of a `get` group. Every invocation ends in
+`dispatch`, and every output goes through `winactions.render`.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+import types
+import typing
+from typing import Any
+
+import click
+from pydantic.fields import FieldInfo
+
+from winactions import render
+from winactions.commands.base import Command, Context, GlobalOptions, dispatch, load_commands
+from winactions.errors import WinctlError
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """(inner type, is optional) for `X | None`."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], True
+    return annotation, False
+
+
+def _click_type(annotation: Any) -> Any:
+    inner, _ = _unwrap(annotation)
+    if typing.get_origin(inner) is typing.Literal:
+        return click.Choice([str(a) for a in typing.get_args(inner)])
+    if isinstance(inner, type) and issubclass(inner, enum.Enum):
+        return click.Choice([m.value for m in inner])
+    if typing.get_origin(inner) is list:
+        return _click_type(typing.get_args(inner)[0])
+    return {int: click.INT, float: click.FLOAT, bool: click.BOOL}.get(inner, click.STRING)
+
+
+def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
+    ctype = _click_type(field.annotation)
+    if name == cmd.variadic:
+        return click.Argument([name], nargs=-1, required=field.is_required(), type=ctype)
+    if name in cmd.positional:
+        return click.Argument([name], required=field.is_required(), type=ctype)
+    flag = "--" + name.replace("_", "-")
+    default = None if field.is_required() else field.default
+    if isinstance(default, enum.Enum):
+        default = default.value
+    if _unwrap(field.annotation)[0] is bool:
+        return click.Option([flag], is_flag=True, default=bool(default), help=field.description)
+    return click.Option([flag], type=ctype, default=default, required=field.is_required(),
+                        show_default=default is not None, help=field.description)
+
+
+def _positional_usage(cmd: Command) -> str:
+    fields = cmd.params.model_fields
+    parts = []
+    for name in cmd.positional:
+        parts.append(name.upper() if fields[name].is_required() else f"[{name.upper()}]")
+    if cmd.variadic:
+        parts.append(f"{cmd.variadic.upper()}...")
+    return " ".join(parts)
+
+
+def _make_click_command(cmd: Command, leaf_name: str) -> click.Command:
+    params = [_param(cmd, name, field) for name, field in cmd.params.model_fields.items()]
+    # click shows arguments in declaration order; keep the table's positional order
+    order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
+    params.sort(key=lambda p: (not isinstance(p, click.Argument), order.get(p.name or "", 0)))
+
+    @click.pass_context
+    def callback(click_ctx: click.Context, **kwargs: Any) -> None:
+        args = {k: (list(v) if isinstance(v, tuple) else v) for k, v in kwargs.items()
+                if v is not None and not (isinstance(v, tuple) and not v)}
+        run(cmd.name, args, click_ctx.find_root().obj)
+
+    return click.Command(leaf_name, params=params, callback=callback, help=cmd.help,
+                         short_help=cmd.summary, no_args_is_help=False,
+                         context_settings={"ignore_unknown_options": False})
+
+
+def run(name: str, args: dict[str, Any], options: GlobalOptions) -> None:
+    """Dispatch one command and print its result; errors go to stderr with an exit code."""
+    from winactions.backends import get_backend
+    from winactions.session.desktop import DesktopSession
+    from winactions.session.store import SessionStore
+
+    backend = None
+    try:
+        backend = get_backend()
+        session = DesktopSession(backend, SessionStore(options.session))
+        result = dispatch(name, args, Context(session, options))
+        click.echo(render.to_json(result) if options.json_output else render.to_text(result))
+    except WinctlError as exc:
+        _fail(exc, options)
+    finally:
+        if backend is not None:
+            backend.close()
+
+
+def _fail(exc: WinctlError, options: GlobalOptions) -> None:
+    if options.json_output:
+        click.echo(render.error_json(exc))
+    else:
+        click.echo(render.error_text(exc), err=True)
+    sys.exit(exc.exit_code)
+
+
+class _Group(click.Group):
+    """Lists commands in table order and turns usage errors into the protocol's errors."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)
+
+
+def build_cli() -> click.Group:
+    @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
+    @click.option("--window", default=None, help="act on this window (id, title part or process) and remember it")
+    @click.option("--return-state", is_flag=True, help="after an action, print the new state too")
+    @click.option("--session", default="default", envvar="WINCTL_SESSION", show_default=True,
+                  help="session name: ids and the selected window are remembered per session")
+    @click.version_option(package_name="winactions")
+    @click.pass_context
+    def cli(ctx: click.Context, json_output: bool, window: str | None, return_state: bool,
+            session: str) -> None:
+        """Desktop UI automation for AI agents.
+
+        Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
+        `winctl input 2 "text"`, `winctl keys ctrl+s`. Put global options before the
+        command, and `--` before negative coordinates: `winctl drag-at -- -1900 300 -1700 300`.
+        """
+        ctx.obj = GlobalOptions(json_output=json_output, window=window, return_state=return_state,
+                                session=session)
+
+    groups: dict[str, click.Group] = {}
+    for cmd in load_commands().values():
+        head, _, leaf = cmd.name.partition(" ")
+        if leaf:
+            group = groups.get(head)
+            if group is None:
+                group = _Group(head, help=f"{head.capitalize()} something about an element.")
+                groups[head] = group
+                cli.add_command(group)
+            group.add_command(_make_click_command(cmd, leaf))
+        else:
+            cli.add_command(_make_click_command(cmd, head))
+    return cli
+
+
+def main(argv: list[str] | None = None) -> None:
+    cli = build_cli()
+    try:
+        cli.main(args=argv, prog_name="winctl", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        sys.exit(130)
+    except click.UsageError as exc:
+        json_mode = "--json" in (argv if argv is not None else sys.argv[1:])
+        hint = f"see `winctl {exc.ctx.command_path.partition(' ')[2]} --help`".replace("  ", " ") \
+            if exc.ctx else "see `winctl --help`"
+        from winactions.errors import InvalidInput
+
+        _fail(InvalidInput(exc.format_message(), hint=hint.replace("` --help", " --help`").replace(
+            "`winctl  --help`", "`winctl --help`")), GlobalOptions(json_output=json_mode))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""Action commands: act on an element by id, or on the screen by coordinates."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from winactions import execution
+from winactions.backends.base import MouseButton
+from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.results import ActionResult
+from winactions.errors import ActionFailed, InvalidInput
+from winactions.execution import Via
+from winactions.keys import parse_keys
+from winactions.model import Operation
+
+ID = Field(description="element id from `winctl state`")
+VIA = Field(Via.AUTO, description="auto: semantic action when it fits, else the mouse; "
+                                  "semantic: never move the mouse; input: always the mouse")
+
+
+class ClickParams(Params):
+    id: int = ID
+    via: Via = VIA
+
+
+@command("click", ClickParams, kind=Kind.ACTION, positional=("id",))
+def click(ctx: Context, p: ClickParams) -> ActionResult:
+    """Click an element: its semantic action (press, toggle, select) when it has one,
+    else a left click at its visible centre."""
+    target, node = ctx.session.resolve(p.id)
+    method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
+    return ActionResult(action="click", method=method, target=target, point=point, detail=note)
+
+
+class PointerParams(Params):
+    id: int = ID
+
+
+@command("dblclick", PointerParams, kind=Kind.ACTION, positional=("id",))
+def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
+    """Double-click an element at its visible centre (opens rows, selects words)."""
+    target, node = ctx.session.resolve(p.id)
+    method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node, count=2,
+                                       via=Via.INPUT)
+    return ActionResult(action="dblclick", method=method, target=target, point=point)
+
+
+@command("rightclick", PointerParams, kind=Kind.ACTION, positional=("id",))
+def rightclick(ctx: Context, p: PointerParams) -> ActionResult:
+    """Right-click an element at its visible centre (context menus)."""
+    target, node = ctx.session.resolve(p.id)
+    method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node,
+                                       button=MouseButton.RIGHT, via=Via.INPUT)
+    return ActionResult(action="rightclick", method=method, target=target, point=point)
+
+
+class InputParams(Params):
+    id: int = ID
+    text: str = Field(description="the text to put in the element")
+    append: bool = Field(False, description="add to the existing text instead of replacing it")
+    enter: bool = Field(False, description="press Enter afterwards")
+    via: Via = VIA
+
+
+@command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"))
+def input_(ctx: Context, p: InputParams) -> ActionResult:
+    """Set an element's text: replaces it (or appends with --append), through the element's
+    editable-text interface when it has one, else by focusing it and typing."""
+    backend = ctx.session.backend
+    target, node = ctx.session.resolve(p.id)
+    window = ctx.window()
+    method = None
+    note = ""
+    if p.via is not Via.INPUT:
+        text = (backend.read_text(node.handle) + p.text) if (p.append and node is not None) else p.text
+        method, note = execution.try_semantic(backend, node, (Operation.SET_TEXT,), text)
+        if method and p.enter:
+            execution.ensure_active(backend, window)
+            backend.press_chords(parse_keys("Enter"))
+    if method is None:
+        if p.via is Via.SEMANTIC:
+            raise ActionFailed(f"element {p.id} has no editable-text interface",
+                               hint="use --via auto to type into it instead")
+        _, point, _ = execution.click(backend, window, target, node, via=Via.INPUT)
+        if not p.append:
+            backend.press_chords(parse_keys("ctrl+a"))
+        else:
+            backend.press_chords(parse_keys("ctrl+End"))
+        backend.type_text(p.text)
+        if p.enter:
+            backend.press_chords(parse_keys("Enter"))
+        method = "keyboard"
+    return ActionResult(action="input", method=method, target=target, detail=note)
+
+
+class TypeParams(Params):
+    text: str = Field(description="text typed into whatever has keyboard focus")
+
+
+@command("type", TypeParams, kind=Kind.ACTION, positional=("text",))
+def type_(ctx: Context, p: TypeParams) -> ActionResult:
+    """Type text into the focused element of the window (any Unicode)."""
+    backend = ctx.session.backend
+    execution.ensure_active(backend, ctx.window())
+    backend.type_text(p.text)
+    return ActionResult(action="type", method="keyboard", detail=f"{len(p.text)} characters")
+
+
+class KeysParams(Params):
+    keys: str = Field(description='key chords like "ctrl+s", "Enter", "alt+f4", "ctrl+a Delete"')
+
+
+@command("keys", KeysParams, kind=Kind.ACTION, positional=("keys",))
+def keys(ctx: Context, p: KeysParams) -> ActionResult:
+    """Press keys: chords joined by + and separated by spaces ("ctrl+shift+s", "Down Down Enter")."""
+    chords = parse_keys(p.keys)  # a bad key name fails before anything is pressed
+    backend = ctx.session.backend
+    execution.ensure_active(backend, ctx.window())
+    backend.press_chords(chords)
+    return ActionResult(action="keys", method="keyboard", detail=" ".join(str(c) for c in chords))
+
+
+class ScrollParams(Params):
+    id: int = ID
+    direction: Literal["up", "down", "left", "right"] = Field(description="which way to scroll")
+    amount: int = Field(3, ge=1, le=100, description="wheel notches")
+
+
+@command("scroll", ScrollParams, kind=Kind.ACTION, positional=("id", "direction", "amount"))
+def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
+    """Scroll inside an element with the mouse wheel at its centre."""
+    backend = ctx.session.backend
+    target, node = ctx.session.resolve(p.id)
+    x, y = execution.click_point(target, node)
+    dx = {"left": -p.amount, "right": p.amount}.get(p.direction, 0)
+    dy = {"up": -p.amount, "down": p.amount}.get(p.direction, 0)
+    execution.ensure_active(backend, ctx.window())
+    backend.scroll(x, y, dx, dy)
+    return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),
+                        detail=f"{p.direction} {p.amount}")
+
+
+class SelectParams(Params):
+    id: int = ID
+    value: str = Field(description="the option to choose (its visible name)")
+
+
+@command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"))
+def select(ctx: Context, p: SelectParams) -> ActionResult:
+    """Choose an option by name in a combo box, list or tab list."""
+    backend = ctx.session.backend
+    target, node = ctx.session.resolve(p.id)
+    if node is None or Operation.CHOOSE not in node.operations:
+        raise ActionFailed(f'element {p.id} ([{target.type}] "{target.name}") has no options to choose from',
+                           hint="select works on combo boxes, lists and tab lists; "
+                                "for other elements click the option itself")
+    method = backend.perform(node.handle, Operation.CHOOSE, p.value)
+    return ActionResult(action="select", method=method, target=target, detail=p.value)
+
+
+class DragParams(Params):
+    id: int = ID
+    x2: int = Field(description="drop point x (screen pixels)")
+    y2: int = Field(description="drop point y (screen pixels)")
+    duration: float = Field(0.3, ge=0, le=10, description="seconds the drag takes")
+
+
+@command("drag", DragParams, kind=Kind.ACTION, positional=("id", "x2", "y2"))
+def drag(ctx: Context, p: DragParams) -> ActionResult:
+    """Drag an element from its centre to a screen point."""
+    backend = ctx.session.backend
+    target, node = ctx.session.resolve(p.id)
+    x1, y1 = execution.click_point(target, node)
+    execution.check_on_screen(backend, p.x2, p.y2)
+    execution.ensure_active(backend, ctx.window())
+    backend.drag(x1, y1, p.x2, p.y2, duration=p.duration)
+    return ActionResult(action="drag", method="mouse", target=target, point=(x1, y1),
+                        detail=f"to ({p.x2}, {p.y2})")
+
+
+class ClickAtParams(Params):
+    x: int = Field(description="screen x (negative on a monitor left of the primary; put -- first)")
+    y: int = Field(description="screen y")
+    button: MouseButton = Field(MouseButton.LEFT, description="mouse button")
+    count: int = Field(1, ge=1, le=3, description="1 click, 2 double, 3 triple")
+
+
+@command("click-at", ClickAtParams, kind=Kind.ACTION, positional=("x", "y"))
+def click_at(ctx: Context, p: ClickAtParams) -> ActionResult:
+    """Click at screen coordinates (for targets no tier can name)."""
+    backend = ctx.session.backend
+    execution.check_on_screen(backend, p.x, p.y)
+    execution.ensure_active(backend, ctx.window())
+    backend.click(p.x, p.y, p.button, p.count)
+    return ActionResult(action="click-at", method="mouse", point=(p.x, p.y),
+                        detail=f"{p.button.value} x{p.count}" if (p.count, p.button) != (1, MouseButton.LEFT) else "")
+
+
+class DragAtParams(Params):
+    x1: int = Field(description="start x (screen pixels; put -- before negative numbers)")
+    y1: int = Field(description="start y")
+    x2: int = Field(description="end x")
+    y2: int = Field(description="end y")
+    duration: float = Field(0.3, ge=0, le=10, description="seconds the drag takes")
+    button: MouseButton = Field(MouseButton.LEFT, description="mouse button held")
+
+
+@command("drag-at", DragAtParams, kind=Kind.ACTION, positional=("x1", "y1", "x2", "y2"))
+def drag_at(ctx: Context, p: DragAtParams) -> ActionResult:
+    """Drag between two screen points (column borders, splitters, resize handles)."""
+    backend = ctx.session.backend
+    for x, y in ((p.x1, p.y1), (p.x2, p.y2)):
+        execution.check_on_screen(backend, x, y)
+    if (p.x1, p.y1) == (p.x2, p.y2):
+        raise InvalidInput("drag-at start and end are the same point", hint="give two different points")
+    execution.ensure_active(backend, ctx.window())
+    backend.drag(p.x1, p.y1, p.x2, p.y2, button=p.button, duration=p.duration)
+    return ActionResult(action="drag-at", method="mouse", point=(p.x1, p.y1), detail=f"to ({p.x2}, {p.y2})")

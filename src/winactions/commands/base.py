@@ -1,0 +1,152 @@
+"""The command table: every command is defined once, here or in a feature module.
+
+A command is one object — name, parameters (a pydantic model), handler, kind, CLI shape.
+The CLI, the session daemon and the MCP server loop over `REGISTRY` and call `dispatch`;
+none of them holds per-command code. Help text comes from the handler's docstring and the
+parameter descriptions; the MCP schema is `params.model_json_schema()`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from winactions.errors import InvalidInput
+from winactions.model import UIState, WindowInfo
+from winactions.session.desktop import DesktopSession
+
+
+class Kind(str, Enum):
+    READ = "read"  # perceives, changes nothing
+    ACTION = "action"  # changes the UI; honours --return-state
+    WINDOW = "window"  # selects or manages windows
+
+
+class Params(BaseModel):
+    """Base of every command's parameters: unknown fields are an error, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GlobalOptions(BaseModel):
+    """Options every command accepts (before the command name on the command line)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    json_output: bool = False
+    window: str | None = None
+    return_state: bool = False
+    session: str = "default"
+
+
+class Result(BaseModel):
+    """Base of what handlers return; `render` turns it into text, JSON or MCP content."""
+
+    state: UIState | None = None  # filled by --return-state after an action
+
+
+@dataclass
+class Context:
+    """What a handler may use: the session and the call's global options."""
+
+    session: DesktopSession
+    options: GlobalOptions
+    _window: WindowInfo | None = field(default=None, repr=False)
+
+    def window(self) -> WindowInfo:
+        """The window this call acts on (resolved once per call)."""
+        if self._window is None:
+            self._window = self.session.current_window(self.options.window)
+        return self._window
+
+    def forget_window(self) -> None:
+        self._window = None
+
+
+P = TypeVar("P", bound=Params)
+Handler = Callable[[Context, Any], Result]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # "click", or "get text" for a subcommand
+    params: type[Params]
+    handler: Handler
+    kind: Kind
+    positional: tuple[str, ...] = ()  # parameters taken by position on the command line
+    variadic: str | None = None  # a positional that takes the rest of the words
+
+    @property
+    def help(self) -> str:
+        return inspect.cleandoc(self.handler.__doc__ or self.name)
+
+    @property
+    def summary(self) -> str:
+        return " ".join(self.help.split("\n\n")[0].split())
+
+    @property
+    def tool_name(self) -> str:
+        """The name in MCP and other places that do not allow spaces or dashes."""
+        return self.name.replace(" ", "_").replace("-", "_")
+
+
+REGISTRY: dict[str, Command] = {}
+
+
+def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: tuple[str, ...] = (),
+            variadic: str | None = None) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
+    """Register a handler as the command `name`."""
+
+    def register(handler: Callable[[Context, P], Result]) -> Callable[[Context, P], Result]:
+        if name in REGISTRY:
+            raise ValueError(f"command {name!r} is defined twice")
+        for p in (*positional, *([variadic] if variadic else [])):
+            if p not in params.model_fields:
+                raise ValueError(f"{name}: positional {p!r} is not a parameter")
+        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic)
+        return handler
+
+    return register
+
+
+def load_commands() -> dict[str, Command]:
+    """Import the feature modules so that their commands register; return the table."""
+    from winactions.commands import act, perceive, query, windows  # noqa: F401
+
+    return REGISTRY
+
+
+def validate(cmd: Command, args: dict[str, Any]) -> Params:
+    """Parameters from untrusted input, with errors an agent can act on."""
+    try:
+        return cmd.params.model_validate(args)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"]) or "arguments"
+            problems.append(f"{where}: {err['msg']}")
+        raise InvalidInput(f"{cmd.name}: " + "; ".join(problems),
+                           hint=f"see `winctl {cmd.name} --help`") from None
+
+
+def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
+    """Validate and run one command; the one call path of every front end."""
+    commands = load_commands()
+    cmd = commands.get(name)
+    if cmd is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(commands), n=3)
+        raise InvalidInput(f"unknown command {name!r}",
+                           hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
+    params = validate(cmd, args)
+    result = cmd.handler(ctx, params)
+    if cmd.kind is Kind.ACTION and ctx.options.return_state:
+        ctx.forget_window()
+        result.state = ctx.session.settled_state(ctx.window())
+    return result

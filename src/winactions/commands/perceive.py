@@ -1,0 +1,109 @@
+"""Perception commands: windows, state, inspect, screenshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+
+from winactions import screenshots
+from winactions.commands.base import Context, Params, command
+from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
+from winactions.model import Rect
+
+
+class WindowsParams(Params):
+    pass
+
+
+@command("windows", WindowsParams)
+def windows(ctx: Context, p: WindowsParams) -> WindowsResult:
+    """List the desktop's top-level windows: id, title, process, pid, client-area rect."""
+    return WindowsResult(windows=ctx.session.backend.list_windows())
+
+
+class StateParams(Params):
+    verbose: bool = Field(False, description="show every element's rect, states and operations")
+    tree: bool = Field(False, description="indent elements by their place in the tree")
+    screenshot: bool = Field(False, description="also save a screenshot of the window")
+    annotated: bool = Field(False, description="also save a screenshot with element ids drawn on it")
+
+
+@command("state", StateParams)
+def state(ctx: Context, p: StateParams) -> StateResult:
+    """List the window's elements with stable ids: `[id] [Type] "Name"`.
+
+    Ids stay bound to the same element for the whole session and are never reused, so an
+    id read here stays valid until its element disappears. Elements that can only be acted
+    on by coordinates (inferred, vision) always show their rect.
+    """
+    window = ctx.window()
+    ui = ctx.session.refresh_state(window)
+    if (p.screenshot or p.annotated) and window.rect is not None:
+        image = screenshots.capture(ctx.session.backend, window.rect)
+        directory = ctx.session.store.artifacts_dir()
+        if p.screenshot:
+            ui.screenshot = str(screenshots.save_png(image, screenshots.default_path(directory, "state")))
+        if p.annotated:
+            marked = screenshots.annotate(image, (window.rect.left, window.rect.top), ui.targets)
+            ui.annotated_screenshot = str(
+                screenshots.save_png(marked, screenshots.default_path(directory, "annotated")))
+        ctx.session.save()
+    return StateResult(state=ui, verbose=p.verbose, tree=p.tree)
+
+
+class InspectParams(Params):
+    id: int = Field(description="element id from `winctl state`")
+
+
+@command("inspect", InspectParams, positional=("id",))
+def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
+    """Everything known about one element: role, states, full rect, actions, interfaces."""
+    target, node = ctx.session.resolve(p.id)
+    element: dict[str, object] = {"source": target.source.value, "visible_rect": target.rect}
+    if node is not None:
+        element.update({
+            "native_role": node.native_role,
+            "name": node.name,
+            "description": node.description,
+            "value": node.value,
+            "rect": node.rect,
+            "states": sorted(node.states),
+            "operations": sorted(o.value for o in node.operations),
+            "actions": list(node.actions),
+            "interfaces": list(node.interfaces),
+            "automation_id": node.automation_id,
+            "child_count": node.child_count,
+            **node.extra,
+        })
+    else:
+        element.update({"confidence": target.confidence, "derived_from": target.derived_from})
+    element = {k: (str(v) if isinstance(v, Rect) else v) for k, v in element.items()}
+    return InspectResult(target=target, element=element)
+
+
+class ScreenshotParams(Params):
+    path: str | None = Field(None, description="where to save the PNG (default: the session's folder)")
+    screen: bool = Field(False, description="the whole screen instead of the window")
+
+
+@command("screenshot", ScreenshotParams, positional=("path",))
+def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
+    """Save a PNG of the window's client area (or of the whole screen with --screen)."""
+    backend = ctx.session.backend
+    if p.screen:
+        screens = backend.screens()
+        rect = Rect(left=min(s.left for s in screens), top=min(s.top for s in screens),
+                    right=max(s.right for s in screens), bottom=max(s.bottom for s in screens))
+    else:
+        window = ctx.window()
+        if window.rect is None:
+            from winactions.errors import ActionFailed
+
+            raise ActionFailed(f'window "{window.title}" has no geometry (minimized?)',
+                               hint="restore it with `winctl window restore`, or use --screen")
+        rect = window.rect
+    image = screenshots.capture(backend, rect)
+    path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "screenshot")
+    screenshots.save_png(image, path)
+    return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height)

@@ -1,0 +1,106 @@
+"""Reading commands: get text|rect|value, and wait."""
+
+from __future__ import annotations
+
+import time
+
+from pydantic import Field
+
+from winactions.commands.base import Context, Params, command
+from winactions.commands.results import ValueResult, WaitResult
+from winactions.errors import InvalidInput, StaleElement, WaitTimeout
+from winactions.model import Node, Target
+
+ID = Field(description="element id from `winctl state`")
+
+
+class GetParams(Params):
+    id: int = ID
+
+
+@command("get text", GetParams, positional=("id",))
+def get_text(ctx: Context, p: GetParams) -> ValueResult:
+    """The element's full text (its text content, else its value, else its name)."""
+    target, node = ctx.session.resolve(p.id)
+    text = ctx.session.backend.read_text(node.handle) if node is not None else target.name
+    return ValueResult(what="text", target_id=p.id, value=text)
+
+
+@command("get rect", GetParams, positional=("id",))
+def get_rect(ctx: Context, p: GetParams) -> ValueResult:
+    """The element's rectangle now: [left, top, right, bottom] in screen pixels."""
+    target, node = ctx.session.resolve(p.id)
+    rect = node.rect if node is not None and node.rect is not None else target.rect
+    return ValueResult(what="rect", target_id=p.id, value=rect.as_list() if rect else None)
+
+
+@command("get value", GetParams, positional=("id",))
+def get_value(ctx: Context, p: GetParams) -> ValueResult:
+    """The element's value: an edit's text, a slider's number, a check box's checked state,
+    a combo box's chosen option."""
+    target, node = ctx.session.resolve(p.id)
+    return ValueResult(what="value", target_id=p.id, value=_value(ctx, target, node))
+
+
+def _value(ctx: Context, target: Target, node: Node | None) -> object:
+    if node is None:
+        return target.value or target.name
+    if "checkable" in node.states or node.role in ("CheckBox", "RadioButton"):
+        return "indeterminate" if "indeterminate" in node.states else (
+            "checked" if "checked" in node.states else "unchecked")
+    if node.role == "Edit":
+        return ctx.session.backend.read_text(node.handle)
+    if node.value is not None:
+        return node.value
+    return node.name
+
+
+class WaitParams(Params):
+    seconds: float | None = Field(None, ge=0, le=3600, description="just wait this long")
+    visible: int | None = Field(None, description="wait until this element is on screen")
+    enabled: int | None = Field(None, description="wait until this element is enabled")
+    gone: int | None = Field(None, description="wait until this element no longer exists")
+    timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
+
+
+@command("wait", WaitParams, positional=("seconds",))
+def wait(ctx: Context, p: WaitParams) -> WaitResult:
+    """Wait some seconds, or until an element is visible, enabled or gone."""
+    conditions = [c for c in (p.visible, p.enabled, p.gone) if c is not None]
+    if len(conditions) > 1:
+        raise InvalidInput("wait takes one condition at a time", hint="winctl wait --visible 5")
+    start = time.monotonic()
+    if not conditions:
+        time.sleep(p.seconds if p.seconds is not None else 1.0)
+        return WaitResult(condition="waited", waited_seconds=time.monotonic() - start)
+    target_id = conditions[0]
+    target = ctx.session.target(target_id)  # unknown ids fail at once, not after the timeout
+    if target.handle is None:
+        raise InvalidInput(f"element {target_id} comes from {target.source.value}, not the tree; "
+                           "wait can only watch tree elements", hint="use `winctl wait SECONDS`")
+    name = "visible" if p.visible is not None else "enabled" if p.enabled is not None else "gone"
+    deadline = start + p.timeout
+    backend = ctx.session.backend
+    while True:
+        node = backend.refresh(target.handle) if target.handle else None
+        if _holds(name, node, backend.screens()):
+            return WaitResult(condition=f"element {target_id} {name}", waited_seconds=time.monotonic() - start)
+        if node is None and name != "gone" and target.handle:
+            raise StaleElement(f"element {target_id} is gone; it cannot become {name}",
+                               hint="run `winctl state`")
+        if time.monotonic() >= deadline:
+            raise WaitTimeout(f"element {target_id} did not become {name} within {p.timeout:g}s",
+                              hint="raise --timeout or check the app with `winctl state`")
+        time.sleep(0.1)
+
+
+def _holds(condition: str, node: Node | None, screens: list) -> bool:
+    if condition == "gone":
+        return node is None
+    if node is None:
+        return False
+    if condition == "enabled":
+        return "enabled" in node.states
+    on_screen = node.rect is not None and not node.rect.is_empty and any(
+        node.rect.intersect(s) for s in screens)
+    return on_screen and bool({"showing", "visible"} & node.states)

@@ -1,0 +1,62 @@
+"""What handlers return. One renderer (`winactions.render`) turns these into text or JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from winactions.commands.base import Result
+from winactions.model import Rect, Target, WindowInfo
+
+
+class StateResult(Result):
+    """`state`: the indexed elements of the window (in `state`)."""
+
+    verbose: bool = False
+    tree: bool = False
+
+
+class WindowsResult(Result):
+    windows: list[WindowInfo]
+
+
+class WindowResult(Result):
+    """A window was selected, launched, closed or changed."""
+
+    action: str
+    window: WindowInfo
+    detail: str = ""
+
+
+class ActionResult(Result):
+    """An action ran. `method` says how: a semantic operation or synthesized input."""
+
+    action: str
+    method: str
+    target: Target | None = None
+    point: tuple[int, int] | None = None
+    detail: str = ""
+
+
+class ValueResult(Result):
+    """`get text|rect|value`."""
+
+    what: str
+    target_id: int
+    value: Any
+
+
+class InspectResult(Result):
+    target: Target
+    element: dict[str, Any]
+
+
+class ScreenshotResult(Result):
+    path: str
+    rect: Rect
+    width: int
+    height: int
+
+
+class WaitResult(Result):
+    condition: str
+    waited_seconds: float

@@ -1,0 +1,141 @@
+"""Window commands: focus, launch, close, and window management."""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import psutil
+from pydantic import Field
+
+from winactions.backends.base import WindowAction
+from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.results import WindowResult
+from winactions.errors import ActionFailed, InvalidInput, WaitTimeout
+from winactions.model import Rect, WindowInfo
+
+
+class FocusParams(Params):
+    window: str = Field(description="window id, title or part of it, or process name")
+
+
+@command("focus", FocusParams, kind=Kind.WINDOW, positional=("window",))
+def focus(ctx: Context, p: FocusParams) -> WindowResult:
+    """Make a window the session's window and bring it to the front."""
+    window = ctx.session.find_window(p.window)
+    ctx.session.backend.window_action(window.id, WindowAction.ACTIVATE)
+    ctx.session.select_window(window)
+    return WindowResult(action="focus", window=_reread(ctx, window))
+
+
+class LaunchParams(Params):
+    command: list[str] = Field(min_length=1, description="program and its arguments")
+    timeout: float = Field(20.0, gt=0, le=300, description="seconds to wait for its window")
+    title: str | None = Field(None, description="wait for a window whose title contains this")
+
+
+@command("launch", LaunchParams, kind=Kind.WINDOW, variadic="command")
+def launch(ctx: Context, p: LaunchParams) -> WindowResult:
+    """Start a program, wait for its window and make it the session's window.
+
+    Put -- before the program when its arguments start with a dash:
+    `winctl launch -- mousepad --disable-server`.
+    """
+    backend = ctx.session.backend
+    before = {w.id for w in backend.list_windows()}
+    pid = backend.launch(p.command)
+    deadline = time.monotonic() + p.timeout
+    while time.monotonic() < deadline:
+        window = _new_window(backend.list_windows(), before, pid, p.title)
+        if window is not None:
+            if not window.active:
+                try:
+                    backend.window_action(window.id, WindowAction.ACTIVATE)
+                except ActionFailed:
+                    pass  # some windows refuse focus; the session still selects them
+            ctx.session.select_window(window)
+            return WindowResult(action="launch", window=_reread(ctx, window), detail=f"pid {pid}")
+        if not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+            if p.title is None and not _children_alive(pid):
+                raise ActionFailed(f"{p.command[0]} exited without opening a window",
+                                   hint="check the command; run it in a terminal to see its errors")
+        time.sleep(0.1)
+    raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s",
+                      hint="raise --timeout, or pass --title if it opens a window of another process")
+
+
+def _children_alive(pid: int) -> bool:
+    try:
+        return bool(psutil.Process(pid).children(recursive=True))
+    except psutil.Error:
+        return False
+
+
+def _new_window(windows: list[WindowInfo], before: set[str], pid: int, title: str | None) -> WindowInfo | None:
+    fresh = [w for w in windows if w.id not in before]
+    if title is not None:
+        fresh = [w for w in windows if title.lower() in w.title.lower()]
+        return fresh[0] if fresh else None
+    family = {pid}
+    try:
+        family |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
+    except psutil.Error:
+        pass
+    own = [w for w in fresh if w.pid in family]
+    return own[0] if own else None
+
+
+class CloseParams(Params):
+    timeout: float = Field(5.0, gt=0, le=60, description="seconds to wait for the window to go")
+
+
+@command("close", CloseParams, kind=Kind.WINDOW)
+def close(ctx: Context, p: CloseParams) -> WindowResult:
+    """Close the session's window (as its close button would) and wait until it is gone.
+
+    If the app asks for confirmation instead, the dialog becomes the session's window.
+    """
+    backend = ctx.session.backend
+    window = ctx.window()
+    backend.window_action(window.id, WindowAction.CLOSE)
+    deadline = time.monotonic() + p.timeout
+    while time.monotonic() < deadline:
+        windows = backend.list_windows()
+        if all(w.id != window.id for w in windows):
+            return WindowResult(action="close", window=window, detail="closed")
+        asking = [w for w in windows if w.pid == window.pid and w.id != window.id and w.active]
+        if asking:
+            ctx.session.select_window(asking[0])
+            return WindowResult(action="close", window=window,
+                                detail=f'the app asks first: "{asking[0].title}" is now the session window')
+        time.sleep(0.1)
+    raise ActionFailed(f'window "{window.title}" is still open after {p.timeout:g}s',
+                       hint="the app may be busy or asking something; run `winctl state`")
+
+
+class WindowParams(Params):
+    action: Literal["activate", "minimize", "maximize", "restore", "move"] = Field(
+        description="what to do with the session's window")
+    x: int | None = Field(None, description="move: new client-area left")
+    y: int | None = Field(None, description="move: new client-area top")
+    width: int | None = Field(None, gt=0, description="move: new client-area width")
+    height: int | None = Field(None, gt=0, description="move: new client-area height")
+
+
+@command("window", WindowParams, kind=Kind.WINDOW, positional=("action", "x", "y", "width", "height"))
+def window_(ctx: Context, p: WindowParams) -> WindowResult:
+    """Activate, minimize, maximize, restore, or move and resize the session's window."""
+    window = ctx.window()
+    rect = None
+    if p.action == "move":
+        if None in (p.x, p.y):
+            raise InvalidInput("window move needs X Y [WIDTH HEIGHT]", hint="winctl window move 0 0 800 600")
+        current = window.rect or Rect(left=0, top=0, right=800, bottom=600)
+        rect = Rect.from_xywh(p.x, p.y, p.width or current.width, p.height or current.height)  # type: ignore[arg-type]
+    action = WindowAction.MOVE_RESIZE if p.action == "move" else WindowAction(p.action)
+    ctx.session.backend.window_action(window.id, action, rect)
+    return WindowResult(action=p.action, window=_reread(ctx, window))
+
+
+def _reread(ctx: Context, window: WindowInfo) -> WindowInfo:
+    return next((w for w in ctx.session.backend.list_windows() if w.id == window.id), window)

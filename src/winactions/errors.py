@@ -1,0 +1,71 @@
+"""A small error hierarchy whose every message tells the agent what to do next.
+
+Front ends turn these into a non-zero exit code and `{"ok": false, "error": {...}}`.
+"""
+
+from __future__ import annotations
+
+
+class WinctlError(Exception):
+    """Base class: `code` is machine-readable, `hint` is the next step for the agent."""
+
+    code = "error"
+    exit_code = 1
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+class InvalidInput(WinctlError):
+    """The request itself is wrong: a bad key name, a malformed coordinate, a missing arg."""
+
+    code = "invalid_input"
+    exit_code = 2
+
+
+class NotFound(WinctlError):
+    """An id, window or option that does not exist."""
+
+    code = "not_found"
+    exit_code = 3
+
+
+class StaleElement(NotFound):
+    """The id was valid once but its element is gone or changed; nothing was acted on."""
+
+    code = "stale_element"
+
+
+class WindowClosed(NotFound):
+    """The session's window no longer exists."""
+
+    code = "window_closed"
+
+
+class ActionFailed(WinctlError):
+    """The element was found but the platform refused or failed the action."""
+
+    code = "action_failed"
+    exit_code = 4
+
+
+class BackendUnavailable(WinctlError):
+    """No display, no accessibility bus, or a platform library missing."""
+
+    code = "backend_unavailable"
+    exit_code = 5
+
+
+class WaitTimeout(WinctlError):
+    """A wait ran out before its condition held."""
+
+    code = "timeout"
+    exit_code = 6

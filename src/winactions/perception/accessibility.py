@@ -1,0 +1,146 @@
+"""Tier 1: the accessibility tree, reduced to the elements an agent can use.
+
+A raw tree is mostly layout (fillers, panels, viewports). This module keeps what an agent
+can act on or read, and drops what it cannot see: toolkits mark scrolled-out rows as
+"showing" (GTK does), so visibility is decided by geometry — each element is clipped by its
+scrolling ancestors and by the screens — never trusted from a flag alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
+
+# Types an agent acts on even when they have no name (an unnamed edit is still an edit).
+INTERACTIVE_TYPES = frozenset({
+    "Button", "CheckBox", "RadioButton", "Edit", "ComboBox", "MenuItem", "Menu",
+    "ListItem", "DataItem", "HeaderItem", "TabItem", "TreeItem", "Hyperlink", "Slider",
+    "Spinner", "ScrollBar", "SplitButton", "Table", "List", "Tree", "SplitPane", "Document",
+    "Calendar", "ColorChooser", "Canvas",
+})
+# Types worth showing only with a name or text: they give the agent context.
+CONTEXT_TYPES = frozenset({
+    "Text", "Heading", "Image", "ProgressBar", "StatusBar", "Group", "ToolBar", "Dialog",
+    "Pane", "Label", "Tab", "MenuBar", "Paragraph", "Alert", "ToolTip", "Header",
+})
+# Containers whose content scrolls: a descendant outside them is not visible.
+CLIPPING_TYPES = frozenset({
+    "ScrollPane", "Viewport", "Table", "List", "Tree", "Document", "Window", "Dialog",
+})
+# Popups live in their own windows: their items are not clipped by the menu bar's rect.
+UNCLIPPED_TYPES = frozenset({"Menu", "MenuItem", "ComboBox", "ToolTip", "Window", "Dialog"})
+TEXT_PREVIEW = 80
+
+
+@dataclass(frozen=True)
+class Visible:
+    node: Node
+    rect: Rect | None  # the visible part, None when the element has no geometry
+
+
+def visible_nodes(snapshot: Snapshot, screens: list[Rect]) -> list[Visible | None]:
+    """Each node's visible rectangle after clipping, or None when nothing of it shows."""
+    clips: list[Rect | None] = []  # what a child of node i may occupy
+    out: list[Visible | None] = []
+    for node in snapshot.nodes:
+        parent_clip = clips[node.parent] if node.parent is not None else None
+        parent_gone = node.parent is not None and out[node.parent] is None
+        says_hidden = not ({"visible", "showing"} & node.states)  # trusted only when negative
+        hidden = parent_gone or (says_hidden and node.parent is not None)
+        rect = node.rect
+        visible: Rect | None = None
+        if rect is not None and not rect.is_empty and not hidden:
+            visible = _clip_to_screens(rect, screens)
+            if visible is not None and parent_clip is not None and node.role not in UNCLIPPED_TYPES:
+                visible = visible.intersect(parent_clip)
+            if visible is None:
+                hidden = True
+        elif rect is None and not hidden:
+            visible = None  # no geometry (some containers): keep the node, pass the clip on
+        out.append(None if hidden else Visible(node, visible))
+        clip = parent_clip if node.role not in UNCLIPPED_TYPES else None
+        if not hidden and node.role in CLIPPING_TYPES and visible is not None:
+            clip = visible if clip is None else (clip.intersect(visible) or visible)
+        clips.append(clip)
+    return out
+
+
+def _clip_to_screens(rect: Rect, screens: list[Rect]) -> Rect | None:
+    best: Rect | None = None
+    for screen in screens:
+        part = rect.intersect(screen)
+        if part is not None and (best is None or part.area > best.area):
+            best = part
+    return best
+
+
+def is_useful(node: Node) -> bool:
+    """Would an agent want this element in its list?"""
+    if node.role in INTERACTIVE_TYPES:
+        return True
+    if node.operations - {Operation.FOCUS}:
+        return True
+    if node.role in CONTEXT_TYPES:
+        return bool(node.name.strip() or (node.value or "").strip())
+    return False
+
+
+def display_name(node: Node) -> str:
+    """The name, or for textual elements without one, the start of their text."""
+    if node.name.strip():
+        return node.name.strip()
+    if node.role in ("Text", "Heading", "Paragraph", "Label") and node.value:
+        text = " ".join(node.value.split())
+        return text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
+    return ""
+
+
+def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Target]:
+    """Turn a backend snapshot into unnumbered targets (id 0) in document order.
+
+    Parent links point at the nearest kept ancestor through `parent_id` placeholders:
+    they hold the ancestor's index in the returned list until ids are assigned.
+    """
+    kept_index: dict[int, int] = {}
+    targets: list[Target] = []
+    depth_of: dict[int, int] = {}
+    visibles = visible_nodes(snapshot, screens)
+    for i, vis in enumerate(visibles):
+        if vis is None or i == 0:
+            continue
+        node = vis.node
+        ancestor = node.parent
+        while ancestor is not None and ancestor not in kept_index:
+            ancestor = snapshot.nodes[ancestor].parent
+        if not is_useful(node) or vis.rect is None:
+            if ancestor is not None:
+                kept_index[i] = kept_index[ancestor]
+            continue
+        parent_pos = kept_index.get(ancestor) if ancestor is not None else None
+        depth = depth_of.get(parent_pos, -1) + 1 if parent_pos is not None else 0
+        targets.append(Target(
+            id=0,
+            type=node.role,
+            name=display_name(node),
+            rect=vis.rect,
+            source=Source.ACCESSIBILITY,
+            states=sorted(node.states),
+            value=_value_for(node),
+            automation_id=node.automation_id,
+            operations=sorted(node.operations, key=lambda o: o.value),
+            parent_id=parent_pos,
+            depth=depth,
+            handle=node.handle,
+        ))
+        kept_index[i] = len(targets) - 1
+        depth_of[len(targets) - 1] = depth
+    return targets
+
+
+def _value_for(node: Node) -> str | None:
+    if node.value is None:
+        return None
+    if node.role in ("Text", "Heading", "Paragraph", "Label") and not node.name.strip():
+        return None  # already shown as the name
+    return node.value

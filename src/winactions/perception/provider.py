@@ -1,0 +1,48 @@
+"""Perception providers: each detects targets in a window; the session numbers them.
+
+Tier 1 (the accessibility tree) is the primary provider. Later tiers (structural inference,
+vision) add targets the tree lacks; they receive the tree's targets so they can reason from
+them and avoid duplicates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from winactions.backends.base import Backend
+from winactions.model import Target, WindowInfo
+from winactions.perception.accessibility import targets_from_snapshot
+
+
+@dataclass
+class Detection:
+    """What one perception pass found, before ids are assigned."""
+
+    targets: list[Target]
+    node_count: int = 0
+    truncated: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+class Provider(Protocol):
+    name: str
+
+    def detect(self, backend: Backend, window: WindowInfo, base: Detection | None) -> Detection: ...
+
+
+class AccessibilityProvider:
+    """Tier 1: the platform accessibility tree, clipped to what is visible."""
+
+    name = "accessibility"
+
+    def __init__(self, max_nodes: int = 20000) -> None:
+        self.max_nodes = max_nodes
+
+    def detect(self, backend: Backend, window: WindowInfo, base: Detection | None = None) -> Detection:
+        snapshot = backend.snapshot(window, max_nodes=self.max_nodes)
+        targets = targets_from_snapshot(snapshot, backend.screens())
+        warnings = []
+        if snapshot.truncated:
+            warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
+        return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings)

@@ -1,0 +1,181 @@
+"""The one place results become text or JSON.
+
+Text is for people and agents reading a terminal: compact, one element per line, in the
+seed's `[id] [Type] "Name"` form. JSON is `{"ok": true, "result": {...}}` or
+`{"ok": false, "error": {...}}` so that an agent never parses prose.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from winactions.commands.base import Result
+from winactions.commands.results import (
+    ActionResult,
+    InspectResult,
+    ScreenshotResult,
+    StateResult,
+    ValueResult,
+    WaitResult,
+    WindowResult,
+    WindowsResult,
+)
+from winactions.errors import WinctlError
+from winactions.model import Source, Target, UIState, WindowInfo
+
+# States worth a word in compact output; the rest are implied or noise.
+_SHOWN_STATES = ("focused", "checked", "selected", "expanded", "collapsed", "pressed", "indeterminate")
+
+
+# -- text --------------------------------------------------------------------------------
+def target_line(t: Target, verbose: bool = False) -> str:
+    parts = [f'[{t.id}] [{t.type}] "{_clean(t.name)}"']
+    if t.value not in (None, "") and t.value != t.name:
+        parts.append(f'value="{_clean(t.value, 60)}"')
+    flags = [s for s in _SHOWN_STATES if s in t.states]
+    if "enabled" not in t.states and t.source is Source.ACCESSIBILITY:
+        flags.append("disabled")
+    parts.extend(flags)
+    if t.source is not Source.ACCESSIBILITY:
+        parts.append(f"source={t.source.value}")
+        if t.confidence is not None:
+            parts.append(f"confidence={t.confidence:.2f}")
+    if t.rect is not None and (verbose or t.acts_by_coordinates):
+        parts.append(f"rect={t.rect}")
+    if verbose and t.automation_id:
+        parts.append(f"automation_id={t.automation_id}")
+    if t.derived_from and (verbose or t.source is Source.INFERRED):
+        parts.append(f"derived_from={t.derived_from}")
+    return " ".join(parts)
+
+
+def state_text(state: UIState, verbose: bool = False, tree: bool = False) -> str:
+    w = state.window
+    lines = [f'Window: "{w.title}" ({w.process or "?"}, pid {w.pid}, id {w.id})']
+    for t in state.targets:
+        indent = "  " * t.depth if tree else ""
+        lines.append(indent + target_line(t, verbose))
+    if not state.targets:
+        lines.append("(no elements: the window exposes no accessible elements — "
+                     "try `winctl screenshot` or `--vision`)")
+    if state.screenshot:
+        lines.append(f"Screenshot: {state.screenshot}")
+    if state.annotated_screenshot:
+        lines.append(f"Annotated: {state.annotated_screenshot}")
+    if state.truncated:
+        lines.append("(truncated: the window has more elements than were read)")
+    lines.extend(f"warning: {w}" for w in state.warnings)
+    return "\n".join(lines)
+
+
+def window_line(w: WindowInfo) -> str:
+    flags = [f for f, on in (("active", w.active), ("minimized", w.minimized),
+                             ("maximized", w.maximized)) if on]
+    rect = f" rect={w.rect}" if w.rect else ""
+    return f'{w.id} "{w.title}" ({w.process or "?"}, pid {w.pid}){rect}' + (
+        f" [{', '.join(flags)}]" if flags else "")
+
+
+def to_text(result: Result) -> str:
+    body = _body_text(result)
+    if result.state is not None and not isinstance(result, StateResult):
+        body += "\n\n" + state_text(result.state)
+    return body
+
+
+def _body_text(result: Result) -> str:
+    if isinstance(result, StateResult):
+        assert result.state is not None
+        return state_text(result.state, result.verbose, result.tree)
+    if isinstance(result, WindowsResult):
+        return "\n".join(window_line(w) for w in result.windows) or "(no windows)"
+    if isinstance(result, WindowResult):
+        return f"{result.action}: {window_line(result.window)}" + (
+            f"\n{result.detail}" if result.detail else "")
+    if isinstance(result, ActionResult):
+        what = f" [{result.target.id}] [{result.target.type}] \"{_clean(result.target.name)}\"" \
+            if result.target else ""
+        at = f" at ({result.point[0]}, {result.point[1]})" if result.point else ""
+        detail = f" — {result.detail}" if result.detail else ""
+        return f"{result.action}{what}{at} via {result.method}{detail}"
+    if isinstance(result, ValueResult):
+        value = result.value
+        return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+    if isinstance(result, InspectResult):
+        lines = [target_line(result.target, verbose=True)]
+        lines += [f"  {k}: {v}" for k, v in result.element.items() if v not in (None, "", [], {})]
+        return "\n".join(lines)
+    if isinstance(result, ScreenshotResult):
+        return f"{result.path} ({result.width}x{result.height}, rect={result.rect})"
+    if isinstance(result, WaitResult):
+        return f"{result.condition} after {result.waited_seconds:.2f}s"
+    return json.dumps(to_data(result), indent=2)
+
+
+def _clean(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split()).replace('"', '\\"')
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- JSON --------------------------------------------------------------------------------
+def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
+    """Compact by default: id, type, name and what is set; rects when verbose or when
+    coordinates are the only way to act on the target."""
+    targets = []
+    for t in state.targets:
+        item: dict[str, Any] = {"id": t.id, "type": t.type, "name": t.name}
+        if t.value not in (None, ""):
+            item["value"] = t.value
+        flags = [s for s in _SHOWN_STATES if s in t.states]
+        if "enabled" not in t.states and t.source is Source.ACCESSIBILITY:
+            flags.append("disabled")
+        if flags:
+            item["states"] = flags
+        if t.source is not Source.ACCESSIBILITY:
+            item["source"] = t.source.value
+            item["confidence"] = t.confidence
+            if t.derived_from:
+                item["derived_from"] = t.derived_from
+        if t.rect is not None and (verbose or t.acts_by_coordinates):
+            item["rect"] = t.rect.as_list()
+        if verbose:
+            item["states"] = t.states
+            item["operations"] = [o.value for o in t.operations]
+            item["parent_id"] = t.parent_id
+            item["depth"] = t.depth
+            if t.automation_id:
+                item["automation_id"] = t.automation_id
+        targets.append(item)
+    return {
+        "window": state.window.model_dump(mode="json"),
+        "targets": targets,
+        "timestamp": state.timestamp,
+        "screenshot": state.screenshot,
+        "annotated_screenshot": state.annotated_screenshot,
+        "truncated": state.truncated,
+        "warnings": state.warnings,
+        "node_count": state.node_count,
+    }
+
+
+def to_data(result: Result) -> dict[str, Any]:
+    if isinstance(result, StateResult):
+        assert result.state is not None
+        return state_data(result.state, result.verbose)
+    data = result.model_dump(mode="json", exclude={"state"})
+    if result.state is not None:
+        data["state"] = state_data(result.state)
+    return data
+
+
+def to_json(result: Result) -> str:
+    return json.dumps({"ok": True, "result": to_data(result)}, ensure_ascii=False)
+
+
+def error_json(error: WinctlError) -> str:
+    return json.dumps({"ok": False, "error": error.to_dict()}, ensure_ascii=False)
+
+
+def error_text(error: WinctlError) -> str:
+    return f"error: {error.message}" + (f"\nhint: {error.hint}" if error.hint else "")

@@ -1,0 +1,187 @@
+"""DesktopSession: the state that lives between commands.
+
+It knows which window the agent works in, numbers what perception finds with stable ids,
+remembers the last state, and resolves an id back to a live element — refusing, with a
+useful message, when that element is gone or is no longer the same element.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+
+from winactions.backends.base import Backend
+from winactions.errors import NotFound, StaleElement, WindowClosed
+from winactions.model import Node, Target, UIState, WindowInfo
+from winactions.perception.provider import AccessibilityProvider, Detection, Provider
+from winactions.session.ids import IdRegistry
+from winactions.session.store import SessionData, SessionStore
+
+
+class DesktopSession:
+    """One agent's view of the desktop: a backend, a selected window and its ids."""
+
+    def __init__(self, backend: Backend, store: SessionStore,
+                 providers: list[Provider] | None = None) -> None:
+        self.backend = backend
+        self.store = store
+        self.data: SessionData = store.load()
+        self.registry = IdRegistry.from_data(self.data.registry)
+        self.providers: list[Provider] = providers or [AccessibilityProvider()]
+        self.notes: list[str] = []  # things the agent should know about this call
+
+    # -- windows --------------------------------------------------------------------
+    def find_window(self, selector: str) -> WindowInfo:
+        """A window by id, exact title, or title/process substring (case-insensitive)."""
+        windows = self.backend.list_windows()
+        wanted = selector.strip().lower()
+        for w in windows:
+            if w.id.lower() == wanted or (wanted.isdigit() and _int_id(w.id) == int(wanted)):
+                return w
+        exact = [w for w in windows if w.title.lower() == wanted]
+        matches = exact or [w for w in windows if wanted in w.title.lower() or wanted == w.process.lower()
+                            or wanted in w.app_class.lower()]
+        if not matches:
+            titles = ", ".join(f'"{w.title}"' for w in windows) or "none"
+            raise NotFound(f"no window matches {selector!r}",
+                           hint=f"open windows: {titles} — run `winctl windows`")
+        if len(matches) > 1:
+            active = [w for w in matches if w.active]
+            if active:
+                return active[0]
+        return matches[0]
+
+    def select_window(self, window: WindowInfo) -> None:
+        self.data.window_id = window.id
+        self.save()
+
+    def current_window(self, selector: str | None = None) -> WindowInfo:
+        """The window commands act on.
+
+        `--window` wins and is remembered; otherwise the remembered window. When the app
+        opened a dialog (an active window of the same process), the dialog is where the
+        agent's attention must go, so the session follows it and says so.
+        """
+        if selector:
+            window = self.find_window(selector)
+            if window.id != self.data.window_id:
+                self.select_window(window)
+            return window
+        windows = self.backend.list_windows()
+        active = next((w for w in windows if w.active), None)
+        if self.data.window_id is None:
+            if active is None:
+                raise NotFound("no window is selected and none is active",
+                               hint="run `winctl windows`, then `winctl focus TITLE`")
+            self.select_window(active)
+            return active
+        current = next((w for w in windows if w.id == self.data.window_id), None)
+        if current is not None and active is not None and active.id != current.id \
+                and active.pid == current.pid and active.pid is not None:
+            self.notes.append(f'following the active window "{active.title}" of the same app')
+            self.select_window(active)
+            return active
+        if current is None:
+            if active is not None and self._last_window_pid() == active.pid:
+                self.notes.append(f'the previous window closed; now in "{active.title}"')
+                self.select_window(active)
+                return active
+            raise WindowClosed(f"the session's window {self.data.window_id} is closed",
+                               hint="run `winctl windows`, then `winctl focus TITLE` or `winctl launch APP`")
+        return current
+
+    def _last_window_pid(self) -> int | None:
+        return self.data.state.window.pid if self.data.state else None
+
+    # -- perception -------------------------------------------------------------------
+    def refresh_state(self, window: WindowInfo) -> UIState:
+        """Perceive the window, number the targets, remember and return the state."""
+        detection: Detection | None = None
+        warnings: list[str] = []
+        for provider in self.providers:
+            try:
+                detection = provider.detect(self.backend, window, detection)
+            except Exception as exc:  # a failing extra tier must not hide the others
+                if detection is None:
+                    raise
+                warnings.append(f"{provider.name} failed: {exc}")
+        assert detection is not None
+        numbered = self.registry.assign(detection.targets)
+        numbered = [t.model_copy(update={"parent_id": numbered[t.parent_id].id
+                                         if t.parent_id is not None else None}) for t in numbered]
+        state = UIState(
+            window=window,
+            targets=numbered,
+            timestamp=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            truncated=detection.truncated,
+            warnings=[*self.notes, *detection.warnings, *warnings],
+            node_count=detection.node_count,
+        )
+        self.data.state = state
+        self.save()
+        return state
+
+    # -- ids ------------------------------------------------------------------------------
+    def target(self, target_id: int) -> Target:
+        """The target of the latest state with this id, or a clear error."""
+        state = self.data.state
+        found = state.target(target_id) if state else None
+        if found is not None:
+            return found
+        if state is None:
+            raise NotFound(f"no element {target_id}: there is no state yet",
+                           hint="run `winctl state` first")
+        if self.registry.issued(target_id):
+            raise StaleElement(f"element {target_id} is not in the latest state",
+                               hint="it scrolled away, closed or changed — run `winctl state`")
+        raise NotFound(f"no element {target_id}",
+                       hint=f"ids in the latest state: {_id_range(state)} — run `winctl state`")
+
+    def resolve(self, target_id: int) -> tuple[Target, Node | None]:
+        """The target and, for tree elements, a fresh read of it — checked to be the same."""
+        target = self.target(target_id)
+        if target.handle is None:
+            return target, None
+        node = self.backend.refresh(target.handle)
+        if node is None:
+            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is gone',
+                               hint="the UI changed — run `winctl state`")
+        if node.role != target.type:
+            raise StaleElement(
+                f"element {target_id} was a {target.type} and is now a {node.role}",
+                hint="the UI changed — run `winctl state`")
+        return target, node
+
+    def save(self) -> None:
+        self.data.registry = self.registry.to_data()
+        self.store.save(self.data)
+
+    def settled_state(self, window: WindowInfo, quiet: float = 0.1, limit: float = 1.5) -> UIState:
+        """The state after an action, once the UI stopped changing (two equal reads in a row),
+        so `--return-state` never shows a half-drawn screen. Bounded by `limit` seconds."""
+        deadline = time.monotonic() + limit
+        time.sleep(quiet)
+        state = self.refresh_state(window)
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            again = self.refresh_state(window)
+            if _signature(again) == _signature(state):
+                return again
+            state = again
+        return state
+
+
+def _signature(state: UIState) -> list[tuple[int, str, str | None, list[str]]]:
+    return [(t.id, t.name, t.value, t.states) for t in state.targets]
+
+
+def _int_id(window_id: str) -> int | None:
+    try:
+        return int(window_id, 0)
+    except ValueError:
+        return None
+
+
+def _id_range(state: UIState) -> str:
+    ids = [t.id for t in state.targets]
+    return f"{min(ids)}–{max(ids)}" if ids else "none"

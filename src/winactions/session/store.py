@@ -1,0 +1,92 @@
+"""Where a session's memory lives between separate `winctl` processes.
+
+One JSON file per session name in the user's runtime directory, readable only by its owner,
+written atomically so a crash never leaves half a file. It holds the selected window, the
+id registry and the last state (with handles), which is all a later process needs to act
+on an id printed by an earlier one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from winactions.errors import InvalidInput
+from winactions.model import Target, UIState
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+def runtime_dir() -> Path:
+    """$XDG_RUNTIME_DIR/winactions, else a private folder in the temp directory."""
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    root = Path(base) / "winactions" if base else Path(tempfile.gettempdir()) / f"winactions-{os.getuid()}"
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return root
+
+
+class SessionData(BaseModel):
+    """Everything a session remembers."""
+
+    window_id: str | None = None
+    registry: dict[str, object] = Field(default_factory=dict)
+    state: UIState | None = None
+    handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state
+
+
+class SessionStore:
+    """Load and save one named session's data."""
+
+    def __init__(self, name: str = "default", directory: Path | None = None) -> None:
+        if not _NAME.match(name):
+            raise InvalidInput(f"bad session name {name!r}",
+                               hint="use letters, digits, '.', '_' or '-' (at most 64)")
+        self.name = name
+        self.directory = directory or runtime_dir() / "sessions"
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.path = self.directory / f"{name}.json"
+
+    def load(self) -> SessionData:
+        try:
+            raw = self.path.read_text()
+        except FileNotFoundError:
+            return SessionData()
+        try:
+            data = SessionData.model_validate_json(raw)
+        except ValueError:
+            return SessionData()  # a file from another version: start over rather than fail
+        if data.state is not None:
+            data.state = data.state.model_copy(update={"targets": [
+                _with_handle(t, data.handles.get(t.id)) for t in data.state.targets]})
+        return data
+
+    def save(self, data: SessionData) -> None:
+        if data.state is not None:
+            data.handles = {t.id: t.handle for t in data.state.targets if t.handle}
+        payload = data.model_dump_json()
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=f".{self.name}.")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(payload)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def artifacts_dir(self) -> Path:
+        """Where screenshots of this session go."""
+        path = self.directory / f"{self.name}.files"
+        path.mkdir(mode=0o700, exist_ok=True)
+        return path
+
+
+def _with_handle(target: Target, handle: str | None) -> Target:
+    return target.model_copy(update={"handle": handle}) if handle else target
+
+
+__all__ = ["SessionData", "SessionStore", "runtime_dir"]

@@ -1,0 +1,111 @@
+"""Tier 1 reduction: what the agent sees of a raw tree, decided by geometry, with stable ids."""
+
+from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
+from winactions.perception.accessibility import targets_from_snapshot
+from winactions.session.ids import IdRegistry
+
+SCREEN = [Rect(left=0, top=0, right=1920, bottom=1080)]
+SHOWN = frozenset({"visible", "showing", "enabled"})
+
+
+def node(handle, parent, role, name="", rect=None, states=SHOWN, ops=frozenset(), value=None):
+    return Node(handle=handle, parent=parent, role=role, native_role=role.lower(), name=name,
+                rect=Rect.from_xywh(*rect) if rect else None, states=states, operations=ops, value=value)
+
+
+def table_snapshot(rows: int) -> Snapshot:
+    """A window with a button and a 3-column table whose viewport shows 10 rows of 20 px."""
+    nodes = [
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("filler", 0, "Pane", "", (0, 0, 800, 600)),
+        node("ok", 1, "Button", "OK", (10, 10, 80, 30), ops=frozenset({Operation.INVOKE})),
+        node("scroll", 1, "ScrollPane", "", (10, 100, 600, 200)),
+        node("table", 3, "Table", "Files", (10, 100, 600, 200)),
+    ]
+    for r in range(rows):  # GTK reports every row "showing", even scrolled out ones
+        for c in range(3):
+            nodes.append(node(f"cell{r}.{c}", 4, "DataItem", f"r{r}c{c}",
+                              (10 + 200 * c, 100 + 20 * r, 200, 20)))
+    return Snapshot(nodes=nodes)
+
+
+def test_rows_scrolled_out_of_the_viewport_are_clipped_by_geometry():
+    targets = targets_from_snapshot(table_snapshot(50), SCREEN)
+    cells = [t for t in targets if t.type == "DataItem"]
+    assert len(cells) == 30  # 10 visible rows x 3 columns, not 150
+    assert {t.name for t in cells} == {f"r{r}c{c}" for r in range(10) for c in range(3)}
+    assert all(t.rect.bottom <= 300 for t in cells)
+
+
+def test_unnamed_layout_is_dropped_and_interactive_kept():
+    targets = targets_from_snapshot(table_snapshot(2), SCREEN)
+    types = [t.type for t in targets]
+    assert "Pane" not in types and "ScrollPane" not in types and "Window" not in types
+    assert types[:2] == ["Button", "Table"]
+    ok = targets[0]
+    assert ok.name == "OK" and ok.operations == [Operation.INVOKE] and ok.source is Source.ACCESSIBILITY
+
+
+def test_parent_links_skip_dropped_ancestors():
+    targets = targets_from_snapshot(table_snapshot(1), SCREEN)
+    table_pos = next(i for i, t in enumerate(targets) if t.type == "Table")
+    cells = [t for t in targets if t.type == "DataItem"]
+    assert all(t.parent_id == table_pos for t in cells)
+    assert all(t.depth == 1 for t in cells)
+
+
+def test_partly_visible_element_keeps_only_its_visible_part():
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("list", 0, "List", "L", (0, 0, 300, 100)),
+        node("item", 1, "ListItem", "half", (0, 90, 300, 20)),
+    ])
+    item = targets_from_snapshot(snap, SCREEN)[1]
+    assert item.rect == Rect(left=0, top=90, right=300, bottom=100)
+
+
+def test_off_screen_and_hidden_nodes_are_dropped():
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("off", 0, "Button", "Off screen", (-500, -500, 50, 20)),
+        node("hid", 0, "Button", "Hidden", (10, 10, 50, 20), states=frozenset({"enabled"})),
+        node("child", 2, "Button", "Child of hidden", (10, 10, 50, 20)),
+        node("noscroll", 0, "ScrollBar", "", (-2**31, -2**31, 1, 1)),
+        node("on", 0, "Button", "On", (100, 100, 50, 20)),
+    ])
+    assert [t.name for t in targets_from_snapshot(snap, SCREEN)] == ["On"]
+
+
+def test_a_popup_menu_is_not_clipped_by_its_menu_bar():
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("bar", 0, "MenuBar", "", (0, 0, 800, 25)),
+        node("file", 1, "Menu", "File", (0, 0, 40, 25)),
+        node("open", 2, "MenuItem", "Open", (0, 25, 150, 25)),
+    ])
+    assert [t.name for t in targets_from_snapshot(snap, SCREEN)] == ["File", "Open"]
+
+
+def test_ids_are_stable_across_states_and_never_reused():
+    registry = IdRegistry()
+    first = registry.assign(targets_from_snapshot(table_snapshot(2), SCREEN))
+    again = registry.assign(targets_from_snapshot(table_snapshot(2), SCREEN))
+    assert [t.id for t in first] == [t.id for t in again] == list(range(1, len(first) + 1))
+    # the first row disappears and a new one appears: old ids stay put, new ids are fresh
+    snap = table_snapshot(3)
+    snap.nodes[:] = [n for n in snap.nodes if not n.handle.startswith("cell0.")]
+    third = registry.assign(targets_from_snapshot(snap, SCREEN))
+    by_name = {t.name: t.id for t in third}
+    assert by_name["r1c0"] == next(t.id for t in first if t.name == "r1c0")
+    assert min(by_name[f"r2c{c}"] for c in range(3)) > max(t.id for t in first)
+    assert "r0c0" not in by_name
+
+
+def test_targets_without_handles_get_ids_by_what_and_where():
+    registry = IdRegistry()
+    border = Target(id=0, type="ColumnBorder", rect=Rect(left=10, top=0, right=14, bottom=20),
+                    source=Source.INFERRED, confidence=1.0, derived_from="[3].rect.right")
+    a = registry.assign([border])[0]
+    b = registry.assign([border])[0]
+    moved = registry.assign([border.model_copy(update={"rect": Rect(left=50, top=0, right=54, bottom=20)})])[0]
+    assert a.id == b.id and moved.id != a.id
