@@ -9,7 +9,9 @@ arguments and options come from its pydantic parameters (descriptions become hel
 from __future__ import annotations
 
 import enum
+import os
 import sys
+import traceback
 import types
 import typing
 from typing import Any
@@ -100,6 +102,11 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions) -> None:
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))
     except WinctlError as exc:
         _fail(exc, options)
+    except Exception as exc:  # a bug: still answer in the protocol's shape
+        if os.environ.get("WINCTL_DEBUG"):
+            traceback.print_exc()
+        _fail(WinctlError(f"internal error: {type(exc).__name__}: {exc}",
+                          hint="set WINCTL_DEBUG=1 for a traceback, and report it"), options)
     finally:
         if backend is not None:
             backend.close()

@@ -1,0 +1,136 @@
+"""Shared test bed: one private virtual desktop per test run, and `winctl` called for real.
+
+`winctl` runs in-process (the same `main()` the console script calls, with the desktop's
+environment) so hundreds of calls stay fast; `tests/e2e/test_console_script.py` also runs the
+installed script as separate processes to prove state survives between them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from winactions.backends.linux.virtual_desktop import VirtualDesktop
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's python3 has GTK (gi); the venv does not
+
+
+@pytest.fixture(scope="session")
+def desktop():
+    with VirtualDesktop() as desk:
+        yield desk
+
+
+@contextlib.contextmanager
+def desktop_env(desk: VirtualDesktop):
+    """Point this process at the virtual desktop for the duration of one call."""
+    saved = {k: os.environ.get(k) for k in desk.env}
+    os.environ.update(desk.env)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+class Winctl:
+    """Call winctl like an agent does: `winctl("click", "3")`; `session` keeps tests apart."""
+
+    def __init__(self, desk: VirtualDesktop, session: str) -> None:
+        self.desk = desk
+        self.session = session
+
+    def __call__(self, *args: str, expect: int | None = 0) -> Run:
+        from winactions.cli.app import main
+
+        out, err = io.StringIO(), io.StringIO()
+        code = 0
+        with desktop_env(self.desk), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(["--session", self.session, *args])
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+        run = Run(code, out.getvalue(), err.getvalue())
+        if expect is not None:
+            assert run.code == expect, f"winctl {' '.join(args)} -> {run.code}\n{run.out}\n{run.err}"
+        return run
+
+    def state(self, *extra: str) -> dict[str, Any]:
+        return self("--json", "state", *extra).json["result"]
+
+    def find(self, type_: str, name: str, state: dict[str, Any] | None = None) -> int:
+        """The id of the element with this type and name in a (fresh) state."""
+        state = state or self.state()
+        for t in state["targets"]:
+            if t["type"] == type_ and t["name"] == name:
+                return int(t["id"])
+        listing = "\n".join(f'{t["id"]} {t["type"]} "{t["name"]}"' for t in state["targets"])
+        raise AssertionError(f'no {type_} "{name}" in state:\n{listing}')
+
+
+@pytest.fixture
+def winctl(desktop, request) -> Winctl:
+    return Winctl(desktop, session=f"t-{abs(hash(request.node.nodeid)) % 10**8}")
+
+
+def wait_for_window(desk: VirtualDesktop, title: str, timeout: float = 20.0) -> str:
+    """X id of the first window whose title contains `title` (via wmctrl, independent of us)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        out = subprocess.run(["wmctrl", "-l"], env=desk.env, capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            parts = line.split(None, 3)
+            if len(parts) == 4 and title in parts[3]:
+                return parts[0]
+        time.sleep(0.1)
+    raise AssertionError(f"no window titled {title!r} appeared")
+
+
+def window_gone(desk: VirtualDesktop, title: str) -> bool:
+    out = subprocess.run(["wmctrl", "-l"], env=desk.env, capture_output=True, text=True).stdout
+    return all(title not in line for line in out.splitlines())
+
+
+def start_app(desk: VirtualDesktop, argv: list[str], title: str) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(argv, env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_window(desk, title)
+    except AssertionError:
+        proc.kill()
+        raise
+    time.sleep(0.3)  # let the app register its accessible tree
+    return proc
+
+
+def stop_app(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()

@@ -1,0 +1,97 @@
+"""The command table itself: every command has help, a schema, a CLI form, no collisions."""
+
+import ast
+from pathlib import Path
+
+import click
+import pytest
+
+from winactions.cli.app import build_cli
+from winactions.commands.base import Kind, load_commands
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "winactions"
+
+# Seed 001's command list: every one of them must exist.
+SEED_COMMANDS = {
+    "windows", "state", "inspect", "screenshot", "click", "dblclick", "rightclick", "input", "type",
+    "keys", "scroll", "select", "drag", "focus", "launch", "close", "click-at", "drag-at",
+    "get text", "get rect", "get value", "wait",
+}
+
+
+def test_every_seed_command_is_in_the_table():
+    assert SEED_COMMANDS <= set(load_commands())
+
+
+@pytest.mark.parametrize("name", sorted(load_commands()))
+def test_command_has_help_schema_and_cli_form(name):
+    cmd = load_commands()[name]
+    assert len(cmd.summary) > 15, "a summary an agent can choose by"
+    schema = cmd.params.model_json_schema()
+    assert schema["type"] == "object"
+    for field, info in cmd.params.model_fields.items():
+        assert info.description, f"{name}.{field} has no description"
+    cli = build_cli()
+    head, _, leaf = name.partition(" ")
+    click_cmd = cli.commands[head]
+    if leaf:
+        assert isinstance(click_cmd, click.Group)
+        click_cmd = click_cmd.commands[leaf]
+    params = {p.name for p in click_cmd.params}
+    assert params == set(cmd.params.model_fields), "the CLI shows every parameter, nothing else"
+
+
+def test_tool_names_do_not_collide():
+    names = [c.tool_name for c in load_commands().values()]
+    assert len(names) == len(set(names))
+
+
+def test_actions_are_marked_as_actions():
+    table = load_commands()
+    for name in ("click", "input", "keys", "drag-at", "select", "scroll"):
+        assert table[name].kind is Kind.ACTION
+    for name in ("state", "windows", "get text", "inspect"):
+        assert table[name].kind is Kind.READ
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+PLATFORM_LIBRARIES = ("Xlib", "dbus_fast", "jeepney", "gi", "pyatspi", "comtypes", "uiautomation",
+                      "pywinauto", "win32api", "win32gui", "adbutils", "uiautomator2")
+
+
+def test_core_never_imports_a_platform_library_or_a_backend():
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC)
+        if rel.parts[0] == "backends" and len(rel.parts) > 2:
+            continue  # inside a platform backend: its own business
+        for module in _imports(path):
+            root = module.split(".")[0]
+            assert root not in PLATFORM_LIBRARIES, f"{rel} imports {module}"
+            if rel.parts[0] != "backends":
+                assert not module.startswith(("winactions.backends.linux", "winactions.backends.windows",
+                                              "winactions.backends.android")), f"{rel} imports {module}"
+
+
+def test_layers_point_one_way():
+    """Front ends -> commands -> session/perception -> model; never back."""
+    lower_than = {
+        "model.py": ("winactions.commands", "winactions.cli", "winactions.session", "winactions.perception"),
+        "perception": ("winactions.commands", "winactions.cli", "winactions.session"),
+        "session": ("winactions.commands", "winactions.cli"),
+        "commands": ("winactions.cli",),
+    }
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC)
+        forbidden = lower_than.get(rel.parts[0], ())
+        for module in _imports(path):
+            assert not module.startswith(forbidden), f"{rel} imports {module}"
