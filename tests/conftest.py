@@ -33,10 +33,11 @@ def desktop():
 
 
 @contextlib.contextmanager
-def desktop_env(desk: VirtualDesktop):
+def desktop_env(desk: VirtualDesktop, **overrides: str):
     """Point this process at the virtual desktop for the duration of one call."""
-    saved = {k: os.environ.get(k) for k in desk.env}
-    os.environ.update(desk.env)
+    env = {**desk.env, **overrides}
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
     try:
         yield
     finally:
@@ -59,20 +60,30 @@ class Run:
 
 
 class Winctl:
-    """Call winctl like an agent does: `winctl("click", "3")`; `session` keeps tests apart."""
+    """Call winctl like an agent does: `winctl("click", "3")`.
 
-    def __init__(self, desk: VirtualDesktop, session: str) -> None:
+    Each test gets its own runtime directory, so its session store (ids, selected window)
+    starts empty and cannot leak into another test.
+    """
+
+    def __init__(self, desk: VirtualDesktop, runtime_dir: Path) -> None:
         self.desk = desk
-        self.session = session
+        self.runtime_dir = runtime_dir
+        runtime_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {**self.desk.env, "XDG_RUNTIME_DIR": str(self.runtime_dir)}
 
     def __call__(self, *args: str, expect: int | None = 0) -> Run:
         from winactions.cli.app import main
 
         out, err = io.StringIO(), io.StringIO()
         code = 0
-        with desktop_env(self.desk), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with desktop_env(self.desk, XDG_RUNTIME_DIR=str(self.runtime_dir)), \
+                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                main(["--session", self.session, *args])
+                main(list(args))
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 1
         run = Run(code, out.getvalue(), err.getvalue())
@@ -94,8 +105,8 @@ class Winctl:
 
 
 @pytest.fixture
-def winctl(desktop, request) -> Winctl:
-    return Winctl(desktop, session=f"t-{abs(hash(request.node.nodeid)) % 10**8}")
+def winctl(desktop, tmp_path) -> Winctl:
+    return Winctl(desktop, tmp_path / "runtime")
 
 
 def wait_for_window(desk: VirtualDesktop, title: str, timeout: float = 20.0) -> str:

@@ -350,7 +350,7 @@ def test_usage_errors_are_protocol_errors(winctl, app):
     assert data["error"]["code"] == "invalid_input"
 
 
-def test_console_script_keeps_ids_across_processes(desktop, app, tmp_path):
+def test_console_script_keeps_ids_across_processes(winctl, app):
     import json
     import subprocess
     import sys
@@ -358,7 +358,7 @@ def test_console_script_keeps_ids_across_processes(desktop, app, tmp_path):
     winctl_bin = str(Path(sys.executable).with_name("winctl"))
 
     def run(*args):
-        done = subprocess.run([winctl_bin, "--session", "procs", "--json", *args], env=desktop.env,
+        done = subprocess.run([winctl_bin, "--json", *args], env=winctl.env,
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)["result"]

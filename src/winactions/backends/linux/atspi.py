@@ -1,0 +1,456 @@
+"""AT-SPI over D-Bus in pure Python (dbus-fast), with pipelined reads.
+
+Reading a tree costs D-Bus round trips, not CPU. libatspi (and pyatspi on top of it) makes
+them one after another; here every property call of a whole tree level is in flight at
+once, capped by a semaphore because thousands of simultaneous calls overflow the socket.
+An asyncio loop runs in a daemon thread, so the synchronous methods below can be called
+from a one-shot CLI and from a long-lived daemon alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import threading
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from dbus_fast import BusType, Message, MessageType, Variant
+from dbus_fast.aio import MessageBus
+
+from winactions.backends.linux.atspi_roles import IFACE, INVOKE_ACTIONS, operations_of, role_of, states_of
+from winactions.errors import ActionFailed, BackendUnavailable, NotFound
+from winactions.model import Node, Operation, Rect, Snapshot
+
+T = TypeVar("T")
+REGISTRY = ("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root")
+ACCESSIBLE = IFACE + "Accessible"
+PROPERTIES = "org.freedesktop.DBus.Properties"
+TEXT_ROLES = {"Text", "Edit", "Paragraph", "Heading", "Label", "Document"}
+TEXT_PREVIEW = 200
+ITEM_TYPES = {"DataItem", "ListItem", "TreeItem"}
+CALL_TIMEOUT = 10.0
+HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
+
+
+class DBusCallError(Exception):
+    """A D-Bus method returned an error (the object is gone, the method unsupported...)."""
+
+    def __init__(self, name: str, text: str) -> None:
+        super().__init__(f"{name}: {text}")
+        self.name = name
+
+
+def split_handle(handle: str) -> tuple[str, str]:
+    """`:1.5/org/a11y/atspi/accessible/12` -> (bus name, object path)."""
+    cut = handle.find("/")
+    if cut <= 0:
+        raise NotFound(f"not an element handle: {handle!r}", hint="run `winctl state`")
+    return handle[:cut], handle[cut:]
+
+
+@dataclass
+class _Raw:
+    """One element's properties as read, before it becomes a Node."""
+
+    ref: tuple[str, str]
+    name: str
+    description: str
+    child_count: int
+    automation_id: str
+    role_number: int
+    states: list[int]
+    interfaces: tuple[str, ...]
+    extents: tuple[int, int, int, int] | None
+    actions: tuple[str, ...] = ()
+    value: str | None = None
+
+
+class AtspiClient:
+    """Synchronous facade over one connection to the accessibility bus."""
+
+    def __init__(self, address: str | None = None, max_in_flight: int = 64) -> None:
+        self._address = address
+        self._max_in_flight = max_in_flight
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="atspi", daemon=True)
+        self._thread.start()
+        self._bus: MessageBus | None = None
+        self._sem: asyncio.Semaphore | None = None
+        self._run(self._connect(), timeout=15)
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return future.result(timeout)
+
+    async def _connect(self) -> None:
+        address = self._address or os.environ.get("AT_SPI_BUS_ADDRESS") or await self._bus_address()
+        try:
+            self._bus = await MessageBus(bus_address=address).connect()
+        except Exception as exc:
+            raise BackendUnavailable(f"cannot connect to the accessibility bus at {address}: {exc}",
+                                     hint="is at-spi2-core installed and a session bus running?") from None
+        self._sem = asyncio.Semaphore(self._max_in_flight)
+
+    @staticmethod
+    async def _bus_address() -> str:
+        if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+            raise BackendUnavailable("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)",
+                                     hint="run inside a desktop session, or use the virtual desktop")
+        try:
+            session = await MessageBus(bus_type=BusType.SESSION).connect()
+        except Exception as exc:
+            raise BackendUnavailable(f"cannot reach the session bus: {exc}",
+                                     hint="is DBUS_SESSION_BUS_ADDRESS right?") from None
+        try:
+            reply = await session.call(Message(destination="org.a11y.Bus", path="/org/a11y/bus",
+                                               interface="org.a11y.Bus", member="GetAddress"))
+        finally:
+            session.disconnect()
+        if reply is None or reply.message_type is MessageType.ERROR:
+            raise BackendUnavailable("the session bus has no accessibility bus (org.a11y.Bus)",
+                                     hint="install at-spi2-core")
+        return str(reply.body[0])
+
+    async def _call(self, dest: str, path: str, interface: str, member: str, signature: str = "",
+                    body: list[Any] | None = None) -> list[Any]:
+        assert self._bus is not None and self._sem is not None
+        message = Message(destination=dest, path=path, interface=interface, member=member,
+                          signature=signature, body=body or [])
+        async with self._sem:  # the caller's future carries the timeout: no task per call
+            reply = await self._bus.call(message)
+        if reply is None:
+            return []
+        if reply.message_type is MessageType.ERROR:
+            raise DBusCallError(reply.error_name or "error", str(reply.body[0]) if reply.body else "")
+        return list(reply.body)
+
+    async def _maybe(self, dest: str, path: str, interface: str, member: str, signature: str = "",
+                     body: list[Any] | None = None) -> list[Any] | None:
+        try:
+            return await self._call(dest, path, interface, member, signature, body)
+        except DBusCallError:
+            return None
+
+    def close(self) -> None:
+        if self._bus is not None:
+            self._loop.call_soon_threadsafe(self._bus.disconnect)
+            self._bus = None
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=2)
+
+    # -- reading ---------------------------------------------------------------------------
+    async def _read(self, ref: tuple[str, str], full: bool = True) -> _Raw | None:
+        """Every property of one element, in five concurrent calls (plus a few by interface).
+
+        With `full=False` (tree walks) the action names of cells and list items are not
+        read: there are thousands of them, and their one action ("activate") is not what a
+        click on them means — selecting is, and that needs no action name.
+        """
+        dest, path = ref
+        props, role, state, ifaces, extents = await asyncio.gather(
+            self._maybe(dest, path, PROPERTIES, "GetAll", "s", [ACCESSIBLE]),
+            self._maybe(dest, path, ACCESSIBLE, "GetRole"),
+            self._maybe(dest, path, ACCESSIBLE, "GetState"),
+            self._maybe(dest, path, ACCESSIBLE, "GetInterfaces"),
+            self._maybe(dest, path, IFACE + "Component", "GetExtents", "u", [0]),
+        )
+        if props is None or role is None or state is None:
+            return None
+        values = {k: v.value for k, v in props[0].items()}
+        raw = _Raw(
+            ref=ref,
+            name=str(values.get("Name", "")),
+            description=str(values.get("Description", "")),
+            child_count=int(values.get("ChildCount", 0)),
+            automation_id=str(values.get("AccessibleId", "") or ""),
+            role_number=int(role[0]),
+            states=list(state[0]),
+            interfaces=tuple(ifaces[0]) if ifaces else (),
+            extents=tuple(extents[0]) if extents else None,  # type: ignore[arg-type]
+        )
+        await self._read_extras(raw, full)
+        return raw
+
+    async def _read_extras(self, raw: _Raw, full: bool) -> None:
+        """Actions, value and short text: only for elements whose interfaces have them."""
+        dest, path = raw.ref
+        jobs: dict[str, Any] = {}
+        _, ctype = role_of(raw.role_number)
+        if IFACE + "Action" in raw.interfaces and (full or ctype not in ITEM_TYPES):
+            jobs["actions"] = self._maybe(dest, path, IFACE + "Action", "GetActions")
+        if IFACE + "Value" in raw.interfaces:
+            jobs["value"] = self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
+        if IFACE + "Text" in raw.interfaces and ctype in TEXT_ROLES and (ctype == "Edit" or not raw.name):
+            jobs["text"] = self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, TEXT_PREVIEW])
+        if not jobs:
+            return
+        results = dict(zip(jobs, await asyncio.gather(*jobs.values())))
+        if results.get("actions"):
+            raw.actions = tuple(str(a[0]) for a in results["actions"][0])
+        if results.get("value"):
+            number = float(results["value"][0].value)
+            raw.value = str(int(number)) if number.is_integer() else f"{number:g}"
+        if results.get("text") is not None:
+            raw.value = str(results["text"][0])
+
+    def _node(self, raw: _Raw, parent: int | None, parent_selects: bool) -> Node:
+        native, ctype = role_of(raw.role_number)
+        states = states_of(raw.states)
+        if ctype == "Edit" and "editable" not in states and native == "text":
+            ctype = "Text"  # a read-only text view is text, not a field
+        rect = None
+        if raw.extents is not None:
+            x, y, w, h = raw.extents
+            if x != HIDDEN_EXTENT and y != HIDDEN_EXTENT and w > 0 and h > 0:
+                rect = Rect.from_xywh(x, y, w, h)
+        return Node(
+            handle=raw.ref[0] + raw.ref[1],
+            parent=parent,
+            role=ctype,
+            native_role=native,
+            name=raw.name,
+            description=raw.description,
+            value=raw.value,
+            states=states,
+            rect=rect,
+            operations=operations_of(native, ctype, raw.interfaces, raw.actions, states, parent_selects),
+            automation_id=raw.automation_id or None,
+            actions=raw.actions,
+            interfaces=raw.interfaces,
+            child_count=raw.child_count,
+        )
+
+    async def _children(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
+        found = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetChildren")
+        return [tuple(c) for c in found[0]] if found else []  # type: ignore[misc]
+
+    async def _snapshot(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
+        start = time.perf_counter()
+        raws: list[_Raw] = []
+        parents: list[int | None] = []
+        selects: list[bool] = []
+        level: list[tuple[tuple[str, str], int | None]] = [(root, None)]
+        truncated = False
+        while level:
+            if len(raws) + len(level) > max_nodes:
+                level = level[: max(0, max_nodes - len(raws))]
+                truncated = True
+            read = await asyncio.gather(*(self._read(ref, full=False) for ref, _ in level))
+            expand: list[int] = []
+            for (_, parent), raw in zip(level, read):
+                if raw is None:
+                    continue  # vanished while we read it
+                raws.append(raw)
+                parents.append(parent)
+                selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
+                showing = parent is None or bool(raw.states[0] >> 25 & 1 if raw.states else 0)
+                if raw.child_count > 0 and showing:
+                    expand.append(len(raws) - 1)
+            if truncated or not expand:
+                truncated = truncated or bool(expand)
+                break
+            lists = await asyncio.gather(*(self._children(raws[i].ref) for i in expand))
+            level = [(child, i) for i, kids in zip(expand, lists) for child in kids]
+        nodes = _document_order([self._node(r, p, s) for r, p, s in zip(raws, parents, selects)])
+        return Snapshot(nodes=nodes, truncated=truncated, elapsed_ms=(time.perf_counter() - start) * 1000)
+
+    def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
+        return self._run(self._snapshot(split_handle(root_handle), max_nodes))
+
+    async def _refresh(self, ref: tuple[str, str]) -> Node | None:
+        raw = await self._read(ref)
+        if raw is None:
+            return None
+        states = states_of(raw.states)
+        if "defunct" in states:
+            return None
+        parent = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+        selects = False
+        if parent:
+            p_dest, p_path = parent[0].value
+            p_ifaces = await self._maybe(p_dest, p_path, ACCESSIBLE, "GetInterfaces")
+            selects = bool(p_ifaces) and IFACE + "Selection" in p_ifaces[0]
+        return self._node(raw, None, selects)
+
+    def refresh(self, handle: str) -> Node | None:
+        return self._run(self._refresh(split_handle(handle)))
+
+    def read_text(self, handle: str) -> str:
+        dest, path = split_handle(handle)
+
+        async def read() -> str:
+            text = await self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, -1])
+            if text is not None:
+                return str(text[0])
+            value = await self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
+            if value is not None:
+                number = float(value[0].value)
+                return str(int(number)) if number.is_integer() else f"{number:g}"
+            name = await self._maybe(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+            if name is None:
+                raise NotFound("the element is gone", hint="run `winctl state`")
+            return str(name[0].value)
+
+        return self._run(read())
+
+    # -- finding windows -----------------------------------------------------------------
+    async def _applications(self) -> list[tuple[str, str, int | None]]:
+        apps = await self._children(REGISTRY)
+
+        async def describe(ref: tuple[str, str]) -> tuple[str, str, int | None]:
+            name, pid = await asyncio.gather(
+                self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]),
+                self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                            "GetConnectionUnixProcessID", "s", [ref[0]]))
+            return ref[0], str(name[0].value) if name else "", int(pid[0]) if pid else None
+
+        return list(await asyncio.gather(*(describe(a) for a in apps)))
+
+    def applications(self) -> list[tuple[str, str, int | None]]:
+        """(bus name, application name, pid) of every app on the accessibility bus."""
+        return self._run(self._applications())
+
+    async def _find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
+        apps = await self._applications()
+        mine = [a for a in apps if pid is not None and a[2] == pid]
+        best: tuple[float, str] | None = None
+        for group in (mine, [a for a in apps if a not in mine]):
+            tops = await asyncio.gather(*(self._children((bus, "/org/a11y/atspi/accessible/root"))
+                                          for bus, _, _ in group))
+            refs = [ref for kids in tops for ref in kids]
+            raws = await asyncio.gather(*(self._read(ref) for ref in refs))
+            for raw in raws:
+                if raw is None:
+                    continue
+                score = _frame_score(raw, title, rect)
+                if score is not None and (best is None or score < best[0]):
+                    best = (score, raw.ref[0] + raw.ref[1])
+            if best is not None:
+                return best[1]
+        return None
+
+    def find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
+        """The handle of the top-level accessible that is this window, if any."""
+        return self._run(self._find_frame(pid, title, rect))
+
+    # -- acting -----------------------------------------------------------------------------
+    def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
+        return self._run(self._perform(split_handle(handle), operation, argument))
+
+    async def _perform(self, ref: tuple[str, str], op: Operation, argument: str | float | None) -> str:
+        dest, path = ref
+        if op in (Operation.INVOKE, Operation.TOGGLE, Operation.EXPAND, Operation.COLLAPSE):
+            wanted = {
+                Operation.INVOKE: INVOKE_ACTIONS,
+                Operation.TOGGLE: ("toggle", "click", "press", "activate"),
+                Operation.EXPAND: ("expand or contract", "expand", "press", "toggle"),
+                Operation.COLLAPSE: ("expand or contract", "collapse", "press", "toggle"),
+            }[op]
+            return await self._do_action(ref, wanted)
+        if op is Operation.SET_TEXT:
+            ok = await self._call(dest, path, IFACE + "EditableText", "SetTextContents", "s", [str(argument)])
+            if not ok or not ok[0]:
+                raise ActionFailed("the element refused the text", hint="try --via input to type it")
+            return "EditableText.SetTextContents"
+        if op is Operation.SET_VALUE:
+            await self._call(dest, path, PROPERTIES, "Set", "ssv",
+                             [IFACE + "Value", "CurrentValue", Variant("d", float(argument or 0))])
+            return "Value.CurrentValue"
+        if op is Operation.SELECT:
+            parent = await self._call(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+            p_dest, p_path = parent[0].value
+            index = (await self._call(dest, path, ACCESSIBLE, "GetIndexInParent"))[0]
+            return await self._select_child((p_dest, p_path), int(index))
+        if op is Operation.CHOOSE:
+            return await self._choose(ref, str(argument))
+        if op is Operation.FOCUS:
+            done = await self._call(dest, path, IFACE + "Component", "GrabFocus")
+            if not done or not done[0]:
+                raise ActionFailed("the element did not take focus", hint="click it instead")
+            return "Component.GrabFocus"
+        raise ActionFailed(f"AT-SPI has no semantic {op.value}", hint="use the mouse (--via input)")
+
+    async def _do_action(self, ref: tuple[str, str], wanted: tuple[str, ...]) -> str:
+        actions = await self._maybe(ref[0], ref[1], IFACE + "Action", "GetActions")
+        names = [str(a[0]).lower() for a in actions[0]] if actions else []
+        for want in wanted:
+            if want in names:
+                done = await self._call(ref[0], ref[1], IFACE + "Action", "DoAction", "i", [names.index(want)])
+                if not done or not done[0]:
+                    raise ActionFailed(f'the element refused its "{want}" action', hint="try --via input")
+                return f"action:{want}"
+        raise ActionFailed(f"no suitable action (it has: {', '.join(names) or 'none'})",
+                           hint="try --via input")
+
+    async def _select_child(self, container: tuple[str, str], index: int) -> str:
+        done = await self._call(container[0], container[1], IFACE + "Selection", "SelectChild", "i", [index])
+        if not done or not done[0]:
+            raise ActionFailed("the container refused the selection", hint="click the item instead")
+        return "Selection.SelectChild"
+
+    async def _choose(self, ref: tuple[str, str], option: str) -> str:
+        """Select the option named `option` among the container's items.
+
+        A GTK combo box keeps its items in a child menu and selects through its own
+        Selection interface; lists and tab lists select their direct children.
+        """
+        options = await self._children(ref)
+        raws = [r for r in await asyncio.gather(*(self._read(c) for c in options)) if r is not None]
+        if len(raws) == 1 and role_of(raws[0].role_number)[1] in ("Menu", "List"):
+            inner = await self._children(raws[0].ref)
+            raws = [r for r in await asyncio.gather(*(self._read(c) for c in inner)) if r is not None]
+        names = [r.name for r in raws]
+        matches = [i for i, n in enumerate(names) if n == option] or \
+                  [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
+        if not matches:
+            listed = ", ".join(f'"{n}"' for n in names if n) or "none"
+            raise NotFound(f'no option "{option}"', hint=f"options: {listed}")
+        index = matches[0]
+        ifaces = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetInterfaces")
+        if ifaces and IFACE + "Selection" in ifaces[0]:
+            try:
+                return await self._select_child(ref, index)
+            except (ActionFailed, DBusCallError):
+                pass
+        return await self._do_action(raws[index].ref, INVOKE_ACTIONS + ("select",))
+
+
+def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
+    """Lower is better; None when this top-level element cannot be the window."""
+    native, ctype = role_of(raw.role_number)
+    if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog"):
+        return None
+    score = 0.0 if raw.name == title else (1000.0 if title and title in raw.name else 5000.0)
+    if rect is not None and raw.extents is not None:
+        x, y, w, h = raw.extents
+        score += abs(x - rect.left) + abs(y - rect.top) + abs(w - rect.width) + abs(h - rect.height)
+    elif rect is not None:
+        score += 2000.0
+    if score >= 5000.0 + 2000.0:
+        return None
+    return score
+
+
+def _document_order(nodes: list[Node]) -> list[Node]:
+    """Breadth-first reads, depth-first output: the order a person reads the window in."""
+    children: dict[int | None, list[int]] = {}
+    for i, n in enumerate(nodes):
+        children.setdefault(n.parent, []).append(i)
+    order: list[int] = []
+    stack = list(reversed(children.get(None, [])))
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(reversed(children.get(i, [])))
+    new_index = {old: new for new, old in enumerate(order)}
+    out = []
+    for old in order:
+        n = nodes[old]
+        parent = new_index[n.parent] if n.parent is not None else None
+        out.append(dataclasses.replace(n, parent=parent))
+    return out
