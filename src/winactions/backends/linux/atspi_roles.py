@@ -51,6 +51,7 @@ _STATES = (
 )
 
 ITEM_TYPES = ("DataItem", "ListItem", "TreeItem")
+NOT_INVOKED = ("ComboBox", "Edit", "Spinner", "Document", *ITEM_TYPES)
 TOGGLE_ROLES = {"toggle-button", "check-box", "radio-button", "check-menu-item", "radio-menu-item"}
 CHOOSER_TYPES = {"ComboBox", "List", "Tab", "Table", "Tree"}
 VALUE_TYPES = {"Slider", "Spinner", "ScrollBar", "ProgressBar"}
@@ -87,8 +88,9 @@ def operations_of(native_role: str, control_type: str, interfaces: tuple[str, ..
     """Which semantic operations this element supports, from what AT-SPI says it is."""
     ops: set[Operation] = set()
     lowered = tuple(a.lower() for a in actions)
-    # a cell's or list item's "activate" is a double click (GTK's row-activated), not a click
-    if any(a in INVOKE_ACTIONS for a in lowered) and control_type not in ("ComboBox", *ITEM_TYPES):
+    # A cell's "activate" is a double click (GTK's row-activated) and an entry's is Enter:
+    # neither is what clicking them means.
+    if any(a in INVOKE_ACTIONS for a in lowered) and control_type not in NOT_INVOKED:
         ops.add(Operation.INVOKE)
     if native_role in TOGGLE_ROLES and any(a in ("click", "toggle", "press") for a in lowered):
         ops.add(Operation.TOGGLE)

@@ -1,0 +1,222 @@
+"""Top-level windows through EWMH (python-xlib), screens through RandR, pixels through mss.
+
+Window-manager tools report the frame; agents click inside the client area, and AT-SPI
+extents are client coordinates, so every rect here is the client area in root coordinates.
+Every change is verified: a request the window manager ignored is an error, not a success.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+import mss
+import psutil
+from PIL import Image
+from Xlib import X, display, error
+from Xlib.protocol import event
+
+from winactions.backends.base import WindowAction
+from winactions.errors import ActionFailed, BackendUnavailable, NotFound
+from winactions.model import Rect, WindowInfo
+
+SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
+SETTLE_TIMEOUT = 3.0
+
+
+def open_display(name: str | None = None) -> display.Display:
+    try:
+        return display.Display(name)
+    except (error.DisplayError, error.DisplayNameError, error.ConnectionClosedError, OSError) as exc:
+        raise BackendUnavailable(f"cannot open the X display {name or os.environ.get('DISPLAY')!r}: {exc}",
+                                 hint="set DISPLAY, or run inside the virtual desktop") from None
+
+
+class X11Windows:
+    """List, activate, close, minimize/maximize/restore, move/resize, launch; screens; capture."""
+
+    def __init__(self, display_name: str | None = None) -> None:
+        self.d = open_display(display_name)
+        self.root = self.d.screen().root
+        self._atoms: dict[str, int] = {}
+        self._grabbers = threading.local()
+
+    def atom(self, name: str) -> int:
+        if name not in self._atoms:
+            self._atoms[name] = self.d.intern_atom(name)
+        return self._atoms[name]
+
+    def _prop(self, window: object, name: str, kind: int = X.AnyPropertyType) -> list[int] | str | None:
+        try:
+            reply = window.get_full_property(self.atom(name), kind)  # type: ignore[attr-defined]
+        except error.XError:
+            return None
+        if reply is None:
+            return None
+        value = reply.value
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else list(value)
+
+    # -- listing ---------------------------------------------------------------------------
+    def list_windows(self) -> list[WindowInfo]:
+        ids = self._prop(self.root, "_NET_CLIENT_LIST") or []
+        active = (self._prop(self.root, "_NET_ACTIVE_WINDOW") or [0])[0]
+        out = []
+        for wid in ids:  # type: ignore[union-attr]
+            info = self._describe(int(wid), int(active))  # type: ignore[arg-type]
+            if info is not None:
+                out.append(info)
+        return out
+
+    def _describe(self, wid: int, active: int) -> WindowInfo | None:
+        win = self.d.create_resource_object("window", wid)
+        try:
+            types = self._prop(win, "_NET_WM_WINDOW_TYPE") or []
+            if any(t in (self.atom(n) for n in SKIPPED_TYPES) for t in types):  # type: ignore[union-attr]
+                return None
+            title = self._prop(win, "_NET_WM_NAME", self.atom("UTF8_STRING"))
+            if not isinstance(title, str):
+                wm_name = win.get_wm_name()
+                title = wm_name.decode("latin-1") if isinstance(wm_name, bytes) else (wm_name or "")
+            pid_prop = self._prop(win, "_NET_WM_PID")
+            pid = int(pid_prop[0]) if isinstance(pid_prop, list) and pid_prop else None
+            states = set(self._prop(win, "_NET_WM_STATE") or [])  # type: ignore[arg-type]
+            wm_class = win.get_wm_class()
+            rect = self._client_rect(win)
+        except error.XError:
+            return None  # the window went away while we looked at it
+        hidden = self.atom("_NET_WM_STATE_HIDDEN") in states
+        maximized = {self.atom("_NET_WM_STATE_MAXIMIZED_VERT"), self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")} <= states
+        return WindowInfo(
+            id=f"0x{wid:08x}", title=title, pid=pid, process=_process_name(pid), rect=rect,
+            active=wid == active, minimized=hidden, maximized=maximized,
+            app_class=wm_class[1] if wm_class else "",
+        )
+
+    def _client_rect(self, win: object) -> Rect:
+        geometry = win.get_geometry()  # type: ignore[attr-defined]
+        origin = self.root.translate_coords(win, 0, 0)
+        return Rect.from_xywh(origin.x, origin.y, geometry.width, geometry.height)
+
+    def _find(self, window_id: str) -> WindowInfo:
+        for w in self.list_windows():
+            if w.id == window_id:
+                return w
+        raise NotFound(f"no window {window_id}", hint="run `winctl windows`")
+
+    # -- actions ----------------------------------------------------------------------------
+    def _send(self, window_id: int, message: str, data: list[int]) -> None:
+        ev = event.ClientMessage(window=self.d.create_resource_object("window", window_id),
+                                 client_type=self.atom(message), data=(32, (data + [0] * 5)[:5]))
+        self.root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+        self.d.flush()
+
+    def window_action(self, window_id: str, action: WindowAction, rect: Rect | None = None) -> None:
+        info = self._find(window_id)
+        wid = int(window_id, 16)
+        vert, horz = self.atom("_NET_WM_STATE_MAXIMIZED_VERT"), self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")
+        if action is WindowAction.ACTIVATE:
+            self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
+            self._settle(window_id, lambda w: w is not None and w.active, "become active")
+        elif action is WindowAction.CLOSE:
+            self._send(wid, "_NET_CLOSE_WINDOW", [X.CurrentTime, 2])
+        elif action is WindowAction.MINIMIZE:
+            self._send(wid, "WM_CHANGE_STATE", [3])  # IconicState
+            self._settle(window_id, lambda w: w is not None and w.minimized, "minimize")
+        elif action is WindowAction.MAXIMIZE:
+            self._send(wid, "_NET_WM_STATE", [1, vert, horz, 2])
+            self._settle(window_id, lambda w: w is not None and w.maximized, "maximize")
+        elif action is WindowAction.RESTORE:
+            if info.maximized:
+                self._send(wid, "_NET_WM_STATE", [0, vert, horz, 2])
+                self._settle(window_id, lambda w: w is not None and not w.maximized, "unmaximize")
+            if info.minimized:
+                self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
+                self._settle(window_id, lambda w: w is not None and not w.minimized, "restore")
+        elif action is WindowAction.MOVE_RESIZE:
+            if rect is None:
+                raise ActionFailed("move_resize needs a rect", hint="give x, y, width and height")
+            self._move_resize(window_id, wid, rect)
+
+    def _move_resize(self, window_id: str, wid: int, rect: Rect) -> None:
+        """EWMH moves with static gravity place the client area itself; a window manager
+        that still puts the frame there is corrected once by the difference."""
+        target = rect
+        for _ in range(2):
+            flags = 10 | (0xF << 8) | (2 << 12)  # StaticGravity, x/y/w/h present, from a pager
+            self._send(wid, "_NET_MOVERESIZE_WINDOW", [flags, target.left, target.top, target.width, target.height])
+            try:
+                got = self._settle(window_id, lambda w: w is not None and w.rect == rect, "move", quiet=True)
+            except ActionFailed:
+                got = self._find(window_id)
+            if got.rect == rect or got.rect is None:
+                return
+            dx, dy = rect.left - got.rect.left, rect.top - got.rect.top
+            target = Rect.from_xywh(target.left + dx, target.top + dy, rect.width, rect.height)
+        final = self._find(window_id).rect
+        if final is None or (final.left, final.top) != (rect.left, rect.top):
+            raise ActionFailed(f"the window manager put the window at {final}, not {rect}",
+                               hint="the size may be limited by the app's minimum size")
+
+    def _settle(self, window_id: str, done: Callable[[WindowInfo | None], bool], what: str,
+                quiet: bool = False) -> WindowInfo:
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        while True:
+            current = next((w for w in self.list_windows() if w.id == window_id), None)
+            if done(current):
+                return current  # type: ignore[return-value]
+            if time.monotonic() > deadline:
+                if quiet and current is not None:
+                    return current
+                raise ActionFailed(f"window {window_id} did not {what}",
+                                   hint="the window manager refused; is one running?")
+            time.sleep(0.03)
+
+    def launch(self, command: Sequence[str]) -> int:
+        try:
+            proc = subprocess.Popen(list(command), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, start_new_session=True)
+        except FileNotFoundError:
+            raise NotFound(f"no program {command[0]!r}", hint="give a full path or a program on PATH") from None
+        except PermissionError:
+            raise ActionFailed(f"{command[0]!r} is not executable", hint="check the file's permissions") from None
+        return proc.pid
+
+    # -- screens and pixels ------------------------------------------------------------------
+    def screens(self) -> list[Rect]:
+        try:
+            monitors = self.root.xrandr_get_monitors().monitors
+            found = [Rect.from_xywh(m.x, m.y, m.width_in_pixels, m.height_in_pixels) for m in monitors]
+            if found:
+                return found
+        except (AttributeError, error.XError):
+            pass
+        geometry = self.root.get_geometry()
+        return [Rect.from_xywh(0, 0, geometry.width, geometry.height)]
+
+    def capture(self, rect: Rect) -> Image.Image:
+        grabber = getattr(self._grabbers, "mss", None)
+        if grabber is None:  # mss instances belong to the thread that made them
+            grabber = self._grabbers.mss = mss.mss()
+        shot = grabber.grab({"left": rect.left, "top": rect.top, "width": rect.width, "height": rect.height})
+        return Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
+
+    def close(self) -> None:
+        grabber = getattr(self._grabbers, "mss", None)
+        if grabber is not None:
+            grabber.close()
+        self.d.close()
+
+
+def _process_name(pid: int | None) -> str:
+    if pid is None:
+        return ""
+    try:
+        return psutil.Process(pid).name()
+    except psutil.Error:
+        return ""
+
+
+

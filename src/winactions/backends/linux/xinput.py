@@ -1,0 +1,191 @@
+"""Synthesized mouse and keyboard through XTEST (python-xlib).
+
+Two things make X input unreliable if done naively, and both are handled here: modifiers
+get lost unless the server has seen each press (`sync()` after every modifier), and
+characters missing from the keymap (é, ✓, 中) cannot be typed at all — they are bound to a
+spare keycode for the duration of the call, then the keymap is restored.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from Xlib import XK, X
+from Xlib.ext import xtest
+
+from winactions.backends.base import MouseButton
+from winactions.backends.linux.x11windows import open_display
+from winactions.errors import BackendUnavailable, InvalidInput
+from winactions.keys import Chord
+
+BUTTONS = {MouseButton.LEFT: 1, MouseButton.MIDDLE: 2, MouseButton.RIGHT: 3}
+MODIFIER_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L", "super": "Super_L"}
+NAMED_KEYSYMS = {
+    "Enter": "Return", "Tab": "Tab", "Escape": "Escape", "Backspace": "BackSpace", "Delete": "Delete",
+    "Insert": "Insert", "Space": "space", "Home": "Home", "End": "End", "PageUp": "Prior",
+    "PageDown": "Next", "Up": "Up", "Down": "Down", "Left": "Left", "Right": "Right",
+    "CapsLock": "Caps_Lock", "NumLock": "Num_Lock", "ScrollLock": "Scroll_Lock", "PrintScreen": "Print",
+    "Pause": "Pause", "Menu": "Menu", **{f"F{i}": f"F{i}" for i in range(1, 25)},
+}
+CONTROL_CHARS = {"\n": "Return", "\r": "Return", "\t": "Tab", "\b": "BackSpace"}
+CLICK_GAP = 0.03  # well inside any double-click interval
+KEY_GAP = 0.002
+
+
+def char_keysym(ch: str) -> int:
+    """X keysym of a character: Latin-1 maps directly, the rest through Unicode keysyms."""
+    if ch in CONTROL_CHARS:
+        return XK.string_to_keysym(CONTROL_CHARS[ch])
+    code = ord(ch)
+    if 0x20 <= code <= 0x7E or 0xA0 <= code <= 0xFF:
+        return code
+    return 0x01000000 | code
+
+
+class XInput:
+    def __init__(self, display_name: str | None = None) -> None:
+        self.d = open_display(display_name)
+        if not self.d.has_extension("XTEST"):
+            raise BackendUnavailable("the X server has no XTEST extension", hint="use Xvfb or Xorg with XTEST")
+        self.root = self.d.screen().root
+        self._spare: list[int] = []
+        self._bound: dict[int, int] = {}  # keysym -> spare keycode, while typing
+
+    # -- mouse ---------------------------------------------------------------------------------
+    def mouse_move(self, x: int, y: int) -> None:
+        xtest.fake_input(self.d, X.MotionNotify, x=x, y=y)
+        self.d.sync()
+
+    def mouse_button(self, button: MouseButton, down: bool) -> None:
+        xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, BUTTONS[button])
+        self.d.sync()
+
+    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+        self.mouse_move(x, y)
+        for i in range(count):
+            if i:
+                time.sleep(CLICK_GAP)
+            self.mouse_button(button, True)
+            self.mouse_button(button, False)
+
+    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
+             duration: float = 0.3) -> None:
+        """Press, move in steps (toolkits need motion events to start a drag), release."""
+        self.mouse_move(x1, y1)
+        self.mouse_button(button, True)
+        steps = max(8, int(duration / 0.015))
+        try:
+            for i in range(1, steps + 1):
+                self.mouse_move(round(x1 + (x2 - x1) * i / steps), round(y1 + (y2 - y1) * i / steps))
+                time.sleep(duration / steps)
+            time.sleep(0.05)
+        finally:
+            self.mouse_button(button, False)
+
+    def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.mouse_move(x, y)
+        for amount, negative, positive in ((dy, 4, 5), (dx, 6, 7)):
+            for _ in range(abs(amount)):
+                code = positive if amount > 0 else negative
+                xtest.fake_input(self.d, X.ButtonPress, code)
+                xtest.fake_input(self.d, X.ButtonRelease, code)
+                self.d.sync()
+                time.sleep(0.01)
+
+    def cursor_position(self) -> tuple[int, int]:
+        pointer = self.root.query_pointer()
+        return pointer.root_x, pointer.root_y
+
+    # -- keyboard ------------------------------------------------------------------------------
+    def _key(self, keycode: int, down: bool) -> None:
+        xtest.fake_input(self.d, X.KeyPress if down else X.KeyRelease, keycode)
+        self.d.sync()
+
+    def _keycode_for(self, keysym: int) -> tuple[int, bool]:
+        """(keycode, needs shift) from the current keymap, else a spare keycode bound now."""
+        for keycode, index in self.d.keysym_to_keycodes(keysym):
+            if index in (0, 1):
+                return keycode, index == 1
+        if keysym in self._bound:
+            return self._bound[keysym], False
+        return self._bind_spare(keysym), False
+
+    def _bind_spare(self, keysym: int) -> int:
+        if not self._spare:
+            first = self.d.display.info.min_keycode
+            count = self.d.display.info.max_keycode - first + 1
+            mapping = self.d.get_keyboard_mapping(first, count)
+            self._spare = [first + i for i, syms in enumerate(mapping) if not any(syms)]
+            self._spare.reverse()
+            if not self._spare:
+                raise InvalidInput("the keymap has no free key to type this character with",
+                                   hint="type it with `winctl input` instead")
+        free = [k for k in self._spare if k not in self._bound.values()]
+        if not free:
+            self._release_bound()
+            free = list(self._spare)
+        keycode = free[0]
+        self.d.change_keyboard_mapping(keycode, [(keysym, keysym)])
+        self.d.sync()
+        time.sleep(0.02)  # let clients handle MappingNotify before the key arrives
+        self._bound[keysym] = keycode
+        return keycode
+
+    def _release_bound(self) -> None:
+        """Restore the spare keycodes; wait first so clients translated their last keys."""
+        if not self._bound:
+            return
+        time.sleep(0.05)
+        for keycode in self._bound.values():
+            self.d.change_keyboard_mapping(keycode, [(0, 0)])
+        self.d.sync()
+        self._bound.clear()
+
+    def press_chords(self, chords: Sequence[Chord]) -> None:
+        try:
+            for chord in chords:
+                self._press_chord(chord)
+        finally:
+            self._release_bound()
+
+    def _press_chord(self, chord: Chord) -> None:
+        if chord.key in MODIFIER_KEYSYMS:  # a lone modifier, e.g. "shift"
+            keysym, shift = XK.string_to_keysym(MODIFIER_KEYSYMS[chord.key]), False
+            keycode = self._keycode_for(keysym)[0]
+        elif chord.key in NAMED_KEYSYMS:
+            keycode, shift = self._keycode_for(XK.string_to_keysym(NAMED_KEYSYMS[chord.key]))
+        else:
+            keycode, shift = self._keycode_for(char_keysym(chord.key))
+        modifiers = [self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[m]))[0] for m in chord.modifiers]
+        if shift and "shift" not in chord.modifiers:
+            modifiers.append(self._keycode_for(XK.string_to_keysym("Shift_L"))[0])
+        pressed: list[int] = []
+        try:
+            for m in modifiers:
+                self._key(m, True)  # sync after each, or the server may miss the modifier
+                pressed.append(m)
+            self._key(keycode, True)
+            self._key(keycode, False)
+        finally:
+            for m in reversed(pressed):
+                self._key(m, False)
+
+    def type_text(self, text: str) -> None:
+        shift = self._keycode_for(XK.string_to_keysym("Shift_L"))[0]
+        try:
+            for ch in text:
+                keycode, needs_shift = self._keycode_for(char_keysym(ch))
+                if needs_shift:
+                    self._key(shift, True)
+                self._key(keycode, True)
+                self._key(keycode, False)
+                if needs_shift:
+                    self._key(shift, False)
+                time.sleep(KEY_GAP)
+        finally:
+            self._release_bound()
+
+    def close(self) -> None:
+        self._release_bound()
+        self.d.close()
