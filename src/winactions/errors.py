@@ -69,3 +69,10 @@ class WaitTimeout(WinctlError):
 
     code = "timeout"
     exit_code = 6
+
+
+class AppBusy(WinctlError):
+    """The app stopped answering accessibility requests (busy, or inside a modal dialog)."""
+
+    code = "app_busy"
+    exit_code = 7

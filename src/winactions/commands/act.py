@@ -75,7 +75,12 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
     note = ""
     if p.via is not Via.INPUT:
         text = (backend.read_text(node.handle) + p.text) if (p.append and node is not None) else p.text
-        method, note = execution.try_semantic(backend, node, (Operation.SET_TEXT,), text)
+        number = _number(text)
+        if number is not None and node is not None and Operation.SET_VALUE in node.operations:
+            # a spin button's text is only committed on Enter or focus-out; its value is at once
+            method, note = execution.try_semantic(backend, node, (Operation.SET_VALUE,), number)
+        if method is None:
+            method, note = execution.try_semantic(backend, node, (Operation.SET_TEXT,), text)
         if method and p.enter:
             execution.ensure_active(backend, window)
             backend.press_chords(parse_keys("Enter"))
@@ -93,6 +98,13 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
             backend.press_chords(parse_keys("Enter"))
         method = "keyboard"
     return ActionResult(action="input", method=method, target=target, detail=note)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 class TypeParams(Params):

@@ -11,7 +11,7 @@ import time
 from datetime import datetime, timezone
 
 from winactions.backends.base import Backend
-from winactions.errors import NotFound, StaleElement, WindowClosed
+from winactions.errors import AppBusy, NotFound, StaleElement, WindowClosed
 from winactions.model import Node, Target, UIState, WindowInfo
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.session.ids import IdRegistry
@@ -101,6 +101,8 @@ class DesktopSession:
         for provider in self.providers:
             try:
                 detection = provider.detect(self.backend, window, detection)
+            except AppBusy as exc:
+                raise self._explain_busy(window, exc) from None
             except Exception as exc:  # a failing extra tier must not hide the others
                 if detection is None:
                     raise
@@ -120,6 +122,18 @@ class DesktopSession:
         self.data.state = state
         self.save()
         return state
+
+    def _explain_busy(self, window: WindowInfo, exc: AppBusy) -> AppBusy:
+        """Name the dialog that most likely blocks the app, so the agent knows what to answer."""
+        dialogs = [w for w in self.backend.list_windows()
+                   if w.pid == window.pid and w.id != window.id and w.active]
+        if not dialogs and not window.active:
+            return exc
+        title = dialogs[0].title if dialogs else window.title
+        return AppBusy(f'"{window.title}" is not answering accessibility requests; '
+                       f'its window "{title}" is probably a modal dialog',
+                       hint="answer it with `winctl keys Enter` or `winctl keys Escape` "
+                            "(or look first: `winctl screenshot`), then run `winctl state`")
 
     # -- ids ------------------------------------------------------------------------------
     def target(self, target_id: int) -> Target:
@@ -150,6 +164,9 @@ class DesktopSession:
             raise StaleElement(
                 f"element {target_id} was a {target.type} and is now a {node.role}",
                 hint="the UI changed — run `winctl state`")
+        if not ({"visible", "showing"} & node.states):
+            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is no longer shown',
+                               hint="the UI changed — run `winctl state`")
         return target, node
 
     def save(self) -> None:

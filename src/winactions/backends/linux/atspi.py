@@ -10,6 +10,7 @@ from a one-shot CLI and from a long-lived daemon alike.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 import os
 import threading
@@ -22,7 +23,7 @@ from dbus_fast import BusType, Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
 from winactions.backends.linux.atspi_roles import IFACE, INVOKE_ACTIONS, operations_of, role_of, states_of
-from winactions.errors import ActionFailed, BackendUnavailable, NotFound
+from winactions.errors import ActionFailed, AppBusy, BackendUnavailable, NotFound
 from winactions.model import Node, Operation, Rect, Snapshot
 
 T = TypeVar("T")
@@ -32,7 +33,8 @@ PROPERTIES = "org.freedesktop.DBus.Properties"
 TEXT_ROLES = {"Text", "Edit", "Paragraph", "Heading", "Label", "Document"}
 TEXT_PREVIEW = 200
 ITEM_TYPES = {"DataItem", "ListItem", "TreeItem"}
-CALL_TIMEOUT = 10.0
+STALL_SECONDS = 3.0  # no reply for this long: the app is blocked
+ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
 
 
@@ -80,12 +82,30 @@ class AtspiClient:
         self._thread.start()
         self._bus: MessageBus | None = None
         self._sem: asyncio.Semaphore | None = None
+        self._progress = time.monotonic()  # when the last reply arrived
         self._run(self._connect(), timeout=15)
 
     # -- plumbing ------------------------------------------------------------------------
-    def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS) -> T:
+        """Run on the loop thread; give up when no reply has arrived for `stall` seconds.
+
+        A GTK app that runs a modal dialog inside a click handler cannot answer any
+        accessibility request until the dialog closes (libdbus does not dispatch
+        re-entrantly). Waiting on it would hang the agent, so a stall is an error that
+        says what is going on.
+        """
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
-        return future.result(timeout)
+        started = self._progress = time.monotonic()
+        while True:
+            try:
+                return future.result(0.1)
+            except concurrent.futures.TimeoutError:
+                now = time.monotonic()
+                if now - self._progress > stall or now - started > timeout:
+                    future.cancel()
+                    raise AppBusy(f"the app has not answered accessibility requests for {stall:g}s",
+                                  hint="it may be busy or showing a modal dialog: look with `winctl screenshot`, "
+                                       "answer with `winctl keys Enter` / `Escape`, then run `winctl state`") from None
 
     async def _connect(self) -> None:
         address = self._address or os.environ.get("AT_SPI_BUS_ADDRESS") or await self._bus_address()
@@ -123,6 +143,7 @@ class AtspiClient:
                           signature=signature, body=body or [])
         async with self._sem:  # the caller's future carries the timeout: no task per call
             reply = await self._bus.call(message)
+        self._progress = time.monotonic()
         if reply is None:
             return []
         if reply.message_type is MessageType.ERROR:
@@ -267,8 +288,8 @@ class AtspiClient:
         if raw is None:
             return None
         states = states_of(raw.states)
-        if "defunct" in states:
-            return None
+        if "defunct" in states or not any(raw.states):
+            return None  # GTK leaves a destroyed widget's accessible alive with no states at all
         parent = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
         selects = False
         if parent:
@@ -340,7 +361,14 @@ class AtspiClient:
 
     # -- acting -----------------------------------------------------------------------------
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
-        return self._run(self._perform(split_handle(handle), operation, argument))
+        try:
+            return self._run(self._perform(split_handle(handle), operation, argument), stall=ACTION_STALL_SECONDS)
+        except AppBusy:
+            if operation in (Operation.INVOKE, Operation.TOGGLE, Operation.EXPAND, Operation.COLLAPSE):
+                # The action was delivered and its handler is still running (typically a
+                # modal dialog opened from the click handler).
+                return f"action:{operation.value} (sent; the app is busy — a modal dialog may be open)"
+            raise
 
     async def _perform(self, ref: tuple[str, str], op: Operation, argument: str | float | None) -> str:
         dest, path = ref

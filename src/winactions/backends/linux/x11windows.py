@@ -199,7 +199,7 @@ class X11Windows:
     def capture(self, rect: Rect) -> Image.Image:
         grabber = getattr(self._grabbers, "mss", None)
         if grabber is None:  # mss instances belong to the thread that made them
-            grabber = self._grabbers.mss = mss.mss()
+            grabber = self._grabbers.mss = getattr(mss, "MSS", None)() if hasattr(mss, "MSS") else mss.mss()
         shot = grabber.grab({"left": rect.left, "top": rect.top, "width": rect.width, "height": rect.height})
         return Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
 
