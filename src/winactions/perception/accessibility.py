@@ -113,11 +113,11 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         ancestor = node.parent
         while ancestor is not None and ancestor not in kept_index:
             ancestor = snapshot.nodes[ancestor].parent
-        if not is_useful(node) or vis.rect is None:
+        parent_pos = kept_index.get(ancestor) if ancestor is not None else None
+        if not is_useful(node) or vis.rect is None or _repeats_parent(node, targets, parent_pos):
             if ancestor is not None:
                 kept_index[i] = kept_index[ancestor]
             continue
-        parent_pos = kept_index.get(ancestor) if ancestor is not None else None
         depth = depth_of.get(parent_pos, -1) + 1 if parent_pos is not None else 0
         targets.append(Target(
             id=0,
@@ -136,6 +136,14 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth
     return targets
+
+
+def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -> bool:
+    """A text leaf that only repeats its parent's name (web pages: a button's label text,
+    a cell's text) adds a line and no information."""
+    if parent_pos is None or node.role not in ("Text", "Label") or node.operations - {Operation.FOCUS}:
+        return False
+    return display_name(node) == targets[parent_pos].name
 
 
 def _value_for(node: Node) -> str | None:

@@ -213,11 +213,19 @@ class AtspiClient:
         results = dict(zip(jobs, await asyncio.gather(*jobs.values())))
         if results.get("actions"):
             raw.actions = tuple(str(a[0]) for a in results["actions"][0])
+            if not all(raw.actions):  # Chromium leaves these empty; GetName has them
+                names = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Action", "GetName", "i", [i])
+                                               for i in range(len(raw.actions))))
+                raw.actions = tuple(str(n[0]) if n else "" for n in names)
         if results.get("value"):
             number = float(results["value"][0].value)
             raw.value = str(int(number)) if number.is_integer() else f"{number:g}"
         if results.get("text") is not None:
             raw.value = str(results["text"][0])
+        if ctype == "ComboBox":
+            chosen = await self._chosen(raw.ref)
+            if chosen is not None:
+                raw.value = chosen
 
     def _node(self, raw: _Raw, parent: int | None, parent_selects: bool) -> Node:
         native, ctype = role_of(raw.role_number)
@@ -305,8 +313,13 @@ class AtspiClient:
         dest, path = split_handle(handle)
 
         async def read() -> str:
+            role = await self._maybe(dest, path, ACCESSIBLE, "GetRole")
+            if role and role_of(int(role[0]))[1] == "ComboBox":
+                chosen = await self._chosen((dest, path))
+                if chosen is not None:
+                    return chosen
             text = await self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, -1])
-            if text is not None:
+            if text is not None and text[0].strip("\ufffc"):
                 return str(text[0])
             value = await self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
             if value is not None:
@@ -403,9 +416,17 @@ class AtspiClient:
             return "Component.GrabFocus"
         raise ActionFailed(f"AT-SPI has no semantic {op.value}", hint="use the mouse (--via input)")
 
-    async def _do_action(self, ref: tuple[str, str], wanted: tuple[str, ...]) -> str:
+    async def _action_names(self, ref: tuple[str, str]) -> list[str]:
         actions = await self._maybe(ref[0], ref[1], IFACE + "Action", "GetActions")
-        names = [str(a[0]).lower() for a in actions[0]] if actions else []
+        names = [str(a[0]) for a in actions[0]] if actions else []
+        if not all(names):
+            found = await asyncio.gather(*(self._maybe(ref[0], ref[1], IFACE + "Action", "GetName", "i", [i])
+                                           for i in range(len(names))))
+            names = [str(n[0]) if n else "" for n in found]
+        return [n.lower() for n in names]
+
+    async def _do_action(self, ref: tuple[str, str], wanted: tuple[str, ...]) -> str:
+        names = await self._action_names(ref)
         for want in wanted:
             if want in names:
                 done = await self._call(ref[0], ref[1], IFACE + "Action", "DoAction", "i", [names.index(want)])
@@ -421,17 +442,24 @@ class AtspiClient:
             raise ActionFailed("the container refused the selection", hint="click the item instead")
         return "Selection.SelectChild"
 
-    async def _choose(self, ref: tuple[str, str], option: str) -> str:
-        """Select the option named `option` among the container's items.
-
-        A GTK combo box keeps its items in a child menu and selects through its own
-        Selection interface; lists and tab lists select their direct children.
-        """
-        options = await self._children(ref)
-        raws = [r for r in await asyncio.gather(*(self._read(c) for c in options)) if r is not None]
+    async def _options(self, ref: tuple[str, str]) -> tuple[tuple[str, str], list[_Raw]]:
+        """(container that selects, its options). A combo box keeps its options in a child
+        menu or list (GTK, Chromium); lists and tab lists hold them directly."""
+        children = await self._children(ref)
+        raws = [r for r in await asyncio.gather(*(self._read(c) for c in children)) if r is not None]
         if len(raws) == 1 and role_of(raws[0].role_number)[1] in ("Menu", "List"):
-            inner = await self._children(raws[0].ref)
-            raws = [r for r in await asyncio.gather(*(self._read(c) for c in inner)) if r is not None]
+            inner = raws[0].ref
+            raws = [r for r in await asyncio.gather(*(self._read(c) for c in await self._children(inner)))
+                    if r is not None]
+            own = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetInterfaces")
+            if not (own and IFACE + "Selection" in own[0]):
+                return inner, raws
+        return ref, raws
+
+    async def _choose(self, ref: tuple[str, str], option: str) -> str:
+        """Select the option named `option`: through Selection where the container has it,
+        else through the option's own action."""
+        container, raws = await self._options(ref)
         names = [r.name for r in raws]
         matches = [i for i, n in enumerate(names) if n == option] or \
                   [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
@@ -439,13 +467,22 @@ class AtspiClient:
             listed = ", ".join(f'"{n}"' for n in names if n) or "none"
             raise NotFound(f'no option "{option}"', hint=f"options: {listed}")
         index = matches[0]
-        ifaces = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetInterfaces")
+        ifaces = await self._maybe(container[0], container[1], ACCESSIBLE, "GetInterfaces")
         if ifaces and IFACE + "Selection" in ifaces[0]:
             try:
-                return await self._select_child(ref, index)
+                return await self._select_child(container, index)
             except (ActionFailed, DBusCallError):
                 pass
-        return await self._do_action(raws[index].ref, INVOKE_ACTIONS + ("select",))
+        return await self._do_action(raws[index].ref, ("select", *INVOKE_ACTIONS))
+
+    async def _chosen(self, ref: tuple[str, str]) -> str | None:
+        """The name of a combo box's chosen option (Chromium names the box after its label)."""
+        container, _ = await self._options(ref)
+        chosen = await self._maybe(container[0], container[1], IFACE + "Selection", "GetSelectedChild", "i", [0])
+        if not chosen:
+            return None
+        name = await self._maybe(chosen[0][0], chosen[0][1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+        return str(name[0].value) if name else None
 
 
 def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:

@@ -28,7 +28,7 @@ _ROLES = (
     "viewport:Viewport window:Window extended:Pane header:Header footer:Group paragraph:Paragraph "
     "ruler:Pane application:Application autocomplete:ComboBox editbar:Edit embedded:Pane entry:Edit "
     "chart:Image caption:Text document-frame:Document heading:Heading page:Pane section:Group "
-    "redundant-object:Pane form:Group link:Hyperlink input-method-window:Window table-row:DataItem "
+    "redundant-object:Pane form:Group link:Hyperlink input-method-window:Window table-row:Row "
     "tree-item:TreeItem document-spreadsheet:Document document-presentation:Document "
     "document-text:Document document-web:Document document-email:Document comment:Group "
     "list-box:List grouping:Group image-map:Image notification:Alert info-bar:StatusBar "
