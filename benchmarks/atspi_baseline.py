@@ -11,6 +11,7 @@ usage: /usr/bin/python3 benchmarks/atspi_baseline.py "Window title" [repeats]
 import json
 import sys
 import time
+import warnings
 
 import gi
 
@@ -43,7 +44,7 @@ def read(node):
     node.get_extents(Atspi.CoordType.SCREEN) if "Component" in ifaces else None
     if "Action" in ifaces:
         for k in range(node.get_n_actions()):
-            node.get_action_name(k)
+            node.get_action_name(k)  # the non-localized name, as ours reads
     if "Value" in ifaces:
         node.get_current_value()
     if "Text" in ifaces and node.get_role() in TEXT_ROLES and not name:
@@ -68,6 +69,7 @@ def walk(root):
 
 
 def main():
+    warnings.simplefilter("ignore", DeprecationWarning)
     title = sys.argv[1]
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     # libatspi caches what it has read; a fair comparison reads fresh each time

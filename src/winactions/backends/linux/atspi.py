@@ -166,12 +166,14 @@ class AtspiClient:
 
     # -- reading ---------------------------------------------------------------------------
     async def _read(self, ref: tuple[str, str], full: bool = True) -> _Raw | None:
-        """Every property of one element, in five concurrent calls (plus a few by interface).
+        """Every property of one element (see `_read_extras` for what `full` adds)."""
+        raw = await self._read_base(ref)
+        if raw is not None:
+            await self._read_extras(raw, full)
+        return raw
 
-        With `full=False` (tree walks) the action names of cells and list items are not
-        read: there are thousands of them, and their one action ("activate") is not what a
-        click on them means — selecting is, and that needs no action name.
-        """
+    async def _read_base(self, ref: tuple[str, str]) -> _Raw | None:
+        """The five properties every element needs, read concurrently."""
         dest, path = ref
         props, role, state, ifaces, extents = await asyncio.gather(
             self._maybe(dest, path, PROPERTIES, "GetAll", "s", [ACCESSIBLE]),
@@ -183,7 +185,7 @@ class AtspiClient:
         if props is None or role is None or state is None:
             return None
         values = {k: v.value for k, v in props[0].items()}
-        raw = _Raw(
+        return _Raw(
             ref=ref,
             name=str(values.get("Name", "")),
             description=str(values.get("Description", "")),
@@ -194,11 +196,14 @@ class AtspiClient:
             interfaces=tuple(ifaces[0]) if ifaces else (),
             extents=tuple(extents[0]) if extents else None,  # type: ignore[arg-type]
         )
-        await self._read_extras(raw, full)
-        return raw
 
     async def _read_extras(self, raw: _Raw, full: bool) -> None:
-        """Actions, value and short text: only for elements whose interfaces have them."""
+        """Actions, value and short text: only for elements whose interfaces have them.
+
+        With `full=False` (tree walks) the action names of cells and list items are not
+        read: there are thousands of them, and their one action ("activate") is not what a
+        click on them means — selecting is, and that needs no action name.
+        """
         dest, path = raw.ref
         jobs: dict[str, Any] = {}
         _, ctype = role_of(raw.role_number)
@@ -259,34 +264,46 @@ class AtspiClient:
         return [tuple(c) for c in found[0]] if found else []  # type: ignore[misc]
 
     async def _snapshot(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
+        """Walk the subtree with every branch in flight at once.
+
+        Each element costs two round trips on the critical path (its properties, then its
+        children list); its action names, value and text are read off that path, while
+        its children are already being read. Siblings keep their order by position.
+        """
         start = time.perf_counter()
         raws: list[_Raw] = []
         parents: list[int | None] = []
+        positions: list[int] = []
         selects: list[bool] = []
-        level: list[tuple[tuple[str, str], int | None]] = [(root, None)]
         truncated = False
-        while level:
-            if len(raws) + len(level) > max_nodes:
-                level = level[: max(0, max_nodes - len(raws))]
+
+        async def visit(ref: tuple[str, str], parent: int | None, position: int) -> None:
+            nonlocal truncated
+            if len(raws) >= max_nodes:
                 truncated = True
-            read = await asyncio.gather(*(self._read(ref, full=False) for ref, _ in level))
-            expand: list[int] = []
-            for (_, parent), raw in zip(level, read):
-                if raw is None:
-                    continue  # vanished while we read it
-                raws.append(raw)
-                parents.append(parent)
-                selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
-                showing = parent is None or bool(raw.states[0] >> 25 & 1 if raw.states else 0)
-                if raw.child_count > 0 and showing:
-                    expand.append(len(raws) - 1)
-            if truncated or not expand:
-                truncated = truncated or bool(expand)
-                break
-            lists = await asyncio.gather(*(self._children(raws[i].ref) for i in expand))
-            level = [(child, i) for i, kids in zip(expand, lists) for child in kids]
-        nodes = _document_order([self._node(r, p, s) for r, p, s in zip(raws, parents, selects)])
-        return Snapshot(nodes=nodes, truncated=truncated, elapsed_ms=(time.perf_counter() - start) * 1000)
+                return
+            raw = await self._read_base(ref)
+            if raw is None:
+                return  # vanished while we read it
+            index = len(raws)
+            raws.append(raw)
+            parents.append(parent)
+            positions.append(position)
+            selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
+            showing = parent is None or bool(raw.states and raw.states[0] >> 25 & 1)
+            jobs = [self._read_extras(raw, full=False)]
+            if raw.child_count > 0 and showing:
+                jobs.append(expand(ref, index))
+            await asyncio.gather(*jobs)
+
+        async def expand(ref: tuple[str, str], index: int) -> None:
+            kids = await self._children(ref)
+            await asyncio.gather(*(visit(kid, index, pos) for pos, kid in enumerate(kids)))
+
+        await visit(root, None, 0)
+        nodes = [self._node(r, p, s) for r, p, s in zip(raws, parents, selects)]
+        return Snapshot(nodes=_document_order(nodes, positions), truncated=truncated,
+                        elapsed_ms=(time.perf_counter() - start) * 1000)
 
     def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
         return self._run(self._snapshot(split_handle(root_handle), max_nodes))
@@ -501,11 +518,13 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
     return score
 
 
-def _document_order(nodes: list[Node]) -> list[Node]:
-    """Breadth-first reads, depth-first output: the order a person reads the window in."""
+def _document_order(nodes: list[Node], positions: list[int]) -> list[Node]:
+    """Reads finish in any order; output is depth-first, siblings by their position."""
     children: dict[int | None, list[int]] = {}
     for i, n in enumerate(nodes):
         children.setdefault(n.parent, []).append(i)
+    for kids in children.values():
+        kids.sort(key=lambda i: positions[i])
     order: list[int] = []
     stack = list(reversed(children.get(None, [])))
     while stack:
