@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,10 +33,11 @@ def step(env: dict[str, str], *args: str, show: bool = True) -> str:
     return done.stdout
 
 
-def find(env: dict[str, str], type_: str, name: str) -> str:
+def find(env: dict[str, str], type_: str, name: str | None = None) -> str:
+    """The id of the first element of this type (and name), read as an agent reads it."""
     state = json.loads(step(env, "--json", "state", show=False))["result"]
     for t in state["targets"]:
-        if t["type"] == type_ and t["name"] == name:
+        if t["type"] == type_ and (name is None or t["name"] == name):
             return str(t["id"])
     raise SystemExit(f'the demo app has no {type_} "{name}"')
 
@@ -52,25 +54,19 @@ def main() -> None:
         step(env, "state")
         step(env, "input", find(env, "Edit", "Name"), "Hello from winctl ✓")
         step(env, "click", find(env, "Button", "Apply"))
-        step(env, "select", find(env, "ComboBox", find_combo_name(env)), "Green")
+        step(env, "select", find(env, "ComboBox"), "Green")
         step(env, "click", find(env, "CheckBox", "Enable feature"))
         step(env, "keys", "ctrl+shift+s")
         step(env, "get", "value", find(env, "Edit", "Name"))
-        step(env, "state", "--annotated")
+        step(env, "scroll", find(env, "Table", "Files"), "down", "5")
+        annotated = step(env, "state", "--annotated").rsplit("Annotated: ", 1)[1].split()[0]
+        shutil.copy(annotated, OUT / "annotated.png")
         step(env, "screenshot", str(OUT / "after.png"))
+        step(env, "close")
         print("\nWhat the app itself recorded (its event log):")
         for line in log.read_text().splitlines():
             print("  " + line)
     print(f"\nScreenshots are in {OUT}/")
-
-
-def find_combo_name(env: dict[str, str]) -> str:
-    """GTK names a combo box after its chosen item; take the one under the Color label."""
-    state = json.loads(step(env, "--json", "state", show=False))["result"]
-    combos = [t for t in state["targets"] if t["type"] == "ComboBox"]
-    if not combos:
-        raise SystemExit("the demo app shows no combo box")
-    return combos[0]["name"]
 
 
 if __name__ == "__main__":
