@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/python -m ruff check src tests benchmarks
+.venv/bin/python -m ruff check src tests benchmarks scripts
+.venv/bin/python -m mypy src/winactions
 .venv/bin/python -m pytest -q "$@"

@@ -390,3 +390,31 @@ def test_console_script_keeps_ids_across_processes(winctl, app):
     run("click", str(apply))
     app.wait_for("clicked", widget="Apply", since=mark)
 
+
+
+def test_window_management(winctl, app):
+    def me():
+        windows = winctl("--json", "windows").json["result"]["windows"]
+        return next(w for w in windows if w["title"] == TITLE)
+
+    assert "maximized" in winctl("window", "maximize").out
+    assert me()["maximized"]
+    winctl("window", "restore")
+    assert not me()["maximized"]
+    winctl("window", "minimize")
+    assert me()["minimized"]
+    winctl("window", "restore")
+    assert not me()["minimized"]
+    winctl("window", "move", "100", "120", "900", "650")
+    rect = me()["rect"]
+    assert (rect["left"], rect["top"], rect["right"], rect["bottom"]) == (100, 120, 1000, 770)
+    apply = winctl.find("Button", "Apply")  # the tree follows the window to its new place
+    rect = winctl("--json", "get", "rect", str(apply)).json["result"]["value"]
+    assert 100 <= rect[0] < 300 and 120 <= rect[1] < 300
+
+
+def test_multiline_text(winctl, app):
+    notes = winctl.find("Edit", "Notes")
+    winctl("input", str(notes), "line one\nline two")
+    app.wait_for("notes_changed", text="line one\nline two")
+    assert winctl("--json", "get", "text", str(notes)).json["result"]["value"] == "line one\nline two"

@@ -47,4 +47,6 @@ class IdRegistry:
 
     @classmethod
     def from_data(cls, data: dict[str, object]) -> IdRegistry:
-        return cls(int(data.get("next_id", 1)), dict(data.get("ids", {})))  # type: ignore[arg-type]
+        next_id = data.get("next_id", 1)
+        ids = data.get("ids", {})
+        return cls(int(next_id) if isinstance(next_id, int) else 1, dict(ids) if isinstance(ids, dict) else {})

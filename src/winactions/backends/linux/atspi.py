@@ -194,7 +194,7 @@ class AtspiClient:
             role_number=int(role[0]),
             states=list(state[0]),
             interfaces=tuple(ifaces[0]) if ifaces else (),
-            extents=tuple(extents[0]) if extents else None,  # type: ignore[arg-type]
+            extents=tuple(extents[0]) if extents else None,
         )
 
     async def _read_extras(self, raw: _Raw, full: bool) -> None:
@@ -261,7 +261,7 @@ class AtspiClient:
 
     async def _children(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
         found = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetChildren")
-        return [tuple(c) for c in found[0]] if found else []  # type: ignore[misc]
+        return [tuple(c) for c in found[0]] if found else []
 
     async def _snapshot(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
         """Walk the subtree with every branch in flight at once.
@@ -320,7 +320,7 @@ class AtspiClient:
         if parent:
             p_dest, p_path = parent[0].value
             p_ifaces = await self._maybe(p_dest, p_path, ACCESSIBLE, "GetInterfaces")
-            selects = bool(p_ifaces) and IFACE + "Selection" in p_ifaces[0]
+            selects = p_ifaces is not None and IFACE + "Selection" in p_ifaces[0]
         return self._node(raw, None, selects)
 
     def refresh(self, handle: str) -> Node | None:

@@ -74,7 +74,7 @@ def states_of(words: list[int]) -> frozenset[str]:
     `enabled` in the protocol means usable: AT-SPI needs both ENABLED and SENSITIVE.
     """
     bits = (words[0] if words else 0) | ((words[1] if len(words) > 1 else 0) << 32)
-    names = {_STATES[i] for i in range(len(_STATES)) if bits >> i & 1 and _STATES[i]}
+    names = {name for i, name in enumerate(_STATES) if name and bits >> i & 1}
     if "enabled" in names and "sensitive" not in names:
         names.discard("enabled")
     names.discard("sensitive")

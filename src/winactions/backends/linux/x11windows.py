@@ -64,8 +64,8 @@ class X11Windows:
         ids = self._prop(self.root, "_NET_CLIENT_LIST") or []
         active = (self._prop(self.root, "_NET_ACTIVE_WINDOW") or [0])[0]
         out = []
-        for wid in ids:  # type: ignore[union-attr]
-            info = self._describe(int(wid), int(active))  # type: ignore[arg-type]
+        for wid in ids:
+            info = self._describe(int(wid), int(active))
             if info is not None:
                 out.append(info)
         return out
@@ -73,8 +73,9 @@ class X11Windows:
     def _describe(self, wid: int, active: int) -> WindowInfo | None:
         win = self.d.create_resource_object("window", wid)
         try:
-            types = self._prop(win, "_NET_WM_WINDOW_TYPE") or []
-            if any(t in (self.atom(n) for n in SKIPPED_TYPES) for t in types):  # type: ignore[union-attr]
+            types = self._prop(win, "_NET_WM_WINDOW_TYPE")
+            skipped = {self.atom(n) for n in SKIPPED_TYPES}
+            if isinstance(types, list) and skipped & set(types):
                 return None
             title = self._prop(win, "_NET_WM_NAME", self.atom("UTF8_STRING"))
             if not isinstance(title, str):
@@ -82,7 +83,7 @@ class X11Windows:
                 title = wm_name.decode("latin-1") if isinstance(wm_name, bytes) else (wm_name or "")
             pid_prop = self._prop(win, "_NET_WM_PID")
             pid = int(pid_prop[0]) if isinstance(pid_prop, list) and pid_prop else None
-            states = set(self._prop(win, "_NET_WM_STATE") or [])  # type: ignore[arg-type]
+            states = set(self._prop(win, "_NET_WM_STATE") or [])
             wm_class = win.get_wm_class()
             rect = self._client_rect(win)
         except error.XError:
@@ -199,7 +200,8 @@ class X11Windows:
     def capture(self, rect: Rect) -> Image.Image:
         grabber = getattr(self._grabbers, "mss", None)
         if grabber is None:  # mss instances belong to the thread that made them
-            grabber = self._grabbers.mss = getattr(mss, "MSS", None)() if hasattr(mss, "MSS") else mss.mss()
+            factory = getattr(mss, "MSS", None) or mss.mss  # mss 10 renamed the class
+            grabber = self._grabbers.mss = factory()
         shot = grabber.grab({"left": rect.left, "top": rect.top, "width": rect.width, "height": rect.height})
         return Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
 
