@@ -95,3 +95,13 @@ def test_layers_point_one_way():
         forbidden = lower_than.get(rel.parts[0], ())
         for module in _imports(path):
             assert not module.startswith(forbidden), f"{rel} imports {module}"
+
+
+def test_skill_and_readme_mention_every_command():
+    """The agent manual and the README must not fall behind the table."""
+    skill = (SRC / "SKILL.md").read_text()
+    readme = (SRC.parent.parent / "README.md").read_text()
+    for name in load_commands():
+        assert f"winctl {name}" in skill or f"`{name}" in skill, f"SKILL.md lacks {name}"
+        head = name.split()[0]
+        assert f"`{head}" in readme, f"README lacks {name}"

@@ -236,13 +236,18 @@ def test_return_state_prints_the_new_state(winctl, app):
     assert "via action:click" in out and '"Applied 1"' in out
 
 
-def test_menu_then_dialog_then_back(winctl, app):
+def open_dialog_from_menu(winctl, app):
+    """File → Open Dialog…, the way an agent does it; returns the dialog's state."""
     winctl("click", str(winctl.find("Menu", "File")))
     item = next(t for t in winctl.state()["targets"] if t["type"] == "MenuItem" and "Dialog" in t["name"])
     winctl("click", str(item["id"]))
     app.wait_for("dialog_opened")
     time.sleep(0.3)
-    state = winctl.state()
+    return winctl.state()
+
+
+def test_menu_then_dialog_then_back(winctl, app):
+    state = open_dialog_from_menu(winctl, app)
     assert state["window"]["title"] == "Confirm"
     assert any("following" in w for w in state["warnings"])
     reason = winctl.find("Edit", "Reason", state)
@@ -314,12 +319,7 @@ def test_unknown_id(winctl, app):
 
 
 def test_stale_id_acts_on_nothing(winctl, app):
-    winctl("click", str(winctl.find("Menu", "File")))
-    item = next(t for t in winctl.state()["targets"] if t["type"] == "MenuItem" and "Dialog" in t["name"])
-    winctl("click", str(item["id"]))
-    app.wait_for("dialog_opened")
-    time.sleep(0.3)
-    state = winctl.state()
+    state = open_dialog_from_menu(winctl, app)
     ok = winctl.find("Button", "OK", state)
     cancel = winctl.find("Button", "Cancel", state)
     winctl("click", str(cancel))

@@ -21,7 +21,7 @@ from pydantic.fields import FieldInfo
 
 from winactions import render
 from winactions.commands.base import Command, Context, GlobalOptions, dispatch, load_commands
-from winactions.errors import WinctlError
+from winactions.errors import InvalidInput, WinctlError
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -170,14 +170,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except click.Abort:
         sys.exit(130)
-    except click.UsageError as exc:
+    except click.UsageError as exc:  # a usage error is an error of the protocol like any other
         json_mode = "--json" in (argv if argv is not None else sys.argv[1:])
-        hint = f"see `winctl {exc.ctx.command_path.partition(' ')[2]} --help`".replace("  ", " ") \
-            if exc.ctx else "see `winctl --help`"
-        from winactions.errors import InvalidInput
-
-        _fail(InvalidInput(exc.format_message(), hint=hint.replace("` --help", " --help`").replace(
-            "`winctl  --help`", "`winctl --help`")), GlobalOptions(json_output=json_mode))
+        command = " ".join(exc.ctx.command_path.split()[1:]) if exc.ctx else ""
+        hint = f"see `winctl {command} --help`" if command else "see `winctl --help`"
+        _fail(InvalidInput(exc.format_message(), hint=hint), GlobalOptions(json_output=json_mode))
 
 
 if __name__ == "__main__":
