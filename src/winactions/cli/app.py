@@ -147,6 +147,14 @@ def build_cli() -> click.Group:
         ctx.obj = GlobalOptions(json_output=json_output, window=window, return_state=return_state,
                                 session=session)
 
+    @cli.command("mcp")
+    @click.pass_context
+    def mcp_command(ctx: click.Context) -> None:
+        """Serve every command as an MCP tool over stdio (for MCP clients such as Claude)."""
+        from winactions.mcp.server import serve
+
+        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp")
+
     groups: dict[str, click.Group] = {}
     for cmd in load_commands().values():
         head, _, leaf = cmd.name.partition(" ")

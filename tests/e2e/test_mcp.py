@@ -1,0 +1,100 @@
+"""`winctl mcp` driven by the official MCP SDK's own client over stdio, against the fixture app."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.conftest import start_app, stop_app
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import gtk_fixture_command
+from winactions.commands.base import load_commands
+
+pytestmark = pytest.mark.desktop
+TITLE = "MCP Fixture"
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+
+
+@pytest.fixture
+def app(desktop, tmp_path):
+    log = tmp_path / "events.jsonl"
+    proc = start_app(desktop, gtk_fixture_command(str(log), rows=20, title=TITLE), TITLE)
+    yield AppLog(str(log))
+    stop_app(proc)
+
+
+def run_client(desktop, tmp_path, script) -> Any:
+    """Start `winctl mcp` as the SDK starts any stdio server and run `script(session)`."""
+    env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
+    (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
+    params = StdioServerParameters(command=WINCTL, args=["mcp"], env=env)
+
+    async def main():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await script(session)
+
+    return anyio.run(main)
+
+
+def test_every_command_is_a_tool_with_its_schema(desktop, tmp_path):
+    async def script(session):
+        return (await session.list_tools()).tools
+
+    tools = {t.name: t for t in run_client(desktop, tmp_path, script)}
+    table = load_commands()
+    assert {c.tool_name for c in table.values()} <= set(tools)
+    click = tools["click"]
+    assert click.input_schema["required"] == ["id"]
+    assert "return_state" in click.input_schema["properties"]
+    assert tools["state"].annotations.read_only_hint is True
+    assert tools["get_text"].description.startswith("The element's full text")
+
+
+def test_state_then_act_by_id_through_mcp(desktop, tmp_path, app):
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        state = await session.call_tool("state", {})
+        targets = state.structured_content["result"]["targets"]
+        apply = next(t["id"] for t in targets if t["name"] == "Apply")
+        name = next(t["id"] for t in targets if t["type"] == "Edit" and t["name"] == "Name")
+        clicked = await session.call_tool("click", {"id": apply, "return_state": True})
+        typed = await session.call_tool("input", {"id": name, "text": "über MCP"})
+        shot = await session.call_tool("screenshot", {})
+        return state, clicked, typed, shot
+
+    state, clicked, typed, shot = run_client(desktop, tmp_path, script)
+    assert not state.is_error and '[Button] "Apply"' in state.content[0].text
+    assert not clicked.is_error and "via action:click" in clicked.content[0].text
+    assert any(t["name"] == "Applied 1" for t in clicked.structured_content["result"]["state"]["targets"])
+    app.wait_for("clicked", widget="Apply")
+    app.wait_for("entry_changed", text="über MCP")
+    assert not typed.is_error
+    images = [c for c in shot.content if c.type == "image"]
+    assert len(images) == 1 and images[0].mime_type == "image/png"
+
+
+def test_errors_are_tool_errors_and_the_server_keeps_serving(desktop, tmp_path, app):
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        await session.call_tool("state", {})
+        unknown_id = await session.call_tool("click", {"id": 99999})
+        wrong_type = await session.call_tool("click", {"id": "abc"})
+        bad_key = await session.call_tool("keys", {"keys": "ctrl+nope"})
+        extra = await session.call_tool("click", {"id": 1, "bogus": 1})
+        still = await session.call_tool("state", {})
+        return unknown_id, wrong_type, bad_key, extra, still
+
+    unknown_id, wrong_type, bad_key, extra, still = run_client(desktop, tmp_path, script)
+    assert unknown_id.is_error and unknown_id.structured_content["error"]["code"] == "not_found"
+    assert wrong_type.is_error
+    assert bad_key.is_error and bad_key.structured_content["error"]["code"] == "invalid_input"
+    assert extra.is_error
+    assert not still.is_error and still.structured_content["result"]["targets"]
