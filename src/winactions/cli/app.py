@@ -14,7 +14,8 @@ import sys
 import traceback
 import types
 import typing
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import click
 from pydantic.fields import FieldInfo
@@ -22,6 +23,7 @@ from pydantic.fields import FieldInfo
 from winactions import render
 from winactions.commands.base import Command, Context, GlobalOptions, dispatch, load_commands
 from winactions.errors import InvalidInput, WinctlError
+from winactions.session.desktop import DesktopSession
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -71,7 +73,22 @@ def _positional_usage(cmd: Command) -> str:
     return " ".join(parts)
 
 
-def _make_click_command(cmd: Command, leaf_name: str) -> click.Command:
+class SessionProvider(Protocol):
+    """Where a command's DesktopSession comes from: a fresh one per process (one-shot),
+    or the daemon's long-lived one. Returns the session and what to call when done."""
+
+    def __call__(self, options: GlobalOptions) -> tuple[DesktopSession, Callable[[], None]]: ...
+
+
+def one_shot_session(options: GlobalOptions) -> tuple[DesktopSession, Callable[[], None]]:
+    from winactions.backends import get_backend
+    from winactions.session.store import SessionStore
+
+    backend = get_backend()
+    return DesktopSession(backend, SessionStore(options.session)), backend.close
+
+
+def _make_click_command(cmd: Command, leaf_name: str, provider: SessionProvider) -> click.Command:
     params = [_param(cmd, name, field) for name, field in cmd.params.model_fields.items()]
     # click shows arguments in declaration order; keep the table's positional order
     order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
@@ -81,23 +98,18 @@ def _make_click_command(cmd: Command, leaf_name: str) -> click.Command:
     def callback(click_ctx: click.Context, **kwargs: Any) -> None:
         args = {k: (list(v) if isinstance(v, tuple) else v) for k, v in kwargs.items()
                 if v is not None and not (isinstance(v, tuple) and not v)}
-        run(cmd.name, args, click_ctx.find_root().obj)
+        run(cmd.name, args, click_ctx.find_root().obj, provider)
 
     return click.Command(leaf_name, params=params, callback=callback, help=cmd.help,
                          short_help=cmd.summary, no_args_is_help=False,
                          context_settings={"ignore_unknown_options": False})
 
 
-def run(name: str, args: dict[str, Any], options: GlobalOptions) -> None:
+def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: SessionProvider) -> None:
     """Dispatch one command and print its result; errors go to stderr with an exit code."""
-    from winactions.backends import get_backend
-    from winactions.session.desktop import DesktopSession
-    from winactions.session.store import SessionStore
-
-    backend = None
+    done: Callable[[], None] | None = None
     try:
-        backend = get_backend()
-        session = DesktopSession(backend, SessionStore(options.session))
+        session, done = provider(options)
         result = dispatch(name, args, Context(session, options))
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))
     except WinctlError as exc:
@@ -108,8 +120,8 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions) -> None:
         _fail(WinctlError(f"internal error: {type(exc).__name__}: {exc}",
                           hint="set WINCTL_DEBUG=1 for a traceback, and report it"), options)
     finally:
-        if backend is not None:
-            backend.close()
+        if done is not None:
+            done()
 
 
 def _fail(exc: WinctlError, options: GlobalOptions) -> None:
@@ -127,7 +139,7 @@ class _Group(click.Group):
         return list(self.commands)
 
 
-def build_cli() -> click.Group:
+def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
     @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
     @click.option("--window", default=None, help="act on this window (id, title part or process) and remember it")
@@ -155,6 +167,13 @@ def build_cli() -> click.Group:
 
         serve(ctx.obj.session if ctx.obj.session != "default" else "mcp")
 
+    @cli.command("skill")
+    def skill_command() -> None:
+        """Print SKILL.md, the agent's manual for this installed version."""
+        from importlib.resources import files
+
+        click.echo(files("winactions").joinpath("SKILL.md").read_text(encoding="utf-8"), nl=False)
+
     groups: dict[str, click.Group] = {}
     for cmd in load_commands().values():
         head, _, leaf = cmd.name.partition(" ")
@@ -164,14 +183,17 @@ def build_cli() -> click.Group:
                 group = _Group(head, help=f"{head.capitalize()} something about an element.")
                 groups[head] = group
                 cli.add_command(group)
-            group.add_command(_make_click_command(cmd, leaf))
+            group.add_command(_make_click_command(cmd, leaf, provider))
         else:
-            cli.add_command(_make_click_command(cmd, head))
+            cli.add_command(_make_click_command(cmd, head, provider))
+    from winactions.cli.sessions import add_session_commands
+
+    add_session_commands(cli)
     return cli
 
 
-def main(argv: list[str] | None = None) -> None:
-    cli = build_cli()
+def invoke(cli: click.Group, argv: list[str]) -> None:
+    """Run one command line through `cli`; ends with SystemExit on errors and usage errors."""
     try:
         cli.main(args=argv, prog_name="winctl", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -179,10 +201,13 @@ def main(argv: list[str] | None = None) -> None:
     except click.Abort:
         sys.exit(130)
     except click.UsageError as exc:  # a usage error is an error of the protocol like any other
-        json_mode = "--json" in (argv if argv is not None else sys.argv[1:])
         command = " ".join(exc.ctx.command_path.split()[1:]) if exc.ctx else ""
         hint = f"see `winctl {command} --help`" if command else "see `winctl --help`"
-        _fail(InvalidInput(exc.format_message(), hint=hint), GlobalOptions(json_output=json_mode))
+        _fail(InvalidInput(exc.format_message(), hint=hint), GlobalOptions(json_output="--json" in argv))
+
+
+def main(argv: list[str] | None = None) -> None:
+    invoke(build_cli(), list(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

@@ -17,16 +17,9 @@ from pydantic import BaseModel, Field
 
 from winactions.errors import InvalidInput
 from winactions.model import Target, UIState
+from winactions.session.paths import runtime_dir
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-
-
-def runtime_dir() -> Path:
-    """$XDG_RUNTIME_DIR/winactions, else a private folder in the temp directory."""
-    base = os.environ.get("XDG_RUNTIME_DIR")
-    root = Path(base) / "winactions" if base else Path(tempfile.gettempdir()) / f"winactions-{os.getuid()}"
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return root
 
 
 class SessionData(BaseModel):

@@ -1,0 +1,169 @@
+"""The thin client: forward one winctl invocation to the session's daemon, start it if needed.
+
+It imports only the standard library, so `winctl --session s click 3` costs little more
+than starting Python. The daemon's address and secret live in a file only its owner can
+read: `{pid, port, token, version}`. A daemon of another version is replaced, a file whose
+daemon is gone is removed, and two clients starting the same session end with one daemon
+(the start is serialized by a lock file).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from winactions._version import __version__
+from winactions.session.paths import runtime_dir
+
+CONNECT_TIMEOUT = 2.0
+PING_TIMEOUT = 2.0
+READ_TIMEOUT = 150.0  # above the daemon's own command deadline, so the daemon answers first
+START_TIMEOUT = 20.0
+MAX_MESSAGE = 8 * 1024 * 1024
+
+
+class DaemonError(Exception):
+    """The daemon could not be reached or started."""
+
+
+def daemons_dir() -> Path:
+    path = runtime_dir() / "daemons"
+    path.mkdir(mode=0o700, exist_ok=True)
+    return path
+
+
+def session_file(name: str) -> Path:
+    return daemons_dir() / f"{name}.json"
+
+
+def read_session_file(name: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(session_file(name).read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def request(info: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """One request, one reply, one connection; the token goes with every request."""
+    payload = (json.dumps({**message, "token": info["token"], "version": info["version"]}) + "\n").encode()
+    with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=CONNECT_TIMEOUT) as sock:
+        sock.settimeout(timeout)
+        sock.sendall(payload)
+        chunks = []
+        size = 0
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_MESSAGE:
+                raise DaemonError("the daemon's reply is too large")
+            if chunk.endswith(b"\n"):
+                break
+    reply = json.loads(b"".join(chunks) or b"null")
+    if not isinstance(reply, dict):
+        raise DaemonError("the daemon closed the connection without answering")
+    return reply
+
+
+def ping(info: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        reply = request(info, {"op": "ping"}, PING_TIMEOUT)
+    except (OSError, ValueError, DaemonError):
+        return None
+    return reply if reply.get("pong") else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def live_daemon(name: str) -> dict[str, Any] | None:
+    """The session file of a running daemon of our version; stale files are removed."""
+    info = read_session_file(name)
+    if info is None:
+        return None
+    if not _alive(int(info.get("pid", 0))) or ping(info) is None:
+        session_file(name).unlink(missing_ok=True)
+        return None
+    if info.get("version") != __version__:
+        stop(name, info)
+        return None
+    return info
+
+
+def stop(name: str, info: dict[str, Any] | None = None) -> bool:
+    """Ask a session's daemon to exit; True if one was running."""
+    info = info or read_session_file(name)
+    if info is None:
+        return False
+    try:
+        request(info, {"op": "shutdown"}, PING_TIMEOUT)
+    except (OSError, ValueError, DaemonError):
+        pass
+    deadline = time.monotonic() + 5
+    while _alive(int(info.get("pid", 0))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    session_file(name).unlink(missing_ok=True)
+    return True
+
+
+def ensure_daemon(name: str) -> dict[str, Any]:
+    """A running daemon for the session, started if there is none."""
+    info = live_daemon(name)
+    if info is not None:
+        return info
+    lock_path = daemons_dir() / f"{name}.lock"
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a racing client waits here, then finds our daemon
+        info = live_daemon(name)
+        if info is not None:
+            return info
+        subprocess.Popen([sys.executable, "-m", "winactions.session.daemon", name],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, close_fds=True)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            info = read_session_file(name)
+            if info is not None and ping(info) is not None:
+                return info
+            time.sleep(0.02)
+    raise DaemonError(f"the daemon for session {name!r} did not start within {START_TIMEOUT:g}s")
+
+
+def forward(name: str, argv: list[str]) -> int:
+    """Run `winctl ARGV` in the session's daemon, print what it printed, return its exit code."""
+    try:
+        info = ensure_daemon(name)
+        reply = request(info, {"op": "run", "argv": argv}, READ_TIMEOUT)
+    except (OSError, ValueError, DaemonError) as exc:
+        json_mode = "--json" in argv
+        message = f"cannot reach the session daemon {name!r}: {exc}"
+        hint = f"try again; `winctl session close {name}` restarts it"
+        if json_mode:
+            print(json.dumps({"ok": False, "error": {"code": "daemon_unavailable", "message": message,
+                                                      "hint": hint}}))
+        else:
+            print(f"error: {message}\nhint: {hint}", file=sys.stderr)
+        return 5
+    if "error" in reply and "exit" not in reply:
+        print(f"error: {reply['error']}", file=sys.stderr)
+        return 5
+    sys.stdout.write(reply.get("stdout", ""))
+    sys.stderr.write(reply.get("stderr", ""))
+    return int(reply.get("exit", 1))

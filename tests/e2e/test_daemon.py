@@ -1,0 +1,239 @@
+"""The session daemon, driven through the real `winctl` script and raw sockets."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import start_app, stop_app
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import gtk_fixture_command
+
+pytestmark = pytest.mark.desktop
+TITLE = "Daemon Fixture"
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+
+
+class Shell:
+    """Runs `winctl` as separate processes with a private runtime directory."""
+
+    def __init__(self, desktop, runtime: Path) -> None:
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        self.runtime = runtime
+        self.env = {**desktop.env, "XDG_RUNTIME_DIR": str(runtime)}
+
+    def __call__(self, *args: str, expect: int | None = 0) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run([WINCTL, *args], env=self.env, capture_output=True, text=True, timeout=120)
+        if expect is not None:
+            assert done.returncode == expect, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
+        return done
+
+    def info(self, name: str) -> dict:
+        return json.loads((self.runtime / "winactions" / "daemons" / f"{name}.json").read_text())
+
+    def close_all(self) -> None:
+        self("session", "close", "--all", expect=None)
+
+
+@pytest.fixture
+def shell(desktop, tmp_path):
+    sh = Shell(desktop, tmp_path / "runtime")
+    yield sh
+    sh.close_all()
+
+
+@pytest.fixture
+def app(desktop, tmp_path):
+    log = tmp_path / "events.jsonl"
+    proc = start_app(desktop, gtk_fixture_command(str(log), rows=10, title=TITLE), TITLE)
+    yield AppLog(str(log))
+    stop_app(proc)
+
+
+def raw_request(info: dict, payload: bytes, read: bool = True) -> dict | None:
+    with socket.create_connection(("127.0.0.1", info["port"]), timeout=10) as sock:
+        sock.sendall(payload)
+        if not read:
+            return None
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    return json.loads(data) if data else None
+
+
+def message(info: dict, **fields) -> bytes:
+    return (json.dumps({"token": info["token"], "version": info["version"], **fields}) + "\n").encode()
+
+
+def test_daemon_output_matches_one_shot_byte_for_byte(shell, app):
+    shell("focus", TITLE)
+    shell("--session", "s", "focus", TITLE)
+    for args in (("--json", "windows"), ("--json", "get", "rect", "1"), ("--json", "click", "99999"),
+                 ("--json", "keys", "ctrl+nope"), ("keys", "ctrl+nope"), ("--json", "frobnicate")):
+        shell("state")
+        shell("--session", "s", "state")
+        one = shell(*args, expect=None)
+        via = shell("--session", "s", *args, expect=None)
+        assert (one.returncode, one.stdout, one.stderr) == (via.returncode, via.stdout, via.stderr), args
+
+
+def test_ids_and_window_live_in_the_daemon(shell, app):
+    shell("--session", "s", "focus", TITLE)
+    state = json.loads(shell("--session", "s", "--json", "state").stdout)["result"]
+    apply = next(t["id"] for t in state["targets"] if t["name"] == "Apply")
+    shell("--session", "s", "click", str(apply))
+    app.wait_for("clicked", widget="Apply")
+    listing = shell("sessions").stdout
+    assert listing.startswith("s  pid ") and TITLE in listing
+    assert "closed: s" in shell("session", "close", "s").stdout
+    assert "(no session daemons)" in shell("sessions").stdout
+
+
+def test_session_file_is_private_and_requests_need_the_token(shell, app):
+    shell("--session", "sec", "windows")
+    path = shell.runtime / "winactions" / "daemons" / "sec.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    info = shell.info("sec")
+    assert raw_request(info, b'{"op": "ping"}\n')["error"].startswith("unauthorized")
+    wrong = {**info, "token": "x" * len(info["token"])}
+    assert raw_request(info, message(wrong, op="ping"))["error"].startswith("unauthorized")
+    assert raw_request(info, message(info, op="ping"))["pong"] is True
+
+
+@pytest.mark.parametrize("payload, fragment", [
+    (b"{not json\n", "malformed"),
+    (b"[1, 2]\n", "malformed"),
+    (b"\xff\xfe\n", "malformed"),
+])
+def test_malformed_requests_get_errors(shell, app, payload, fragment):
+    shell("--session", "bad", "windows")
+    info = shell.info("bad")
+    assert fragment in raw_request(info, payload)["error"]
+    assert raw_request(info, message(info, op="ping"))["pong"]
+
+
+def test_bad_fields_oversize_disconnects_and_versions(shell, app):
+    shell("--session", "rob", "windows")
+    info = shell.info("rob")
+    assert "unknown op" in raw_request(info, message(info, op="explode"))["error"]
+    assert "argv must be" in raw_request(info, message(info, op="run", argv="state"))["error"]
+    assert "argv must be" in raw_request(info, message(info, op="run", argv=[1, 2]))["error"]
+    assert "version mismatch" in raw_request(info, message({**info, "version": "0.0.0"}, op="ping"))["error"]
+    assert "larger than" in raw_request(info, b'{"x": "' + b"a" * (2 * 1024 * 1024))["error"]
+    raw_request(info, message(info, op="run", argv=["wait", "0.5"])[:-10], read=False)  # hang up mid-request
+    with socket.create_connection(("127.0.0.1", info["port"])) as sock:  # hang up before the answer
+        sock.sendall(message(info, op="run", argv=["wait", "0.3"]))
+    assert shell("--session", "rob", "windows").returncode == 0
+
+
+def test_ping_answers_during_a_long_command(shell, app):
+    shell("--session", "busy", "windows")
+    info = shell.info("busy")
+    worker = threading.Thread(target=shell, args=("--session", "busy", "wait", "3"))
+    worker.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    pong = raw_request(info, message(info, op="ping"))
+    assert time.monotonic() - started < 1.0 and pong["busy"] is True
+    worker.join()
+
+
+def test_racing_clients_start_one_daemon(shell, app):
+    results = []
+
+    def run():
+        results.append(shell("--session", "race", "--json", "windows", expect=None))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r.returncode == 0 for r in results)
+    daemons = subprocess.run(["pgrep", "-f", "winactions.session.daemon race"], capture_output=True, text=True)
+    assert len(daemons.stdout.split()) == 1
+
+
+def test_stale_session_file_is_replaced(shell, app):
+    shell("--session", "stale", "windows")
+    info = shell.info("stale")
+    os.kill(info["pid"], 9)
+    time.sleep(0.3)
+    assert shell("--session", "stale", "windows").returncode == 0
+    assert shell.info("stale")["pid"] != info["pid"]
+
+
+def test_idle_daemon_exits(shell, app):
+    shell.env["WINCTL_IDLE_TIMEOUT"] = "1"
+    shell("--session", "idle", "windows")
+    pid = shell.info("idle")["pid"]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the idle daemon did not exit")
+    assert not (shell.runtime / "winactions" / "daemons" / "idle.json").exists()
+
+
+def test_app_dying_mid_session_is_an_error_not_a_dead_daemon(shell, desktop, tmp_path):
+    proc = start_app(desktop, gtk_fixture_command(str(tmp_path / "d.jsonl"), rows=5, title="Mortal"), "Mortal")
+    shell("--session", "m", "focus", "Mortal")
+    shell("--session", "m", "state")
+    stop_app(proc)
+    time.sleep(0.5)
+    gone = json.loads(shell("--session", "m", "--json", "state", expect=3).stdout)
+    assert gone["error"]["code"] == "window_closed"
+    assert shell("--session", "m", "windows").returncode == 0
+
+
+def test_fuzz_ten_thousand_requests(shell, app):
+    """Generated requests of every kind of wrongness: every one gets an answer, and the
+    daemon is still alive and correct at the end."""
+    shell("--session", "fuzz", "windows")
+    info = shell.info("fuzz")
+    rng = random.Random(1234)
+    words = ["state", "windows", "click", "get", "text", "--json", "--window", "-1", "99999", "abc", "",
+             "keys", "ctrl+x", "wait", "0", "drag-at", "--", "é✓", "\x00", "--verbose", "nope", "{", "select"]
+    values = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
+
+    def generated() -> bytes:
+        kind = rng.randrange(6)
+        if kind == 0:
+            return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n"
+        if kind == 1:
+            return json.dumps(rng.choice(values)).encode() + b"\n"
+        if kind == 2:
+            body = {rng.choice(["op", "argv", "token", "version", "x"]): rng.choice(values) for _ in range(3)}
+            return json.dumps(body).encode() + b"\n"
+        if kind == 3:
+            return message(info, op=rng.choice(["ping", "explode", 7, None]))
+        argv = [rng.choice(words) for _ in range(rng.randrange(0, 5))]
+        if argv[:1] in (["wait"],):
+            argv = ["windows"]
+        return message(info, op="run", argv=argv)
+
+    answered = 0
+    for _ in range(10_000):
+        reply = raw_request(info, generated())
+        assert isinstance(reply, dict)
+        answered += 1
+    assert answered == 10_000
+    assert raw_request(info, message(info, op="ping"))["pong"]
+    assert TITLE in shell("--session", "fuzz", "windows").stdout
