@@ -9,18 +9,19 @@ daemon is gone is removed, and two clients starting the same session end with on
 
 from __future__ import annotations
 
-import fcntl
-import json
 import os
-import socket
-import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import Any
 
 from winactions._version import __version__
-from winactions.session.paths import runtime_dir
+from winactions.session import wire
+from winactions.session.paths import runtime_path
+
+TYPE_CHECKING = False  # not `from typing import`: typing costs the thin client ~5 ms
+
+if TYPE_CHECKING:  # only names: the client imports the standard library's cheapest parts
+    from pathlib import Path
+    from typing import Any
 
 CONNECT_TIMEOUT = 2.0
 PING_TIMEOUT = 2.0
@@ -33,19 +34,39 @@ class DaemonError(Exception):
     """The daemon could not be reached or started."""
 
 
-def daemons_dir() -> Path:
-    path = runtime_dir() / "daemons"
-    path.mkdir(mode=0o700, exist_ok=True)
+def daemons_path() -> str:
+    path = os.path.join(runtime_path(), "daemons")
+    os.makedirs(path, mode=0o700, exist_ok=True)
     return path
 
 
+def daemons_dir() -> Path:
+    from pathlib import Path
+
+    return Path(daemons_path())
+
+
+def session_file_path(name: str) -> str:
+    return os.path.join(daemons_path(), f"{name}.json")
+
+
 def session_file(name: str) -> Path:
-    return daemons_dir() / f"{name}.json"
+    from pathlib import Path
+
+    return Path(session_file_path(name))
+
+
+def _remove_session_file(name: str) -> None:
+    try:
+        os.unlink(session_file_path(name))
+    except FileNotFoundError:
+        pass
 
 
 def read_session_file(name: str) -> dict[str, Any] | None:
     try:
-        data = json.loads(session_file(name).read_text())
+        with open(session_file_path(name)) as f:
+            data = wire.loads(f.read())
     except (FileNotFoundError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -53,23 +74,9 @@ def read_session_file(name: str) -> dict[str, Any] | None:
 
 def request(info: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
     """One request, one reply, one connection; the token goes with every request."""
-    payload = (json.dumps({**message, "token": info["token"], "version": info["version"]}) + "\n").encode()
-    with socket.create_connection(("127.0.0.1", int(info["port"])), timeout=CONNECT_TIMEOUT) as sock:
-        sock.settimeout(timeout)
-        sock.sendall(payload)
-        chunks = []
-        size = 0
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > MAX_MESSAGE:
-                raise DaemonError("the daemon's reply is too large")
-            if chunk.endswith(b"\n"):
-                break
-    reply = json.loads(b"".join(chunks) or b"null")
+    payload = (wire.dumps({**message, "token": info["token"], "version": info["version"]}) + "\n").encode()
+    raw = wire.exchange(int(info["port"]), payload, CONNECT_TIMEOUT, timeout, MAX_MESSAGE)
+    reply = wire.loads(raw.decode() or "null")
     if not isinstance(reply, dict):
         raise DaemonError("the daemon closed the connection without answering")
     return reply
@@ -99,7 +106,7 @@ def live_daemon(name: str) -> dict[str, Any] | None:
     if info is None:
         return None
     if not _alive(int(info.get("pid", 0))) or ping(info) is None:
-        session_file(name).unlink(missing_ok=True)
+        _remove_session_file(name)
         return None
     if info.get("version") != __version__:
         stop(name, info)
@@ -119,7 +126,7 @@ def stop(name: str, info: dict[str, Any] | None = None) -> bool:
     deadline = time.monotonic() + 5
     while _alive(int(info.get("pid", 0))) and time.monotonic() < deadline:
         time.sleep(0.05)
-    session_file(name).unlink(missing_ok=True)
+    _remove_session_file(name)
     return True
 
 
@@ -128,8 +135,10 @@ def ensure_daemon(name: str) -> dict[str, Any]:
     info = live_daemon(name)
     if info is not None:
         return info
-    lock_path = daemons_dir() / f"{name}.lock"
-    with open(lock_path, "w") as lock:
+    import fcntl
+    import subprocess
+
+    with open(os.path.join(daemons_path(), f"{name}.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # a racing client waits here, then finds our daemon
         info = live_daemon(name)
         if info is not None:
@@ -146,17 +155,28 @@ def ensure_daemon(name: str) -> dict[str, Any]:
     raise DaemonError(f"the daemon for session {name!r} did not start within {START_TIMEOUT:g}s")
 
 
+def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
+    """The fast path trusts the session file (same version, live pid) and sends at once;
+    only when that fails does it check, clean up and start a daemon."""
+    info = read_session_file(name)
+    if info is not None and info.get("version") == __version__ and _alive(int(info.get("pid", 0))):
+        try:
+            return request(info, {"op": "run", "argv": argv}, READ_TIMEOUT)
+        except ConnectionRefusedError:
+            pass  # a daemon that died without removing its file: start a new one below
+    return request(ensure_daemon(name), {"op": "run", "argv": argv}, READ_TIMEOUT)
+
+
 def forward(name: str, argv: list[str]) -> int:
     """Run `winctl ARGV` in the session's daemon, print what it printed, return its exit code."""
     try:
-        info = ensure_daemon(name)
-        reply = request(info, {"op": "run", "argv": argv}, READ_TIMEOUT)
+        reply = _send_run(name, argv)
     except (OSError, ValueError, DaemonError) as exc:
         json_mode = "--json" in argv
         message = f"cannot reach the session daemon {name!r}: {exc}"
         hint = f"try again; `winctl session close {name}` restarts it"
         if json_mode:
-            print(json.dumps({"ok": False, "error": {"code": "daemon_unavailable", "message": message,
+            print(wire.dumps({"ok": False, "error": {"code": "daemon_unavailable", "message": message,
                                                       "hint": hint}}))
         else:
             print(f"error: {message}\nhint: {hint}", file=sys.stderr)
