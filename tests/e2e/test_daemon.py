@@ -55,7 +55,7 @@ def shell(desktop, tmp_path):
 @pytest.fixture
 def app(desktop, tmp_path):
     log = tmp_path / "events.jsonl"
-    proc = start_app(desktop, gtk_fixture_command(str(log), rows=10, title=TITLE), TITLE)
+    proc = start_app(desktop, gtk_fixture_command(str(log), rows=60, title=TITLE), TITLE)
     yield AppLog(str(log))
     stop_app(proc)
 
@@ -237,3 +237,42 @@ def test_fuzz_ten_thousand_requests(shell, app):
     assert answered == 10_000
     assert raw_request(info, message(info, op="ping"))["pong"]
     assert TITLE in shell("--session", "fuzz", "windows").stdout
+
+
+def test_live_state_follows_changes_made_behind_its_back(shell, app, desktop):
+    """The daemon caches the tree; whatever another process changes must show at once."""
+    shell("--session", "live", "focus", TITLE)
+
+    def names():
+        state = json.loads(shell("--session", "live", "--json", "state").stdout)["result"]
+        return {t["name"]: t for t in state["targets"]}, state
+
+    before, _ = names()
+    assert "Applied 1" not in before
+    names()  # a second read comes from the cache
+    one_shot = lambda *a: shell("--window", TITLE, *a)  # noqa: E731 - another process, no session
+    ids = {(t["type"], t["name"]): t["id"] for t in json.loads(one_shot("--json", "state").stdout)["result"]["targets"]}
+    one_shot("click", str(ids["Button", "Apply"]))
+    app.wait_for("clicked", widget="Apply")
+    assert "Applied 1" in names()[0]
+    one_shot("input", str(ids["Edit", "Name"]), "changed elsewhere")
+    app.wait_for("entry_changed", text="changed elsewhere")
+    _, now = names()
+    assert any(t.get("value") == "changed elsewhere" for t in now["targets"])
+    one_shot("click", str(ids["Button", "Add Row"]))
+    app.wait_for("row_added")
+    assert "added-1.txt" in names()[0]
+    subprocess.run(["xdotool", "search", "--name", TITLE, "windowmove", "200", "150"], env=desktop.env, check=True)
+    time.sleep(0.5)
+    moved, state = names()
+    assert abs(state["window"]["rect"]["left"] - 200) <= 10  # xdotool places the frame
+    apply_rect = json.loads(shell("--session", "live", "--json", "get", "rect",
+                                  str(moved["Apply"]["id"])).stdout)["result"]["value"]
+    assert abs(apply_rect[0] - state["window"]["rect"]["left"]) < 200
+    table = moved["Files"]["id"]
+    one_shot("scroll", str(ids["Table", "Files"]), "down", "10")
+    app.wait_for("scrolled")
+    time.sleep(0.3)
+    after, _ = names()
+    assert "file-001.txt" not in after, "rows scrolled by another process must not linger"
+    assert table == after["Files"]["id"]

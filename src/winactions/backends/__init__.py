@@ -25,8 +25,12 @@ def default_backend_name() -> str:
     return sys.platform
 
 
-def get_backend(name: str | None = None) -> Backend:
-    """Create the backend for this platform (or the named one)."""
+def get_backend(name: str | None = None, *, live: bool = False) -> Backend:
+    """Create the backend for this platform (or the named one).
+
+    `live` is for long-lived processes (the daemon): the backend may keep the tree cached
+    and must then keep it as fresh as the app, through the platform's change events.
+    """
     name = name or os.environ.get("WINACTIONS_BACKEND") or default_backend_name()
     spec = _BACKENDS.get(name)
     if spec is None:
@@ -34,5 +38,5 @@ def get_backend(name: str | None = None) -> Backend:
                                  hint=f"available: {', '.join(sorted(_BACKENDS))}")
     module_name, _, class_name = spec.partition(":")
     module = importlib.import_module(module_name)
-    backend: Backend = getattr(module, class_name)()
+    backend: Backend = getattr(module, class_name)(live=live)
     return backend

@@ -74,7 +74,7 @@ class ToolRunner:
 
     def session(self) -> DesktopSession:
         if self._session is None:
-            self._session = DesktopSession(get_backend(), SessionStore(self.session_name))
+            self._session = DesktopSession(get_backend(live=True), SessionStore(self.session_name))
         return self._session
 
     def call(self, tool: str, arguments: dict[str, Any] | None) -> types.CallToolResult:

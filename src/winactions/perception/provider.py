@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from winactions.backends.base import Backend
-from winactions.model import Target, WindowInfo
+from winactions.model import Rect, Target, WindowInfo
 from winactions.perception.accessibility import targets_from_snapshot
 
 
@@ -38,10 +38,16 @@ class AccessibilityProvider:
 
     def __init__(self, max_nodes: int = 20000) -> None:
         self.max_nodes = max_nodes
+        self._last: tuple[object, list[Rect], list[Target]] | None = None
 
     def detect(self, backend: Backend, window: WindowInfo, base: Detection | None = None) -> Detection:
         snapshot = backend.snapshot(window, max_nodes=self.max_nodes)
-        targets = targets_from_snapshot(snapshot, backend.screens())
+        screens = backend.screens()
+        if self._last is not None and self._last[0] is snapshot.nodes and self._last[1] == screens:
+            targets = self._last[2]  # a live backend handed back its unchanged tree: same answer
+        else:
+            targets = targets_from_snapshot(snapshot, screens)
+            self._last = (snapshot.nodes, screens, targets)
         warnings = []
         if snapshot.truncated:
             warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")

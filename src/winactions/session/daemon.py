@@ -57,7 +57,7 @@ class Daemon:
             from winactions.session.desktop import DesktopSession
             from winactions.session.store import SessionStore
 
-            self._session = DesktopSession(get_backend(), SessionStore(self.name))
+            self._session = DesktopSession(get_backend(live=True), SessionStore(self.name))
         self._session.notes.clear()
         return self._session, lambda: None
 

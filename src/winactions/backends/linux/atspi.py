@@ -55,6 +55,13 @@ def split_handle(handle: str) -> tuple[str, str]:
 
 
 @dataclass
+class _Cached:
+    snapshot: Snapshot
+    generation: int
+    probes: list[Any]
+
+
+@dataclass
 class _Raw:
     """One element's properties as read, before it becomes a Node."""
 
@@ -74,8 +81,11 @@ class _Raw:
 class AtspiClient:
     """Synchronous facade over one connection to the accessibility bus."""
 
-    def __init__(self, address: str | None = None, max_in_flight: int = 64) -> None:
+    def __init__(self, address: str | None = None, max_in_flight: int = 64, live: bool = False) -> None:
         self._address = address
+        self._live = live
+        self._generation: dict[str, int] = {}  # bus name -> count of change events seen
+        self._cache: dict[tuple[str, str], _Cached] = {}
         self._max_in_flight = max_in_flight
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="atspi", daemon=True)
@@ -84,6 +94,8 @@ class AtspiClient:
         self._sem: asyncio.Semaphore | None = None
         self._progress = time.monotonic()  # when the last reply arrived
         self._run(self._connect(), timeout=15)
+        if live:
+            self._run(self._watch(), timeout=15)
 
     # -- plumbing ------------------------------------------------------------------------
     def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS) -> T:
@@ -306,7 +318,65 @@ class AtspiClient:
                         elapsed_ms=(time.perf_counter() - start) * 1000)
 
     def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
-        return self._run(self._snapshot(split_handle(root_handle), max_nodes))
+        root = split_handle(root_handle)
+        if self._live:
+            return self._run(self._snapshot_live(root, max_nodes))
+        return self._run(self._snapshot(root, max_nodes))
+
+    # -- live mode: a cached tree kept honest by events and probes --------------------------
+    async def _watch(self) -> None:
+        """Ask every app for its change events and count them per app."""
+        assert self._bus is not None
+        self._bus.add_message_handler(self._on_message)
+        for kind in ("Object", "Window", "Document"):
+            await self._call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch",
+                             "s", [f"type='signal',interface='{IFACE}Event.{kind}'"])
+        for event in ("object:", "window:", "document:"):
+            await self._maybe(REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent",
+                              "sass", [event, [], ""])
+
+    def _on_message(self, message: Message) -> None:
+        if message.message_type is MessageType.SIGNAL and (message.interface or "").startswith(IFACE + "Event."):
+            sender = message.sender or ""
+            self._generation[sender] = self._generation.get(sender, 0) + 1
+
+    async def _snapshot_live(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
+        """The cached tree when nothing changed, else a fresh read.
+
+        "Nothing changed" needs two proofs. Events: a call to the app is answered only
+        after every event it sent before, so once it returns, the count is complete. And
+        probes — the scroll bars' values and the first element of every scrolling
+        container — because toolkits do not announce everything (GTK moves rows on scroll
+        without a word).
+        """
+        start = time.perf_counter()
+        cached = self._cache.get(root)
+        if cached is not None:
+            alive = await self._maybe(root[0], root[1], ACCESSIBLE, "GetRole")  # the barrier
+            if alive is not None and self._generation.get(root[0], 0) == cached.generation \
+                    and await self._probe(cached.snapshot) == cached.probes:
+                return cached.snapshot.model_copy(update={"elapsed_ms": (time.perf_counter() - start) * 1000})
+        generation = self._generation.get(root[0], 0)  # events during the read force the next one
+        snapshot = await self._snapshot(root, max_nodes)
+        self._cache[root] = _Cached(snapshot, generation, await self._probe(snapshot))
+        return snapshot
+
+    async def _probe(self, snapshot: Snapshot) -> list[Any]:
+        """Cheap reads that change when content scrolls or the window moves."""
+        nodes = snapshot.nodes
+        first_children: dict[int, Node] = {}
+        for n in nodes:
+            if n.parent is not None and n.parent not in first_children and \
+                    nodes[n.parent].role in ("Table", "List", "Tree", "Document", "ScrollPane", "Viewport"):
+                first_children[n.parent] = n
+        jobs = [self._maybe(*split_handle(nodes[0].handle), IFACE + "Component", "GetExtents", "u", [0])]
+        for n in first_children.values():
+            jobs.append(self._maybe(*split_handle(n.handle), IFACE + "Component", "GetExtents", "u", [0]))
+        for n in nodes:
+            if n.role == "ScrollBar":
+                jobs.append(self._maybe(*split_handle(n.handle), PROPERTIES, "Get", "ss",
+                                        [IFACE + "Value", "CurrentValue"]))
+        return [repr(r) for r in await asyncio.gather(*jobs)]
 
     async def _refresh(self, ref: tuple[str, str]) -> Node | None:
         raw = await self._read(ref)

@@ -24,12 +24,13 @@ from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 class LinuxBackend(Backend):
     platform = "linux"
 
-    def __init__(self) -> None:
+    def __init__(self, live: bool = False) -> None:
         self._frames: dict[str, str] = {}  # X window id -> accessible frame handle
+        self._live = live
 
     @cached_property
     def atspi(self) -> AtspiClient:
-        return AtspiClient()
+        return AtspiClient(live=self._live)
 
     @cached_property
     def x11(self) -> X11Windows:
