@@ -13,6 +13,7 @@ from typing import Any
 from winactions.commands.base import Result
 from winactions.commands.results import (
     ActionResult,
+    BatchResult,
     InspectResult,
     ScreenshotResult,
     StateResult,
@@ -108,6 +109,15 @@ def _body_text(result: Result) -> str:
         return "\n".join(lines)
     if isinstance(result, ScreenshotResult):
         return f"{result.path} ({result.width}x{result.height}, rect={result.rect})"
+    if isinstance(result, BatchResult):
+        lines = [f"batch: {result.completed} of {result.total} steps done"]
+        for step in result.steps:
+            if step["ok"]:
+                lines.append(f"{step['step']}. {step['command']}: " + step["text"].splitlines()[0] if step["text"]
+                             else f"{step['step']}. {step['command']}: ok")
+            else:
+                lines.append(f"{step['step']}. {step['command']}: error: {step['error']['message']}")
+        return "\n".join(lines)
     if isinstance(result, WaitResult):
         return f"{result.condition} after {result.waited_seconds:.2f}s"
     return json.dumps(to_data(result), indent=2)

@@ -105,6 +105,10 @@ class Backend(ABC):
     def press_chords(self, chords: Sequence[Chord]) -> None: ...
 
     @abstractmethod
+    def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
+        """Press the chords' keys, keep them down for `seconds`, release them."""
+
+    @abstractmethod
     def type_text(self, text: str) -> None:
         """Type Unicode text into whatever has keyboard focus."""
 

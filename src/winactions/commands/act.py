@@ -68,6 +68,11 @@ class InputParams(Params):
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text: replaces it (or appends with --append), through the element's
     editable-text interface when it has one, else by focusing it and typing."""
+    return set_text(ctx, p)
+
+
+def set_text(ctx: Context, p: InputParams) -> ActionResult:
+    """The body of `input`, shared with `type-into-element`."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve(p.id)
     window = ctx.window()

@@ -57,6 +57,14 @@ class ScreenshotResult(Result):
     height: int
 
 
+class BatchResult(Result):
+    """`batch`: what each step did."""
+
+    steps: list[dict[str, Any]]
+    completed: int
+    total: int
+
+
 class WaitResult(Result):
     condition: str
     waited_seconds: float

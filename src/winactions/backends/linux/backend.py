@@ -96,6 +96,9 @@ class LinuxBackend(Backend):
     def press_chords(self, chords: Sequence[Chord]) -> None:
         self.xinput.press_chords(chords)
 
+    def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
+        self.xinput.hold_keys(chords, seconds)
+
     def type_text(self, text: str) -> None:
         self.xinput.type_text(text)
 

@@ -149,14 +149,32 @@ class XInput:
         finally:
             self._release_bound()
 
-    def _press_chord(self, chord: Chord) -> None:
+    def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
+        codes: list[int] = []
+        for chord in chords:
+            codes += [self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[m]))[0] for m in chord.modifiers]
+            codes.append(self._chord_key(chord)[0])
+        pressed: list[int] = []
+        try:
+            for code in codes:
+                self._key(code, True)
+                pressed.append(code)
+            time.sleep(seconds)
+        finally:
+            for code in reversed(pressed):
+                self._key(code, False)
+            self._release_bound()
+
+    def _chord_key(self, chord: Chord) -> tuple[int, bool]:
+        """(keycode, needs shift) of a chord's main key."""
         if chord.key in MODIFIER_KEYSYMS:  # a lone modifier, e.g. "shift"
-            keysym, shift = XK.string_to_keysym(MODIFIER_KEYSYMS[chord.key]), False
-            keycode = self._keycode_for(keysym)[0]
-        elif chord.key in NAMED_KEYSYMS:
-            keycode, shift = self._keycode_for(XK.string_to_keysym(NAMED_KEYSYMS[chord.key]))
-        else:
-            keycode, shift = self._keycode_for(char_keysym(chord.key))
+            return self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[chord.key]))[0], False
+        if chord.key in NAMED_KEYSYMS:
+            return self._keycode_for(XK.string_to_keysym(NAMED_KEYSYMS[chord.key]))
+        return self._keycode_for(char_keysym(chord.key))
+
+    def _press_chord(self, chord: Chord) -> None:
+        keycode, shift = self._chord_key(chord)
         modifiers = [self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[m]))[0] for m in chord.modifiers]
         if shift and "shift" not in chord.modifiers:
             modifiers.append(self._keycode_for(XK.string_to_keysym("Shift_L"))[0])

@@ -1,0 +1,92 @@
+"""Acting on an element by what it is (name, type, automation id) instead of by id.
+
+For agents that know what they want ("the Save button") without reading a state first:
+the state is refreshed, the selector must match exactly one element, and the action runs
+through the same code as `click ID` / `input ID`. Several matches are an error that lists
+them — never a guess.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from winactions import execution
+from winactions.commands.act import InputParams, set_text
+from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.results import ActionResult, StateResult
+from winactions.errors import InvalidInput, NotFound
+from winactions.execution import Via
+from winactions.model import Target
+
+
+class Selector(Params):
+    name: str | None = Field(None, description="the element's name (exact; a substring with --partial)")
+    type: str | None = Field(None, description="control type, e.g. Button, Edit, CheckBox (case-insensitive)")
+    automation_id: str | None = Field(None, description="the platform's automation id")
+    partial: bool = Field(False, description="match the name as a case-insensitive substring")
+
+
+def _matches(t: Target, s: Selector) -> bool:
+    if s.type is not None and t.type.lower() != s.type.lower():
+        return False
+    if s.automation_id is not None and t.automation_id != s.automation_id:
+        return False
+    if s.name is not None:
+        if s.partial:
+            return s.name.lower() in t.name.lower()
+        return t.name == s.name
+    return True
+
+
+def select_one(ctx: Context, selector: Selector) -> Target:
+    if selector.name is None and selector.type is None and selector.automation_id is None:
+        raise InvalidInput("give --name, --type or --automation-id", hint="e.g. --name Save --type Button")
+    state = ctx.session.refresh_state(ctx.window())
+    found = [t for t in state.targets if _matches(t, selector)]
+    if not found and selector.name is not None and not selector.partial:
+        found = [t for t in state.targets if _matches(t, selector.model_copy(update={"partial": True}))]
+    if not found:
+        raise NotFound("no element matches the selector", hint="run `winctl state` to see what there is")
+    if len(found) > 1:
+        listing = "; ".join(f'[{t.id}] [{t.type}] "{t.name}"' for t in found[:8])
+        raise InvalidInput(f"{len(found)} elements match: {listing}",
+                           hint="add --type or --automation-id, or act on an id")
+    return found[0]
+
+
+class FindParams(Selector):
+    pass
+
+
+@command("find", FindParams)
+def find(ctx: Context, p: FindParams) -> StateResult:
+    """List the elements matching a selector (name, type, automation id), with their ids."""
+    if p.name is None and p.type is None and p.automation_id is None:
+        raise InvalidInput("give --name, --type or --automation-id", hint="e.g. winctl find --type Button")
+    state = ctx.session.refresh_state(ctx.window())
+    kept = [t for t in state.targets if _matches(t, p)]
+    return StateResult(state=state.model_copy(update={"targets": kept}))
+
+
+class ClickElementParams(Selector):
+    via: Via = Field(Via.AUTO, description="auto, semantic or input (see `winctl click --help`)")
+
+
+@command("click-element", ClickElementParams, kind=Kind.ACTION)
+def click_element(ctx: Context, p: ClickElementParams) -> ActionResult:
+    """Click the one element matching a selector: `winctl click-element --name Apply`."""
+    target = select_one(ctx, p)
+    _, node = ctx.session.resolve(target.id)
+    method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
+    return ActionResult(action="click", method=method, target=target, point=point, detail=note)
+
+
+class TypeIntoElementParams(Selector):
+    text: str = Field(description="the text to put in the element (replaces its text)")
+
+
+@command("type-into-element", TypeIntoElementParams, kind=Kind.ACTION, positional=("text",))
+def type_into_element(ctx: Context, p: TypeIntoElementParams) -> ActionResult:
+    """Set the text of the one element matching a selector: `winctl type-into-element --name Search "hi"`."""
+    target = select_one(ctx, p)
+    return set_text(ctx, InputParams(id=target.id, text=p.text, append=False, enter=False))

@@ -1,0 +1,151 @@
+"""Low-level computer-use primitives (seed 003): mouse buttons, moves, wheel at a point, held
+and repeated keys, the cursor position, and a zoomed look at part of the screen."""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+from pydantic import Field
+
+from winactions import execution, screenshots
+from winactions.backends.base import MouseButton
+from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.results import ActionResult, ScreenshotResult, ValueResult
+from winactions.keys import parse_keys
+from winactions.model import Rect
+
+X = Field(description="screen x (put -- before negative numbers)")
+Y = Field(description="screen y")
+
+
+class MouseButtonParams(Params):
+    button: MouseButton = Field(MouseButton.LEFT, description="mouse button")
+    x: int | None = Field(None, description="move here first (screen x)")
+    y: int | None = Field(None, description="move here first (screen y)")
+
+
+def _move_first(ctx: Context, p: MouseButtonParams) -> tuple[int, int] | None:
+    if p.x is None or p.y is None:
+        return None
+    execution.check_on_screen(ctx.session.backend, p.x, p.y)
+    ctx.session.backend.mouse_move(p.x, p.y)
+    return p.x, p.y
+
+
+@command("mouse-down", MouseButtonParams, kind=Kind.ACTION, positional=("x", "y"))
+def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
+    """Press a mouse button and keep it down (end with `mouse-up`), for custom drags."""
+    execution.ensure_active(ctx.session.backend, ctx.window())
+    point = _move_first(ctx, p)
+    ctx.session.backend.mouse_button(p.button, True)
+    return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
+
+
+@command("mouse-up", MouseButtonParams, kind=Kind.ACTION, positional=("x", "y"))
+def mouse_up(ctx: Context, p: MouseButtonParams) -> ActionResult:
+    """Release a mouse button (after `mouse-down`), optionally after moving to a point."""
+    point = _move_first(ctx, p)
+    ctx.session.backend.mouse_button(p.button, False)
+    return ActionResult(action="mouse-up", method="mouse", point=point, detail=p.button.value)
+
+
+class MoveParams(Params):
+    x: int = X
+    y: int = Y
+
+
+@command("mouse-move", MoveParams, kind=Kind.ACTION, positional=("x", "y"))
+def mouse_move(ctx: Context, p: MoveParams) -> ActionResult:
+    """Move the pointer to a screen point (hover menus, tooltips)."""
+    execution.check_on_screen(ctx.session.backend, p.x, p.y)
+    ctx.session.backend.mouse_move(p.x, p.y)
+    return ActionResult(action="mouse-move", method="mouse", point=(p.x, p.y))
+
+
+class CursorParams(Params):
+    pass
+
+
+@command("cursor", CursorParams)
+def cursor(ctx: Context, p: CursorParams) -> ValueResult:
+    """Where the mouse pointer is: [x, y] in screen pixels."""
+    x, y = ctx.session.backend.cursor_position()
+    return ValueResult(what="cursor", target_id=0, value=[x, y])
+
+
+class ScrollAtParams(Params):
+    x: int = X
+    y: int = Y
+    direction: Literal["up", "down", "left", "right"] = Field(description="which way to scroll")
+    amount: int = Field(3, ge=1, le=100, description="wheel notches")
+
+
+@command("scroll-at", ScrollAtParams, kind=Kind.ACTION, positional=("x", "y", "direction", "amount"))
+def scroll_at(ctx: Context, p: ScrollAtParams) -> ActionResult:
+    """Turn the mouse wheel at a screen point."""
+    backend = ctx.session.backend
+    execution.check_on_screen(backend, p.x, p.y)
+    execution.ensure_active(backend, ctx.window())
+    dx = {"left": -p.amount, "right": p.amount}.get(p.direction, 0)
+    dy = {"up": -p.amount, "down": p.amount}.get(p.direction, 0)
+    backend.scroll(p.x, p.y, dx, dy)
+    return ActionResult(action="scroll-at", method="wheel", point=(p.x, p.y), detail=f"{p.direction} {p.amount}")
+
+
+class HoldKeyParams(Params):
+    keys: str = Field(description='the chord to hold, e.g. "shift" or "ctrl+alt"')
+    seconds: float = Field(1.0, gt=0, le=30, description="how long to hold it")
+
+
+@command("hold-key", HoldKeyParams, kind=Kind.ACTION, positional=("keys", "seconds"))
+def hold_key(ctx: Context, p: HoldKeyParams) -> ActionResult:
+    """Hold keys down for some seconds, then release them (games, key-repeat, shift-select)."""
+    chords = parse_keys(p.keys)
+    backend = ctx.session.backend
+    execution.ensure_active(backend, ctx.window())
+    backend.hold_keys(chords, p.seconds)
+    return ActionResult(action="hold-key", method="keyboard", detail=f"{p.keys} for {p.seconds:g}s")
+
+
+class PressParams(Params):
+    keys: str = Field(description='key chords, e.g. "Down" or "ctrl+z"')
+    times: int = Field(1, ge=1, le=200, description="how many times to press them")
+    interval: float = Field(0.05, ge=0, le=5, description="seconds between presses")
+
+
+@command("press", PressParams, kind=Kind.ACTION, positional=("keys", "times"))
+def press(ctx: Context, p: PressParams) -> ActionResult:
+    """Press keys several times with a pause between: `winctl press Down 5`."""
+    chords = parse_keys(p.keys)
+    backend = ctx.session.backend
+    execution.ensure_active(backend, ctx.window())
+    for i in range(p.times):
+        if i:
+            time.sleep(p.interval)
+        backend.press_chords(chords)
+    return ActionResult(action="press", method="keyboard", detail=f"{p.keys} x{p.times}")
+
+
+class ZoomParams(Params):
+    x: int = Field(description="left of the area (screen pixels)")
+    y: int = Field(description="top of the area")
+    width: int = Field(gt=0, le=4000, description="width of the area")
+    height: int = Field(gt=0, le=4000, description="height of the area")
+    scale: float = Field(2.0, ge=1, le=8, description="enlargement")
+    path: str | None = Field(None, description="where to save the PNG")
+
+
+@command("zoom", ZoomParams, positional=("x", "y", "width", "height"))
+def zoom(ctx: Context, p: ZoomParams) -> ScreenshotResult:
+    """A close-up of part of the screen, enlarged (small icons, dense text)."""
+    from pathlib import Path
+
+    from PIL import Image
+
+    rect = Rect.from_xywh(p.x, p.y, p.width, p.height)
+    image = screenshots.capture(ctx.session.backend, rect)
+    image = image.resize((round(image.width * p.scale), round(image.height * p.scale)), Image.Resampling.LANCZOS)
+    path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "zoom")
+    screenshots.save_png(image, path)
+    return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height)
