@@ -92,3 +92,20 @@ def test_zoom_enlarges_a_region(winctl, app, tmp_path):
     image = Image.open(path)
     assert image.size == (3 * (apply[2] - apply[0]), 3 * (apply[3] - apply[1]))
     assert winctl("zoom", "5000", "5000", "10", "10", expect=2).code == 2
+
+
+def test_clipboard_both_ways(winctl, app):
+    winctl("clipboard", "pasted ✓ text")
+    assert winctl("clipboard").out.strip() == "pasted ✓ text"
+    name = winctl.find("Edit", "Name")
+    winctl("input", str(name), "")
+    winctl("click", str(name), "--via", "input")
+    winctl("keys", "ctrl+v")
+    app.wait_for("entry_changed", text="pasted ✓ text")
+    winctl("input", str(name), "copied from the app")
+    winctl("click", str(name), "--via", "input")
+    winctl("keys", "ctrl+a ctrl+c")
+    deadline = time.monotonic() + 5
+    while winctl("clipboard").out.strip() != "copied from the app":
+        assert time.monotonic() < deadline, winctl("clipboard").out
+        time.sleep(0.2)

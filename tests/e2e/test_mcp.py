@@ -98,3 +98,25 @@ def test_errors_are_tool_errors_and_the_server_keeps_serving(desktop, tmp_path, 
     assert bad_key.is_error and bad_key.structured_content["error"]["code"] == "invalid_input"
     assert extra.is_error
     assert not still.is_error and still.structured_content["result"]["targets"]
+
+
+def test_computer_use_tools_through_mcp(desktop, tmp_path, app):
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        state = await session.call_tool("state", {"verbose": True})
+        apply = next(t for t in state.structured_content["result"]["targets"] if t["name"] == "Apply")
+        left, top, right, bottom = apply["rect"]
+        zoomed = await session.call_tool("zoom", {"x": left, "y": top, "width": right - left,
+                                                  "height": bottom - top, "scale": 2})
+        batch = await session.call_tool("batch", {"steps": [
+            {"command": "click_element", "args": {"name": "Apply"}},
+            {"command": "clipboard", "args": {"text": "via mcp"}},
+        ]})
+        clip = await session.call_tool("clipboard", {})
+        return zoomed, batch, clip
+
+    zoomed, batch, clip = run_client(desktop, tmp_path, script)
+    assert [c.type for c in zoomed.content] == ["text", "image"]
+    assert batch.is_error is False and batch.structured_content["result"]["completed"] == 2
+    assert clip.structured_content["result"]["value"] == "via mcp"
+    app.wait_for("clicked", widget="Apply")

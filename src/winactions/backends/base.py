@@ -115,6 +115,15 @@ class Backend(ABC):
     @abstractmethod
     def cursor_position(self) -> tuple[int, int]: ...
 
+    # --- clipboard ------------------------------------------------------------------------
+    @abstractmethod
+    def get_clipboard(self) -> str:
+        """The clipboard's text ("" when it holds none)."""
+
+    @abstractmethod
+    def set_clipboard(self, text: str) -> None:
+        """Put text on the clipboard; it must stay there after this process exits."""
+
     # --- screens and capture ---------------------------------------------------------
     @abstractmethod
     def screens(self) -> list[Rect]:

@@ -45,12 +45,13 @@ def batch(ctx: Context, p: BatchParams) -> BatchResult:
     from winactions import render
 
     for index, step in enumerate(steps, 1):
-        if step.command == "batch":
+        name = _command_name(step.command)
+        if name == "batch":
             raise InvalidInput(f"step {index}: a batch cannot contain a batch", hint="flatten the steps")
-        if step.command not in REGISTRY:
+        if name is None:
             raise InvalidInput(f"step {index}: unknown command {step.command!r}", hint="see `winctl --help`")
         try:
-            result: Result = dispatch(step.command, step.args, ctx)
+            result: Result = dispatch(name, step.args, ctx)
             ctx.forget_window()
             report.append({"step": index, "command": step.command, "ok": True, "result": render.to_data(result),
                            "text": render.to_text(result)})
@@ -59,6 +60,13 @@ def batch(ctx: Context, p: BatchParams) -> BatchResult:
             if not p.keep_going:
                 break
     return BatchResult(steps=report, completed=sum(1 for r in report if r["ok"]), total=len(steps))
+
+
+def _command_name(given: str) -> str | None:
+    """A command by its CLI name ("click-element", "get text") or its MCP tool name ("click_element")."""
+    if given in REGISTRY:
+        return given
+    return next((c.name for c in REGISTRY.values() if c.tool_name == given), None)
 
 
 def _parse(steps: list[Step] | str) -> list[Step]:

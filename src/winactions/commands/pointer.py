@@ -149,3 +149,16 @@ def zoom(ctx: Context, p: ZoomParams) -> ScreenshotResult:
     path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "zoom")
     screenshots.save_png(image, path)
     return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height)
+
+
+class ClipboardParams(Params):
+    text: str | None = Field(None, description="put this text on the clipboard; without it, read the clipboard")
+
+
+@command("clipboard", ClipboardParams, kind=Kind.ACTION, positional=("text",))
+def clipboard(ctx: Context, p: ClipboardParams) -> ValueResult:
+    """Read the clipboard's text, or set it: `winctl clipboard`, `winctl clipboard "text"`."""
+    backend = ctx.session.backend
+    if p.text is not None:
+        backend.set_clipboard(p.text)
+    return ValueResult(what="clipboard", target_id=0, value=backend.get_clipboard())

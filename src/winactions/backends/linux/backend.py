@@ -13,6 +13,7 @@ from functools import cached_property
 from PIL import Image
 
 from winactions.backends.base import Backend, MouseButton, WindowAction
+from winactions.backends.linux import clipboard
 from winactions.backends.linux.atspi import AtspiClient
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
@@ -104,6 +105,13 @@ class LinuxBackend(Backend):
 
     def cursor_position(self) -> tuple[int, int]:
         return self.xinput.cursor_position()
+
+    # -- clipboard ---------------------------------------------------------------------------
+    def get_clipboard(self) -> str:
+        return clipboard.get_text()
+
+    def set_clipboard(self, text: str) -> None:
+        clipboard.set_text(text)
 
     # -- screens ---------------------------------------------------------------------------
     def screens(self) -> list[Rect]:
