@@ -45,6 +45,11 @@ def click_point(target: Target, node: Node | None) -> tuple[int, int]:
     return overlap.center
 
 
+def wheel_notches(direction: str, amount: int) -> tuple[int, int]:
+    """(dx, dy) wheel notches for "up" / "down" / "left" / "right"; down and right are positive."""
+    return ({"left": -amount, "right": amount}.get(direction, 0), {"up": -amount, "down": amount}.get(direction, 0))
+
+
 def check_on_screen(backend: Backend, x: int, y: int) -> None:
     screens = backend.screens()
     if not any(s.contains(x, y) for s in screens):

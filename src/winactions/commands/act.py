@@ -151,8 +151,7 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
     backend = ctx.session.backend
     target, node = ctx.session.resolve(p.id)
     x, y = execution.click_point(target, node)
-    dx = {"left": -p.amount, "right": p.amount}.get(p.direction, 0)
-    dy = {"up": -p.amount, "down": p.amount}.get(p.direction, 0)
+    dx, dy = execution.wheel_notches(p.direction, p.amount)
     execution.ensure_active(backend, ctx.window())
     backend.scroll(x, y, dx, dy)
     return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),

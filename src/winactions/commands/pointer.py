@@ -87,8 +87,7 @@ def scroll_at(ctx: Context, p: ScrollAtParams) -> ActionResult:
     backend = ctx.session.backend
     execution.check_on_screen(backend, p.x, p.y)
     execution.ensure_active(backend, ctx.window())
-    dx = {"left": -p.amount, "right": p.amount}.get(p.direction, 0)
-    dy = {"up": -p.amount, "down": p.amount}.get(p.direction, 0)
+    dx, dy = execution.wheel_notches(p.direction, p.amount)
     backend.scroll(p.x, p.y, dx, dy)
     return ActionResult(action="scroll-at", method="wheel", point=(p.x, p.y), detail=f"{p.direction} {p.amount}")
 
