@@ -144,12 +144,14 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
     @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
     @click.option("--window", default=None, help="act on this window (id, title part or process) and remember it")
     @click.option("--return-state", is_flag=True, help="after an action, print the new state too")
+    @click.option("--infer", is_flag=True,
+                  help="also list hidden handles inferred from the tree: column borders, splitters, resize handles")
     @click.option("--session", default="default", envvar="WINCTL_SESSION", show_default=True,
                   help="session name: ids and the selected window are remembered per session")
     @click.version_option(package_name="winactions")
     @click.pass_context
     def cli(ctx: click.Context, json_output: bool, window: str | None, return_state: bool,
-            session: str) -> None:
+            infer: bool, session: str) -> None:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
@@ -157,7 +159,7 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
         command, and `--` before negative coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
         ctx.obj = GlobalOptions(json_output=json_output, window=window, return_state=return_state,
-                                session=session)
+                                infer=infer, session=session)
 
     @cli.command("mcp")
     @click.pass_context

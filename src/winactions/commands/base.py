@@ -42,6 +42,7 @@ class GlobalOptions(BaseModel):
     window: str | None = None
     return_state: bool = False
     session: str = "default"
+    infer: bool = False  # Tier 1+: add rule-inferred borders, splitters and handles
 
 
 class Result(BaseModel):
@@ -145,6 +146,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         raise InvalidInput(f"unknown command {name!r}",
                            hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
     params = validate(cmd, args)
+    ctx.session.set_tiers(infer=ctx.options.infer)
     result = cmd.handler(ctx, params)
     if cmd.kind is Kind.ACTION and ctx.options.return_state:
         ctx.forget_window()

@@ -32,6 +32,8 @@ INSTRUCTIONS = (
     "and fail as stale when their element disappears: then call `state` again."
 )
 GLOBAL_WINDOW = {"type": "string", "description": "act on this window (id, title part or process) and remember it"}
+GLOBAL_INFER = {"type": "boolean", "default": False,
+                "description": "also list hidden handles inferred from the tree (column borders, splitters)"}
 GLOBAL_RETURN_STATE = {"type": "boolean", "default": False, "description": "also return the state after the action"}
 
 
@@ -40,6 +42,7 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     properties = schema.setdefault("properties", {})
     if "window" not in properties:
         properties["window"] = GLOBAL_WINDOW
+    properties["infer"] = GLOBAL_INFER
     if cmd.kind is Kind.ACTION:
         properties["return_state"] = GLOBAL_RETURN_STATE
     return schema
@@ -100,9 +103,12 @@ class ToolRunner:
             raise InvalidInput(f"unknown tool {tool!r}", hint="list the tools to see what there is")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = bool(args.pop("return_state", False)) if cmd.kind is Kind.ACTION else False
+        infer = args.pop("infer", False)
+        if not isinstance(infer, bool):
+            raise InvalidInput("infer must be true or false", hint="infer: true adds inferred handles")
         if window is not None and not isinstance(window, str):
             raise InvalidInput("window must be a string", hint="a window id, title part or process name")
-        options = GlobalOptions(json_output=True, window=window, return_state=return_state,
+        options = GlobalOptions(json_output=True, window=window, return_state=return_state, infer=infer,
                                 session=self.session_name)
         return dispatch(cmd.name, args, Context(self.session(), options))
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from winactions.backends.base import Backend
-from winactions.model import Rect, Target, WindowInfo
+from winactions.model import Node, Rect, Target, WindowInfo
 from winactions.perception.accessibility import targets_from_snapshot
 
 
@@ -23,6 +23,7 @@ class Detection:
     node_count: int = 0
     truncated: bool = False
     warnings: list[str] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)  # the raw tree, for tiers that reason from it
 
 
 class Provider(Protocol):
@@ -51,4 +52,4 @@ class AccessibilityProvider:
         warnings = []
         if snapshot.truncated:
             warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
-        return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings)
+        return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes)

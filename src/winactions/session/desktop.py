@@ -7,12 +7,13 @@ useful message, when that element is gone or is no longer the same element.
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import datetime, timezone
 
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, NotFound, StaleElement, WindowClosed
-from winactions.model import Node, Target, UIState, WindowInfo
+from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
@@ -108,9 +109,7 @@ class DesktopSession:
                     raise
                 warnings.append(f"{provider.name} failed: {exc}")
         assert detection is not None
-        numbered = self.registry.assign(detection.targets)
-        numbered = [t.model_copy(update={"parent_id": numbered[t.parent_id].id
-                                         if t.parent_id is not None else None}) for t in numbered]
+        numbered = self._number(detection.targets)
         state = UIState(
             window=window,
             targets=numbered,
@@ -122,6 +121,30 @@ class DesktopSession:
         self.data.state = state
         self.save()
         return state
+
+    def set_tiers(self, infer: bool) -> None:
+        """Choose the perception tiers for the next states: the tree, plus inference."""
+        from winactions.perception.structural import StructuralProvider
+
+        base = [p for p in self.providers if not isinstance(p, StructuralProvider)]
+        self.providers = [*base, StructuralProvider()] if infer else base
+
+    def _number(self, targets: list[Target]) -> list[Target]:
+        """Ids for the tree's targets first, then for derived ones, whose `derived_from`
+        names their anchors by index ([#i]) until the anchors have ids."""
+        tree = self.registry.assign([t for t in targets if t.source is Source.ACCESSIBILITY])
+        position_to_id = {}
+        k = 0
+        for i, t in enumerate(targets):
+            if t.source is Source.ACCESSIBILITY:
+                position_to_id[i] = tree[k].id
+                k += 1
+        derived = [t.model_copy(update={"derived_from": _PLACEHOLDER.sub(
+            lambda m: f"[{position_to_id.get(int(m.group(1)), '?')}]", t.derived_from or "") or None})
+            for t in targets if t.source is not Source.ACCESSIBILITY]
+        numbered = [*tree, *self.registry.assign(derived)]
+        return [t.model_copy(update={"parent_id": position_to_id.get(t.parent_id) if t.parent_id is not None
+                                     else None}) for t in numbered]
 
     def _explain_busy(self, window: WindowInfo, exc: AppBusy) -> AppBusy:
         """Name the dialog that most likely blocks the app, so the agent knows what to answer."""
@@ -190,6 +213,9 @@ class DesktopSession:
 
 def _signature(state: UIState) -> list[tuple[int, str, str | None, list[str]]]:
     return [(t.id, t.name, t.value, t.states) for t in state.targets]
+
+
+_PLACEHOLDER = re.compile(r"\[#(\d+)\]")
 
 
 def _int_id(window_id: str) -> int | None:

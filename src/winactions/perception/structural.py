@@ -1,0 +1,121 @@
+"""Tier 1+: hidden handles derived from the tree's own rectangles, by rule.
+
+Column borders, splitters and resize handles are drawn but not in the accessibility tree.
+Their places follow exactly from elements that are: the border between two column headers
+is the first header's right edge. Rules are free, instant and pixel-exact, so they run
+before any model is asked. Every inferred target says which anchors it came from and how
+(`derived_from`), carries a confidence, and has no handle: it is acted on by coordinates.
+"""
+
+from __future__ import annotations
+
+from winactions.backends.base import Backend
+from winactions.model import Node, Rect, Source, Target, WindowInfo
+from winactions.perception.provider import Detection
+
+GRIP = 3  # half-width of a border's grab area, in pixels
+TOUCH = 3  # how far apart two edges may be and still be "adjacent"
+MAX_ROW_BORDERS = 60
+
+
+def _inferred(type_: str, name: str, rect: Rect, confidence: float, derived_from: str) -> Target:
+    return Target(id=0, type=type_, name=name, rect=rect, source=Source.INFERRED, confidence=confidence,
+                  derived_from=derived_from, states=["enabled"])
+
+
+def column_borders(targets: list[Target]) -> list[Target]:
+    """Between horizontally adjacent column headers of one header row."""
+    out = []
+    headers = [(i, t) for i, t in enumerate(targets) if t.type == "HeaderItem" and t.rect is not None]
+    rows: dict[tuple[int | None, int], list[tuple[int, Target]]] = {}
+    for i, t in headers:
+        assert t.rect is not None
+        rows.setdefault((t.parent_id, t.rect.top), []).append((i, t))
+    for row in rows.values():
+        row.sort(key=lambda item: item[1].rect.left)  # type: ignore[union-attr]
+        for (i, a), (j, b) in zip(row, row[1:]):
+            assert a.rect is not None and b.rect is not None
+            if abs(b.rect.left - a.rect.right) > TOUCH:
+                continue
+            x = a.rect.right
+            rect = Rect(left=x - GRIP, top=a.rect.top, right=x + GRIP, bottom=a.rect.bottom)
+            out.append(_inferred("ColumnBorder", f"{a.name} | {b.name}", rect, 0.95,
+                                 f"border_x = [#{i}].rect.right = [#{j}].rect.left"))
+    return out
+
+
+def row_borders(targets: list[Target]) -> list[Target]:
+    """Between vertically adjacent cells of a table's first column."""
+    out = []
+    by_table: dict[int | None, list[tuple[int, Target]]] = {}
+    for i, t in enumerate(targets):
+        if t.type == "DataItem" and t.rect is not None:
+            by_table.setdefault(t.parent_id, []).append((i, t))
+    for cells in by_table.values():
+        first_left = min(t.rect.left for _, t in cells)  # type: ignore[union-attr]
+        column = sorted(((i, t) for i, t in cells if t.rect and t.rect.left == first_left),
+                        key=lambda item: item[1].rect.top)  # type: ignore[union-attr]
+        for (i, a), (j, b) in list(zip(column, column[1:]))[:MAX_ROW_BORDERS]:
+            assert a.rect is not None and b.rect is not None
+            if abs(b.rect.top - a.rect.bottom) > TOUCH:
+                continue
+            y = a.rect.bottom
+            rect = Rect(left=a.rect.left, top=y - GRIP, right=a.rect.right, bottom=y + GRIP)
+            out.append(_inferred("RowBorder", f"{a.name} / {b.name}", rect, 0.75,
+                                 f"border_y = [#{i}].rect.bottom = [#{j}].rect.top"))
+    return out
+
+
+def resize_handles(targets: list[Target]) -> list[Target]:
+    """The bottom-right corner of each table or grid."""
+    out = []
+    for i, t in enumerate(targets):
+        if t.type == "Table" and t.rect is not None and t.rect.width > 40 and t.rect.height > 40:
+            r = t.rect
+            rect = Rect(left=r.right - 2 * GRIP, top=r.bottom - 2 * GRIP, right=r.right, bottom=r.bottom)
+            out.append(_inferred("ResizeHandle", f"{t.name or 'table'} corner", rect, 0.7,
+                                 f"corner = ([#{i}].rect.right, [#{i}].rect.bottom)"))
+    return out
+
+
+def splitters(nodes: list[Node], targets: list[Target]) -> list[Target]:
+    """The divider of each split pane: the gap between its two child panes."""
+    out = []
+    ids = {t.handle: i for i, t in enumerate(targets) if t.handle}
+    children: dict[int, list[Node]] = {}
+    for n in nodes:
+        if n.parent is not None:
+            children.setdefault(n.parent, []).append(n)
+    for index, node in enumerate(nodes):
+        if node.role != "SplitPane" or node.rect is None:
+            continue
+        panes = [c for c in children.get(index, []) if c.rect is not None and not c.rect.is_empty]
+        if len(panes) != 2:
+            continue
+        a, b = sorted(panes, key=lambda c: (c.rect.left, c.rect.top))  # type: ignore[union-attr]
+        assert a.rect is not None and b.rect is not None
+        anchor = f"[#{ids[node.handle]}]" if node.handle in ids else "split pane"
+        if "vertical" in node.states or b.rect.top >= a.rect.bottom - TOUCH and b.rect.left < a.rect.right:
+            top, bottom = a.rect.bottom, max(b.rect.top, a.rect.bottom + 1)
+            rect = Rect(left=node.rect.left, top=top - GRIP, right=node.rect.right, bottom=bottom + GRIP)
+            formula = f"divider_y = {anchor}.first_pane.bottom .. second_pane.top"
+        else:
+            left, right = a.rect.right, max(b.rect.left, a.rect.right + 1)
+            rect = Rect(left=left - GRIP, top=node.rect.top, right=right + GRIP, bottom=node.rect.bottom)
+            formula = f"divider_x = {anchor}.first_pane.right .. second_pane.left"
+        out.append(_inferred("Splitter", node.name or "splitter", rect, 0.95, formula))
+    return out
+
+
+class StructuralProvider:
+    """Adds rule-inferred targets to the tree's, never ones the tree already has."""
+
+    name = "structural"
+
+    def detect(self, backend: Backend, window: WindowInfo, base: Detection | None) -> Detection:
+        if base is None:
+            raise ValueError("structural inference needs the accessibility tier's result")
+        targets = base.targets
+        found = [*column_borders(targets), *splitters(base.nodes, targets), *resize_handles(targets),
+                 *row_borders(targets)]
+        return Detection([*targets, *found], base.node_count, base.truncated, base.warnings, base.nodes)
