@@ -49,8 +49,10 @@ def wait_for_title(backend: LinuxBackend, title: str, timeout: float = 30.0):
     raise SystemExit(f"window {title!r} never appeared")
 
 
-def ours(backend: LinuxBackend, window, repeats: int, store_dir: Path) -> tuple[list[float], object]:
+def ours(backend: LinuxBackend, window, repeats: int, store_dir: Path, infer: bool = False
+         ) -> tuple[list[float], object]:
     session = DesktopSession(backend, SessionStore("bench", directory=store_dir))
+    session.set_tiers(infer=infer)
     session.refresh_state(window)  # warm-up: connections, first frame lookup
     times, state = [], None
     for _ in range(repeats):
@@ -95,6 +97,7 @@ def main() -> None:
                 title = f"Bench {rows}"
                 window = wait_for_title(backend, title)
                 our_times, state = ours(backend, window, args.repeats, Path(tmp))
+                infer_times, inferred = ours(backend, window, args.repeats, Path(tmp), infer=True)
                 nodes, their_times = baseline(desk.env, title, args.repeats)
                 text = render.state_text(state)
                 as_json = json.dumps(render.state_data(state))
@@ -102,6 +105,8 @@ def main() -> None:
                     "size": label, "nodes_ours": state.node_count, "nodes_libatspi": nodes,
                     "targets": len(state.targets),
                     "ours_s": statistics.median(our_times), "libatspi_s": statistics.median(their_times),
+                    "infer_s": statistics.median(infer_times),
+                    "inferred": len(inferred.targets) - len(state.targets),
                     "one_shot_cli_s": one_shot(desk.env, title, tmp),
                     "chars_per_element": len(text) / max(1, len(state.targets)),
                     "json_chars_per_element": len(as_json) / max(1, len(state.targets)),
@@ -121,6 +126,11 @@ def main() -> None:
               f"{r['one_shot_cli_s'] * 1000:5.0f}ms {r['chars_per_element']:8.1f} {r['json_chars_per_element']:8.1f}")
     print(f"\nratio = ours / libatspi (median of {args.repeats}); target <= {TARGET_RATIO}: "
           f"{'met' if ok else 'NOT met'}")
+    print("\n--infer (rules) on top of state: same run, median of the same number of reads")
+    for r in rows_out:
+        extra = r["infer_s"] / r["ours_s"] - 1
+        print(f"{r['size']:8} state {r['ours_s'] * 1000:6.0f}ms  with --infer {r['infer_s'] * 1000:6.0f}ms  "
+              f"extra {extra * 100:+5.1f}%  inferred targets {r['inferred']}  (target <= +10%)")
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "state.json").write_text(json.dumps(rows_out, indent=2))
