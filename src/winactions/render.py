@@ -112,11 +112,11 @@ def _body_text(result: Result) -> str:
     if isinstance(result, BatchResult):
         lines = [f"batch: {result.completed} of {result.total} steps done"]
         for step in result.steps:
-            if step["ok"]:
-                lines.append(f"{step['step']}. {step['command']}: " + step["text"].splitlines()[0] if step["text"]
-                             else f"{step['step']}. {step['command']}: ok")
+            if step.ok and step.result is not None:
+                body = _body_text(step.result).splitlines()
+                lines.append(f"{step.step}. {step.command}: {body[0] if body else 'ok'}")
             else:
-                lines.append(f"{step['step']}. {step['command']}: error: {step['error']['message']}")
+                lines.append(f"{step.step}. {step.command}: error: {(step.error or {}).get('message', '?')}")
         return "\n".join(lines)
     if isinstance(result, WaitResult):
         return f"{result.condition} after {result.waited_seconds:.2f}s"

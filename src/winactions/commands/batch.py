@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from winactions.commands.base import REGISTRY, Context, Kind, Params, Result, command, dispatch
-from winactions.commands.results import BatchResult
+from winactions.commands.results import BatchResult, BatchStep
 from winactions.errors import InvalidInput, WinctlError
 
 EXAMPLE = 'steps are a JSON list: [{"command": "click", "args": {"id": 3}}, {"command": "state"}]'
@@ -41,9 +41,7 @@ def batch(ctx: Context, p: BatchParams) -> BatchResult:
     steps = _parse(p.steps)
     if not steps:
         raise InvalidInput("batch has no steps", hint='give a JSON list like [{"command": "state"}]')
-    report: list[dict[str, Any]] = []
-    from winactions import render
-
+    report: list[BatchStep] = []
     for index, step in enumerate(steps, 1):
         name = _command_name(step.command)
         if name == "batch":
@@ -53,13 +51,12 @@ def batch(ctx: Context, p: BatchParams) -> BatchResult:
         try:
             result: Result = dispatch(name, step.args, ctx)
             ctx.forget_window()
-            report.append({"step": index, "command": step.command, "ok": True, "result": render.to_data(result),
-                           "text": render.to_text(result)})
+            report.append(BatchStep(step=index, command=step.command, ok=True, result=result))
         except WinctlError as exc:
-            report.append({"step": index, "command": step.command, "ok": False, "error": exc.to_dict()})
+            report.append(BatchStep(step=index, command=step.command, ok=False, error=exc.to_dict()))
             if not p.keep_going:
                 break
-    return BatchResult(steps=report, completed=sum(1 for r in report if r["ok"]), total=len(steps))
+    return BatchResult(steps=report, completed=sum(1 for r in report if r.ok), total=len(steps))
 
 
 def _command_name(given: str) -> str | None:

@@ -9,6 +9,7 @@ from pydantic import Field
 from winactions import screenshots
 from winactions.commands.base import Context, Params, command
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
+from winactions.errors import ActionFailed
 from winactions.model import Rect
 
 
@@ -98,8 +99,6 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
     else:
         window = ctx.window()
         if window.rect is None:
-            from winactions.errors import ActionFailed
-
             raise ActionFailed(f'window "{window.title}" has no geometry (minimized?)',
                                hint="restore it with `winctl window restore`, or use --screen")
         rect = window.rect

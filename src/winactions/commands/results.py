@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, SerializeAsAny
+
 from winactions.commands.base import Result
 from winactions.model import Rect, Target, WindowInfo
 
@@ -57,10 +59,20 @@ class ScreenshotResult(Result):
     height: int
 
 
+class BatchStep(BaseModel):
+    """One step of a batch: its result, or the error that stopped it."""
+
+    step: int
+    command: str
+    ok: bool
+    result: SerializeAsAny[Result] | None = None
+    error: dict[str, str] | None = None
+
+
 class BatchResult(Result):
     """`batch`: what each step did."""
 
-    steps: list[dict[str, Any]]
+    steps: list[BatchStep]
     completed: int
     total: int
 

@@ -15,6 +15,7 @@ from winactions.backends.base import Backend
 from winactions.errors import AppBusy, NotFound, StaleElement, WindowClosed
 from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
+from winactions.perception.structural import StructuralProvider
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
 
@@ -124,8 +125,6 @@ class DesktopSession:
 
     def set_tiers(self, infer: bool) -> None:
         """Choose the perception tiers for the next states: the tree, plus inference."""
-        from winactions.perception.structural import StructuralProvider
-
         base = [p for p in self.providers if not isinstance(p, StructuralProvider)]
         self.providers = [*base, StructuralProvider()] if infer else base
 
