@@ -76,3 +76,10 @@ class AppBusy(WinctlError):
 
     code = "app_busy"
     exit_code = 7
+
+
+class LLMFailed(WinctlError):
+    """A language model could not be reached, refused, or replied with something unusable."""
+
+    code = "llm_failed"
+    exit_code = 8

@@ -1,0 +1,83 @@
+"""Which model to call and how: flags first, then environment variables.
+
+Environment (each optional; flags of the same name win):
+    WINCTL_LLM_PROVIDER       anthropic | openai   (default: anthropic if only an Anthropic key is
+                              set, otherwise openai — every other server speaks its format)
+    WINCTL_VISION_API_KEY     the key (falls back to ANTHROPIC_API_KEY / OPENAI_API_KEY)
+    WINCTL_VISION_BASE_URL    an OpenAI-compatible endpoint: GLM (open.bigmodel.cn), OpenRouter,
+                              DeepSeek, a local vLLM or Ollama (http://localhost:11434/v1)
+    WINCTL_VISION_MODEL       the model name
+    WINCTL_LLM_TIMEOUT        seconds per call (default 60)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from winactions.errors import BackendUnavailable, InvalidInput
+
+Provider = Literal["anthropic", "openai"]
+
+DEFAULT_MODELS: dict[str, str] = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4o-mini"}
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "0.0.0.0")
+
+
+class LLMConfig(BaseModel):
+    """Everything needed to make one call; immutable so one config can be shared by threads."""
+
+    model_config = ConfigDict(frozen=True)
+
+    provider: Provider
+    model: str
+    api_key: str
+    base_url: str | None = None
+    timeout: float = 60.0
+    max_retries: int = 1
+    max_tokens: int = 4096
+
+    @classmethod
+    def resolve(cls, *, provider: str | None = None, api_key: str | None = None, base_url: str | None = None,
+                model: str | None = None, timeout: float | None = None,
+                env: dict[str, str] | None = None) -> LLMConfig:
+        """Build a config from flags, falling back to the environment; say clearly what is missing."""
+        env = dict(os.environ) if env is None else env
+        base_url = base_url or env.get("WINCTL_VISION_BASE_URL") or None
+        chosen: Any = provider or env.get("WINCTL_LLM_PROVIDER") or _guess_provider(base_url, api_key, env)
+        if chosen not in ("anthropic", "openai"):
+            raise InvalidInput(f"unknown LLM provider {chosen!r}",
+                               hint="use anthropic, or openai for any OpenAI-compatible endpoint")
+        fallback_key = env.get("ANTHROPIC_API_KEY") if chosen == "anthropic" else env.get("OPENAI_API_KEY")
+        key = api_key or env.get("WINCTL_VISION_API_KEY") or fallback_key
+        if not key:
+            if base_url and _is_local(base_url):
+                key = "not-needed"  # local servers (Ollama, vLLM) accept any key; the SDKs insist on one
+            else:
+                raise BackendUnavailable(
+                    "no API key for the language model",
+                    hint="pass --vision-api-key or set WINCTL_VISION_API_KEY (or ANTHROPIC_API_KEY / "
+                         "OPENAI_API_KEY); a local server needs only --vision-base-url")
+        raw_timeout = timeout if timeout is not None else env.get("WINCTL_LLM_TIMEOUT", "60")
+        try:
+            seconds = float(raw_timeout)
+        except ValueError:
+            raise InvalidInput(f"WINCTL_LLM_TIMEOUT={raw_timeout!r} is not a number of seconds") from None
+        return cls(provider=chosen, model=model or env.get("WINCTL_VISION_MODEL") or DEFAULT_MODELS[chosen],
+                   api_key=key, base_url=base_url, timeout=seconds)
+
+
+def _guess_provider(base_url: str | None, api_key: str | None, env: dict[str, str]) -> str:
+    if base_url:
+        return "anthropic" if "anthropic" in base_url else "openai"
+    if api_key and api_key.startswith("sk-ant-"):
+        return "anthropic"
+    if env.get("ANTHROPIC_API_KEY") and not env.get("OPENAI_API_KEY"):
+        return "anthropic"
+    return "openai" if env.get("OPENAI_API_KEY") else "anthropic"
+
+
+def _is_local(url: str) -> bool:
+    host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+    return host in LOCAL_HOSTS or host == "[::1]"
