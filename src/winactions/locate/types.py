@@ -1,0 +1,24 @@
+"""What every locate strategy returns: candidates on screen, best first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from winactions.model import Rect
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One place on screen where a strategy believes the target is.
+
+    `rect` is in screen pixels (strategies add the origin of the image they searched).
+    `confidence` is in 0..1 and comparable across strategies only roughly: each strategy
+    documents what its number means. `label` is what was matched (the OCR text, the asset
+    name); `detail` carries strategy-specific facts (scale, matcher, OCR score).
+    """
+
+    rect: Rect
+    confidence: float
+    method: str
+    label: str = ""
+    detail: dict[str, float | str] = field(default_factory=dict)
