@@ -11,9 +11,10 @@ from PIL import Image
 
 from tests.fixtures.llm_server import API_KEY, LLMServer
 from winactions.errors import BackendUnavailable, InvalidInput, LLMFailed
-from winactions.llm import LLMClient, LLMConfig, extract_json
+from winactions.llm.client import LLMClient
+from winactions.llm.config import LLMConfig
 from winactions.llm.images import prepare
-from winactions.llm.jsonx import NoJSON
+from winactions.llm.jsonx import NoJSON, extract_json
 from winactions.model import Rect
 
 PROVIDERS = ["anthropic", "openai"]

@@ -186,6 +186,7 @@ class UIState(BaseModel):
     annotated_screenshot: str | None = None
     truncated: bool = False
     warnings: list[str] = Field(default_factory=list)
+    tiers: list[str] = Field(default_factory=list)  # what each tier beyond the tree added, and its cost
     node_count: int = 0  # accessible nodes read, of which `targets` are the useful ones
 
     def target(self, target_id: int) -> Target | None:

@@ -66,6 +66,7 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False) -> str
         lines.append(f"Annotated: {state.annotated_screenshot}")
     if state.truncated:
         lines.append("(truncated: the window has more elements than were read)")
+    lines.extend(f"tier: {t}" for t in state.tiers)
     lines.extend(f"warning: {w}" for w in state.warnings)
     return "\n".join(lines)
 
@@ -165,6 +166,7 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
         "annotated_screenshot": state.annotated_screenshot,
         "truncated": state.truncated,
         "warnings": state.warnings,
+        "tiers": state.tiers,
         "node_count": state.node_count,
     }
 

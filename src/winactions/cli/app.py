@@ -21,8 +21,10 @@ import click
 from pydantic.fields import FieldInfo
 
 from winactions import render
+from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import Command, Context, GlobalOptions, dispatch, load_commands
 from winactions.errors import InvalidInput, WinctlError
+from winactions.llm.config import LLMFlags
 from winactions.session.desktop import DesktopSession
 
 
@@ -144,22 +146,38 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
     @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
     @click.option("--window", default=None, help="act on this window (id, title part or process) and remember it")
     @click.option("--return-state", is_flag=True, help="after an action, print the new state too")
-    @click.option("--infer", is_flag=True,
-                  help="also list hidden handles inferred from the tree: column borders, splitters, resize handles")
+    @click.option("--infer", type=click.Choice(["off", "rules", "llm"]), default="off",
+                  help="also list hidden handles inferred from the tree (column borders, splitters, resize "
+                       "handles): `--infer` by rules, `--infer llm` by rules and a text model")
+    @click.option("--vision", type=click.Choice(["off", "auto", "local", "llm"]), default="off",
+                  help="also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and "
+                       "shapes, offline), `--vision llm` (a vision model), `--vision` (the model if configured)")
+    @click.option("--vision-api-key", envvar="WINCTL_VISION_API_KEY", default=None, show_envvar=True,
+                  help="API key for --vision llm / --infer llm (else ANTHROPIC_API_KEY / OPENAI_API_KEY)")
+    @click.option("--vision-base-url", envvar="WINCTL_VISION_BASE_URL", default=None, show_envvar=True,
+                  help="an OpenAI-compatible endpoint (GLM, OpenRouter, DeepSeek, vLLM, Ollama)")
+    @click.option("--vision-model", envvar="WINCTL_VISION_MODEL", default=None, show_envvar=True,
+                  help="the model to ask")
+    @click.option("--llm-provider", envvar="WINCTL_LLM_PROVIDER", type=click.Choice(["anthropic", "openai"]),
+                  default=None, help="the API format (default: guessed from the key and URL)")
     @click.option("--session", default="default", envvar="WINCTL_SESSION", show_default=True,
                   help="session name: ids and the selected window are remembered per session")
     @click.version_option(package_name="winactions")
     @click.pass_context
     def cli(ctx: click.Context, json_output: bool, window: str | None, return_state: bool,
-            infer: bool, session: str) -> None:
+            infer: str, vision: str, vision_api_key: str | None, vision_base_url: str | None,
+            vision_model: str | None, llm_provider: str | None, session: str) -> None:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
         `winctl input 2 "text"`, `winctl keys ctrl+s`. Put global options before the
         command, and `--` before negative coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
-        ctx.obj = GlobalOptions(json_output=json_output, window=window, return_state=return_state,
-                                infer=infer, session=session)
+        ctx.obj = GlobalOptions.model_validate({
+            "json_output": json_output, "window": window, "return_state": return_state, "infer": infer,
+            "vision": vision, "session": session,
+            "llm": LLMFlags(provider=llm_provider, api_key=vision_api_key, base_url=vision_base_url,
+                            model=vision_model)})
 
     @cli.command("mcp")
     @click.pass_context
@@ -197,7 +215,7 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
 def invoke(cli: click.Group, argv: list[str]) -> None:
     """Run one command line through `cli`; ends with SystemExit on errors and usage errors."""
     try:
-        cli.main(args=argv, prog_name="winctl", standalone_mode=False)
+        cli.main(args=normalize_global_options(argv), prog_name="winctl", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.Abort:

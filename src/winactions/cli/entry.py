@@ -11,12 +11,43 @@ import os
 import sys
 
 LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill"}
-OPTIONS_WITH_VALUE = {"--window", "--session"}
+OPTIONS_WITH_VALUE = {"--window", "--session", "--vision-api-key", "--vision-base-url", "--vision-model",
+                      "--llm-provider"}
+# global options whose value is optional: `--infer` means rules, `--infer llm` asks a model too
+OPTIONAL_VALUES = {"--infer": ("rules", {"off", "rules", "llm"}), "--vision": ("auto", {"off", "auto", "local", "llm"})}
+
+
+def normalize_global_options(argv: list[str]) -> list[str]:
+    """Spell optional-value options as `--infer=llm` / `--infer=rules` before the command name,
+    so that `winctl --infer state` and `winctl --infer llm state` both parse unambiguously."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token in OPTIONAL_VALUES:
+            default, allowed = OPTIONAL_VALUES[token]
+            if i + 1 < len(argv) and argv[i + 1] in allowed:
+                out.append(f"{token}={argv[i + 1]}")
+                i += 2
+            else:
+                out.append(f"{token}={default}")
+                i += 1
+            continue
+        if token in OPTIONS_WITH_VALUE:
+            out.extend(argv[i:i + 2])
+            i += 2
+            continue
+        if not token.startswith("-") or token == "--":
+            return out + argv[i:]
+        out.append(token)
+        i += 1
+    return out
 
 
 def split_session(argv: list[str]) -> tuple[str | None, str | None]:
     """(session name, command name) from the global options before the command."""
     name = os.environ.get("WINCTL_SESSION") or None
+    argv = normalize_global_options(argv)
     i = 0
     while i < len(argv):
         token = argv[i]

@@ -12,11 +12,12 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from winactions.errors import InvalidInput
+from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.session.desktop import DesktopSession
 
@@ -42,7 +43,20 @@ class GlobalOptions(BaseModel):
     window: str | None = None
     return_state: bool = False
     session: str = "default"
-    infer: bool = False  # Tier 1+: add rule-inferred borders, splitters and handles
+    infer: Literal["off", "rules", "llm"] = "off"  # Tier 1+: hidden handles by rule, or rule and model
+    vision: Literal["off", "auto", "local", "llm"] = "off"  # Tier 2: elements seen in a screenshot
+    llm: LLMFlags = Field(default_factory=LLMFlags)  # which model --infer llm / --vision llm ask
+
+    @field_validator("infer", mode="before")
+    @classmethod
+    def _infer_flag(cls, value: Any) -> Any:
+        """`infer: true` (MCP, older callers) means the rules."""
+        return {True: "rules", False: "off"}.get(value, value) if isinstance(value, bool) else value
+
+    @field_validator("vision", mode="before")
+    @classmethod
+    def _vision_flag(cls, value: Any) -> Any:
+        return {True: "auto", False: "off"}.get(value, value) if isinstance(value, bool) else value
 
 
 class Result(BaseModel):
@@ -146,7 +160,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         raise InvalidInput(f"unknown command {name!r}",
                            hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
     params = validate(cmd, args)
-    ctx.session.set_tiers(infer=ctx.options.infer)
+    ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm)
     result = cmd.handler(ctx, params)
     if cmd.kind is Kind.ACTION and ctx.options.return_state:
         ctx.forget_window()

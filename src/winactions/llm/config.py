@@ -21,8 +21,30 @@ from winactions.errors import BackendUnavailable, InvalidInput
 
 Provider = Literal["anthropic", "openai"]
 
-DEFAULT_MODELS: dict[str, str] = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4o-mini"}
+DEFAULT_MODELS: dict[str, str] = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-4o-mini"}
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "0.0.0.0")
+
+
+class LLMFlags(BaseModel):
+    """What the user gave on the command line or in a tool call; the environment fills the rest."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provider: str | None = None
+    api_key: str | None = None
+    base_url: str | None = None
+    model: str | None = None
+
+    @property
+    def configured(self) -> bool:
+        """Whether a model could be called without asking anything more (flags or environment)."""
+        env = os.environ
+        return bool(self.api_key or self.base_url or env.get("WINCTL_VISION_API_KEY")
+                    or env.get("WINCTL_VISION_BASE_URL") or env.get("ANTHROPIC_API_KEY") or env.get("OPENAI_API_KEY"))
+
+    def resolve(self) -> LLMConfig:
+        return LLMConfig.resolve(provider=self.provider, api_key=self.api_key, base_url=self.base_url,
+                                 model=self.model)
 
 
 class LLMConfig(BaseModel):

@@ -16,6 +16,7 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from pydantic import ValidationError
 
 from winactions import render
 from winactions._version import __version__
@@ -32,8 +33,13 @@ INSTRUCTIONS = (
     "and fail as stale when their element disappears: then call `state` again."
 )
 GLOBAL_WINDOW = {"type": "string", "description": "act on this window (id, title part or process) and remember it"}
-GLOBAL_INFER = {"type": "boolean", "default": False,
-                "description": "also list hidden handles inferred from the tree (column borders, splitters)"}
+GLOBAL_INFER = {"type": ["string", "boolean"], "enum": ["off", "rules", "llm", True, False], "default": "off",
+                "description": "also list hidden handles inferred from the tree (column borders, splitters): "
+                               "rules, or llm (rules and a text model)"}
+GLOBAL_VISION = {"type": ["string", "boolean"], "enum": ["off", "auto", "local", "llm", True, False],
+                 "default": "off",
+                 "description": "also list elements a screenshot shows and the tree lacks: local (OCR and shapes, "
+                                "offline) or llm (a vision model configured by WINCTL_VISION_* variables)"}
 GLOBAL_RETURN_STATE = {"type": "boolean", "default": False, "description": "also return the state after the action"}
 
 
@@ -43,6 +49,7 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     if "window" not in properties:
         properties["window"] = GLOBAL_WINDOW
     properties["infer"] = GLOBAL_INFER
+    properties["vision"] = GLOBAL_VISION
     if cmd.kind is Kind.ACTION:
         properties["return_state"] = GLOBAL_RETURN_STATE
     return schema
@@ -103,13 +110,15 @@ class ToolRunner:
             raise InvalidInput(f"unknown tool {tool!r}", hint="list the tools to see what there is")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = bool(args.pop("return_state", False)) if cmd.kind is Kind.ACTION else False
-        infer = args.pop("infer", False)
-        if not isinstance(infer, bool):
-            raise InvalidInput("infer must be true or false", hint="infer: true adds inferred handles")
         if window is not None and not isinstance(window, str):
             raise InvalidInput("window must be a string", hint="a window id, title part or process name")
-        options = GlobalOptions(json_output=True, window=window, return_state=return_state, infer=infer,
-                                session=self.session_name)
+        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args}
+        try:
+            options = GlobalOptions(json_output=True, window=window, return_state=return_state,
+                                    session=self.session_name, **tiers)
+        except ValidationError:
+            raise InvalidInput(f"bad tier choice {tiers}",
+                               hint="infer: off|rules|llm, vision: off|auto|local|llm") from None
         return dispatch(cmd.name, args, Context(self.session(), options))
 
     def close(self) -> None:

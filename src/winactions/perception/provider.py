@@ -24,6 +24,7 @@ class Detection:
     truncated: bool = False
     warnings: list[str] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)  # the raw tree, for tiers that reason from it
+    reports: list[str] = field(default_factory=list)  # what each extra tier added and what it cost
 
 
 class Provider(Protocol):

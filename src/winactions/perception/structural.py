@@ -118,4 +118,9 @@ class StructuralProvider:
         targets = base.targets
         found = [*column_borders(targets), *splitters(base.nodes, targets), *resize_handles(targets),
                  *row_borders(targets)]
-        return Detection([*targets, *found], base.node_count, base.truncated, base.warnings, base.nodes)
+        counts: dict[str, int] = {}
+        for t in found:
+            counts[t.type] = counts.get(t.type, 0) + 1
+        report = "rules: +" + (", ".join(f"{n} {kind}" for kind, n in counts.items()) or "nothing")
+        return Detection([*targets, *found], base.node_count, base.truncated, base.warnings, base.nodes,
+                         [*base.reports, report])

@@ -167,10 +167,25 @@ def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
     return request(ensure_daemon(name), {"op": "run", "argv": argv}, READ_TIMEOUT)
 
 
+# The daemon was started by some earlier client and has that client's environment; these
+# settings belong to this call, so they travel as the flags they stand for.
+ENV_FLAGS = {"WINCTL_VISION_API_KEY": "--vision-api-key", "WINCTL_VISION_BASE_URL": "--vision-base-url",
+             "WINCTL_VISION_MODEL": "--vision-model", "WINCTL_LLM_PROVIDER": "--llm-provider"}
+
+
+def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.environ) -> list[str]:
+    """`argv` with this process's model settings spelled as global flags (flags given win)."""
+    extra: list[str] = []
+    for var, flag in ENV_FLAGS.items():
+        if env.get(var) and not any(a == flag or a.startswith(flag + "=") for a in argv):
+            extra += [flag, env[var]]
+    return extra + argv
+
+
 def forward(name: str, argv: list[str]) -> int:
     """Run `winctl ARGV` in the session's daemon, print what it printed, return its exit code."""
     try:
-        reply = _send_run(name, argv)
+        reply = _send_run(name, with_env_flags(argv))
     except (OSError, ValueError, DaemonError) as exc:
         json_mode = "--json" in argv
         message = f"cannot reach the session daemon {name!r}: {exc}"

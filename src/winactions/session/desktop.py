@@ -12,10 +12,11 @@ import time
 from datetime import datetime, timezone
 
 from winactions.backends.base import Backend
-from winactions.errors import AppBusy, NotFound, StaleElement, WindowClosed
+from winactions.errors import AppBusy, NotFound, StaleElement, WinctlError, WindowClosed
+from winactions.llm.config import LLMFlags
 from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
-from winactions.perception.structural import StructuralProvider
+from winactions.perception.tiers import compose
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
 
@@ -31,6 +32,7 @@ class DesktopSession:
         self.registry = IdRegistry.from_data(self.data.registry)
         self.providers: list[Provider] = providers or [AccessibilityProvider()]
         self.notes: list[str] = []  # things the agent should know about this call
+        self._tiers_key: tuple[str, str, LLMFlags] = ("off", "off", LLMFlags())
 
     # -- windows --------------------------------------------------------------------
     def find_window(self, selector: str) -> WindowInfo:
@@ -108,7 +110,8 @@ class DesktopSession:
             except Exception as exc:  # a failing extra tier must not hide the others
                 if detection is None:
                     raise
-                warnings.append(f"{provider.name} failed: {exc}")
+                hint = f" ({exc.hint})" if isinstance(exc, WinctlError) and exc.hint else ""
+                warnings.append(f"{provider.name} failed: {exc}{hint}")
         assert detection is not None
         numbered = self._number(detection.targets)
         state = UIState(
@@ -117,16 +120,22 @@ class DesktopSession:
             timestamp=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
             truncated=detection.truncated,
             warnings=[*self.notes, *detection.warnings, *warnings],
+            tiers=detection.reports,
             node_count=detection.node_count,
         )
         self.data.state = state
         self.save()
         return state
 
-    def set_tiers(self, infer: bool) -> None:
-        """Choose the perception tiers for the next states: the tree, plus inference."""
-        base = [p for p in self.providers if not isinstance(p, StructuralProvider)]
-        self.providers = [*base, StructuralProvider()] if infer else base
+    def set_tiers(self, infer: str = "off", vision: str = "off", llm: LLMFlags | None = None) -> None:
+        """Choose the perception tiers for the next states (seed 000's provider table).
+
+        Providers are kept between calls with the same choice, so a daemon reuses its LLM
+        client (and its token accounting) and its OCR engine."""
+        key = (infer, vision, llm or LLMFlags())
+        if key != self._tiers_key:
+            self.providers = compose(self.providers[0], infer, vision, llm or LLMFlags())
+            self._tiers_key = key
 
     def _number(self, targets: list[Target]) -> list[Target]:
         """Ids for the tree's targets first, then for derived ones, whose `derived_from`

@@ -1,0 +1,175 @@
+"""Tier 2 (`--vision`): elements seen in a screenshot of the window that the tree lacks.
+
+Two ways to see, chosen per call:
+- `local` needs nothing but this machine: widget-like shapes by classical detection
+  (`shapes.py`) and text by OCR (`locate/ocr.py`). OCR is the slow part, so only text boxes
+  that no known element already covers are recognised.
+- `llm` sends the screenshot to a vision model (resized to ≤ 1568 px, boxes mapped back to
+  the screen through the resize factor and the window's origin).
+
+Either way the result is merged by IOU (threshold 0.1, as in seed 000): a detection that
+overlaps an element we already have is the same element and is dropped, so only what the
+tree (and inference) missed is added — each with its source, confidence and rect.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from PIL import Image
+
+from winactions import screenshots
+from winactions.backends.base import Backend
+from winactions.model import Rect, Source, Target, WindowInfo
+from winactions.perception.inference_llm import Model
+from winactions.perception.provider import Detection
+
+IOU_THRESHOLD = float(os.environ.get("WINCTL_VISION_IOU", "0.1"))
+MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
+
+SYSTEM = "You detect UI elements in screenshots. Answer with JSON only."
+PROMPT = """This is a screenshot of the window "{title}", {width}x{height} pixels.
+List every interactive or informative element you can see: buttons (also icon-only ones), text
+fields, checkboxes, tabs, links, menu items, sliders, drag handles, canvas objects, labels.
+Reply with a JSON list; each item:
+{{"type": "Button", "name": "visible text or a short description of the icon", "box": [x1, y1, x2, y2],
+  "confidence": 0.0-1.0}}
+Boxes are {units} of this image."""
+UNITS_TEXT = {"pixels": "pixel coordinates", "per_mille": "coordinates on a 0-1000 grid over the width and height"}
+
+
+class VisionProvider:
+    """Adds what a screenshot shows and the known targets do not."""
+
+    name = "vision"
+
+    def __init__(self, mode: str, model: Model | None = None, iou_threshold: float = IOU_THRESHOLD) -> None:
+        if mode not in ("local", "llm"):
+            raise ValueError(f"unknown vision mode {mode!r}")
+        if mode == "llm" and model is None:
+            raise ValueError("vision by model needs a model")
+        self.mode = mode
+        self.model = model
+        self.iou_threshold = iou_threshold
+        self.name = f"vision-{mode}"
+
+    def detect(self, backend: Backend, window: WindowInfo, base: Detection | None) -> Detection:
+        if base is None:
+            raise ValueError("vision needs the accessibility tier's result to merge with")
+        if window.rect is None:
+            raise ValueError(f'window "{window.title}" has no geometry (minimized?)')
+        started = time.perf_counter()
+        image = screenshots.capture(backend, window.rect)
+        origin = (window.rect.left, window.rect.top)
+        known = [t.rect for t in base.targets if t.rect is not None]
+        if self.mode == "local":
+            found, detail = self._local(image, origin, known)
+        else:
+            found, detail = self._llm(image, origin, window)
+        added = merge(found, known, window.rect, self.iou_threshold)
+        report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
+                  f" ({detail})")
+        return Detection([*base.targets, *added], base.node_count, base.truncated, base.warnings, base.nodes,
+                         [*base.reports, report])
+
+    # -- local: shapes and OCR -----------------------------------------------------------
+    def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect]) -> tuple[list[Target], str]:
+        import numpy as np
+
+        from winactions.locate.ocr import shared_engine
+        from winactions.perception.shapes import detect_widgets
+
+        bgr = np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+        shapes = [Target(id=0, type=c.label or "Element", name="", rect=c.rect, source=Source.VISION,
+                         confidence=round(c.confidence, 2), states=["enabled"],
+                         derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})")
+                  for c in detect_widgets(bgr, origin=origin)]
+        engine = shared_engine()
+        boxes = engine.detect(bgr, origin=origin)
+        # recognising is the slow half of OCR: only read text no known element covers
+        fresh = [b for b in boxes if not _covered(b, known)]
+        texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
+        text_targets = []
+        for box in texts:
+            if not box.text.strip():
+                continue
+            holder = next((s for s in shapes if s.rect is not None and _inside(box.rect, s.rect)), None)
+            if holder is not None and not holder.name:
+                holder.name = box.text.strip()  # the text on a shape names it ("OK" on a drawn button)
+                holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
+                continue
+            text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=box.rect, source=Source.OCR,
+                                       confidence=round(box.score, 2), derived_from="ocr"))
+        detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read"
+        return [*shapes, *text_targets], detail
+
+    # -- by model ------------------------------------------------------------------------
+    def _llm(self, image: Image.Image, origin: tuple[int, int], window: WindowInfo) -> tuple[list[Target], str]:
+        from winactions.llm.images import prepare
+
+        assert self.model is not None
+        prepared = prepare(image, origin)
+        units = box_units(getattr(getattr(self.model, "flags", None), "model", None))
+        width, height = prepared.size
+        reply = self.model.ask_json(SYSTEM, PROMPT.format(title=window.title, width=width, height=height,
+                                                          units=UNITS_TEXT[units]), [prepared.image])
+        found = []
+        for item in reply if isinstance(reply, list) else []:
+            target = _from_model(item, prepared, units)
+            if target is not None:
+                found.append(target)
+        skipped = (len(reply) if isinstance(reply, list) else 0) - len(found)
+        detail = f"scale {prepared.scale:.3f}, {skipped} unusable item(s), {self.model.usage()}"
+        if not isinstance(reply, list):
+            raise ValueError(f"the vision model answered {type(reply).__name__}, not a list of elements")
+        return found, detail
+
+
+def box_units(model_name: str | None) -> str:
+    """Which box convention to ask for: GLM and Qwen-VL are trained on a 0–1000 grid."""
+    configured = os.environ.get("WINCTL_VISION_BOX_UNITS")
+    if configured in UNITS_TEXT:
+        return configured
+    name = (model_name or os.environ.get("WINCTL_VISION_MODEL") or "").lower()
+    return "per_mille" if any(k in name for k in ("glm", "qwen")) else "pixels"
+
+
+def merge(found: list[Target], known: list[Rect], window: Rect, threshold: float) -> list[Target]:
+    """Keep detections inside the window that overlap no known or already kept element."""
+    kept: list[Target] = []
+    taken = list(known)
+    for t in sorted(found, key=lambda t: -(t.confidence or 0)):
+        rect = t.rect.intersect(window) if t.rect is not None else None
+        if rect is None or rect.width < MIN_SIDE or rect.height < MIN_SIDE:
+            continue
+        if any(rect.iou(other) > threshold for other in taken):
+            continue
+        kept.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
+        taken.append(rect)
+    return kept
+
+
+def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
+    if not isinstance(item, dict):
+        return None
+    box = item.get("box", item.get("bbox", item.get("rect")))
+    if not isinstance(box, list) or len(box) != 4 or not all(isinstance(v, (int, float)) for v in box):
+        return None
+    rect = prepared.to_screen(box, units)
+    confidence = item.get("confidence", 0.5)
+    confidence = float(confidence) if isinstance(confidence, (int, float)) and 0 <= confidence <= 1 else 0.5
+    return Target(id=0, type=str(item.get("type") or "Element"), name=str(item.get("name") or ""), rect=rect,
+                  source=Source.VISION, confidence=round(confidence, 2), states=["enabled"],
+                  derived_from=f"vision: model box {[round(v) for v in box]} ({units})")
+
+
+def _covered(box: Rect, known: list[Rect]) -> bool:
+    cx, cy = box.center
+    return any(k.contains(cx, cy) and (k.area <= 4 * box.area or box.iou(k) > 0.1) for k in known)
+
+
+def _inside(inner: Rect, outer: Rect) -> bool:
+    cx, cy = inner.center
+    return outer.contains(cx, cy)
