@@ -15,6 +15,8 @@ from winactions.commands.results import (
     ActionResult,
     BatchResult,
     InspectResult,
+    LocateCacheResult,
+    LocateCommandResult,
     ScreenshotResult,
     StateResult,
     ValueResult,
@@ -98,6 +100,8 @@ def _body_text(result: Result) -> str:
     if isinstance(result, ActionResult):
         what = f" [{result.target.id}] [{result.target.type}] \"{_clean(result.target.name)}\"" \
             if result.target else ""
+        if result.target is not None and result.target.id == 0:  # found on screen, not in the state
+            what = f' "{_clean(result.target.name)}" ({result.target.derived_from})'
         at = f" at ({result.point[0]}, {result.point[1]})" if result.point else ""
         detail = f" — {result.detail}" if result.detail else ""
         return f"{result.action}{what}{at} via {result.method}{detail}"
@@ -119,9 +123,30 @@ def _body_text(result: Result) -> str:
             else:
                 lines.append(f"{step.step}. {step.command}: error: {(step.error or {}).get('message', '?')}")
         return "\n".join(lines)
+    if isinstance(result, LocateCommandResult):
+        return _located_text(result)
+    if isinstance(result, LocateCacheResult):
+        stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
+        return (f"cleared {result.cleared} entries; " if result.action == "clear" else "") + stats
     if isinstance(result, WaitResult):
         return f"{result.condition} after {result.waited_seconds:.2f}s"
     return json.dumps(to_data(result), indent=2)
+
+
+def _located_text(result: LocateCommandResult) -> str:
+    r = result.located
+    e = r.element
+    lines = [f'"{_clean(r.target)}" found by {r.method_used}{" (cached)" if r.cache_hit else ""}: '
+             f'"{_clean(e.label)}" at {e.bbox}, click ({e.click_point[0]}, {e.click_point[1]}), '
+             f"confidence {e.confidence:.2f}"]
+    if e.visible_fraction < 1:
+        lines.append(f"partly visible ({e.visible_fraction:.0%}): safe region {e.safe_region}, "
+                     f"can interact: {'yes' if e.can_interact else 'no'}")
+    lines += [f'also: "{_clean(c.label)}" at {c.bbox} ({c.confidence:.2f})' for c in r.candidates]
+    lines += [f"tried {a.strategy}: {a.found} found" + (f", best {a.best:.2f}" if a.best is not None else "")
+              + (f" — {a.error}" if a.error and a.error != "not found" else "") + f" ({a.ms:.0f} ms)"
+              for a in r.attempts]
+    return "\n".join(lines)
 
 
 def _clean(text: str, limit: int = 120) -> str:

@@ -16,12 +16,14 @@ from winactions.keys import parse_keys
 from winactions.model import Operation
 
 ID = Field(description="element id from `winctl state`")
+REF = Field(description="element id from `winctl state`, or a visual target found on screen: "
+                        "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
 VIA = Field(Via.AUTO, description="auto: semantic action when it fits, else the mouse; "
                                   "semantic: never move the mouse; input: always the mouse")
 
 
 class ClickParams(Params):
-    id: int = ID
+    id: int | str = REF
     via: Via = VIA
 
 
@@ -29,19 +31,19 @@ class ClickParams(Params):
 def click(ctx: Context, p: ClickParams) -> ActionResult:
     """Click an element: its semantic action (press, toggle, select) when it has one,
     else a left click at its visible centre."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)
 
 
 class PointerParams(Params):
-    id: int = ID
+    id: int | str = REF
 
 
 @command("dblclick", PointerParams, kind=Kind.ACTION, positional=("id",))
 def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Double-click an element at its visible centre (opens rows, selects words)."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node, count=2,
                                        via=Via.INPUT)
     return ActionResult(action="dblclick", method=method, target=target, point=point)
@@ -50,14 +52,14 @@ def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
 @command("rightclick", PointerParams, kind=Kind.ACTION, positional=("id",))
 def rightclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Right-click an element at its visible centre (context menus)."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node,
                                        button=MouseButton.RIGHT, via=Via.INPUT)
     return ActionResult(action="rightclick", method=method, target=target, point=point)
 
 
 class InputParams(Params):
-    id: int = ID
+    id: int | str = REF
     text: str = Field(description="the text to put in the element")
     append: bool = Field(False, description="add to the existing text instead of replacing it")
     enter: bool = Field(False, description="press Enter afterwards")
@@ -74,7 +76,7 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
 def set_text(ctx: Context, p: InputParams) -> ActionResult:
     """The body of `input`, shared with `type-into-element`."""
     backend = ctx.session.backend
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     window = ctx.window()
     method = None
     note = ""
@@ -140,7 +142,7 @@ def keys(ctx: Context, p: KeysParams) -> ActionResult:
 
 
 class ScrollParams(Params):
-    id: int = ID
+    id: int | str = REF
     direction: Literal["up", "down", "left", "right"] = Field(description="which way to scroll")
     amount: int = Field(3, ge=1, le=100, description="wheel notches")
 
@@ -149,7 +151,7 @@ class ScrollParams(Params):
 def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
     """Scroll inside an element with the mouse wheel at its centre."""
     backend = ctx.session.backend
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     x, y = execution.click_point(target, node)
     dx, dy = execution.wheel_notches(p.direction, p.amount)
     execution.ensure_active(backend, ctx.window())
@@ -167,7 +169,7 @@ class SelectParams(Params):
 def select(ctx: Context, p: SelectParams) -> ActionResult:
     """Choose an option by name in a combo box, list or tab list."""
     backend = ctx.session.backend
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     if node is None or Operation.CHOOSE not in node.operations:
         raise ActionFailed(f'element {p.id} ([{target.type}] "{target.name}") has no options to choose from',
                            hint="select works on combo boxes, lists and tab lists; "
@@ -177,7 +179,7 @@ def select(ctx: Context, p: SelectParams) -> ActionResult:
 
 
 class DragParams(Params):
-    id: int = ID
+    id: int | str = REF
     x2: int = Field(description="drop point x (screen pixels)")
     y2: int = Field(description="drop point y (screen pixels)")
     duration: float = Field(0.3, ge=0, le=10, description="seconds the drag takes")
@@ -187,7 +189,7 @@ class DragParams(Params):
 def drag(ctx: Context, p: DragParams) -> ActionResult:
     """Drag an element from its centre to a screen point."""
     backend = ctx.session.backend
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window())
     x1, y1 = execution.click_point(target, node)
     execution.check_on_screen(backend, p.x2, p.y2)
     execution.ensure_active(backend, ctx.window())

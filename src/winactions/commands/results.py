@@ -80,3 +80,16 @@ class BatchResult(Result):
 class WaitResult(Result):
     condition: str
     waited_seconds: float
+
+
+class LocateCommandResult(Result):
+    """`locate`: where the target is, how it was found, and the locator's cache counters."""
+
+    located: Any  # winactions.locate.locator.LocateResult (kept untyped: the locator imports numpy)
+    cache: dict[str, float]
+
+
+class LocateCacheResult(Result):
+    action: str
+    cleared: int
+    stats: dict[str, float]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+import os
 from dataclasses import dataclass
 from typing import Literal
 
@@ -68,3 +69,16 @@ def to_base64_png(image: Image.Image) -> str:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+UNITS_TEXT = {"pixels": "pixel coordinates", "per_mille": "coordinates on a 0-1000 grid over the width and height"}
+
+
+def box_units(model_name: str | None) -> str:
+    """Which box convention to ask a model for: GLM and Qwen-VL are trained on a 0–1000 grid.
+    WINCTL_VISION_BOX_UNITS (pixels | per_mille) overrides the guess."""
+    configured = os.environ.get("WINCTL_VISION_BOX_UNITS")
+    if configured in UNITS_TEXT:
+        return configured
+    name = (model_name or os.environ.get("WINCTL_VISION_MODEL") or "").lower()
+    return "per_mille" if any(k in name for k in ("glm", "qwen")) else "pixels"

@@ -22,6 +22,7 @@ from PIL import Image
 
 from winactions import screenshots
 from winactions.backends.base import Backend
+from winactions.llm.images import UNITS_TEXT
 from winactions.model import Rect, Source, Target, WindowInfo
 from winactions.perception.inference_llm import Model
 from winactions.perception.provider import Detection
@@ -37,7 +38,6 @@ Reply with a JSON list; each item:
 {{"type": "Button", "name": "visible text or a short description of the icon", "box": [x1, y1, x2, y2],
   "confidence": 0.0-1.0}}
 Boxes are {units} of this image."""
-UNITS_TEXT = {"pixels": "pixel coordinates", "per_mille": "coordinates on a 0-1000 grid over the width and height"}
 
 
 class VisionProvider:
@@ -107,7 +107,7 @@ class VisionProvider:
 
     # -- by model ------------------------------------------------------------------------
     def _llm(self, image: Image.Image, origin: tuple[int, int], window: WindowInfo) -> tuple[list[Target], str]:
-        from winactions.llm.images import prepare
+        from winactions.llm.images import box_units, prepare
 
         assert self.model is not None
         prepared = prepare(image, origin)
@@ -125,15 +125,6 @@ class VisionProvider:
         if not isinstance(reply, list):
             raise ValueError(f"the vision model answered {type(reply).__name__}, not a list of elements")
         return found, detail
-
-
-def box_units(model_name: str | None) -> str:
-    """Which box convention to ask for: GLM and Qwen-VL are trained on a 0–1000 grid."""
-    configured = os.environ.get("WINCTL_VISION_BOX_UNITS")
-    if configured in UNITS_TEXT:
-        return configured
-    name = (model_name or os.environ.get("WINCTL_VISION_MODEL") or "").lower()
-    return "per_mille" if any(k in name for k in ("glm", "qwen")) else "pixels"
 
 
 def merge(found: list[Target], known: list[Rect], window: Rect, threshold: float) -> list[Target]:

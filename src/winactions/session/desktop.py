@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from datetime import datetime, timezone
+from typing import Any
 
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, NotFound, StaleElement, WinctlError, WindowClosed
@@ -33,6 +34,7 @@ class DesktopSession:
         self.providers: list[Provider] = providers or [AccessibilityProvider()]
         self.notes: list[str] = []  # things the agent should know about this call
         self._tiers_key: tuple[str, str, LLMFlags] = ("off", "off", LLMFlags())
+        self._locator: Any = None
 
     # -- windows --------------------------------------------------------------------
     def find_window(self, selector: str) -> WindowInfo:
@@ -199,6 +201,45 @@ class DesktopSession:
             raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is no longer shown',
                                hint="the UI changed — run `winctl state`")
         return target, node
+
+    def resolve_ref(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
+        """An id from the state, or a visual target (`text:Save`, `image:NAME`...) located now.
+
+        A located target has no handle, so actions use its coordinates; its `derived_from`
+        says how it was found, and an unreliable match is an error that lists candidates."""
+        if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
+            return self.resolve(int(ref))
+        result = self.locator().locate(ref, window=window)
+        if not result.success or result.element is None:
+            options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
+                                for c in result.candidates[:3])
+            raise NotFound(result.error or f"{ref!r} was not found",
+                           hint=(f"closest: {options} — " if options else "")
+                           + "try `winctl locate` with --strategy, or `winctl state`")
+        found = result.element
+        if not found.valid or not found.can_interact or found.safe_region is None:
+            raise NotFound(f"{ref!r} was found at {found.bbox} but cannot be clicked there: "
+                           f"{found.error or 'too little of it is visible'}", hint="scroll it into view")
+        rect = found.bbox if found.safe_region.contains(*found.bbox.center) else found.safe_region
+        source = {"ocr": Source.OCR, "vision": Source.VISION, "fixed": Source.FIXED}.get(
+            found.method.split(":")[0], Source.TEMPLATE)
+        how = f"located by {found.method}" + (" (cached)" if result.cache_hit else "") + \
+            f", confidence {found.confidence:.2f}"
+        return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
+                      confidence=found.confidence, derived_from=how, states=["enabled"]), None
+
+    def locator(self) -> Any:
+        """The session's visual locator (its cache lives as long as the session: the daemon's)."""
+        if self._locator is None:
+            from winactions.llm.lazy import LazyModel
+            from winactions.locate.locator import Locator
+
+            def model() -> LazyModel | None:
+                flags = self._tiers_key[2]
+                return LazyModel(flags) if flags.configured else None
+
+            self._locator = Locator(self.backend, model=model)
+        return self._locator
 
     def save(self) -> None:
         self.data.registry = self.registry.to_data()

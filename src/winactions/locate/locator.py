@@ -1,0 +1,309 @@
+"""`Locator.locate(target)`: seed 002's fallback chain over one screenshot, validated and cached.
+
+Targets name their strategy, or leave it to the chain:
+
+    text:Save              OCR          image:run_button   reference image (asset library)
+    dynamic:the green run  vision model fixed:tray          configured point
+    Save                   template (if an asset is called so) → OCR → vision → fixed
+
+One capture serves every strategy. Each attempt is recorded (what it found, its best
+confidence, why it failed, how long it took); the chain stops at the first result at or above
+the `reliable` threshold (0.8). Below it nothing is guessed: the result fails and lists the
+best candidates instead. A winner is validated against the screens (off-screen rejected,
+partly visible → `safe_region`) and cached for ≤ 30 s while its pixels stay the same.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from winactions.backends.base import Backend
+from winactions.errors import InvalidInput, NotFound, WinctlError
+from winactions.locate.assets import AssetLibrary
+from winactions.locate.cache import LocateCache
+from winactions.locate.fixed import FixedPoints
+from winactions.locate.types import Candidate
+from winactions.locate.validate import validate
+from winactions.model import Rect, WindowInfo
+
+STRATEGIES = ("template", "ocr", "vision", "fixed")
+PREFIXES = {"text": "ocr", "image": "template", "dynamic": "vision", "fixed": "fixed"}
+RELIABLE = 0.8
+TEMPLATE_THRESHOLD = 0.75
+MAX_CANDIDATES = 5
+
+
+class Located(BaseModel):
+    """One place a target was found, checked against the screens."""
+
+    bbox: Rect
+    center: tuple[int, int]
+    click_point: tuple[int, int] | None
+    confidence: float
+    method: str
+    label: str = ""
+    visible_region: Rect | None = None
+    safe_region: Rect | None = None
+    visible_fraction: float = 0.0
+    can_interact: bool = False
+    valid: bool = True
+    error: str | None = None
+
+
+class Attempt(BaseModel):
+    strategy: str
+    found: int = 0
+    best: float | None = None
+    error: str | None = None
+    ms: float = 0.0
+
+
+class LocateResult(BaseModel):
+    """What a locate did: the element (if reliable), the alternatives, and how it got there."""
+
+    target: str
+    success: bool
+    reliable: bool = False
+    element: Located | None = None
+    method_used: str | None = None
+    candidates: list[Located] = []
+    attempts: list[Attempt] = []
+    cache_hit: bool = False
+    searched: Rect | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    kind: str  # text | image | dynamic | fixed | auto
+    value: str
+
+    @classmethod
+    def parse(cls, target: str) -> Query:
+        prefix, sep, rest = target.partition(":")
+        if sep and prefix in PREFIXES:
+            if not rest.strip():
+                example = "dynamic:the green run button" if prefix == "dynamic" else f"{prefix}:Save"
+                raise InvalidInput(f"{prefix}: needs something after the colon", hint=f"e.g. {example}")
+            return cls(prefix, rest.strip())
+        if not target.strip():
+            raise InvalidInput("the target is empty", hint="text:Save, image:NAME, dynamic:DESCRIPTION, fixed:NAME")
+        return cls("auto", target.strip())
+
+
+@dataclass
+class Shot:
+    """The one capture every strategy searches: BGR pixels and where they are on screen."""
+
+    bgr: np.ndarray
+    rect: Rect
+
+    @property
+    def origin(self) -> tuple[int, int]:
+        return self.rect.left, self.rect.top
+
+    def crop(self, rect: Rect) -> np.ndarray:
+        part = rect.intersect(self.rect)
+        if part is None:
+            return np.zeros((0, 0), dtype=np.uint8)
+        return self.bgr[part.top - self.rect.top:part.bottom - self.rect.top,
+                        part.left - self.rect.left:part.right - self.rect.left]
+
+
+@dataclass
+class Locator:
+    """Strategies, the asset library, fixed points, a model and a cache, for one session."""
+
+    backend: Backend
+    assets: AssetLibrary = field(default_factory=AssetLibrary.open)
+    fixed: FixedPoints = field(default_factory=FixedPoints.open)
+    model: Callable[[], Any] | None = None  # returns a LazyModel, or None when none is configured
+    cache: LocateCache = field(default_factory=LocateCache)
+    reliable: float = RELIABLE
+    template_threshold: float = TEMPLATE_THRESHOLD
+    last_seen: dict[str, Rect] = field(default_factory=dict)  # template hint: where an image was last found
+
+    def locate(self, target: str, *, strategies: list[str] | None = None, region: Rect | None = None,
+               window: WindowInfo | None = None, use_cache: bool = True) -> LocateResult:
+        query = Query.parse(target)
+        chain = self._chain(query, strategies, window)
+        area = self._area(region, window)
+        key = (query, tuple(chain), area)
+        if use_cache:
+            cached = self.cache.get(key, lambda r: _grey(self._grab(r)))
+            if cached is not None:
+                return cached.model_copy(update={"cache_hit": True,
+                                                 "attempts": [Attempt(strategy="cache", found=1,
+                                                                      best=cached.element.confidence)]})
+        shot = Shot(self._grab(area), area)
+        result = self._run(target, query, chain, shot, window)
+        if result.success and result.element is not None:
+            self.cache.put(key, result, result.element.bbox, _grey(shot.crop(result.element.bbox)))
+        return result
+
+    # -- the chain ---------------------------------------------------------------------------
+    def _chain(self, query: Query, strategies: list[str] | None, window: WindowInfo | None) -> list[str]:
+        if strategies:
+            unknown = [s for s in strategies if s not in STRATEGIES]
+            if unknown:
+                raise InvalidInput(f"unknown strategy {unknown[0]!r}", hint=f"strategies: {', '.join(STRATEGIES)}")
+            return list(dict.fromkeys(strategies))
+        if query.kind != "auto":
+            chain = [PREFIXES[query.kind]]
+            if query.kind == "image" and self.model is not None:
+                chain.append("vision")  # an asset's description, when its images do not match
+            return chain
+        chain = ["ocr"]
+        if self._asset(query.value, window) is not None:
+            chain.insert(0, "template")
+        if self.model is not None:
+            chain.append("vision")
+        if self.fixed.apps:
+            chain.append("fixed")
+        return chain
+
+    def _run(self, target: str, query: Query, chain: list[str], shot: Shot, window: WindowInfo | None) -> LocateResult:
+        attempts: list[Attempt] = []
+        pool: list[Candidate] = []
+        screens = self.backend.screens()
+        for strategy in chain:
+            started = time.perf_counter()
+            attempt = Attempt(strategy=strategy)
+            try:
+                found = self._try(strategy, query, shot, window)
+            except WinctlError as exc:
+                found, attempt.error = [], exc.message
+            except Exception as exc:  # noqa: BLE001 - one broken strategy must not end the chain
+                found, attempt.error = [], f"{type(exc).__name__}: {exc}"
+            attempt.ms = round((time.perf_counter() - started) * 1000, 1)
+            attempt.found = len(found)
+            attempt.best = round(found[0].confidence, 3) if found else None
+            if not found and attempt.error is None:
+                attempt.error = "not found"
+            attempts.append(attempt)
+            valid = [c for c in found if validate(c.rect, screens).valid]
+            if found and not valid:
+                attempt.error = "found only off screen"
+            pool += valid
+            best = valid[0] if valid else None
+            if best is not None and best.confidence >= self.reliable:
+                if best.method.startswith("template"):
+                    self.last_seen[query.value] = best.rect
+                element = _located(best, screens)
+                others = [_located(c, screens) for c in valid[1:MAX_CANDIDATES]]
+                return LocateResult(target=target, success=True, reliable=True, element=element,
+                                    method_used=best.method, candidates=others, attempts=attempts,
+                                    searched=shot.rect)
+            if best is not None:
+                attempt.error = f"best confidence {best.confidence:.2f} < {self.reliable}"
+        pool.sort(key=lambda c: -c.confidence)
+        why = "; ".join(f"{a.strategy}: {a.error}" for a in attempts) or "no strategy applies"
+        return LocateResult(target=target, success=False, candidates=[_located(c, screens) for c in
+                                                                      pool[:MAX_CANDIDATES]],
+                            attempts=attempts, searched=shot.rect,
+                            error=f"no reliable match for {target!r} ({why})")
+
+    def _try(self, strategy: str, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
+        if strategy == "ocr":
+            from winactions.locate.ocr import find_text
+
+            return find_text(shot.bgr, query.value, origin=shot.origin)
+        if strategy == "template":
+            return self._template(query, shot, window)
+        if strategy == "vision":
+            return self._vision(query, shot, window)
+        if strategy == "fixed":
+            return self.fixed.find(query.value, window)
+        raise InvalidInput(f"unknown strategy {strategy!r}")
+
+    def _template(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
+        from winactions.locate.template import find_template, load_image
+
+        asset = self._asset(query.value, window)
+        if asset is None:
+            asset = self.assets.resolve(query.value, _app(window))  # raises with the library's hint
+        best: list[Candidate] = []
+        for path in asset.images:
+            found = find_template(shot.bgr, load_image(path), origin=shot.origin, threshold=self.template_threshold,
+                                  hint=self.last_seen.get(query.value))
+            found = [Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, "image": path.name})
+                     for c in found]
+            best = sorted([*best, *found], key=lambda c: -c.confidence)
+            if best and best[0].confidence >= self.reliable:
+                break
+        return best
+
+    def _vision(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
+        from PIL import Image
+
+        from winactions.locate.vision import find_described
+
+        model = self.model() if self.model is not None else None
+        if model is None:
+            raise NotFound("no vision model is configured",
+                           hint="pass --vision-api-key (or --vision-base-url for a local server)")
+        description = query.value
+        if query.kind in ("image", "auto"):
+            asset = self._asset(query.value, window)
+            description = asset.description if asset is not None and asset.description else (
+                f'the element labelled or looking like "{query.value}"')
+        image = Image.fromarray(np.ascontiguousarray(shot.bgr[:, :, ::-1]))
+        return find_described(model, image, shot.origin, description)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _asset(self, name: str, window: WindowInfo | None) -> Any:
+        try:
+            return self.assets.resolve(name, _app(window))
+        except WinctlError:
+            return None
+
+    def _area(self, region: Rect | None, window: WindowInfo | None) -> Rect:
+        screens = self.backend.screens()
+        if region is not None:
+            parts = [p for s in screens if (p := region.intersect(s)) is not None]
+            if not parts:
+                raise InvalidInput(f"the region {region} is off every screen",
+                                   hint=f"screens: {', '.join(str(s) for s in screens)}")
+            return max(parts, key=lambda r: r.area)
+        if window is not None and window.rect is not None:
+            part = next((p for s in screens if (p := window.rect.intersect(s)) is not None), None)
+            if part is not None:
+                return part
+        return max(screens, key=lambda r: r.area)
+
+    def _grab(self, rect: Rect) -> np.ndarray:
+        image = self.backend.capture(rect).convert("RGB")
+        return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
+
+
+def _located(c: Candidate, screens: list[Rect]) -> Located:
+    v = validate(c.rect, screens)
+    return Located(bbox=c.rect, center=c.rect.center, click_point=v.click_point, confidence=round(c.confidence, 3),
+                   method=c.method, label=c.label, visible_region=v.visible_region, safe_region=v.safe_region,
+                   visible_fraction=v.visible_fraction, can_interact=v.can_interact, valid=v.valid, error=v.error)
+
+
+def _grey(bgr: np.ndarray) -> np.ndarray:
+    return bgr.mean(axis=2) if bgr.ndim == 3 else bgr
+
+
+def _app(window: WindowInfo | None) -> str | None:
+    return window.process if window is not None else None
+
+
+def parse_region(text: str) -> Rect:
+    """`x,y,width,height` (negative x/y allowed for monitors left of or above the primary)."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        x, y, w, h = (int(p) for p in parts)
+    except ValueError:
+        raise InvalidInput(f"region {text!r} is not x,y,width,height", hint="e.g. --region 0,0,800,600") from None
+    if w <= 0 or h <= 0:
+        raise InvalidInput(f"region {text!r} has no area", hint="width and height must be positive")
+    return Rect.from_xywh(x, y, w, h)

@@ -1,0 +1,220 @@
+"""The `ocr` strategy: find text on screen with rapidocr (its ONNX models ship in the wheel).
+
+A default full pass over a 1080p screen takes seconds on two cores, almost all of it in
+recognition (every text line is read). Locating one label does not need every line read:
+
+1. detect text lines on a downscaled copy (long side 960 px for a window, 2/3 of a larger
+   image: small UI text must survive the downscale; ~0.2 s for a window);
+2. drop lines too narrow to hold the query, and order the rest by how well their width fits
+   it (character width estimated from the line's height);
+3. recognise them in growing batches (4, 8, 16...), cropped from the full-resolution image, and stop at the
+   first batch that holds a good match — usually the first.
+
+Matching is exact, then case-insensitive, then fuzzy (difflib ratio ≥ 0.8); a query inside a
+longer line ("Help" in "Edit Help") gets a box cut from the line in proportion to character
+positions. Confidence = text similarity × the recogniser's score.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from winactions.errors import BackendUnavailable, InvalidInput
+from winactions.locate.types import Candidate
+from winactions.model import Rect
+
+DET_SIDE = 960  # detection input's long side for window-sized images; larger images keep 2/3 of theirs
+MIN_SIMILARITY = 0.8
+CHAR_WIDTH = (0.2, 1.0)  # a character's width as a share of its (padded) line box height, narrowest to widest
+PAD = 1.4  # extra line width allowed for padding around the text
+BATCH = 4  # lines recognised in the first batch (then 8, 16...) before checking for a match
+GOOD_MATCH = 0.85  # a whole-line match this confident ends the search early
+WHOLE_LINE = 0.97  # similarity of a whole-line exact or case-insensitive match
+
+
+@dataclass(frozen=True)
+class TextBox:
+    rect: Rect
+    text: str
+    score: float
+
+
+class OcrEngine:
+    """One rapidocr instance per process (model loading costs ~1 s), safe to share."""
+
+    _shared: OcrEngine | None = None
+    _shared_lock = threading.Lock()
+
+    def __init__(self) -> None:
+        try:
+            from rapidocr import RapidOCR
+        except ImportError:
+            raise BackendUnavailable("OCR needs rapidocr and onnxruntime",
+                                     hint="pip install 'winactions[vision]'") from None
+        # we downscale for detection ourselves (see `detect`), so rapidocr must not resize again
+        self._engine = RapidOCR(params={"Global.use_cls": False, "Global.log_level": "error",
+                                        "Det.limit_type": "max", "Det.limit_side_len": 8192})
+        self._lock = threading.Lock()  # onnxruntime sessions are thread-safe; rapidocr's state is not
+
+    @classmethod
+    def shared(cls) -> OcrEngine:
+        with cls._shared_lock:
+            if cls._shared is None:
+                cls._shared = cls()
+            return cls._shared
+
+    def detect(self, image: np.ndarray, *, origin: tuple[int, int] = (0, 0)) -> list[Rect]:
+        """Text line boxes (screen coordinates), detected on a downscaled copy."""
+        if image.size == 0:
+            return []
+        import cv2
+
+        height, width = image.shape[:2]
+        long_side = max(height, width)
+        side = DET_SIDE if long_side <= 1.5 * DET_SIDE else round(long_side * 2 / 3)
+        scale = min(1.0, side / long_side)
+        small = image if scale == 1.0 else cv2.resize(image, (round(width * scale), round(height * scale)),
+                                                      interpolation=cv2.INTER_AREA)
+        with self._lock:
+            out = self._engine(small, use_det=True, use_cls=False, use_rec=False)
+        boxes = getattr(out, "boxes", None)
+        if boxes is None:
+            return []
+        ox, oy = origin
+        rects = []
+        for quad in boxes:
+            x1, y1 = np.floor(quad.min(axis=0) / scale).astype(int)
+            x2, y2 = np.ceil(quad.max(axis=0) / scale).astype(int)
+            x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
+            if x2 > x1 and y2 > y1:
+                rects.append(Rect(left=ox + x1, top=oy + y1, right=ox + x2, bottom=oy + y2))
+        return sorted(rects, key=lambda r: (r.top, r.left))
+
+    def recognize(self, image: np.ndarray, boxes: list[Rect], *, origin: tuple[int, int] = (0, 0)) -> list[TextBox]:
+        """The text in each box, read at full resolution in one batch."""
+        if not boxes:
+            return []
+        ox, oy = origin
+        crops = [image[b.top - oy:b.bottom - oy, b.left - ox:b.right - ox] for b in boxes]
+        from rapidocr.ch_ppocr_rec import TextRecInput
+
+        with self._lock:
+            recognizer: Any = self._engine._load_rec_model()  # batch recognition of given crops
+            out = recognizer(TextRecInput(img=crops))
+        texts = out.txts or ()
+        scores = list(out.scores) if out.scores is not None else [0.0] * len(texts)
+        return [TextBox(b, str(t), float(s)) for b, t, s in zip(boxes, texts, scores)]
+
+    def read(self, image: np.ndarray, *, origin: tuple[int, int] = (0, 0)) -> list[TextBox]:
+        """Every text line: detection, then recognition of all boxes."""
+        return [t for t in self.recognize(image, self.detect(image, origin=origin), origin=origin) if t.text.strip()]
+
+
+def shared_engine() -> OcrEngine:
+    return OcrEngine.shared()
+
+
+def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
+              min_similarity: float = MIN_SIMILARITY, engine: OcrEngine | None = None) -> list[Candidate]:
+    """Where `query` is written in `image`, best first (see the module docstring)."""
+    wanted = _normal(query)
+    if not wanted:
+        raise InvalidInput("the text to find is empty", hint="e.g. text:Save")
+    if mode not in ("auto", "exact", "ci", "fuzzy"):
+        raise InvalidInput(f"unknown OCR match mode {mode!r}", hint="auto, exact, ci or fuzzy")
+    engine = engine or OcrEngine.shared()
+    boxes = [b for b in engine.detect(image, origin=origin) if could_hold(b, len(wanted))]
+    # read the lines whose width best fits the query first, a batch at a time, and stop at a good match
+    boxes.sort(key=lambda b: abs(b.width - expected_width(b, len(wanted))) / expected_width(b, len(wanted)))
+    found: list[Candidate] = []
+    start, size = 0, BATCH
+    while start < len(boxes):
+        lines = engine.recognize(image, boxes[start:start + size], origin=origin)
+        start, size = start + size, size * 2
+        found += [c for line in lines if (c := match_line(line, query, mode, min_similarity)) is not None]
+        if any(float(c.detail.get("similarity", 0)) >= WHOLE_LINE and c.confidence >= GOOD_MATCH for c in found):
+            break
+    found.sort(key=lambda c: (-c.confidence, c.rect.top, c.rect.left))
+    return found
+
+
+def expected_width(box: Rect, chars: int) -> float:
+    """About how wide `chars` characters are in a line box this high (boxes include padding)."""
+    return chars * 0.28 * box.height + 0.3 * box.height  # measured on GTK and Chromium labels
+
+
+def could_hold(box: Rect, chars: int) -> bool:
+    """Whether a line this wide could contain `chars` characters (it may hold more text)."""
+    return box.width * PAD >= chars * CHAR_WIDTH[0] * box.height
+
+
+
+
+def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> Candidate | None:
+    """How well `line` holds `query`: the whole line, or a part of it with its own box."""
+    text = _normal(line.text)
+    wanted = _normal(query)
+    if not text:
+        return None
+    steps = {"auto": ("exact", "ci", "fuzzy"), "exact": ("exact",), "ci": ("ci",), "fuzzy": ("ci", "fuzzy")}[mode]
+    for step in steps:
+        a, b = (text, wanted) if step == "exact" else (text.casefold(), wanted.casefold())
+        if step in ("exact", "ci"):
+            if a == b:
+                return _candidate(line, line.rect, 1.0 if step == "exact" else 0.97, step)
+            start = a.find(b)
+            if start >= 0:  # inside a longer line; OCR sometimes glues words, so unbounded still counts, less
+                similarity = (0.95 if step == "exact" else 0.92) - (0 if _word_bounded(a, start, len(b)) else 0.1)
+                return _candidate(line, _sub_rect(line.rect, len(a), start, len(b)), similarity, step)
+        else:
+            similarity, start, length = _best_fuzzy(a, b)
+            if similarity >= min_similarity:
+                rect = line.rect if length == len(a) else _sub_rect(line.rect, len(a), start, length)
+                return _candidate(line, rect, similarity * 0.95, step)
+    return None
+
+
+def _candidate(line: TextBox, rect: Rect, similarity: float, mode: str) -> Candidate:
+    return Candidate(rect, round(similarity * line.score, 3), "ocr", line.text,
+                     {"mode": mode, "score": round(line.score, 3), "similarity": round(similarity, 3)})
+
+
+def _best_fuzzy(text: str, wanted: str) -> tuple[float, int, int]:
+    """(similarity, start, length) of the best-matching word run of `text` against `wanted`."""
+    best = (difflib.SequenceMatcher(None, text, wanted).ratio(), 0, len(text))
+    words = text.split(" ")
+    starts = [sum(len(w) + 1 for w in words[:i]) for i in range(len(words))]
+    target_words = max(1, len(wanted.split(" ")))
+    for i in range(len(words)):
+        for n in range(max(1, target_words - 1), target_words + 2):
+            if i + n > len(words):
+                break
+            part = " ".join(words[i:i + n])
+            ratio = difflib.SequenceMatcher(None, part, wanted).ratio()
+            if ratio > best[0]:
+                best = (ratio, starts[i], len(part))
+    return best
+
+
+def _sub_rect(rect: Rect, total: int, start: int, length: int) -> Rect:
+    """The part of a line's box holding characters start..start+length (proportional widths)."""
+    per_char = rect.width / max(1, total)
+    left = rect.left + round(start * per_char)
+    right = rect.left + round((start + length) * per_char)
+    return Rect(left=left, top=rect.top, right=max(left + 1, right), bottom=rect.bottom)
+
+
+def _word_bounded(text: str, start: int, length: int) -> bool:
+    before = text[start - 1] if start > 0 else " "
+    after = text[start + length] if start + length < len(text) else " "
+    return not before.isalnum() and not after.isalnum()
+
+
+def _normal(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).split())
