@@ -8,7 +8,7 @@ APT_PACKAGES=(
   xvfb xauth openbox xdotool wmctrl x11-utils          # virtual display, window manager, cross-checks
   xclip                                                # the X clipboard (keeps ownership after we exit)
   dbus dbus-x11 at-spi2-core libatk-adaptor            # session bus and the AT-SPI accessibility bus
-  gir1.2-gtk-3.0 python3-gi                            # the GTK3 fixture app runs under Debian's python3
+  gir1.2-gtk-3.0 python3-gi python3-gi-cairo           # the GTK3 fixture app (cairo paints its canvas)
   python3-pyatspi gir1.2-atspi-2.0                     # libatspi: the benchmark's baseline
   chromium                                             # a browser nobody here wrote, for real-app tests
   python3-venv                                         # the venv the toolkit runs in

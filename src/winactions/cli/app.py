@@ -56,11 +56,13 @@ def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
     if name in cmd.positional:
         return click.Argument([name], required=field.is_required(), type=ctype)
     flag = "--" + name.replace("_", "-")
-    default = None if field.is_required() else field.default
+    default = None if field.is_required() else field.get_default(call_default_factory=True)
     if isinstance(default, enum.Enum):
         default = default.value
     if _unwrap(field.annotation)[0] is bool:
         return click.Option([flag], is_flag=True, default=bool(default), help=field.description)
+    if typing.get_origin(_unwrap(field.annotation)[0]) is list:  # a repeatable option: --strategy ocr --strategy vision
+        return click.Option([flag], type=ctype, multiple=True, default=default or (), help=field.description)
     return click.Option([flag], type=ctype, default=default, required=field.is_required(),
                         show_default=default is not None, help=field.description)
 

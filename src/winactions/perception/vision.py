@@ -65,7 +65,7 @@ class VisionProvider:
         origin = (window.rect.left, window.rect.top)
         known = [t.rect for t in base.targets if t.rect is not None]
         if self.mode == "local":
-            found, detail = self._local(image, origin, known)
+            found, detail = self._local(image, origin, known, base.targets)
         else:
             found, detail = self._llm(image, origin, window)
         added = merge(found, known, window.rect, self.iou_threshold)
@@ -75,7 +75,8 @@ class VisionProvider:
                          [*base.reports, report])
 
     # -- local: shapes and OCR -----------------------------------------------------------
-    def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect]) -> tuple[list[Target], str]:
+    def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect],
+               targets: list[Target]) -> tuple[list[Target], str]:
         import numpy as np
 
         from winactions.locate.ocr import shared_engine
@@ -93,7 +94,7 @@ class VisionProvider:
         texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
         text_targets = []
         for box in texts:
-            if not box.text.strip():
+            if not box.text.strip() or _already_named(box.text, box.rect, targets):
                 continue
             holder = next((s for s in shapes if s.rect is not None and _inside(box.rect, s.rect)), None)
             if holder is not None and not holder.name:
@@ -154,6 +155,14 @@ def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
     return Target(id=0, type=str(item.get("type") or "Element"), name=str(item.get("name") or ""), rect=rect,
                   source=Source.VISION, confidence=round(confidence, 2), states=["enabled"],
                   derived_from=f"vision: model box {[round(v) for v in box]} ({units})")
+
+
+def _already_named(text: str, rect: Rect, targets: list[Target]) -> bool:
+    """Text the tree already has: the name or value of an element around it ("Ready" in a status bar)."""
+    wanted = " ".join(text.split()).casefold()
+    cx, cy = rect.center
+    return any(t.rect is not None and t.rect.contains(cx, cy) and wanted in (
+        t.name.casefold().strip(), (t.value or "").casefold().strip()) for t in targets)
 
 
 def _covered(box: Rect, known: list[Rect]) -> bool:
