@@ -363,8 +363,10 @@ def test_out_of_screen_coordinates(winctl, app):
 
 
 def test_usage_errors_are_protocol_errors(winctl, app):
-    data = winctl("--json", "click", "abc", expect=2).json
+    data = winctl("--json", "click", expect=2).json
     assert data["error"]["code"] == "invalid_input"
+    data = winctl("--json", "click", "abc", expect=3).json  # not an id: a visual target, which is not there
+    assert data["error"]["code"] == "not_found" and "no reliable match for 'abc'" in data["error"]["message"]
     data = winctl("--json", "scroll", "1", "sideways", expect=2).json
     assert data["error"]["code"] == "invalid_input"
 
