@@ -49,7 +49,7 @@ def wait_for_title(backend: LinuxBackend, title: str, timeout: float = 30.0):
     raise SystemExit(f"window {title!r} never appeared")
 
 
-def ours(backend: LinuxBackend, window, repeats: int, store_dir: Path, infer: bool = False
+def ours(backend: LinuxBackend, window, repeats: int, store_dir: Path, infer: str = "off"
          ) -> tuple[list[float], object]:
     session = DesktopSession(backend, SessionStore("bench", directory=store_dir))
     session.set_tiers(infer=infer)
@@ -97,7 +97,7 @@ def main() -> None:
                 title = f"Bench {rows}"
                 window = wait_for_title(backend, title)
                 our_times, state = ours(backend, window, args.repeats, Path(tmp))
-                infer_times, inferred = ours(backend, window, args.repeats, Path(tmp), infer=True)
+                infer_times, inferred = ours(backend, window, args.repeats, Path(tmp), infer="rules")
                 nodes, their_times = baseline(desk.env, title, args.repeats)
                 text = render.state_text(state)
                 as_json = json.dumps(render.state_data(state))

@@ -1,7 +1,7 @@
 """The Tier 1+ rules on hand-made geometry: what counts as adjacent, and what does not."""
 
 from winactions.model import Node, Rect, Target
-from winactions.perception.structural import column_borders, splitters
+from winactions.perception.structural import column_borders, panel_edges, splitters
 
 
 def header(name, left, right, parent=7):
@@ -34,3 +34,37 @@ def test_splitter_between_two_panes_horizontal_and_vertical():
                node("Pane", 0, (0, 206, 600, 194))]
     (s,) = splitters(stacked, [])
     assert s.rect.top <= 200 and s.rect.bottom >= 206 and s.rect.width == 600
+
+
+def test_docked_panes_that_touch_share_a_panel_grip_and_a_gap_is_a_splitter():
+    ide = [node("Document", None, (0, 0, 1000, 600)), node("Group", 0, (0, 0, 240, 600)),
+           node("Group", 0, (240, 0, 760, 420)), node("Group", 0, (240, 426, 760, 174))]
+    kinds = sorted((t.type, t.rect.center) for t in panel_edges(ide, []))
+    # the sidebar's edge against the editor; the editor above the bottom panel, 6 px apart
+    assert ("PanelGrip", (240, 210)) in kinds  # along the edge the two share: 0..420
+    assert any(kind == "Splitter" and 420 <= centre[1] <= 426 for kind, centre in kinds)
+    grip = next(t for t in panel_edges(ide, []) if t.type == "PanelGrip")
+    assert grip.confidence == 0.7 and grip.derived_from.startswith("grip_x = Group.rect.right")
+
+
+def test_panes_that_do_not_fill_their_container_or_sit_in_a_split_pane_give_none():
+    form = [node("Group", None, (0, 0, 1000, 600)), node("Group", 0, (20, 20, 300, 500)),
+            node("Group", 0, (320, 20, 300, 500))]
+    assert panel_edges(form, []) == []  # two boxes in a form: they stop well short of the edge
+    short = [node("Group", None, (0, 0, 1000, 600)), node("Group", 0, (0, 0, 500, 100)),
+             node("Group", 0, (500, 0, 500, 100))]
+    assert [t.type for t in panel_edges(short, [])] == []  # a toolbar row, not docked panels
+    split = [node("SplitPane", None, (0, 0, 600, 400)), node("Pane", 0, (0, 0, 300, 400)),
+             node("Pane", 0, (300, 0, 300, 400))]
+    assert panel_edges(split, []) == []  # the split pane's divider is the splitters rule's
+
+
+def test_an_unknown_tier_choice_is_refused_not_silently_ignored():
+    import pytest
+
+    from winactions.llm.config import LLMFlags
+    from winactions.perception.tiers import compose
+
+    with pytest.raises(ValueError, match="infer is one of"):
+        compose(object(), True, "off", LLMFlags())  # type: ignore[arg-type]
+    assert [type(p).__name__ for p in compose(object(), "rules", "off", LLMFlags())][1:] == ["StructuralProvider"]

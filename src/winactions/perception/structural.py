@@ -16,6 +16,10 @@ from winactions.perception.provider import Detection
 GRIP = 3  # half-width of a border's grab area, in pixels
 TOUCH = 3  # how far apart two edges may be and still be "adjacent"
 MAX_ROW_BORDERS = 60
+PANE_TYPES = ("Pane", "Group")
+DOCK_GAP = 16  # widest gap between two docked panes that still reads as one splitter
+DOCK_EDGE = 8  # how far a docked row of panes may stop short of its container's edges
+DOCK_SPAN = 0.6  # a docked pane spans at least this share of its container across the row
 
 
 def _inferred(type_: str, name: str, rect: Rect, confidence: float, derived_from: str) -> Target:
@@ -107,6 +111,77 @@ def splitters(nodes: list[Node], targets: list[Target]) -> list[Target]:
     return out
 
 
+def _anchor(node: Node, ids: dict[str, int]) -> str:
+    if node.handle in ids:
+        return f"[#{ids[node.handle]}]"
+    return f'{node.role} "{node.name}"' if node.name else node.role
+
+
+def _docked_rows(nodes: list[Node], horizontal: bool) -> list[list[Node]]:
+    """Rows (or columns) of sibling panes that together fill their container from edge to
+    edge, each spanning most of it the other way: a sidebar beside an editor, an editor above
+    a bottom panel. Split panes are left to `splitters`, which knows their divider exactly."""
+    children: dict[int, list[Node]] = {}
+    for n in nodes:
+        if n.parent is not None and n.role in PANE_TYPES and n.rect is not None and not n.rect.is_empty:
+            children.setdefault(n.parent, []).append(n)
+    rows = []
+    for parent_index, panes in children.items():
+        parent = nodes[parent_index]
+        if parent.rect is None or parent.role == "SplitPane" or len(panes) < 2:
+            continue
+        p = parent.rect
+        if horizontal:
+            tall = [n for n in panes if n.rect.height >= max(80, DOCK_SPAN * p.height)]  # type: ignore[union-attr]
+            tall.sort(key=lambda n: n.rect.left)  # type: ignore[union-attr]
+            ends = (tall[0].rect.left - p.left, p.right - tall[-1].rect.right) if tall else (p.width, 0)  # type: ignore[union-attr]
+            steps = [b.rect.left - a.rect.right for a, b in zip(tall, tall[1:])]  # type: ignore[union-attr]
+        else:
+            tall = [n for n in panes if n.rect.width >= max(80, DOCK_SPAN * p.width)]  # type: ignore[union-attr]
+            tall.sort(key=lambda n: n.rect.top)  # type: ignore[union-attr]
+            ends = (tall[0].rect.top - p.top, p.bottom - tall[-1].rect.bottom) if tall else (p.height, 0)  # type: ignore[union-attr]
+            steps = [b.rect.top - a.rect.bottom for a, b in zip(tall, tall[1:])]  # type: ignore[union-attr]
+        if len(tall) >= 2 and max(ends) <= DOCK_EDGE and all(-TOUCH <= s <= DOCK_GAP for s in steps):
+            rows.append(tall)
+    return rows
+
+
+def panel_edges(nodes: list[Node], targets: list[Target]) -> list[Target]:
+    """Where docked panes meet: a visible gap between them is a splitter; panes that touch
+    share a draggable edge, a panel grip. Neither is in the tree (web layouts and IDE sashes
+    hit-test the mouse themselves), so both come with a lower confidence than a split pane's
+    divider: not every pair of panes that fills a window can be resized."""
+    ids = {t.handle: i for i, t in enumerate(targets) if t.handle}
+    out = []
+    for horizontal in (True, False):
+        for row in _docked_rows(nodes, horizontal):
+            for a, b in zip(row, row[1:]):
+                assert a.rect is not None and b.rect is not None
+                first, second = _anchor(a, ids), _anchor(b, ids)
+                name = f"{a.name or a.role} | {b.name or b.role}"
+                if horizontal:
+                    top, bottom = max(a.rect.top, b.rect.top), min(a.rect.bottom, b.rect.bottom)
+                    lo, hi, axis, near, far = a.rect.right, b.rect.left, "x", "right", "left"
+                else:
+                    left, right = max(a.rect.left, b.rect.left), min(a.rect.right, b.rect.right)
+                    lo, hi, axis, near, far = a.rect.bottom, b.rect.top, "y", "bottom", "top"
+                gap = hi - lo
+                if gap > TOUCH:
+                    kind, confidence = "Splitter", 0.8
+                    formula = f"splitter_{axis} = {first}.rect.{near} .. {second}.rect.{far}"
+                    lo_edge, hi_edge = lo, hi
+                else:
+                    kind, confidence = "PanelGrip", 0.7
+                    formula = f"grip_{axis} = {first}.rect.{near} = {second}.rect.{far}"
+                    lo_edge = hi_edge = lo
+                if horizontal:
+                    rect = Rect(left=lo_edge - GRIP, top=top, right=hi_edge + GRIP, bottom=bottom)
+                else:
+                    rect = Rect(left=left, top=lo_edge - GRIP, right=right, bottom=hi_edge + GRIP)
+                out.append(_inferred(kind, name, rect, confidence, formula))
+    return out
+
+
 class StructuralProvider:
     """Adds rule-inferred targets to the tree's, never ones the tree already has."""
 
@@ -116,8 +191,8 @@ class StructuralProvider:
         if base is None:
             raise ValueError("structural inference needs the accessibility tier's result")
         targets = base.targets
-        found = [*column_borders(targets), *splitters(base.nodes, targets), *resize_handles(targets),
-                 *row_borders(targets)]
+        found = [*column_borders(targets), *splitters(base.nodes, targets), *panel_edges(base.nodes, targets),
+                 *resize_handles(targets), *row_borders(targets)]
         counts: dict[str, int] = {}
         for t in found:
             counts[t.type] = counts.get(t.type, 0) + 1

@@ -19,7 +19,14 @@ from winactions.perception.structural import StructuralProvider
 from winactions.perception.vision import VisionProvider
 
 
+INFER_MODES = ("off", "rules", "llm")
+VISION_MODES = ("off", "auto", "local", "llm")
+
+
 def compose(tree: Provider, infer: str, vision: str, llm: LLMFlags) -> list[Provider]:
+    if infer not in INFER_MODES or vision not in VISION_MODES:
+        raise ValueError(f"unknown tier choice infer={infer!r} vision={vision!r}: "
+                         f"infer is one of {INFER_MODES}, vision one of {VISION_MODES}")
     providers: list[Provider] = [tree]
     model = LazyModel(llm)
     if infer in ("rules", "llm"):
