@@ -18,7 +18,6 @@ from winactions.perception.provider import Provider
 from winactions.perception.structural import StructuralProvider
 from winactions.perception.vision import VisionProvider
 
-
 INFER_MODES = ("off", "rules", "llm")
 VISION_MODES = ("off", "auto", "local", "llm")
 
