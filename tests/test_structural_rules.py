@@ -68,3 +68,14 @@ def test_an_unknown_tier_choice_is_refused_not_silently_ignored():
     with pytest.raises(ValueError, match="infer is one of"):
         compose(object(), True, "off", LLMFlags())  # type: ignore[arg-type]
     assert [type(p).__name__ for p in compose(object(), "rules", "off", LLMFlags())][1:] == ["StructuralProvider"]
+
+
+def test_rules_that_find_nothing_report_nothing():
+    from winactions.model import WindowInfo
+    from winactions.perception.provider import Detection
+    from winactions.perception.structural import StructuralProvider
+
+    button = Target(id=0, type="Button", name="OK", rect=Rect(left=0, top=0, right=80, bottom=30))
+    found = StructuralProvider().detect(None, WindowInfo(id="1", title="t", pid=1),  # type: ignore[arg-type]
+                                        Detection([button], node_count=1))
+    assert found.targets == [button] and found.reports == ["rules: +nothing"]

@@ -150,3 +150,14 @@ def test_vision_llm_boxes_map_back_to_the_screen_and_a_click_fires(winctl, app, 
     since = len(app.events())
     winctl("click", str(play[0]["id"]))
     app.wait_for("canvas_button", since=since, hit="play")
+
+
+def test_tiers_that_find_nothing_say_so(winctl, app, server):
+    server.reply("[]")
+    state = winctl("--json", *model_flags(server), "--infer", "llm", "--vision", "llm", "state").json["result"]
+    tiers = state["tiers"]
+    assert any(t.startswith("infer-llm: +0 inferred") for t in tiers), tiers
+    assert any(t.startswith("vision-llm: +0 of 0 seen") for t in tiers), tiers
+    assert not state.get("warnings"), "finding nothing is a result, not a failure"
+    text = winctl(*model_flags(server), "--infer", "llm", "state").out
+    assert "tier: infer-llm: +0 inferred" in text
