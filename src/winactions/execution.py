@@ -63,8 +63,8 @@ def ensure_active(backend: Backend, window: WindowInfo) -> None:
     Seed 001's agents lost keystrokes to the terminal that ran winctl; activating first
     removes that whole class of bug.
     """
-    if window.active:
-        return
+    if window.active or backend.bound_window() == window.id:
+        return  # bound input reaches the window in the background: taking focus would defeat it
     backend.window_action(window.id, WindowAction.ACTIVATE)
 
 

@@ -14,6 +14,7 @@ from winactions.commands.base import Result
 from winactions.commands.results import (
     ActionResult,
     BatchResult,
+    BindResult,
     InspectResult,
     LocateCacheResult,
     LocateCommandResult,
@@ -97,6 +98,12 @@ def _body_text(result: Result) -> str:
     if isinstance(result, WindowResult):
         return f"{result.action}: {window_line(result.window)}" + (
             f"\n{result.detail}" if result.detail else "")
+    if isinstance(result, BindResult):
+        bound = result.action == "bind" or (result.action == "status" and result.window is not None)
+        head = f"bound to {window_line(result.window)}" if bound and result.window else \
+            (f"unbound from {window_line(result.window)}" if result.window else "not bound")
+        lines = [f"{result.action}: {head}", f"input: {result.input}", f"capture: {result.capture}"]
+        return "\n".join(lines + ([result.detail] if result.detail else []))
     if isinstance(result, ActionResult):
         what = f" [{result.target.id}] [{result.target.type}] \"{_clean(result.target.name)}\"" \
             if result.target else ""

@@ -14,6 +14,7 @@ from winactions.errors import BackendUnavailable
 
 _BACKENDS = {
     "linux": "winactions.backends.linux.backend:LinuxBackend",
+    "windows": "winactions.backends.windows.backend:WindowsBackend",
 }
 
 

@@ -22,6 +22,7 @@ from enum import Enum
 
 from PIL import Image
 
+from winactions.errors import ActionFailed
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
@@ -132,6 +133,22 @@ class Backend(ABC):
     @abstractmethod
     def capture(self, rect: Rect) -> Image.Image:
         """Pixels of a screen rectangle as an RGB image."""
+
+    # --- bound-window input (seed 003) ------------------------------------------------------
+    def bind(self, window_id: str) -> str:
+        """Deliver all further input to this window in the background — without moving the
+        real pointer or taking focus — and capture it even when covered. Returns a note on
+        the visual cue shown. Platforms without such input refuse."""
+        raise ActionFailed(f"the {self.platform} backend cannot send input to a window in the background",
+                           hint="X11 apps ignore synthetic events (XSendEvent marks them), so input here is "
+                                "global: `winctl focus` brings the window forward first")
+
+    def unbind(self) -> None:
+        """Back to global input. Safe when nothing is bound."""
+
+    def bound_window(self) -> str | None:
+        """The id of the window input is bound to, or None for global input."""
+        return None
 
     def close(self) -> None:
         """Release connections. Safe to call twice."""

@@ -149,15 +149,19 @@ class ScrollParams(Params):
 
 @command("scroll", ScrollParams, kind=Kind.ACTION, positional=("id", "direction", "amount"))
 def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
-    """Scroll inside an element with the mouse wheel at its centre."""
+    """Scroll inside an element: by its own scroll pattern where it has one (UIA
+    ScrollPattern), else with the mouse wheel at its centre."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
+    method, note = execution.try_semantic(backend, node, (Operation.SCROLL,), f"{p.direction}:{p.amount}")
+    if method:
+        return ActionResult(action="scroll", method=method, target=target, detail=f"{p.direction} {p.amount}")
     x, y = execution.click_point(target, node)
     dx, dy = execution.wheel_notches(p.direction, p.amount)
     execution.ensure_active(backend, ctx.window())
     backend.scroll(x, y, dx, dy)
     return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),
-                        detail=f"{p.direction} {p.amount}")
+                        detail=f"{p.direction} {p.amount}" + (f" (semantic route failed: {note})" if note else ""))
 
 
 class SelectParams(Params):

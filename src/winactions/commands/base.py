@@ -131,7 +131,7 @@ def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: t
 
 def load_commands() -> dict[str, Command]:
     """Import the feature modules so that their commands register; return the table."""
-    from winactions.commands import act, batch, find, locate, perceive, pointer, query, windows  # noqa: F401
+    from winactions.commands import act, batch, binding, find, locate, perceive, pointer, query, windows  # noqa: F401
 
     return REGISTRY
 

@@ -29,6 +29,16 @@ class WindowResult(Result):
     detail: str = ""
 
 
+class BindResult(Result):
+    """Bound-window mode: which window input goes to, and how; no window means global input."""
+
+    action: str
+    window: WindowInfo | None = None
+    input: str = "global (like a real mouse and keyboard; acts on the window in front)"
+    capture: str = "the screen"
+    detail: str = ""
+
+
 class ActionResult(Result):
     """An action ran. `method` says how: a semantic operation or synthesized input."""
 

@@ -113,9 +113,13 @@ def close(ctx: Context, p: CloseParams) -> WindowResult:
                        hint="the app may be busy or asking something; run `winctl state`")
 
 
+OFFSCREEN = -32000  # where Windows parks minimized windows: far from every monitor
+
+
 class WindowParams(Params):
-    action: Literal["activate", "minimize", "maximize", "restore", "move"] = Field(
-        description="what to do with the session's window")
+    action: Literal["activate", "minimize", "maximize", "restore", "move", "offscreen"] = Field(
+        description="what to do with the session's window (offscreen: park it at -32000,-32000, where a "
+                    "bound window still takes input and screenshots)")
     x: int | None = Field(None, description="move: new client-area left")
     y: int | None = Field(None, description="move: new client-area top")
     width: int | None = Field(None, gt=0, description="move: new client-area width")
@@ -124,15 +128,18 @@ class WindowParams(Params):
 
 @command("window", WindowParams, kind=Kind.WINDOW, positional=("action", "x", "y", "width", "height"))
 def window_(ctx: Context, p: WindowParams) -> WindowResult:
-    """Activate, minimize, maximize, restore, or move and resize the session's window."""
+    """Activate, minimize, maximize, restore, move and resize, or park off-screen the session's window."""
     window = ctx.window()
     rect = None
+    if p.action == "offscreen":
+        current = window.rect or Rect(left=0, top=0, right=800, bottom=600)
+        rect = Rect.from_xywh(OFFSCREEN, OFFSCREEN, current.width, current.height)
     if p.action == "move":
         if None in (p.x, p.y):
             raise InvalidInput("window move needs X Y [WIDTH HEIGHT]", hint="winctl window move 0 0 800 600")
         current = window.rect or Rect(left=0, top=0, right=800, bottom=600)
         rect = Rect.from_xywh(p.x, p.y, p.width or current.width, p.height or current.height)  # type: ignore[arg-type]
-    action = WindowAction.MOVE_RESIZE if p.action == "move" else WindowAction(p.action)
+    action = WindowAction.MOVE_RESIZE if p.action in ("move", "offscreen") else WindowAction(p.action)
     ctx.session.backend.window_action(window.id, action, rect)
     return WindowResult(action=p.action, window=_reread(ctx, window))
 

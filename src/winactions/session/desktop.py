@@ -35,6 +35,30 @@ class DesktopSession:
         self.notes: list[str] = []  # things the agent should know about this call
         self._tiers_key: tuple[str, str, LLMFlags] = ("off", "off", LLMFlags())
         self._locator: Any = None
+        if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
+            self._rebind(self.data.bound_window_id)
+
+    # -- bound-window mode ------------------------------------------------------------------
+    def _rebind(self, window_id: str) -> None:
+        """A new process (one-shot CLI, restarted daemon) binds again to the session's
+        window; when that window is gone or refuses, the session says so and goes global."""
+        try:
+            self.backend.bind(window_id)
+        except WinctlError as exc:
+            self.notes.append(f"no longer bound to {window_id} ({exc.message}); input is global")
+            self.data.bound_window_id = None
+            self.save()
+
+    def bind(self, window: WindowInfo) -> str:
+        note = self.backend.bind(window.id)
+        self.data.bound_window_id = window.id
+        self.select_window(window)
+        return note
+
+    def unbind(self) -> None:
+        self.backend.unbind()
+        self.data.bound_window_id = None
+        self.save()
 
     # -- windows --------------------------------------------------------------------
     def find_window(self, selector: str) -> WindowInfo:

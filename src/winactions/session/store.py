@@ -26,6 +26,7 @@ class SessionData(BaseModel):
     """Everything a session remembers."""
 
     window_id: str | None = None
+    bound_window_id: str | None = None  # bound-window mode: input goes to this window in the background
     registry: dict[str, object] = Field(default_factory=dict)
     state: UIState | None = None
     handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state

@@ -1,0 +1,83 @@
+"""The Windows backend on any machine: `winctl` runs in-process with the Windows backend,
+whose one OS-facing module is replaced by the fake desktop of `tests/fixtures/windows`.
+
+The fake is shared by every `winctl` call of a test (as the real OS would be), while each
+call builds its own backend and COM thread, as separate `winctl` processes do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures.windows.fake_native import FakeNative, load_app
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+class WinWinctl:
+    def __init__(self, runtime: Path) -> None:
+        self.runtime = runtime
+        runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def __call__(self, *args: str, expect: int | None = 0) -> Run:
+        from winactions.cli.app import main
+
+        out, err = io.StringIO(), io.StringIO()
+        code = 0
+        saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "WINACTIONS_BACKEND")}
+        os.environ.update(XDG_RUNTIME_DIR=str(self.runtime), WINACTIONS_BACKEND="windows")
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    main(list(args))
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        run = Run(code, out.getvalue(), err.getvalue())
+        if expect is not None:
+            assert run.code == expect, f"winctl {' '.join(args)} -> {run.code}\n{run.out}\n{run.err}"
+        return run
+
+    def state(self, *extra: str) -> dict[str, Any]:
+        return self("--json", "state", "--verbose", *extra).json["result"]
+
+    def find(self, type_: str, name: str) -> dict[str, Any]:
+        state = self.state()
+        for t in state["targets"]:
+            if t["type"] == type_ and t["name"] == name:
+                return t
+        raise AssertionError(f"no {type_} {name!r}: " + ", ".join(f"{t['type']} {t['name']!r}" for t in state["targets"]))
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeNative:
+    desktop = FakeNative([load_app("notepad"), load_app("calculator"), load_app("settings")])
+    monkeypatch.setattr("winactions.backends.windows.backend.load_native", lambda: desktop)
+    return desktop
+
+
+@pytest.fixture
+def winctl(fake, tmp_path) -> WinWinctl:
+    return WinWinctl(tmp_path / "runtime")
