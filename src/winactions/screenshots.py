@@ -26,7 +26,11 @@ _COLOURS = {
 
 
 def capture(backend: Backend, rect: Rect) -> Image.Image:
-    """Capture `rect`, clipped to the screens; an area off every screen is an error."""
+    """Capture `rect`, clipped to the screens; an area off every screen is an error —
+    except in a bound window, which the backend captures from the window itself wherever
+    it is (seed 003's "move off-screen and keep working")."""
+    if backend.bound_window() is not None:
+        return backend.capture(rect)
     visible = [part for s in backend.screens() if (part := rect.intersect(s)) is not None]
     if not visible:
         raise InvalidInput(f"the area {rect} is off every screen",

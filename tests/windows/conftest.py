@@ -68,7 +68,8 @@ class WinWinctl:
         for t in state["targets"]:
             if t["type"] == type_ and t["name"] == name:
                 return t
-        raise AssertionError(f"no {type_} {name!r}: " + ", ".join(f"{t['type']} {t['name']!r}" for t in state["targets"]))
+        listing = ", ".join(f"{t['type']} {t['name']!r}" for t in state["targets"])
+        raise AssertionError(f"no {type_} {name!r}: {listing}")
 
 
 @pytest.fixture

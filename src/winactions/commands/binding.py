@@ -53,5 +53,5 @@ def bind_window(ctx: Context, p: BindWindowParams) -> BindResult | WindowsResult
         return BindResult(action="unbind", window=was)
     current = _bound(ctx)
     if current is None:
-        return BindResult(action="status")
+        return BindResult(action="status", detail="; ".join(session.notes))
     return BindResult(action="status", window=current, input=BOUND_INPUT, capture=BOUND_CAPTURE)

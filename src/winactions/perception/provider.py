@@ -45,6 +45,8 @@ class AccessibilityProvider:
     def detect(self, backend: Backend, window: WindowInfo, base: Detection | None = None) -> Detection:
         snapshot = backend.snapshot(window, max_nodes=self.max_nodes)
         screens = backend.screens()
+        if backend.bound_window() == window.id and window.rect is not None:
+            screens = [*screens, window.rect]  # a bound window is seen through its own pixels, wherever it is
         if self._last is not None and self._last[0] is snapshot.nodes and self._last[1] == screens:
             targets = self._last[2]  # a live backend handed back its unchanged tree: same answer
         else:

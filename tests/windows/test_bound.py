@@ -1,0 +1,110 @@
+"""Bound-window mode: input by window messages that leaves the real mouse and the focus
+alone, capture by PrintWindow, and clear refusals where messages cannot arrive."""
+
+from __future__ import annotations
+
+from winactions.backends.windows.bound import WM_CHAR, WM_MOUSEWHEEL, WM_SYSKEYDOWN, make_lparam
+
+WM_LBUTTONDOWN, WM_LBUTTONUP = 0x0201, 0x0202
+
+
+def app(fake, title):
+    return next(a for a in fake.apps if a.title.endswith(title))
+
+
+def test_list_bind_status_unbind(winctl, fake):
+    listing = winctl("bind-window", "list").out
+    assert "Calculator" in listing and "Settings" in listing
+    assert winctl("bind-window", "status").out.startswith("status: not bound")
+    out = winctl("bind-window", "bind", "Settings").out
+    assert out.startswith("bind: bound to") and "green DWM border set" in out
+    settings = app(fake, "Settings")
+    assert fake.borders[settings.hwnd] == (0, 200, 80)
+    status = winctl("bind-window", "status").out
+    assert "Settings" in status and "window messages" in status and "PrintWindow" in status
+    assert winctl("bind-window", "unbind").out.startswith("unbind: unbound from")
+    assert fake.borders[settings.hwnd] is None
+    assert winctl("bind-window", "status").out.startswith("status: not bound")
+
+
+def test_a_bound_click_is_posted_and_leaves_mouse_and_focus_alone(winctl, fake):
+    winctl("focus", "Notepad")
+    foreground, cursor = fake.foreground, fake.cursor
+    winctl("bind-window", "bind", "Settings")
+    apply = winctl.find("Button", "Apply")
+    out = winctl("click", "--via", "input", str(apply["id"])).out
+    assert "via mouse" in out
+    settings = app(fake, "Settings")
+    assert ("click", "Apply") in settings.events
+    button_hwnd = 0x50B08
+    posted = [(h, m, lp) for h, m, _w, lp in fake.posted if m in (WM_LBUTTONDOWN, WM_LBUTTONUP)]
+    assert posted == [(button_hwnd, WM_LBUTTONDOWN, make_lparam(40, 15)), (button_hwnd, WM_LBUTTONUP, make_lparam(40, 15))]
+    assert fake.foreground == foreground and fake.cursor == cursor and not fake.sent
+
+
+def test_bound_typing_is_wm_char_to_the_focused_child_with_surrogate_pairs(winctl, fake):
+    winctl("bind-window", "bind", "Notepad")
+    winctl("type", "Zoë 😀")
+    chars = [w for h, m, w, _ in fake.posted if m == WM_CHAR]
+    assert len(chars) == 6 and all(h == 0x40A10 for h, m, _, _ in fake.posted)
+    doc = fake.find(app(fake, "Notepad"), Name="Text editor")
+    assert doc["Patterns"]["Value"]["Value"] == "Zoë 😀" and not fake.sent
+
+
+def test_bound_hotkeys_refuse_lost_modifiers_but_post_alt(winctl, fake):
+    winctl("bind-window", "bind", "Notepad")
+    run = winctl("keys", "ctrl+s", expect=4)
+    assert "carry no ctrl state" in run.err and "bind-window unbind" in run.err
+    assert not fake.posted, "nothing is half-sent"
+    winctl("keys", "alt+f")
+    (hwnd, message, wparam, lparam), _up = fake.posted
+    assert message == WM_SYSKEYDOWN and wparam == ord("F") and lparam >> 29 & 1, "the context bit carries Alt"
+
+
+def test_bound_wheel_is_wm_mousewheel_with_screen_coordinates(winctl, fake):
+    winctl("bind-window", "bind", "Notepad")
+    winctl("scroll-at", "500", "400", "down", "2")
+    (hwnd, message, wparam, lparam), = [p for p in fake.posted if p[1] == WM_MOUSEWHEEL]
+    assert hwnd == 0x40A10 and (wparam >> 16) - 0x10000 == -240 and lparam == make_lparam(500, 400)
+
+
+def test_points_outside_the_bound_window_are_refused(winctl, fake):
+    winctl("bind-window", "bind", "Settings")
+    run = winctl("click-at", "1500", "300", expect=4)
+    assert "outside the bound window" in run.err and not fake.posted and not fake.sent
+
+
+def test_an_elevated_window_cannot_be_bound(winctl, fake):
+    app(fake, "Settings").integrity = 0x3000
+    run = winctl("bind-window", "bind", "Settings", expect=4)
+    assert "runs elevated" in run.err and "UIPI" in run.err and "unbind" in run.err
+    assert winctl("bind-window", "status").out.startswith("status: not bound")
+
+
+def test_a_conpty_terminal_cannot_be_bound(winctl, fake):
+    terminal = app(fake, "Notepad")
+    terminal.class_name, terminal.title = "CASCADIA_HOSTING_WINDOW_CLASS", "Windows PowerShell"
+    run = winctl("bind-window", "bind", "PowerShell", expect=4)
+    assert "ConPTY" in run.err and "clipboard" in run.err
+
+
+def test_a_bound_screenshot_comes_from_the_window_even_off_screen(winctl, fake, tmp_path):
+    winctl("bind-window", "bind", "Settings")
+    winctl("window", "offscreen")
+    settings = app(fake, "Settings")
+    assert settings.client_rect.left == -32000
+    out = winctl("screenshot", str(tmp_path / "bound.png")).out
+    assert "(544x381" in out and fake.printed == [settings.hwnd]
+    apply = winctl.find("Button", "Apply")
+    assert apply["rect"][0] < -31000, "the tree follows the window off-screen"
+    winctl("click", "--via", "input", str(apply["id"]))
+    assert ("click", "Apply") in settings.events
+
+
+def test_a_new_process_rebinds_and_a_closed_bound_window_goes_global(winctl, fake):
+    winctl("bind-window", "bind", "Settings")
+    assert "Settings" in winctl("bind-window", "status").out, "the binding outlives the process"
+    fake.apps = [a for a in fake.apps if a.title != "Settings"]
+    run = winctl("bind-window", "status")
+    assert run.out.startswith("status: not bound") and "no longer bound to" in run.out
+    assert "status: not bound\ninput: global" in winctl("bind-window", "status").out

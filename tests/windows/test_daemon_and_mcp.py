@@ -1,0 +1,68 @@
+"""The daemon and the MCP server on the Windows backend, each in a process of its own that
+loads the fake Native layer by name (WINACTIONS_WINDOWS_NATIVE), as a real one would load
+win32.py: one desktop per process, kept for the session's lifetime."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+ROOT = Path(__file__).resolve().parents[2]
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+
+
+def windows_env(tmp_path: Path) -> dict[str, str]:
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "WINACTIONS_BACKEND": "windows",
+            "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
+            "WINACTIONS_FAKE_APPS": "notepad,calculator", "PYTHONPATH": str(ROOT)}
+
+
+def test_a_daemon_session_keeps_one_windows_desktop_between_calls(tmp_path):
+    env = windows_env(tmp_path)
+
+    def winctl(*args: str) -> str:
+        done = subprocess.run([WINCTL, "--session", "win", *args], env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    try:
+        winctl("focus", "Calculator")
+        state = json.loads(winctl("--json", "state", "--verbose"))["result"]
+        ids = {t.get("automation_id"): t["id"] for t in state["targets"] if t.get("automation_id")}
+        for key in ("num6Button", "multiplyButton", "num7Button", "equalButton"):
+            assert "via Invoke.Invoke" in winctl("click", str(ids[key]))
+        assert '"Display is 42"' in winctl("state"), "the daemon's fake app kept its state across calls"
+    finally:
+        subprocess.run([WINCTL, "session", "close", "win"], env=env, capture_output=True, timeout=30)
+
+
+def test_the_mcp_server_serves_the_windows_backend(tmp_path):
+    params = StdioServerParameters(command=WINCTL, args=["mcp"], env=windows_env(tmp_path))
+
+    async def main():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await session.call_tool("focus", {"window": "Notepad"})
+                state = await session.call_tool("state", {})
+                text = state.content[0].text
+                doc = next(line for line in text.splitlines() if '"Text editor"' in line)
+                doc_id = int(doc.split("]")[0].lstrip("["))
+                await session.call_tool("input", {"id": doc_id, "text": "from MCP"})
+                read_back = await session.call_tool("get_text", {"id": doc_id})
+                bound = await session.call_tool("bind_window", {"action": "bind"})
+                return read_back.content[0].text, bound.content[0].text
+
+    text, bound = anyio.run(main)
+    assert text.strip() == "from MCP"
+    assert bound.startswith("bind: bound to") and "Notepad" in bound
