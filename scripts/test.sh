@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/python -m ruff check src tests benchmarks scripts
 .venv/bin/python -m mypy src/winactions
+.venv/bin/python -m mypy --platform win32 src/winactions  # the Windows layer, type-checked as on Windows
 .venv/bin/python -m pytest -q "$@"

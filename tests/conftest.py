@@ -12,6 +12,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,20 @@ from winactions.backends.linux.virtual_desktop import VirtualDesktop
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's python3 has GTK (gi); the venv does not
+
+
+def pytest_collection_modifyitems(config, items):
+    """Each platform's real-desktop tests run on that platform: `windows` ones on a Windows
+    runner (.github/workflows/windows.yml), `desktop` ones on Linux. The rest are shown as
+    deselected in the summary, never silently passed."""
+    keep, dropped = [], []
+    for item in items:
+        wrong = (item.get_closest_marker("windows") is not None and sys.platform != "win32") or \
+            (item.get_closest_marker("desktop") is not None and not sys.platform.startswith("linux"))
+        (dropped if wrong else keep).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 @pytest.fixture(scope="session")

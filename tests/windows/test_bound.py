@@ -38,7 +38,8 @@ def test_a_bound_click_is_posted_and_leaves_mouse_and_focus_alone(winctl, fake):
     assert ("click", "Apply") in settings.events
     button_hwnd = 0x50B08
     posted = [(h, m, lp) for h, m, _w, lp in fake.posted if m in (WM_LBUTTONDOWN, WM_LBUTTONUP)]
-    assert posted == [(button_hwnd, WM_LBUTTONDOWN, make_lparam(40, 15)), (button_hwnd, WM_LBUTTONUP, make_lparam(40, 15))]
+    at = make_lparam(40, 15)  # the button's own client coordinates
+    assert posted == [(button_hwnd, WM_LBUTTONDOWN, at), (button_hwnd, WM_LBUTTONUP, at)]
     assert fake.foreground == foreground and fake.cursor == cursor and not fake.sent
 
 

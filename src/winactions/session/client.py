@@ -91,6 +91,10 @@ def ping(info: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _alive(pid: int) -> bool:
+    if sys.platform == "win32":  # os.kill(pid, 0) there sends CTRL_C_EVENT: never use it as a probe
+        import psutil
+
+        return bool(psutil.pid_exists(pid))
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -130,22 +134,41 @@ def stop(name: str, info: dict[str, Any] | None = None) -> bool:
     return True
 
 
+def _lock_exclusive(file: Any) -> None:
+    """Block until this process holds the file's lock (released when the file closes)."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        while True:
+            try:
+                msvcrt.locking(file.fileno(), msvcrt.LK_LOCK, 1)  # retries for ~10 s, then raises
+                return
+            except OSError:
+                continue
+    else:
+        import fcntl
+
+        fcntl.flock(file, fcntl.LOCK_EX)
+
+
 def ensure_daemon(name: str) -> dict[str, Any]:
     """A running daemon for the session, started if there is none."""
     info = live_daemon(name)
     if info is not None:
         return info
-    import fcntl
     import subprocess
 
     with open(os.path.join(daemons_path(), f"{name}.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # a racing client waits here, then finds our daemon
+        _lock_exclusive(lock)  # a racing client waits here, then finds our daemon
         info = live_daemon(name)
         if info is not None:
             return info
+        detach: dict[str, Any] = {"start_new_session": True}
+        if sys.platform == "win32":  # no sessions there: a detached process of its own group
+            detach = {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}
         subprocess.Popen([sys.executable, "-m", "winactions.session.daemon", name],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, close_fds=True)
+                         close_fds=True, **detach)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             info = read_session_file(name)

@@ -7,6 +7,7 @@ every module it imports is startup time an agent pays per command.
 from __future__ import annotations
 
 import os
+import sys
 
 TYPE_CHECKING = False  # not `from typing import`: typing costs the thin client ~5 ms
 
@@ -15,10 +16,14 @@ if TYPE_CHECKING:
 
 
 def runtime_path() -> str:
-    """$XDG_RUNTIME_DIR/winactions, else a private folder in the temp directory (mode 0700)."""
+    """$XDG_RUNTIME_DIR/winactions, else a private folder: %LOCALAPPDATA%\\winactions\\runtime on
+    Windows (per user by its ACL), a 0700 folder in the temp directory elsewhere."""
     base = os.environ.get("XDG_RUNTIME_DIR")
     if base:
         root = os.path.join(base, "winactions")
+    elif sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~")
+        root = os.path.join(local, "winactions", "runtime")
     else:
         import tempfile
 

@@ -1,7 +1,8 @@
 """Semantic operations through UIA control patterns, pattern-first.
 
 A click is Invoke, else Toggle, else SelectionItem.Select, else ExpandCollapse — whichever
-the element supports, in that order, and the result names the one used. Text goes through
+the element supports, in that order, and the result names the one used. (On a selectable
+list, grid or tree item Invoke is the double click, so a click selects it.) Text goes through
 Value.SetValue, numbers through RangeValue.SetValue, scrolling through ScrollPattern; the
 core falls back to coordinates when these raise ActionFailed.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from winactions.backends.windows.native import ErrorKind, Native, NativeError, RawElement
+from winactions.backends.windows.tree import invoke_means_click
 from winactions.backends.windows.uia import (
     SCROLL_NO_AMOUNT,
     SCROLL_SMALL_DECREMENT,
@@ -39,7 +41,7 @@ def _expanded(raw: RawElement) -> bool:
 
 def click(native: Native, hwnd: int, raw: RawElement) -> str:
     for pattern in CLICK_CHAIN:
-        if pattern not in raw.patterns:
+        if pattern not in raw.patterns or (pattern == "Invoke" and not invoke_means_click(raw)):
             continue
         if pattern == "Invoke":
             _call(native, hwnd, raw, "Invoke", "Invoke")

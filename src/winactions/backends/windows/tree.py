@@ -15,6 +15,13 @@ TEXT_TYPES = {"Edit", "Document", "ComboBox"}
 CHOOSERS = {"List", "Tab", "Tree", "DataGrid", "Table", "ComboBox"}
 # Clicking these opens them: with no Invoke pattern, a click means ExpandCollapse.
 OPENED_BY_CLICK = {"MenuItem", "SplitButton", "ComboBox", "Button", "TreeItem"}
+# On a selectable item, Invoke is the double click (Explorer opens the file, a grid edits the
+# cell); a click selects it. The same rule as AT-SPI's "activate" on cells.
+ITEM_TYPES = {"ListItem", "DataItem", "TreeItem"}
+
+
+def invoke_means_click(raw: RawElement) -> bool:
+    return "Invoke" in raw.patterns and not (raw.control_type in ITEM_TYPES and "SelectionItem" in raw.patterns)
 
 
 def encode_handle(hwnd: int, runtime_id: tuple[int, ...]) -> str:
@@ -66,7 +73,8 @@ def operations_of(raw: RawElement) -> frozenset[Operation]:
     p, kind = raw.patterns, raw.control_type
     ops: set[Operation] = set()
     expandable = "ExpandCollapse" in p and int(p["ExpandCollapse"].get("ExpandCollapseState", 3)) != 3
-    if "Invoke" in p or (expandable and kind in OPENED_BY_CLICK and "Toggle" not in p and "SelectionItem" not in p):
+    if invoke_means_click(raw) or (expandable and kind in OPENED_BY_CLICK and "Toggle" not in p
+                                   and "SelectionItem" not in p):
         ops.add(Operation.INVOKE)
     if "Toggle" in p:
         ops.add(Operation.TOGGLE)
