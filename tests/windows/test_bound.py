@@ -109,3 +109,15 @@ def test_a_new_process_rebinds_and_a_closed_bound_window_goes_global(winctl, fak
     run = winctl("bind-window", "status")
     assert run.out.startswith("status: not bound") and "no longer bound to" in run.out
     assert "status: not bound\ninput: global" in winctl("bind-window", "status").out
+
+
+def test_bound_mouse_down_move_up_drags_with_the_virtual_cursor(winctl, fake):
+    winctl("bind-window", "bind", "Settings")
+    winctl("mouse-down", "300", "330")
+    winctl("mouse-move", "400", "330")
+    winctl("mouse-up")
+    messages = [(m, w, lp) for _h, m, w, lp in fake.posted]
+    assert [m for m, _, _ in messages] == [0x0200, 0x0201, 0x0200, 0x0202]
+    assert messages[2][1] == 0x0001, "the move carries MK_LBUTTON while the button is down"
+    assert winctl("cursor").out.strip() == "[400, 330]", "the virtual cursor, kept between processes"
+    assert fake.cursor == (5, 5), "the real pointer never moved"

@@ -103,3 +103,15 @@ def test_a_fake_call_outside_the_com_thread_fails_like_com_does():
         assert "RPC_E_WRONG_THREAD" in str(exc)
     else:
         raise AssertionError("the fake must refuse calls from a thread without COM")
+
+
+def test_chromium_windows_are_asked_to_build_their_tree_once():
+    chrome = load_app("notepad")
+    chrome.class_name, chrome.title = "Chrome_WidgetWin_1", "Example - Google Chrome"
+    desktop = FakeNative([chrome])
+    backend = WindowsBackend(native=desktop)
+    window = backend.list_windows()[0]
+    backend.snapshot(window)
+    backend.snapshot(window)
+    assert [name for name, _ in desktop.calls].count("wake_accessibility") == 1
+    backend.close()

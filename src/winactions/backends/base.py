@@ -135,10 +135,13 @@ class Backend(ABC):
         """Pixels of a screen rectangle as an RGB image."""
 
     # --- bound-window input (seed 003) ------------------------------------------------------
-    def bind(self, window_id: str) -> str:
+    def bind(self, window_id: str, pointer: tuple[int, int, int] | None = None) -> str:
         """Deliver all further input to this window in the background — without moving the
         real pointer or taking focus — and capture it even when covered. Returns a note on
-        the visual cue shown. Platforms without such input refuse."""
+        the visual cue shown. Platforms without such input refuse.
+
+        `pointer` restores a virtual pointer saved by `bound_pointer` in an earlier process:
+        where bound input last pointed and which buttons it holds (opaque to the core)."""
         raise ActionFailed(f"the {self.platform} backend cannot send input to a window in the background",
                            hint="X11 apps ignore synthetic events (XSendEvent marks them), so input here is "
                                 "global: `winctl focus` brings the window forward first")
@@ -148,6 +151,10 @@ class Backend(ABC):
 
     def bound_window(self) -> str | None:
         """The id of the window input is bound to, or None for global input."""
+        return None
+
+    def bound_pointer(self) -> tuple[int, int, int] | None:
+        """The bound input's virtual pointer (x, y, buttons held), to be kept between calls."""
         return None
 
     def close(self) -> None:

@@ -162,6 +162,8 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
     params = validate(cmd, args)
     ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm)
     result = cmd.handler(ctx, params)
+    if cmd.kind is Kind.ACTION and ctx.session.backend.bound_window() is not None:
+        ctx.session.save()  # the bound input's virtual pointer must outlive this process
     if cmd.kind is Kind.ACTION and ctx.options.return_state:
         ctx.forget_window()
         result.state = ctx.session.settled_state(ctx.window())

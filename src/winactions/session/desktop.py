@@ -43,7 +43,7 @@ class DesktopSession:
         """A new process (one-shot CLI, restarted daemon) binds again to the session's
         window; when that window is gone or refuses, the session says so and goes global."""
         try:
-            self.backend.bind(window_id)
+            self.backend.bind(window_id, self.data.bound_pointer)
         except WinctlError as exc:
             self.notes.append(f"no longer bound to {window_id} ({exc.message}); input is global")
             self.data.bound_window_id = None
@@ -51,13 +51,13 @@ class DesktopSession:
 
     def bind(self, window: WindowInfo) -> str:
         note = self.backend.bind(window.id)
-        self.data.bound_window_id = window.id
+        self.data.bound_window_id, self.data.bound_pointer = window.id, None
         self.select_window(window)
         return note
 
     def unbind(self) -> None:
         self.backend.unbind()
-        self.data.bound_window_id = None
+        self.data.bound_window_id = self.data.bound_pointer = None
         self.save()
 
     # -- windows --------------------------------------------------------------------
@@ -267,6 +267,8 @@ class DesktopSession:
 
     def save(self) -> None:
         self.data.registry = self.registry.to_data()
+        if self.data.bound_window_id is not None:
+            self.data.bound_pointer = self.backend.bound_pointer()
         self.store.save(self.data)
 
     def settled_state(self, window: WindowInfo, quiet: float = 0.1, limit: float = 1.5) -> UIState:

@@ -27,6 +27,7 @@ class SessionData(BaseModel):
 
     window_id: str | None = None
     bound_window_id: str | None = None  # bound-window mode: input goes to this window in the background
+    bound_pointer: tuple[int, int, int] | None = None  # its virtual pointer: x, y, buttons held
     registry: dict[str, object] = Field(default_factory=dict)
     state: UIState | None = None
     handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state

@@ -281,10 +281,12 @@ class WindowsBackend(Backend):
         return self.native.cursor_position()
 
     # -- bound-window mode --------------------------------------------------------------------
-    def bind(self, window_id_: str) -> str:
+    def bind(self, window_id_: str, pointer: tuple[int, int, int] | None = None) -> str:
         w = self._native_window(window_id_)
         bound = BoundInput(self.native, w)
         bound.check_deliverable()  # refuse a window no message can reach, before binding
+        if pointer is not None:
+            bound.cursor, bound.buttons = (pointer[0], pointer[1]), pointer[2]
         self._bound = bound
         if self.native.set_border_color(w.hwnd, BOUND_BORDER):
             return "green DWM border set"
@@ -298,6 +300,11 @@ class WindowsBackend(Backend):
 
     def bound_window(self) -> str | None:
         return window_id(self._bound.window.hwnd) if self._bound else None
+
+    def bound_pointer(self) -> tuple[int, int, int] | None:
+        if self._bound is None or self._bound.cursor is None:
+            return None
+        return (*self._bound.cursor, self._bound.buttons)
 
     # -- clipboard, screens, pixels -------------------------------------------------------------
     def get_clipboard(self) -> str:
