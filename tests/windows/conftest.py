@@ -9,26 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import Run
 from tests.fixtures.windows.fake_native import FakeNative, load_app
-
-
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def json(self) -> Any:
-        return json.loads(self.out)
 
 
 class WinWinctl:

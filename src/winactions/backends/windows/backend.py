@@ -32,7 +32,6 @@ from winactions.errors import ActionFailed, AppBusy, InvalidInput, StaleElement,
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
-OFFSCREEN = -32000  # where Windows itself parks minimized windows; still paints for PrintWindow
 BOUND_BORDER = (0, 200, 80)  # the green frame seed 003 gives a bound window
 
 
@@ -51,7 +50,9 @@ class WindowsBackend(Backend):
     platform = "windows"
 
     def __init__(self, live: bool = False, native: Native | None = None) -> None:
-        self._live = live
+        # `live` asks a backend to keep the tree cached through change events; this one reads
+        # afresh every time (one CacheRequest is cheap), so it has nothing to keep.
+        del live
         self.native = cast(Native, OnComThread(native or load_native()))
         self.dpi_mode = self.native.set_dpi_awareness()
         self._woken: set[int] = set()
@@ -187,11 +188,6 @@ class WindowsBackend(Backend):
         return raw.name
 
     # -- input ------------------------------------------------------------------------------
-    def _virtual_screen(self) -> Rect:
-        screens = self.native.monitors()
-        return Rect(left=min(s.left for s in screens), top=min(s.top for s in screens),
-                    right=max(s.right for s in screens), bottom=max(s.bottom for s in screens))
-
     def _send(self, events: list[Any]) -> None:
         sent = self.native.send_input(events)
         if sent != len(events):
@@ -259,7 +255,10 @@ class WindowsBackend(Backend):
         downs: list[KeyInput] = []
         ups: list[KeyInput] = []
         for chord in chords:
-            down, up = sendinput.chord_down(chord, self.native.key_scan)
+            try:
+                down, up = sendinput.chord_down(chord, self.native.key_scan)
+            except ValueError as exc:
+                raise InvalidInput(str(exc), hint="type it with `winctl type` instead") from None
             downs += down
             ups = up + ups
         self._send(downs)

@@ -26,6 +26,8 @@ def vk_of(key: str, key_scan: KeyScan) -> tuple[int, bool]:
     """(virtual key, needs shift) for a canonical key name or one character."""
     if key in NAMED_VK:
         return NAMED_VK[key], False
+    if key in MODIFIER_VK:  # a modifier pressed on its own (hold-key shift)
+        return MODIFIER_VK[key], False
     if len(key) == 1 and ("a" <= key.lower() <= "z" or "0" <= key <= "9"):
         return ord(key.upper()), key.isupper()
     scanned = key_scan(key)  # VkKeyScanW: layout-dependent punctuation
