@@ -20,6 +20,18 @@ def test_headers_far_apart_or_in_other_tables_give_none():
     assert column_borders([header("A", 0, 100, parent=1), header("B", 100, 200, parent=2)]) == []
 
 
+def test_buttons_in_a_header_row_count_as_column_headers():
+    # Windows Explorer's details view: SplitButtons of class UIColumnHeader inside a Header
+    nodes = [Node(handle="list", parent=None, role="List", native_role="List"),
+             Node(handle="hdr", parent=0, role="Header", native_role="Header"),
+             *(Node(handle=n, parent=1, role="SplitButton", native_role="SplitButton") for n in "AB"),
+             Node(handle="C", parent=0, role="SplitButton", native_role="SplitButton")]
+    buttons = [header(n, left, right).model_copy(update={"type": "SplitButton"})
+               for n, left, right in (("A", 0, 100), ("B", 100, 200), ("C", 200, 300))]
+    assert [b.name for b in column_borders(buttons, nodes)] == ["A | B"]  # C is not in the header
+    assert column_borders(buttons) == []  # without the tree, a row of buttons is just buttons
+
+
 def node(role, parent, rect, states=frozenset({"visible", "showing"})):
     return Node(handle=f"{role}{rect}", parent=parent, role=role, native_role=role, rect=Rect.from_xywh(*rect),
                 states=states)

@@ -43,7 +43,7 @@ def test_ids_follow_runtime_ids_and_a_removed_element_is_stale(winctl, fake):
     first = winctl.find("Button", "Plus")["id"]
     assert winctl.find("Button", "Plus")["id"] == first
     app = next(a for a in fake.apps if a.title == "Calculator")
-    group = fake.find(app, AutomationId="StandardFunctions")
+    group = fake.find(app, AutomationId="StandardOperators")
     group["children"] = [c for c in group["children"] if c.get("AutomationId") != "plusButton"]
     run = winctl("click", str(first), expect=3)
     assert "stale" in run.err or "gone" in run.err

@@ -27,10 +27,19 @@ def _inferred(type_: str, name: str, rect: Rect, confidence: float, derived_from
                   derived_from=derived_from, states=["enabled"])
 
 
-def column_borders(targets: list[Target]) -> list[Target]:
+def _header_handles(nodes: list[Node]) -> set[str]:
+    """Handles of the elements that sit directly in a header row, whatever their own type:
+    Windows Explorer's column headers are SplitButtons (class UIColumnHeader) in a Header."""
+    return {n.handle for n in nodes
+            if n.handle and n.parent is not None and nodes[n.parent].role == "Header"}
+
+
+def column_borders(targets: list[Target], nodes: list[Node] | None = None) -> list[Target]:
     """Between horizontally adjacent column headers of one header row."""
     out = []
-    headers = [(i, t) for i, t in enumerate(targets) if t.type == "HeaderItem" and t.rect is not None]
+    in_header = _header_handles(nodes or [])
+    headers = [(i, t) for i, t in enumerate(targets)
+               if (t.type == "HeaderItem" or t.handle in in_header) and t.rect is not None]
     rows: dict[tuple[int | None, int], list[tuple[int, Target]]] = {}
     for i, t in headers:
         assert t.rect is not None
@@ -191,8 +200,8 @@ class StructuralProvider:
         if base is None:
             raise ValueError("structural inference needs the accessibility tier's result")
         targets = base.targets
-        found = [*column_borders(targets), *splitters(base.nodes, targets), *panel_edges(base.nodes, targets),
-                 *resize_handles(targets), *row_borders(targets)]
+        found = [*column_borders(targets, base.nodes), *splitters(base.nodes, targets),
+                 *panel_edges(base.nodes, targets), *resize_handles(targets), *row_borders(targets)]
         counts: dict[str, int] = {}
         for t in found:
             counts[t.type] = counts.get(t.type, 0) + 1
