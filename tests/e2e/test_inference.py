@@ -63,11 +63,13 @@ def test_dragging_an_inferred_column_border_resizes_the_column(winctl, app):
 
 def test_dragging_the_inferred_splitter_moves_the_divider_by_the_same_amount(winctl, app):
     state = inferred_state(winctl)
-    paned = by(state, "SplitPane")[0]
     splitter = by(state, "Splitter")[0]
     x, y = centre(splitter["rect"])
     winctl("--infer", "drag", str(splitter["id"]), str(x + 100), str(y))
-    app.wait_for("paned_position", position=int(paned["value"]) + 100)
+    press = app.wait_for("paned_press")
+    assert press["x"] == x
+    # only a press on the divider moves it, and then by the pointer's travel from the press
+    app.wait_for("paned_position", position=press["position"] + 100)
 
 
 # --- Chromium: a web data tool whose grab areas are hit-tested by the page, not elements ---
