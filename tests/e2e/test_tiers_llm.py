@@ -85,6 +85,33 @@ def test_infer_llm_keeps_only_what_follows_from_its_anchors(winctl, app, server)
     assert report.startswith("infer-llm: +1 inferred, 1 already known, 3 rejected") and "tokens in" in report
 
 
+def test_the_confidence_threshold_is_tunable_and_a_bad_value_is_refused(winctl, app, server, monkeypatch):
+    table = by(winctl("--json", "state", "--verbose").json["result"], "Table", "Files")[0]
+    left, _top, right, bottom = table["rect"]
+    server.reply("[]")
+    winctl("--json", *model_flags(server), "--infer", "llm", "state")
+    k = tree_index(server.requests[-1], '[Table] "Files"')
+    grip = json.dumps([{"type": "PanelGrip", "name": "files pane edge", "rect": [left, bottom - 3, right, bottom + 3],
+                        "confidence": 0.85, "derived_from": f"grip_y = [{k}].rect.bottom"}])
+
+    def inferred(*flags):
+        server.reply(grip)
+        return winctl("--json", *model_flags(server), *flags, "--infer", "llm", "state").json["result"]
+
+    strict = inferred("--infer-min-confidence", "0.9")
+    assert not by(strict, "PanelGrip") and "confidence 0.85 < 0.9" in "\n".join(strict["warnings"])
+    monkeypatch.setenv("WINCTL_INFER_MIN_CONFIDENCE", "0.8")
+    assert by(inferred(), "PanelGrip"), "0.85 passes a threshold of 0.8 set in the environment"
+    assert not by(inferred("--infer-min-confidence", "0.9"), "PanelGrip"), "the flag wins over the environment"
+
+    monkeypatch.setenv("WINCTL_INFER_MIN_CONFIDENCE", "high")
+    bad = winctl("--json", "--infer", "llm", "state", expect=2).json["error"]
+    assert bad["code"] == "invalid_input" and "WINCTL_INFER_MIN_CONFIDENCE='high' is not a number" in bad["message"]
+    assert "[Table]" in winctl("state").out, "a state without the model tier does not need the threshold"
+    out_of_range = winctl("--vision-iou", "1.5", "--vision", "local", "state", expect=2)
+    assert "--vision-iou" in out_of_range.err and "hint:" in out_of_range.err
+
+
 def test_infer_llm_merges_without_duplicating_the_rules(winctl, app, server):
     state = winctl("--json", "--infer", "state", "--verbose").json["result"]
     border = by(state, "ColumnBorder", "ID | Name")[0]

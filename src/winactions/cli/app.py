@@ -162,13 +162,19 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
                   help="the model to ask")
     @click.option("--llm-provider", envvar="WINCTL_LLM_PROVIDER", type=click.Choice(["anthropic", "openai"]),
                   default=None, help="the API format (default: guessed from the key and URL)")
+    @click.option("--infer-min-confidence", type=click.FloatRange(0, 1), default=None,
+                  help="keep a model-inferred item from this confidence up [env WINCTL_INFER_MIN_CONFIDENCE; 0.7]")
+    @click.option("--vision-iou", type=click.FloatRange(0, 1), default=None,
+                  help="a detection overlapping a listed element more than this is that element "
+                       "[env WINCTL_VISION_IOU; 0.1]")
     @click.option("--session", default="default", envvar="WINCTL_SESSION", show_default=True,
                   help="session name: ids and the selected window are remembered per session")
     @click.version_option(package_name="winactions")
     @click.pass_context
     def cli(ctx: click.Context, json_output: bool, window: str | None, return_state: bool,
             infer: str, vision: str, vision_api_key: str | None, vision_base_url: str | None,
-            vision_model: str | None, llm_provider: str | None, session: str) -> None:
+            vision_model: str | None, llm_provider: str | None, infer_min_confidence: float | None,
+            vision_iou: float | None, session: str) -> None:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
@@ -177,7 +183,8 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
         """
         ctx.obj = GlobalOptions.model_validate({
             "json_output": json_output, "window": window, "return_state": return_state, "infer": infer,
-            "vision": vision, "session": session,
+            "vision": vision, "session": session, "infer_min_confidence": infer_min_confidence,
+            "vision_iou": vision_iou,
             "llm": LLMFlags(provider=llm_provider, api_key=vision_api_key, base_url=vision_base_url,
                             model=vision_model)})
 

@@ -12,7 +12,7 @@ import sys
 
 LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill"}
 OPTIONS_WITH_VALUE = {"--window", "--session", "--vision-api-key", "--vision-base-url", "--vision-model",
-                      "--llm-provider"}
+                      "--llm-provider", "--infer-min-confidence", "--vision-iou"}
 # global options whose value is optional: `--infer` means rules, `--infer llm` asks a model too
 OPTIONAL_VALUES = {"--infer": ("rules", {"off", "rules", "llm"}), "--vision": ("auto", {"off", "auto", "local", "llm"})}
 

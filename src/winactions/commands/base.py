@@ -46,6 +46,8 @@ class GlobalOptions(BaseModel):
     infer: Literal["off", "rules", "llm"] = "off"  # Tier 1+: hidden handles by rule, or rule and model
     vision: Literal["off", "auto", "local", "llm"] = "off"  # Tier 2: elements seen in a screenshot
     llm: LLMFlags = Field(default_factory=LLMFlags)  # which model --infer llm / --vision llm ask
+    infer_min_confidence: float | None = Field(default=None, ge=0, le=1)  # None: environment, else 0.7
+    vision_iou: float | None = Field(default=None, ge=0, le=1)  # None: environment, else 0.1
 
     @field_validator("infer", mode="before")
     @classmethod
@@ -160,7 +162,8 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         raise InvalidInput(f"unknown command {name!r}",
                            hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
     params = validate(cmd, args)
-    ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm)
+    ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm,
+                          ctx.options.infer_min_confidence, ctx.options.vision_iou)
     result = cmd.handler(ctx, params)
     if cmd.kind is Kind.ACTION and ctx.session.backend.bound_window() is not None:
         ctx.session.save()  # the bound input's virtual pointer must outlive this process

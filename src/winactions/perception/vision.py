@@ -14,7 +14,6 @@ tree (and inference) missed is added — each with its source, confidence and re
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
@@ -27,7 +26,7 @@ from winactions.model import Rect, Source, Target, WindowInfo
 from winactions.perception.inference_llm import Model
 from winactions.perception.provider import Detection
 
-IOU_THRESHOLD = float(os.environ.get("WINCTL_VISION_IOU", "0.1"))
+IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
 
 SYSTEM = "You detect UI elements in screenshots. Answer with JSON only."

@@ -193,7 +193,8 @@ def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
 # The daemon was started by some earlier client and has that client's environment; these
 # settings belong to this call, so they travel as the flags they stand for.
 ENV_FLAGS = {"WINCTL_VISION_API_KEY": "--vision-api-key", "WINCTL_VISION_BASE_URL": "--vision-base-url",
-             "WINCTL_VISION_MODEL": "--vision-model", "WINCTL_LLM_PROVIDER": "--llm-provider"}
+             "WINCTL_VISION_MODEL": "--vision-model", "WINCTL_LLM_PROVIDER": "--llm-provider",
+             "WINCTL_INFER_MIN_CONFIDENCE": "--infer-min-confidence", "WINCTL_VISION_IOU": "--vision-iou"}
 
 
 def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.environ) -> list[str]:

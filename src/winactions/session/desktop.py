@@ -17,7 +17,7 @@ from winactions.errors import AppBusy, NotFound, StaleElement, WinctlError, Wind
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
-from winactions.perception.tiers import compose
+from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
 
@@ -33,7 +33,7 @@ class DesktopSession:
         self.registry = IdRegistry.from_data(self.data.registry)
         self.providers: list[Provider] = providers or [AccessibilityProvider()]
         self.notes: list[str] = []  # things the agent should know about this call
-        self._tiers_key: tuple[str, str, LLMFlags] = ("off", "off", LLMFlags())
+        self._tiers_key: tuple[str, str, LLMFlags, Thresholds] = ("off", "off", LLMFlags(), Thresholds())
         self._locator: Any = None
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
@@ -153,14 +153,18 @@ class DesktopSession:
         self.save()
         return state
 
-    def set_tiers(self, infer: str = "off", vision: str = "off", llm: LLMFlags | None = None) -> None:
+    def set_tiers(self, infer: str = "off", vision: str = "off", llm: LLMFlags | None = None,
+                  min_confidence: float | None = None, iou: float | None = None) -> None:
         """Choose the perception tiers for the next states (seed 000's provider table).
 
         Providers are kept between calls with the same choice, so a daemon reuses its LLM
         client (and its token accounting) and its OCR engine."""
-        key = (infer, vision, llm or LLMFlags())
+        llm = llm or LLMFlags()
+        tiers_on = (infer, vision) != ("off", "off")  # a bad threshold troubles only the tiers that use it
+        thresholds = Thresholds.resolve(min_confidence, iou) if tiers_on else Thresholds()
+        key = (infer, vision, llm, thresholds)
         if key != self._tiers_key:
-            self.providers = compose(self.providers[0], infer, vision, llm or LLMFlags())
+            self.providers = compose(self.providers[0], infer, vision, llm, thresholds)
             self._tiers_key = key
 
     def _number(self, targets: list[Target]) -> list[Target]:
