@@ -218,8 +218,8 @@ def test_drag_at_moves_the_splitter(winctl, app):
     x = left + start  # the divider starts where the first pane ends
     y = (top + bottom) // 2
     winctl("drag-at", str(x), str(y), str(x + 100), str(y))
-    press = app.wait_for("paned_press")
-    assert (press["x"], press["y"]) == (x, y)  # the button went down where it was asked to
+    press, release = app.wait_for("paned_press"), app.wait_for("paned_release")
+    assert (press["x"], press["y"], release["x"]) == (x, y, x + 100), "pressed and released where asked"
     # the divider follows the pointer's travel from wherever it was when the drag began
     app.wait_for("paned_position", position=press["position"] + 100)
 

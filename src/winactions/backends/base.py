@@ -26,6 +26,10 @@ from winactions.errors import ActionFailed
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
+# Seconds a drag waits after arriving at its start and after pressing: hover decides what a
+# press grabs (a column edge, a splitter's handle), and the app takes its grab on the press.
+DRAG_SETTLE = 0.05
+
 
 class WindowAction(str, Enum):
     ACTIVATE = "activate"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from Xlib import XK, X
 from Xlib.ext import xtest
 
-from winactions.backends.base import MouseButton
+from winactions.backends.base import DRAG_SETTLE, MouseButton
 from winactions.backends.linux.x11windows import open_display
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.keys import Chord
@@ -71,10 +71,13 @@ class XInput:
 
     def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
              duration: float = 0.3) -> None:
-        """Press, move in steps (toolkits need motion events to start a drag), release."""
+        """Press, move in steps (toolkits need motion events to start a drag), release,
+        pausing after arriving and after pressing (`DRAG_SETTLE`)."""
         self.mouse_move(x1, y1)
+        time.sleep(DRAG_SETTLE)
         self.mouse_button(button, True)
-        steps = max(8, int(duration / 0.015))
+        time.sleep(DRAG_SETTLE)
+        steps = max(8, round(duration / 0.015))
         try:
             for i in range(1, steps + 1):
                 self.mouse_move(round(x1 + (x2 - x1) * i / steps), round(y1 + (y2 - y1) * i / steps))

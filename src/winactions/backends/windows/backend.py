@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from PIL import Image
 
-from winactions.backends.base import Backend, MouseButton, WindowAction
+from winactions.backends.base import DRAG_SETTLE, Backend, MouseButton, WindowAction
 from winactions.backends.windows import patterns, sendinput
 from winactions.backends.windows.bound import BoundInput
 from winactions.backends.windows.comthread import OnComThread
@@ -222,7 +222,10 @@ class WindowsBackend(Backend):
         if self._bound:
             self._bound.drag(points, button)
             return
-        self._send([sendinput.MouseInput(x1, y1, ("move",)), *sendinput.button(x1, y1, button, True)])
+        self._send([sendinput.MouseInput(x1, y1, ("move",))])
+        time.sleep(DRAG_SETTLE)
+        self._send(sendinput.button(x1, y1, button, True))
+        time.sleep(DRAG_SETTLE)
         try:
             for x, y in points[1:]:
                 self._send([sendinput.MouseInput(x, y, ("move",))])
