@@ -122,3 +122,23 @@ def test_thin_client_imports_only_the_standard_library():
             "('pydantic', 'click', 'dbus_fast', 'Xlib', 'PIL', 'mss', 'psutil', 'mcp')); print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_global_options_come_from_one_table():
+    """The click group, the console script's option scanner, the daemon client's forwarded
+    variables, the MCP schema and GlobalOptions all follow `winactions.options`."""
+    import typing
+
+    from winactions.cli.app import build_cli
+    from winactions.commands.base import GlobalOptions
+    from winactions.mcp.server import GLOBAL_INFER, GLOBAL_VISION
+    from winactions.options import FLAGS_WITH_VALUE, FORWARDED_ENV, INFER_MODES, OPTIONAL_VALUES, VISION_MODES
+
+    group = build_cli()
+    takes_value = {opt for p in group.params if not getattr(p, "is_flag", False) for opt in p.opts}
+    assert takes_value - {"--version"} == FLAGS_WITH_VALUE | set(OPTIONAL_VALUES)
+    fields = GlobalOptions.model_fields
+    assert typing.get_args(fields["infer"].annotation) == INFER_MODES == OPTIONAL_VALUES["--infer"][1]
+    assert typing.get_args(fields["vision"].annotation) == VISION_MODES == OPTIONAL_VALUES["--vision"][1]
+    assert GLOBAL_INFER["enum"][:-2] == list(INFER_MODES) and GLOBAL_VISION["enum"][:-2] == list(VISION_MODES)
+    assert set(FORWARDED_ENV.values()) <= FLAGS_WITH_VALUE and "WINCTL_SESSION" not in FORWARDED_ENV

@@ -25,6 +25,7 @@ from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import Command, Context, GlobalOptions, dispatch, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
+from winactions.options import INFER_MODES, VALUE_OPTIONS, VISION_MODES, ValueOption
 from winactions.session.desktop import DesktopSession
 
 
@@ -143,50 +144,51 @@ class _Group(click.Group):
         return list(self.commands)
 
 
+def _value_option(option: ValueOption) -> Callable[[Any], Any]:
+    """A click option from the shared table of global options."""
+    ctype: Any = click.STRING
+    if option.choices:
+        ctype = click.Choice(option.choices)
+    elif option.fraction:
+        ctype = click.FloatRange(0, 1)
+    help_text = option.help + (f" [env var: {option.env}]" if option.env and option.core_reads_env else "")
+    click_env = None if option.core_reads_env else option.env
+    return click.option(option.flag, type=ctype, default=option.default, envvar=click_env,
+                        show_envvar=click_env is not None, show_default=option.default is not None,
+                        help=help_text)
+
+
+def _global_options(command: Callable[..., None]) -> Callable[..., None]:
+    for option in reversed(VALUE_OPTIONS):
+        command = _value_option(option)(command)
+    return command
+
+
 def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
     @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
-    @click.option("--window", default=None, help="act on this window (id, title part or process) and remember it")
     @click.option("--return-state", is_flag=True, help="after an action, print the new state too")
-    @click.option("--infer", type=click.Choice(["off", "rules", "llm"]), default="off",
+    @click.option("--infer", type=click.Choice(INFER_MODES), default="off",
                   help="also list hidden handles inferred from the tree (column borders, splitters, resize "
                        "handles): `--infer` by rules, `--infer llm` by rules and a text model")
-    @click.option("--vision", type=click.Choice(["off", "auto", "local", "llm"]), default="off",
+    @click.option("--vision", type=click.Choice(VISION_MODES), default="off",
                   help="also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and "
                        "shapes, offline), `--vision llm` (a vision model), `--vision` (the model if configured)")
-    @click.option("--vision-api-key", envvar="WINCTL_VISION_API_KEY", default=None, show_envvar=True,
-                  help="API key for --vision llm / --infer llm (else ANTHROPIC_API_KEY / OPENAI_API_KEY)")
-    @click.option("--vision-base-url", envvar="WINCTL_VISION_BASE_URL", default=None, show_envvar=True,
-                  help="an OpenAI-compatible endpoint (GLM, OpenRouter, DeepSeek, vLLM, Ollama)")
-    @click.option("--vision-model", envvar="WINCTL_VISION_MODEL", default=None, show_envvar=True,
-                  help="the model to ask")
-    @click.option("--llm-provider", envvar="WINCTL_LLM_PROVIDER", type=click.Choice(["anthropic", "openai"]),
-                  default=None, help="the API format (default: guessed from the key and URL)")
-    @click.option("--infer-min-confidence", type=click.FloatRange(0, 1), default=None,
-                  help="keep a model-inferred item from this confidence up [env WINCTL_INFER_MIN_CONFIDENCE; 0.7]")
-    @click.option("--vision-iou", type=click.FloatRange(0, 1), default=None,
-                  help="a detection overlapping a listed element more than this is that element "
-                       "[env WINCTL_VISION_IOU; 0.1]")
-    @click.option("--session", default="default", envvar="WINCTL_SESSION", show_default=True,
-                  help="session name: ids and the selected window are remembered per session")
+    @_global_options
     @click.version_option(package_name="winactions")
     @click.pass_context
-    def cli(ctx: click.Context, json_output: bool, window: str | None, return_state: bool,
-            infer: str, vision: str, vision_api_key: str | None, vision_base_url: str | None,
-            vision_model: str | None, llm_provider: str | None, infer_min_confidence: float | None,
-            vision_iou: float | None, session: str) -> None:
+    def cli(ctx: click.Context, json_output: bool, return_state: bool, infer: str, vision: str,
+            **values: Any) -> None:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
         `winctl input 2 "text"`, `winctl keys ctrl+s`. Put global options before the
         command, and `--` before negative coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
-        ctx.obj = GlobalOptions.model_validate({
-            "json_output": json_output, "window": window, "return_state": return_state, "infer": infer,
-            "vision": vision, "session": session, "infer_min_confidence": infer_min_confidence,
-            "vision_iou": vision_iou,
-            "llm": LLMFlags(provider=llm_provider, api_key=vision_api_key, base_url=vision_base_url,
-                            model=vision_model)})
+        llm = LLMFlags(provider=values.pop("llm_provider"), api_key=values.pop("vision_api_key"),
+                       base_url=values.pop("vision_base_url"), model=values.pop("vision_model"))
+        ctx.obj = GlobalOptions.model_validate({"json_output": json_output, "return_state": return_state,
+                                                "infer": infer, "vision": vision, "llm": llm, **values})
 
     @cli.command("mcp")
     @click.pass_context

@@ -10,11 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
+from winactions.options import FLAGS_WITH_VALUE, OPTIONAL_VALUES
+
 LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill"}
-OPTIONS_WITH_VALUE = {"--window", "--session", "--vision-api-key", "--vision-base-url", "--vision-model",
-                      "--llm-provider", "--infer-min-confidence", "--vision-iou"}
-# global options whose value is optional: `--infer` means rules, `--infer llm` asks a model too
-OPTIONAL_VALUES = {"--infer": ("rules", {"off", "rules", "llm"}), "--vision": ("auto", {"off", "auto", "local", "llm"})}
 
 
 def normalize_global_options(argv: list[str]) -> list[str]:
@@ -33,7 +31,7 @@ def normalize_global_options(argv: list[str]) -> list[str]:
                 out.append(f"{token}={default}")
                 i += 1
             continue
-        if token in OPTIONS_WITH_VALUE:
+        if token in FLAGS_WITH_VALUE:
             out.extend(argv[i:i + 2])
             i += 2
             continue
@@ -55,7 +53,7 @@ def split_session(argv: list[str]) -> tuple[str | None, str | None]:
             name = argv[i + 1]
         elif token.startswith("--session="):
             name = token.partition("=")[2]
-        if token in OPTIONS_WITH_VALUE:
+        if token in FLAGS_WITH_VALUE:
             i += 2
             continue
         if token.startswith("-"):

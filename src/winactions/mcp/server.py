@@ -24,6 +24,7 @@ from winactions.backends import get_backend
 from winactions.commands.base import Command, Context, GlobalOptions, Kind, Result, dispatch, load_commands
 from winactions.commands.results import ScreenshotResult, StateResult
 from winactions.errors import InvalidInput, WinctlError
+from winactions.options import INFER_MODES, VISION_MODES
 from winactions.session.desktop import DesktopSession
 from winactions.session.store import SessionStore
 
@@ -33,10 +34,10 @@ INSTRUCTIONS = (
     "and fail as stale when their element disappears: then call `state` again."
 )
 GLOBAL_WINDOW = {"type": "string", "description": "act on this window (id, title part or process) and remember it"}
-GLOBAL_INFER = {"type": ["string", "boolean"], "enum": ["off", "rules", "llm", True, False], "default": "off",
+GLOBAL_INFER = {"type": ["string", "boolean"], "enum": [*INFER_MODES, True, False], "default": "off",
                 "description": "also list hidden handles inferred from the tree (column borders, splitters): "
                                "rules, or llm (rules and a text model)"}
-GLOBAL_VISION = {"type": ["string", "boolean"], "enum": ["off", "auto", "local", "llm", True, False],
+GLOBAL_VISION = {"type": ["string", "boolean"], "enum": [*VISION_MODES, True, False],
                  "default": "off",
                  "description": "also list elements a screenshot shows and the tree lacks: local (OCR and shapes, "
                                 "offline) or llm (a vision model configured by WINCTL_VISION_* variables)"}
@@ -118,7 +119,7 @@ class ToolRunner:
                                     session=self.session_name, **tiers)
         except ValidationError:
             raise InvalidInput(f"bad tier choice {tiers}",
-                               hint="infer: off|rules|llm, vision: off|auto|local|llm") from None
+                               hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
         return dispatch(cmd.name, args, Context(self.session(), options))
 
     def close(self) -> None:

@@ -23,13 +23,12 @@ from pydantic import BaseModel, ConfigDict
 from winactions.errors import InvalidInput
 from winactions.llm.config import LLMFlags
 from winactions.llm.lazy import LazyModel
+from winactions.options import INFER_MODES, VISION_MODES
 from winactions.perception.inference_llm import LLMInferenceProvider
 from winactions.perception.provider import Provider
 from winactions.perception.structural import StructuralProvider
 from winactions.perception.vision import IOU_THRESHOLD, VisionProvider
 
-INFER_MODES = ("off", "rules", "llm")
-VISION_MODES = ("off", "auto", "local", "llm")
 MIN_CONFIDENCE = 0.7  # seed 000: a model's inferred item below this is dropped
 
 

@@ -14,6 +14,7 @@ import sys
 import time
 
 from winactions._version import __version__
+from winactions.options import FORWARDED_ENV
 from winactions.session import wire
 from winactions.session.paths import runtime_path
 
@@ -190,17 +191,13 @@ def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
     return request(ensure_daemon(name), {"op": "run", "argv": argv}, READ_TIMEOUT)
 
 
-# The daemon was started by some earlier client and has that client's environment; these
-# settings belong to this call, so they travel as the flags they stand for.
-ENV_FLAGS = {"WINCTL_VISION_API_KEY": "--vision-api-key", "WINCTL_VISION_BASE_URL": "--vision-base-url",
-             "WINCTL_VISION_MODEL": "--vision-model", "WINCTL_LLM_PROVIDER": "--llm-provider",
-             "WINCTL_INFER_MIN_CONFIDENCE": "--infer-min-confidence", "WINCTL_VISION_IOU": "--vision-iou"}
-
-
 def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.environ) -> list[str]:
-    """`argv` with this process's model settings spelled as global flags (flags given win)."""
+    """`argv` with this process's model settings spelled as global flags (flags given win).
+
+    The daemon was started by some earlier client and has that client's environment; these
+    settings belong to this call, so they travel as the flags they stand for."""
     extra: list[str] = []
-    for var, flag in ENV_FLAGS.items():
+    for var, flag in FORWARDED_ENV.items():
         if env.get(var) and not any(a == flag or a.startswith(flag + "=") for a in argv):
             extra += [flag, env[var]]
     return extra + argv
