@@ -30,6 +30,28 @@ def test_click_at_a_point_on_the_left_monitor(fake, winctl):
     assert "off every screen" in run.err and "[-1920,0,0,1080]" in run.err
 
 
+def test_a_drag_arrives_then_presses_then_moves_with_a_pause_between(fake, winctl, monkeypatch):
+    import time
+
+    from winactions.backends.base import DRAG_SETTLE
+
+    calls: list[tuple[float, list]] = []
+    send = fake.send_input
+
+    def timed(events):
+        calls.append((time.monotonic(), list(events)))
+        return send(events)
+
+    monkeypatch.setattr(fake, "send_input", timed)
+    winctl("focus", "Settings")
+    calls.clear()
+    winctl("drag-at", "300", "335", "420", "335")
+    (arrive, moved), (press, pressed), (first_move, _) = calls[:3]
+    assert moved == [MouseInput(300, 335, ("move",))] and pressed == [MouseInput(300, 335, ("left_down",))]
+    assert press - arrive >= DRAG_SETTLE and first_move - press >= DRAG_SETTLE
+    assert calls[-1][1] == [MouseInput(420, 335, ("left_up",))]
+
+
 def test_packed_coordinates_keep_their_sign():
     assert make_lparam(-5, 10) == (10 << 16) | 0xFFFB
     assert key_lparam(0x1F, up=True, alt=True, extended=False) == 1 | 0x1F << 16 | 1 << 29 | 1 << 30 | 1 << 31
