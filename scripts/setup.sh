@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
-# Install everything winactions needs on Debian 12: the virtual desktop and apps (apt), and
-# the package with its test tools in ./.venv (pip). Safe to run again; skips what is there.
+# Install what winactions needs on Debian 12: the Debian packages (apt) and the package in ./.venv (pip).
+#   scripts/setup.sh demo   what the demo needs: scripts/packages/demo.txt, the package with its extras
+#   scripts/setup.sh test   that, plus every app the tests drive (scripts/packages/test*.txt) and the dev tools
+# Safe to run again; skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MODE="${1:-test}"
 
-APT_PACKAGES=(
-  xvfb xauth openbox xdotool wmctrl x11-utils          # virtual display, window manager, cross-checks
-  xclip                                                # the X clipboard (keeps ownership after we exit)
-  dbus dbus-x11 at-spi2-core libatk-adaptor            # session bus and the AT-SPI accessibility bus
-  gir1.2-gtk-3.0 python3-gi python3-gi-cairo           # the GTK3 fixture app (cairo paints its canvas)
-  python3-pyatspi gir1.2-atspi-2.0                     # libatspi: the benchmark's baseline
-  chromium                                             # a browser nobody here wrote, for real-app tests
-  python3-venv                                         # the venv the toolkit runs in
-)
+lists=(scripts/packages/demo.txt)
+[ "$MODE" = "test" ] && lists+=(scripts/packages/test*.txt)
+mapfile -t APT_PACKAGES < <(sed -e 's/#.*//' "${lists[@]}" | tr -s ' \t' '\n' | sed '/^$/d' | sort -u)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,4 +24,6 @@ PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]"
+EXTRAS=""  # the demo needs no extra
+[ "$MODE" = "test" ] && EXTRAS="dev"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"

@@ -8,6 +8,7 @@ seed's `[id] [Type] "Name"` form. JSON is `{"ok": true, "result": {...}}` or
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 from winactions.commands.base import Result
@@ -48,15 +49,15 @@ def target_line(t: Target, verbose: bool = False) -> str:
     if t.rect is not None and (verbose or t.acts_by_coordinates):
         parts.append(f"rect={t.rect}")
     if verbose and t.automation_id:
-        parts.append(f"automation_id={t.automation_id}")
+        parts.append(f"automation_id={_safe(t.automation_id)}")
     if t.derived_from and (verbose or t.source is Source.INFERRED):
-        parts.append(f"derived_from={t.derived_from}")
+        parts.append(f"derived_from={_safe(t.derived_from)}")
     return " ".join(parts)
 
 
 def state_text(state: UIState, verbose: bool = False, tree: bool = False) -> str:
     w = state.window
-    lines = [f'Window: "{w.title}" ({w.process or "?"}, pid {w.pid}, id {w.id})']
+    lines = [f'Window: "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}, id {w.id})']
     for t in state.targets:
         indent = "  " * t.depth if tree else ""
         lines.append(indent + target_line(t, verbose))
@@ -69,8 +70,8 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False) -> str
         lines.append(f"Annotated: {state.annotated_screenshot}")
     if state.truncated:
         lines.append("(truncated: the window has more elements than were read)")
-    lines.extend(f"tier: {t}" for t in state.tiers)
-    lines.extend(f"warning: {w}" for w in state.warnings)
+    lines.extend(f"tier: {_safe(t)}" for t in state.tiers)
+    lines.extend(f"warning: {_safe(w)}" for w in state.warnings)
     return "\n".join(lines)
 
 
@@ -78,7 +79,7 @@ def window_line(w: WindowInfo) -> str:
     flags = [f for f, on in (("active", w.active), ("minimized", w.minimized),
                              ("maximized", w.maximized)) if on]
     rect = f" rect={w.rect}" if w.rect else ""
-    return f'{w.id} "{w.title}" ({w.process or "?"}, pid {w.pid}){rect}' + (
+    return f'{w.id} "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}){rect}' + (
         f" [{', '.join(flags)}]" if flags else "")
 
 
@@ -97,27 +98,27 @@ def _body_text(result: Result) -> str:
         return "\n".join(window_line(w) for w in result.windows) or "(no windows)"
     if isinstance(result, WindowResult):
         return f"{result.action}: {window_line(result.window)}" + (
-            f"\n{result.detail}" if result.detail else "")
+            f"\n{_safe(result.detail)}" if result.detail else "")
     if isinstance(result, BindResult):
         bound = result.action == "bind" or (result.action == "status" and result.window is not None)
         head = f"bound to {window_line(result.window)}" if bound and result.window else \
             (f"unbound from {window_line(result.window)}" if result.window else "not bound")
         lines = [f"{result.action}: {head}", f"input: {result.input}", f"capture: {result.capture}"]
-        return "\n".join(lines + ([result.detail] if result.detail else []))
+        return "\n".join(lines + ([_safe(result.detail)] if result.detail else []))
     if isinstance(result, ActionResult):
         what = f" [{result.target.id}] [{result.target.type}] \"{_clean(result.target.name)}\"" \
             if result.target else ""
         if result.target is not None and result.target.id == 0:  # found on screen, not in the state
-            what = f' "{_clean(result.target.name)}" ({result.target.derived_from})'
+            what = f' "{_clean(result.target.name)}" ({_safe(result.target.derived_from or "")})'
         at = f" at ({result.point[0]}, {result.point[1]})" if result.point else ""
-        detail = f" — {result.detail}" if result.detail else ""
+        detail = f" — {_safe(result.detail)}" if result.detail else ""
         return f"{result.action}{what}{at} via {result.method}{detail}"
     if isinstance(result, ValueResult):
-        value = result.value
-        return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+        value = result.value  # one value, not an element line: its own line breaks stay
+        return json.dumps(value) if isinstance(value, (list, dict)) else _safe(str(value), keep_lines=True)
     if isinstance(result, InspectResult):
         lines = [target_line(result.target, verbose=True)]
-        lines += [f"  {k}: {v}" for k, v in result.element.items() if v not in (None, "", [], {})]
+        lines += [f"  {k}: {_safe(str(v))}" for k, v in result.element.items() if v not in (None, "", [], {})]
         return "\n".join(lines)
     if isinstance(result, ScreenshotResult):
         return f"{result.path} ({result.width}x{result.height}, rect={result.rect})"
@@ -128,7 +129,7 @@ def _body_text(result: Result) -> str:
                 body = _body_text(step.result).splitlines()
                 lines.append(f"{step.step}. {step.command}: {body[0] if body else 'ok'}")
             else:
-                lines.append(f"{step.step}. {step.command}: error: {(step.error or {}).get('message', '?')}")
+                lines.append(f"{step.step}. {step.command}: error: {_safe((step.error or {}).get('message', '?'))}")
         return "\n".join(lines)
     if isinstance(result, LocateCommandResult):
         return _located_text(result)
@@ -157,8 +158,34 @@ def _located_text(result: LocateCommandResult) -> str:
 
 
 def _clean(text: str, limit: int = 120) -> str:
-    text = " ".join(text.split()).replace('"', '\\"')
+    """A name or title for inside quotes: one line, nothing invisible, quotes escaped, capped."""
+    text = _safe(" ".join(text.split())).replace('"', '\\"')
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# Characters an element or window could use to forge output: line breaks and other controls
+# (Cc), and invisible formatting (Cf: bidi overrides such as U+202E, zero-width characters),
+# line and paragraph separators (Zl, Zp).
+_FORGING = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+
+
+def _safe(text: str, keep_lines: bool = False) -> str:
+    """`text` with every control, bidi and zero-width character written as an escape
+    (`\\n`, `\\x07`, `\\u202e`), so that what an app names its elements can never add a
+    line, move the cursor or reorder what the agent reads. `keep_lines` keeps line breaks
+    and tabs (a text's own content, printed alone)."""
+    if text.isprintable():  # the common case, in C
+        return text
+    return "".join(ch if (keep_lines and ch in "\n\t") or unicodedata.category(ch) not in _FORGING
+                   else _escape_char(ch) for ch in text)
 
 
 # -- JSON --------------------------------------------------------------------------------
@@ -222,4 +249,4 @@ def error_json(error: WinctlError) -> str:
 
 
 def error_text(error: WinctlError) -> str:
-    return f"error: {error.message}" + (f"\nhint: {error.hint}" if error.hint else "")
+    return f"error: {_safe(error.message)}" + (f"\nhint: {_safe(error.hint)}" if error.hint else "")

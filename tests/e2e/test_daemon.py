@@ -18,6 +18,7 @@ import pytest
 from tests.conftest import start_app, stop_app
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
+from winactions.session.auth import sign
 
 pytestmark = pytest.mark.desktop
 TITLE = "Daemon Fixture"
@@ -60,7 +61,8 @@ def app(desktop, tmp_path):
     stop_app(proc)
 
 
-def raw_request(info: dict, payload: bytes, read: bool = True) -> dict | None:
+def raw_exchange(info: dict, payload: bytes, read: bool = True) -> tuple[str, dict] | None:
+    """Send raw bytes; the reply's proof and its JSON."""
     with socket.create_connection(("127.0.0.1", info["port"]), timeout=10) as sock:
         sock.sendall(payload)
         if not read:
@@ -71,11 +73,22 @@ def raw_request(info: dict, payload: bytes, read: bool = True) -> dict | None:
             if not chunk:
                 break
             data += chunk
-    return json.loads(data) if data else None
+    if not data:
+        return None
+    proof, _, body = data.decode("ascii").rstrip("\n").partition(" ")
+    return proof, json.loads(body)
 
 
-def message(info: dict, **fields) -> bytes:
-    return (json.dumps({"token": info["token"], "version": info["version"], **fields}) + "\n").encode()
+def raw_request(info: dict, payload: bytes, read: bool = True) -> dict | None:
+    got = raw_exchange(info, payload, read)
+    return got[1] if got else None
+
+
+def message(info: dict, nonce: str | None = None, **fields) -> bytes:
+    """A request as the real client makes it: a fresh nonce and its HMAC under the token."""
+    nonce = nonce or os.urandom(16).hex()
+    auth = sign(info["token"], nonce, "client")
+    return (json.dumps({"version": info["version"], "nonce": nonce, "auth": auth, **fields}) + "\n").encode()
 
 
 def test_daemon_output_matches_one_shot_byte_for_byte(shell, app):
@@ -111,6 +124,10 @@ def test_session_file_is_private_and_requests_need_the_token(shell, app):
     wrong = {**info, "token": "x" * len(info["token"])}
     assert raw_request(info, message(wrong, op="ping"))["error"].startswith("unauthorized")
     assert raw_request(info, message(info, op="ping"))["pong"] is True
+    replayed = message(info, op="ping")
+    assert raw_request(info, replayed)["pong"] is True
+    assert "replayed" in raw_request(info, replayed)["error"]
+    assert info["token"].encode() not in replayed, "the token itself never travels"
 
 
 @pytest.mark.parametrize("payload, fragment", [

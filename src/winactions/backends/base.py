@@ -161,5 +161,17 @@ class Backend(ABC):
         """The bound input's virtual pointer (x, y, buttons held), to be kept between calls."""
         return None
 
+    def alive(self) -> bool:
+        """Are the connections this backend opened still usable? A daemon can outlive the
+        desktop it started on (a virtual display torn down and made anew): then it must
+        open new ones rather than fail every command."""
+        return True
+
+    def desktop_exists(self) -> bool:
+        """Does the desktop this backend was opened on still exist? Cheap, touches no
+        connection, safe from any thread: a daemon asks it while idle and exits when its
+        desktop is gone for good."""
+        return True
+
     def close(self) -> None:
         """Release connections. Safe to call twice."""

@@ -90,7 +90,19 @@ def one_shot_session(options: GlobalOptions) -> tuple[DesktopSession, Callable[[
     from winactions.session.store import SessionStore
 
     backend = get_backend()
-    return DesktopSession(backend, SessionStore(options.session)), backend.close
+    try:
+        session = DesktopSession(backend, SessionStore(options.session))
+    except BaseException:
+        backend.close()
+        raise
+    turn = session.turn()
+    turn.__enter__()
+
+    def done() -> None:
+        turn.__exit__(None, None, None)
+        backend.close()
+
+    return session, done
 
 
 def _make_click_command(cmd: Command, leaf_name: str, provider: SessionProvider) -> click.Command:
@@ -168,6 +180,8 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
     @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
     @click.option("--return-state", is_flag=True, help="after an action, print the new state too")
+    @click.option("--no-daemon", is_flag=True, help="run in this process instead of the session's daemon "
+                  "(slower: every call connects and reads anew) [env var: WINCTL_NO_DAEMON]")
     @click.option("--infer", type=click.Choice(INFER_MODES), default="off",
                   help="also list hidden handles inferred from the tree (column borders, splitters, resize "
                        "handles): `--infer` by rules, `--infer llm` by rules and a text model")
@@ -177,7 +191,7 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
     @_global_options
     @click.version_option(package_name="winactions")
     @click.pass_context
-    def cli(ctx: click.Context, json_output: bool, return_state: bool, infer: str, vision: str,
+    def cli(ctx: click.Context, json_output: bool, return_state: bool, no_daemon: bool, infer: str, vision: str,
             **values: Any) -> None:
         """Desktop UI automation for AI agents.
 

@@ -76,7 +76,7 @@ class ClickElementParams(Selector):
 def click_element(ctx: Context, p: ClickElementParams) -> ActionResult:
     """Click the one element matching a selector: `winctl click-element --name Apply`."""
     target = select_one(ctx, p)
-    _, node = ctx.session.resolve(target.id)
+    _, node = ctx.session.resolve(target.id, acting=True)
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)
 

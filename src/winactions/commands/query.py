@@ -103,4 +103,4 @@ def _holds(condition: str, node: Node | None, screens: list) -> bool:
         return "enabled" in node.states
     on_screen = node.rect is not None and not node.rect.is_empty and any(
         node.rect.intersect(s) for s in screens)
-    return on_screen and bool({"showing", "visible"} & node.states)
+    return on_screen and "showing" in node.states  # "visible" alone: a hidden tab's content

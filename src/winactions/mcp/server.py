@@ -120,7 +120,8 @@ class ToolRunner:
         except ValidationError:
             raise InvalidInput(f"bad tier choice {tiers}",
                                hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
-        return dispatch(cmd.name, args, Context(self.session(), options))
+        with self.session().turn() as session:
+            return dispatch(cmd.name, args, Context(session, options))
 
     def close(self) -> None:
         if self._session is not None:

@@ -15,8 +15,9 @@ import time
 
 from winactions._version import __version__
 from winactions.options import FORWARDED_ENV
-from winactions.session import wire
-from winactions.session.paths import runtime_path
+from winactions.session import auth, wire
+from winactions.session.filelock import Held
+from winactions.session.paths import UnsafeRuntimeDir, bad_session_name, runtime_path
 
 TYPE_CHECKING = False  # not `from typing import`: typing costs the thin client ~5 ms
 
@@ -29,6 +30,9 @@ PING_TIMEOUT = 2.0
 READ_TIMEOUT = 150.0  # above the daemon's own command deadline, so the daemon answers first
 START_TIMEOUT = 20.0
 MAX_MESSAGE = 8 * 1024 * 1024
+# What decides which desktop (display, buses, backend) a daemon reads and drives.
+IDENTITY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS",
+                 "WINACTIONS_BACKEND", "WINACTIONS_WINDOWS_NATIVE")
 
 
 class DaemonError(Exception):
@@ -74,13 +78,29 @@ def read_session_file(name: str) -> dict[str, Any] | None:
 
 
 def request(info: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """One request, one reply, one connection; the token goes with every request."""
-    payload = (wire.dumps({**message, "token": info["token"], "version": info["version"]}) + "\n").encode()
-    raw = wire.exchange(int(info["port"]), payload, CONNECT_TIMEOUT, timeout, MAX_MESSAGE)
-    reply = wire.loads(raw.decode() or "null")
-    if not isinstance(reply, dict):
+    """One request, one reply, one connection. The token never travels: the request proves
+    it knows it (HMAC of a fresh nonce), and the reply must prove the same — so whatever
+    else listens on that port neither learns the token nor gets its answer printed."""
+    nonce = auth.new_nonce()
+    token = str(info["token"])
+    payload = (wire.dumps({**message, "version": info["version"], "nonce": nonce,
+                           "auth": auth.sign(token, nonce, "client")}) + "\n").encode()
+    raw = wire.exchange(int(info["port"]), payload, CONNECT_TIMEOUT, timeout, MAX_MESSAGE).decode("ascii", "replace")
+    proof, _, body = raw.rstrip("\n").partition(" ")
+    if not raw:
         raise DaemonError("the daemon closed the connection without answering")
+    if not auth.same(proof, auth.sign(token, nonce, body)):
+        raise DaemonError(f"what answers on port {info['port']} is not the session's daemon (its reply has no "
+                          "valid proof); nothing it said was used")
+    reply = wire.loads(body)
+    if not isinstance(reply, dict):
+        raise DaemonError("the daemon's reply is not an object")
     return reply
+
+
+def desktop_identity(env: dict[str, str] | os._Environ[str]) -> str:
+    """Which desktop a process works on: a daemon serves only clients of its own desktop."""
+    return "|".join(env.get(k, "") for k in IDENTITY_VARS)
 
 
 def ping(info: dict[str, Any]) -> dict[str, Any] | None:
@@ -106,14 +126,15 @@ def _alive(pid: int) -> bool:
 
 
 def live_daemon(name: str) -> dict[str, Any] | None:
-    """The session file of a running daemon of our version; stale files are removed."""
+    """The session file of a running daemon of our version and desktop; a stale file is
+    removed, and a daemon of another version or desktop is stopped."""
     info = read_session_file(name)
     if info is None:
         return None
     if not _alive(int(info.get("pid", 0))) or ping(info) is None:
         _remove_session_file(name)
         return None
-    if info.get("version") != __version__:
+    if info.get("version") != __version__ or info.get("desktop") != desktop_identity(os.environ):
         stop(name, info)
         return None
     return info
@@ -135,23 +156,6 @@ def stop(name: str, info: dict[str, Any] | None = None) -> bool:
     return True
 
 
-def _lock_exclusive(file: Any) -> None:
-    """Block until this process holds the file's lock (released when the file closes)."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        while True:
-            try:
-                msvcrt.locking(file.fileno(), msvcrt.LK_LOCK, 1)  # retries for ~10 s, then raises
-                return
-            except OSError:
-                continue
-    else:
-        import fcntl
-
-        fcntl.flock(file, fcntl.LOCK_EX)
-
-
 def ensure_daemon(name: str) -> dict[str, Any]:
     """A running daemon for the session, started if there is none."""
     info = live_daemon(name)
@@ -159,8 +163,7 @@ def ensure_daemon(name: str) -> dict[str, Any]:
         return info
     import subprocess
 
-    with open(os.path.join(daemons_path(), f"{name}.lock"), "w") as lock:
-        _lock_exclusive(lock)  # a racing client waits here, then finds our daemon
+    with Held(os.path.join(daemons_path(), f"{name}.lock")):  # a racing client waits here, then finds ours
         info = live_daemon(name)
         if info is not None:
             return info
@@ -180,15 +183,18 @@ def ensure_daemon(name: str) -> dict[str, Any]:
 
 
 def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
-    """The fast path trusts the session file (same version, live pid) and sends at once;
-    only when that fails does it check, clean up and start a daemon."""
+    """The fast path trusts the session file (same version and desktop, live pid) and sends
+    at once; only when that fails does it check, clean up and start a daemon."""
+    message = {"op": "run", "argv": argv, "cwd": os.getcwd(),
+               "env": {k: v for k, v in os.environ.items() if k.startswith("WINCTL_")}}
     info = read_session_file(name)
-    if info is not None and info.get("version") == __version__ and _alive(int(info.get("pid", 0))):
+    if info is not None and info.get("version") == __version__ and _alive(int(info.get("pid", 0))) \
+            and info.get("desktop") == desktop_identity(os.environ):
         try:
-            return request(info, {"op": "run", "argv": argv}, READ_TIMEOUT)
-        except ConnectionRefusedError:
-            pass  # a daemon that died without removing its file: start a new one below
-    return request(ensure_daemon(name), {"op": "run", "argv": argv}, READ_TIMEOUT)
+            return request(info, message, READ_TIMEOUT)
+        except (ConnectionRefusedError, DaemonError):
+            pass  # a daemon that died without removing its file, or an impostor: start anew below
+    return request(ensure_daemon(name), message, READ_TIMEOUT)
 
 
 def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.environ) -> list[str]:
@@ -203,20 +209,26 @@ def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.
     return extra + argv
 
 
+def _fail(argv: list[str], code: str, message: str, hint: str, exit_code: int) -> int:
+    if "--json" in argv:
+        print(wire.dumps({"ok": False, "error": {"code": code, "message": message, "hint": hint}}))
+    else:
+        print(f"error: {message}\nhint: {hint}", file=sys.stderr)
+    return exit_code
+
+
 def forward(name: str, argv: list[str]) -> int:
     """Run `winctl ARGV` in the session's daemon, print what it printed, return its exit code."""
+    problem = bad_session_name(name)  # before any file is named after it
+    if problem:
+        return _fail(argv, "invalid_input", problem, "e.g. --session work1", 2)
     try:
         reply = _send_run(name, with_env_flags(argv))
+    except UnsafeRuntimeDir as exc:
+        return _fail(argv, "backend_unavailable", str(exc), "nothing was written", 5)
     except (OSError, ValueError, DaemonError) as exc:
-        json_mode = "--json" in argv
-        message = f"cannot reach the session daemon {name!r}: {exc}"
-        hint = f"try again; `winctl session close {name}` restarts it"
-        if json_mode:
-            print(wire.dumps({"ok": False, "error": {"code": "daemon_unavailable", "message": message,
-                                                      "hint": hint}}))
-        else:
-            print(f"error: {message}\nhint: {hint}", file=sys.stderr)
-        return 5
+        return _fail(argv, "daemon_unavailable", f"cannot reach the session daemon {name!r}: {exc}",
+                     f"try again; `winctl session close {name}` restarts it, `--no-daemon` runs without it", 5)
     if "error" in reply and "exit" not in reply:
         print(f"error: {reply['error']}", file=sys.stderr)
         return 5

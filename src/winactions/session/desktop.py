@@ -7,8 +7,10 @@ useful message, when that element is gone or is no longer the same element.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +18,7 @@ from winactions.backends.base import Backend
 from winactions.errors import AppBusy, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Source, Target, UIState, WindowInfo
+from winactions.perception.accessibility import display_name
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
@@ -37,6 +40,18 @@ class DesktopSession:
         self._locator: Any = None
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
+
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[DesktopSession]:
+        """One command's exclusive turn at the session: under the session's lock, with the
+        ids and state another process (a one-shot `winctl`, the daemon) may have written
+        since, and without the previous command's notes."""
+        with self.store.lock():
+            if self.store.changed():
+                self.data = self.store.load()
+                self.registry = IdRegistry.from_data(self.data.registry)
+            self.notes.clear()
+            yield self
 
     # -- bound-window mode ------------------------------------------------------------------
     def _rebind(self, window_id: str) -> None:
@@ -212,22 +227,31 @@ class DesktopSession:
         raise NotFound(f"no element {target_id}",
                        hint=f"ids in the latest state: {_id_range(state)} — run `winctl state`")
 
-    def resolve(self, target_id: int) -> tuple[Target, Node | None]:
-        """The target and, for tree elements, a fresh read of it — checked to be the same."""
+    def resolve(self, target_id: int, *, acting: bool = False) -> tuple[Target, Node | None]:
+        """The target and, for tree elements, a fresh read of it — checked to be the same.
+
+        Reads (`get`, `inspect`) accept an element whose text changed: reading it is how an
+        agent learns the new text. Actions (`acting`) refuse an element that is not what
+        the agent was shown — another name, role or automation id (an app that swapped
+        "Keep" and "Delete") — or that is no longer on screen (a hidden tab's content, a
+        closed menu's item): acting on it would act on something the agent cannot see."""
         target = self.target(target_id)
         if target.handle is None:
             return target, None
         node = self.backend.refresh(target.handle)
+        label = f'element {target_id} ([{target.type}] "{target.name}")'
         if node is None:
-            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is gone',
-                               hint="the UI changed — run `winctl state`")
+            raise StaleElement(f"{label} is gone", hint="the UI changed — run `winctl state`")
         if node.role != target.type:
             raise StaleElement(
-                f"element {target_id} was a {target.type} and is now a {node.role}",
+                f"element {target_id} was a {target.type} and is now a {node.role}; nothing was done",
                 hint="the UI changed — run `winctl state`")
-        if not ({"visible", "showing"} & node.states):
-            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is no longer shown',
-                               hint="the UI changed — run `winctl state`")
+        if acting:
+            _check_identity(target, node)
+        shown = "showing" in node.states if acting else bool({"visible", "showing"} & node.states)
+        if not shown:
+            raise StaleElement(f"element {target_id} is no longer shown ([{target.type}] \"{target.name}\"); "
+                               "nothing was done", hint="the UI changed — run `winctl state`")
         return target, node
 
     def resolve_ref(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
@@ -236,7 +260,7 @@ class DesktopSession:
         A located target has no handle, so actions use its coordinates; its `derived_from`
         says how it was found, and an unreliable match is an error that lists candidates."""
         if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
-            return self.resolve(int(ref))
+            return self.resolve(int(ref), acting=True)
         result = self.locator().locate(ref, window=window)
         if not result.success or result.element is None:
             options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
@@ -288,6 +312,18 @@ class DesktopSession:
                 return again
             state = again
         return state
+
+
+def _check_identity(target: Target, node: Node) -> None:
+    """Refuse to act when the element now is not what the agent was shown."""
+    name = display_name(node)
+    if name != target.name:
+        raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
+                           f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
+    if target.automation_id and node.automation_id != target.automation_id:
+        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") now has automation id '
+                           f"{node.automation_id!r}, not {target.automation_id!r}; nothing was done",
+                           hint="the UI changed — run `winctl state`")
 
 
 def _signature(state: UIState) -> list[tuple[int, str, str | None, list[str]]]:

@@ -4,22 +4,25 @@ One JSON file per session name in the user's runtime directory, readable only by
 written atomically so a crash never leaves half a file. It holds the selected window, the
 id registry and the last state (with handles), which is all a later process needs to act
 on an id printed by an earlier one.
+
+The file is the session's one id authority. Every process that serves the session — a
+one-shot `winctl`, the daemon, an MCP server — runs each command under the session's lock
+and first re-reads the file if another process wrote it since (`changed`), so two
+processes can never hand the same id to two elements.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from winactions.errors import InvalidInput
+from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.model import Target, UIState
-from winactions.session.paths import runtime_dir
-
-_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+from winactions.session.filelock import Held
+from winactions.session.paths import UnsafeRuntimeDir, bad_session_name, runtime_dir
 
 
 class SessionData(BaseModel):
@@ -37,15 +40,35 @@ class SessionStore:
     """Load and save one named session's data."""
 
     def __init__(self, name: str = "default", directory: Path | None = None) -> None:
-        if not _NAME.match(name):
-            raise InvalidInput(f"bad session name {name!r}",
-                               hint="use letters, digits, '.', '_' or '-' (at most 64)")
+        problem = bad_session_name(name)
+        if problem:
+            raise InvalidInput(problem, hint="e.g. --session work1")
         self.name = name
-        self.directory = directory or runtime_dir() / "sessions"
+        try:
+            self.directory = directory or runtime_dir() / "sessions"
+        except UnsafeRuntimeDir as exc:
+            raise BackendUnavailable(str(exc), hint="nothing was written; see `winctl --help` on sessions") from None
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = self.directory / f"{name}.json"
+        self._seen: tuple[int, int, int] | None = None  # the file as we last read or wrote it
+
+    def lock(self) -> Held:
+        """The session's lock: hold it for the whole of one command."""
+        return Held(str(self.directory / f"{self.name}.lock"))
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size  # every save is a new file (os.replace)
+
+    def changed(self) -> bool:
+        """Did another process write the session since this one last read or wrote it?"""
+        return self._stamp() != self._seen
 
     def load(self) -> SessionData:
+        self._seen = self._stamp()
         try:
             raw = self.path.read_text()
         except FileNotFoundError:
@@ -69,6 +92,7 @@ class SessionStore:
                 f.write(payload)
             os.chmod(tmp, 0o600)
             os.replace(tmp, self.path)
+            self._seen = self._stamp()
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

@@ -7,6 +7,7 @@ display or the bus.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -53,8 +54,12 @@ class LinuxBackend(Backend):
 
     # -- accessibility ------------------------------------------------------------------
     def frame_handle(self, window: WindowInfo) -> str:
-        """The accessible frame of an X window (matched by pid, title and geometry)."""
-        handle = self._frames.get(window.id)
+        """The accessible frame of an X window (matched by pid, title and geometry).
+
+        Cached by window id and pid: an app that restarts often gets its old X window id
+        back, and its old frame is gone with it."""
+        key = f"{window.id}/{window.pid}"
+        handle = self._frames.get(key)
         if handle is None:
             handle = self.atspi.find_frame(window.pid, window.title, window.rect)
             if handle is None:
@@ -62,11 +67,18 @@ class LinuxBackend(Backend):
                     f'window "{window.title}" exposes no accessibility tree',
                     hint="GTK/Qt apps need the AT-SPI bus; Chromium/Electron need "
                          "--force-renderer-accessibility; use `winctl screenshot` to see it")
-            self._frames[window.id] = handle
+            self._frames[key] = handle
         return handle
 
     def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:
-        return self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
+        found = self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
+        if not found.nodes:  # the frame we knew is gone (its app restarted): look for it again
+            self._frames.pop(f"{window.id}/{window.pid}", None)
+            found = self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
+            if not found.nodes:
+                raise NotFound(f'window "{window.title}" has no accessibility tree right now',
+                               hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
+        return found
 
     def refresh(self, handle: str) -> Node | None:
         return self.atspi.refresh(handle)
@@ -119,6 +131,25 @@ class LinuxBackend(Backend):
 
     def capture(self, rect: Rect) -> Image.Image:
         return self.x11.capture(rect)
+
+    def alive(self) -> bool:
+        for name in ("x11", "xinput"):
+            part = self.__dict__.get(name)
+            if part is not None:
+                try:
+                    part.d.get_input_focus()  # one round trip: fails once the X server is gone
+                except Exception:
+                    return False
+        atspi = self.__dict__.get("atspi")
+        return atspi is None or atspi.connected
+
+    def desktop_exists(self) -> bool:
+        """A local display (`:N`) lives as long as its socket /tmp/.X11-unix/XN."""
+        display = os.environ.get("DISPLAY", "")
+        if not display.startswith(":"):
+            return True  # remote or unset: nothing cheap to check
+        number = display[1:].split(".")[0]
+        return not number.isdigit() or os.path.exists(f"/tmp/.X11-unix/X{number}")
 
     def close(self) -> None:
         for name in ("atspi", "x11", "xinput"):
