@@ -136,6 +136,10 @@ class Snapshot(BaseModel):
     nodes: list[Node]
     truncated: bool = False  # the element budget ran out before the walk finished
     elapsed_ms: float = 0.0
+    # What was left out and how to get more, in words an agent can act on ("read 2,000 of at
+    # least 20,013 elements in 4.0 s; ..."); also set when nothing is missing but some
+    # values were not read (a spreadsheet's cells beyond its read budget).
+    truncation: str = ""
 
 
 class WindowInfo(BaseModel):

@@ -53,6 +53,8 @@ class AccessibilityProvider:
             targets = targets_from_snapshot(snapshot, screens)
             self._last = (snapshot.nodes, screens, targets)
         warnings = []
-        if snapshot.truncated:
+        if snapshot.truncation:
+            warnings.append(snapshot.truncation)
+        elif snapshot.truncated:
             warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
         return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes)
