@@ -13,6 +13,7 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import os
+import re
 import threading
 import time
 from collections.abc import Coroutine
@@ -22,8 +23,14 @@ from typing import Any, TypeVar
 from dbus_fast import BusType, Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.linux.atspi_roles import IFACE, INVOKE_ACTIONS, operations_of, role_of, states_of
-from winactions.errors import ActionFailed, AppBusy, BackendUnavailable, NotFound
+from winactions.backends.linux.atspi_roles import (
+    IFACE,
+    INVOKE_ACTIONS,
+    operations_of,
+    role_of,
+    states_of,
+)
+from winactions.errors import ActionFailed, AppBusy, BackendUnavailable, InvalidInput, NotFound
 from winactions.model import Node, Operation, Rect, Snapshot
 
 T = TypeVar("T")
@@ -33,7 +40,24 @@ PROPERTIES = "org.freedesktop.DBus.Properties"
 TEXT_ROLES = {"Text", "Edit", "Paragraph", "Heading", "Label", "Document"}
 TEXT_PREVIEW = 200
 ITEM_TYPES = {"DataItem", "ListItem", "TreeItem"}
+# LibreOffice gives every button, menu and panel a Value interface that always says 0.
+VALUELESS_TYPES = {"Button", "Menu", "MenuItem", "Separator", "Pane", "ToolBar", "TabItem", "Window"}
 STALL_SECONDS = 3.0  # no reply for this long: the app is blocked
+STATE_SECONDS = 4.0  # time budget of one tree read; WINACTIONS_STATE_SECONDS overrides it
+DEFUNCT_BIT = 1 << 6  # AtspiStateType DEFUNCT
+SHOWING_BIT = 1 << 25  # AtspiStateType SHOWING, in the first state word
+MANAGES_DESCENDANTS_BIT = 1 << 31  # AtspiStateType MANAGES_DESCENDANTS: children made on demand
+HUGE_CHILD_COUNT = 2000  # a node declaring more children is read by what is visible, never listed
+HIT_PROBES = 8  # hit tests tried inward from a viewport's corner before giving up
+HIT_STEP = 8  # pixels between those hit tests (past a header row, a border)
+MAX_SWEEP_HITS = 400  # hit tests spent sweeping down a managed list without a Table interface
+NULL_PATH = "/org/a11y/atspi/null"
+# Each cell LibreOffice Calc hands out is a new object it never frees (~6.5 KB): a state reads
+# at most this many real cells of a sheet, and places the others by the real cells' rows and
+# columns ("virtual" cells, resolved to real ones only when acted on).
+CELL_READS = 100
+CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:ROW,COL"
+ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
 
@@ -52,6 +76,62 @@ def split_handle(handle: str) -> tuple[str, str]:
     if cut <= 0:
         raise NotFound(f"not an element handle: {handle!r}", hint="run `winctl state`")
     return handle[:cut], handle[cut:]
+
+
+@dataclass
+class _Budget:
+    """What one tree read may spend — elements and seconds — and what it left out when it cut.
+
+    A window can hold more than any agent can read (a 20,000-widget form, a document of
+    a thousand pages): a read that runs to the end would hang the agent and, in apps that
+    build accessibles on demand, swell the app. So every read stops at a node count or a
+    deadline, whichever comes first, and says so in words.
+    """
+
+    max_nodes: int
+    seconds: float
+    started: float = dataclasses.field(default_factory=time.perf_counter)
+    claimed: int = 0  # elements whose read has started
+    unread: int = 0  # elements known to exist but left out
+    reasons: set[str] = dataclasses.field(default_factory=set)
+
+    def claim(self) -> bool:
+        """Reserve one element's read; False (and the cut is recorded) when a budget is spent."""
+        reason = self.exhausted()
+        if reason is not None:
+            self.cut(reason, 1)
+            return False
+        self.claimed += 1
+        return True
+
+    def exhausted(self) -> str | None:
+        if self.claimed >= self.max_nodes:
+            return "nodes"
+        if time.perf_counter() - self.started >= self.seconds:
+            return "time"
+        return None
+
+    def remaining(self) -> int:
+        return max(0, self.max_nodes - self.claimed)
+
+    def cut(self, reason: str, count: int) -> None:
+        self.reasons.add(reason)
+        self.unread += count
+
+    def message(self, read: int) -> str:
+        """What was left out and how to get more, for `Snapshot.truncation`."""
+        if not self.reasons:
+            return ""
+        seconds = time.perf_counter() - self.started
+        why = []
+        if "nodes" in self.reasons:
+            why.append(f"the budget of {self.max_nodes:,} elements ran out")
+        if "time" in self.reasons:
+            why.append(f"the {self.seconds:g} s time budget ran out")
+        return (f"read {read:,} of at least {read + self.unread:,} elements in {seconds:.1f} s "
+                f"({' and '.join(why)}); elements after those read (in document order) are missing — "
+                f"scroll or close panels to bring what you need forward, or raise the budget with "
+                f"WINACTIONS_STATE_SECONDS / WINACTIONS_MAX_NODES")
 
 
 @dataclass
@@ -98,7 +178,8 @@ class AtspiClient:
             self._run(self._watch(), timeout=15)
 
     # -- plumbing ------------------------------------------------------------------------
-    def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS) -> T:
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS,
+             doing: str = "accessibility requests") -> T:
         """Run on the loop thread; give up when no reply has arrived for `stall` seconds.
 
         A GTK app that runs a modal dialog inside a click handler cannot answer any
@@ -115,9 +196,7 @@ class AtspiClient:
                 now = time.monotonic()
                 if now - self._progress > stall or now - started > timeout:
                     future.cancel()
-                    raise AppBusy(f"the app has not answered accessibility requests for {stall:g}s",
-                                  hint="it may be busy or showing a modal dialog: look with `winctl screenshot`, "
-                                       "answer with `winctl keys Enter` / `Escape`, then run `winctl state`") from None
+                    raise _stalled(doing, stall if now - self._progress > stall else None, timeout) from None
 
     async def _connect(self) -> None:
         address = self._address or os.environ.get("AT_SPI_BUS_ADDRESS") or await self._bus_address()
@@ -169,7 +248,19 @@ class AtspiClient:
         except DBusCallError:
             return None
 
+    @property
+    def connected(self) -> bool:
+        """Is the bus connection still up? (A daemon can outlive its desktop.)"""
+        return self._bus is not None and bool(self._bus.connected)
+
     def close(self) -> None:
+        if not self._loop.is_running():
+            return
+        try:  # reads given up on (an app that stalled) are still pending: end them, or asyncio
+            # prints "Task was destroyed but it is pending!" to the user when the loop goes
+            asyncio.run_coroutine_threadsafe(_cancel_pending(), self._loop).result(2)
+        except Exception:  # closing must not fail; the loop stops below either way
+            pass
         if self._bus is not None:
             self._loop.call_soon_threadsafe(self._bus.disconnect)
             self._bus = None
@@ -209,21 +300,24 @@ class AtspiClient:
             extents=tuple(extents[0]) if extents else None,
         )
 
-    async def _read_extras(self, raw: _Raw, full: bool) -> None:
+    async def _read_extras(self, raw: _Raw, full: bool, cell_text: bool = False) -> None:
         """Actions, value and short text: only for elements whose interfaces have them.
 
         With `full=False` (tree walks) the action names of cells and list items are not
         read: there are thousands of them, and their one action ("activate") is not what a
-        click on them means — selecting is, and that needs no action name.
+        click on them means — selecting is, and that needs no action name. `cell_text` reads
+        the text of cells made on demand: a spreadsheet names its cells by address ("A1")
+        and keeps their content in the text.
         """
         dest, path = raw.ref
         jobs: dict[str, Any] = {}
         _, ctype = role_of(raw.role_number)
         if IFACE + "Action" in raw.interfaces and (full or ctype not in ITEM_TYPES):
             jobs["actions"] = self._maybe(dest, path, IFACE + "Action", "GetActions")
-        if IFACE + "Value" in raw.interfaces:
+        if IFACE + "Value" in raw.interfaces and ctype not in VALUELESS_TYPES:
             jobs["value"] = self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
-        if IFACE + "Text" in raw.interfaces and ctype in TEXT_ROLES and (ctype == "Edit" or not raw.name):
+        if IFACE + "Text" in raw.interfaces and (cell_text and ctype in ITEM_TYPES or ctype in TEXT_ROLES
+                                                 and (ctype == "Edit" or not raw.name)):
             jobs["text"] = self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, TEXT_PREVIEW])
         if not jobs:
             return
@@ -238,11 +332,23 @@ class AtspiClient:
             number = float(results["value"][0].value)
             raw.value = str(int(number)) if number.is_integer() else f"{number:g}"
         if results.get("text") is not None:
-            raw.value = str(results["text"][0])
+            text = str(results["text"][0]) or await self._short_text(raw.ref)
+            if not cell_text or text != raw.name:
+                raw.value = text
         if ctype == "ComboBox":
             chosen = await self._chosen(raw.ref)
             if chosen is not None:
                 raw.value = chosen
+
+    async def _short_text(self, ref: tuple[str, str]) -> str:
+        """The start of a text that came back empty: LibreOffice answers "" when the end
+        offset asked for lies past the text's end, so ask again within its length."""
+        count = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [IFACE + "Text", "CharacterCount"])
+        length = int(count[0].value) if count else 0
+        if length <= 0:
+            return ""
+        text = await self._maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, min(length, TEXT_PREVIEW)])
+        return str(text[0]) if text else ""
 
     def _node(self, raw: _Raw, parent: int | None, parent_selects: bool) -> Node:
         native, ctype = role_of(raw.role_number)
@@ -276,52 +382,190 @@ class AtspiClient:
         return [tuple(c) for c in found[0]] if found else []
 
     async def _snapshot(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
-        """Walk the subtree with every branch in flight at once.
+        """Walk the subtree with every branch in flight at once, within a node and time budget.
 
         Each element costs two round trips on the critical path (its properties, then its
         children list); its action names, value and text are read off that path, while
         its children are already being read. Siblings keep their order by position.
+        Nodes that make their children on demand (MANAGES_DESCENDANTS: spreadsheets, huge
+        lists) or declare absurd child counts are read by what is visible (`_visible_grid`, `_hit_sweep`):
+        asking LibreOffice Calc for all 2,147,483,647 cells of a sheet never ends and makes
+        it grow ~20 MB/s.
         """
-        start = time.perf_counter()
+        budget = _Budget(max_nodes, _state_seconds())
         raws: list[_Raw] = []
         parents: list[int | None] = []
         positions: list[int] = []
         selects: list[bool] = []
-        truncated = False
+        managed: set[int] = set()  # nodes whose children were read by what is visible
 
-        async def visit(ref: tuple[str, str], parent: int | None, position: int) -> None:
-            nonlocal truncated
-            if len(raws) >= max_nodes:
-                truncated = True
-                return
+        async def visit(ref: tuple[str, str], parent: int | None, position: int, label: str = "") -> int | None:
+            if not budget.claim():
+                return None
             raw = await self._read_base(ref)
             if raw is None:
-                return  # vanished while we read it
+                return None  # vanished while we read it
+            if parent is not None and _defunct_only(raw):
+                # LibreOffice's formula-bar "Input line" says defunct while alive: its children
+                # take its place, and an unnamed one its name.
+                kids = await self._children(raw.ref) if raw.child_count <= HUGE_CHILD_COUNT else []
+                await asyncio.gather(*(visit(kid, parent, position, raw.name) for kid in kids))
+                return None
             index = len(raws)
             raws.append(raw)
             parents.append(parent)
             positions.append(position)
             selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
-            showing = parent is None or bool(raw.states and raw.states[0] >> 25 & 1)
-            jobs = [self._read_extras(raw, full=False)]
-            if raw.child_count > 0 and showing:
-                jobs.append(expand(ref, index))
+            jobs = [self._read_extras(raw, full=False, cell_text=parent in managed)]
+            if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & SHOWING_BIT):
+                jobs.append(expand(raw, index))
             await asyncio.gather(*jobs)
+            if label and not raw.name:
+                raw.name = label
+            return index
 
-        async def expand(ref: tuple[str, str], index: int) -> None:
-            kids = await self._children(ref)
-            await asyncio.gather(*(visit(kid, index, pos) for pos, kid in enumerate(kids)))
+        async def expand(raw: _Raw, index: int) -> None:
+            reason = budget.exhausted()
+            if reason is not None:
+                budget.cut(reason, raw.child_count)
+                return
+            if _makes_children_on_demand(raw):
+                managed.add(index)
+                area = _visible_area(raw.extents, raws[0].extents)
+                grid = await self._visible_grid(raw, area) if area is not None else None
+                if grid is not None:
+                    await read_grid(raw, index, grid)
+                    return
+                kids = list(enumerate(await self._hit_sweep(raw.ref, area))) if area is not None else []
+                room = budget.remaining()
+                if len(kids) > room:
+                    budget.cut("nodes", len(kids) - room)
+            else:
+                kids = list(enumerate(await self._children(raw.ref)))
+            await asyncio.gather(*(visit(kid, index, pos) for pos, kid in kids))
 
+        async def read_grid(table: _Raw, index: int, grid: tuple[int, int, int, int]) -> None:
+            """Headers and a budget of real cells; the others placed by their row and column."""
+            r0, c0, r1, c1 = grid
+            width = c1 - c0 + 1
+            real = _cells_to_read(grid, min(CELL_READS, budget.remaining()))
+            refs = await self._cells(table.ref, real, range(c0, c1 + 1))
+            seen: set[tuple[str, str]] = set()
+            jobs: list[Coroutine[Any, Any, int | None]] = []
+            keys: list[tuple[int, int] | None] = []
+            for key, ref in refs:
+                if ref is not None and ref not in seen and ref != table.ref:  # merged cells repeat
+                    seen.add(ref)
+                    position = key[1] - c0 - width if key[0] < 0 else (key[0] - r0) * width + key[1] - c0
+                    jobs.append(visit(ref, index, position))
+                    keys.append(None if key[0] < 0 else key)
+            done = await asyncio.gather(*jobs)
+            read = {key: raws[i] for key, i in zip(keys, done) if key is not None and i is not None}
+            for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
+                cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
+            placed = 0
+            for r in range(r0, r1 + 1):
+                for c in range(c0, c1 + 1):
+                    virtual = None if (r, c) in read else _virtual_cell(table.ref, r, c, grid, read)
+                    if virtual is not None and budget.claim():
+                        raws.append(virtual)
+                        parents.append(index)
+                        positions.append((r - r0) * width + c - c0)
+                        selects.append(IFACE + "Selection" in table.interfaces)
+                        placed += 1
+            if placed:
+                notes.append(f"{table.name or 'a table'}: {len(read)} cells read with their text, {placed} more "
+                             f"placed by row and column without it (each cell read costs the app memory it "
+                             f"never frees) — `winctl get text ID` reads any cell")
+
+        notes: list[str] = []
         await visit(root, None, 0)
         nodes = [self._node(r, p, s) for r, p, s in zip(raws, parents, selects)]
-        return Snapshot(nodes=_document_order(nodes, positions), truncated=truncated,
-                        elapsed_ms=(time.perf_counter() - start) * 1000)
+        return Snapshot(nodes=_document_order(nodes, positions), truncated=bool(budget.reasons),
+                        truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
+                        elapsed_ms=(time.perf_counter() - budget.started) * 1000)
+
+    async def _visible_grid(self, raw: _Raw, area: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+        """(first row, first column, last row, last column) in view, from hit tests at the corners."""
+        if IFACE + "Table" not in raw.interfaces:
+            return None
+        first, last = await asyncio.gather(self._cell_near(raw.ref, area, True),
+                                           self._cell_near(raw.ref, area, False))
+        if first is None or last is None or last[0] < first[0] or last[1] < first[1]:
+            return None
+        return first[0], first[1], last[0], last[1]
+
+    async def _cells(self, table: tuple[str, str], cells: list[tuple[int, int]], columns: range
+                     ) -> list[tuple[tuple[int, int], tuple[str, str] | None]]:
+        """((row, column), cell) for these cells, and ((-1, column), header) for the columns' headers."""
+        dest, path = table
+        headers = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Table", "GetColumnHeader", "i", [c])
+                                         for c in columns))
+        found = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [r, c])
+                                       for r, c in cells))
+        return [((-1, c), _ref_of(h)) for c, h in zip(columns, headers)] + \
+            [(key, _ref_of(reply)) for key, reply in zip(cells, found)]
+
+    async def _cell_near(self, table: tuple[str, str], area: tuple[int, int, int, int],
+                         top_left: bool) -> tuple[int, int] | None:
+        """(row, column) of the first cell hit-tested inward from one corner of the visible area."""
+        left, top, right, bottom = area
+        for k in range(HIT_PROBES):
+            step = 1 + k * HIT_STEP
+            x, y = (left + step, top + step) if top_left else (right - 1 - step, bottom - 1 - step)
+            if not (left <= x < right and top <= y < bottom):
+                break
+            hit = _ref_of(await self._maybe(table[0], table[1], IFACE + "Component", "GetAccessibleAtPoint",
+                                            "iiu", [x, y, 0]))
+            if hit is None or hit == table:
+                continue
+            index = await self._maybe(hit[0], hit[1], ACCESSIBLE, "GetIndexInParent")
+            if not index or int(index[0]) < 0:
+                continue
+            row, col = await asyncio.gather(
+                self._maybe(table[0], table[1], IFACE + "Table", "GetRowAtIndex", "i", [int(index[0])]),
+                self._maybe(table[0], table[1], IFACE + "Table", "GetColumnAtIndex", "i", [int(index[0])]))
+            if row and col and int(row[0]) >= 0 and int(col[0]) >= 0:
+                return int(row[0]), int(col[0])
+        return None
+
+    async def _hit_sweep(self, node: tuple[str, str], area: tuple[int, int, int, int]) -> list[tuple[str, str]]:
+        """Children found by hit tests down the visible area, one row (its height) at a time.
+
+        Down the middle first (a word processor's page sits in the middle of grey margins),
+        then near the left edge (a list's rows may be short)."""
+        left, top, right, bottom = area
+        for x in ((left + right) // 2, left + min(20, (right - left) // 4)):
+            found = await self._sweep_at(node, x, top, bottom)
+            if found:
+                return found
+        return []
+
+    async def _sweep_at(self, node: tuple[str, str], x: int, top: int, bottom: int) -> list[tuple[str, str]]:
+        """Hit tests down one vertical line, skipping past each element found."""
+        y = top + 1
+        found: list[tuple[str, str]] = []
+        for _ in range(MAX_SWEEP_HITS):
+            if y >= bottom:
+                break
+            hit = _ref_of(await self._maybe(node[0], node[1], IFACE + "Component", "GetAccessibleAtPoint",
+                                            "iiu", [x, y, 0]))
+            extents = None
+            if hit is not None and hit != node:
+                if hit not in found:
+                    found.append(hit)
+                extents = await self._maybe(hit[0], hit[1], IFACE + "Component", "GetExtents", "u", [0])
+            bottom_of_hit = extents[0][1] + extents[0][3] if extents else 0
+            y = max(y + HIT_STEP, bottom_of_hit) if hit is not None and hit != node else y + HIT_STEP
+        return found
 
     def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
         root = split_handle(root_handle)
+        max_nodes = min(max_nodes, _env_int("WINACTIONS_MAX_NODES", max_nodes))
+        doing = "while its accessibility tree was read"
         if self._live:
-            return self._run(self._snapshot_live(root, max_nodes))
-        return self._run(self._snapshot(root, max_nodes))
+            return self._run(self._snapshot_live(root, max_nodes), doing=doing)
+        return self._run(self._snapshot(root, max_nodes), doing=doing)
 
     # -- live mode: a cached tree kept honest by events and probes --------------------------
     async def _watch(self) -> None:
@@ -358,6 +602,9 @@ class AtspiClient:
                 return cached.snapshot.model_copy(update={"elapsed_ms": (time.perf_counter() - start) * 1000})
         generation = self._generation.get(root[0], 0)  # events during the read force the next one
         snapshot = await self._snapshot(root, max_nodes)
+        if not snapshot.nodes:  # the window's app is gone: nothing to cache or probe
+            self._cache.pop(root, None)
+            return snapshot
         self._cache[root] = _Cached(snapshot, generation, await self._probe(snapshot))
         return snapshot
 
@@ -366,7 +613,7 @@ class AtspiClient:
         nodes = snapshot.nodes
         first_children: dict[int, Node] = {}
         for n in nodes:
-            if n.parent is not None and n.parent not in first_children and \
+            if n.parent is not None and n.parent not in first_children and CELL_MARK not in n.handle and \
                     nodes[n.parent].role in ("Table", "List", "Tree", "Document", "ScrollPane", "Viewport"):
                 first_children[n.parent] = n
         jobs = [self._maybe(*split_handle(nodes[0].handle), IFACE + "Component", "GetExtents", "u", [0])]
@@ -393,21 +640,36 @@ class AtspiClient:
             selects = p_ifaces is not None and IFACE + "Selection" in p_ifaces[0]
         return self._node(raw, None, selects)
 
+    async def _resolve(self, handle: str) -> tuple[str, str]:
+        """The element behind a handle; a virtual cell is asked of its table only now."""
+        dest, path = split_handle(handle)
+        if CELL_MARK not in path:
+            return dest, path
+        path, _, where = path.partition(CELL_MARK)
+        row, _, col = where.partition(",")
+        cell = _ref_of(await self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [int(row), int(col)]))
+        if cell is None:
+            raise NotFound("the cell is gone", hint="run `winctl state`")
+        return cell
+
     def refresh(self, handle: str) -> Node | None:
-        return self._run(self._refresh(split_handle(handle)))
+        async def refresh() -> Node | None:
+            return await self._refresh(await self._resolve(handle))
+
+        return self._run(refresh())
 
     def read_text(self, handle: str) -> str:
-        dest, path = split_handle(handle)
-
         async def read() -> str:
+            dest, path = await self._resolve(handle)
             role = await self._maybe(dest, path, ACCESSIBLE, "GetRole")
-            if role and role_of(int(role[0]))[1] == "ComboBox":
+            ctype = role_of(int(role[0]))[1] if role else ""
+            if ctype == "ComboBox":
                 chosen = await self._chosen((dest, path))
                 if chosen is not None:
                     return chosen
             text = await self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, -1])
-            if text is not None and text[0].strip("\ufffc"):
-                return str(text[0])
+            if text is not None and (text[0].strip("\ufffc") or ctype == "DataItem"):
+                return str(text[0])  # an empty cell is empty, not its numeric Value (0)
             value = await self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
             if value is not None:
                 number = float(value[0].value)
@@ -462,12 +724,15 @@ class AtspiClient:
     # -- acting -----------------------------------------------------------------------------
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         try:
-            return self._run(self._perform(split_handle(handle), operation, argument), stall=ACTION_STALL_SECONDS)
+            async def perform() -> str:
+                return await self._perform(await self._resolve(handle), operation, argument)
+
+            return self._run(perform(), stall=ACTION_STALL_SECONDS)
         except AppBusy:
             if operation in (Operation.INVOKE, Operation.TOGGLE, Operation.EXPAND, Operation.COLLAPSE):
                 # The action was delivered and its handler is still running (typically a
                 # modal dialog opened from the click handler).
-                return f"action:{operation.value} (sent; the app is busy — a modal dialog may be open)"
+                return f"action:{operation.value} (sent; the app is still handling it)"
             raise
 
     async def _perform(self, ref: tuple[str, str], op: Operation, argument: str | float | None) -> str:
@@ -572,6 +837,13 @@ class AtspiClient:
         return str(name[0].value) if name else None
 
 
+async def _cancel_pending() -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
     """Lower is better; None when this top-level element cannot be the window."""
     native, ctype = role_of(raw.role_number)
@@ -608,3 +880,120 @@ def _document_order(nodes: list[Node], positions: list[int]) -> list[Node]:
         parent = new_index[n.parent] if n.parent is not None else None
         out.append(dataclasses.replace(n, parent=parent))
     return out
+
+
+def _stalled(doing: str, stall: float | None, timeout: float) -> AppBusy:
+    """The error for a read the app stopped answering: says which limit hit and what was asked.
+
+    No reply at all for `stall` seconds means the app's main loop is blocked (a long job or a
+    modal dialog run from a handler); replies that keep coming but never finish mean the
+    app is slow, which is a different thing to tell an agent.
+    """
+    if stall is not None:
+        return AppBusy(f"the app stopped answering {doing}: no reply for {stall:g} s",
+                       hint="it is busy or blocked (a long operation, or a modal dialog): "
+                            "look with `winctl screenshot`, wait, or answer a dialog with `winctl keys Enter` / "
+                            "`Escape`, then run `winctl state`")
+    return AppBusy(f"the app kept answering {doing} but did not finish within {timeout:g} s",
+                   hint="it is slow: try again, or read a smaller window")
+
+
+def _state_seconds() -> float:
+    """The time budget of one tree read (WINACTIONS_STATE_SECONDS, else STATE_SECONDS)."""
+    text = os.environ.get("WINACTIONS_STATE_SECONDS", "")
+    try:
+        seconds = float(text) if text else STATE_SECONDS
+    except ValueError:
+        raise InvalidInput(f"WINACTIONS_STATE_SECONDS={text!r} is not a number of seconds",
+                          hint="e.g. WINACTIONS_STATE_SECONDS=10") from None
+    if not seconds > 0:
+        raise InvalidInput(f"WINACTIONS_STATE_SECONDS={text!r} must be more than 0", hint="e.g. 10")
+    return seconds
+
+
+def _env_int(name: str, default: int) -> int:
+    """A positive whole number from the environment, or a clear error."""
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise InvalidInput(f"{name}={text!r} is not a whole number", hint=f"e.g. {name}=5000") from None
+    if value <= 0:
+        raise InvalidInput(f"{name}={text!r} must be more than 0", hint=f"e.g. {name}=5000")
+    return value
+
+
+def _defunct_only(raw: _Raw) -> bool:
+    """DEFUNCT and no other state, from an element that still answers (LibreOffice does this)."""
+    return bool(raw.states) and raw.states[0] == DEFUNCT_BIT and not any(raw.states[1:])
+
+
+def _makes_children_on_demand(raw: _Raw) -> bool:
+    """MANAGES_DESCENDANTS, or more children than a window can show: never list them all."""
+    first = raw.states[0] if raw.states else 0
+    return bool(first & MANAGES_DESCENDANTS_BIT) or raw.child_count > HUGE_CHILD_COUNT
+
+
+def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, int, int, int] | None
+                  ) -> tuple[int, int, int, int] | None:
+    """(left, top, right, bottom) of a node's extents inside its window, or None if off it."""
+    if extents is None or extents[0] == HIDDEN_EXTENT or extents[2] <= 0 or extents[3] <= 0:
+        return None
+    left, top, right, bottom = extents[0], extents[1], extents[0] + extents[2], extents[1] + extents[3]
+    if frame is not None and frame[0] != HIDDEN_EXTENT and frame[2] > 0 and frame[3] > 0:
+        left, top = max(left, frame[0]), max(top, frame[1])
+        right, bottom = min(right, frame[0] + frame[2]), min(bottom, frame[1] + frame[3])
+    if right <= left or bottom <= top:
+        return None
+    return left, top, right, bottom
+
+
+def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:
+    """The (bus name, path) in a reply that returns one accessible, None for AT-SPI's null object."""
+    if not reply or not reply[0]:
+        return None
+    dest, path = reply[0][0], reply[0][1]
+    if not dest or not path or path == NULL_PATH:
+        return None
+    return str(dest), str(path)
+
+
+def _cells_to_read(grid: tuple[int, int, int, int], limit: int) -> list[tuple[int, int]]:
+    """Which cells of the visible grid to read for real: the first row and column (they give
+    every row's and column's place), then whole rows from the top while `limit` allows."""
+    r0, c0, r1, c1 = grid
+    chosen = [(r0, c) for c in range(c0, c1 + 1)] + [(r, c0) for r in range(r0 + 1, r1 + 1)]
+    chosen = chosen[:limit]
+    for r in range(r0 + 1, r1 + 1):
+        row = [(r, c) for c in range(c0 + 1, c1 + 1)]
+        if len(chosen) + len(row) > limit:
+            break
+        chosen.extend(row)
+    return chosen
+
+
+def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, int, int, int],
+                  read: dict[tuple[int, int], _Raw]) -> _Raw | None:
+    """A cell placed from its row's and column's real cells: address and rectangle, no text.
+
+    Only for tables whose cells are named by address ("B12"), so the name can be composed
+    from the column's letters and the row's number; states and interfaces are its
+    neighbours' (less focus and selection, which are the real cell's own).
+    """
+    r0, c0 = grid[0], grid[1]
+    column, line = read.get((r0, col)), read.get((row, c0))
+    if column is None or line is None or column.extents is None or line.extents is None:
+        return None
+    letters, digits = ADDRESS.match(column.name), ADDRESS.match(line.name)
+    if letters is None or digits is None:
+        return None
+    states = list(line.states)
+    if states:
+        states[0] &= ~(1 << 12 | 1 << 23)  # FOCUSED, SELECTED
+    x, w = column.extents[0], column.extents[2]
+    y, h = line.extents[1], line.extents[3]
+    return _Raw(ref=(table[0], f"{table[1]}{CELL_MARK}{row},{col}"), name=letters.group(1) + digits.group(2),
+                description="", child_count=0, automation_id="", role_number=line.role_number, states=states,
+                interfaces=line.interfaces, extents=(x, y, w, h))

@@ -71,11 +71,13 @@ def role_of(number: int) -> tuple[str, str]:
 def states_of(words: list[int]) -> frozenset[str]:
     """The protocol's state names from AT-SPI's 64-bit state set (two uint32 words).
 
-    `enabled` in the protocol means usable: AT-SPI needs both ENABLED and SENSITIVE.
+    `enabled` in the protocol means usable: AT-SPI needs both ENABLED and SENSITIVE — except
+    that LibreOffice sets ENABLED alone on its documents, sheets and cells, which an agent
+    can edit: ENABLED with EDITABLE counts too.
     """
     bits = (words[0] if words else 0) | ((words[1] if len(words) > 1 else 0) << 32)
     names = {name for i, name in enumerate(_STATES) if name and bits >> i & 1}
-    if "enabled" in names and "sensitive" not in names:
+    if "enabled" in names and "sensitive" not in names and "editable" not in names:
         names.discard("enabled")
     names.discard("sensitive")
     if "expandable" in names and "expanded" not in names:
