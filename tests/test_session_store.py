@@ -42,3 +42,10 @@ def test_unreadable_file_starts_a_fresh_session(tmp_path):
 def test_bad_session_names_are_refused(tmp_path, name):
     with pytest.raises(InvalidInput):
         SessionStore(name, directory=tmp_path)
+
+
+def test_the_sessions_visual_prefixes_are_the_locators():
+    from winactions.locate.locator import PREFIXES
+    from winactions.session.desktop import VISUAL_PREFIXES
+
+    assert set(PREFIXES) == VISUAL_PREFIXES

@@ -12,7 +12,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from winactions.backends.base import Backend
-from winactions.errors import InvalidInput
+from winactions.errors import ActionFailed, InvalidInput
 from winactions.model import Rect, Source, Target
 
 _COLOURS = {
@@ -39,9 +39,19 @@ def capture(backend: Backend, rect: Rect) -> Image.Image:
 
 
 def save_png(image: Image.Image, path: Path) -> Path:
-    """Fast PNG (compression level 1): screenshots are read once, speed beats size."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image.save(path, format="PNG", compress_level=1)
+    """Fast PNG (compression level 1): screenshots are read once, speed beats size.
+
+    A path that cannot be written (a full disk, /dev/full, no permission, a folder) is the
+    caller's error, said plainly; a half-written file is removed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path, format="PNG", compress_level=1)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if path.is_file():  # half written
+            path.unlink(missing_ok=True)
+        raise ActionFailed(f"cannot save the screenshot to {path}: {reason}",
+                           hint="give a writable path ending in .png") from None
     return path
 
 

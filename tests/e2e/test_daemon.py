@@ -232,7 +232,16 @@ def test_fuzz_ten_thousand_requests(shell, app):
     values = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
 
     def generated() -> bytes:
-        kind = rng.randrange(6)
+        kind = rng.randrange(8)
+        if kind == 6:  # nesting deep enough to exhaust a recursive parser
+            depth = rng.randrange(500, 20_000)
+            opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])
+            return opener * depth + b"1" + closer * depth + b"\n"
+        if kind == 7:  # lone surrogates wherever a string goes, authorized or not
+            bad = rng.choice(["\udcff", "\ud800", "x\udfffy"])
+            fields = {"op": "run", "argv": ["keys", bad], "version": info["version"]}
+            fields[rng.choice(["version", "op", "argv", "cwd", "token", "env"])] = bad
+            return message(info, **fields) if rng.random() < 0.5 else json.dumps(fields).encode() + b"\n"
         if kind == 0:
             return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n"
         if kind == 1:

@@ -77,7 +77,7 @@ def main() -> None:
             and "-h" not in argv:
         from winactions.session.client import forward
 
-        sys.exit(forward(name or "default", argv))
+        sys.exit(forward("default" if name is None else name, argv))
     from winactions.cli.app import main as full_cli
 
     full_cli(argv)

@@ -138,8 +138,30 @@ def load_commands() -> dict[str, Command]:
     return REGISTRY
 
 
+def _not_text(value: Any, where: str) -> tuple[str, str] | None:
+    """(where, the offending character) for the first string holding a lone surrogate: bytes
+    that were not UTF-8 on the command line (Python keeps them as U+DC80..U+DCFF), which
+    would otherwise reach the app as nonsense keys or text."""
+    if isinstance(value, str):
+        bad = next((ch for ch in value if "\ud800" <= ch <= "\udfff"), None)
+        return (where, bad) if bad else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _not_text(item, f"{where}.{key}" if where else str(key))
+        if found:
+            return found
+    return None
+
+
 def validate(cmd: Command, args: dict[str, Any]) -> Params:
     """Parameters from untrusted input, with errors an agent can act on."""
+    found = _not_text(args, "")
+    if found:
+        where, ch = found
+        code = ord(ch)
+        what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"a lone surrogate U+{code:04X}"
+        raise InvalidInput(f"{cmd.name}: {where} is not valid UTF-8 text (it holds {what}); nothing was sent",
+                           hint="pass text in UTF-8 (check the terminal's or the caller's encoding)")
     try:
         return cmd.params.model_validate(args)
     except ValidationError as exc:

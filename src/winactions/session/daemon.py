@@ -39,6 +39,11 @@ COMMAND_DEADLINE = 120.0  # below the client's read timeout, so the client alway
 DEFAULT_IDLE = 30 * 60
 
 
+def _text(value: object) -> bool:
+    """A string the OS can take (a lone surrogate cannot go into a path or the environment)."""
+    return isinstance(value, str) and "\x00" not in value and not any("\ud800" <= ch <= "\udfff" for ch in value)
+
+
 class Call(NamedTuple):
     """One command as a client sent it."""
 
@@ -139,6 +144,8 @@ class Daemon:
             self.busy = True
             try:
                 future.set_result(self.execute(call.argv, call.cwd, call.env))
+            except Exception as exc:  # the worker must outlive any one command
+                future.set_result((1, "", f"error: internal error in the daemon: {type(exc).__name__}: {exc}\n"))
             finally:
                 self.busy = False
                 self.last_used = time.monotonic()
@@ -187,9 +194,8 @@ class Daemon:
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
                 return {"error": "malformed request: argv must be a list of strings"}
             call = Call(argv, message.get("cwd"), message.get("env", {}))
-            if (call.cwd is not None and not isinstance(call.cwd, str)) or not isinstance(call.env, dict) \
-                    or not all(isinstance(k, str) and k.startswith("WINCTL_") and isinstance(v, str)
-                               for k, v in call.env.items()):
+            if (call.cwd is not None and not _text(call.cwd)) or not isinstance(call.env, dict) \
+                    or not all(_text(k) and k.startswith("WINCTL_") and _text(v) for k, v in call.env.items()):
                 return {"error": "malformed request: cwd must be a string, env an object of WINCTL_* strings"}
             self.last_used = time.monotonic()
             future: Future[tuple[int, str, str]] = Future()

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from winactions.backends.base import Backend
-from winactions.errors import AppBusy, NotFound, StaleElement, WinctlError, WindowClosed
+from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception.accessibility import display_name
@@ -200,16 +200,21 @@ class DesktopSession:
                                      else None}) for t in numbered]
 
     def _explain_busy(self, window: WindowInfo, exc: AppBusy) -> AppBusy:
-        """Name the dialog that most likely blocks the app, so the agent knows what to answer."""
-        dialogs = [w for w in self.backend.list_windows()
-                   if w.pid == window.pid and w.id != window.id and w.active]
-        if not dialogs and not window.active:
-            return exc
-        title = dialogs[0].title if dialogs else window.title
-        return AppBusy(f'"{window.title}" is not answering accessibility requests; '
-                       f'its window "{title}" is probably a modal dialog',
-                       hint="answer it with `winctl keys Enter` or `winctl keys Escape` "
-                            "(or look first: `winctl screenshot`), then run `winctl state`")
+        """Say why the app does not answer — naming a dialog only when one is really open
+        (another window of the same process), since a busy app is not a modal dialog."""
+        try:
+            dialogs = [w for w in self.backend.list_windows()
+                       if w.pid == window.pid and window.pid is not None and w.id != window.id]
+        except WinctlError:
+            dialogs = []
+        if dialogs:
+            title = (next((w for w in dialogs if w.active), dialogs[0])).title
+            return AppBusy(f'"{window.title}" is not answering accessibility requests while its window '
+                           f'"{title}" is open (a modal dialog, most likely)',
+                           hint="answer it with `winctl keys Enter` or `winctl keys Escape` "
+                                "(or look first: `winctl screenshot`), then run `winctl state`")
+        return AppBusy(f'"{window.title}" is busy: {exc.message}, and it has no other window open',
+                       hint="wait and run `winctl state` again; `winctl screenshot` shows what it is doing")
 
     # -- ids ------------------------------------------------------------------------------
     def target(self, target_id: int) -> Target:
@@ -261,11 +266,17 @@ class DesktopSession:
         says how it was found, and an unreliable match is an error that lists candidates."""
         if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
             return self.resolve(int(ref), acting=True)
+        if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
+            named = self._named_in_tree(ref.strip(), window)
+            if named is not None:
+                return self.resolve(named.id, acting=True)
         result = self.locator().locate(ref, window=window)
         if not result.success or result.element is None:
             options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
                                 for c in result.candidates[:3])
-            raise NotFound(result.error or f"{ref!r} was not found",
+            plain = ref.partition(":")[0] not in VISUAL_PREFIXES
+            raise NotFound((f"no element of the window is named {ref!r}, and " if plain else "")
+                           + (result.error or f"{ref!r} was not found"),
                            hint=(f"closest: {options} — " if options else "")
                            + "try `winctl locate` with --strategy, or `winctl state`")
         found = result.element
@@ -279,6 +290,19 @@ class DesktopSession:
             f", confidence {found.confidence:.2f}"
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
+
+    def _named_in_tree(self, name: str, window: WindowInfo) -> Target | None:
+        """The one element of the window's tree with this name (exact, else ignoring case):
+        reading the tree costs milliseconds and is exact, reading pixels costs seconds.
+        Several are an error that lists them; none is None (then pixels are searched)."""
+        state = self.refresh_state(window)
+        tree = [t for t in state.targets if t.source is Source.ACCESSIBILITY]
+        found = [t for t in tree if t.name == name] or [t for t in tree if t.name.casefold() == name.casefold()]
+        if len(found) > 1:
+            listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
+            raise InvalidInput(f"{len(found)} elements are named {name!r}: {listed}",
+                               hint="act on one by its id (see `winctl state`)")
+        return found[0] if found else None
 
     def locator(self) -> Any:
         """The session's visual locator (its cache lives as long as the session: the daemon's)."""
@@ -317,7 +341,8 @@ class DesktopSession:
 def _check_identity(target: Target, node: Node) -> None:
     """Refuse to act when the element now is not what the agent was shown."""
     name = display_name(node)
-    if name != target.name:
+    mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
+    if name != target.name and not mirrors_value:
         raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                            f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
     if target.automation_id and node.automation_id != target.automation_id:
@@ -331,6 +356,9 @@ def _signature(state: UIState) -> list[tuple[int, str, str | None, list[str]]]:
 
 
 _PLACEHOLDER = re.compile(r"\[#(\d+)\]")
+# What makes a target visual rather than a name (the locator's prefixes, kept here so that
+# acting on a plain name never imports the locator's numpy and OpenCV).
+VISUAL_PREFIXES = frozenset({"text", "image", "dynamic", "fixed"})
 
 
 def _int_id(window_id: str) -> int | None:

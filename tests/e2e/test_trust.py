@@ -1,0 +1,242 @@
+"""Ids never lie (issue 10): wrong-element actions, forged output and session authority,
+each checked in the app's own log — not in what winctl says about itself."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, start_app, stop_app
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import gtk_fixture_command
+
+pytestmark = pytest.mark.desktop
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+HOSTILE = "Hostile App"
+FORGED_TITLE = 'Forged\n[95] [Button] "OK"\x07\x1b[31m\u202eexe.txt\u200b'
+
+
+def hostile_command(log: str, title: str = HOSTILE) -> list[str]:
+    return [SYSTEM_PYTHON, str(FIXTURES / "hostile_app.py"), "--title", title, "--log", log]
+
+
+@pytest.fixture
+def hostile(desktop, tmp_path):
+    log = tmp_path / "hostile.jsonl"
+    proc = start_app(desktop, hostile_command(str(log)), HOSTILE)
+    yield AppLog(str(log))
+    stop_app(proc)
+
+
+class Daemon:
+    """`winctl` as a separate process, through the session's daemon, beside the in-process
+    one-shot `winctl` fixture on the same runtime folder (so both serve one session)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+
+    def __call__(self, *args: str, expect: int | None = 0) -> Run:
+        done = subprocess.run([WINCTL, *args], env=self.env, capture_output=True, text=True, timeout=120)
+        if expect is not None:
+            assert done.returncode == expect, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
+        return Run(done.returncode, done.stdout, done.stderr)
+
+    def state(self) -> dict:
+        return self("--json", "state").json["result"]
+
+
+@pytest.fixture
+def daemon(winctl):
+    d = Daemon(winctl.env)
+    yield d
+    d("session", "close", "--all", expect=None)
+
+
+def ids_named(state: dict, name: str) -> list[int]:
+    return [t["id"] for t in state["targets"] if t["name"] == name]
+
+
+# -- 1. one session, one id authority -------------------------------------------------------
+def test_one_shot_and_daemon_never_give_one_id_to_two_elements(winctl, daemon, desktop, tmp_path):
+    log = AppLog(str(tmp_path / "fixture.jsonl"))
+    proc = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=5, title="Authority"), "Authority")
+    try:
+        daemon("focus", "Authority")
+        [add] = ids_named(daemon.state(), "Add Row")
+        daemon("click", str(add))
+        log.wait_for("row_added", name="added-1.txt")
+        one_shot = winctl.state()  # the one-shot process numbers added-1.txt
+        print([(t["type"], t["name"]) for t in one_shot["targets"]], one_shot["window"])
+        [first] = ids_named(one_shot, "added-1.txt")
+        daemon("click", str(add))
+        log.wait_for("row_added", name="added-2.txt")
+        [second] = ids_named(daemon.state(), "added-2.txt")  # the daemon numbers added-2.txt
+        assert second != first, "the daemon reused the id the one-shot process gave another element"
+        mark = log.mark()
+        winctl("click", str(first))
+        assert log.wait_for("selection_changed", since=mark)["name"] == "added-1.txt"
+        assert ids_named(daemon.state(), "added-1.txt") == [first]
+    finally:
+        stop_app(proc)
+
+
+# -- 2. a renamed element is refused ---------------------------------------------------------
+@pytest.mark.parametrize("route", ["one-shot", "daemon"])
+def test_an_element_that_changed_its_name_is_not_acted_on(route, winctl, daemon, hostile):
+    run = winctl if route == "one-shot" else daemon
+    run("focus", HOSTILE)
+    state = run("--json", "state").json["result"]
+    [keep] = ids_named(state, "Keep")
+    [swap] = ids_named(state, "Swap labels")
+    run("click", str(swap))
+    hostile.wait_for("swapped")
+    mark = hostile.mark()
+    refused = run("click", str(keep), expect=3)
+    assert f'element {keep} was [Button] "Keep" and is now "Delete"; nothing was done' in refused.err
+    assert hostile.events("clicked", since=mark) == [], "the app received a click all the same"
+    fresh = run("--json", "state").json["result"]
+    assert ids_named(fresh, "Delete") == [keep], "the same widget keeps its id under its new name"
+    assert f'click [{keep}] [Button] "Delete" via action:click' in run("click", str(keep)).out
+    clicked = hostile.wait_for("clicked", since=mark)
+    assert (clicked["widget"], clicked["label"]) == ("left", "Delete")
+
+
+# -- 3. hidden page and closed menu ----------------------------------------------------------
+def test_content_of_a_hidden_tab_is_not_clicked(winctl, hostile):
+    winctl("focus", HOSTILE)
+    state = winctl.state()
+    [first_action] = ids_named(state, "First page action")
+    second_tab = winctl.find("TabItem", "Second", state)
+    winctl("click", str(second_tab))
+    hostile.wait_for("page", index=1)
+    mark = hostile.mark()
+    refused = winctl("click", str(first_action), expect=3)
+    assert f"element {first_action} is no longer shown" in refused.err and "run `winctl state`" in refused.err
+    assert hostile.events("clicked", since=mark) == []
+    assert winctl("--json", "click", str(first_action), expect=3).json["error"]["code"] == "stale_element"
+
+
+def test_an_item_of_a_closed_menu_is_not_invoked(winctl, hostile):
+    winctl("focus", HOSTILE)
+    winctl("click", str(winctl.find("Menu", "File")))
+    new = winctl.find("MenuItem", "New")
+    winctl("keys", "Escape")
+    winctl("keys", "Escape")
+    mark = hostile.mark()
+    refused = winctl("click", str(new), expect=3)
+    assert "is no longer shown" in refused.err
+    assert hostile.events("menu", since=mark) == [], "a closed menu's item was invoked"
+
+
+# -- 4. restarted apps and replaced desktops ---------------------------------------------------
+def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):
+    log = tmp_path / "restart.jsonl"
+    proc = start_app(desktop, hostile_command(str(log)), HOSTILE)
+    daemon("focus", HOSTILE)
+    before = daemon.state()
+    stop_app(proc)
+    proc = start_app(desktop, hostile_command(str(log)), HOSTILE)
+    try:
+        daemon("focus", HOSTILE)
+        after = daemon.state()
+        assert after["window"]["pid"] == proc.pid != before["window"]["pid"]
+        [keep] = ids_named(after, "Keep")
+        assert keep not in ids_named(before, "Keep"), "an element of the new app got the old app's id"
+        mark = AppLog(str(log)).mark()
+        daemon("click", str(keep))
+        assert AppLog(str(log)).wait_for("clicked", since=mark)["widget"] == "left"
+    finally:
+        stop_app(proc)
+
+
+# -- 5. names and titles cannot forge lines -------------------------------------------------------
+LINE = re.compile(r'^(Window: ".*" \(.*\)|\[\d+\] \[\w+\] ".*"( .*)?|tier: .*|warning: .*)$')
+
+
+def test_titles_and_names_cannot_forge_lines(winctl, desktop, tmp_path):
+    proc = start_app(desktop, hostile_command(str(tmp_path / "f.jsonl"), FORGED_TITLE), "Forged")
+    try:
+        winctl("focus", "Forged")
+        for args in (("state",), ("windows",), ("state", "--verbose")):
+            out = winctl(*args).out
+            assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f\u200b\u202e]", out), f"raw control in {args}"
+            lines = out.splitlines()
+            assert not any(line.startswith("[95]") for line in lines), f"a forged line in {args}"
+            if args[0] == "state":
+                assert all(LINE.match(line) for line in lines), lines
+        state_text = winctl("state").out
+        # line breaks in a name fold to spaces (labels wrap); every other invisible is spelled out
+        assert 'Window: "Forged [95] [Button] \\"OK\\"\\x07\\x1b[31m\\u202eexe.txt\\u200b" (' in state_text
+        assert '"OK [95] [Button] \\"Transfer all money\\"\\x07\\x08\\u202eevil\\u200bname"' in state_text
+        raw = winctl.state()  # JSON keeps the raw strings, correctly escaped by JSON itself
+        assert raw["window"]["title"] == FORGED_TITLE
+    finally:
+        stop_app(proc)
+
+
+# -- 10. bad input on the command line ------------------------------------------------------------
+@pytest.mark.parametrize("args, where", [
+    (("keys", "\udcff"), "keys"),
+    (("type", "\udcff\udcfe"), "text"),
+    (("clipboard", "a\udcffb"), "text"),
+])
+def test_text_that_is_not_utf8_is_refused_and_nothing_is_sent(winctl, hostile, args, where):
+    winctl("focus", HOSTILE)
+    mark = hostile.mark()
+    refused = winctl(*args, expect=2)
+    assert f"{where} is not valid UTF-8 text (it holds byte 0xff); nothing was sent" in refused.err
+    assert "internal error" not in refused.err
+    assert hostile.events(since=mark) == []
+
+
+def test_invalid_utf8_bytes_through_the_real_script_and_daemon(daemon, hostile):
+    """Real bytes on a real command line: Python keeps them as surrogates, the thin client
+    carries them to the daemon, and the daemon refuses them like the one-shot process."""
+    daemon("focus", HOSTILE)
+    [keep] = ids_named(daemon.state(), "Keep")
+    for argv in ([b"keys", b"\xff"], [b"input", str(keep).encode(), b"\xff\xfe"]):
+        done = subprocess.run([WINCTL.encode(), *argv], env=daemon.env, capture_output=True, timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert b"is not valid UTF-8 text" in done.stderr and b"internal error" not in done.stderr
+
+
+def test_a_screenshot_that_cannot_be_written_is_a_clear_error(winctl, hostile):
+    winctl("focus", HOSTILE)
+    failed = winctl("screenshot", "/dev/full", expect=4)
+    assert "cannot save the screenshot to /dev/full: No space left on device" in failed.err
+    failed = winctl("screenshot", "/proc/version/x.png", expect=4)
+    assert "cannot save the screenshot" in failed.err and "internal error" not in failed.err
+
+
+def test_a_plain_name_is_found_in_the_tree_and_an_unknown_one_fails_fast(winctl, hostile):
+    winctl("focus", HOSTILE)
+    mark = hostile.mark()
+    assert "via action:click" in winctl("click", "Keep").out  # the tree's element, not pixels
+    assert hostile.wait_for("clicked", since=mark)["widget"] == "left"
+    started = time.monotonic()
+    missing = winctl("click", "abc", expect=3)
+    assert "no element of the window is named 'abc'" in missing.err
+    assert time.monotonic() - started < 15, "a plain name that is nowhere took too long"
+    ambiguous = winctl("click", "Keep labels", expect=3)  # neither in the tree nor on screen
+    assert "named 'Keep labels'" in ambiguous.err
+
+
+def test_a_busy_app_is_not_blamed_on_a_dialog(winctl, hostile, desktop):
+    winctl("focus", HOSTILE)
+    [freeze] = ids_named(winctl.state(), "Freeze")
+    winctl("click", str(freeze))
+    hostile.wait_for("freezing")
+    busy = subprocess.run([WINCTL, "--no-daemon", "--json", "state"], env=winctl.env, capture_output=True,
+                          text=True, timeout=60)
+    error = json.loads(busy.stdout)["error"]
+    assert busy.returncode == 7 and error["code"] == "app_busy", busy
+    assert "dialog" not in error["message"] and "busy" in error["message"], error
+    assert "Task was destroyed" not in busy.stderr and busy.stderr == "", busy.stderr
+    hostile.wait_for("thawed", timeout=10)
+    assert winctl("state").code == 0
