@@ -27,7 +27,7 @@ def many(desktop):
 
 
 def test_node_budget_cuts_the_read_and_says_how_much_was_left(winctl, many, monkeypatch):
-    monkeypatch.setenv("WINACTIONS_MAX_NODES", "2000")
+    monkeypatch.setenv("WINCTL_MAX_NODES", "2000")
     winctl("focus", many)
     state = winctl.state()
     assert state["truncated"] is True
@@ -35,12 +35,12 @@ def test_node_budget_cuts_the_read_and_says_how_much_was_left(winctl, many, monk
     message = next(w for w in state["warnings"] if w.startswith("read "))
     read, total = (int(n.replace(",", "")) for n in re.findall(r"[\d,]+(?= )", message)[:2])
     assert read == state["node_count"] and total > read, message
-    assert "budget of 2,000 elements" in message and "WINACTIONS_MAX_NODES" in message
+    assert "budget of 2,000 elements" in message and "WINCTL_MAX_NODES" in message
     assert "(truncated" in winctl("state").out
 
 
 def test_time_budget_cuts_the_read(winctl, many, monkeypatch):
-    monkeypatch.setenv("WINACTIONS_STATE_SECONDS", "0.3")
+    monkeypatch.setenv("WINCTL_STATE_SECONDS", "0.3")
     winctl("focus", many)
     state = winctl.state()
     assert state["truncated"] is True
@@ -56,10 +56,10 @@ def test_whole_window_is_read_within_the_default_budgets(winctl, many):
 
 
 def test_bad_budget_settings_are_clear_errors(winctl, many, monkeypatch):
-    monkeypatch.setenv("WINACTIONS_MAX_NODES", "lots")
+    monkeypatch.setenv("WINCTL_MAX_NODES", "lots")
     winctl("focus", many)
     run = winctl("state", expect=2)
-    assert "WINACTIONS_MAX_NODES='lots' is not a whole number" in run.err and "internal error" not in run.err
+    assert "WINCTL_MAX_NODES='lots' is not a whole number" in run.err and "internal error" not in run.err
 
 
 def test_a_box_with_thousands_of_children_is_read_by_what_is_visible(winctl, desktop):

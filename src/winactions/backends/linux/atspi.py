@@ -43,7 +43,7 @@ ITEM_TYPES = {"DataItem", "ListItem", "TreeItem"}
 # LibreOffice gives every button, menu and panel a Value interface that always says 0.
 VALUELESS_TYPES = {"Button", "Menu", "MenuItem", "Separator", "Pane", "ToolBar", "TabItem", "Window"}
 STALL_SECONDS = 3.0  # no reply for this long: the app is blocked
-STATE_SECONDS = 4.0  # time budget of one tree read; WINACTIONS_STATE_SECONDS overrides it
+STATE_SECONDS = 4.0  # time budget of one tree read; WINCTL_STATE_SECONDS overrides it
 DEFUNCT_BIT = 1 << 6  # AtspiStateType DEFUNCT
 SHOWING_BIT = 1 << 25  # AtspiStateType SHOWING, in the first state word
 MANAGES_DESCENDANTS_BIT = 1 << 31  # AtspiStateType MANAGES_DESCENDANTS: children made on demand
@@ -131,7 +131,7 @@ class _Budget:
         return (f"read {read:,} of at least {read + self.unread:,} elements in {seconds:.1f} s "
                 f"({' and '.join(why)}); elements after those read (in document order) are missing — "
                 f"scroll or close panels to bring what you need forward, or raise the budget with "
-                f"WINACTIONS_STATE_SECONDS / WINACTIONS_MAX_NODES")
+                f"WINCTL_STATE_SECONDS / WINCTL_MAX_NODES")
 
 
 @dataclass
@@ -561,7 +561,7 @@ class AtspiClient:
 
     def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
         root = split_handle(root_handle)
-        max_nodes = min(max_nodes, _env_int("WINACTIONS_MAX_NODES", max_nodes))
+        max_nodes = min(max_nodes, _env_int("WINCTL_MAX_NODES", max_nodes))
         doing = "while its accessibility tree was read"
         if self._live:
             return self._run(self._snapshot_live(root, max_nodes), doing=doing)
@@ -899,15 +899,15 @@ def _stalled(doing: str, stall: float | None, timeout: float) -> AppBusy:
 
 
 def _state_seconds() -> float:
-    """The time budget of one tree read (WINACTIONS_STATE_SECONDS, else STATE_SECONDS)."""
-    text = os.environ.get("WINACTIONS_STATE_SECONDS", "")
+    """The time budget of one tree read (WINCTL_STATE_SECONDS, else STATE_SECONDS)."""
+    text = os.environ.get("WINCTL_STATE_SECONDS", "")
     try:
         seconds = float(text) if text else STATE_SECONDS
     except ValueError:
-        raise InvalidInput(f"WINACTIONS_STATE_SECONDS={text!r} is not a number of seconds",
-                          hint="e.g. WINACTIONS_STATE_SECONDS=10") from None
+        raise InvalidInput(f"WINCTL_STATE_SECONDS={text!r} is not a number of seconds",
+                          hint="e.g. WINCTL_STATE_SECONDS=10") from None
     if not seconds > 0:
-        raise InvalidInput(f"WINACTIONS_STATE_SECONDS={text!r} must be more than 0", hint="e.g. 10")
+        raise InvalidInput(f"WINCTL_STATE_SECONDS={text!r} must be more than 0", hint="e.g. 10")
     return seconds
 
 
