@@ -240,3 +240,26 @@ def test_a_busy_app_is_not_blamed_on_a_dialog(winctl, hostile, desktop):
     assert "Task was destroyed" not in busy.stderr and busy.stderr == "", busy.stderr
     hostile.wait_for("thawed", timeout=10)
     assert winctl("state").code == 0
+
+
+def test_over_mcp_a_renamed_element_is_refused_and_names_cannot_forge_lines(desktop, tmp_path, hostile):
+    """The MCP server keeps one session for its lifetime: the same refusals and escaping."""
+    from tests.e2e.test_mcp import run_client
+
+    async def script(session):
+        await session.call_tool("focus", {"window": HOSTILE})
+        state = (await session.call_tool("state", {})).structured_content["result"]
+        keep, swap = (next(t["id"] for t in state["targets"] if t["name"] == n) for n in ("Keep", "Swap labels"))
+        await session.call_tool("click", {"id": swap})
+        hostile.wait_for("swapped")
+        mark = hostile.mark()
+        refused = await session.call_tool("click", {"id": keep})
+        text = (await session.call_tool("state", {})).content[0].text
+        return keep, mark, refused, text
+
+    keep, mark, refused, text = run_client(desktop, tmp_path, script)
+    assert refused.is_error and refused.structured_content["error"]["code"] == "stale_element"
+    assert f'element {keep} was [Button] "Keep" and is now "Delete"' in refused.content[0].text
+    assert hostile.events("clicked", since=mark) == []
+    assert '\\x07\\x08\\u202eevil\\u200bname"' in text
+    assert not any(line.startswith("[95]") for line in text.splitlines())
