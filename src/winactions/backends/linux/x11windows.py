@@ -20,6 +20,7 @@ from Xlib import X, display, error
 from Xlib.protocol import event
 
 from winactions.backends.base import WindowAction
+from winactions.backends.linux import bridges
 from winactions.errors import ActionFailed, BackendUnavailable, NotFound
 from winactions.model import Rect, WindowInfo
 
@@ -176,9 +177,11 @@ class X11Windows:
             time.sleep(0.03)
 
     def launch(self, command: Sequence[str]) -> int:
+        """Start a program with its toolkit's accessibility bridge switched on (see bridges.py)."""
+        started = bridges.plan(command)
         try:
-            proc = subprocess.Popen(list(command), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, start_new_session=True)
+            proc = subprocess.Popen(started.argv, env=started.env, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         except FileNotFoundError:
             raise NotFound(f"no program {command[0]!r}", hint="give a full path or a program on PATH") from None
         except PermissionError:
