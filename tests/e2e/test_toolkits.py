@@ -1,0 +1,287 @@
+"""winctl on a real Debian app of every Linux toolkit, each started with `winctl launch`.
+
+Each test proves three things against an app nobody here wrote: `state` lists its real
+controls, a semantic click (an AT-SPI action, not the mouse) changes the app, and text
+input lands in it. Outcomes are read from the app's side: the file it saved, its window
+title as wmctrl sees it, or a dialog that appeared. The commands carry no accessibility
+switches; the tests also check that `winctl launch` put the right ones into the running
+process (bridges.py). A toolkit that cannot be driven fails here with the reason.
+Electron has no app in Debian 12 main: Chromium stands for Blink.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from tests.conftest import Winctl, wait_for_window
+from tests.fixtures.toolkit_apps import (
+    LINGUIST,
+    chromium_plain_command,
+    featherpad_command,
+    firefox_command,
+    gnome_text_editor_command,
+    isolated_env,
+    jedit_command,
+    linguist_command,
+    mousepad_command,
+    web_page,
+)
+
+pytestmark = pytest.mark.desktop
+
+BRIDGE_VARIABLES = ("QT_ACCESSIBILITY", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "GNOME_ACCESSIBILITY",
+                    "JAVA_TOOL_OPTIONS", "NO_AT_BRIDGE", "GTK_A11Y")
+TREE_TIMEOUT = 30.0  # a JVM or a browser renderer builds its tree a few seconds after its window
+
+
+@dataclass
+class Launched:
+    group: int  # the process winctl started, leader of its own process group
+    window: dict[str, Any]
+
+    @property
+    def pid(self) -> int:
+        """The process that owns the window (a wrapper script's child for jEdit)."""
+        return int(self.window["pid"])
+
+
+Launch = Callable[..., Launched]
+
+
+@pytest.fixture
+def launch(desktop, winctl: Winctl, tmp_path: Path, monkeypatch) -> Iterator[Launch]:
+    """`winctl launch` in a fresh home, with no accessibility switch in the environment
+    (launch must add them); every app started is stopped after the test."""
+    for name, value in isolated_env(tmp_path / "home").items():
+        monkeypatch.setitem(desktop.env, name, value)
+    for name in BRIDGE_VARIABLES:
+        if name in desktop.env:
+            monkeypatch.delitem(desktop.env, name)
+    groups: list[int] = []
+
+    def start(argv: list[str], title: str | None = None, timeout: float = 60) -> Launched:
+        if shutil.which(argv[0]) is None:
+            pytest.fail(f"{argv[0]} is not installed: run scripts/setup.sh test (scripts/packages/test-toolkits.txt)")
+        options = ["--title", title] if title else []
+        result = winctl("--json", "launch", "--timeout", str(timeout), *options, "--", *argv).json["result"]
+        group = int(result["detail"].split()[-1])
+        groups.append(group)
+        return Launched(group, result["window"])
+
+    yield start
+    for group in groups:
+        _stop_group(group)
+
+
+def _stop_group(group: int) -> None:
+    """Stop one launched app and everything it started (it leads its own process group)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(group, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + 5
+        while _alive_in_group(group) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not _alive_in_group(group):
+            return
+
+
+def _alive_in_group(group: int) -> bool:
+    """Is any process of the group still running? (Zombies count as gone: the leader is
+    this test process's child, reaped here, and the rest belong to init.)"""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(group, os.WNOHANG)
+    for proc in psutil.process_iter(["status"]):
+        with contextlib.suppress(psutil.Error, ProcessLookupError):
+            if os.getpgid(proc.pid) == group and proc.info["status"] != psutil.STATUS_ZOMBIE:
+                return True
+    return False
+
+
+def process_env(pid: int) -> dict[str, str]:
+    """The environment the app really runs with (what launch gave it)."""
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode(errors="replace").partition("=")[::2] for item in raw if b"=" in item)
+
+
+def process_command_line(pid: int) -> str:
+    """The app's command line as one string (Chromium rewrites its argv into a single one)."""
+    return " ".join(a.decode(errors="replace") for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"))
+
+
+def wait_for(winctl: Winctl, *wanted: tuple[str, str | None], timeout: float = TREE_TIMEOUT,
+             app: Launched | None = None) -> dict[str, Any]:
+    """A fresh state that lists every (type, name) wanted (name None: any); the tree of a
+    just-opened window or menu arrives a little after it (and `launch` returns as soon as
+    the X window exists, before the app registers on the accessibility bus)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run = winctl("--json", "state", expect=None)
+        if run.code != 0:  # the window is up but its app has not joined the bus yet
+            if app is not None and not _alive_in_group(app.group):
+                raise AssertionError(f"{app.window['process']} (pid {app.pid}) died while winctl read its "
+                                     f"accessibility tree: {run.out}{run.err}")
+            assert time.monotonic() < deadline, f"state kept failing: {run.out}{run.err}"
+            time.sleep(0.5)
+            continue
+        state = run.json["result"]
+        found = {(t["type"], t["name"]) for t in state["targets"]}
+        types = {t["type"] for t in state["targets"]}
+        missing = [w for w in wanted if (w not in found if w[1] is not None else w[0] not in types)]
+        if not missing:
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"missing {missing} in state:\n{winctl('state').out}")
+        time.sleep(0.5)
+
+
+def target(state: dict[str, Any], type_: str, name: str | None = None, after: str | None = None) -> int:
+    """The id of the first element of this type (and name), optionally the first after a label."""
+    targets = state["targets"]
+    if after is not None:
+        start = next(i for i, t in enumerate(targets) if t["name"] == after)
+        targets = targets[start + 1:]
+    for t in targets:
+        if t["type"] == type_ and (name is None or t["name"] == name):
+            return int(t["id"])
+    raise AssertionError(f"no {type_} {name!r} in state")
+
+
+def wait_for_file(path: Path, expected: str, timeout: float = 10.0) -> str:
+    """The file's text once it holds `expected` (editors may add a final newline)."""
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = path.read_text() if path.exists() else ""
+        if expected in text:
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"{path} holds {text!r}, not {expected!r}")
+
+
+def semantic_click(winctl: Winctl, element: int) -> str:
+    out = winctl("click", str(element)).out
+    assert "via action:" in out, f"not a semantic click: {out}"
+    return out
+
+
+# -- GTK 3 ----------------------------------------------------------------------------------------
+def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
+    doc = tmp_path / "gtk3.txt"
+    doc.write_text("")
+    app = launch(mousepad_command(doc), title="gtk3.txt")
+    assert "NO_AT_BRIDGE" not in process_env(app.pid)
+    state = wait_for(winctl, ("Menu", "File"), ("Menu", "Edit"), ("Menu", "Help"), ("Edit", None), app=app)
+    editor = target(state, "Edit")
+
+    semantic_click(winctl, target(state, "Menu", "Help"))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "About")), "MenuItem", "About"))
+    wait_for_window(desktop, "About Mousepad")  # the dialog exists for the window manager
+    winctl("focus", "About Mousepad")
+    winctl("close")
+
+    winctl("focus", app.window["id"])
+    assert "EditableText" in winctl("input", str(editor), "hello gtk3").out
+    winctl("keys", "ctrl+s")
+    assert wait_for_file(doc, "hello gtk3").strip() == "hello gtk3"
+
+
+# -- GTK 4 ----------------------------------------------------------------------------------------
+def test_gtk4_gnome_text_editor(winctl, desktop, launch, tmp_path):
+    doc = tmp_path / "gtk4.txt"
+    doc.write_text("")
+    app = launch(gnome_text_editor_command(doc), title="gtk4.txt")
+    state = wait_for(winctl, ("Button", "Open"), ("Button", "New tab (Ctrl+T)"), ("Button", "Menu"), ("Edit", None),
+                     app=app)
+
+    assert "EditableText" in winctl("input", str(target(state, "Edit")), "hello gtk4").out
+    winctl("keys", "ctrl+s")
+    assert wait_for_file(doc, "hello gtk4").strip() == "hello gtk4"
+
+    semantic_click(winctl, target(state, "Button", "New tab (Ctrl+T)"))
+    wait_for_window(desktop, "New Document")  # the new, empty tab names the window
+
+
+# -- Qt 5 -----------------------------------------------------------------------------------------
+def test_qt5_featherpad(winctl, launch, tmp_path):
+    doc = tmp_path / "qt5.txt"
+    doc.write_text("")
+    app = launch(featherpad_command(doc), title="qt5.txt")
+    assert process_env(app.pid).get("QT_LINUX_ACCESSIBILITY_ALWAYS_ON") == "1"
+    state = wait_for(winctl, ("MenuItem", "File"), ("MenuItem", "Help"), ("Button", "Save"), ("Button", "Find"),
+                     ("Edit", None), app=app)
+    editor = next(int(t["id"]) for t in state["targets"] if t["type"] == "Edit" and "focused" in t["states"])
+
+    assert "EditableText" in winctl("input", str(editor), "hello qt5").out
+    semantic_click(winctl, target(wait_for(winctl, ("Button", "Save")), "Button", "Save"))
+    assert wait_for_file(doc, "hello qt5").strip() == "hello qt5"
+
+
+# -- Qt 6 -----------------------------------------------------------------------------------------
+def test_qt6_linguist(winctl, launch, tmp_path):
+    if not Path(LINGUIST).exists():
+        pytest.fail(f"{LINGUIST} is not installed: run scripts/setup.sh test (linguist-qt6)")
+    ts_file = tmp_path / "demo.ts"
+    app = launch(linguist_command(ts_file), title="demo.ts")
+    assert process_env(app.pid).get("QT_ACCESSIBILITY") == "1"
+    label = "Translation to Deutsch (Deutschland)"
+    state = wait_for(winctl, ("MenuItem", "File"), ("Button", "Done"), ("Button", "Save All"), ("Text", label),
+                     app=app)
+
+    assert "EditableText" in winctl("input", str(target(state, "Edit", after=label)), "Hallo Qt6").out
+    semantic_click(winctl, target(state, "Button", "Done"))
+    semantic_click(winctl, target(state, "Button", "Save All"))
+    text = wait_for_file(ts_file, "<translation>Hallo Qt6</translation>")
+    assert 'type="unfinished"' not in text  # "Done" marked it finished
+
+
+# -- Gecko and Blink ------------------------------------------------------------------------------
+def _drive_page(winctl: Winctl, desktop) -> None:
+    """The local page's button and field each rename the tab, which wmctrl reads back."""
+    state = wait_for(winctl, ("Heading", "Toolkit page"), ("Button", "Press me"), ("Edit", "Name"))
+    semantic_click(winctl, target(state, "Button", "Press me"))
+    wait_for_window(desktop, "Pressed 1")
+    winctl("input", str(target(state, "Edit", "Name")), "hello web")
+    wait_for_window(desktop, "Typed hello web")
+
+
+def test_gecko_firefox(winctl, desktop, launch, tmp_path):
+    launch(firefox_command(tmp_path / "profile", web_page(tmp_path)), title="Toolkit page")
+    _drive_page(winctl, desktop)
+
+
+def test_blink_chromium_without_the_flag(winctl, desktop, launch, tmp_path):
+    app = launch(chromium_plain_command(web_page(tmp_path), tmp_path / "profile"), title="Toolkit page")
+    assert " --force-renderer-accessibility " in process_command_line(app.pid)
+    _drive_page(winctl, desktop)
+
+
+# -- Java Swing -----------------------------------------------------------------------------------
+def test_java_swing_jedit(winctl, desktop, launch, tmp_path):
+    doc = tmp_path / "swing.txt"
+    saved = tmp_path / "swing-saved.txt"
+    app = launch(jedit_command(tmp_path / "jedit-settings", doc), title="jEdit -")
+    assert "AtkWrapper" in process_env(app.pid).get("JAVA_TOOL_OPTIONS", "")
+    state = wait_for(winctl, ("Menu", "File"), ("Menu", "Edit"), ("Menu", "Help"), app=app)
+
+    winctl("type", "hello swing")  # jEdit's own text area has no accessible text: keyboard
+    semantic_click(winctl, target(state, "Menu", "File"))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Save As...")), "MenuItem", "Save As..."))
+    wait_for_window(desktop, "File Browser - Save")
+    winctl("focus", "File Browser - Save")
+    dialog = wait_for(winctl, ("Edit", "File name:"), ("Button", "Save"))
+    assert "EditableText" in winctl("input", str(target(dialog, "Edit", "File name:")), str(saved)).out
+    semantic_click(winctl, target(dialog, "Button", "Save"))
+    assert wait_for_file(saved, "hello swing").strip() == "hello swing"
