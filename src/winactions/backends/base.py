@@ -40,6 +40,18 @@ class WindowAction(str, Enum):
     MOVE_RESIZE = "move_resize"
 
 
+class Capability(str, Enum):
+    """What a backend can do beyond reading a tree and acting on its elements. A command that
+    needs one the session's backend lacks is refused with the backend's reason, and hidden
+    from that session's MCP tool list (a phone has no pointer to hover, no window to move)."""
+
+    POINTER = "pointer"  # a mouse: hover, press and release apart, middle button, cursor position
+    HOLD_KEY = "hold_key"  # keys held down for a while
+    WINDOW_MANAGE = "window_manage"  # minimize, maximize, restore, move and resize windows
+    BOUND_WINDOW = "bound_window"  # input to one window in the background (seed 003)
+    CLIPBOARD = "clipboard"  # read and set the clipboard's text
+
+
 class MouseButton(str, Enum):
     LEFT = "left"
     MIDDLE = "middle"
@@ -50,6 +62,11 @@ class Backend(ABC):
     """One platform. Methods raise `winactions.errors` exceptions, never platform ones."""
 
     platform: str = "abstract"
+    capabilities: frozenset[Capability] = frozenset()
+
+    def lacks(self, capability: Capability) -> str:
+        """Why this backend cannot do `capability` (said to the agent when it is refused)."""
+        return f"the {self.platform} backend cannot do that ({capability.value})"
 
     # --- windows -------------------------------------------------------------------
     @abstractmethod

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from PIL import Image
 
-from winactions.backends.base import Backend, MouseButton, WindowAction
+from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
 from winactions.backends.linux import clipboard
 from winactions.backends.linux.atspi import AtspiClient
 from winactions.backends.linux.x11windows import X11Windows
@@ -25,6 +25,13 @@ from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 class LinuxBackend(Backend):
     platform = "linux"
+    capabilities = frozenset({Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD})
+
+    def lacks(self, capability: Capability) -> str:
+        if capability is Capability.BOUND_WINDOW:
+            return ("X11 apps ignore synthetic events (XSendEvent marks them), so input here is global: "
+                    "`winctl focus` brings the window forward first")
+        return super().lacks(capability)
 
     def __init__(self, live: bool = False) -> None:
         self._frames: dict[str, str] = {}  # X window id -> accessible frame handle

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from PIL import Image
 
-from winactions.backends.base import DRAG_SETTLE, Backend, MouseButton, WindowAction
+from winactions.backends.base import DRAG_SETTLE, Backend, Capability, MouseButton, WindowAction
 from winactions.backends.windows import patterns, sendinput
 from winactions.backends.windows.bound import BoundInput
 from winactions.backends.windows.comthread import OnComThread
@@ -48,6 +48,7 @@ def parse_window_id(text: str) -> int:
 
 class WindowsBackend(Backend):
     platform = "windows"
+    capabilities = frozenset(Capability)
 
     def __init__(self, live: bool = False, native: Native | None = None) -> None:
         # `live` asks a backend to keep the tree cached through change events; this one reads
