@@ -30,7 +30,7 @@ from winactions.backends.linux.atspi_roles import (
     role_of,
     states_of,
 )
-from winactions.errors import ActionFailed, AppBusy, BackendUnavailable, InvalidInput, NotFound
+from winactions.errors import ActionFailed, AppBusy, BackendUnavailable, InvalidInput, NotFound, StaleElement
 from winactions.model import Node, Operation, Rect, Snapshot
 
 T = TypeVar("T")
@@ -46,6 +46,9 @@ STALL_SECONDS = 3.0  # no reply for this long: the app is blocked
 STATE_SECONDS = 4.0  # time budget of one tree read; WINCTL_STATE_SECONDS overrides it
 DEFUNCT_BIT = 1 << 6  # AtspiStateType DEFUNCT
 SHOWING_BIT = 1 << 25  # AtspiStateType SHOWING, in the first state word
+VISIBLE_BIT = 1 << 30  # AtspiStateType VISIBLE
+SENSITIVE_BIT = 1 << 24  # AtspiStateType SENSITIVE
+GTK4_CLASS_NAME = re.compile(r"^(Gtk|Adw|Gsk|Gdk)[A-Z][A-Za-z]+$")
 MANAGES_DESCENDANTS_BIT = 1 << 31  # AtspiStateType MANAGES_DESCENDANTS: children made on demand
 HUGE_CHILD_COUNT = 2000  # a node declaring more children is read by what is visible, never listed
 HIT_PROBES = 8  # hit tests tried inward from a viewport's corner before giving up
@@ -60,6 +63,13 @@ CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:R
 ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
+# LibreOffice's gtk3 frames: the VCL content ("root pane") sits in a GTK panel below the native
+# menu bar, but until the window is first clicked VCL reports the root pane (and every VCL
+# element in it) at the frame's top, one menu bar (~25 px) too high. The GTK panel holding it
+# is right: elements under a root pane are moved by the difference (see `_stale_origin`).
+VCL_ROOT = "root-pane"
+VCL_APPS = {"soffice", "soffice.bin", "libreoffice"}
+Shift = tuple[int, int]  # (dx, dy) added to reported screen positions
 
 
 class DBusCallError(Exception):
@@ -166,6 +176,9 @@ class AtspiClient:
         self._live = live
         self._generation: dict[str, int] = {}  # bus name -> count of change events seen
         self._cache: dict[tuple[str, str], _Cached] = {}
+        self._app_names: dict[str, str] = {}  # bus name -> application name, lower case
+        self._toolkits: dict[str, asyncio.Future[list[Any] | None]] = {}  # bus name -> ToolkitName reply
+        self._toolkit_of: dict[str, str] = {}  # bus name -> its answered toolkit ("gtk4", "qt"...)
         self._max_in_flight = max_in_flight
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="atspi", daemon=True)
@@ -279,7 +292,7 @@ class AtspiClient:
         """The five properties every element needs, read concurrently."""
         dest, path = ref
         props, role, state, ifaces, extents = await asyncio.gather(
-            self._maybe(dest, path, PROPERTIES, "GetAll", "s", [ACCESSIBLE]),
+            self._accessible_properties(dest, path),
             self._maybe(dest, path, ACCESSIBLE, "GetRole"),
             self._maybe(dest, path, ACCESSIBLE, "GetState"),
             self._maybe(dest, path, ACCESSIBLE, "GetInterfaces"),
@@ -287,7 +300,7 @@ class AtspiClient:
         )
         if props is None or role is None or state is None:
             return None
-        values = {k: v.value for k, v in props[0].items()}
+        values = props
         return _Raw(
             ref=ref,
             name=str(values.get("Name", "")),
@@ -299,6 +312,45 @@ class AtspiClient:
             interfaces=tuple(ifaces[0]) if ifaces else (),
             extents=tuple(extents[0]) if extents else None,
         )
+
+    async def _accessible_properties(self, dest: str, path: str) -> dict[str, Any] | None:
+        """Name, Description, ChildCount and AccessibleId: in one GetAll where the app has it.
+
+        Qt's bridge has no GetAll: Qt 5 answers UnknownInterface, and Qt 6.4 crashes
+        (SIGSEGV) on it. Apps whose toolkit is Qt are asked one property at a time.
+        """
+        if await self._toolkit(dest) != "qt":
+            props = await self._maybe(dest, path, PROPERTIES, "GetAll", "s", [ACCESSIBLE])
+            return {k: v.value for k, v in props[0].items()} if props else None
+        names = ("Name", "Description", "ChildCount")
+        got = await asyncio.gather(*(self._maybe(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, n])
+                                     for n in names))
+        if got[0] is None:
+            return None
+        return {n: g[0].value for n, g in zip(names, got) if g}
+
+    async def _shown_bit(self, dest: str) -> int:
+        """The state bit that says an element is on screen: SHOWING, except in GTK 4.8,
+        which sets SHOWING on nothing below the window and VISIBLE on what is mapped."""
+        return VISIBLE_BIT if await self._toolkit(dest) == "gtk4" else SHOWING_BIT
+
+    async def _toolkit(self, dest: str) -> str:
+        """The app's toolkit name, lower case ("gtk", "qt", "gecko"...), asked once per app."""
+        if dest not in self._toolkits:
+            self._toolkits[dest] = asyncio.ensure_future(self._toolkit_reply(dest))
+        reply = await self._toolkits[dest]
+        self._toolkit_of[dest] = str(reply[0].value).lower() if reply else ""
+        return self._toolkit_of[dest]
+
+    async def _toolkit_reply(self, dest: str) -> list[Any] | None:
+        """ToolkitName, with GTK 4 told apart from GTK 3 by the app's toolkit version."""
+        root = "/org/a11y/atspi/accessible/root"
+        name, version = await asyncio.gather(
+            self._maybe(dest, root, PROPERTIES, "Get", "ss", [IFACE + "Application", "ToolkitName"]),
+            self._maybe(dest, root, PROPERTIES, "Get", "ss", [IFACE + "Application", "Version"]))
+        if name and version and str(name[0].value).lower() == "gtk" and str(version[0].value).startswith("4."):
+            return [Variant("s", "gtk4")]
+        return name
 
     async def _read_extras(self, raw: _Raw, full: bool, cell_text: bool = False) -> None:
         """Actions, value and short text: only for elements whose interfaces have them.
@@ -324,7 +376,7 @@ class AtspiClient:
         results = dict(zip(jobs, await asyncio.gather(*jobs.values())))
         if results.get("actions"):
             raw.actions = tuple(str(a[0]) for a in results["actions"][0])
-            if not all(raw.actions):  # Chromium leaves these empty; GetName has them
+            if not _usable_names(raw.actions):  # Chromium leaves these empty; GetName has them
                 names = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Action", "GetName", "i", [i])
                                                for i in range(len(raw.actions))))
                 raw.actions = tuple(str(n[0]) if n else "" for n in names)
@@ -353,6 +405,8 @@ class AtspiClient:
     def _node(self, raw: _Raw, parent: int | None, parent_selects: bool) -> Node:
         native, ctype = role_of(raw.role_number)
         states = states_of(raw.states)
+        if self._toolkit_of.get(raw.ref[0]) == "gtk4":
+            states, raw.name = _gtk4_normalized(raw, states)
         if ctype == "Edit" and "editable" not in states and native == "text":
             ctype = "Text"  # a read-only text view is text, not a field
         rect = None
@@ -399,17 +453,23 @@ class AtspiClient:
         selects: list[bool] = []
         managed: set[int] = set()  # nodes whose children were read by what is visible
 
-        async def visit(ref: tuple[str, str], parent: int | None, position: int, label: str = "") -> int | None:
+        async def visit(ref: tuple[str, str], parent: int | None, position: int, label: str = "",
+                        shift: Shift = (0, 0)) -> int | None:
             if not budget.claim():
                 return None
             raw = await self._read_base(ref)
             if raw is None:
                 return None  # vanished while we read it
+            raw.extents = _shifted(raw.extents, shift)
+            if parent is not None and role_of(raw.role_number)[0] == VCL_ROOT:
+                delta = _stale_origin(raw.extents, raws[parent].extents)
+                raw.extents = _shifted(raw.extents, delta)
+                shift = (shift[0] + delta[0], shift[1] + delta[1])
             if parent is not None and _defunct_only(raw):
                 # LibreOffice's formula-bar "Input line" says defunct while alive: its children
                 # take its place, and an unnamed one its name.
                 kids = await self._children(raw.ref) if raw.child_count <= HUGE_CHILD_COUNT else []
-                await asyncio.gather(*(visit(kid, parent, position, raw.name) for kid in kids))
+                await asyncio.gather(*(visit(kid, parent, position, raw.name, shift) for kid in kids))
                 return None
             index = len(raws)
             raws.append(raw)
@@ -417,14 +477,14 @@ class AtspiClient:
             positions.append(position)
             selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
             jobs = [self._read_extras(raw, full=False, cell_text=parent in managed)]
-            if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & SHOWING_BIT):
-                jobs.append(expand(raw, index))
+            if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & await self._shown_bit(ref[0])):
+                jobs.append(expand(raw, index, shift))
             await asyncio.gather(*jobs)
             if label and not raw.name:
                 raw.name = label
             return index
 
-        async def expand(raw: _Raw, index: int) -> None:
+        async def expand(raw: _Raw, index: int, shift: Shift) -> None:
             reason = budget.exhausted()
             if reason is not None:
                 budget.cut(reason, raw.child_count)
@@ -432,19 +492,22 @@ class AtspiClient:
             if _makes_children_on_demand(raw):
                 managed.add(index)
                 area = _visible_area(raw.extents, raws[0].extents)
-                grid = await self._visible_grid(raw, area) if area is not None else None
+                # hit tests take the app's own (possibly stale) coordinates
+                probe = None if area is None else (area[0] - shift[0], area[1] - shift[1],
+                                                   area[2] - shift[0], area[3] - shift[1])
+                grid = await self._visible_grid(raw, probe) if probe is not None else None
                 if grid is not None:
-                    await read_grid(raw, index, grid)
+                    await read_grid(raw, index, grid, shift)
                     return
-                kids = list(enumerate(await self._hit_sweep(raw.ref, area))) if area is not None else []
+                kids = list(enumerate(await self._hit_sweep(raw.ref, probe))) if probe is not None else []
                 room = budget.remaining()
                 if len(kids) > room:
                     budget.cut("nodes", len(kids) - room)
             else:
                 kids = list(enumerate(await self._children(raw.ref)))
-            await asyncio.gather(*(visit(kid, index, pos) for pos, kid in kids))
+            await asyncio.gather(*(visit(kid, index, pos, "", shift) for pos, kid in kids))
 
-        async def read_grid(table: _Raw, index: int, grid: tuple[int, int, int, int]) -> None:
+        async def read_grid(table: _Raw, index: int, grid: tuple[int, int, int, int], shift: Shift) -> None:
             """Headers and a budget of real cells; the others placed by their row and column."""
             r0, c0, r1, c1 = grid
             width = c1 - c0 + 1
@@ -457,7 +520,7 @@ class AtspiClient:
                 if ref is not None and ref not in seen and ref != table.ref:  # merged cells repeat
                     seen.add(ref)
                     position = key[1] - c0 - width if key[0] < 0 else (key[0] - r0) * width + key[1] - c0
-                    jobs.append(visit(ref, index, position))
+                    jobs.append(visit(ref, index, position, "", shift))
                     keys.append(None if key[0] < 0 else key)
             done = await asyncio.gather(*jobs)
             read = {key: raws[i] for key, i in zip(keys, done) if key is not None and i is not None}
@@ -626,9 +689,10 @@ class AtspiClient:
         return [repr(r) for r in await asyncio.gather(*jobs)]
 
     async def _refresh(self, ref: tuple[str, str]) -> Node | None:
-        raw = await self._read(ref)
+        raw, shift = await asyncio.gather(self._read(ref), self._origin_shift(ref))
         if raw is None:
             return None
+        raw.extents = _shifted(raw.extents, shift)
         states = states_of(raw.states)
         if "defunct" in states or not any(raw.states):
             return None  # GTK leaves a destroyed widget's accessible alive with no states at all
@@ -641,16 +705,56 @@ class AtspiClient:
         return self._node(raw, None, selects)
 
     async def _resolve(self, handle: str) -> tuple[str, str]:
-        """The element behind a handle; a virtual cell is asked of its table only now."""
+        """The element behind a handle; a cell is asked of its table only now, by its place.
+
+        A spreadsheet's cell is named by its address: the cell the table hands out for
+        (row, column) must carry the address of that place, or nothing is done with it
+        (acting on another cell than the one the agent was shown would be a lie)."""
         dest, path = split_handle(handle)
         if CELL_MARK not in path:
             return dest, path
         path, _, where = path.partition(CELL_MARK)
-        row, _, col = where.partition(",")
-        cell = _ref_of(await self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [int(row), int(col)]))
+        row_text, _, col_text = where.partition(",")
+        try:
+            row, col = int(row_text), int(col_text)
+        except ValueError:
+            raise NotFound(f"not an element handle: {handle!r}", hint="run `winctl state`") from None
+        cell = _ref_of(await self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [row, col]))
         if cell is None:
             raise NotFound("the cell is gone", hint="run `winctl state`")
+        name = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+        found = str(name[0].value) if name else ""
+        expected = _address(row, col)
+        if ADDRESS.match(found) and found.replace("$", "") != expected:
+            raise StaleElement(f"the table's cell at row {row + 1}, column {col + 1} is {found}, not {expected}; "
+                               "nothing was done", hint="the sheet changed — run `winctl state`")
         return cell
+
+    async def _origin_shift(self, ref: tuple[str, str]) -> Shift:
+        """How far LibreOffice misplaces this element (see VCL_ROOT): its root pane's offset
+        from the GTK panel holding it, found by walking up the element's ancestors."""
+        if ref[0] not in self._app_names:
+            name = await self._maybe(ref[0], REGISTRY[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+            self._app_names[ref[0]] = str(name[0].value).lower() if name else ""
+        if self._app_names[ref[0]] not in VCL_APPS:
+            return (0, 0)
+        child = ref
+        for _ in range(64):
+            role, parent = await asyncio.gather(
+                self._maybe(child[0], child[1], ACCESSIBLE, "GetRole"),
+                self._maybe(child[0], child[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"]))
+            if not role or not parent:
+                return (0, 0)
+            up = (str(parent[0].value[0]), str(parent[0].value[1]))
+            if role_of(int(role[0]))[0] == VCL_ROOT:
+                mine, theirs = await asyncio.gather(
+                    self._maybe(child[0], child[1], IFACE + "Component", "GetExtents", "u", [0]),
+                    self._maybe(up[0], up[1], IFACE + "Component", "GetExtents", "u", [0]))
+                return _stale_origin(tuple(mine[0]) if mine else None, tuple(theirs[0]) if theirs else None)
+            if up[1] in (NULL_PATH, REGISTRY[1]) or not up[0]:
+                return (0, 0)
+            child = up
+        return (0, 0)
 
     def refresh(self, handle: str) -> Node | None:
         async def refresh() -> Node | None:
@@ -749,6 +853,7 @@ class AtspiClient:
             ok = await self._call(dest, path, IFACE + "EditableText", "SetTextContents", "s", [str(argument)])
             if not ok or not ok[0]:
                 raise ActionFailed("the element refused the text", hint="try --via input to type it")
+            await self._check_text(ref, str(argument))
             return "EditableText.SetTextContents"
         if op is Operation.SET_VALUE:
             await self._call(dest, path, PROPERTIES, "Set", "ssv",
@@ -768,10 +873,20 @@ class AtspiClient:
             return "Component.GrabFocus"
         raise ActionFailed(f"AT-SPI has no semantic {op.value}", hint="use the mouse (--via input)")
 
+    async def _check_text(self, ref: tuple[str, str], wanted: str) -> None:
+        """Fail when SetTextContents said yes but the text did not change: Firefox's web
+        fields answer true and keep their text, so `input` must fall back to typing."""
+        for _ in range(5):
+            got = await self._maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, -1])
+            if got is None or str(got[0]) == wanted:
+                return
+            await asyncio.sleep(0.05)
+        raise ActionFailed("the element accepted the text but did not change", hint="type it with --via input")
+
     async def _action_names(self, ref: tuple[str, str]) -> list[str]:
         actions = await self._maybe(ref[0], ref[1], IFACE + "Action", "GetActions")
         names = [str(a[0]) for a in actions[0]] if actions else []
-        if not all(names):
+        if not _usable_names(names):
             found = await asyncio.gather(*(self._maybe(ref[0], ref[1], IFACE + "Action", "GetName", "i", [i])
                                            for i in range(len(names))))
             names = [str(n[0]) if n else "" for n in found]
@@ -842,6 +957,25 @@ async def _cancel_pending() -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _gtk4_normalized(raw: _Raw, states: frozenset[str]) -> tuple[frozenset[str], str]:
+    """GTK 4.8's states and names in the words other toolkits use: it never says SHOWING
+    below the window (VISIBLE is set on what is mapped), says SENSITIVE without ENABLED,
+    and names an element without a label after its class ("GtkMenuButton", "AdwGizmo")."""
+    extra = set()
+    if "visible" in states:
+        extra.add("showing")
+    if raw.states and raw.states[0] & SENSITIVE_BIT:
+        extra.add("enabled")
+    name = "" if GTK4_CLASS_NAME.match(raw.name) else raw.name
+    return states | extra, name
+
+
+def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
+    """Are GetActions' names real? Chromium leaves them empty, and Firefox puts its key
+    binding (";;") in every field; GetName answers right in both."""
+    return all(n and ";" not in n for n in names)
 
 
 def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
@@ -997,3 +1131,31 @@ def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, i
     return _Raw(ref=(table[0], f"{table[1]}{CELL_MARK}{row},{col}"), name=letters.group(1) + digits.group(2),
                 description="", child_count=0, automation_id="", role_number=line.role_number, states=states,
                 interfaces=line.interfaces, extents=(x, y, w, h))
+
+
+def _address(row: int, col: int) -> str:
+    """A spreadsheet address from 0-based (row, column): (3, 2) -> "C4", (0, 26) -> "AA1"."""
+    letters = ""
+    col += 1
+    while col > 0:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+def _shifted(extents: tuple[int, int, int, int] | None, shift: Shift) -> tuple[int, int, int, int] | None:
+    """Extents moved by `shift` (hidden and missing extents stay as they are)."""
+    if extents is None or shift == (0, 0) or extents[0] == HIDDEN_EXTENT or extents[1] == HIDDEN_EXTENT:
+        return extents
+    return extents[0] + shift[0], extents[1] + shift[1], extents[2], extents[3]
+
+
+def _stale_origin(child: tuple[int, ...] | None, parent: tuple[int, ...] | None) -> Shift:
+    """The move that puts a LibreOffice root pane where the GTK panel holding it is: both are
+    one size, so another origin is VCL's stale one (see VCL_ROOT)."""
+    if child is None or parent is None or len(child) != 4 or len(parent) != 4 or \
+            HIDDEN_EXTENT in (child[0], child[1], parent[0], parent[1]):
+        return (0, 0)
+    if child[2:] != parent[2:] or child[2] <= 0 or child[3] <= 0:
+        return (0, 0)
+    return int(parent[0] - child[0]), int(parent[1] - child[1])

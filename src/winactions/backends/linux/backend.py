@@ -7,6 +7,7 @@ display or the bus.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from functools import cached_property
@@ -16,11 +17,14 @@ from PIL import Image
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
 from winactions.backends.linux import clipboard
 from winactions.backends.linux.atspi import AtspiClient
+from winactions.backends.linux.atspi_roles import protect
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
+
+ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (borders, shadows)
 
 
 class LinuxBackend(Backend):
@@ -85,7 +89,7 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
-        return found
+        return _on_screen(found, window.rect)
 
     def refresh(self, handle: str) -> Node | None:
         return self.atspi.refresh(handle)
@@ -163,3 +167,28 @@ class LinuxBackend(Backend):
             part = self.__dict__.pop(name, None)
             if part is not None and hasattr(part, "close"):
                 part.close()
+
+
+def _on_screen(snapshot: Snapshot, window: Rect | None) -> Snapshot:
+    """Screen coordinates where a toolkit gets them wrong; the X window has them right.
+
+    GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
+    (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
+    window elsewhere moves there, the border split evenly. Java dialogs keep reporting
+    where they were before the window manager placed them, which would clip all their
+    content away: a root far from its X window takes the window's rect.
+    """
+    if window is None or not snapshot.nodes:
+        return snapshot
+    nodes = snapshot.nodes
+    root = nodes[0].rect
+    if root is not None and (root.left, root.top) == (0, 0) and (window.left, window.top) != (0, 0):
+        dx = window.left + max(0, window.width - root.width) // 2
+        dy = window.top + max(0, window.height - root.height) // 2
+        nodes = [dataclasses.replace(n, rect=Rect.from_xywh(n.rect.left + dx, n.rect.top + dy, n.rect.width,
+                                                             n.rect.height)) if n.rect else n for n in nodes]
+    root = nodes[0].rect
+    if root is not None and (abs(root.left - window.left) > ROOT_SLACK or abs(root.top - window.top) > ROOT_SLACK):
+        nodes[0] = dataclasses.replace(nodes[0], rect=window)
+    snapshot.nodes = nodes
+    return snapshot
