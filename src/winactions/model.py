@@ -82,6 +82,19 @@ class Source(str, Enum):
     FIXED = "fixed"
 
 
+# The closed set of element types (`Node.role`, `Target.type` of the tree): UI Automation's
+# control type names, so an agent learns one vocabulary, plus the few roles UIA has no name
+# for. Every backend maps its roles into this set; a role it cannot map is "Custom".
+CONTROL_TYPES: frozenset[str] = frozenset({
+    "Alert", "AppBar", "Application", "Button", "Calendar", "Canvas", "CheckBox", "ColorChooser", "ComboBox",
+    "Custom", "DataGrid", "DataItem", "Dialog", "Document", "Edit", "Group", "Header", "HeaderItem", "Heading",
+    "Hyperlink", "Image", "List", "ListItem", "Menu", "MenuBar", "MenuItem", "Pane", "Paragraph", "ProgressBar",
+    "RadioButton", "Row", "ScrollBar", "ScrollPane", "SemanticZoom", "Separator", "Slider", "Spinner",
+    "SplitButton", "SplitPane", "StatusBar", "Tab", "TabItem", "Table", "Text", "Thumb", "TitleBar", "ToolBar",
+    "ToolTip", "Tree", "TreeItem", "Viewport", "Window",
+})
+
+
 class Operation(str, Enum):
     """Semantic operations an element may support without synthesizing input.
 

@@ -16,6 +16,8 @@ from winactions.keys import parse_keys
 from winactions.model import Operation
 
 ID = Field(description="element id from `winctl state`")
+# Static text (a label): no backend's Text type takes text (an editable one is an Edit).
+READ_ONLY_TYPES = frozenset({"Text"})
 REF = Field(description="element id from `winctl state`, or a visual target found on screen: "
                         "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
 VIA = Field(Via.AUTO, description="auto: semantic action when it fits, else the mouse; "
@@ -77,6 +79,11 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
     """The body of `input`, shared with `type-into-element`."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
+    if node is not None and ("read_only" in node.states or node.role in READ_ONLY_TYPES):
+        # typing "into" it would type into whatever has the focus instead
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '
+                           "nothing was typed",
+                           hint="input works on edits and documents; choose a combo box's option with `winctl select`")
     window = ctx.window()
     method = None
     note = ""

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from winactions.commands.base import Context, Params, command
 from winactions.commands.results import ValueResult, WaitResult
-from winactions.errors import InvalidInput, StaleElement, WaitTimeout
+from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
 from winactions.model import Node, Target
 
 ID = Field(description="element id from `winctl state`")
@@ -22,6 +22,7 @@ class GetParams(Params):
 def get_text(ctx: Context, p: GetParams) -> ValueResult:
     """The element's full text (its text content, else its value, else its name)."""
     target, node = ctx.session.resolve(p.id)
+    _refuse_protected(target, node, "text")
     text = ctx.session.backend.read_text(node.handle) if node is not None else target.name
     return ValueResult(what="text", target_id=p.id, value=text)
 
@@ -39,7 +40,17 @@ def get_value(ctx: Context, p: GetParams) -> ValueResult:
     """The element's value: an edit's text, a slider's number, a check box's checked state,
     a combo box's chosen option."""
     target, node = ctx.session.resolve(p.id)
+    _refuse_protected(target, node, "value")
     return ValueResult(what="value", target_id=p.id, value=_value(ctx, target, node))
+
+
+def _refuse_protected(target: Target, node: Node | None, what: str) -> None:
+    """A password field's text is never read: the backends mark it "protected" (UIA's
+    IsPassword, AT-SPI's password-text role), and the refusal says nothing of the text."""
+    if "protected" in target.states or (node is not None and "protected" in node.states):
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is a password field: '
+                           f"its {what} is never read",
+                           hint="set it with `winctl input` if the task needs a new one")
 
 
 def _value(ctx: Context, target: Target, node: Node | None) -> object:

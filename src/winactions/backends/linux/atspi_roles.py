@@ -7,11 +7,13 @@ Types are named after Windows UI Automation control types, so an agent learns on
 
 from __future__ import annotations
 
-from winactions.model import Operation
+from dataclasses import replace
+
+from winactions.model import Node, Operation
 
 # AtspiRole value -> (native role name, normalized control type)
 _ROLES = (
-    "invalid:Unknown accelerator-label:Text alert:Alert animation:Image arrow:Button calendar:Calendar "
+    "invalid:Custom accelerator-label:Text alert:Alert animation:Image arrow:Button calendar:Calendar "
     "canvas:Canvas check-box:CheckBox check-menu-item:MenuItem color-chooser:ColorChooser "
     "column-header:HeaderItem combo-box:ComboBox date-editor:Edit desktop-icon:ListItem "
     "desktop-frame:Window dial:Slider dialog:Dialog directory-pane:Pane drawing-area:Canvas "
@@ -65,7 +67,20 @@ def role_of(number: int) -> tuple[str, str]:
     """(native name, control type) for an AtspiRole value; unknown numbers stay visible."""
     if 0 <= number < len(ROLES):
         return ROLES[number]
-    return f"role-{number}", "Pane"
+    return f"role-{number}", "Custom"
+
+
+# Roles whose text is secret. AT-SPI has no "protected" state (UIA has IsPassword): the role
+# says it, so the protocol's "protected" state is set from the role.
+PROTECTED_ROLES = frozenset({"password-text"})
+
+
+def protect(node: Node) -> Node:
+    """A password field marked "protected", with no value: not even its bullets (their count
+    is the password's length)."""
+    if node.native_role not in PROTECTED_ROLES:
+        return node
+    return replace(node, states=node.states | {"protected"}, value=None)
 
 
 def states_of(words: list[int]) -> frozenset[str]:

@@ -179,6 +179,9 @@ class WindowsBackend(Backend):
 
     def read_text(self, handle: str) -> str:
         hwnd, raw = self._raw(handle)
+        if raw.password:
+            raise ActionFailed("the element is a password field: its text is never read",
+                               hint="type a new one with `winctl input`")
         if "Text" in raw.patterns:
             try:
                 return str(self.native.call_pattern(hwnd, raw.runtime_id, "Text", "GetText", -1))

@@ -39,6 +39,7 @@ class RawElement:
     focused: bool = False
     focusable: bool = False
     hwnd: int = 0  # NativeWindowHandle, when the element is a window of its own
+    password: bool = False  # IsPassword: its text is secret
     patterns: dict[str, dict[str, Any]] = field(default_factory=dict)  # available pattern -> cached properties
 
 

@@ -18,7 +18,7 @@ from winactions.backends.windows.uia import (
     SCROLL_SMALL_DECREMENT,
     SCROLL_SMALL_INCREMENT,
 )
-from winactions.errors import ActionFailed, InvalidInput, StaleElement
+from winactions.errors import ActionFailed, InvalidInput, NotFound, StaleElement
 from winactions.model import Operation
 
 CLICK_CHAIN = ("Invoke", "Toggle", "SelectionItem", "ExpandCollapse")
@@ -131,7 +131,7 @@ def choose(native: Native, hwnd: int, raw: RawElement, wanted: str, descendants:
         if opened:
             _call(native, hwnd, raw, "ExpandCollapse", "Collapse")
         names = ", ".join(f'"{d.name}"' for d in items[:12]) or "none"
-        raise ActionFailed(f'no option "{wanted}"', hint=f"options: {names}")
+        raise NotFound(f'no option "{wanted}"', hint=f"options: {names}")
     _call(native, hwnd, match, "SelectionItem", "Select")
     if opened:
         try:

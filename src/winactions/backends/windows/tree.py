@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from winactions.backends.windows.native import RawElement
 from winactions.backends.windows.uia import EXPAND_STATES, TOGGLE_STATES, TYPE_ALIASES
-from winactions.model import Node, Operation, Rect
+from winactions.model import CONTROL_TYPES, Node, Operation, Rect
 
 TEXT_TYPES = {"Edit", "Document", "ComboBox"}
 CHOOSERS = {"List", "Tab", "Tree", "DataGrid", "Table", "ComboBox"}
@@ -66,6 +66,8 @@ def states_of(raw: RawElement) -> frozenset[str]:
         states.add("read_only" if value.get("IsReadOnly") else "editable")
     if p.get("RangeValue", {}).get("IsReadOnly"):
         states.add("read_only")
+    if raw.password:
+        states.add("protected")
     return frozenset(states)
 
 
@@ -98,6 +100,8 @@ def operations_of(raw: RawElement) -> frozenset[Operation]:
 
 def value_of(raw: RawElement) -> str | None:
     p = raw.patterns
+    if raw.password:
+        return None  # a password is never read, not even its length
     if "Value" in p:
         return str(p["Value"].get("Value", ""))
     if "RangeValue" in p:
@@ -105,6 +109,12 @@ def value_of(raw: RawElement) -> str | None:
     if "Toggle" in p:
         return TOGGLE_STATES.get(int(p["Toggle"].get("ToggleState", 0)), "off")
     return None
+
+
+def control_type(uia_name: str) -> str:
+    """The protocol's type for a UIA control type name; one it does not know is "Custom"."""
+    name = TYPE_ALIASES.get(uia_name, uia_name)
+    return name if name in CONTROL_TYPES else "Custom"
 
 
 def to_node(raw: RawElement, hwnd: int, parent: int | None, child_count: int = 0) -> Node:
@@ -115,7 +125,7 @@ def to_node(raw: RawElement, hwnd: int, parent: int | None, child_count: int = 0
     return Node(
         handle=encode_handle(hwnd, raw.runtime_id),
         parent=parent,
-        role=TYPE_ALIASES.get(raw.control_type, raw.control_type),
+        role=control_type(raw.control_type),
         native_role=raw.control_type,
         name=raw.name,
         value=value_of(raw),

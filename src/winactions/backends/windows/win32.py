@@ -80,6 +80,7 @@ P = {
     "RuntimeId": 30000, "BoundingRectangle": 30001, "ControlType": 30003, "Name": 30005,
     "HasKeyboardFocus": 30008, "IsKeyboardFocusable": 30009, "IsEnabled": 30010, "AutomationId": 30011,
     "ClassName": 30012, "NativeWindowHandle": 30020, "IsOffscreen": 30022, "FrameworkId": 30024,
+    "IsPassword": 30019,
 }
 # pattern -> (availability property, pattern id, {cached property name: id}, interface name)
 PATTERN_PROPS: dict[str, tuple[int, int, dict[str, int], str]] = {
@@ -338,7 +339,7 @@ class Win32Native:
             framework_id=get(P["FrameworkId"]) or "", rect=_rect(element.CachedBoundingRectangle),
             enabled=bool(get(P["IsEnabled"])), offscreen=bool(get(P["IsOffscreen"])),
             focused=bool(get(P["HasKeyboardFocus"])), focusable=bool(get(P["IsKeyboardFocusable"])),
-            hwnd=int(get(P["NativeWindowHandle"]) or 0), patterns=patterns)
+            hwnd=int(get(P["NativeWindowHandle"]) or 0), password=bool(get(P["IsPassword"])), patterns=patterns)
 
     def cache_tree(self, hwnd: int) -> list[RawElement]:
         try:
