@@ -89,10 +89,13 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
-        return _on_screen(found, window.rect)
+        found = _on_screen(found, window.rect)
+        found.nodes = [protect(n) for n in found.nodes]  # password fields: "protected", no value
+        return found
 
     def refresh(self, handle: str) -> Node | None:
-        return self.atspi.refresh(handle)
+        node = self.atspi.refresh(handle)
+        return protect(node) if node is not None else None
 
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
