@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import threading
 import time
+import zipfile
 from pathlib import Path
 
 import psutil
@@ -122,3 +123,50 @@ def test_state_leaves_soffice_memory_and_main_loop_alone(winctl, calc, desktop):
                            timeout=5)
     assert "data.csv" in xprop.stdout
     assert split_handle(f"{app_root[0]}{app_root[1]}") == app_root
+
+
+def write_odt(path: Path, paragraphs: int) -> None:
+    """A minimal OpenDocument text with this many paragraphs (~116 pages at 6,000)."""
+    body = "".join(f"<text:p>Paragraph {i} of the long document.</text:p>" for i in range(1, paragraphs + 1))
+    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+               'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+               f"<office:body><office:text>{body}</office:text></office:body></office:document-content>")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                '<manifest:file-entry manifest:full-path="/" '
+                'manifest:media-type="application/vnd.oasis.opendocument.text"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                "</manifest:manifest>")
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")
+        z.writestr("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED)
+        z.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
+
+
+def test_writer_lists_only_the_visible_paragraphs_of_a_long_document(winctl, desktop, tmp_path):
+    """Writer's document declares MANAGES_DESCENDANTS: its paragraphs are found by hit tests
+    down the visible page, never by walking the 6,000 paragraphs of the document."""
+    doc = tmp_path / "long.odt"
+    write_odt(doc, 6000)
+    proc = start_soffice(desktop, tmp_path, "--writer", str(doc), title="long.odt - LibreOffice Writer")
+    try:
+        winctl("focus", "long.odt - LibreOffice Writer")
+        started = time.monotonic()
+        state = winctl.state()
+        seconds = time.monotonic() - started
+        paragraphs = [t for t in state["targets"] if t["type"] == "Paragraph"]
+        texts = [t["name"] for t in paragraphs]
+        # the visible start of the document, in order, and nothing past the first page
+        shown = len(texts)
+        assert 5 < shown < 200, texts
+        assert texts == [f"Paragraph {i} of the long document." for i in range(1, shown + 1)], texts
+        assert not state["truncated"], state["warnings"]
+        assert state["node_count"] < 1000
+        assert seconds < 10, f"the state took {seconds:.1f} s"
+        # a paragraph's text, read when asked
+        third = paragraphs[2]
+        assert winctl("get", "text", str(third["id"])).out.strip() == "Paragraph 3 of the long document."
+    finally:
+        stop_app(proc)
+        subprocess.run(["pkill", "-P", str(proc.pid)], check=False)

@@ -461,10 +461,6 @@ class AtspiClient:
             if raw is None:
                 return None  # vanished while we read it
             raw.extents = _shifted(raw.extents, shift)
-            if parent is not None and role_of(raw.role_number)[0] == VCL_ROOT:
-                delta = _stale_origin(raw.extents, raws[parent].extents)
-                raw.extents = _shifted(raw.extents, delta)
-                shift = (shift[0] + delta[0], shift[1] + delta[1])
             if parent is not None and _defunct_only(raw):
                 # LibreOffice's formula-bar "Input line" says defunct while alive: its children
                 # take its place, and an unnamed one its name.
@@ -689,10 +685,9 @@ class AtspiClient:
         return [repr(r) for r in await asyncio.gather(*jobs)]
 
     async def _refresh(self, ref: tuple[str, str]) -> Node | None:
-        raw, shift = await asyncio.gather(self._read(ref), self._origin_shift(ref))
+        raw = await self._read(ref)
         if raw is None:
             return None
-        raw.extents = _shifted(raw.extents, shift)
         states = states_of(raw.states)
         if "defunct" in states or not any(raw.states):
             return None  # GTK leaves a destroyed widget's accessible alive with no states at all
