@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from tests.fixtures.launch import gtk_fixture_command  # noqa: E402
 
 from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
-from winactions.session import client  # noqa: E402
+from winactions.daemon import client  # noqa: E402
 
 WINCTL = str(Path(sys.executable).with_name("winctl"))
 

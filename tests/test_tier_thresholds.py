@@ -2,12 +2,12 @@
 
 import pytest
 
+from winactions.daemon.client import with_env_flags
 from winactions.errors import InvalidInput
 from winactions.llm.config import LLMFlags
 from winactions.perception.inference_llm import LLMInferenceProvider
 from winactions.perception.tiers import Thresholds, compose
 from winactions.perception.vision import VisionProvider
-from winactions.session.client import with_env_flags
 
 
 @pytest.fixture(autouse=True)

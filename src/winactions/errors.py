@@ -57,6 +57,12 @@ class ActionFailed(WinctlError):
     exit_code = 4
 
 
+class Unsupported(ActionFailed):
+    """This backend cannot do that at all (a phone has no window to move); nothing was done."""
+
+    code = "unsupported"
+
+
 class BackendUnavailable(WinctlError):
     """No display, no accessibility bus, or a platform library missing."""
 

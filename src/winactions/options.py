@@ -1,11 +1,12 @@
-"""winctl's global options that take a value, declared once.
+"""winctl's global options, declared once.
 
-Three places need them and must agree: the click group (`cli/app.py`) declares them from
-this table; the console script (`cli/entry.py`) must know which options swallow the next
-word before it can find the command name, without importing click; and the daemon client
-(`session/client.py`) carries their environment variables to a daemon that was started
-with some earlier client's environment. So this module imports nothing at all: the thin
-client stays fast.
+Every place that knows them reads this table: the click group (`cli/app.py`) is built
+from it; the console script (`cli/entry.py`) must know which options swallow the next word
+before it can find the command name, without importing click; the daemon client carries
+their environment variables to a daemon started with some earlier client's environment;
+`GlobalOptions` (what a call carries) takes its field descriptions from here, and the MCP
+schema and the Python API take theirs from `GlobalOptions`. So this module imports nothing
+at all: the thin client stays fast.
 """
 
 from __future__ import annotations
@@ -17,6 +18,38 @@ VISION_MODES = ("off", "auto", "local", "llm")  # Tier 2: none, the model if con
 OPTIONAL_VALUES: dict[str, tuple[str, tuple[str, ...]]] = {
     "--infer": ("rules", INFER_MODES),
     "--vision": ("auto", VISION_MODES),
+}
+
+
+class FlagOption:
+    """A global option without a value (`--json`). `process` flags shape how winctl runs,
+    not what a command does, so they are not part of a call's options."""
+
+    __slots__ = ("flag", "help", "env", "process")
+
+    def __init__(self, flag: str, help: str, *, env: str | None = None, process: bool = False) -> None:
+        self.flag = flag
+        self.help = help
+        self.env = env
+        self.process = process
+
+    @property
+    def dest(self) -> str:
+        return self.flag[2:].replace("-", "_")
+
+
+FLAG_OPTIONS = (
+    FlagOption("--json", "print JSON: {ok, result} or {ok, error}"),
+    FlagOption("--return-state", "after an action, print the new state too"),
+    FlagOption("--no-daemon", "run in this process instead of the session's daemon (slower: every call "
+                              "connects and reads anew)", env="WINCTL_NO_DAEMON", process=True),
+)
+# Options whose value may be left out, with their help.
+OPTIONAL_VALUE_HELP = {
+    "--infer": "also list hidden handles inferred from the tree (column borders, splitters, resize handles): "
+               "`--infer` by rules, `--infer llm` by rules and a text model",
+    "--vision": "also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and shapes, "
+                "offline), `--vision llm` (a vision model), `--vision` (the model if configured)",
 }
 
 
@@ -67,4 +100,12 @@ VALUE_OPTIONS = (
 )
 
 FLAGS_WITH_VALUE = frozenset(o.flag for o in VALUE_OPTIONS)
+
+
+def help_of(dest: str) -> str:
+    """The help of the global option stored as `dest` ("window", "return_state", "infer")."""
+    for option in (*FLAG_OPTIONS, *VALUE_OPTIONS):
+        if option.dest == dest:
+            return option.help
+    return OPTIONAL_VALUE_HELP["--" + dest.replace("_", "-")]
 FORWARDED_ENV = {o.env: o.flag for o in VALUE_OPTIONS if o.forward and o.env}

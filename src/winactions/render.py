@@ -8,6 +8,7 @@ seed's `[id] [Type] "Name"` form. JSON is `{"ok": true, "result": {...}}` or
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -246,6 +247,25 @@ def to_json(result: Result) -> str:
 
 def error_json(error: WinctlError) -> str:
     return json.dumps({"ok": False, "error": error.to_dict()}, ensure_ascii=False)
+
+
+_WINCTL = re.compile(r"`winctl (?:--\S+ \S+ )*([a-z][a-z-]*(?: (?:text|rect|value|stats|clear))?)([^`]*)`")
+
+
+def hint_for(hint: str | None, interface: str) -> str | None:
+    """A hint phrased for the caller: `winctl state` is a command to type in a shell, the
+    `state` tool to an MCP client, `Desktop.call('state')` in Python."""
+    if not hint or interface == "cli":
+        return hint
+
+    def name(match: re.Match[str]) -> str:
+        command, rest = match.group(1), match.group(2).strip()
+        if interface == "mcp":
+            tool = command.replace(" ", "_").replace("-", "_")
+            return f"the `{tool}` tool" + (f" ({rest})" if rest and rest != "--help" else "")
+        return f"`Desktop.call({command!r})`" + (f" ({rest})" if rest and rest != "--help" else "")
+
+    return _WINCTL.sub(name, hint).replace("run the `", "call the `").replace("run `Desktop", "use `Desktop")
 
 
 def error_text(error: WinctlError) -> str:

@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import start_app, stop_app
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
-from winactions.session.auth import sign
+from winactions.daemon.auth import sign
 
 pytestmark = pytest.mark.desktop
 TITLE = "Daemon Fixture"
@@ -180,7 +180,7 @@ def test_racing_clients_start_one_daemon(shell, app):
     for t in threads:
         t.join()
     assert all(r.returncode == 0 for r in results)
-    daemons = subprocess.run(["pgrep", "-f", "winactions.session.daemon race"], capture_output=True, text=True)
+    daemons = subprocess.run(["pgrep", "-f", "winactions.daemon.server race"], capture_output=True, text=True)
     assert len(daemons.stdout.split()) == 1
 
 

@@ -50,7 +50,7 @@ def test_every_command_is_a_tool_with_its_schema(desktop, tmp_path):
 
     tools = {t.name: t for t in run_client(desktop, tmp_path, script)}
     table = load_commands()
-    assert {c.tool_name for c in table.values()} <= set(tools)
+    assert {c.tool_name for c in table.values() if c.name != "bind-window"} == set(tools)
     click = tools["click"]
     assert click.input_schema["required"] == ["id"]
     assert "return_state" in click.input_schema["properties"]
@@ -120,3 +120,53 @@ def test_computer_use_tools_through_mcp(desktop, tmp_path, app):
     assert batch.is_error is False and batch.structured_content["result"]["completed"] == 2
     assert clip.structured_content["result"]["value"] == "via mcp"
     app.wait_for("clicked", widget="Apply")
+
+
+def test_tools_the_backend_cannot_run_are_not_offered(desktop, tmp_path):
+    async def script(session):
+        tools = (await session.list_tools()).tools
+        refused = await session.call_tool("bind_window", {"action": "bind"})
+        return tools, refused
+
+    tools, refused = run_client(desktop, tmp_path, script)
+    names = {t.name for t in tools}
+    assert "click" in names and "bind_window" not in names, "X11 has no bound-window input"
+    assert refused.is_error and refused.structured_content["error"]["code"] == "unsupported"
+
+
+def test_hints_name_tools_and_a_warning_is_said_once(desktop, tmp_path, app):
+    """An MCP client is told to call the `state` tool, not to run `winctl state`; and a
+    one-time warning (the session followed a dialog) is not repeated by later calls."""
+
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        state = (await session.call_tool("state", {})).structured_content["result"]
+        missing = await session.call_tool("click", {"id": 99999})
+        await session.call_tool("click", {"id": next(t["id"] for t in state["targets"] if t["name"] == "File")})
+        menu = (await session.call_tool("state", {})).structured_content["result"]
+        item = next(t["id"] for t in menu["targets"] if t["type"] == "MenuItem" and "Dialog" in t["name"])
+        await session.call_tool("click", {"id": item})  # the app opens its dialog from an idle callback
+        app.wait_for("dialog_opened")
+        followed = (await session.call_tool("state", {})).structured_content["result"]
+        again = (await session.call_tool("state", {})).structured_content["result"]
+        await session.call_tool("keys", {"keys": "Escape"})
+        return missing, followed, again
+
+    missing, followed, again = run_client(desktop, tmp_path, script)
+    hint = missing.structured_content["error"]["hint"]
+    assert "the `state` tool" in hint and "winctl" not in hint and "winctl" not in missing.content[0].text
+    assert followed["window"]["title"] == "Confirm" and any("following" in w for w in followed["warnings"])
+    assert again["window"]["title"] == "Confirm" and not any("following" in w for w in again["warnings"])
+    app.wait_for("dialog_response", response="cancel")
+
+
+def test_a_locate_threshold_stays_on_its_call_in_mcp(desktop, tmp_path, app):
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        loose = await session.call_tool("locate", {"target": "text:Aplly", "reliable": 0.2, "no_cache": True})
+        strict = await session.call_tool("locate", {"target": "text:Aplly", "no_cache": True})
+        return loose, strict
+
+    loose, strict = run_client(desktop, tmp_path, script)
+    assert not loose.is_error and loose.structured_content["result"]["located"]["element"]["confidence"] < 0.8
+    assert strict.is_error and strict.structured_content["error"]["code"] == "not_found"

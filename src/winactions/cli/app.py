@@ -21,12 +21,12 @@ import click
 from pydantic.fields import FieldInfo
 
 from winactions import render
+from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
-from winactions.commands.base import Command, Context, GlobalOptions, dispatch, load_commands
+from winactions.commands.base import Command, GlobalOptions, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
-from winactions.options import INFER_MODES, VALUE_OPTIONS, VISION_MODES, ValueOption
-from winactions.session.desktop import DesktopSession
+from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -68,44 +68,21 @@ def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
                         show_default=default is not None, help=field.description)
 
 
-def _positional_usage(cmd: Command) -> str:
-    fields = cmd.params.model_fields
-    parts = []
-    for name in cmd.positional:
-        parts.append(name.upper() if fields[name].is_required() else f"[{name.upper()}]")
-    if cmd.variadic:
-        parts.append(f"{cmd.variadic.upper()}...")
-    return " ".join(parts)
 
 
-class SessionProvider(Protocol):
-    """Where a command's DesktopSession comes from: a fresh one per process (one-shot),
-    or the daemon's long-lived one. Returns the session and what to call when done."""
+class DesktopProvider(Protocol):
+    """Where a command's Desktop comes from: a fresh one per process (one-shot), or the
+    daemon's long-lived one. Returns the desktop and what to call when done."""
 
-    def __call__(self, options: GlobalOptions) -> tuple[DesktopSession, Callable[[], None]]: ...
-
-
-def one_shot_session(options: GlobalOptions) -> tuple[DesktopSession, Callable[[], None]]:
-    from winactions.backends import get_backend
-    from winactions.session.store import SessionStore
-
-    backend = get_backend()
-    try:
-        session = DesktopSession(backend, SessionStore(options.session))
-    except BaseException:
-        backend.close()
-        raise
-    turn = session.turn()
-    turn.__enter__()
-
-    def done() -> None:
-        turn.__exit__(None, None, None)
-        backend.close()
-
-    return session, done
+    def __call__(self, options: GlobalOptions) -> tuple[Desktop, Callable[[], None]]: ...
 
 
-def _make_click_command(cmd: Command, leaf_name: str, provider: SessionProvider) -> click.Command:
+def one_shot_desktop(options: GlobalOptions) -> tuple[Desktop, Callable[[], None]]:
+    desktop = Desktop(options.session, live=False)
+    return desktop, desktop.close
+
+
+def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider) -> click.Command:
     params = [_param(cmd, name, field) for name, field in cmd.params.model_fields.items()]
     # click shows arguments in declaration order; keep the table's positional order
     order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
@@ -122,12 +99,12 @@ def _make_click_command(cmd: Command, leaf_name: str, provider: SessionProvider)
                          context_settings={"ignore_unknown_options": False})
 
 
-def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: SessionProvider) -> None:
-    """Dispatch one command and print its result; errors go to stderr with an exit code."""
+def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: DesktopProvider) -> None:
+    """Run one command and print its result; errors go to stderr with an exit code."""
     done: Callable[[], None] | None = None
     try:
-        session, done = provider(options)
-        result = dispatch(name, args, Context(session, options))
+        desktop, done = provider(options)
+        result = desktop.run(name, args, options)
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))
     except WinctlError as exc:
         _fail(exc, options)
@@ -171,28 +148,25 @@ def _value_option(option: ValueOption) -> Callable[[Any], Any]:
 
 
 def _global_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Every global option, from the one table in `winactions.options`."""
     for option in reversed(VALUE_OPTIONS):
         command = _value_option(option)(command)
+    for flag in reversed(list(OPTIONAL_VALUES)):
+        modes = OPTIONAL_VALUES[flag][1]
+        command = click.option(flag, type=click.Choice(modes), default="off", help=OPTIONAL_VALUE_HELP[flag])(command)
+    for flag_option in reversed(FLAG_OPTIONS):
+        env = f" [env var: {flag_option.env}]" if flag_option.env else ""
+        dest = "json_output" if flag_option.dest == "json" else flag_option.dest
+        command = click.option(flag_option.flag, dest, is_flag=True, help=flag_option.help + env)(command)
     return command
 
 
-def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
+def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-    @click.option("--json", "json_output", is_flag=True, help="print JSON: {ok, result} or {ok, error}")
-    @click.option("--return-state", is_flag=True, help="after an action, print the new state too")
-    @click.option("--no-daemon", is_flag=True, help="run in this process instead of the session's daemon "
-                  "(slower: every call connects and reads anew) [env var: WINCTL_NO_DAEMON]")
-    @click.option("--infer", type=click.Choice(INFER_MODES), default="off",
-                  help="also list hidden handles inferred from the tree (column borders, splitters, resize "
-                       "handles): `--infer` by rules, `--infer llm` by rules and a text model")
-    @click.option("--vision", type=click.Choice(VISION_MODES), default="off",
-                  help="also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and "
-                       "shapes, offline), `--vision llm` (a vision model), `--vision` (the model if configured)")
     @_global_options
     @click.version_option(package_name="winactions")
     @click.pass_context
-    def cli(ctx: click.Context, json_output: bool, return_state: bool, no_daemon: bool, infer: str, vision: str,
-            **values: Any) -> None:
+    def cli(ctx: click.Context, no_daemon: bool, **values: Any) -> None:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
@@ -201,13 +175,18 @@ def build_cli(provider: SessionProvider = one_shot_session) -> click.Group:
         """
         llm = LLMFlags(provider=values.pop("llm_provider"), api_key=values.pop("vision_api_key"),
                        base_url=values.pop("vision_base_url"), model=values.pop("vision_model"))
-        ctx.obj = GlobalOptions.model_validate({"json_output": json_output, "return_state": return_state,
-                                                "infer": infer, "vision": vision, "llm": llm, **values})
+        ctx.obj = GlobalOptions.model_validate({"llm": llm, **values})
 
     @cli.command("mcp")
     @click.pass_context
     def mcp_command(ctx: click.Context) -> None:
         """Serve every command as an MCP tool over stdio (for MCP clients such as Claude)."""
+        from winactions.extras import require
+
+        try:
+            require("mcp", feature="`winctl mcp`")
+        except WinctlError as exc:
+            _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
         serve(ctx.obj.session if ctx.obj.session != "default" else "mcp")

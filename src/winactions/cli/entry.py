@@ -75,7 +75,7 @@ def main() -> None:
     no_daemon = no_daemon or os.environ.get("WINCTL_NO_DAEMON", "") not in ("", "0")
     if not no_daemon and command is not None and command not in LOCAL_COMMANDS and "--help" not in argv \
             and "-h" not in argv:
-        from winactions.session.client import forward
+        from winactions.daemon.client import forward
 
         sys.exit(forward("default" if name is None else name, argv))
     from winactions.cli.app import main as full_cli

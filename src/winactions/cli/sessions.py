@@ -11,7 +11,7 @@ import time
 
 import click
 
-from winactions.session import client
+from winactions.daemon import client
 
 
 def _describe(name: str) -> dict[str, object] | None:

@@ -16,9 +16,11 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from winactions.errors import InvalidInput
+from winactions.backends.base import Backend, Capability
+from winactions.errors import InvalidInput, Unsupported
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
+from winactions.options import help_of
 from winactions.session.desktop import DesktopSession
 
 
@@ -39,15 +41,16 @@ class GlobalOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    json_output: bool = False
-    window: str | None = None
-    return_state: bool = False
-    session: str = "default"
-    infer: Literal["off", "rules", "llm"] = "off"  # Tier 1+: hidden handles by rule, or rule and model
-    vision: Literal["off", "auto", "local", "llm"] = "off"  # Tier 2: elements seen in a screenshot
+    json_output: bool = Field(default=False, description=help_of("json"))
+    window: str | None = Field(default=None, description=help_of("window"))
+    return_state: bool = Field(default=False, description=help_of("return_state"))
+    session: str = Field(default="default", description=help_of("session"))
+    infer: Literal["off", "rules", "llm"] = Field(default="off", description=help_of("infer"))  # Tier 1+
+    vision: Literal["off", "auto", "local", "llm"] = Field(default="off", description=help_of("vision"))  # Tier 2
     llm: LLMFlags = Field(default_factory=LLMFlags)  # which model --infer llm / --vision llm ask
-    infer_min_confidence: float | None = Field(default=None, ge=0, le=1)  # None: environment, else 0.7
-    vision_iou: float | None = Field(default=None, ge=0, le=1)  # None: environment, else 0.1
+    infer_min_confidence: float | None = Field(default=None, ge=0, le=1,
+                                               description=help_of("infer_min_confidence"))  # None: env, else 0.7
+    vision_iou: float | None = Field(default=None, ge=0, le=1, description=help_of("vision_iou"))  # None: env, else 0.1
 
     @field_validator("infer", mode="before")
     @classmethod
@@ -97,6 +100,8 @@ class Command:
     kind: Kind
     positional: tuple[str, ...] = ()  # parameters taken by position on the command line
     variadic: str | None = None  # a positional that takes the rest of the words
+    capability: Capability | None = None  # what the backend must be able to do, if anything special
+    destructive: bool = False  # may destroy what the user has (closes a window): MCP clients ask first
 
     @property
     def help(self) -> str:
@@ -116,7 +121,8 @@ REGISTRY: dict[str, Command] = {}
 
 
 def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: tuple[str, ...] = (),
-            variadic: str | None = None) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
+            variadic: str | None = None, capability: Capability | None = None,
+            destructive: bool = False) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
     """Register a handler as the command `name`."""
 
     def register(handler: Callable[[Context, P], Result]) -> Callable[[Context, P], Result]:
@@ -125,10 +131,15 @@ def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: t
         for p in (*positional, *([variadic] if variadic else [])):
             if p not in params.model_fields:
                 raise ValueError(f"{name}: positional {p!r} is not a parameter")
-        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic)
+        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive)
         return handler
 
     return register
+
+
+def available(backend: Backend) -> list[Command]:
+    """The commands this backend can run (a front end offers only these)."""
+    return [c for c in load_commands().values() if c.capability is None or c.capability in backend.capabilities]
 
 
 def load_commands() -> dict[str, Command]:
@@ -184,6 +195,11 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         raise InvalidInput(f"unknown command {name!r}",
                            hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
     params = validate(cmd, args)
+    backend = ctx.session.backend
+    if cmd.capability is not None and cmd.capability not in backend.capabilities:
+        raise Unsupported(f"{cmd.name} is not available on the {backend.platform} backend: "
+                          f"{backend.lacks(cmd.capability)}",
+                          hint="nothing was done; `winctl --help` lists the commands")
     ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm,
                           ctx.options.infer_min_confidence, ctx.options.vision_iou)
     result = cmd.handler(ctx, params)

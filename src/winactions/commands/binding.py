@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from winactions.backends.base import Capability
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import BindResult, WindowsResult
 from winactions.model import WindowInfo
@@ -33,7 +34,8 @@ def _bound(ctx: Context) -> WindowInfo | None:
     return next((w for w in ctx.session.backend.list_windows() if w.id == wid), None)
 
 
-@command("bind-window", BindWindowParams, kind=Kind.WINDOW, positional=("action", "window"))
+@command("bind-window", BindWindowParams, kind=Kind.WINDOW, capability=Capability.BOUND_WINDOW,
+         positional=("action", "window"))
 def bind_window(ctx: Context, p: BindWindowParams) -> BindResult | WindowsResult:
     """Send input to one window in the background, or go back to global input.
 

@@ -32,14 +32,13 @@ def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
     Tries the strategies in order and stops at the first reliable match; below the
     `--reliable` confidence it fails and lists the best candidates instead of guessing.
     Searches the window unless `--region` or `--screen` is given."""
+    locator = ctx.session.locator()  # says which extra to install when pixels cannot be read here
     from winactions.locate.locator import parse_region
 
-    locator = ctx.session.locator()
-    locator.reliable = p.reliable
     region = parse_region(p.region) if p.region else None
     window = None if p.screen or region is not None else ctx.window()
     result = locator.locate(p.target, strategies=p.strategy or None, region=region, window=window,
-                            use_cache=not p.no_cache)
+                            use_cache=not p.no_cache, reliable=p.reliable)
     if not result.success:
         options = "; ".join(f'"{c.label}" {c.bbox} {c.confidence:.2f} by {c.method}' for c in result.candidates[:3])
         raise NotFound(result.error or f"{p.target!r} was not found",

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from winactions import execution, screenshots
-from winactions.backends.base import MouseButton
+from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult, ScreenshotResult, ValueResult
 from winactions.keys import parse_keys
@@ -33,7 +33,7 @@ def _move_first(ctx: Context, p: MouseButtonParams) -> tuple[int, int] | None:
     return p.x, p.y
 
 
-@command("mouse-down", MouseButtonParams, kind=Kind.ACTION, positional=("x", "y"))
+@command("mouse-down", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
 def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Press a mouse button and keep it down (end with `mouse-up`), for custom drags."""
     execution.ensure_active(ctx.session.backend, ctx.window())
@@ -42,7 +42,7 @@ def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
 
 
-@command("mouse-up", MouseButtonParams, kind=Kind.ACTION, positional=("x", "y"))
+@command("mouse-up", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
 def mouse_up(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Release a mouse button (after `mouse-down`), optionally after moving to a point."""
     point = _move_first(ctx, p)
@@ -55,7 +55,7 @@ class MoveParams(Params):
     y: int = Y
 
 
-@command("mouse-move", MoveParams, kind=Kind.ACTION, positional=("x", "y"))
+@command("mouse-move", MoveParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
 def mouse_move(ctx: Context, p: MoveParams) -> ActionResult:
     """Move the pointer to a screen point (hover menus, tooltips)."""
     execution.check_on_screen(ctx.session.backend, p.x, p.y)
@@ -67,7 +67,7 @@ class CursorParams(Params):
     pass
 
 
-@command("cursor", CursorParams)
+@command("cursor", CursorParams, capability=Capability.POINTER)
 def cursor(ctx: Context, p: CursorParams) -> ValueResult:
     """Where the mouse pointer is: [x, y] in screen pixels."""
     x, y = ctx.session.backend.cursor_position()
@@ -97,7 +97,7 @@ class HoldKeyParams(Params):
     seconds: float = Field(1.0, gt=0, le=30, description="how long to hold it")
 
 
-@command("hold-key", HoldKeyParams, kind=Kind.ACTION, positional=("keys", "seconds"))
+@command("hold-key", HoldKeyParams, kind=Kind.ACTION, capability=Capability.HOLD_KEY, positional=("keys", "seconds"))
 def hold_key(ctx: Context, p: HoldKeyParams) -> ActionResult:
     """Hold keys down for some seconds, then release them (games, key-repeat, shift-select)."""
     chords = parse_keys(p.keys)
@@ -154,7 +154,7 @@ class ClipboardParams(Params):
     text: str | None = Field(None, description="put this text on the clipboard; without it, read the clipboard")
 
 
-@command("clipboard", ClipboardParams, kind=Kind.ACTION, positional=("text",))
+@command("clipboard", ClipboardParams, kind=Kind.ACTION, capability=Capability.CLIPBOARD, positional=("text",))
 def clipboard(ctx: Context, p: ClipboardParams) -> ValueResult:
     """Read the clipboard's text, or set it: `winctl clipboard`, `winctl clipboard "text"`."""
     backend = ctx.session.backend

@@ -8,7 +8,7 @@ from typing import Literal
 import psutil
 from pydantic import Field
 
-from winactions.backends.base import WindowAction
+from winactions.backends.base import Capability, WindowAction
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import WindowResult
 from winactions.errors import ActionFailed, InvalidInput, WaitTimeout
@@ -89,7 +89,7 @@ class CloseParams(Params):
     timeout: float = Field(5.0, gt=0, le=60, description="seconds to wait for the window to go")
 
 
-@command("close", CloseParams, kind=Kind.WINDOW)
+@command("close", CloseParams, kind=Kind.WINDOW, destructive=True)
 def close(ctx: Context, p: CloseParams) -> WindowResult:
     """Close the session's window (as its close button would) and wait until it is gone.
 
@@ -126,7 +126,8 @@ class WindowParams(Params):
     height: int | None = Field(None, gt=0, description="move: new client-area height")
 
 
-@command("window", WindowParams, kind=Kind.WINDOW, positional=("action", "x", "y", "width", "height"))
+@command("window", WindowParams, kind=Kind.WINDOW, capability=Capability.WINDOW_MANAGE,
+         positional=("action", "x", "y", "width", "height"))
 def window_(ctx: Context, p: WindowParams) -> WindowResult:
     """Activate, minimize, maximize, restore, move and resize, or park off-screen the session's window."""
     window = ctx.window()

@@ -130,11 +130,15 @@ class Locator:
     last_seen: dict[str, Rect] = field(default_factory=dict)  # template hint: where an image was last found
 
     def locate(self, target: str, *, strategies: list[str] | None = None, region: Rect | None = None,
-               window: WindowInfo | None = None, use_cache: bool = True) -> LocateResult:
+               window: WindowInfo | None = None, use_cache: bool = True,
+               reliable: float | None = None) -> LocateResult:
+        """`reliable` is this call's threshold (default: the locator's): the locator lives as
+        long as a daemon or MCP server, so a call's choice must not stay behind for the next."""
         query = Query.parse(target)
         chain = self._chain(query, strategies, window)
         area = self._area(region, window)
-        key = (query, tuple(chain), area)
+        threshold = self.reliable if reliable is None else reliable
+        key = (query, tuple(chain), area, threshold)
         if use_cache:
             cached = self.cache.get(key, lambda r: _grey(self._grab(r)))
             if cached is not None:
@@ -142,7 +146,7 @@ class Locator:
                                                  "attempts": [Attempt(strategy="cache", found=1,
                                                                       best=cached.element.confidence)]})
         shot = Shot(self._grab(area), area)
-        result = self._run(target, query, chain, shot, window)
+        result = self._run(target, query, chain, shot, window, threshold)
         if result.success and result.element is not None:
             self.cache.put(key, result, result.element.bbox, _grey(shot.crop(result.element.bbox)))
         return result
@@ -168,7 +172,8 @@ class Locator:
             chain.append("fixed")
         return chain
 
-    def _run(self, target: str, query: Query, chain: list[str], shot: Shot, window: WindowInfo | None) -> LocateResult:
+    def _run(self, target: str, query: Query, chain: list[str], shot: Shot, window: WindowInfo | None,
+             reliable: float) -> LocateResult:
         attempts: list[Attempt] = []
         pool: list[Candidate] = []
         screens = self.backend.screens()
@@ -192,7 +197,7 @@ class Locator:
                 attempt.error = "found only off screen"
             pool += valid
             best = valid[0] if valid else None
-            if best is not None and best.confidence >= self.reliable:
+            if best is not None and best.confidence >= reliable:
                 if best.method.startswith("template"):
                     self.last_seen[query.value] = best.rect
                 element = _located(best, screens)
@@ -201,7 +206,7 @@ class Locator:
                                     method_used=best.method, candidates=others, attempts=attempts,
                                     searched=shot.rect)
             if best is not None:
-                attempt.error = f"best confidence {best.confidence:.2f} < {self.reliable}"
+                attempt.error = f"best confidence {best.confidence:.2f} < {reliable}"
         pool.sort(key=lambda c: -c.confidence)
         why = "; ".join(f"{a.strategy}: {a.error}" for a in attempts) or "no strategy applies"
         return LocateResult(target=target, success=False, candidates=[_located(c, screens) for c in

@@ -20,28 +20,31 @@ from pydantic import ValidationError
 
 from winactions import render
 from winactions._version import __version__
-from winactions.backends import get_backend
-from winactions.commands.base import Command, Context, GlobalOptions, Kind, Result, dispatch, load_commands
+from winactions.api import Desktop
+from winactions.backends.base import Backend
+from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
 from winactions.commands.results import ScreenshotResult, StateResult
 from winactions.errors import InvalidInput, WinctlError
 from winactions.options import INFER_MODES, VISION_MODES
-from winactions.session.desktop import DesktopSession
-from winactions.session.store import SessionStore
+from winactions.render import hint_for
 
 INSTRUCTIONS = (
     "Desktop UI automation. Call `state` to list the window's elements as [id] [Type] \"Name\"; "
     "act on ids with `click`, `input`, `select`, `keys`... Ids stay valid for the whole session "
     "and fail as stale when their element disappears: then call `state` again."
 )
-GLOBAL_WINDOW = {"type": "string", "description": "act on this window (id, title part or process) and remember it"}
-GLOBAL_INFER = {"type": ["string", "boolean"], "enum": [*INFER_MODES, True, False], "default": "off",
-                "description": "also list hidden handles inferred from the tree (column borders, splitters): "
-                               "rules, or llm (rules and a text model)"}
-GLOBAL_VISION = {"type": ["string", "boolean"], "enum": [*VISION_MODES, True, False],
-                 "default": "off",
-                 "description": "also list elements a screenshot shows and the tree lacks: local (OCR and shapes, "
-                                "offline) or llm (a vision model configured by WINCTL_VISION_* variables)"}
-GLOBAL_RETURN_STATE = {"type": "boolean", "default": False, "description": "also return the state after the action"}
+def _global(name: str) -> dict[str, Any]:
+    """A global option's JSON schema, from GlobalOptions itself (declared once)."""
+    schema = dict(GLOBAL_SCHEMA["properties"][name])
+    schema.pop("title", None)
+    return schema
+
+
+GLOBAL_SCHEMA = GlobalOptions.model_json_schema()
+GLOBAL_WINDOW = _global("window")
+GLOBAL_INFER = _global("infer")
+GLOBAL_VISION = _global("vision")
+GLOBAL_RETURN_STATE = _global("return_state")
 
 
 def tool_schema(cmd: Command) -> dict[str, Any]:
@@ -56,7 +59,8 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     return schema
 
 
-def tool_list() -> list[types.Tool]:
+def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
+    """The tools for these commands (by default every command of the table)."""
     return [
         types.Tool(
             name=cmd.tool_name,
@@ -66,33 +70,38 @@ def tool_list() -> list[types.Tool]:
             annotations=types.ToolAnnotations(
                 title=cmd.summary,
                 read_only_hint=cmd.kind is Kind.READ,
-                destructive_hint=cmd.name == "close",
+                destructive_hint=cmd.destructive,
                 open_world_hint=False,
             ),
         )
-        for cmd in load_commands().values()
+        for cmd in (commands if commands is not None else list(load_commands().values()))
     ]
 
 
 class ToolRunner:
-    """Runs tool calls one at a time against one long-lived session."""
+    """Runs tool calls one at a time against one long-lived Desktop."""
 
-    def __init__(self, session_name: str = "mcp") -> None:
+    def __init__(self, session_name: str = "mcp", backend: Backend | None = None) -> None:
         self.session_name = session_name
-        self._session: DesktopSession | None = None
+        self._backend = backend
+        self._desktop: Desktop | None = None
         self._lock = threading.Lock()
-        self._by_tool = {cmd.tool_name: cmd for cmd in load_commands().values()}
 
-    def session(self) -> DesktopSession:
-        if self._session is None:
-            self._session = DesktopSession(get_backend(live=True), SessionStore(self.session_name))
-        return self._session
+    def desktop(self) -> Desktop:
+        if self._desktop is None:
+            self._desktop = Desktop(self.session_name, backend=self._backend, live=True)
+        return self._desktop
+
+    def tools(self) -> list[types.Tool]:
+        """Only what this session's backend can do: a phone's session lists no window moves."""
+        return tool_list(available(self.desktop().session.backend))
 
     def call(self, tool: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
         with self._lock:
             try:
                 result = self._run(tool, dict(arguments or {}))
             except WinctlError as exc:
+                exc.hint = hint_for(exc.hint, "mcp")
                 return types.CallToolResult(
                     content=[types.TextContent(type="text", text=render.error_text(exc))],
                     structured_content={"ok": False, "error": exc.to_dict()}, is_error=True)
@@ -106,7 +115,7 @@ class ToolRunner:
         return types.CallToolResult(content=content, structured_content={"ok": True, "result": render.to_data(result)})
 
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
-        cmd = self._by_tool.get(tool)
+        cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
         if cmd is None:
             raise InvalidInput(f"unknown tool {tool!r}", hint="list the tools to see what there is")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
@@ -120,12 +129,11 @@ class ToolRunner:
         except ValidationError:
             raise InvalidInput(f"bad tier choice {tiers}",
                                hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
-        with self.session().turn() as session:
-            return dispatch(cmd.name, args, Context(session, options))
+        return self.desktop().run(cmd.name, args, options)
 
     def close(self) -> None:
-        if self._session is not None:
-            self._session.backend.close()
+        if self._desktop is not None:
+            self._desktop.close()
 
 
 def _images(result: Result) -> list[types.ImageContent]:
@@ -145,7 +153,7 @@ def _images(result: Result) -> list[types.ImageContent]:
 
 def build_server(runner: ToolRunner) -> Server[Any]:
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tool_list())
+        return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
     async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         # the backend is synchronous (and keeps its own event loop thread): run it off the loop

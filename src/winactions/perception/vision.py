@@ -76,6 +76,9 @@ class VisionProvider:
     # -- local: shapes and OCR -----------------------------------------------------------
     def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect],
                targets: list[Target]) -> tuple[list[Target], str]:
+        from winactions.extras import require
+
+        require("vision", feature="--vision local")
         import numpy as np
 
         from winactions.locate.ocr import shared_engine

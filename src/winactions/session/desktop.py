@@ -41,6 +41,22 @@ class DesktopSession:
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
 
+    @classmethod
+    def open(cls, name: str = "default", *, backend: Backend | None = None, live: bool = False) -> DesktopSession:
+        """The one way to open a session, for every front end (one-shot CLI, daemon, MCP
+        server, Python API). The name is checked before anything is written or connected;
+        `live` keeps the tree cached and fresh through change events (long-lived processes)."""
+        store = SessionStore(name)
+        if backend is None:
+            from winactions.backends import get_backend
+
+            backend = get_backend(live=live)
+        try:
+            return cls(backend, store)
+        except BaseException:
+            backend.close()
+            raise
+
     @contextlib.contextmanager
     def turn(self) -> Iterator[DesktopSession]:
         """One command's exclusive turn at the session: under the session's lock, with the
@@ -307,6 +323,10 @@ class DesktopSession:
     def locator(self) -> Any:
         """The session's visual locator (its cache lives as long as the session: the daemon's)."""
         if self._locator is None:
+            from winactions.extras import require
+
+            require("vision", "numpy", "cv2", feature="finding targets from pixels (text:, image:, a name not in "
+                    "the tree)")
             from winactions.llm.lazy import LazyModel
             from winactions.locate.locator import Locator
 

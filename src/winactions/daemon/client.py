@@ -14,8 +14,8 @@ import sys
 import time
 
 from winactions._version import __version__
+from winactions.daemon import auth, wire
 from winactions.options import FORWARDED_ENV
-from winactions.session import auth, wire
 from winactions.session.filelock import Held
 from winactions.session.paths import UnsafeRuntimeDir, bad_session_name, runtime_path
 
@@ -170,7 +170,7 @@ def ensure_daemon(name: str) -> dict[str, Any]:
         detach: dict[str, Any] = {"start_new_session": True}
         if sys.platform == "win32":  # no sessions there: a detached process of its own group
             detach = {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}
-        subprocess.Popen([sys.executable, "-m", "winactions.session.daemon", name],
+        subprocess.Popen([sys.executable, "-m", "winactions.daemon.server", name],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          close_fds=True, **detach)
         deadline = time.monotonic() + START_TIMEOUT
@@ -195,6 +195,21 @@ def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
         except (ConnectionRefusedError, DaemonError):
             pass  # a daemon that died without removing its file, or an impostor: start anew below
     return request(ensure_daemon(name), message, READ_TIMEOUT)
+
+
+def call(name: str, command: str, args: dict[str, Any] | None = None,
+         options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One structured call in the session's daemon (started if needed): `{"ok", "type",
+    "result"}` or `{"ok": false, "error": {"code", "message", "hint"}}`."""
+    problem = bad_session_name(name)
+    if problem:
+        return {"ok": False, "error": {"code": "invalid_input", "message": problem}}
+    message = {"op": "call", "command": command, "args": args or {}, "options": options or {},
+               "cwd": os.getcwd(), "env": {k: v for k, v in os.environ.items() if k.startswith("WINCTL_")}}
+    reply = request(ensure_daemon(name), message, READ_TIMEOUT)
+    if "ok" not in reply:  # refused before it ran (a malformed request)
+        return {"ok": False, "error": {"code": "invalid_input", "message": str(reply.get("error"))}}
+    return reply
 
 
 def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.environ) -> list[str]:

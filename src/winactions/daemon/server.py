@@ -1,13 +1,17 @@
-"""The session daemon: one long-lived DesktopSession behind a loopback socket.
+"""The session daemon: one long-lived Desktop behind a loopback socket.
 
-A client sends one JSON line — `{"token", "version", "op": "run", "argv": [...]}` — and gets
-one back: `{"exit", "stdout", "stderr"}`, exactly what `winctl ARGV` would have printed in
-one-shot mode, because it runs the same generated CLI. Commands run one at a time, in
-order, on one worker thread; pings are answered by the connection's own thread, so a long
-action never makes the daemon look dead. Every malformed or unauthorized request gets an
-error reply and the daemon keeps serving.
+A client sends one JSON line — `{"version", "nonce", "auth", "op", ...}` (see
+`winactions.daemon.auth`) — and gets one line back: a proof, a space, the JSON reply.
+`op: "run"` with `argv` answers `{"exit", "stdout", "stderr"}`, exactly what `winctl ARGV`
+prints in-process, because it runs the same generated CLI; `op: "call"` with `command`,
+`args` and `options` answers `{"ok", "type", "result"}` or `{"ok": false, "error"}`, as
+`--json` prints it, so a client that is not a command line never has to build one. Both
+run on the daemon's one `Desktop`, one at a time, in order, on one worker thread; pings are
+answered by the connection's own thread, so a long action never makes the daemon look
+dead. Every malformed or unauthorized request gets an error reply and the daemon keeps
+serving.
 
-    python -m winactions.session.daemon NAME [--idle-timeout SECONDS]
+    python -m winactions.daemon.server NAME [--idle-timeout SECONDS]
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from concurrent.futures import Future
 from typing import Any, NamedTuple
 
 from winactions._version import __version__
-from winactions.session.auth import same, sign
-from winactions.session.client import desktop_identity, session_file
+from winactions.daemon.auth import same, sign
+from winactions.daemon.client import desktop_identity, session_file
 
 MAX_REQUEST = 1024 * 1024
 REQUEST_DEADLINE = 10.0  # a client that has not sent its whole request by then is dropped
@@ -44,10 +48,30 @@ def _text(value: object) -> bool:
     return isinstance(value, str) and "\x00" not in value and not any("\ud800" <= ch <= "\udfff" for ch in value)
 
 
-class Call(NamedTuple):
-    """One command as a client sent it."""
+def _call_of(message: dict[str, Any]) -> Call | str:
+    """The request's call, or what is wrong with it."""
+    cwd, env = message.get("cwd"), message.get("env", {})
+    if (cwd is not None and not _text(cwd)) or not isinstance(env, dict) \
+            or not all(_text(k) and k.startswith("WINCTL_") and _text(v) for k, v in env.items()):
+        return "cwd must be a string, env an object of WINCTL_* strings"
+    if message.get("op") == "run":
+        argv = message.get("argv")
+        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            return "argv must be a list of strings"
+        return Call(argv, None, None, None, cwd, env)
+    command, args, options = message.get("command"), message.get("args", {}), message.get("options", {})
+    if not isinstance(command, str) or not isinstance(args, dict) or not isinstance(options, dict):
+        return "a call needs command (a string), args and options (objects)"
+    return Call(None, command, args, options, cwd, env)
 
-    argv: list[str]
+
+class Call(NamedTuple):
+    """One request as a client sent it: a command line, or a structured call."""
+
+    argv: list[str] | None  # `winctl ARGV`, printed as the CLI prints it
+    command: str | None  # or a command of the table by name...
+    args: Any  # ...with its arguments (validated by the command's parameters)...
+    options: Any  # ...and global options (validated by GlobalOptions)
     cwd: Any  # checked to be a str or None before it is queued
     env: Any  # likewise a dict of WINCTL_* strings
 
@@ -82,48 +106,53 @@ class Daemon:
         self.started = time.time()
         self.last_used = time.monotonic()
         self.stopping = threading.Event()
-        self.jobs: queue.Queue[tuple[Call, Future[tuple[int, str, str]]]] = queue.Queue()
+        self.jobs: queue.Queue[tuple[Call, Future[dict[str, Any]]]] = queue.Queue()
         self.busy = False
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._nonces: dict[str, None] = {}  # insertion-ordered: the oldest go first
         self._nonce_lock = threading.Lock()
-        self._session: Any = None
+        self._current: Any = None  # the Desktop, made on first use
         self._cli: Any = None
 
-    # -- the one DesktopSession ------------------------------------------------------------
+    # -- the one Desktop ------------------------------------------------------------------
+    def _desktop(self) -> Any:
+        if self._current is not None and not self._current.session.backend.alive():
+            self._drop_desktop()  # its display or bus went away: open new connections
+        if self._current is None:
+            from winactions.api import Desktop
+
+            self._current = Desktop(self.name, live=True)
+        return self._current
+
     def _provider(self, options: Any) -> tuple[Any, Callable[[], None]]:
-        if self._session is not None and not self._session.backend.alive():
-            self._drop_session()  # its display or bus went away: open new connections
-        if self._session is None:
-            from winactions.backends import get_backend
-            from winactions.session.desktop import DesktopSession
-            from winactions.session.store import SessionStore
+        return self._desktop(), lambda: None
 
-            self._session = DesktopSession(get_backend(live=True), SessionStore(self.name))
-        turn = self._session.turn()
-        turn.__enter__()
-        return self._session, lambda: turn.__exit__(None, None, None)
-
-    def _drop_session(self) -> None:
-        session, self._session = self._session, None
-        if session is not None:
+    def _drop_desktop(self) -> None:
+        desktop, self._current = self._current, None
+        if desktop is not None:
             try:
-                session.backend.close()
+                desktop.close()
             except Exception:  # closing a dead connection may fail too: it is being dropped anyway
                 pass
 
-    def execute(self, argv: list[str], cwd: str | None = None,
-                env: dict[str, str] | None = None) -> tuple[int, str, str]:
-        """Run one command line as `winctl` would, capturing what it prints — in the client's
-        folder (`screenshot out.png` lands where the agent runs) and with the client's
-        WINCTL_* variables."""
+    def execute(self, call: Call) -> dict[str, Any]:
+        """Run one request in the client's folder (`screenshot out.png` lands where the agent
+        runs) and with the client's WINCTL_* variables."""
+        with _client_context(call.cwd, call.env):
+            if call.argv is not None:
+                code, out, err = self._run_argv(call.argv)
+                return {"exit": code, "stdout": out, "stderr": err}
+            return self._run_structured(str(call.command), call.args, call.options)
+
+    def _run_argv(self, argv: list[str]) -> tuple[int, str, str]:
+        """Run one command line as `winctl` would, capturing what it prints."""
         from winactions.cli.app import build_cli, invoke
 
         if self._cli is None:
             self._cli = build_cli(self._provider)
         out, err = io.StringIO(), io.StringIO()
         code = 0
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _client_context(cwd, env):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 invoke(self._cli, argv)
             except SystemExit as exc:
@@ -132,6 +161,29 @@ class Daemon:
                 print(f"error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
                 code = 1
         return code, out.getvalue(), err.getvalue()
+
+    def _run_structured(self, command: str, args: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+        """A command by name with JSON arguments: `{"ok", "type", "result"}` as `--json`
+        prints it, or `{"ok": false, "error": {...}}` — no command line to build or parse."""
+        from pydantic import ValidationError
+
+        from winactions import render
+        from winactions.commands.base import GlobalOptions
+        from winactions.errors import InvalidInput, WinctlError
+
+        try:
+            try:
+                chosen = GlobalOptions.model_validate({**options, "session": self.name, "json_output": True})
+            except ValidationError as exc:
+                raise InvalidInput(f"bad options: {exc.errors()[0]['msg']}",
+                                   hint="options: window, return_state, infer, vision") from None
+            result = self._desktop().run(command, args, chosen)
+        except WinctlError as exc:
+            exc.hint = render.hint_for(exc.hint, "python")
+            return {"ok": False, "error": exc.to_dict()}
+        except Exception as exc:  # never let one call take the daemon down
+            return {"ok": False, "error": {"code": "error", "message": f"internal error: {type(exc).__name__}: {exc}"}}
+        return {"ok": True, "type": type(result).__name__, "result": render.to_data(result)}
 
     def worker(self) -> None:
         while not self.stopping.is_set():
@@ -143,9 +195,10 @@ class Daemon:
                 continue
             self.busy = True
             try:
-                future.set_result(self.execute(call.argv, call.cwd, call.env))
+                future.set_result(self.execute(call))
             except Exception as exc:  # the worker must outlive any one command
-                future.set_result((1, "", f"error: internal error in the daemon: {type(exc).__name__}: {exc}\n"))
+                future.set_result({"exit": 1, "stdout": "", "stderr": f"error: internal error in the daemon: "
+                                                                       f"{type(exc).__name__}: {exc}\n"})
             finally:
                 self.busy = False
                 self.last_used = time.monotonic()
@@ -181,34 +234,33 @@ class Daemon:
         op = message.get("op")
         if op == "ping":
             window = None
-            if self._session is not None and self._session.data.state is not None:
-                window = self._session.data.state.window.title
+            desktop = self._current
+            if desktop is not None and desktop.session.data.state is not None:
+                window = desktop.session.data.state.window.title
             return {"pong": True, "session": self.name, "pid": os.getpid(), "version": __version__,
                     "busy": self.busy, "window": window,
                     "idle_seconds": round(time.monotonic() - self.last_used)}
         if op == "shutdown":
             self.stopping.set()
             return {"ok": True}
-        if op == "run":
-            argv = message.get("argv")
-            if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
-                return {"error": "malformed request: argv must be a list of strings"}
-            call = Call(argv, message.get("cwd"), message.get("env", {}))
-            if (call.cwd is not None and not _text(call.cwd)) or not isinstance(call.env, dict) \
-                    or not all(_text(k) and k.startswith("WINCTL_") and _text(v) for k, v in call.env.items()):
-                return {"error": "malformed request: cwd must be a string, env an object of WINCTL_* strings"}
-            self.last_used = time.monotonic()
-            future: Future[tuple[int, str, str]] = Future()
-            self.jobs.put((call, future))
-            try:
-                code, out, err = future.result(COMMAND_DEADLINE)
-            except TimeoutError:
-                future.cancel()
-                return {"exit": 6, "stdout": "", "stderr": f"error: the command ran longer than "
-                        f"{COMMAND_DEADLINE:g}s in the session daemon\nhint: it may still finish; "
-                        "run `winctl state` to see\n"}
-            return {"exit": code, "stdout": out, "stderr": err}
-        return {"error": f"unknown op {str(op)[:40]!r}: use ping, run or shutdown"}
+        if op not in ("run", "call"):
+            return {"error": f"unknown op {str(op)[:40]!r}: use ping, run, call or shutdown"}
+        call = _call_of(message)
+        if isinstance(call, str):
+            return {"error": f"malformed request: {call}"}
+        self.last_used = time.monotonic()
+        future: Future[dict[str, Any]] = Future()
+        self.jobs.put((call, future))
+        try:
+            return future.result(COMMAND_DEADLINE)
+        except TimeoutError:
+            future.cancel()
+            message_text = f"the command ran longer than {COMMAND_DEADLINE:g}s in the session daemon"
+            if call.argv is None:
+                return {"ok": False, "error": {"code": "timeout", "message": message_text,
+                                               "hint": "it may still finish; call state to see"}}
+            return {"exit": 6, "stdout": "", "stderr": f"error: {message_text}\nhint: it may still finish; "
+                    "run `winctl state` to see\n"}
 
     def connection(self, conn: socket.socket) -> None:
         """Read one request line within REQUEST_DEADLINE in all (a client trickling one byte
@@ -269,8 +321,8 @@ class Daemon:
                 try:
                     conn, _ = server.accept()
                 except TimeoutError:
-                    session = self._session
-                    if session is not None and not self.busy and not session.backend.desktop_exists():
+                    desktop = self._current
+                    if desktop is not None and not self.busy and not desktop.session.backend.desktop_exists():
                         break  # the desktop this daemon served is gone: exit, the next client starts anew
                     continue
                 if not self._slots.acquire(blocking=False):  # every slot held: say so and hang up
@@ -280,7 +332,7 @@ class Daemon:
         finally:
             server.close()
             self._remove_session_file()
-            self._drop_session()
+            self._drop_desktop()
 
     def _write_session_file(self, port: int) -> None:
         path = session_file(self.name)
@@ -301,7 +353,7 @@ class Daemon:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="winactions.session.daemon")
+    parser = argparse.ArgumentParser(prog="winactions.daemon.server")
     parser.add_argument("name")
     parser.add_argument("--idle-timeout", type=float,
                         default=float(os.environ.get("WINCTL_IDLE_TIMEOUT", DEFAULT_IDLE)))

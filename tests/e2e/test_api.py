@@ -1,0 +1,115 @@
+"""The Python API on the real desktop: the README's example as written, the daemon's
+structured calls, and options that must stay on their call (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, start_app, stop_app
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import gtk_fixture_command
+
+pytestmark = pytest.mark.desktop
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+
+
+@pytest.fixture
+def fixture_app(desktop, tmp_path):
+    log = tmp_path / "events.jsonl"
+    proc = start_app(desktop, gtk_fixture_command(str(log), rows=10), "Winactions Fixture")
+    yield AppLog(str(log))
+    stop_app(proc)
+
+
+def readme_example() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Python API"):]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_the_readmes_python_example_runs_as_written(winctl, fixture_app):
+    done = subprocess.run([sys.executable, "-c", readme_example()], env=winctl.env, capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "hello" and lines[1] == "action:click" and lines[2] == "['Button']", lines
+    assert lines[3].startswith("not_found - ids in the latest state") and "Desktop.call('state')" in lines[3]
+    assert fixture_app.wait_for("entry_changed", text="hello")
+    assert fixture_app.wait_for("clicked", widget="Apply")
+
+
+def daemon_call(env: dict[str, str], command: str, args: dict | None = None, options: dict | None = None) -> dict:
+    code = ("import json, sys; from winactions.daemon.client import call; "
+            "print(json.dumps(call('api', sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]))))")
+    done = subprocess.run([sys.executable, "-c", code, command, json.dumps(args or {}), json.dumps(options or {})],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_daemon_takes_structured_calls(winctl, fixture_app):
+    try:
+        focus = daemon_call(winctl.env, "focus", {"window": "Winactions Fixture"})
+        assert focus["ok"] and focus["type"] == "WindowResult"
+        state = daemon_call(winctl.env, "state")
+        assert state["ok"] and state["type"] == "StateResult"
+        apply = next(t["id"] for t in state["result"]["targets"] if t["name"] == "Apply")
+        clicked = daemon_call(winctl.env, "click", {"id": apply}, {"return_state": True})
+        assert clicked["ok"] and clicked["result"]["method"] == "action:click" and clicked["result"]["state"]
+        fixture_app.wait_for("clicked", widget="Apply")
+        missing = daemon_call(winctl.env, "click", {"id": 99999})
+        assert missing["ok"] is False and missing["error"]["code"] == "not_found"
+        assert "winctl" not in missing["error"]["hint"]
+        bad = daemon_call(winctl.env, "click", {"id": apply, "bogus": 1})
+        assert bad["error"]["code"] == "invalid_input" and "bogus" in bad["error"]["message"]
+        unknown = daemon_call(winctl.env, "frobnicate")
+        assert unknown["error"]["code"] == "invalid_input"
+        options = daemon_call(winctl.env, "state", {}, {"infer": "sideways"})
+        assert options["error"]["code"] == "invalid_input"
+    finally:
+        winctl("session", "close", "--all", expect=None)
+
+
+def test_a_locate_threshold_stays_on_its_call_in_the_daemon(winctl, fixture_app):
+    """`locate --reliable 0.2` once must not make later `click text:...` accept 0.2 matches."""
+    env = winctl.env
+    try:
+        run = lambda *a: subprocess.run([WINCTL, "--session", "leak", *a], env=env, capture_output=True,  # noqa: E731
+                                        text=True, timeout=120)
+        assert run("focus", "Winactions Fixture").returncode == 0
+        loose = run("--json", "locate", "text:Aplly", "--reliable", "0.2", "--no-cache")
+        assert loose.returncode == 0, loose.stderr
+        assert json.loads(loose.stdout)["result"]["located"]["element"]["confidence"] < 0.8
+        strict = run("--json", "locate", "text:Aplly", "--no-cache")
+        assert strict.returncode == 3, "the daemon kept the previous call's threshold"
+        mark = fixture_app.mark()
+        refused = run("click", "text:Aplly")
+        assert refused.returncode == 3 and fixture_app.events("clicked", since=mark) == []
+    finally:
+        winctl("session", "close", "--all", expect=None)
+
+
+def test_a_warning_is_said_once_through_the_daemon(winctl, fixture_app):
+    run = lambda *a: subprocess.run([WINCTL, "--session", "notes", "--json", *a], env=winctl.env,  # noqa: E731
+                                    capture_output=True, text=True, timeout=120)
+    try:
+        run("focus", "Winactions Fixture")
+        state = json.loads(run("state").stdout)["result"]
+        run("click", str(next(t["id"] for t in state["targets"] if t["name"] == "File")))
+        menu = json.loads(run("state").stdout)["result"]
+        run("click", str(next(t["id"] for t in menu["targets"] if t["type"] == "MenuItem" and "Dialog" in t["name"])))
+        fixture_app.wait_for("dialog_opened")
+        followed = json.loads(run("state").stdout)["result"]
+        again = json.loads(run("state").stdout)["result"]
+        assert followed["window"]["title"] == "Confirm" and any("following" in w for w in followed["warnings"])
+        assert again["window"]["title"] == "Confirm" and not any("following" in w for w in again["warnings"])
+        run("keys", "Escape")
+        fixture_app.wait_for("dialog_response", response="cancel")
+    finally:
+        winctl("session", "close", "--all", expect=None)

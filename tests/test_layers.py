@@ -1,0 +1,97 @@
+"""The layers, enforced by one allow-list: which part of the package may import which.
+
+Front ends (cli, daemon, mcp, the Python API, the task runner) sit on the command table;
+the table sits on sessions, perception and the locator; those sit on the backend interface
+and the model. Nothing points back up, the core never imports a platform backend, and a
+platform library is imported only inside its own backend (on Windows only by win32.py, the
+layer the fake stands in for).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "winactions"
+
+ALLOWED: dict[str, set[str]] = {
+    "__init__": {"_version", "api", "commands", "errors", "locate", "model"},  # the public facade
+    "_version": set(),
+    "options": set(),  # standard library only: the thin client reads it
+    "errors": set(),
+    "extras": {"errors"},  # which extra installs an optional part
+    "keys": {"errors"},
+    "model": {"errors"},
+    "backends": {"errors", "keys", "model"},
+    "execution": {"backends", "errors", "model"},
+    "screenshots": {"backends", "errors", "model"},
+    "llm": {"errors", "model"},
+    "locate": {"backends", "errors", "llm", "model"},
+    "perception": {"backends", "errors", "extras", "llm", "locate", "model", "options", "screenshots"},
+    "session": {"backends", "errors", "extras", "llm", "locate", "model", "perception"},
+    "commands": {"backends", "errors", "execution", "keys", "llm", "locate", "model", "options", "perception",
+                 "screenshots", "session"},
+    "render": {"commands", "errors", "model"},
+    "api": {"backends", "commands", "errors", "model", "render", "session"},
+    "agent": {"api", "backends", "commands", "errors", "keys", "llm", "locate", "model", "render"},
+    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "render", "session"},
+    "cli": {"_version", "api", "commands", "daemon", "errors", "extras", "llm", "mcp", "options", "render", "session"},
+    "mcp": {"_version", "api", "backends", "commands", "errors", "options", "render"},
+}
+# Platform libraries, and the only place each may be imported.
+PLATFORM_LIBRARIES = {
+    "backends/linux/": {"dbus_fast", "Xlib", "gi", "jeepney", "pyatspi"},
+    "backends/windows/win32.py": {"comtypes", "ctypes", "win32api", "win32gui", "pywinauto", "uiautomation"},
+    "backends/android/": {"adbutils", "uiautomator2"},
+}
+PLATFORM_BACKENDS = ("winactions.backends.linux", "winactions.backends.windows", "winactions.backends.android")
+
+
+def imports(path: Path) -> set[str]:
+    """Absolute module names a file imports (`from winactions import x` counts as winactions.x)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            if node.module == "winactions":
+                found |= {f"winactions.{alias.name}" for alias in node.names}
+    return found
+
+
+def part(relative: Path) -> str:
+    return relative.parts[0].removesuffix(".py")
+
+
+def test_every_part_of_the_package_is_in_the_allow_list():
+    parts = {part(p.relative_to(SRC)) for p in SRC.rglob("*.py")}
+    assert parts <= set(ALLOWED), f"add these to ALLOWED: {sorted(parts - set(ALLOWED))}"
+
+
+def test_each_part_imports_only_what_the_allow_list_says():
+    offenders = []
+    for path in SRC.rglob("*.py"):
+        relative = path.relative_to(SRC)
+        mine = part(relative)
+        for module in imports(path):
+            if not module.startswith("winactions."):
+                continue
+            target = module.split(".")[1]
+            if target != mine and target not in ALLOWED[mine]:
+                offenders.append(f"{relative.as_posix()} imports {module}")
+    assert not offenders, offenders
+
+
+def test_platform_code_stays_in_its_backend():
+    offenders = []
+    for path in SRC.rglob("*.py"):
+        relative = path.relative_to(SRC).as_posix()
+        for module in imports(path):
+            root = module.split(".")[0]
+            owners = [owner for owner, libraries in PLATFORM_LIBRARIES.items() if root in libraries]
+            if owners and not any(relative.startswith(owner) for owner in owners):
+                offenders.append(f"{relative} imports {module}")
+            if module.startswith(PLATFORM_BACKENDS) and not relative.startswith("backends/"):
+                offenders.append(f"{relative} imports the platform backend {module}")
+    assert not offenders, offenders
