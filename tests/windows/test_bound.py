@@ -4,6 +4,7 @@ alone, capture by PrintWindow, and clear refusals where messages cannot arrive."
 from __future__ import annotations
 
 from winactions.backends.windows.bound import WM_CHAR, WM_MOUSEWHEEL, WM_SYSKEYDOWN, make_lparam
+from winactions.backends.windows.native import HIGH_INTEGRITY
 
 WM_LBUTTONDOWN, WM_LBUTTONUP = 0x0201, 0x0202
 
@@ -76,7 +77,7 @@ def test_points_outside_the_bound_window_are_refused(winctl, fake):
 
 
 def test_an_elevated_window_cannot_be_bound(winctl, fake):
-    app(fake, "Settings").integrity = 0x3000
+    app(fake, "Settings").integrity = HIGH_INTEGRITY
     run = winctl("bind-window", "bind", "Settings", expect=4)
     assert "runs elevated" in run.err and "UIPI" in run.err and "unbind" in run.err
     assert winctl("bind-window", "status").out.startswith("status: not bound")

@@ -61,13 +61,16 @@ class DesktopSession:
     def turn(self) -> Iterator[DesktopSession]:
         """One command's exclusive turn at the session: under the session's lock, with the
         ids and state another process (a one-shot `winctl`, the daemon) may have written
-        since, and without the previous command's notes."""
+        since. Notes are said once: those of opening the session (a lost binding) go with
+        the first command, and each command's go with it."""
         with self.store.lock():
             if self.store.changed():
                 self.data = self.store.load()
                 self.registry = IdRegistry.from_data(self.data.registry)
-            self.notes.clear()
-            yield self
+            try:
+                yield self
+            finally:
+                self.notes.clear()
 
     # -- bound-window mode ------------------------------------------------------------------
     def _rebind(self, window_id: str) -> None:

@@ -33,7 +33,6 @@ BUTTON_MESSAGES = {  # button -> (down, up, double click, MK_ flag)
     MouseButton.MIDDLE: (0x0207, 0x0208, 0x0209, 0x0010),
 }
 WHEEL_DELTA = 120
-HIGH_INTEGRITY = 0x3000
 CONPTY_CLASSES = {"CASCADIA_HOSTING_WINDOW_CLASS", "PseudoConsoleWindow"}
 GLOBAL_FALLBACK = "`winctl bind-window unbind`, then the same command uses global input (it brings the window forward)"
 

@@ -21,6 +21,9 @@ from PIL import Image
 from winactions.errors import BackendUnavailable
 from winactions.model import Rect
 
+# Mandatory integrity RIDs (a token's integrity level): input to a higher one is dropped (UIPI).
+MEDIUM_INTEGRITY, HIGH_INTEGRITY = 0x2000, 0x3000
+
 
 @dataclass
 class RawElement:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from winactions.backends.windows.native import RawElement
 from winactions.backends.windows.uia import EXPAND_STATES, TOGGLE_STATES, TYPE_ALIASES
-from winactions.model import CONTROL_TYPES, Node, Operation, Rect
+from winactions.model import CONTROL_TYPES, Node, Operation
 
 TEXT_TYPES = {"Edit", "Document", "ComboBox"}
 CHOOSERS = {"List", "Tab", "Tree", "DataGrid", "Table", "ComboBox"}
@@ -166,8 +166,3 @@ def to_nodes(raws: list[RawElement], hwnd: int, max_nodes: int) -> tuple[list[No
         nodes.append(to_node(raw, hwnd, parent, len(children.get(i, []))))
     return nodes, truncated
 
-
-def clip_to(rect: Rect | None, window: Rect | None) -> Rect | None:
-    if rect is None or window is None:
-        return rect
-    return rect.intersect(window)

@@ -25,7 +25,6 @@ TYPE_ALIASES = {"DataGrid": "Table", "AppBar": "ToolBar", "SemanticZoom": "List"
 
 TOGGLE_STATES = {0: "off", 1: "on", 2: "indeterminate"}
 EXPAND_STATES = {0: "collapsed", 1: "expanded", 2: "partially_expanded", 3: "leaf"}
-WINDOW_VISUAL_STATES = {0: "normal", 1: "maximized", 2: "minimized"}
 
 # Scroll amounts for IUIAutomationScrollPattern::Scroll
 SCROLL_LARGE_DECREMENT, SCROLL_SMALL_DECREMENT, SCROLL_NO_AMOUNT = 0, 1, 2

@@ -19,7 +19,15 @@ import psutil
 from PIL import Image
 
 from winactions.backends.windows import sendinput
-from winactions.backends.windows.native import ErrorKind, KeyInput, MouseInput, NativeError, NativeWindow, RawElement
+from winactions.backends.windows.native import (
+    HIGH_INTEGRITY,
+    ErrorKind,
+    KeyInput,
+    MouseInput,
+    NativeError,
+    NativeWindow,
+    RawElement,
+)
 from winactions.backends.windows.uia import (
     CONTROL_TYPES,
     E_ACCESSDENIED,
@@ -222,16 +230,16 @@ class Win32Native:
         process = kernel32.GetCurrentProcess() if pid is None else \
             kernel32.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
         if not process:
-            return 0x3000  # a process we may not even query is one our messages will not reach
+            return HIGH_INTEGRITY  # a process we may not even query is one our messages will not reach
         token = wintypes.HANDLE()
         try:
             if not advapi32.OpenProcessToken(process, TOKEN_QUERY, ctypes.byref(token)):
-                return 0x3000
+                return HIGH_INTEGRITY
             size = wintypes.DWORD()
             advapi32.GetTokenInformation(token, TOKEN_INTEGRITY_LEVEL, None, 0, ctypes.byref(size))
             buffer = ctypes.create_string_buffer(size.value)
             if not advapi32.GetTokenInformation(token, TOKEN_INTEGRITY_LEVEL, buffer, size, ctypes.byref(size)):
-                return 0x3000
+                return HIGH_INTEGRITY
             sid = ctypes.cast(buffer, ctypes.POINTER(ctypes.c_void_p))[0]
             advapi32.GetSidSubAuthorityCount.restype = ctypes.POINTER(ctypes.c_ubyte)
             advapi32.GetSidSubAuthority.restype = ctypes.POINTER(wintypes.DWORD)
