@@ -27,6 +27,7 @@ from winactions.backends.linux.atspi_roles import (
     IFACE,
     INVOKE_ACTIONS,
     operations_of,
+    protect,
     role_of,
     states_of,
 )
@@ -414,7 +415,7 @@ class AtspiClient:
             x, y, w, h = raw.extents
             if x != HIDDEN_EXTENT and y != HIDDEN_EXTENT and w > 0 and h > 0:
                 rect = Rect.from_xywh(x, y, w, h)
-        return Node(
+        return protect(Node(  # password fields: "protected", with no value (not even its bullets)
             handle=raw.ref[0] + raw.ref[1],
             parent=parent,
             role=ctype,
@@ -429,7 +430,7 @@ class AtspiClient:
             actions=raw.actions,
             interfaces=raw.interfaces,
             child_count=raw.child_count,
-        )
+        ))
 
     async def _children(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
         found = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetChildren")

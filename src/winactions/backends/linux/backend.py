@@ -17,7 +17,6 @@ from PIL import Image
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
 from winactions.backends.linux import clipboard
 from winactions.backends.linux.atspi import AtspiClient
-from winactions.backends.linux.atspi_roles import protect
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound
@@ -89,13 +88,10 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
-        found = _on_screen(found, window.rect)
-        found.nodes = [protect(n) for n in found.nodes]  # password fields: "protected", no value
-        return found
+        return _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
 
     def refresh(self, handle: str) -> Node | None:
-        node = self.atspi.refresh(handle)
-        return protect(node) if node is not None else None
+        return self.atspi.refresh(handle)
 
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
@@ -192,6 +188,6 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> Snapshot:
                                                              n.rect.height)) if n.rect else n for n in nodes]
     root = nodes[0].rect
     if root is not None and (abs(root.left - window.left) > ROOT_SLACK or abs(root.top - window.top) > ROOT_SLACK):
-        nodes[0] = dataclasses.replace(nodes[0], rect=window)
+        nodes = [dataclasses.replace(nodes[0], rect=window), *nodes[1:]]  # never edit a cached tree in place
     snapshot.nodes = nodes
     return snapshot
