@@ -68,6 +68,24 @@ def ensure_active(backend: Backend, window: WindowInfo) -> None:
     backend.window_action(window.id, WindowAction.ACTIVATE)
 
 
+def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
+    """Give the element the keyboard focus without the mouse, and check that it took it.
+
+    Where an element takes text only by typing (a spreadsheet cell, a web input), its own
+    focus operation puts the cursor exactly there, wherever the toolkit says it is drawn
+    (LibreOffice reports positions off by a menu bar's height until its window is clicked).
+    False when it has none, refuses, or the focus did not move: then the mouse is used."""
+    if node is None or Operation.FOCUS not in node.operations:
+        return False
+    ensure_active(backend, window)
+    try:
+        backend.perform(node.handle, Operation.FOCUS)
+    except ActionFailed:
+        return False
+    fresh = backend.refresh(node.handle)
+    return fresh is not None and "focused" in fresh.states
+
+
 def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operation, ...],
                  argument: str | float | None = None) -> tuple[str | None, str]:
     """Run the first supported operation; returns (method, note about failures)."""

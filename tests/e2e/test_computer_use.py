@@ -78,6 +78,9 @@ def test_scroll_at_press_and_hold(winctl, app):
     app.wait_for("scrolled")
     mark = app.mark()
     winctl("press", "Down", "3")
+    deadline = time.monotonic() + 5  # the app logs each key as its main loop gets to it
+    while len(app.events("key", since=mark, keyval="Down")) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert len(app.events("key", since=mark, keyval="Down")) == 3
     mark = app.mark()
     winctl("hold-key", "shift", "0.3")

@@ -9,6 +9,7 @@ document.
 
 from __future__ import annotations
 
+import csv
 import shutil
 import subprocess
 import threading
@@ -123,6 +124,31 @@ def test_state_leaves_soffice_memory_and_main_loop_alone(winctl, calc, desktop):
                            timeout=5)
     assert "data.csv" in xprop.stdout
     assert split_handle(f"{app_root[0]}{app_root[1]}") == app_root
+
+
+def test_calc_input_into_a_placed_cell_lands_in_that_cell_of_the_file(winctl, calc):
+    """C4 is placed by row and column (not read); input focuses that very cell through the
+    table (LibreOffice draws cells a menu bar too high until its window is clicked, so the
+    mouse would hit C3), types and commits; the saved file proves which cell took it."""
+    data, _ = calc
+    state = winctl.state()
+    c4 = cell(state, "C4")
+    done = winctl("input", str(c4["id"]), "typed by winctl", "--enter").out
+    assert "via Component.GrabFocus, keyboard" in done, done
+    assert winctl("get", "text", str(c4["id"])).out.strip() == "typed by winctl"
+    assert cell(winctl.state(), "C4")["id"] == c4["id"], "a cell's id is its place"
+    winctl("keys", "ctrl+s")
+    time.sleep(1.5)
+    winctl("keys", "Enter")  # "Use Text CSV Format!"
+    deadline = time.monotonic() + 15
+    rows: list[list[str]] = []
+    while time.monotonic() < deadline:
+        rows = list(csv.reader(data.read_text().splitlines()))
+        if len(rows) >= 4 and len(rows[3]) >= 3 and rows[3][2]:
+            break
+        time.sleep(0.3)
+    assert rows[:3] == [["name", "qty", ""], ["apple", "3", ""], ["pear", "5", ""]], rows
+    assert rows[3] == ["", "", "typed by winctl"], rows
 
 
 def write_odt(path: Path, paragraphs: int) -> None:

@@ -102,7 +102,9 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         if p.via is Via.SEMANTIC:
             raise ActionFailed(f"element {p.id} has no editable-text interface",
                                hint="use --via auto to type into it instead")
-        _, point, _ = execution.click(backend, window, target, node, via=Via.INPUT)
+        focused = p.via is Via.AUTO and execution.focus(backend, window, node)
+        if not focused:  # the mouse, at where the element was seen
+            execution.click(backend, window, target, node, via=Via.INPUT)
         if not p.append:
             backend.press_chords(parse_keys("ctrl+a"))
         else:
@@ -110,7 +112,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         backend.type_text(p.text)
         if p.enter:
             backend.press_chords(parse_keys("Enter"))
-        method = "keyboard"
+        method = "Component.GrabFocus, keyboard" if focused else "keyboard"
     return ActionResult(action="input", method=method, target=target, detail=note)
 
 

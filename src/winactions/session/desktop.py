@@ -38,6 +38,7 @@ class DesktopSession:
         self.notes: list[str] = []  # things the agent should know about this call
         self._tiers_key: tuple[str, str, LLMFlags, Thresholds] = ("off", "off", LLMFlags(), Thresholds())
         self._locator: Any = None
+        self._numbered_for: object = None  # the tree's targets that the latest state numbered
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
 
@@ -67,6 +68,7 @@ class DesktopSession:
             if self.store.changed():
                 self.data = self.store.load()
                 self.registry = IdRegistry.from_data(self.data.registry)
+                self._numbered_for = None
             try:
                 yield self
             finally:
@@ -173,7 +175,11 @@ class DesktopSession:
                 hint = f" ({exc.hint})" if isinstance(exc, WinctlError) and exc.hint else ""
                 warnings.append(f"{provider.name} failed: {exc}{hint}")
         assert detection is not None
-        numbered = self._number(detection.targets)
+        previous = self.data.state
+        unchanged = self._numbered_for is detection.targets and previous is not None \
+            and previous.window == window and len(self.providers) == 1
+        numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets)
+        self._numbered_for = detection.targets
         state = UIState(
             window=window,
             targets=numbered,
@@ -184,7 +190,8 @@ class DesktopSession:
             node_count=detection.node_count,
         )
         self.data.state = state
-        self.save()
+        if not (unchanged and previous is not None and previous.warnings == state.warnings):
+            self.save()  # an unchanged window (a live tree handed back as it was) changes nothing on disk
         return state
 
     def set_tiers(self, infer: str = "off", vision: str = "off", llm: LLMFlags | None = None,

@@ -61,16 +61,12 @@ NULL_PATH = "/org/a11y/atspi/null"
 # columns ("virtual" cells, resolved to real ones only when acted on).
 CELL_READS = 100
 CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:ROW,COL"
+# A table declaring this many cells is a spreadsheet (Calc: 2**31): its cells are made on demand
+# and kept, so few are read and each is known by its place; a list's cells are read as objects.
+SHEET_CELLS = 1_000_000
 ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
-# LibreOffice's gtk3 frames: the VCL content ("root pane") sits in a GTK panel below the native
-# menu bar, but until the window is first clicked VCL reports the root pane (and every VCL
-# element in it) at the frame's top, one menu bar (~25 px) too high. The GTK panel holding it
-# is right: elements under a root pane are moved by the difference (see `_stale_origin`).
-VCL_ROOT = "root-pane"
-VCL_APPS = {"soffice", "soffice.bin", "libreoffice"}
-Shift = tuple[int, int]  # (dx, dy) added to reported screen positions
 
 
 class DBusCallError(Exception):
@@ -177,7 +173,6 @@ class AtspiClient:
         self._live = live
         self._generation: dict[str, int] = {}  # bus name -> count of change events seen
         self._cache: dict[tuple[str, str], _Cached] = {}
-        self._app_names: dict[str, str] = {}  # bus name -> application name, lower case
         self._toolkits: dict[str, asyncio.Future[list[Any] | None]] = {}  # bus name -> ToolkitName reply
         self._toolkit_of: dict[str, str] = {}  # bus name -> its answered toolkit ("gtk4", "qt"...)
         self._max_in_flight = max_in_flight
@@ -454,19 +449,17 @@ class AtspiClient:
         selects: list[bool] = []
         managed: set[int] = set()  # nodes whose children were read by what is visible
 
-        async def visit(ref: tuple[str, str], parent: int | None, position: int, label: str = "",
-                        shift: Shift = (0, 0)) -> int | None:
+        async def visit(ref: tuple[str, str], parent: int | None, position: int, label: str = "") -> int | None:
             if not budget.claim():
                 return None
             raw = await self._read_base(ref)
             if raw is None:
                 return None  # vanished while we read it
-            raw.extents = _shifted(raw.extents, shift)
             if parent is not None and _defunct_only(raw):
                 # LibreOffice's formula-bar "Input line" says defunct while alive: its children
                 # take its place, and an unnamed one its name.
                 kids = await self._children(raw.ref) if raw.child_count <= HUGE_CHILD_COUNT else []
-                await asyncio.gather(*(visit(kid, parent, position, raw.name, shift) for kid in kids))
+                await asyncio.gather(*(visit(kid, parent, position, raw.name) for kid in kids))
                 return None
             index = len(raws)
             raws.append(raw)
@@ -475,26 +468,23 @@ class AtspiClient:
             selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
             jobs = [self._read_extras(raw, full=False, cell_text=parent in managed)]
             if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & await self._shown_bit(ref[0])):
-                jobs.append(expand(raw, index, shift))
+                jobs.append(expand(raw, index))
             await asyncio.gather(*jobs)
             if label and not raw.name:
                 raw.name = label
             return index
 
-        async def expand(raw: _Raw, index: int, shift: Shift) -> None:
+        async def expand(raw: _Raw, index: int) -> None:
             reason = budget.exhausted()
             if reason is not None:
                 budget.cut(reason, raw.child_count)
                 return
             if _makes_children_on_demand(raw):
                 managed.add(index)
-                area = _visible_area(raw.extents, raws[0].extents)
-                # hit tests take the app's own (possibly stale) coordinates
-                probe = None if area is None else (area[0] - shift[0], area[1] - shift[1],
-                                                   area[2] - shift[0], area[3] - shift[1])
+                probe = _visible_area(raw.extents, raws[0].extents)
                 grid = await self._visible_grid(raw, probe) if probe is not None else None
                 if grid is not None:
-                    await read_grid(raw, index, grid, shift)
+                    await read_grid(raw, index, grid)
                     return
                 kids = list(enumerate(await self._hit_sweep(raw.ref, probe))) if probe is not None else []
                 room = budget.remaining()
@@ -502,13 +492,14 @@ class AtspiClient:
                     budget.cut("nodes", len(kids) - room)
             else:
                 kids = list(enumerate(await self._children(raw.ref)))
-            await asyncio.gather(*(visit(kid, index, pos, "", shift) for pos, kid in kids))
+            await asyncio.gather(*(visit(kid, index, pos) for pos, kid in kids))
 
-        async def read_grid(table: _Raw, index: int, grid: tuple[int, int, int, int], shift: Shift) -> None:
+        async def read_grid(table: _Raw, index: int, grid: tuple[int, int, int, int]) -> None:
             """Headers and a budget of real cells; the others placed by their row and column."""
             r0, c0, r1, c1 = grid
             width = c1 - c0 + 1
-            real = _cells_to_read(grid, min(CELL_READS, budget.remaining()))
+            sheet = table.child_count >= SHEET_CELLS  # each cell read costs the app memory it never frees
+            real = _cells_to_read(grid, min(CELL_READS, budget.remaining()) if sheet else budget.remaining())
             refs = await self._cells(table.ref, real, range(c0, c1 + 1))
             seen: set[tuple[str, str]] = set()
             jobs: list[Coroutine[Any, Any, int | None]] = []
@@ -517,10 +508,12 @@ class AtspiClient:
                 if ref is not None and ref not in seen and ref != table.ref:  # merged cells repeat
                     seen.add(ref)
                     position = key[1] - c0 - width if key[0] < 0 else (key[0] - r0) * width + key[1] - c0
-                    jobs.append(visit(ref, index, position, "", shift))
+                    jobs.append(visit(ref, index, position))
                     keys.append(None if key[0] < 0 else key)
             done = await asyncio.gather(*jobs)
             read = {key: raws[i] for key, i in zip(keys, done) if key is not None and i is not None}
+            if not sheet:  # a list's cells (GTK) keep their objects: a row inserted above moves a
+                return     # cell's place, not its identity
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
                 cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
             placed = 0
@@ -551,9 +544,34 @@ class AtspiClient:
             return None
         first, last = await asyncio.gather(self._cell_near(raw.ref, area, True),
                                            self._cell_near(raw.ref, area, False))
+        if first is not None and last is None:  # the table ends before the view does (a few rows)
+            last = await self._last_cell_by_size(raw.ref, area, first)
         if first is None or last is None or last[0] < first[0] or last[1] < first[1]:
             return None
         return first[0], first[1], last[0], last[1]
+
+    async def _last_cell_by_size(self, table: tuple[str, str], area: tuple[int, int, int, int],
+                                 first: tuple[int, int]) -> tuple[int, int] | None:
+        """The last cell in view when the bottom-right corner is empty: as many rows as fit
+        below the first one (at its height) or as the table has, and every column whose
+        first visible cell starts left of the view's right edge."""
+        dest, path = table
+        rows, columns = await asyncio.gather(
+            self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
+            self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]))
+        if not rows or not columns:
+            return None
+        n_rows, n_columns = int(rows[0].value), int(columns[0].value)
+        cells = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [first[0], c])
+                                       for c in range(first[1], min(n_columns, first[1] + 64))))
+        extents = await asyncio.gather(*(self._maybe(*ref, IFACE + "Component", "GetExtents", "u", [0])
+                                         for ref in (_ref_of(c) for c in cells) if ref is not None))
+        boxes = [tuple(e[0]) for e in extents if e]
+        if not boxes or boxes[0][3] <= 0:
+            return None
+        last_col = first[1] + sum(1 for b in boxes if b[0] < area[2]) - 1
+        fit = max(1, (area[3] - boxes[0][1]) // boxes[0][3])
+        return min(n_rows - 1, first[0] + fit - 1), last_col
 
     async def _cells(self, table: tuple[str, str], cells: list[tuple[int, int]], columns: range
                      ) -> list[tuple[tuple[int, int], tuple[str, str] | None]]:
@@ -725,32 +743,6 @@ class AtspiClient:
             raise StaleElement(f"the table's cell at row {row + 1}, column {col + 1} is {found}, not {expected}; "
                                "nothing was done", hint="the sheet changed — run `winctl state`")
         return cell
-
-    async def _origin_shift(self, ref: tuple[str, str]) -> Shift:
-        """How far LibreOffice misplaces this element (see VCL_ROOT): its root pane's offset
-        from the GTK panel holding it, found by walking up the element's ancestors."""
-        if ref[0] not in self._app_names:
-            name = await self._maybe(ref[0], REGISTRY[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
-            self._app_names[ref[0]] = str(name[0].value).lower() if name else ""
-        if self._app_names[ref[0]] not in VCL_APPS:
-            return (0, 0)
-        child = ref
-        for _ in range(64):
-            role, parent = await asyncio.gather(
-                self._maybe(child[0], child[1], ACCESSIBLE, "GetRole"),
-                self._maybe(child[0], child[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"]))
-            if not role or not parent:
-                return (0, 0)
-            up = (str(parent[0].value[0]), str(parent[0].value[1]))
-            if role_of(int(role[0]))[0] == VCL_ROOT:
-                mine, theirs = await asyncio.gather(
-                    self._maybe(child[0], child[1], IFACE + "Component", "GetExtents", "u", [0]),
-                    self._maybe(up[0], up[1], IFACE + "Component", "GetExtents", "u", [0]))
-                return _stale_origin(tuple(mine[0]) if mine else None, tuple(theirs[0]) if theirs else None)
-            if up[1] in (NULL_PATH, REGISTRY[1]) or not up[0]:
-                return (0, 0)
-            child = up
-        return (0, 0)
 
     def refresh(self, handle: str) -> Node | None:
         async def refresh() -> Node | None:
@@ -1137,21 +1129,3 @@ def _address(row: int, col: int) -> str:
         col, rest = divmod(col - 1, 26)
         letters = chr(ord("A") + rest) + letters
     return f"{letters}{row + 1}"
-
-
-def _shifted(extents: tuple[int, int, int, int] | None, shift: Shift) -> tuple[int, int, int, int] | None:
-    """Extents moved by `shift` (hidden and missing extents stay as they are)."""
-    if extents is None or shift == (0, 0) or extents[0] == HIDDEN_EXTENT or extents[1] == HIDDEN_EXTENT:
-        return extents
-    return extents[0] + shift[0], extents[1] + shift[1], extents[2], extents[3]
-
-
-def _stale_origin(child: tuple[int, ...] | None, parent: tuple[int, ...] | None) -> Shift:
-    """The move that puts a LibreOffice root pane where the GTK panel holding it is: both are
-    one size, so another origin is VCL's stale one (see VCL_ROOT)."""
-    if child is None or parent is None or len(child) != 4 or len(parent) != 4 or \
-            HIDDEN_EXTENT in (child[0], child[1], parent[0], parent[1]):
-        return (0, 0)
-    if child[2:] != parent[2:] or child[2] <= 0 or child[3] <= 0:
-        return (0, 0)
-    return int(parent[0] - child[0]), int(parent[1] - child[1])
