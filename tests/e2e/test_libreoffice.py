@@ -135,6 +135,9 @@ def test_calc_input_into_a_placed_cell_lands_in_that_cell_of_the_file(winctl, ca
     c4 = cell(state, "C4")
     done = winctl("input", str(c4["id"]), "typed by winctl", "--enter").out
     assert "via Component.GrabFocus, keyboard" in done, done
+    deadline = time.monotonic() + 10  # Calc takes the typed keys as its main loop gets to them
+    while winctl("get", "text", str(c4["id"])).out.strip() != "typed by winctl" and time.monotonic() < deadline:
+        time.sleep(0.2)
     assert winctl("get", "text", str(c4["id"])).out.strip() == "typed by winctl"
     assert cell(winctl.state(), "C4")["id"] == c4["id"], "a cell's id is its place"
     winctl("keys", "ctrl+s")
