@@ -98,7 +98,6 @@ def test_global_options_come_from_one_table():
     from winactions.options import (
         FLAG_OPTIONS,
         FLAGS_WITH_VALUE,
-        FORWARDED_ENV,
         INFER_MODES,
         OPTIONAL_VALUES,
         VALUE_OPTIONS,
@@ -121,7 +120,6 @@ def test_global_options_come_from_one_table():
     for dest in [*call_options, "infer", "vision"]:
         field = fields["json_output" if dest == "json" else dest]
         assert field.description == help_of(dest), dest
-    assert set(FORWARDED_ENV.values()) <= FLAGS_WITH_VALUE and "WINCTL_SESSION" not in FORWARDED_ENV
 
 
 def test_command_facts_live_on_the_command():

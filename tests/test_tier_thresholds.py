@@ -2,7 +2,6 @@
 
 import pytest
 
-from winactions.daemon.client import with_env_flags
 from winactions.errors import InvalidInput
 from winactions.llm.config import LLMFlags
 from winactions.perception.inference_llm import LLMInferenceProvider
@@ -38,10 +37,3 @@ def test_compose_hands_each_threshold_to_the_provider_that_uses_it():
     inference = next(p for p in providers if isinstance(p, LLMInferenceProvider))
     vision = next(p for p in providers if isinstance(p, VisionProvider))
     assert (inference.min_confidence, vision.iou_threshold) == (0.9, 0.25)
-
-
-def test_the_thin_client_carries_the_thresholds_to_a_daemon_started_with_another_environment():
-    env = {"WINCTL_INFER_MIN_CONFIDENCE": "0.9", "WINCTL_VISION_IOU": "0.2"}
-    assert with_env_flags(["state"], env) == ["--infer-min-confidence", "0.9", "--vision-iou", "0.2", "state"]
-    given = ["--vision-iou", "0.5", "state"]
-    assert with_env_flags(given, env) == ["--infer-min-confidence", "0.9", *given], "a flag given wins"

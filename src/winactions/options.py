@@ -1,12 +1,11 @@
 """winctl's global options, declared once.
 
-Every place that knows them reads this table: the click group (`cli/app.py`) is built
-from it; the console script (`cli/entry.py`) must know which options swallow the next word
-before it can find the command name, without importing click; the daemon client carries
-their environment variables to a daemon started with some earlier client's environment;
-`GlobalOptions` (what a call carries) takes its field descriptions from here, and the MCP
-schema and the Python API take theirs from `GlobalOptions`. So this module imports nothing
-at all: the thin client stays fast.
+Every place that knows them reads this table: the click group (`cli/app.py`) is built from
+it (with their environment variables, which the daemon takes from each caller); the console
+script (`cli/entry.py`) must know which options swallow the next word before it can find the
+command name, without importing click; `GlobalOptions` (what a call carries) takes its field
+descriptions from here, and the MCP schema and the Python API take theirs from it. So this
+module imports nothing at all: the thin client stays fast.
 """
 
 from __future__ import annotations
@@ -58,19 +57,17 @@ class ValueOption:
 
     `env` is the variable that stands for it. Click reads it, unless `core_reads_env`: then
     the core reads it where the value is used (the MCP server has no flags, and a bad value
-    should trouble only the calls that need it). `forward` carries this process's variable
-    to a session daemon as the flag.
+    should trouble only the calls that need it).
     """
 
-    __slots__ = ("flag", "help", "env", "forward", "core_reads_env", "choices", "fraction", "default")
+    __slots__ = ("flag", "help", "env", "core_reads_env", "choices", "fraction", "default")
 
-    def __init__(self, flag: str, help: str, *, env: str | None = None, forward: bool = False,
+    def __init__(self, flag: str, help: str, *, env: str | None = None,
                  core_reads_env: bool = False, choices: tuple[str, ...] = (), fraction: bool = False,
                  default: str | None = None) -> None:
         self.flag = flag
         self.help = help
         self.env = env
-        self.forward = forward
         self.core_reads_env = core_reads_env
         self.choices = choices  # allowed values; empty for free text
         self.fraction = fraction  # a number from 0 to 1
@@ -84,17 +81,17 @@ class ValueOption:
 VALUE_OPTIONS = (
     ValueOption("--window", "act on this window (id, title part or process) and remember it"),
     ValueOption("--vision-api-key", "API key for --vision llm / --infer llm (else ANTHROPIC_API_KEY / OPENAI_API_KEY)",
-                env="WINCTL_VISION_API_KEY", forward=True),
+                env="WINCTL_VISION_API_KEY"),
     ValueOption("--vision-base-url", "an OpenAI-compatible endpoint (GLM, OpenRouter, DeepSeek, vLLM, Ollama)",
-                env="WINCTL_VISION_BASE_URL", forward=True),
-    ValueOption("--vision-model", "the model to ask", env="WINCTL_VISION_MODEL", forward=True),
+                env="WINCTL_VISION_BASE_URL"),
+    ValueOption("--vision-model", "the model to ask", env="WINCTL_VISION_MODEL"),
     ValueOption("--llm-provider", "the API format (default: guessed from the key and URL)",
-                env="WINCTL_LLM_PROVIDER", forward=True, choices=("anthropic", "openai")),
+                env="WINCTL_LLM_PROVIDER", choices=("anthropic", "openai")),
     ValueOption("--infer-min-confidence", "keep a model-inferred item from this confidence up (default 0.7)",
-                env="WINCTL_INFER_MIN_CONFIDENCE", forward=True, core_reads_env=True, fraction=True),
+                env="WINCTL_INFER_MIN_CONFIDENCE", core_reads_env=True, fraction=True),
     ValueOption("--vision-iou", "a detection overlapping a listed element more than this is that element "
                                 "(default 0.1)",
-                env="WINCTL_VISION_IOU", forward=True, core_reads_env=True, fraction=True),
+                env="WINCTL_VISION_IOU", core_reads_env=True, fraction=True),
     ValueOption("--session", "session name: ids and the selected window are remembered per session",
                 env="WINCTL_SESSION", default="default"),
 )
@@ -108,4 +105,3 @@ def help_of(dest: str) -> str:
         if option.dest == dest:
             return option.help
     return OPTIONAL_VALUE_HELP["--" + dest.replace("_", "-")]
-FORWARDED_ENV = {o.env: o.flag for o in VALUE_OPTIONS if o.forward and o.env}

@@ -113,3 +113,21 @@ def test_a_warning_is_said_once_through_the_daemon(winctl, fixture_app):
         fixture_app.wait_for("dialog_response", response="cancel")
     finally:
         winctl("session", "close", "--all", expect=None)
+
+
+def test_each_call_takes_its_callers_variables_into_the_daemon(winctl, fixture_app):
+    """The daemon was started by an earlier client; a threshold set for one call applies to
+    that call only (and a bad one is refused naming the variable), a flag given wins."""
+    def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([WINCTL, "--session", "vars", *args], env={**winctl.env, **env},
+                              capture_output=True, text=True, timeout=120)
+
+    try:
+        assert run("focus", "Winactions Fixture").returncode == 0
+        bad = run("--infer", "state", WINCTL_INFER_MIN_CONFIDENCE="high")
+        assert bad.returncode == 2 and "WINCTL_INFER_MIN_CONFIDENCE" in bad.stderr, bad.stderr
+        assert run("--infer", "state").returncode == 0, "the previous caller's variable stayed in the daemon"
+        flag_wins = run("--infer", "--infer-min-confidence", "0.5", "state", WINCTL_INFER_MIN_CONFIDENCE="high")
+        assert flag_wins.returncode == 0, flag_wins.stderr
+    finally:
+        winctl("session", "close", "--all", expect=None)

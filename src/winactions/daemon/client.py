@@ -15,7 +15,6 @@ import time
 
 from winactions._version import __version__
 from winactions.daemon import auth, wire
-from winactions.options import FORWARDED_ENV
 from winactions.session.filelock import Held
 from winactions.session.paths import UnsafeRuntimeDir, bad_session_name, runtime_path
 
@@ -182,11 +181,16 @@ def ensure_daemon(name: str) -> dict[str, Any]:
     raise DaemonError(f"the daemon for session {name!r} did not start within {START_TIMEOUT:g}s")
 
 
+def _caller() -> dict[str, Any]:
+    """This call's folder and WINCTL_* variables (model keys, thresholds, budgets): the daemon
+    was started by some earlier client, and runs each call in its own caller's setting."""
+    return {"cwd": os.getcwd(), "env": {k: v for k, v in os.environ.items() if k.startswith("WINCTL_")}}
+
+
 def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
     """The fast path trusts the session file (same version and desktop, live pid) and sends
     at once; only when that fails does it check, clean up and start a daemon."""
-    message = {"op": "run", "argv": argv, "cwd": os.getcwd(),
-               "env": {k: v for k, v in os.environ.items() if k.startswith("WINCTL_")}}
+    message = {"op": "run", "argv": argv, **_caller()}
     info = read_session_file(name)
     if info is not None and info.get("version") == __version__ and _alive(int(info.get("pid", 0))) \
             and info.get("desktop") == desktop_identity(os.environ):
@@ -204,24 +208,11 @@ def call(name: str, command: str, args: dict[str, Any] | None = None,
     problem = bad_session_name(name)
     if problem:
         return {"ok": False, "error": {"code": "invalid_input", "message": problem}}
-    message = {"op": "call", "command": command, "args": args or {}, "options": options or {},
-               "cwd": os.getcwd(), "env": {k: v for k, v in os.environ.items() if k.startswith("WINCTL_")}}
+    message = {"op": "call", "command": command, "args": args or {}, "options": options or {}, **_caller()}
     reply = request(ensure_daemon(name), message, READ_TIMEOUT)
     if "ok" not in reply:  # refused before it ran (a malformed request)
         return {"ok": False, "error": {"code": "invalid_input", "message": str(reply.get("error"))}}
     return reply
-
-
-def with_env_flags(argv: list[str], env: dict[str, str] | os._Environ[str] = os.environ) -> list[str]:
-    """`argv` with this process's model settings spelled as global flags (flags given win).
-
-    The daemon was started by some earlier client and has that client's environment; these
-    settings belong to this call, so they travel as the flags they stand for."""
-    extra: list[str] = []
-    for var, flag in FORWARDED_ENV.items():
-        if env.get(var) and not any(a == flag or a.startswith(flag + "=") for a in argv):
-            extra += [flag, env[var]]
-    return extra + argv
 
 
 def _fail(argv: list[str], code: str, message: str, hint: str, exit_code: int) -> int:
@@ -238,7 +229,7 @@ def forward(name: str, argv: list[str]) -> int:
     if problem:
         return _fail(argv, "invalid_input", problem, "e.g. --session work1", 2)
     try:
-        reply = _send_run(name, with_env_flags(argv))
+        reply = _send_run(name, argv)
     except UnsafeRuntimeDir as exc:
         return _fail(argv, "backend_unavailable", str(exc), "nothing was written", 5)
     except (OSError, ValueError, DaemonError) as exc:
