@@ -50,7 +50,13 @@ def desktop():
 @contextlib.contextmanager
 def desktop_env(desk: VirtualDesktop, **overrides: str):
     """Point this process at the virtual desktop for the duration of one call."""
-    env = {**desk.env, **overrides}
+    with environment({**desk.env, **overrides}):
+        yield
+
+
+@contextlib.contextmanager
+def environment(env: dict[str, str]):
+    """These environment variables for the duration of a block, then the old ones back."""
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
@@ -61,6 +67,21 @@ def desktop_env(desk: VirtualDesktop, **overrides: str):
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+def run_in_process(args: tuple[str, ...] | list[str], env: dict[str, str]) -> Run:
+    """`winctl ARGS` through the same `main()` the console script calls, in this process,
+    with these environment variables; what it printed and its exit code."""
+    from winactions.cli.app import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with environment(env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+    return Run(code, out.getvalue(), err.getvalue())
 
 
 @dataclass
@@ -91,17 +112,7 @@ class Winctl:
         return {**self.desk.env, "XDG_RUNTIME_DIR": str(self.runtime_dir)}
 
     def __call__(self, *args: str, expect: int | None = 0) -> Run:
-        from winactions.cli.app import main
-
-        out, err = io.StringIO(), io.StringIO()
-        code = 0
-        with desktop_env(self.desk, XDG_RUNTIME_DIR=str(self.runtime_dir)), \
-                contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-        run = Run(code, out.getvalue(), err.getvalue())
+        run = run_in_process(args, self.env)
         if expect is not None:
             assert run.code == expect, f"winctl {' '.join(args)} -> {run.code}\n{run.out}\n{run.err}"
         return run

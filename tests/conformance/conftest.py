@@ -13,10 +13,7 @@ never by platform.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -25,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import run_in_process
 from winactions.model import Rect
 
 BACKENDS = ("linux", "windows")
@@ -58,25 +56,8 @@ class Outcome:
 
 
 def run_winctl(args: tuple[str, ...], env: dict[str, str]) -> Outcome:
-    from winactions.cli.app import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    return Outcome(code, out.getvalue(), err.getvalue())
+    run = run_in_process(args, env)
+    return Outcome(run.code, run.out, run.err)
 
 
 class Driver(ABC):

@@ -7,15 +7,12 @@ call builds its own backend and COM thread, as separate `winctl` processes do.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import Run
+from tests.conftest import Run, run_in_process
 from tests.fixtures.windows.fake_native import FakeNative, load_app
 
 
@@ -25,25 +22,7 @@ class WinWinctl:
         runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
 
     def __call__(self, *args: str, expect: int | None = 0) -> Run:
-        from winactions.cli.app import main
-
-        out, err = io.StringIO(), io.StringIO()
-        code = 0
-        saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "WINACTIONS_BACKEND")}
-        os.environ.update(XDG_RUNTIME_DIR=str(self.runtime), WINACTIONS_BACKEND="windows")
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                try:
-                    main(list(args))
-                except SystemExit as exc:
-                    code = exc.code if isinstance(exc.code, int) else 1
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-        run = Run(code, out.getvalue(), err.getvalue())
+        run = run_in_process(args, {"XDG_RUNTIME_DIR": str(self.runtime), "WINACTIONS_BACKEND": "windows"})
         if expect is not None:
             assert run.code == expect, f"winctl {' '.join(args)} -> {run.code}\n{run.out}\n{run.err}"
         return run

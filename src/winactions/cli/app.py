@@ -180,7 +180,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     @cli.command("mcp")
     @click.pass_context
     def mcp_command(ctx: click.Context) -> None:
-        """Serve every command as an MCP tool over stdio (for MCP clients such as Claude)."""
+        """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
 
         try:
