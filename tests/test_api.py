@@ -69,6 +69,14 @@ def test_every_command_of_the_table_is_reachable_by_its_name(desktop):
         for spelling in {cmd.name, cmd.tool_name}:
             assert d._command(spelling) is load_commands()[cmd.name]
     assert set(d.commands()) == set(load_commands())  # the Windows backend can do everything
+    d.state()
+    for name in load_commands():  # called bare: each runs, or says what it needs — never a Python error
+        try:
+            result = d.call(name)
+        except winactions.WinctlError as error:
+            assert error.code in ("invalid_input", "not_found", "action_failed"), (name, error.code, error.message)
+        else:
+            assert isinstance(result, winactions.Result), name
 
 
 def test_a_command_the_backend_cannot_do_is_refused_and_not_listed(tmp_path, monkeypatch):
