@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from dbus_fast import BusType, Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
+from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
     IFACE,
     INVOKE_ACTIONS,
@@ -49,6 +50,7 @@ DEFUNCT_BIT = 1 << 6  # AtspiStateType DEFUNCT
 SHOWING_BIT = 1 << 25  # AtspiStateType SHOWING, in the first state word
 VISIBLE_BIT = 1 << 30  # AtspiStateType VISIBLE
 SENSITIVE_BIT = 1 << 24  # AtspiStateType SENSITIVE
+FOCUSED_BIT = 1 << 12  # AtspiStateType FOCUSED
 GTK4_CLASS_NAME = re.compile(r"^(Gtk|Adw|Gsk|Gdk)[A-Z][A-Za-z]+$")
 MANAGES_DESCENDANTS_BIT = 1 << 31  # AtspiStateType MANAGES_DESCENDANTS: children made on demand
 HUGE_CHILD_COUNT = 2000  # a node declaring more children is read by what is visible, never listed
@@ -67,6 +69,11 @@ SHEET_CELLS = 1_000_000
 ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
+APP_ROOT = "/org/a11y/atspi/accessible/root"  # an app's root: the parent of its windows
+LIBREOFFICE_NAMES = {"soffice", "soffice.bin", "libreoffice"}  # its app root's name
+MAX_LOOKUPS = 64  # events on elements not in the kept tree whose place is looked up; more: read anew
+MAX_ANCESTORS = 8  # parents asked for while looking for one in the kept tree
+_OUTSIDE = ("", "")  # the place of an element in another window of the app
 
 
 class DBusCallError(Exception):
@@ -141,11 +148,6 @@ class _Budget:
                 f"WINCTL_STATE_SECONDS / WINCTL_MAX_NODES")
 
 
-@dataclass
-class _Cached:
-    snapshot: Snapshot
-    generation: int
-    probes: list[Any]
 
 
 @dataclass
@@ -165,13 +167,85 @@ class _Raw:
     value: str | None = None
 
 
+@dataclass
+class _Entry:
+    """One element of a read tree, kept so that the next read can take what did not change."""
+
+    raw: _Raw
+    selects: bool  # its parent has Selection: a click on it selects
+    label: str | None = None  # it replaced its defunct parent (LibreOffice), whose name it may take
+    kids: list[tuple[int, _Entry]] | None = None  # (position among siblings, entry); None: not expanded
+    managed: bool = False  # its children were read by what is visible
+    note: str = ""  # what the read of its children left out
+    node: Node | None = None  # made from `raw` once
+
+
+@dataclass
+class _Read:
+    top: _Entry | None
+    snapshot: Snapshot
+
+
+@dataclass
+class _Cached:
+    """A live read kept: its tree, the app's event count when it began, its probes' answers."""
+
+    snapshot: Snapshot
+    top: _Entry
+    mark: int
+    probes: list[Any]
+
+    def index(self) -> tuple[dict[tuple[str, str], _Entry], dict[tuple[str, str], tuple[str, str]]]:
+        """Every kept element by its reference, and its parent's reference."""
+        index = {self.top.raw.ref: self.top}
+        parent_of: dict[tuple[str, str], tuple[str, str]] = {}
+        stack = [self.top]
+        while stack:
+            entry = stack.pop()
+            for _, kid in entry.kids or ():
+                index[kid.raw.ref] = kid
+                parent_of[kid.raw.ref] = entry.raw.ref
+                stack.append(kid)
+        return index, parent_of
+
+
+@dataclass
+class _Reuse:
+    """The previous read and what events made stale since: the walk reads only that again."""
+
+    old: dict[tuple[str, str], _Entry]
+    touched: set[tuple[str, str]]  # read these elements again
+    regrown: set[tuple[str, str]]  # ...and list their children again
+    holds: set[tuple[str, str]]  # ancestors of those
+    places: bool = False  # read every kept element's place again (a toolkit that moves things untold)
+
+    def regrow(self, old: _Entry) -> bool:
+        """Must this element's children be listed again (not just re-visited)?"""
+        ref = old.raw.ref
+        if ref in self.regrown:
+            return True
+        # cells known by their place (a sheet's) cannot be re-visited: read the visible grid again
+        return old.managed and ref in self.holds and any(CELL_MARK in kid.raw.ref[1] for _, kid in old.kids or ())
+
+
+def _count(entry: _Entry) -> int:
+    """Elements in a kept subtree, itself included."""
+    count, stack = 0, [entry]
+    while stack:
+        top = stack.pop()
+        count += 1
+        stack.extend(kid for _, kid in top.kids or ())
+    return count
+
+
 class AtspiClient:
     """Synchronous facade over one connection to the accessibility bus."""
 
     def __init__(self, address: str | None = None, max_in_flight: int = 64, live: bool = False) -> None:
         self._address = address
         self._live = live
-        self._generation: dict[str, int] = {}  # bus name -> count of change events seen
+        self._logs: dict[str, EventLog] = {}  # bus name -> its change events
+        self.last_read = ""  # live mode: how the last snapshot was made: "kept", "changes" or "whole"
         self._cache: dict[tuple[str, str], _Cached] = {}
         self._toolkits: dict[str, asyncio.Future[list[Any] | None]] = {}  # bus name -> ToolkitName reply
         self._toolkit_of: dict[str, str] = {}  # bus name -> its answered toolkit ("gtk4", "qt"...)
@@ -339,13 +413,18 @@ class AtspiClient:
         return self._toolkit_of[dest]
 
     async def _toolkit_reply(self, dest: str) -> list[Any] | None:
-        """ToolkitName, with GTK 4 told apart from GTK 3 by the app's toolkit version."""
-        root = "/org/a11y/atspi/accessible/root"
-        name, version = await asyncio.gather(
-            self._maybe(dest, root, PROPERTIES, "Get", "ss", [IFACE + "Application", "ToolkitName"]),
-            self._maybe(dest, root, PROPERTIES, "Get", "ss", [IFACE + "Application", "Version"]))
-        if name and version and str(name[0].value).lower() == "gtk" and str(version[0].value).startswith("4."):
-            return [Variant("s", "gtk4")]
+        """ToolkitName, with GTK 4 told apart from GTK 3 by the app's toolkit version, and
+        LibreOffice ("vcl") from GTK apps: its gtk3 plugin calls itself GTK, but does not
+        keep its tree current the way GTK does (see atspi_events.TRUSTED)."""
+        name, version, app = await asyncio.gather(
+            self._maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [IFACE + "Application", "ToolkitName"]),
+            self._maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [IFACE + "Application", "Version"]),
+            self._maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
+        if name and str(name[0].value).lower() == "gtk":
+            if version and str(version[0].value).startswith("4."):
+                return [Variant("s", "gtk4")]
+            if app and str(app[0].value).lower() in LIBREOFFICE_NAMES:
+                return [Variant("s", "vcl")]
         return name
 
     async def _read_extras(self, raw: _Raw, full: bool, cell_text: bool = False) -> None:
@@ -431,7 +510,7 @@ class AtspiClient:
         found = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetChildren")
         return [tuple(c) for c in found[0]] if found else []
 
-    async def _snapshot(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
+    async def _snapshot(self, root: tuple[str, str], max_nodes: int, reuse: _Reuse | None = None) -> _Read:
         """Walk the subtree with every branch in flight at once, within a node and time budget.
 
         Each element costs two round trips on the critical path (its properties, then its
@@ -440,51 +519,72 @@ class AtspiClient:
         Nodes that make their children on demand (MANAGES_DESCENDANTS: spreadsheets, huge
         lists) or declare absurd child counts are read by what is visible (`_visible_grid`, `_hit_sweep`):
         asking LibreOffice Calc for all 2,147,483,647 cells of a sheet never ends and makes
-        it grow ~20 MB/s.
+        it grow ~20 MB/s. With `reuse` (the previous read and what events made stale since),
+        elements and child lists that did not change are taken from it without a call.
         """
         budget = _Budget(max_nodes, _state_seconds())
-        raws: list[_Raw] = []
-        parents: list[int | None] = []
-        positions: list[int] = []
-        selects: list[bool] = []
-        managed: set[int] = set()  # nodes whose children were read by what is visible
+        frame: list[tuple[int, int, int, int] | None] = [None]
 
-        async def visit(ref: tuple[str, str], parent: int | None, position: int, label: str = "") -> int | None:
+        async def visit(ref: tuple[str, str], parent: _Raw | None, position: int, in_managed: bool = False,
+                        label: str | None = None, renew: bool = False) -> list[tuple[int, _Entry]]:
+            """Read one element (or take it from `reuse`) and, if shown, its children; `renew`:
+            under an element whose children changed, where nothing kept is trusted (rows
+            inserted above move the cells below without a word)."""
             if not budget.claim():
-                return None
-            raw = await self._read_base(ref)
+                return []
+            old = reuse.old.get(ref) if reuse is not None and not renew else None
+            fresh = old is None or reuse is None or ref in reuse.touched
+            raw = await self._read_base(ref) if fresh else old.raw  # type: ignore[union-attr]
+            moved = False
+            if not fresh and reuse is not None and reuse.places and raw is not None:
+                extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
+                if extents and tuple(extents[0]) != raw.extents:
+                    raw, moved = dataclasses.replace(raw, extents=tuple(extents[0])), True
             if raw is None:
-                return None  # vanished while we read it
-            if parent is not None and _defunct_only(raw):
+                return []  # vanished while we read it
+            if parent is None:
+                frame[0] = raw.extents  # what managed nodes are clipped to
+            elif _defunct_only(raw):
                 # LibreOffice's formula-bar "Input line" says defunct while alive: its children
                 # take its place, and an unnamed one its name.
                 kids = await self._children(raw.ref) if raw.child_count <= HUGE_CHILD_COUNT else []
-                await asyncio.gather(*(visit(kid, parent, position, raw.name) for kid in kids))
-                return None
-            index = len(raws)
-            raws.append(raw)
-            parents.append(parent)
-            positions.append(position)
-            selects.append(parent is not None and IFACE + "Selection" in raws[parent].interfaces)
-            jobs = [self._read_extras(raw, full=False, cell_text=parent in managed)]
+                got = await asyncio.gather(*(visit(kid, parent, position, in_managed, raw.name, renew) for kid in kids))
+                return [e for entries in got for e in entries]
+            selects = parent is not None and IFACE + "Selection" in parent.interfaces
+            kept = old is not None and not fresh and not moved and old.selects == selects
+            entry = _Entry(raw, selects, label, node=old.node if kept and old is not None else None)
+            jobs = [self._read_extras(raw, full=False, cell_text=in_managed)] if fresh else []
             if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & await self._shown_bit(ref[0])):
-                jobs.append(expand(raw, index))
+                jobs.append(expand(entry, old, renew))
             await asyncio.gather(*jobs)
             if label and not raw.name:
                 raw.name = label
-            return index
+            return [(position, entry)]
 
-        async def expand(raw: _Raw, index: int) -> None:
+        async def expand(entry: _Entry, old: _Entry | None, renew: bool) -> None:
+            raw = entry.raw
             reason = budget.exhausted()
             if reason is not None:
                 budget.cut(reason, raw.child_count)
                 return
+            if reuse is not None and old is not None and old.kids is not None and not reuse.regrow(old):
+                entry.managed, entry.note = old.managed, old.note
+                if old.managed and old.raw.ref not in reuse.holds:  # nothing under it changed: as read
+                    entry.kids = old.kids
+                    for _ in range(_count(old) - 1):
+                        budget.claim()
+                    return
+                got = await asyncio.gather(*(visit(kid.raw.ref, raw, pos, old.managed, kid.label)
+                                             for pos, kid in old.kids))
+                entry.kids = [e for entries in got for e in entries]
+                return
+            entry.kids = []
             if _makes_children_on_demand(raw):
-                managed.add(index)
-                probe = _visible_area(raw.extents, raws[0].extents)
+                entry.managed = True
+                probe = _visible_area(raw.extents, frame[0])
                 grid = await self._visible_grid(raw, probe) if probe is not None else None
                 if grid is not None:
-                    await read_grid(raw, index, grid)
+                    await read_grid(entry, grid)
                     return
                 kids = list(enumerate(await self._hit_sweep(raw.ref, probe))) if probe is not None else []
                 room = budget.remaining()
@@ -492,51 +592,70 @@ class AtspiClient:
                     budget.cut("nodes", len(kids) - room)
             else:
                 kids = list(enumerate(await self._children(raw.ref)))
-            await asyncio.gather(*(visit(kid, index, pos) for pos, kid in kids))
+            renew = renew or reuse is not None  # listed anew: what is below is read anew
+            got = await asyncio.gather(*(visit(kid, raw, pos, entry.managed, None, renew) for pos, kid in kids))
+            entry.kids = [e for entries in got for e in entries]
 
-        async def read_grid(table: _Raw, index: int, grid: tuple[int, int, int, int]) -> None:
+        async def read_grid(entry: _Entry, grid: tuple[int, int, int, int]) -> None:
             """Headers and a budget of real cells; the others placed by their row and column."""
+            table = entry.raw
             r0, c0, r1, c1 = grid
             width = c1 - c0 + 1
             sheet = table.child_count >= SHEET_CELLS  # each cell read costs the app memory it never frees
             real = _cells_to_read(grid, min(CELL_READS, budget.remaining()) if sheet else budget.remaining())
             refs = await self._cells(table.ref, real, range(c0, c1 + 1))
             seen: set[tuple[str, str]] = set()
-            jobs: list[Coroutine[Any, Any, int | None]] = []
+            jobs: list[Coroutine[Any, Any, list[tuple[int, _Entry]]]] = []
             keys: list[tuple[int, int] | None] = []
             for key, ref in refs:
                 if ref is not None and ref not in seen and ref != table.ref:  # merged cells repeat
                     seen.add(ref)
                     position = key[1] - c0 - width if key[0] < 0 else (key[0] - r0) * width + key[1] - c0
-                    jobs.append(visit(ref, index, position))
+                    jobs.append(visit(ref, table, position, True, None, reuse is not None))
                     keys.append(None if key[0] < 0 else key)
             done = await asyncio.gather(*jobs)
-            read = {key: raws[i] for key, i in zip(keys, done) if key is not None and i is not None}
+            entry.kids = [e for entries in done for e in entries]
+            read = {key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries}
             if not sheet:  # a list's cells (GTK) keep their objects: a row inserted above moves a
                 return     # cell's place, not its identity
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
                 cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
+            selects = IFACE + "Selection" in table.interfaces
             placed = 0
             for r in range(r0, r1 + 1):
                 for c in range(c0, c1 + 1):
                     virtual = None if (r, c) in read else _virtual_cell(table.ref, r, c, grid, read)
                     if virtual is not None and budget.claim():
-                        raws.append(virtual)
-                        parents.append(index)
-                        positions.append((r - r0) * width + c - c0)
-                        selects.append(IFACE + "Selection" in table.interfaces)
+                        entry.kids.append(((r - r0) * width + c - c0, _Entry(virtual, selects)))
                         placed += 1
             if placed:
-                notes.append(f"{table.name or 'a table'}: {len(read)} cells read with their text, {placed} more "
-                             f"placed by row and column without it (each cell read costs the app memory it "
-                             f"never frees) — `winctl get text ID` reads any cell")
+                entry.note = (f"{table.name or 'a table'}: {len(read)} cells read with their text, {placed} more "
+                              f"placed by row and column without it (each cell read costs the app memory it "
+                              f"never frees) — `winctl get text ID` reads any cell")
 
+        top = await visit(root, None, 0)
+        entry = top[0][1] if top else None
+        nodes, notes = self._flatten(entry)
+        return _Read(entry, Snapshot(nodes=nodes, truncated=bool(budget.reasons),
+                                     truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
+                                     elapsed_ms=(time.perf_counter() - budget.started) * 1000))
+
+    def _flatten(self, top: _Entry | None) -> tuple[list[Node], list[str]]:
+        """The read tree as nodes, depth first, siblings by position; and the reads' notes."""
+        nodes: list[Node] = []
         notes: list[str] = []
-        await visit(root, None, 0)
-        nodes = [self._node(r, p, s) for r, p, s in zip(raws, parents, selects)]
-        return Snapshot(nodes=_document_order(nodes, positions), truncated=bool(budget.reasons),
-                        truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
-                        elapsed_ms=(time.perf_counter() - budget.started) * 1000)
+        stack: list[tuple[_Entry, int | None]] = [(top, None)] if top is not None else []
+        while stack:
+            entry, parent = stack.pop()
+            if entry.node is None:
+                entry.node = self._node(entry.raw, None, entry.selects)
+            nodes.append(dataclasses.replace(entry.node, parent=parent))
+            if entry.note:
+                notes.append(entry.note)
+            index = len(nodes) - 1
+            kids = sorted(entry.kids or (), key=lambda pair: pair[0])
+            stack.extend((kid, index) for _, kid in reversed(kids))
+        return nodes, notes
 
     async def _visible_grid(self, raw: _Raw, area: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
         """(first row, first column, last row, last column) in view, from hit tests at the corners."""
@@ -643,11 +762,11 @@ class AtspiClient:
         doing = "while its accessibility tree was read"
         if self._live:
             return self._run(self._snapshot_live(root, max_nodes), doing=doing)
-        return self._run(self._snapshot(root, max_nodes), doing=doing)
+        return self._run(self._snapshot(root, max_nodes), doing=doing).snapshot
 
     # -- live mode: a cached tree kept honest by events and probes --------------------------
     async def _watch(self) -> None:
-        """Ask every app for its change events and count them per app."""
+        """Ask every app for its change events, and log them per app."""
         assert self._bus is not None
         self._bus.add_message_handler(self._on_message)
         for kind in ("Object", "Window", "Document"):
@@ -659,32 +778,108 @@ class AtspiClient:
 
     def _on_message(self, message: Message) -> None:
         if message.message_type is MessageType.SIGNAL and (message.interface or "").startswith(IFACE + "Event."):
-            sender = message.sender or ""
-            self._generation[sender] = self._generation.get(sender, 0) + 1
+            detail = message.body[0] if message.body and isinstance(message.body[0], str) else ""
+            log = self._logs.setdefault(message.sender or "", EventLog())
+            log.add(Event(message.path or "", message.interface or "", message.member or "", detail))
 
     async def _snapshot_live(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
-        """The cached tree when nothing changed, else a fresh read.
+        """The cached tree when nothing changed; what changed read again; else a fresh read.
 
         "Nothing changed" needs two proofs. Events: a call to the app is answered only
-        after every event it sent before, so once it returns, the count is complete. And
+        after every event it sent before, so once it returns, the log is complete. And
         probes — the scroll bars' values and the first element of every scrolling
         container — because toolkits do not announce everything (GTK moves rows on scroll
-        without a word).
+        without a word). When only events differ, and each names an element of the kept
+        tree (or one below it), only those elements and the children lists they changed
+        are read again (see atspi_events).
         """
         start = time.perf_counter()
+        log = self._logs.setdefault(root[0], EventLog())
         cached = self._cache.get(root)
+        reuse = None
         if cached is not None:
-            alive = await self._maybe(root[0], root[1], ACCESSIBLE, "GetRole")  # the barrier
-            if alive is not None and self._generation.get(root[0], 0) == cached.generation \
-                    and await self._probe(cached.snapshot) == cached.probes:
+            alive, probes = await asyncio.gather(self._maybe(root[0], root[1], ACCESSIBLE, "GetRole"),  # the barrier
+                                                 self._probe(cached.snapshot))
+            events = log.since(cached.mark) if alive is not None else None
+            if events == [] and probes == cached.probes:
+                self.last_read = "kept"
                 return cached.snapshot.model_copy(update={"elapsed_ms": (time.perf_counter() - start) * 1000})
-        generation = self._generation.get(root[0], 0)  # events during the read force the next one
-        snapshot = await self._snapshot(root, max_nodes)
-        if not snapshot.nodes:  # the window's app is gone: nothing to cache or probe
+            if events and probes == cached.probes and not cached.snapshot.truncated:
+                reuse = await self._stale(cached, events)
+        mark = log.count  # events during the read are read again next time
+        read = await self._snapshot(root, max_nodes, reuse)
+        self.last_read = "whole" if reuse is None else "changes"
+        if not read.snapshot.nodes or read.top is None:  # the window's app is gone: nothing to keep
             self._cache.pop(root, None)
-            return snapshot
-        self._cache[root] = _Cached(snapshot, generation, await self._probe(snapshot))
-        return snapshot
+            return read.snapshot
+        self._cache[root] = _Cached(read.snapshot, read.top, mark, await self._probe(read.snapshot))
+        return read.snapshot.model_copy(update={"elapsed_ms": (time.perf_counter() - start) * 1000})
+
+    async def _stale(self, cached: _Cached, events: list[Event]) -> _Reuse | None:
+        """What the events made stale in the kept tree, or None when it must be read whole."""
+        index, parent_of = cached.index()
+        dest = cached.top.raw.ref[0]
+        trust = TRUSTED.get(self._toolkit_of.get(dest, ""))
+        if trust is None:
+            return None
+        touched: set[tuple[str, str]] = set()
+        regrown: set[tuple[str, str]] = set()
+        unknown: set[tuple[str, str]] = set()
+        for event in events:
+            scope = scope_of(event)
+            ref = (dest, event.path)
+            if scope is Scope.WHOLE:
+                return None
+            if ref not in index:
+                unknown.add(ref)
+            elif scope is Scope.PARENT:
+                if ref not in parent_of:
+                    return None
+                touched.add(parent_of[ref])
+                regrown.add(parent_of[ref])
+            else:
+                touched.add(ref)
+                if scope is Scope.SUBTREE:
+                    regrown.add(ref)
+        if len(unknown) > MAX_LOOKUPS:
+            return None
+        found = await asyncio.gather(*(self._known_ancestor(ref, index) for ref in unknown))
+        for ancestor in found:
+            if ancestor == _OUTSIDE:
+                continue
+            if ancestor is None:
+                return None
+            if index[ancestor].kids is not None:  # not expanded: not shown, and its showing is an event
+                touched.add(ancestor)
+                regrown.add(ancestor)
+        # focus leaves an element without a word from it when a menu or another window takes the
+        # keyboard (GTK 3): whatever had the focus is read again whenever anything changed
+        touched.update(ref for ref, entry in index.items() if entry.raw.states and entry.raw.states[0] & FOCUSED_BIT)
+        if trust.untold:
+            touched.update(ref for ref, entry in index.items() if entry.label is not None)
+            regrown.update(ref for ref, entry in index.items() if entry.managed)
+        holds: set[tuple[str, str]] = set()
+        for ref in touched | regrown:
+            while ref in parent_of and parent_of[ref] not in holds:
+                ref = parent_of[ref]
+                holds.add(ref)
+        return _Reuse(dict(index), touched, regrown, holds, places=trust.untold)
+
+    async def _known_ancestor(self, ref: tuple[str, str], index: dict[tuple[str, str], _Entry]
+                              ) -> tuple[str, str] | None:
+        """The nearest ancestor of an element the kept tree does not have; `_OUTSIDE` when it
+        is not in this window (another window of the app); None when it cannot be told."""
+        for _ in range(MAX_ANCESTORS):
+            reply = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+            if not reply:
+                return None
+            parent = _ref_of([reply[0].value])
+            if parent is None or parent[1] == APP_ROOT:
+                return _OUTSIDE
+            if parent in index:
+                return parent
+            ref = parent
+        return None
 
     async def _probe(self, snapshot: Snapshot) -> list[Any]:
         """Cheap reads that change when content scrolls or the window moves."""
@@ -982,28 +1177,6 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
     return score
 
 
-def _document_order(nodes: list[Node], positions: list[int]) -> list[Node]:
-    """Reads finish in any order; output is depth-first, siblings by their position."""
-    children: dict[int | None, list[int]] = {}
-    for i, n in enumerate(nodes):
-        children.setdefault(n.parent, []).append(i)
-    for kids in children.values():
-        kids.sort(key=lambda i: positions[i])
-    order: list[int] = []
-    stack = list(reversed(children.get(None, [])))
-    while stack:
-        i = stack.pop()
-        order.append(i)
-        stack.extend(reversed(children.get(i, [])))
-    new_index = {old: new for new, old in enumerate(order)}
-    out = []
-    for old in order:
-        n = nodes[old]
-        parent = new_index[n.parent] if n.parent is not None else None
-        out.append(dataclasses.replace(n, parent=parent))
-    return out
-
-
 def _stalled(doing: str, stall: float | None, timeout: float) -> AppBusy:
     """The error for a read the app stopped answering: says which limit hit and what was asked.
 
@@ -1113,7 +1286,7 @@ def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, i
         return None
     states = list(line.states)
     if states:
-        states[0] &= ~(1 << 12 | 1 << 23)  # FOCUSED, SELECTED
+        states[0] &= ~(FOCUSED_BIT | 1 << 23)  # FOCUSED, SELECTED
     x, w = column.extents[0], column.extents[2]
     y, h = line.extents[1], line.extents[3]
     return _Raw(ref=(table[0], f"{table[1]}{CELL_MARK}{row},{col}"), name=letters.group(1) + digits.group(2),
