@@ -213,6 +213,13 @@ def test_gtk4_gnome_text_editor(winctl, desktop, launch, tmp_path):
     semantic_click(winctl, target(state, "Button", "New tab (Ctrl+T)"))
     wait_for_window(desktop, "New Document")  # the new, empty tab names the window
 
+    # GTK 4 places elements relative to its window: a mouse click must land where the state
+    # said (and the element read again before the click must not look moved)
+    tabs = wait_for(winctl, ("Text", "gtk4.txt"), app=app)  # the first tab's label
+    out = winctl("click", str(target(tabs, "Text", "gtk4.txt")), "--via", "input").out
+    assert "mouse" in out, out
+    wait_for_window(desktop, "gtk4.txt")  # its tab chosen again names the window
+
 
 # -- Qt 5 -----------------------------------------------------------------------------------------
 def test_qt5_featherpad(winctl, launch, tmp_path):

@@ -1004,6 +1004,24 @@ class AtspiClient:
                 return best[1]
         return None
 
+    def window_relative(self, handle: str) -> tuple[int | None, list[Rect]] | None:
+        """For an app that places its elements relative to its window (GTK 4): its pid and its
+        windows' rectangles as it reports them; None for every other app."""
+        async def read() -> tuple[int | None, list[Rect]] | None:
+            dest = split_handle(handle)[0]
+            if await self._toolkit(dest) != "gtk4":
+                return None
+            pid, tops = await asyncio.gather(
+                self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                            "GetConnectionUnixProcessID", "s", [dest]),
+                self._children((dest, APP_ROOT)))
+            extents = await asyncio.gather(*(self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
+                                             for ref in tops))
+            rects = [Rect.from_xywh(*e[0]) for e in extents if e and e[0][2] > 0 and e[0][3] > 0]
+            return (int(pid[0]) if pid else None), rects
+
+        return self._run(read())
+
     def find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
         """The handle of the top-level accessible that is this window, if any."""
         return self._run(self._find_frame(pid, title, rect))

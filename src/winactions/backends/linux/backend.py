@@ -16,7 +16,7 @@ from PIL import Image
 
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
 from winactions.backends.linux import clipboard
-from winactions.backends.linux.atspi import AtspiClient
+from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound
@@ -38,6 +38,7 @@ class LinuxBackend(Backend):
 
     def __init__(self, live: bool = False) -> None:
         self._frames: dict[str, str] = {}  # X window id -> accessible frame handle
+        self._shifts: dict[str, tuple[int, int]] = {}  # app's bus name -> what `_on_screen` added (GTK 4)
         self._live = live
 
     @cached_property
@@ -88,10 +89,40 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
-        return _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
+        placed, shift = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
+        self._shifts[split_handle(placed.nodes[0].handle)[0]] = shift
+        return placed
 
     def refresh(self, handle: str) -> Node | None:
-        return self.atspi.refresh(handle)
+        """One element read again, placed on screen as a snapshot places it."""
+        node = self.atspi.refresh(handle)
+        if node is None or node.rect is None:
+            return node
+        dx, dy = self._shift_of(handle)
+        if (dx, dy) != (0, 0):
+            node = dataclasses.replace(node, rect=Rect.from_xywh(node.rect.left + dx, node.rect.top + dy,
+                                                                 node.rect.width, node.rect.height))
+        return node
+
+    def _shift_of(self, handle: str) -> tuple[int, int]:
+        """What `_on_screen` adds to the places of this element's app: known from its last
+        snapshot in this process, else worked out from its X window (a one-shot `click` reads
+        the element again in a process that never read its window)."""
+        dest = split_handle(handle)[0]
+        if dest not in self._shifts:
+            found = self.atspi.window_relative(handle)
+            shift = (0, 0)
+            if found is not None:
+                pid, frames = found
+                windows = sorted((w for w in self.list_windows() if w.pid == pid), key=lambda w: not w.active)
+                for rect in (w.rect for w in windows if w.rect is not None):
+                    frame = min(frames, key=lambda f: abs(f.width - rect.width) + abs(f.height - rect.height),
+                                default=None)
+                    if frame is not None:
+                        shift = _gtk4_shift(frame, rect)
+                        break
+            self._shifts[dest] = shift
+        return self._shifts[dest]
 
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
@@ -168,26 +199,36 @@ class LinuxBackend(Backend):
                 part.close()
 
 
-def _on_screen(snapshot: Snapshot, window: Rect | None) -> Snapshot:
+def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, tuple[int, int]]:
     """Screen coordinates where a toolkit gets them wrong; the X window has them right.
 
     GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
     (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
     window elsewhere moves there, the border split evenly. Java dialogs keep reporting
     where they were before the window manager placed them, which would clip all their
-    content away: a root far from its X window takes the window's rect.
+    content away: a root far from its X window takes the window's rect. Returns the snapshot
+    and the shift applied to every element (for elements read again later: `refresh`).
     """
     if window is None or not snapshot.nodes:
-        return snapshot
+        return snapshot, (0, 0)
     nodes = snapshot.nodes
     root = nodes[0].rect
-    if root is not None and (root.left, root.top) == (0, 0) and (window.left, window.top) != (0, 0):
-        dx = window.left + max(0, window.width - root.width) // 2
-        dy = window.top + max(0, window.height - root.height) // 2
+    dx = dy = 0
+    if root is not None:
+        dx, dy = _gtk4_shift(root, window)
+    if (dx, dy) != (0, 0):
         nodes = [dataclasses.replace(n, rect=Rect.from_xywh(n.rect.left + dx, n.rect.top + dy, n.rect.width,
                                                              n.rect.height)) if n.rect else n for n in nodes]
     root = nodes[0].rect
     if root is not None and (abs(root.left - window.left) > ROOT_SLACK or abs(root.top - window.top) > ROOT_SLACK):
         nodes = [dataclasses.replace(nodes[0], rect=window), *nodes[1:]]  # never edit a cached tree in place
     snapshot.nodes = nodes
-    return snapshot
+    return snapshot, (dx, dy)
+
+
+def _gtk4_shift(root: Rect, window: Rect) -> tuple[int, int]:
+    """What to add to the places a window-relative app (GTK 4.8) reports: its frame says it is
+    at (0, 0) inside an X window elsewhere; the client-side border is split evenly."""
+    if (root.left, root.top) != (0, 0) or (window.left, window.top) == (0, 0):
+        return 0, 0
+    return window.left + max(0, window.width - root.width) // 2, window.top + max(0, window.height - root.height) // 2
