@@ -827,6 +827,8 @@ class AtspiClient:
         unknown: set[tuple[str, str]] = set()
         for event in events:
             scope = scope_of(event)
+            if trust.untold and scope is Scope.SUBTREE and event.member == "BoundsChanged":
+                scope = Scope.ELEMENT  # every kept element's place is read again anyway
             ref = (dest, event.path)
             if scope is Scope.WHOLE:
                 return None
@@ -844,14 +846,21 @@ class AtspiClient:
         if len(unknown) > MAX_LOOKUPS:
             return None
         found = await asyncio.gather(*(self._known_ancestor(ref, index) for ref in unknown))
-        for ancestor in found:
-            if ancestor == _OUTSIDE:
-                continue
-            if ancestor is None:
-                return None
+        if any(f is None for f in found):
+            return None
+        below: dict[tuple[str, str], set[tuple[str, str]]] = {}  # known ancestor -> its unknown children
+        for ancestor, child in (f for f in found if f is not None and f[0] != _OUTSIDE):
             if index[ancestor].kids is not None:  # not expanded: not shown, and its showing is an event
-                touched.add(ancestor)
-                regrown.add(ancestor)
+                below.setdefault(ancestor, set()).add(child)
+        for ancestor, children in below.items():
+            if not index[ancestor].managed:
+                # LibreOffice has objects that name a parent which does not list them: a whole
+                # read never sees them either
+                listed = set(await self._children(ancestor))
+                if not children & listed:
+                    continue
+            touched.add(ancestor)
+            regrown.add(ancestor)
         # focus leaves an element without a word from it when a menu or another window takes the
         # keyboard (GTK 3): whatever had the focus is read again whenever anything changed
         touched.update(ref for ref, entry in index.items() if entry.raw.states and entry.raw.states[0] & FOCUSED_BIT)
@@ -866,18 +875,19 @@ class AtspiClient:
         return _Reuse(dict(index), touched, regrown, holds, places=trust.untold)
 
     async def _known_ancestor(self, ref: tuple[str, str], index: dict[tuple[str, str], _Entry]
-                              ) -> tuple[str, str] | None:
-        """The nearest ancestor of an element the kept tree does not have; `_OUTSIDE` when it
-        is not in this window (another window of the app); None when it cannot be told."""
+                              ) -> tuple[tuple[str, str], tuple[str, str]] | None:
+        """(the nearest ancestor the kept tree has, its child on the way there) of an element it
+        does not have; the ancestor is `_OUTSIDE` for an element of another window of the app;
+        None when it cannot be told."""
         for _ in range(MAX_ANCESTORS):
             reply = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
             if not reply:
                 return None
             parent = _ref_of([reply[0].value])
             if parent is None or parent[1] == APP_ROOT:
-                return _OUTSIDE
+                return _OUTSIDE, ref
             if parent in index:
-                return parent
+                return parent, ref
             ref = parent
         return None
 

@@ -39,6 +39,7 @@ class LinuxBackend(Backend):
     def __init__(self, live: bool = False) -> None:
         self._frames: dict[str, str] = {}  # X window id -> accessible frame handle
         self._shifts: dict[str, tuple[int, int]] = {}  # app's bus name -> what `_on_screen` added (GTK 4)
+        self._placed: dict[str, tuple[list[Node], Rect | None, list[Node]]] = {}  # window -> read, rect, placed
         self._live = live
 
     @cached_property
@@ -89,8 +90,14 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
+        kept = self._placed.get(window.id)
+        if kept is not None and kept[0] is found.nodes and kept[1] == window.rect:
+            found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
+            return found
+        read = found.nodes
         placed, shift = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
         self._shifts[split_handle(placed.nodes[0].handle)[0]] = shift
+        self._placed[window.id] = (read, window.rect, placed.nodes)
         return placed
 
     def refresh(self, handle: str) -> Node | None:
