@@ -9,6 +9,8 @@ flips every round) so this machine's drifting speed hits all alike:
   python -c pass         the floor: a bare interpreter start
   winctl cursor          a trivial command through the daemon (target: <= 3x the floor + its work)
   one-shot state         `winctl --no-daemon state`: interpreter, imports, connect, read, print
+  first call             `winctl state` with no daemon running: the thin client starts one
+                         (interpreter, imports, connect, read) — what an agent's first call costs
   libatspi one-shot      `/usr/bin/python3 atspi_baseline.py TITLE 1`: interpreter, gi import,
                          find the frame, one walk with an empty cache — the one-shot's peer
   daemon state           `winctl state`, daemon warm, window unchanged (target <= 50 ms)
@@ -267,9 +269,10 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
         time.sleep(0.5)
         rss_before = tree_rss(app_pid)
 
+        first = f"first-{app.key}"
         rows = {k: Row(k) for k in ("python -c pass", "winctl cursor (daemon)", "one-shot state",
-                                    "libatspi one-shot", "daemon state, unchanged", "daemon state, changed",
-                                    "libatspi walk, cold", "libatspi walk, warm")}
+                                    "first call (starts the daemon)", "libatspi one-shot", "daemon state, unchanged",
+                                    "daemon state, changed", "libatspi walk, cold", "libatspi walk, warm")}
         last_out = {"text": None}
         changed_seen = []
 
@@ -285,6 +288,11 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
             t, kb, _, _ = run_timed([WINCTL, "--no-daemon", "--session", oneshot, "state"], env)
             rows["one-shot state"].times.append(t)
             rows["one-shot state"].rss_kb = max(rows["one-shot state"].rss_kb, kb)
+
+        def first_call() -> None:
+            subprocess.run([WINCTL, "session", "close", first], env=env, capture_output=True, timeout=30)
+            t, _, _, _ = run_timed([WINCTL, "--session", first, "--window", app.title, "state"], env)
+            rows["first call (starts the daemon)"].times.append(t)
 
         def base_one_shot() -> None:
             t, kb, out, _ = run_timed([SYSTEM_PYTHON, BASELINE, app.title, "1"], desk_env)
@@ -318,7 +326,7 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
             rows["libatspi walk, warm"].times.append(t)
             rows["libatspi walk, warm"].nodes = n
 
-        contenders = [floor, thin, one_shot, base_one_shot, unchanged, changed, cold, warm]
+        contenders = [floor, thin, one_shot, first_call, base_one_shot, unchanged, changed, cold, warm]
         for r in range(rounds):
             started = time.perf_counter()
             for c in (contenders if r % 2 == 0 else contenders[::-1]):
@@ -333,8 +341,8 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
         rows["libatspi walk, cold"].rss_kb = rows["libatspi walk, warm"].rss_kb = peak_rss_kb(baseline.proc.pid)
         rows["daemon state, changed"].note = f"output changed in {sum(changed_seen)}/{len(changed_seen)} rounds"
         baseline.close()
-        subprocess.run([WINCTL, "session", "close", session], env=env, capture_output=True,
-                       timeout=30)
+        for name in (session, first):
+            subprocess.run([WINCTL, "session", "close", name], env=env, capture_output=True, timeout=30)
         return {
             "app": app.key, "label": app.label, "title": app.title, "rounds": rounds,
             "targets": len(final["targets"]), "truncated": final.get("truncated"),
@@ -348,11 +356,15 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
 
 
 # -- reporting -----------------------------------------------------------------------------------
-COMPARED = {  # ours -> (its libatspi peer, why)
+COMPARED = {  # ours -> its libatspi peer
     "one-shot state": "libatspi one-shot",
+    "first call (starts the daemon)": "libatspi one-shot",
     "daemon state, unchanged": "libatspi walk, warm",
     "daemon state, changed": "libatspi walk, cold",
 }
+# rows reported beside their peer but not held to the target: `--no-daemon` is not the path a
+# `winctl` call takes (the README says why), and a daemon starts once per session
+INFO_ONLY = {"one-shot state", "first call (starts the daemon)"}
 
 
 def verdicts(result: dict) -> list[tuple[str, float, str, bool]]:
@@ -361,7 +373,8 @@ def verdicts(result: dict) -> list[tuple[str, float, str, bool]]:
     out = []
     for ours, peer in COMPARED.items():
         ratio = rows[ours]["median"] / rows[peer]["median"]
-        out.append((f"{ours} / {peer}", ratio, f"<= {RATIO_TARGET}x", ratio <= RATIO_TARGET))
+        target = f"<= {RATIO_TARGET}x" + (" (info)" if ours in INFO_ONLY else "")
+        out.append((f"{ours} / {peer}", ratio, target, ratio <= RATIO_TARGET))
     ratio = rows["daemon state, unchanged"]["median"] / rows["libatspi walk, cold"]["median"]
     out.append(("daemon state, unchanged / libatspi walk, cold", ratio, f"<= {RATIO_TARGET}x (info)",
                 ratio <= RATIO_TARGET))
@@ -396,7 +409,8 @@ def markdown(results: list[dict], load: str) -> str:
     lines += ["", "| app | check | value | target | met |", "|---|---|---:|---|---|"]
     for res in results:
         for what, value, target, met in verdicts(res):
-            lines.append(f"| {res['label']} | {what} | {value:.2f} | {target} | {'yes' if met else 'NO'} |")
+            verdict = ("yes" if met else "no (info)") if "(info)" in target else ("yes" if met else "NO")
+            lines.append(f"| {res['label']} | {what} | {value:.2f} | {target} | {verdict} |")
     return "\n".join(lines)
 
 
