@@ -75,7 +75,8 @@ def launch(desktop, winctl: Winctl, tmp_path: Path, monkeypatch) -> Iterator[Lau
             pytest.fail(f"{argv[0]} is not installed: run scripts/setup.sh test (scripts/packages/test-toolkits.txt)")
         options = ["--title", title] if title else []
         result = winctl("--json", "launch", "--timeout", str(timeout), *options, "--", *argv).json["result"]
-        group = int(result["detail"].split()[-1])
+        assert "has not appeared" not in result["detail"], result  # launch waits for the tree
+        group = int(result["detail"].split()[1])
         groups.append(group)
         return Launched(group, result["window"])
 
@@ -124,8 +125,8 @@ def process_command_line(pid: int) -> str:
 def wait_for(winctl: Winctl, *wanted: tuple[str, str | None], timeout: float = TREE_TIMEOUT,
              app: Launched | None = None) -> dict[str, Any]:
     """A fresh state that lists every (type, name) wanted (name None: any); the tree of a
-    just-opened window or menu arrives a little after it (and `launch` returns as soon as
-    the X window exists, before the app registers on the accessibility bus)."""
+    just-opened window or menu fills in a little after it appears (`launch` returns once the
+    window is on the accessibility bus, not once every control is)."""
     deadline = time.monotonic() + timeout
     while True:
         run = winctl("--json", "state", expect=None)

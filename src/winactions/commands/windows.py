@@ -11,8 +11,10 @@ from pydantic import Field
 from winactions.backends.base import Capability, WindowAction
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import WindowResult
-from winactions.errors import ActionFailed, InvalidInput, WaitTimeout
+from winactions.errors import ActionFailed, InvalidInput, WaitTimeout, WinctlError
 from winactions.model import Rect, WindowInfo
+
+TREE_WAIT = 10.0  # `launch` waits for the app's accessibility tree until its timeout, and this long at least
 
 
 class FocusParams(Params):
@@ -30,7 +32,7 @@ def focus(ctx: Context, p: FocusParams) -> WindowResult:
 
 class LaunchParams(Params):
     command: list[str] = Field(min_length=1, description="program and its arguments")
-    timeout: float = Field(20.0, gt=0, le=300, description="seconds to wait for its window")
+    timeout: float = Field(20.0, gt=0, le=300, description="seconds to wait for its window and its accessibility tree")
     title: str | None = Field(None, description="wait for a window whose title contains this")
 
 
@@ -54,7 +56,9 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                 except ActionFailed:
                     pass  # some windows refuse focus; the session still selects them
             ctx.session.select_window(window)
-            return WindowResult(action="launch", window=_reread(ctx, window), detail=f"pid {pid}")
+            return WindowResult(action="launch", window=_reread(ctx, window),
+                                detail=f"pid {pid}" + _tree_note(ctx, window, max(deadline,
+                                                                                  time.monotonic() + TREE_WAIT)))
         if not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
             if p.title is None and not _children_alive(pid):
                 raise ActionFailed(f"{p.command[0]} exited without opening a window",
@@ -62,6 +66,22 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
         time.sleep(0.1)
     raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s",
                       hint="raise --timeout, or pass --title if it opens a window of another process")
+
+
+def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
+    """Wait until the app's accessibility tree shows its window: an app maps its window a moment
+    before it joins the accessibility bus (Qt, Java: up to seconds), and a `state` in between
+    would list nothing. "" once it is there, else a note saying so."""
+    while True:
+        try:
+            if len(ctx.session.backend.snapshot(window).nodes) > 1:
+                return ""
+        except WinctlError:
+            pass  # not on the bus yet
+        if time.monotonic() >= until:
+            return ("; its accessibility tree has not appeared in time: `winctl state` may list "
+                    "nothing until it does — its toolkit may need an accessibility switch")
+        time.sleep(0.2)
 
 
 def _children_alive(pid: int) -> bool:
