@@ -35,7 +35,6 @@ app the app's RSS growth across the rounds. Writes benchmarks/results/endtoend.j
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import statistics
@@ -55,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.apps.web_page import TITLE as PAGE_TITLE  # noqa: E402
 from benchmarks.apps.web_page import write_page  # noqa: E402
 from tests.fixtures.launch import chromium_command, gtk_fixture_command  # noqa: E402
+from tests.fixtures.sheets import CSV_FILTER, write_sheet  # noqa: E402
 
 from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
 
@@ -97,15 +97,10 @@ def start_chromium(env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
 
 
 def start_calc(env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
-    data = tmp / "bench.csv"
-    with data.open("w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow([f"col{c + 1}" for c in range(20)])
-        for r in range(199):
-            out.writerow([f"r{r + 1}c{c + 1}" if c % 3 == 0 else (r + 1) * (c + 1) for c in range(20)])
+    data = write_sheet(tmp / "bench.csv", rows=199, columns=20)
     profile = tmp / "lo-profile"
     return popen(["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", "--calc",
-                  "--infilter=Text - txt - csv (StarCalc):44,34,76,1", str(data)],
+                  CSV_FILTER, str(data)],
                  {**env, "SAL_USE_VCLPLUGIN": "gtk3"})
 
 

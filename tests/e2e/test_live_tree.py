@@ -11,7 +11,6 @@ and LibreOffice Calc. Each test also proves the partial path ran (not just whole
 
 from __future__ import annotations
 
-import csv
 import subprocess
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from tests.conftest import environment, start_app, stop_app, wait_for_window
 from tests.e2e.test_libreoffice import start_soffice
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
+from tests.fixtures.sheets import CSV_FILTER, write_sheet
 from winactions.backends.linux.atspi import AtspiClient
 from winactions.model import Operation, Snapshot
 
@@ -116,14 +116,8 @@ def test_chromium_changes_read_from_events_match_a_whole_read(desktop, tmp_path)
 
 
 def test_calc_changes_read_from_events_match_a_whole_read(desktop, tmp_path: Path):
-    data = tmp_path / "sheet.csv"
-    with data.open("w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow([f"col{c + 1}" for c in range(12)])
-        for r in range(80):
-            out.writerow([f"r{r + 1}c{c + 1}" if c % 3 == 0 else (r + 1) * (c + 1) for c in range(12)])
-    app = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1", str(data),
-                        title="sheet.csv - LibreOffice Calc")
+    data = write_sheet(tmp_path / "sheet.csv", rows=80, columns=12)
+    app = start_soffice(desktop, tmp_path, "--calc", CSV_FILTER, str(data), title="sheet.csv - LibreOffice Calc")
     try:
         how = check_steps(desktop, "sheet.csv - LibreOffice Calc", None, [
             ["key", "Tab"], ["key", "Tab"], ["type", "42"], ["key", "Return"], ["key", "Down"], ["key", "Right"],
