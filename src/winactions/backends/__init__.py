@@ -53,13 +53,17 @@ def get_backend(name: str | None = None, *, live: bool = False, device: str | No
     return backend
 
 
-def phone_devices() -> list[dict[str, str]]:
+def phone_devices() -> tuple[list[dict[str, str]], str]:
     """The phones the adb server knows (serial, state, model, product), whatever backend the
-    session uses: listing them needs no display and no chosen device."""
+    session uses, and a note when no adb server runs (listing does not start one: a desktop
+    session that asks should not leave an adb daemon behind)."""
     try:
         adb = importlib.import_module("winactions.backends.android.adb")
     except ModuleNotFoundError as exc:
         raise BackendUnavailable(f"listing phones needs the {exc.name} package, which is not installed",
                                  hint="pip install 'winactions[android]'") from None
+    if not adb.server_running():
+        return [], (f"no adb server runs at {adb.server_address()}: start it with `adb start-server` "
+                    "(or plug a phone in and use --device)")
     return [{"serial": d.serial, "state": d.state, "model": d.model, "product": d.product}
-            for d in adb.list_devices()]
+            for d in adb.list_devices()], ""

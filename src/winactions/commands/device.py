@@ -25,7 +25,8 @@ class DevicesParams(Params):
 def devices(ctx: Context, p: DevicesParams) -> DevicesResult:
     """List the Android devices the adb server knows: serial, state (device, offline,
     unauthorized) and model. Drive one with `winctl --device SERIAL ...`."""
-    return DevicesResult(devices=[DeviceEntry(**d) for d in phone_devices()])
+    found, note = phone_devices()
+    return DevicesResult(devices=[DeviceEntry(**d) for d in found], note=note)
 
 
 class GoHomeParams(Params):

@@ -34,6 +34,7 @@ class DevicesResult(Result):
     """`devices`: the phones winctl can drive with `--device SERIAL`."""
 
     devices: list[DeviceEntry]
+    note: str = ""
 
 
 class WindowResult(Result):

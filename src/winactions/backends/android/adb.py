@@ -44,8 +44,21 @@ def _client() -> adbutils.AdbClient:
     return adbutils.AdbClient(host=os.environ.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1"), port=int(port))
 
 
+def server_running() -> bool:
+    """Does anything listen where the adb server should be? (Asking adbutils would start one.)"""
+    import socket
+
+    host, _, port = server_address().rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=1):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
 def list_devices() -> list[DeviceEntry]:
-    """Every device the adb server knows, in every state."""
+    """Every device the adb server knows, in every state (starting the server if none runs,
+    as `adb devices` does)."""
     try:
         infos = _client().list(extended=True)
     except (adbutils.AdbError, OSError) as exc:
