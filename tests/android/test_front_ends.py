@@ -96,3 +96,21 @@ def test_template_locate_on_the_device_screenshot(session_env: Phone, tmp_path: 
     click = phone.winctl("click", "image:tab", env={"WINCTL_ASSETS": str(assets)})
     assert click.code == 0, click.err
     assert ["input", "tap", "140", "1750"] in phone.inputs()
+
+
+def test_a_vision_models_0_1000_box_maps_to_device_pixels(session_env: Phone) -> None:
+    """Seed 004: GLM-style models answer on a 0–1000 grid over the screenshot; the box lands
+    on the phone's pixels and the tap goes to its centre."""
+    from tests.fixtures.llm_server import API_KEY, LLMServer
+
+    phone = session_env
+    phone.state.current = "spotlight"  # 1080x1920, a real screenshot
+    with LLMServer() as server:
+        server.reply(json.dumps({"found": True, "box": [37, 885, 222, 937], "confidence": 0.92, "label": "tab"}))
+        flags = ("--vision-base-url", server.openai_url, "--vision-api-key", API_KEY, "--vision-model", "glm-4v-plus")
+        run = phone.winctl(*flags, "click", "dynamic:the first tab of the bottom bar")
+        assert run.code == 0, run.err
+        assert server.requests[-1].images == 1 and "0-1000 grid" in server.requests[-1].prompt
+    (tap,) = [c for c in phone.inputs() if c[:2] == ["input", "tap"]]
+    x, y = int(tap[2]), int(tap[3])
+    assert abs(x - (37 + 222) / 2 / 1000 * 1080) <= 2 and abs(y - (885 + 937) / 2 / 1000 * 1920) <= 2
