@@ -301,11 +301,10 @@ class AndroidBackend(Backend):
     def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
         w, h = self._screen_size()
         self._check((x, y))
-        reach_x = int(w * min(0.4, SCROLL_NOTCH * abs(dx) / 2)) * (1 if dx > 0 else -1)
-        reach_y = int(h * min(0.4, SCROLL_NOTCH * abs(dy) / 2)) * (1 if dy > 0 else -1)
-        x1, y1 = _clamp(x + reach_x, w), _clamp(y + reach_y, h)
-        x2, y2 = _clamp(x - reach_x, w), _clamp(y - reach_y, h)
-        self.swipe(x1, y1, x2, y2, duration=0.3)
+        # the swipe is centred on the point, shortened where the screen's edge is near
+        reach_x = min(int(w * min(0.4, SCROLL_NOTCH * abs(dx) / 2)), x, w - 1 - x) * (1 if dx > 0 else -1)
+        reach_y = min(int(h * min(0.4, SCROLL_NOTCH * abs(dy) / 2)), y, h - 1 - y) * (1 if dy > 0 else -1)
+        self.swipe(x + reach_x, y + reach_y, x - reach_x, y - reach_y, duration=0.3)
 
     def press_chords(self, chords: Sequence[Chord]) -> None:
         """Plain keys go in one `input keyevent` call; a chord with modifiers is an
@@ -377,7 +376,3 @@ class AndroidBackend(Backend):
 def _rotation(xml_text: str) -> int:
     match = re.search(r'<hierarchy[^>]*rotation="(\d)"', xml_text[:300])
     return int(match.group(1)) if match else 0
-
-
-def _clamp(value: int, limit: int) -> int:
-    return max(0, min(limit - 1, value))
