@@ -68,6 +68,7 @@ def screens() -> dict[str, Screen]:
         "messaging": Screen(dump_text("messaging_conversation.xml"), "com.google.android.apps.messaging",
                             "com.google.android.apps.messaging.ui.conversation.LaunchConversationActivity", pid=6230),
         "settings": Screen(dump_text("systemui_shade.xml"), "com.android.systemui", "NotificationShade", pid=901),
+        # the screenshot is of the same app and device, another screen (see the fixtures' README)
         "spotlight": Screen(dump_text("spotlight_feed.xml"), "net.spotlightlabs.spotlight", ".MainActivity", pid=8100,
                             size=(1080, 1920), screenshot_path=HERE / "spotlight_feed.png"),
         "game": Screen(None, "com.example.game", "com.unity3d.player.UnityPlayerActivity", pid=7001),

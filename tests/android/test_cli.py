@@ -208,3 +208,33 @@ def test_devices_lists_states_and_models(phone: Phone) -> None:
     assert run.code == 0, run.err
     devices = run.json["result"]["devices"]
     assert {"serial": phone.serial, "state": "device", "model": "Pixel_7", "product": "panther"} in devices
+
+
+def test_return_state_wait_and_reads(phone: Phone) -> None:
+    phone.state.screens["login"].taps[(463, 2207, 617, 2340)] = "forms"
+    found = ids(phone.winctl("state").out)
+    email = found["Edit input-email"]
+    text = phone.winctl("get", "text", str(email))
+    assert text.code == 0 and text.out.strip() == "Email"
+    password = found["Edit input-password"]
+    secret = phone.winctl("--json", "get", "text", str(password))
+    assert secret.code != 0 and "password field" in secret.json["error"]["message"]
+    inspected = phone.winctl("inspect", str(found["Button Forms"]))
+    assert inspected.code == 0 and "click" in inspected.out
+    assert phone.winctl("click-at", "540", "2273").code == 0  # the Forms tab, by coordinates
+    waited = phone.winctl("wait", "--gone", str(email), "--timeout", "5")
+    assert waited.code == 0, waited.err
+    still = phone.winctl("--json", "wait", "--visible", str(email), "--timeout", "1")
+    assert still.code != 0
+    phone.state.current = "login"
+    forms = ids(phone.winctl("state").out)["Button Forms"]
+    run = phone.winctl("--return-state", "click", str(forms))
+    assert run.code == 0, run.err
+    assert "input-email" not in run.out and 'Window: "com.wdiodemoapp/.MainActivity"' in run.out
+    assert "[Edit]" in run.out  # the forms screen, read after the tap
+
+
+def test_double_tap_taps_twice(phone: Phone) -> None:
+    login = ids(phone.winctl("state").out)["Button button-LOGIN"]
+    assert phone.winctl("dblclick", str(login)).code == 0
+    assert phone.inputs() == [["input", "tap", "539", "1514"]] * 2

@@ -91,8 +91,7 @@ def test_template_locate_on_the_device_screenshot(session_env: Phone, tmp_path: 
     run = phone.winctl("--json", "locate", "image:标签", env={"WINCTL_ASSETS": str(assets)})
     assert run.code == 0, run.err
     located = run.json["result"]["located"]["element"]
-    assert located["bbox"] == list(box) or located["bbox"] == {"left": box[0], "top": box[1], "right": box[2],
-                                                                "bottom": box[3]}
+    assert located["bbox"] == {"left": box[0], "top": box[1], "right": box[2], "bottom": box[3]}
     click = phone.winctl("click", "image:tab", env={"WINCTL_ASSETS": str(assets)})
     assert click.code == 0, click.err
     assert ["input", "tap", "140", "1750"] in phone.inputs()
@@ -114,3 +113,16 @@ def test_a_vision_models_0_1000_box_maps_to_device_pixels(session_env: Phone) ->
     (tap,) = [c for c in phone.inputs() if c[:2] == ["input", "tap"]]
     x, y = int(tap[2]), int(tap[3])
     assert abs(x - (37 + 222) / 2 / 1000 * 1080) <= 2 and abs(y - (885 + 937) / 2 / 1000 * 1920) <= 2
+
+
+def test_ocr_locate_on_the_device_screenshot(session_env: Phone) -> None:
+    """Text read from a real phone screenshot (the article's "Next" link), in device pixels."""
+    pytest.importorskip("rapidocr")
+    phone = session_env
+    phone.state.current = "spotlight"
+    run = phone.winctl("--json", "locate", "text:Next", "--region", "760,1780,320,140")
+    assert run.code == 0, run.err
+    located = run.json["result"]["located"]
+    assert located["method_used"].startswith("ocr")
+    box = located["element"]["bbox"]
+    assert 900 <= box["left"] < box["right"] <= 1080 and 1820 <= box["top"] < box["bottom"] <= 1920, box
