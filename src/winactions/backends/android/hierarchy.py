@@ -201,7 +201,8 @@ def to_node(raw: RawNode, kind: str, name: str, parent: int | None) -> Node:
         ops.add(Operation.FOCUS)
     value: str | None = None
     if kind == "Edit" and "password" not in flags:
-        value = a.get("text", "")
+        # an empty field shows its hint as its text (Android 8+ dumps say which it is)
+        value = "" if a.get("hint") and a.get("text") == a.get("hint") else a.get("text", "")
     elif kind == "CheckBox" or "checkable" in flags:
         value = "on" if "checked" in flags else "off"
     description = a.get("content-desc", "") if name != a.get("content-desc", "") else ""
