@@ -48,14 +48,17 @@ class Desktop:
 
     `session` names the ids' store (shared with `winctl --session NAME`); `window` is the
     window calls act on unless a call names another; `backend` replaces the platform's
-    (tests pass a fake). Close it, or use it as a context manager, to release connections.
+    (tests pass a fake); `device` drives that Android phone (a serial from `winctl devices`;
+    else `WINCTL_DEVICE`, else this desktop). Close it, or use it as a context manager, to
+    release connections.
     """
 
     def __init__(self, session: str = "default", *, window: str | None = None, backend: Backend | None = None,
-                 live: bool = True) -> None:
+                 live: bool = True, device: str | None = None) -> None:
         self.window = window
-        self.session = DesktopSession.open(session, backend=backend, live=live)
+        self.session = DesktopSession.open(session, backend=backend, live=live, device=device)
         self.name = session
+        self.device = device  # the phone asked for (None: WINCTL_DEVICE, else this desktop)
 
     # -- the one call path ----------------------------------------------------------------------
     def run(self, command: str, args: dict[str, Any], options: GlobalOptions) -> Result:
@@ -73,7 +76,7 @@ class Desktop:
             args["window"] = window
             window = None
         options = GlobalOptions(window=window or self.window, return_state=return_state, infer=infer,
-                                vision=vision, session=self.name)
+                                vision=vision, session=self.name, device=self.device)
         try:
             return self.run(cmd.name, args, options)
         except WinctlError as exc:

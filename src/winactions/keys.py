@@ -8,6 +8,7 @@ Android key codes). A bad name fails here, once, with suggestions.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from winactions.errors import InvalidInput
@@ -83,13 +84,13 @@ class Chord:
         return "+".join((*self.modifiers, self.key))
 
 
-def _canonical_key(token: str, spec: str) -> str:
+def _canonical_key(token: str, spec: str, extra: Mapping[str, str] = {}) -> str:
     if len(token) == 1:
         return token
-    found = _CANONICAL_BY_LOWER.get(token.lower())
+    found = extra.get(token.lower()) or _CANONICAL_BY_LOWER.get(token.lower())
     if found:
         return found
-    vocabulary = list(NAMED_KEYS) + list(_KEY_ALIASES) + list(_MODIFIER_ALIASES)
+    vocabulary = list(NAMED_KEYS) + list(_KEY_ALIASES) + list(_MODIFIER_ALIASES) + list(extra)
     close = difflib.get_close_matches(token, vocabulary, n=3, cutoff=0.6)
     close += [k for k in difflib.get_close_matches(token.lower(), [v.lower() for v in vocabulary], n=3)
               if k not in (c.lower() for c in close)]
@@ -98,7 +99,7 @@ def _canonical_key(token: str, spec: str) -> str:
     raise InvalidInput(f"unknown key {token!r} in {spec!r}", hint=hint)
 
 
-def _parse_chord(token: str, spec: str) -> Chord:
+def _parse_chord(token: str, spec: str, extra: Mapping[str, str] = {}) -> Chord:
     # "ctrl++" means ctrl and the plus key; a lone "+" is the plus key.
     parts = token.split("+")
     if token.endswith("++") or token == "+":
@@ -110,7 +111,7 @@ def _parse_chord(token: str, spec: str) -> Chord:
     for m in mods:
         canon = _MODIFIER_ALIASES.get(m.lower())
         if canon is None:
-            _canonical_key(m, spec)  # raises with suggestions if it is not a key at all
+            _canonical_key(m, spec, extra)  # raises with suggestions if it is not a key at all
             raise InvalidInput(f"{m!r} is not a modifier in {token!r}",
                                hint="modifiers are ctrl, shift, alt and super; the key comes last")
         if canon not in modifiers:
@@ -118,18 +119,20 @@ def _parse_chord(token: str, spec: str) -> Chord:
     if key.lower() in _MODIFIER_ALIASES and len(key) > 1:
         # a lone modifier press such as "shift" or "ctrl+alt"
         return Chord(tuple(sorted(modifiers, key=MODIFIERS.index)), _MODIFIER_ALIASES[key.lower()])
-    canon_key = _canonical_key(key, spec)
+    canon_key = _canonical_key(key, spec, extra)
     if modifiers and len(canon_key) == 1 and canon_key.isalpha():
         canon_key = canon_key.lower()  # ctrl+S is ctrl+s, as in every shortcut table
     return Chord(tuple(sorted(modifiers, key=MODIFIERS.index)), canon_key)
 
 
-def parse_keys(spec: str) -> list[Chord]:
+def parse_keys(spec: str, extra: Mapping[str, str] = {}) -> list[Chord]:
     """Parse a key spec into chords pressed one after another.
 
     Chords are separated by spaces or commas: "ctrl+a Delete", "Down, Down, Enter".
+    `extra` maps a platform's own key names (lower case) to its key names, and wins over the
+    shared aliases: a phone's "back" is its Back key, not Backspace (`Backend.key_names`).
     """
     tokens = [t for t in spec.replace(",", " ").split() if t]
     if not tokens:
         raise InvalidInput("no keys given", hint="for example: winctl keys ctrl+s")
-    return [_parse_chord(t, spec) for t in tokens]
+    return [_parse_chord(t, spec, extra) for t in tokens]

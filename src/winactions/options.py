@@ -92,6 +92,8 @@ VALUE_OPTIONS = (
     ValueOption("--vision-iou", "a detection overlapping a listed element more than this is that element "
                                 "(default 0.1)",
                 env="WINCTL_VISION_IOU", core_reads_env=True, fraction=True),
+    ValueOption("--device", "drive this Android phone (a serial from `winctl devices`) instead of the desktop",
+                env="WINCTL_DEVICE"),
     ValueOption("--session", "session name: ids and the selected window are remembered per session",
                 env="WINCTL_SESSION", default="default"),
 )

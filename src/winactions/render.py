@@ -17,6 +17,7 @@ from winactions.commands.results import (
     ActionResult,
     BatchResult,
     BindResult,
+    DevicesResult,
     InspectResult,
     LocateCacheResult,
     LocateCommandResult,
@@ -97,6 +98,9 @@ def _body_text(result: Result) -> str:
         return state_text(result.state, result.verbose, result.tree)
     if isinstance(result, WindowsResult):
         return "\n".join(window_line(w) for w in result.windows) or "(no windows)"
+    if isinstance(result, DevicesResult):
+        return "\n".join(f"{_safe(d.serial)}\t{_safe(d.state)}" + (f"\t{_safe(d.model)}" if d.model else "")
+                         for d in result.devices) or _safe(result.note) or "(no devices attached)"
     if isinstance(result, WindowResult):
         return f"{result.action}: {window_line(result.window)}" + (
             f"\n{_safe(result.detail)}" if result.detail else "")

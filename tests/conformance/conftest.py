@@ -25,7 +25,7 @@ import pytest
 from tests.conftest import run_in_process
 from winactions.model import Rect
 
-BACKENDS = ("linux", "windows")
+BACKENDS = ("linux", "windows", "android")
 
 # The equivalent elements every driver provides, by the part they play in a situation.
 ROLES = {
@@ -318,6 +318,87 @@ class WindowsDriver(Driver):
         return ("hold-key", "shift", "0.1"), "hold_key"
 
 
+# -- Android: the real backend and adb server, against the fake device replaying real dumps --------
+class AndroidDriver(Driver):
+    """The login screen of the WebdriverIO demo app (a real dump): a button, two edits (one a
+    password), a tab label outside the scrolling form, and the form's scroll view. No dump of
+    an open spinner with Red/Green/Blue was found, so there is no "combo" on this phone."""
+
+    name = "android"
+    elements = {
+        "button": ("com.wdiodemoapp", "Button", "button-LOGIN"),
+        "edit": ("com.wdiodemoapp", "Edit", "input-email"),
+        "password": ("com.wdiodemoapp", "Edit", "input-password"),
+        "label": ("com.wdiodemoapp", "Text", "Web"),
+        "list": ("com.wdiodemoapp", "ScrollPane", "Login-screen"),
+    }
+
+    def __init__(self, runtime: Path, server: Any, device: Any) -> None:
+        super().__init__(runtime)
+        self.server = server
+        self.device = device
+
+    def env(self) -> dict[str, str]:
+        return {**self.server.env, "WINCTL_DEVICE": self.device.serial}
+
+    def _touches(self, mark: int) -> list[list[str]]:
+        return [c for c in self.device.state.commands[mark:] if c[:2] in (["input", "tap"], ["input", "swipe"])]
+
+    def mark(self) -> int:
+        return len(self.device.state.commands)
+
+    def reached(self, mark: int) -> list[Any]:
+        return [c for c in self.device.state.commands[mark:]
+                if c and c[0] in ("input", "am", "ime", "monkey") and c[:2] != ["ime", "list"]]
+
+    def scrolled(self, mark: int) -> bool:
+        """A swipe that starts and ends inside the scroll view, moving along it, scrolls it
+        (Android hands the gesture to the innermost scrollable under the finger)."""
+        _, _, name = self.elements["list"]
+        rect = next(Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]) for t in self.state()["targets"]
+                    if t["name"] == name and (r := t["rect"]))
+        for c in self._touches(mark):
+            if c[1] == "swipe":
+                x1, y1, x2, y2 = (int(v) for v in c[2:6])
+                if rect.contains(x1, y1) and rect.contains(x2, y2) and abs(y2 - y1) > 20:
+                    return True
+        return False
+
+    def pointer(self) -> tuple[int, int]:
+        """Where the last touch was (a phone has no pointer: the finger's middle)."""
+        last = self._touches(0)[-1]
+        if last[1] == "tap":
+            return int(last[2]), int(last[3])
+        x1, y1, x2, y2 = (int(v) for v in last[2:6])
+        return (x1 + x2) // 2, (y1 + y2) // 2
+
+    def wheel_turned(self, mark: int) -> bool:
+        return any(c[1] == "swipe" for c in self._touches(mark))
+
+    def text_of(self, role: str) -> str:
+        raise NotImplementedError  # the fake records what was typed; see `reached`
+
+    def remove_after_state(self, role: str) -> str:
+        """The app moves to another screen (the forms tab) where the element is not."""
+        found = self.use(role)
+        self.device.state.current = "forms"
+        return found
+
+    def window_bounds(self, state: dict[str, Any]) -> Rect:
+        return Rect(left=0, top=0, right=1080, bottom=2340)
+
+    def lacking(self, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[str, ...], str]:
+        return ("mouse-move", "10", "10"), "pointer"
+
+
+@pytest.fixture(scope="module")
+def android_adb():
+    from tests.android.phone import adb_server
+
+    with adb_server() as server:
+        yield server
+
+
 @pytest.fixture(scope="module")
 def linux_apps(request, tmp_path_factory):
     desktop = request.getfixturevalue("desktop")
@@ -330,6 +411,20 @@ def linux_apps(request, tmp_path_factory):
 def driver(request, tmp_path, monkeypatch) -> Driver:
     if request.param == "linux":
         return LinuxDriver(tmp_path / "runtime", request.getfixturevalue("linux_apps"))
+    if request.param == "android":
+        from tests.android.phone import new_state
+        from tests.fixtures.android.fake_device import FakeDevice
+
+        server = request.getfixturevalue("android_adb")
+        device = FakeDevice(new_state("login"))
+        server.connect(device)
+
+        def gone() -> None:
+            device.close()
+            server.adb("disconnect", device.serial)
+
+        request.addfinalizer(gone)
+        return AndroidDriver(tmp_path / "runtime", server, device)
     from tests.fixtures.windows.fake_native import FakeNative, load_app
 
     fake = FakeNative([load_app("notepad"), load_app("calculator"), load_app("settings")])

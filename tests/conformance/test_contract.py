@@ -7,6 +7,8 @@ own log on Linux, the fake's recorded calls on Windows).
 
 from __future__ import annotations
 
+import pytest
+
 from winactions.model import CONTROL_TYPES, Rect
 
 
@@ -35,6 +37,8 @@ def test_a_stale_id_is_stale_element_and_nothing_is_acted_on(driver):
 
 
 def test_select_of_a_missing_option_is_not_found_and_lists_the_options(driver):
+    if "combo" not in driver.elements:
+        pytest.skip(f"[{driver.name}] no recorded screen with a combo box of Red, Green and Blue")
     combo = driver.use("combo")
     mark = driver.mark()
     done = driver.run("--json", "select", combo, "Purple")

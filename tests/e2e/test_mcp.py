@@ -50,7 +50,8 @@ def test_every_command_is_a_tool_with_its_schema(desktop, tmp_path):
 
     tools = {t.name: t for t in run_client(desktop, tmp_path, script)}
     table = load_commands()
-    assert {c.tool_name for c in table.values() if c.name != "bind-window"} == set(tools)
+    not_here = ("bind-window", "go-home")  # X11 has no bound input, a desktop no home screen
+    assert {c.tool_name for c in table.values() if c.name not in not_here} == set(tools)
     click = tools["click"]
     assert click.input_schema["required"] == ["id"]
     assert "return_state" in click.input_schema["properties"]

@@ -54,8 +54,13 @@ RUNS: dict[str, list[str]] = {
     "launch": ["launch", "notepad.exe"],
     "window": ["window", "maximize"],
     "close": ["close"],
+    "devices": ["devices"],
+    "long-press": ["long-press", "{Apply}", "--duration", "0.05"],
+    "swipe": ["swipe", "--x1", "300", "--y1", "335", "--x2", "420", "--y2", "335"],
+    "go-home": ["go-home"],
 }
-EXPECTED_FAILURES = {"locate": 3}  # an unknown fixed point is "not found", and says so
+# an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported)
+EXPECTED_FAILURES = {"locate": 3, "go-home": 4}
 
 
 def test_the_run_list_covers_the_command_table():

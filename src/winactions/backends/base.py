@@ -16,13 +16,15 @@ and Android (uiautomator + adb input + screencap) alike:
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import Enum
+from types import MappingProxyType
 
 from PIL import Image
 
-from winactions.errors import ActionFailed
+from winactions.errors import ActionFailed, Unsupported
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
@@ -50,6 +52,7 @@ class Capability(str, Enum):
     WINDOW_MANAGE = "window_manage"  # minimize, maximize, restore, move and resize windows
     BOUND_WINDOW = "bound_window"  # input to one window in the background (seed 003)
     CLIPBOARD = "clipboard"  # read and set the clipboard's text
+    DEVICE = "device"  # a phone's system: its home screen, hardware keys, installed apps
 
 
 class MouseButton(str, Enum):
@@ -63,6 +66,12 @@ class Backend(ABC):
 
     platform: str = "abstract"
     capabilities: frozenset[Capability] = frozenset()
+    # Key names only this platform has (lower case → the backend's own key name), given to
+    # the shared key parser: a phone's "back" and "home" (see `winactions.keys.parse_keys`).
+    key_names: Mapping[str, str] = MappingProxyType({})
+    # A phone shows one screen, not windows: the session always acts on that screen, whatever
+    # app is in front (its "window" is the foreground app and activity).
+    one_screen: bool = False
 
     def lacks(self, capability: Capability) -> str:
         """Why this backend cannot do `capability` (said to the agent when it is refused)."""
@@ -136,6 +145,23 @@ class Backend(ABC):
 
     @abstractmethod
     def cursor_position(self) -> tuple[int, int]: ...
+
+    def long_press(self, x: int, y: int, seconds: float = 0.8) -> None:
+        """Press at (x, y) and hold: a phone's long press, the mouse held down on a desktop."""
+        self.mouse_move(x, y)
+        self.mouse_button(MouseButton.LEFT, True)
+        try:
+            time.sleep(seconds)
+        finally:
+            self.mouse_button(MouseButton.LEFT, False)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        """A finger's swipe from one point to another; on a desktop, a drag."""
+        self.drag(x1, y1, x2, y2, duration=duration)
+
+    def go_home(self) -> str:
+        """Back to the home screen; returns how (a phone's HOME key, pressed twice)."""
+        raise Unsupported(f"the {self.platform} backend has no home screen", hint="this is for phones (--device)")
 
     # --- clipboard ------------------------------------------------------------------------
     @abstractmethod

@@ -78,7 +78,7 @@ class DesktopProvider(Protocol):
 
 
 def one_shot_desktop(options: GlobalOptions) -> tuple[Desktop, Callable[[], None]]:
-    desktop = Desktop(options.session, live=False)
+    desktop = Desktop(options.session, live=False, device=options.device)
     return desktop, desktop.close
 
 
@@ -189,7 +189,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
-        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp")
+        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", device=ctx.obj.device)
 
     @cli.command("skill")
     def skill_command() -> None:

@@ -143,7 +143,7 @@ class KeysParams(Params):
 @command("keys", KeysParams, kind=Kind.ACTION, positional=("keys",))
 def keys(ctx: Context, p: KeysParams) -> ActionResult:
     """Press keys: chords joined by + and separated by spaces ("ctrl+shift+s", "Down Down Enter")."""
-    chords = parse_keys(p.keys)  # a bad key name fails before anything is pressed
+    chords = parse_keys(p.keys, ctx.session.backend.key_names)  # a bad key name fails before anything is pressed
     backend = ctx.session.backend
     execution.ensure_active(backend, ctx.window())
     backend.press_chords(chords)

@@ -45,6 +45,7 @@ class GlobalOptions(BaseModel):
     window: str | None = Field(default=None, description=help_of("window"))
     return_state: bool = Field(default=False, description=help_of("return_state"))
     session: str = Field(default="default", description=help_of("session"))
+    device: str | None = Field(default=None, description=help_of("device"))
     infer: Literal["off", "rules", "llm"] = Field(default="off", description=help_of("infer"))  # Tier 1+
     vision: Literal["off", "auto", "local", "llm"] = Field(default="off", description=help_of("vision"))  # Tier 2
     llm: LLMFlags = Field(default_factory=LLMFlags)  # which model --infer llm / --vision llm ask
@@ -144,7 +145,18 @@ def available(backend: Backend) -> list[Command]:
 
 def load_commands() -> dict[str, Command]:
     """Import the feature modules so that their commands register; return the table."""
-    from winactions.commands import act, batch, binding, find, locate, perceive, pointer, query, windows  # noqa: F401
+    from winactions.commands import (  # noqa: F401
+        act,
+        batch,
+        binding,
+        device,
+        find,
+        locate,
+        perceive,
+        pointer,
+        query,
+        windows,
+    )
 
     return REGISTRY
 

@@ -100,7 +100,7 @@ class HoldKeyParams(Params):
 @command("hold-key", HoldKeyParams, kind=Kind.ACTION, capability=Capability.HOLD_KEY, positional=("keys", "seconds"))
 def hold_key(ctx: Context, p: HoldKeyParams) -> ActionResult:
     """Hold keys down for some seconds, then release them (games, key-repeat, shift-select)."""
-    chords = parse_keys(p.keys)
+    chords = parse_keys(p.keys, ctx.session.backend.key_names)
     backend = ctx.session.backend
     execution.ensure_active(backend, ctx.window())
     backend.hold_keys(chords, p.seconds)
@@ -116,7 +116,7 @@ class PressParams(Params):
 @command("press", PressParams, kind=Kind.ACTION, positional=("keys", "times"))
 def press(ctx: Context, p: PressParams) -> ActionResult:
     """Press keys several times with a pause between: `winctl press Down 5`."""
-    chords = parse_keys(p.keys)
+    chords = parse_keys(p.keys, ctx.session.backend.key_names)
     backend = ctx.session.backend
     execution.ensure_active(backend, ctx.window())
     for i in range(p.times):

@@ -21,6 +21,22 @@ class WindowsResult(Result):
     windows: list[WindowInfo]
 
 
+class DeviceEntry(BaseModel):
+    """One phone the adb server knows."""
+
+    serial: str
+    state: str  # device, offline, unauthorized, ...
+    model: str = ""
+    product: str = ""
+
+
+class DevicesResult(Result):
+    """`devices`: the phones winctl can drive with `--device SERIAL`."""
+
+    devices: list[DeviceEntry]
+    note: str = ""
+
+
 class WindowResult(Result):
     """A window was selected, launched, closed or changed."""
 

@@ -41,14 +41,15 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
     """Start a program, wait for its window and make it the session's window.
 
     Put -- before the program when its arguments start with a dash:
-    `winctl launch -- mousepad --disable-server`.
+    `winctl launch -- mousepad --disable-server`. On a phone (--device), give an app's
+    package or package/activity: `winctl launch com.android.settings`.
     """
     backend = ctx.session.backend
     before = {w.id for w in backend.list_windows()}
     pid = backend.launch(p.command)
     deadline = time.monotonic() + p.timeout
     while time.monotonic() < deadline:
-        window = _new_window(backend.list_windows(), before, pid, p.title)
+        window = _new_window(backend.list_windows(), before, pid, p.title, family=not backend.one_screen)
         if window is not None:
             if not window.active:
                 try:
@@ -59,7 +60,9 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
             return WindowResult(action="launch", window=_reread(ctx, window),
                                 detail=f"pid {pid}" + _tree_note(ctx, window, max(deadline,
                                                                                   time.monotonic() + TREE_WAIT)))
-        if not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+        if backend.one_screen:
+            pass  # the pid is the phone's, not this machine's: only the foreground tells
+        elif not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
             if p.title is None and not _children_alive(pid):
                 raise ActionFailed(f"{p.command[0]} exited without opening a window",
                                    hint="check the command; run it in a terminal to see its errors")
@@ -91,17 +94,24 @@ def _children_alive(pid: int) -> bool:
         return False
 
 
-def _new_window(windows: list[WindowInfo], before: set[str], pid: int, title: str | None) -> WindowInfo | None:
-    fresh = [w for w in windows if w.id not in before]
+def _new_window(windows: list[WindowInfo], before: set[str], pid: int, title: str | None,
+                family: bool = True) -> WindowInfo | None:
+    """The launched program's window. A phone's one screen is never new: there the app is
+    up when the screen's foreground app is the launched pid (`family` off: that pid is the
+    phone's, and this machine's processes must not be asked about it)."""
     if title is not None:
         fresh = [w for w in windows if title.lower() in w.title.lower()]
         return fresh[0] if fresh else None
-    family = {pid}
+    if not family:
+        own = [w for w in windows if w.pid == pid and w.active]
+        return own[0] if own else None
+    fresh = [w for w in windows if w.id not in before]
+    pids = {pid}
     try:
-        family |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
+        pids |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
     except psutil.Error:
         pass
-    own = [w for w in fresh if w.pid in family]
+    own = [w for w in fresh if w.pid in pids]
     return own[0] if own else None
 
 

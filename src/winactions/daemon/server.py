@@ -115,17 +115,22 @@ class Daemon:
         self._cli: Any = None
 
     # -- the one Desktop ------------------------------------------------------------------
-    def _desktop(self) -> Any:
+    def _desktop(self, device: str | None = None) -> Any:
+        """The session's Desktop, on the phone this call names (`--device`, `WINCTL_DEVICE`)
+        or on this desktop: a call for another device than the last one opens it anew."""
+        device = device or os.environ.get("WINCTL_DEVICE") or None
+        if self._current is not None and self._current.device != device:
+            self._drop_desktop()
         if self._current is not None and not self._current.session.backend.alive():
             self._drop_desktop()  # its display or bus went away: open new connections
         if self._current is None:
             from winactions.api import Desktop
 
-            self._current = Desktop(self.name, live=True)
+            self._current = Desktop(self.name, live=True, device=device)
         return self._current
 
     def _provider(self, options: Any) -> tuple[Any, Callable[[], None]]:
-        return self._desktop(), lambda: None
+        return self._desktop(options.device), lambda: None
 
     def _drop_desktop(self) -> None:
         desktop, self._current = self._current, None
@@ -177,7 +182,7 @@ class Daemon:
             except ValidationError as exc:
                 raise InvalidInput(f"bad options: {exc.errors()[0]['msg']}",
                                    hint="options: window, return_state, infer, vision") from None
-            result = self._desktop().run(command, args, chosen)
+            result = self._desktop(chosen.device).run(command, args, chosen)
         except WinctlError as exc:
             exc.hint = render.hint_for(exc.hint, "python")
             return {"ok": False, "error": exc.to_dict()}

@@ -81,15 +81,16 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
 class ToolRunner:
     """Runs tool calls one at a time against one long-lived Desktop."""
 
-    def __init__(self, session_name: str = "mcp", backend: Backend | None = None) -> None:
+    def __init__(self, session_name: str = "mcp", backend: Backend | None = None, device: str | None = None) -> None:
         self.session_name = session_name
         self._backend = backend
+        self._device = device  # a phone's serial: the tools drive it (and offer only what it can do)
         self._desktop: Desktop | None = None
         self._lock = threading.Lock()
 
     def desktop(self) -> Desktop:
         if self._desktop is None:
-            self._desktop = Desktop(self.session_name, backend=self._backend, live=True)
+            self._desktop = Desktop(self.session_name, backend=self._backend, live=True, device=self._device)
         return self._desktop
 
     def tools(self) -> list[types.Tool]:
@@ -125,7 +126,7 @@ class ToolRunner:
         tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args}
         try:
             options = GlobalOptions(json_output=True, window=window, return_state=return_state,
-                                    session=self.session_name, **tiers)
+                                    session=self.session_name, device=self.desktop().device, **tiers)
         except ValidationError:
             raise InvalidInput(f"bad tier choice {tiers}",
                                hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
@@ -163,9 +164,9 @@ def build_server(runner: ToolRunner) -> Server[Any]:
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def serve(session_name: str = "mcp") -> None:
+def serve(session_name: str = "mcp", device: str | None = None) -> None:
     """Serve until the client closes stdin."""
-    runner = ToolRunner(session_name)
+    runner = ToolRunner(session_name, device=device)
     server = build_server(runner)
 
     async def main() -> None:

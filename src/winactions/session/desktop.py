@@ -43,15 +43,17 @@ class DesktopSession:
             self._rebind(self.data.bound_window_id)
 
     @classmethod
-    def open(cls, name: str = "default", *, backend: Backend | None = None, live: bool = False) -> DesktopSession:
+    def open(cls, name: str = "default", *, backend: Backend | None = None, live: bool = False,
+             device: str | None = None) -> DesktopSession:
         """The one way to open a session, for every front end (one-shot CLI, daemon, MCP
         server, Python API). The name is checked before anything is written or connected;
-        `live` keeps the tree cached and fresh through change events (long-lived processes)."""
+        `live` keeps the tree cached and fresh through change events (long-lived processes);
+        `device` (else `WINCTL_DEVICE`) drives that phone instead of this desktop."""
         store = SessionStore(name)
         if backend is None:
             from winactions.backends import get_backend
 
-            backend = get_backend(live=live)
+            backend = get_backend(live=live, device=device)
         try:
             return cls(backend, store)
         except BaseException:
@@ -134,6 +136,10 @@ class DesktopSession:
                 self.select_window(window)
             return window
         windows = self.backend.list_windows()
+        if self.backend.one_screen and windows:  # a phone: the screen, whatever app is in front
+            if windows[0].id != self.data.window_id:
+                self.select_window(windows[0])
+            return windows[0]
         active = next((w for w in windows if w.active), None)
         if self.data.window_id is None:
             if active is None:

@@ -1,0 +1,1 @@
+"""The Android backend: a phone over adb (uiautomator dumps, `input`, `screencap`)."""
