@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from winactions import screenshots
+from winactions import marks, screenshots
 from winactions.commands.base import Context, Params, command
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
 from winactions.errors import ActionFailed
@@ -46,11 +46,23 @@ def state(ctx: Context, p: StateParams) -> StateResult:
         if p.screenshot:
             ui.screenshot = str(screenshots.save_png(image, screenshots.default_path(directory, "state")))
         if p.annotated:
-            marked = screenshots.annotate(image, (window.rect.left, window.rect.top), ui.targets)
+            marked, layout = screenshots.annotate(image, (window.rect.left, window.rect.top), ui.targets)
+            if layout.unplaced:
+                ui.warnings.append(_too_dense(layout, window.rect))
             ui.annotated_screenshot = str(
                 screenshots.save_png(marked, screenshots.default_path(directory, "annotated")))
         ctx.session.save()
     return StateResult(state=ui, verbose=p.verbose, tree=p.tree)
+
+
+def _too_dense(layout: marks.Layout, window: Rect) -> str:
+    """The warning for labels left out of an annotated screenshot, with the close-up to take."""
+    area = marks.dense_region(layout.unplaced_boxes)
+    x, y = window.left + max(area.left, 0), window.top + max(area.top, 0)
+    w, h = min(area.right, window.width) - max(area.left, 0), min(area.bottom, window.height) - max(area.top, 0)
+    ids = ", ".join(str(i) for i in layout.unplaced)
+    return (f"annotated: no place where the label cannot be taken for another element's, for {ids} "
+            f"(too dense); they are in the list above — for a close-up: winctl zoom {x} {y} {w} {h}")
 
 
 class InspectParams(Params):
