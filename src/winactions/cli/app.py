@@ -94,9 +94,32 @@ def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider)
                 if v is not None and not (isinstance(v, tuple) and not v)}
         run(cmd.name, args, click_ctx.find_root().obj, provider)
 
-    return click.Command(leaf_name, params=params, callback=callback, help=cmd.help,
-                         short_help=cmd.summary, no_args_is_help=False,
-                         context_settings={"ignore_unknown_options": False})
+    return _Command(leaf_name, params=params, callback=callback, help=cmd.help,
+                    short_help=cmd.summary, no_args_is_help=False,
+                    context_settings={"ignore_unknown_options": False})
+
+
+def global_option_rows() -> list[tuple[str, str]]:
+    """(flag, help) of every global option, from the one table in `winactions.options`."""
+    rows = [(o.flag, o.help + (f" [env var: {o.env}]" if o.env else "")) for o in FLAG_OPTIONS]
+    rows += [(f"{flag} [{'|'.join(modes[1])}]", OPTIONAL_VALUE_HELP[flag]) for flag, modes in OPTIONAL_VALUES.items()]
+    for v in VALUE_OPTIONS:
+        metavar = "|".join(v.choices) if v.choices else "NUMBER" if v.fraction else "TEXT"
+        rows.append((f"{v.flag} {metavar}", v.help + (f" [env var: {v.env}]" if v.env else "")))
+    return rows
+
+
+def _format_global_options(formatter: click.HelpFormatter) -> None:
+    with formatter.section("Global options (before or after the command)"):
+        formatter.write_dl(global_option_rows())
+
+
+class _Command(click.Command):
+    """A command whose help also lists the global options, which go before or after it."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _format_global_options(formatter)
+        super().format_epilog(ctx, formatter)
 
 
 def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: DesktopProvider) -> None:
@@ -127,10 +150,19 @@ def _fail(exc: WinctlError, options: GlobalOptions) -> None:
 
 
 class _Group(click.Group):
-    """Lists commands in table order and turns usage errors into the protocol's errors."""
+    """Lists commands in table order; its commands and sub-groups (`get`, `session`) list
+    the global options in their help too."""
+
+    command_class = _Command
+    group_class = type  # sub-groups are _Group as well
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if ctx.parent is not None:  # the root's own options are the global ones: listed already
+            _format_global_options(formatter)
+        super().format_epilog(ctx, formatter)
 
 
 def _value_option(option: ValueOption) -> Callable[[Any], Any]:
@@ -170,8 +202,9 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
-        `winctl input 2 "text"`, `winctl keys ctrl+s`. Put global options before the
-        command, and `--` before negative coordinates: `winctl drag-at -- -1900 300 -1700 300`.
+        `winctl input 2 "text"`, `winctl keys ctrl+s`. Global options go before or after
+        the command (`winctl state --json`); `--` ends them, and goes before negative
+        coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
         llm = LLMFlags(provider=values.pop("llm_provider"), api_key=values.pop("vision_api_key"),
                        base_url=values.pop("vision_base_url"), model=values.pop("vision_model"))
