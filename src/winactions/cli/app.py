@@ -211,18 +211,23 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         ctx.obj = GlobalOptions.model_validate({"llm": llm, **values})
 
     @cli.command("mcp")
+    @click.option("--tools", "profile", default="core", show_default=True,
+                  help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
+                       "the locator), windows (apps and windows), all; combine with commas: core,vision")
     @click.pass_context
-    def mcp_command(ctx: click.Context) -> None:
+    def mcp_command(ctx: click.Context, profile: str) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
+        from winactions.mcp.profiles import resolve
 
         try:
+            served = resolve(profile)
             require("mcp", feature="`winctl mcp`")
         except WinctlError as exc:
             _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
-        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp")
+        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", served)
 
     @cli.command("skill")
     def skill_command() -> None:
