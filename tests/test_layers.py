@@ -33,10 +33,12 @@ ALLOWED: dict[str, set[str]] = {
     "commands": {"backends", "errors", "execution", "keys", "llm", "locate", "marks", "model", "options",
                  "perception", "screenshots", "session"},
     "render": {"commands", "errors", "model"},
+    "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "render", "session"},
     "agent": {"api", "backends", "commands", "errors", "keys", "llm", "locate", "model", "render"},
     "daemon": {"_version", "api", "cli", "commands", "errors", "options", "render", "session"},
-    "cli": {"_version", "api", "commands", "daemon", "errors", "extras", "llm", "mcp", "options", "render", "session"},
+    "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options", "render",
+            "session"},
     "mcp": {"_version", "api", "backends", "commands", "errors", "options", "render"},
 }
 # Platform libraries, and the only place each may be imported.

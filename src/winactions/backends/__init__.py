@@ -9,7 +9,7 @@ import importlib
 import os
 import sys
 
-from winactions.backends.base import Backend
+from winactions.backends.base import Backend, Check
 from winactions.errors import BackendUnavailable
 
 _BACKENDS = {
@@ -41,3 +41,20 @@ def get_backend(name: str | None = None, *, live: bool = False) -> Backend:
     module = importlib.import_module(module_name)
     backend: Backend = getattr(module, class_name)(live=live)
     return backend
+
+
+_DIAGNOSE = {
+    "linux": "winactions.backends.linux.diagnose",
+    "windows": "winactions.backends.windows.diagnose",
+}
+
+
+def diagnose(name: str | None = None) -> list[Check]:
+    """The platform's own checks for `winctl doctor` (display, buses, accessibility)."""
+    name = name or os.environ.get("WINACTIONS_BACKEND") or default_backend_name()
+    module_name = _DIAGNOSE.get(name)
+    if module_name is None:
+        return [Check("platform", "fail", f"no backend for platform {name!r}",
+                      f"winactions runs on: {', '.join(sorted(_BACKENDS))}")]
+    checks: list[Check] = importlib.import_module(module_name).diagnose()
+    return checks

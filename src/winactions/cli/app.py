@@ -248,9 +248,11 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             group.add_command(_make_click_command(cmd, leaf, provider))
         else:
             cli.add_command(_make_click_command(cmd, head, provider))
+    from winactions.cli.doctor import add_doctor_command
     from winactions.cli.sessions import add_session_commands
 
     add_session_commands(cli)
+    add_doctor_command(cli)
     return cli
 
 

@@ -15,7 +15,7 @@ import sys
 
 from winactions.options import FLAG_OPTIONS, FLAGS_WITH_VALUE, OPTIONAL_VALUES
 
-LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill"}
+LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill", "doctor"}  # run here: doctor checks this shell's desktop
 
 
 GLOBAL_FLAGS = frozenset(o.flag for o in FLAG_OPTIONS)
