@@ -8,6 +8,7 @@ arguments and options come from its pydantic parameters (descriptions become hel
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import sys
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 import click
 from pydantic.fields import FieldInfo
 
-from winactions import render
+from winactions import progress, render
 from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import Command, GlobalOptions, load_commands
@@ -125,9 +126,14 @@ class _Command(click.Command):
 def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: DesktopProvider) -> None:
     """Run one command and print its result; errors go to stderr with an exit code."""
     done: Callable[[], None] | None = None
+    watch = progress.watching(_to_terminal) if progress.current() is None and sys.stderr.isatty() \
+        else contextlib.nullcontext()
     try:
-        desktop, done = provider(options)
-        result = desktop.run(name, args, options)
+        with watch as watched:
+            desktop, done = provider(options)
+            result = desktop.run(name, args, options)
+        if watched is not None and watched.elapsed >= watched.delay:
+            sys.stderr.write(progress.CLEAR)  # the progress line goes before the answer is printed
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))
     except WinctlError as exc:
         _fail(exc, options)
@@ -139,6 +145,12 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: Deskt
     finally:
         if done is not None:
             done()
+
+
+def _to_terminal(message: str, elapsed: float) -> None:
+    """Progress on a terminal's stderr: one line, overwritten, cleared before the answer."""
+    sys.stderr.write(progress.line(message, elapsed))
+    sys.stderr.flush()
 
 
 def _fail(exc: WinctlError, options: GlobalOptions) -> None:

@@ -6,6 +6,7 @@ import time
 
 from pydantic import Field
 
+from winactions import progress
 from winactions.commands.base import Context, Params, command
 from winactions.commands.results import ValueResult, WaitResult
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
@@ -100,6 +101,7 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
     name = "visible" if p.visible is not None else "enabled" if p.enabled is not None else "gone"
     deadline = start + p.timeout
     backend = ctx.session.backend
+    progress.step(f"waiting for element {target_id} to be {name}")
     while True:
         node = backend.refresh(target.handle) if target.handle else None
         if _holds(name, node, backend.screens()):
@@ -119,6 +121,7 @@ def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: 
     element shows `text`, or none shows `gone_text`."""
     start = deadline - timeout
     wanted = (text or gone_text or "").casefold()
+    progress.step(f'waiting for the text "{text}"' if text is not None else f'waiting for "{gone_text}" to go')
     while True:
         ui = ctx.session.refresh_state(ctx.window())
         found = next((t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()),

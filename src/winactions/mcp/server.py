@@ -13,12 +13,13 @@ import threading
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from pydantic import ValidationError
 
-from winactions import render
+from winactions import progress, render
 from winactions._version import __version__
 from winactions.api import Desktop
 from winactions.backends.base import Backend
@@ -138,10 +139,13 @@ class ToolRunner:
     def _served(self) -> list[Command]:
         return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
 
-    def call(self, tool: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    def call(self, tool: str, arguments: dict[str, Any] | None,
+             sink: progress.Sink | None = None) -> types.CallToolResult:
+        """Run one tool call; `sink` gets its progress (when the client asked for it)."""
         with self._lock:
             try:
-                result = self._run(tool, dict(arguments or {}))
+                with progress.watching(sink):
+                    result = self._run(tool, dict(arguments or {}))
             except WinctlError as exc:
                 exc.hint = hint_for(exc.hint, "mcp")
                 return types.CallToolResult(
@@ -197,13 +201,25 @@ def _images(result: Result) -> list[types.ImageContent]:
     return images
 
 
+def _progress_sink(ctx: Any) -> progress.Sink:
+    """Progress notifications for the client's token: elapsed seconds as the progress (it
+    only grows) and the step as the message, sent on the server's event loop."""
+    token = anyio.lowlevel.current_token()
+
+    def sink(message: str, elapsed: float) -> None:
+        anyio.from_thread.run(ctx.session.report_progress, round(elapsed, 1), None, message, token=token)
+
+    return sink
+
+
 def build_server(runner: ToolRunner) -> Server[Any]:
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
-    async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         # the backend is synchronous (and keeps its own event loop thread): run it off the loop
-        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments)
+        sink = _progress_sink(ctx) if (params.meta or {}).get("progress_token") is not None else None
+        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink)
 
     return Server("winactions", version=__version__, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)
