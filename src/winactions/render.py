@@ -88,8 +88,7 @@ def diff_text(result: StateResult) -> str:
     lines.extend("+ " + target_line(t, result.verbose) for t in d.added)
     lines.extend("- " + target_line(t, result.verbose) for t in d.removed)
     for change in d.changed:
-        what = ", ".join(f"{field}: {_change_value(before)} -> {_change_value(after)}"
-                         for field, (before, after) in change.fields.items())
+        what = ", ".join(_change(field, before, after) for field, (before, after) in change.fields.items())
         lines.append(f"~ {target_line(change.target, result.verbose)} ({what})")
     if not (d.added or d.removed or d.changed) and d.since is not None:
         lines.append("(nothing changed)")
@@ -98,6 +97,15 @@ def diff_text(result: StateResult) -> str:
     lines.append(f"({d.unchanged} unchanged)")
     lines.extend(f"warning: {_safe(x)}" for x in result.state.warnings)
     return "\n".join(lines)
+
+
+def _change(field: str, before: object, after: object) -> str:
+    """One changed field: states as what was added and removed, the rest as before -> after."""
+    if isinstance(before, list) and isinstance(after, list) and field == "states":
+        gone, new = [s for s in before if s not in after], [s for s in after if s not in before]
+        marks = [*(f"+{_clean(str(s), 40)}" for s in new), *(f"-{_clean(str(s), 40)}" for s in gone)]
+        return "states: " + " ".join(marks)
+    return f"{field}: {_change_value(before)} -> {_change_value(after)}"
 
 
 def _change_value(value: object) -> str:

@@ -76,3 +76,13 @@ def test_the_mcp_inspector_lists_the_core_profile(desktop, tmp_path):
     listed = json.loads(run.stdout)
     assert {t["name"] for t in listed["tools"]} == tool_names("core")
     assert len(json.dumps(listed, separators=(",", ":")).encode()) <= LIMIT
+
+
+def test_locate_cache_is_not_marked_read_only():
+    """`locate_cache clear` forgets the cache: an MCP client must not treat it as read-only."""
+    from winactions.commands.base import load_commands
+    from winactions.mcp.server import tool_list
+
+    (tool,) = tool_list([load_commands()["locate-cache"]])
+    assert tool.annotations is not None and tool.annotations.read_only_hint is False
+    assert "return_state" not in tool.input_schema["properties"]
