@@ -124,3 +124,17 @@ def test_table_and_form_of_the_fixture(winctl, table_app):
     assert len(cells) >= 20, [t["type"] for t in state["targets"]]
     labelled = {i for m in layout.marks for i in m.ids}
     assert len(labelled & set(cells)) + len(set(layout.unplaced) & set(cells)) == len(cells)
+
+
+def test_calculator_button_grid_in_galculator(winctl, launch, tmp_path):  # noqa: F811
+    """A dense grid of small buttons nobody here wrote."""
+    launch(["galculator"], title="galculator")
+    deadline = time.monotonic() + 20
+    while len(ids_of(state := winctl.state(), "Button")) < 20:
+        assert time.monotonic() < deadline, [(t["type"], t["name"]) for t in state["targets"]]
+        time.sleep(0.3)
+    state, layout = annotated(winctl)
+    buttons = set(ids_of(state, "Button"))
+    labelled = {i for m in layout.marks for i in m.ids}
+    assert buttons <= labelled | set(layout.unplaced)
+    assert len(buttons & labelled) >= 0.9 * len(buttons), layout.unplaced

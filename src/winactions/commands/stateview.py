@@ -39,7 +39,7 @@ def scoped(targets: list[Target], scope: int) -> list[Target]:
     ids = {t.id for t in targets}
     if scope not in ids:
         raise NotFound(f"element {scope} is not in the window's state",
-                       hint="run `winctl state` and give --scope an id from it")
+                       hint="scope to an id listed by `winctl state`")
     parents = {t.id: t.parent_id for t in targets}
     inside: dict[int, bool] = {scope: True}
 

@@ -165,6 +165,7 @@ class DesktopSession:
         """Perceive the window, number the targets, remember and return the state."""
         detection: Detection | None = None
         warnings: list[str] = []
+        progress.step(f'reading the elements of "{window.title}"')
         for provider in self.providers:
             try:
                 detection = provider.detect(self.backend, window, detection)
