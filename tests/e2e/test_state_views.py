@@ -90,3 +90,28 @@ def test_wait_for_text_to_appear_and_go(winctl, app):
     assert 'text "Applied" gone' in winctl("wait", "--gone-text", "Applied", "--timeout", "5").out
     late = winctl("wait", "--text", "never shown anywhere", "--timeout", "0.5", expect=None)
     assert late.code != 0 and "no element shows" in late.err
+
+
+def test_options_after_the_command_reach_the_daemon_through_the_console_script(app, desktop, tmp_path):
+    """The thin client finds `--session` after the command too, so the call goes to that
+    session's daemon, and `--json` after it shapes the daemon's answer."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    winctl_script = str(Path(sys.executable).with_name("winctl"))
+    env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
+    (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([winctl_script, *args], env=env, capture_output=True, text=True, timeout=120)
+
+    try:
+        done = run("state", "--window", TITLE, "--json", "--session", "after")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["result"]["window"]["title"] == TITLE
+        listed = json.loads(run("sessions", "--json").stdout)["result"]["sessions"]
+        assert [s["session"] for s in listed] == ["after"]
+    finally:
+        run("session", "close", "--all")
