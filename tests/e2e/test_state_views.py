@@ -115,3 +115,17 @@ def test_options_after_the_command_reach_the_daemon_through_the_console_script(a
         assert [s["session"] for s in listed] == ["after"]
     finally:
         run("session", "close", "--all")
+
+
+def test_the_python_api_takes_scope_max_elements_and_diff(winctl, app):
+    from tests.conftest import environment
+    from winactions import Desktop
+
+    with environment(winctl.env), Desktop(window=TITLE) as desktop:
+        full = desktop.state()
+        table = next(t for t in full.targets if t.type == "Table")
+        scoped = desktop.state(scope=table.id)
+        assert scoped.targets[0].id == table.id and all(t.type != "Button" for t in scoped.targets)
+        assert len(desktop.state(max_elements=4).targets) == 4
+        changes = desktop.call("state", diff=True)
+        assert changes.diff is not None and changes.diff.since is not None and not changes.diff.removed
