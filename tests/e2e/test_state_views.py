@@ -51,7 +51,7 @@ def test_scope_lists_only_one_elements_subtree(winctl, app):
     assert {t["type"] for t in scoped["targets"][1:]} <= {"HeaderItem", "DataItem", "ScrollBar"}
     assert not any(t["type"] == "Button" for t in scoped["targets"])
     missing = winctl("state", "--scope", "99999", expect=None)
-    assert missing.code != 0 and "--scope" in missing.err and "internal error" not in missing.err
+    assert missing.code == 3 and "scope 99999: no element" in missing.err and "internal error" not in missing.err
 
 
 def test_diff_shows_added_removed_and_changed_elements(winctl, app):

@@ -121,9 +121,10 @@ def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: 
     element shows `text`, or none shows `gone_text`."""
     start = deadline - timeout
     wanted = (text or gone_text or "").casefold()
-    progress.step(f'waiting for the text "{text}"' if text is not None else f'waiting for "{gone_text}" to go')
+    waiting = f'waiting for the text "{text}"' if text is not None else f'waiting for "{gone_text}" to go'
     while True:
         ui = ctx.session.refresh_state(ctx.window())
+        progress.step(waiting)  # after the read, which says its own step
         found = next((t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()),
                      None)
         if text is not None and found is not None:

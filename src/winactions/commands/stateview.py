@@ -38,7 +38,7 @@ def scoped(targets: list[Target], scope: int) -> list[Target]:
     """The element `scope` and everything under it (by the listed parents)."""
     ids = {t.id for t in targets}
     if scope not in ids:
-        raise NotFound(f"element {scope} is not in the window's state",
+        raise NotFound(f"scope {scope}: no element {scope} in the window's state",
                        hint="scope to an id listed by `winctl state`")
     parents = {t.id: t.parent_id for t in targets}
     inside: dict[int, bool] = {scope: True}
