@@ -132,6 +132,12 @@ def environment_checks() -> list[Check]:
                             "Qt apps started from here may expose no tree",
                             "start Qt apps with winctl launch, or export QT_ACCESSIBILITY=1 "
                             "QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1"))
+    modules = os.environ.get("GTK_MODULES", "")
+    checks.append(Check("GTK 2 bridge", "ok", "GTK_MODULES loads atk-bridge for GTK 2 apps started from here")
+                  if "atk-bridge" in modules.split(":") else
+                  Check("GTK 2 bridge", "ok", "note: GTK 2 apps started from here expose a tree only with "
+                        "GTK_MODULES=gail:atk-bridge",
+                        "start them with winctl launch (sets it), or export GTK_MODULES=gail:atk-bridge"))
     checks.append(Check("Chromium / Electron", "ok", f"note: they export a tree only when started with "
                         f"{bridges.CHROMIUM_FLAG} and accessibility is enabled",
                         f"start them with winctl launch (adds {bridges.CHROMIUM_FLAG}), or add the flag yourself"))
