@@ -18,25 +18,29 @@ ALLOWED: dict[str, set[str]] = {
     "__init__": {"_version", "api", "commands", "errors", "locate", "model"},  # the public facade
     "_version": set(),
     "options": set(),  # standard library only: the thin client reads it
+    "progress": set(),  # standard library only: what long work is doing, for whoever watches
     "errors": set(),
     "extras": {"errors"},  # which extra installs an optional part
     "keys": {"errors"},
     "model": {"errors"},
     "backends": {"errors", "keys", "model"},
     "execution": {"backends", "errors", "model"},
-    "screenshots": {"backends", "errors", "model"},
+    "marks": {"model"},  # label placement: geometry only
+    "screenshots": {"backends", "errors", "marks", "model"},
     "llm": {"errors", "model"},
-    "locate": {"backends", "errors", "llm", "model"},
+    "locate": {"backends", "errors", "llm", "model", "progress"},
     "perception": {"backends", "errors", "extras", "llm", "locate", "model", "options", "screenshots"},
-    "session": {"backends", "errors", "extras", "llm", "locate", "model", "perception"},
-    "commands": {"backends", "errors", "execution", "keys", "llm", "locate", "model", "options", "perception",
-                 "screenshots", "session"},
+    "session": {"backends", "errors", "extras", "llm", "locate", "model", "perception", "progress"},
+    "commands": {"backends", "errors", "execution", "keys", "llm", "locate", "marks", "model", "options",
+                 "perception", "progress", "screenshots", "session"},
     "render": {"commands", "errors", "model"},
+    "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "render", "session"},
     "agent": {"api", "backends", "commands", "errors", "keys", "llm", "locate", "model", "render"},
-    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "render", "session"},
-    "cli": {"_version", "api", "commands", "daemon", "errors", "extras", "llm", "mcp", "options", "render", "session"},
-    "mcp": {"_version", "api", "backends", "commands", "errors", "options", "render"},
+    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "progress", "render", "session"},
+    "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options",
+            "progress", "render", "session"},
+    "mcp": {"_version", "api", "backends", "commands", "errors", "options", "progress", "render"},
 }
 # Platform libraries, and the only place each may be imported.
 PLATFORM_LIBRARIES = {

@@ -89,10 +89,12 @@ class Desktop:
 
     # -- perceive -----------------------------------------------------------------------------
     def state(self, *, verbose: bool = False, screenshot: bool = False, annotated: bool = False,
-              window: str | None = None, infer: Infer = "off", vision: Vision = "off") -> UIState:
-        """The window's indexed elements."""
+              window: str | None = None, infer: Infer = "off", vision: Vision = "off",
+              scope: int | None = None, max_elements: int | None = None) -> UIState:
+        """The window's indexed elements (only element `scope`'s subtree, at most
+        `max_elements` of them; `call("state", diff=True)` gives what changed)."""
         result = self.call("state", verbose=verbose, screenshot=screenshot, annotated=annotated, window=window,
-                           infer=infer, vision=vision)
+                           infer=infer, vision=vision, scope=scope, max_elements=max_elements)
         assert isinstance(result, StateResult) and result.state is not None
         return result.state
 

@@ -77,6 +77,44 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False) -> str
     return "\n".join(lines)
 
 
+def diff_text(result: StateResult) -> str:
+    """`state --diff`: + added, - removed, ~ changed (with what changed), then a count."""
+    assert result.state is not None and result.diff is not None
+    d, w = result.diff, result.state.window
+    lines = [f'Window: "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}, id {w.id})']
+    if d.since is None:
+        lines.append("(no previous state in this session: every element is new)")
+    elif d.window_changed:
+        lines.append("(the previous state was of another window: every element is new)")
+    lines.extend("+ " + target_line(t, result.verbose) for t in d.added)
+    lines.extend("- " + target_line(t, result.verbose) for t in d.removed)
+    for change in d.changed:
+        what = ", ".join(_change(field, before, after) for field, (before, after) in change.fields.items())
+        lines.append(f"~ {target_line(change.target, result.verbose)} ({what})")
+    if not (d.added or d.removed or d.changed) and d.since is not None:
+        lines.append("(nothing changed)")
+    if result.omitted:
+        lines.append(f"({result.omitted} more changes not listed (--max-elements))")
+    lines.append(f"({d.unchanged} unchanged)")
+    lines.extend(f"warning: {_safe(x)}" for x in result.state.warnings)
+    return "\n".join(lines)
+
+
+def _change(field: str, before: object, after: object) -> str:
+    """One changed field: states as what was added and removed, the rest as before -> after."""
+    if isinstance(before, list) and isinstance(after, list) and field == "states":
+        gone, new = [s for s in before if s not in after], [s for s in after if s not in before]
+        marks = [*(f"+{_clean(str(s), 40)}" for s in new), *(f"-{_clean(str(s), 40)}" for s in gone)]
+        return "states: " + " ".join(marks)
+    return f"{field}: {_change_value(before)} -> {_change_value(after)}"
+
+
+def _change_value(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_clean(str(v), 40) for v in value) + "]"
+    return "none" if value is None else f'"{_clean(str(value), 60)}"'
+
+
 def window_line(w: WindowInfo) -> str:
     flags = [f for f, on in (("active", w.active), ("minimized", w.minimized),
                              ("maximized", w.maximized)) if on]
@@ -95,7 +133,13 @@ def to_text(result: Result) -> str:
 def _body_text(result: Result) -> str:
     if isinstance(result, StateResult):
         assert result.state is not None
-        return state_text(result.state, result.verbose, result.tree)
+        if result.diff is not None:
+            return diff_text(result)
+        text = state_text(result.state, result.verbose, result.tree)
+        if result.omitted:
+            text += f"\n({result.omitted} more elements not listed (--max-elements); their ids stay valid — " \
+                    "`winctl state --scope ID` lists one part)"
+        return text
     if isinstance(result, WindowsResult):
         return "\n".join(window_line(w) for w in result.windows) or "(no windows)"
     if isinstance(result, DevicesResult):
@@ -142,7 +186,8 @@ def _body_text(result: Result) -> str:
         stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
         return (f"cleared {result.cleared} entries; " if result.action == "clear" else "") + stats
     if isinstance(result, WaitResult):
-        return f"{result.condition} after {result.waited_seconds:.2f}s"
+        found = f": {target_line(result.target)}" if result.target is not None else ""
+        return f"{result.condition} after {result.waited_seconds:.2f}s{found}"
     return json.dumps(to_data(result), indent=2)
 
 
@@ -238,7 +283,20 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
 def to_data(result: Result) -> dict[str, Any]:
     if isinstance(result, StateResult):
         assert result.state is not None
-        return state_data(result.state, result.verbose)
+        data = state_data(result.state, result.verbose)
+        if result.scope is not None:
+            data["scope"] = result.scope
+        if result.omitted:
+            data["omitted"] = result.omitted
+        if result.diff is not None:
+            d = result.diff
+            data["diff"] = {"since": d.since, "window_changed": d.window_changed, "unchanged": d.unchanged,
+                            "added": [t.id for t in d.added], "removed": state_data(
+                                result.state.model_copy(update={"targets": d.removed}), result.verbose)["targets"],
+                            "changed": [{"id": c.target.id, **{f: {"before": b, "after": a}
+                                                               for f, (b, a) in c.fields.items()}}
+                                        for c in d.changed]}
+        return data
     data = result.model_dump(mode="json", exclude={"state"})
     if result.state is not None:
         data["state"] = state_data(result.state)

@@ -1,28 +1,22 @@
 """Screenshots of a window, saved as PNG, and the annotated kind with element ids drawn on.
 
 The annotated image is how an agent connects what it sees to what it can act on: each
-target's rectangle framed, its id in a label, colour by source (tree, inferred, vision).
+target's rectangle framed and its id in a label placed so that it cannot be read as
+another element's (`winactions.marks`); frames not from the tree are dashed.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, ImageStat
 
+from winactions import marks
 from winactions.backends.base import Backend
 from winactions.errors import ActionFailed, InvalidInput
 from winactions.model import Rect, Source, Target
-
-_COLOURS = {
-    Source.ACCESSIBILITY: (220, 30, 30),
-    Source.INFERRED: (20, 120, 220),
-    Source.VISION: (20, 160, 60),
-    Source.OCR: (200, 120, 0),
-    Source.TEMPLATE: (150, 40, 200),
-    Source.FIXED: (90, 90, 90),
-}
 
 
 def capture(backend: Backend, rect: Rect) -> Image.Image:
@@ -59,22 +53,77 @@ def default_path(directory: Path, stem: str) -> Path:
     return directory / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}-{int(time.time() * 1000) % 1000:03d}.png"
 
 
-def annotate(image: Image.Image, origin: tuple[int, int], targets: list[Target]) -> Image.Image:
-    """Draw each target's frame and id; `origin` is the image's top-left on screen."""
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+UNLABELLED = {"Separator"}  # a line between menu items: nothing to act on, and no room for a label
+LABEL_SIZES = (12, 10)  # font pixel sizes: the smaller one only where the larger cannot fit
+
+
+def annotate(image: Image.Image, origin: tuple[int, int],
+             targets: list[Target]) -> tuple[Image.Image, marks.Layout]:
+    """Draw each target's frame and id; `origin` is the image's top-left on screen.
+
+    Labels are placed by `winactions.marks` so that each touches its own frame and no other
+    and none hides another; the layout (in image pixels) comes back with the ids that could
+    not be labelled without misleading. Frames from outside the tree (inferred, vision,
+    OCR...) are dashed."""
     out = image.convert("RGB").copy()
-    draw = ImageDraw.Draw(out)
-    font = ImageFont.load_default()
     ox, oy = origin
-    for t in targets:
-        if t.rect is None:
-            continue
-        colour = _COLOURS.get(t.source, (220, 30, 30))
-        box = (t.rect.left - ox, t.rect.top - oy, t.rect.right - ox - 1, t.rect.bottom - oy - 1)
-        draw.rectangle(box, outline=colour, width=1)
-        label = str(t.id)
-        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
-        w, h = right - left + 4, bottom - top + 2
-        lx, ly = box[0], max(0, box[1] - h)
-        draw.rectangle((lx, ly, lx + w, ly + h), fill=colour)
-        draw.text((lx + 2, ly - top + 1), label, fill=(255, 255, 255), font=font)
-    return out
+    items = [(t.id, Rect(left=t.rect.left - ox, top=t.rect.top - oy, right=t.rect.right - ox,
+                         bottom=t.rect.bottom - oy))
+             for t in targets if t.rect is not None and t.type not in UNLABELLED]
+    bounds = Rect(left=0, top=0, right=out.width, bottom=out.height)
+    grey = out.convert("L")
+
+    def ink(rect: Rect) -> float:
+        """How busy the picture is under a label: the grey levels' spread, 0 (flat) to 1."""
+        stddev = ImageStat.Stat(grey.crop((rect.left, rect.top, rect.right, rect.bottom))).stddev[0]
+        return min(stddev / 64.0, 1.0)
+
+    best: tuple[marks.Layout, Font] | None = None
+    for size in LABEL_SIZES:
+        font = _font(size)
+        layout = marks.place(items, functools.partial(_label_size, font), bounds, ink)
+        if best is None or len(layout.unplaced) < len(best[0].unplaced):
+            best = (layout, font)
+        if not layout.unplaced:
+            break
+    assert best is not None
+    layout, font = best
+    sources = {t.id: t.source for t in targets}
+    draw = ImageDraw.Draw(out)
+    for mark in layout.marks:
+        box = (mark.box.left, mark.box.top, mark.box.right - 1, mark.box.bottom - 1)
+        if all(sources.get(i) is Source.ACCESSIBILITY for i in mark.ids):
+            draw.rectangle(box, outline=mark.colour, width=1)
+        else:
+            _dashed(draw, box, mark.colour)
+    for mark in layout.marks:  # labels over every frame, so that no frame line crosses a number
+        lab = mark.label
+        draw.rectangle((lab.left, lab.top, lab.right - 1, lab.bottom - 1), fill=mark.colour)
+        left, top, _right, _bottom = draw.textbbox((0, 0), mark.text, font=font)
+        draw.text((lab.left + 2 - left, lab.top + 1 - top), mark.text, fill=(255, 255, 255), font=font)
+    return out, layout
+
+
+def _font(size: int) -> Font:
+    """Pillow's bundled font at `size` pixels (FreeType); its bitmap font where FreeType is missing."""
+    try:
+        return ImageFont.load_default(size=size)
+    except (ImportError, OSError):  # pragma: no cover - Pillow built without FreeType
+        return ImageFont.load_default()
+
+
+def _label_size(font: Font, text: str) -> tuple[int, int]:
+    left, top, right, bottom = font.getbbox(text)
+    return int(right - left) + 4, int(bottom - top) + 3
+
+
+def _dashed(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int],
+            dash: int = 4) -> None:
+    left, top, right, bottom = box
+    for x in range(left, right + 1, dash * 2):
+        draw.line((x, top, min(x + dash - 1, right), top), fill=colour)
+        draw.line((x, bottom, min(x + dash - 1, right), bottom), fill=colour)
+    for y in range(top, bottom + 1, dash * 2):
+        draw.line((left, y, left, min(y + dash - 1, bottom)), fill=colour)
+        draw.line((right, y, right, min(y + dash - 1, bottom)), fill=colour)

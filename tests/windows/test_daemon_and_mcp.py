@@ -23,7 +23,8 @@ def windows_env(tmp_path: Path) -> dict[str, str]:
     runtime.mkdir(mode=0o700, exist_ok=True)
     return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "WINACTIONS_BACKEND": "windows",
             "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
-            "WINACTIONS_FAKE_APPS": "notepad,calculator", "PYTHONPATH": str(ROOT)}
+            "WINACTIONS_FAKE_APPS": "notepad,calculator",
+            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
 
 
 def test_a_daemon_session_keeps_one_windows_desktop_between_calls(tmp_path):
@@ -47,7 +48,7 @@ def test_a_daemon_session_keeps_one_windows_desktop_between_calls(tmp_path):
 
 
 def test_the_mcp_server_serves_the_windows_backend(tmp_path):
-    params = StdioServerParameters(command=WINCTL, args=["mcp"], env=windows_env(tmp_path))
+    params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all"], env=windows_env(tmp_path))
 
     async def main():
         async with stdio_client(params) as (read, write):

@@ -10,7 +10,7 @@ import importlib
 import os
 import sys
 
-from winactions.backends.base import Backend
+from winactions.backends.base import Backend, Check
 from winactions.errors import BackendUnavailable
 
 _BACKENDS = {
@@ -67,3 +67,20 @@ def phone_devices() -> tuple[list[dict[str, str]], str]:
                     "(or plug a phone in and use --device)")
     return [{"serial": d.serial, "state": d.state, "model": d.model, "product": d.product}
             for d in adb.list_devices()], ""
+
+
+_DIAGNOSE = {
+    "linux": "winactions.backends.linux.diagnose",
+    "windows": "winactions.backends.windows.diagnose",
+}
+
+
+def diagnose(name: str | None = None) -> list[Check]:
+    """The platform's own checks for `winctl doctor` (display, buses, accessibility)."""
+    name = name or os.environ.get("WINACTIONS_BACKEND") or default_backend_name()
+    module_name = _DIAGNOSE.get(name)
+    if module_name is None:
+        return [Check("platform", "fail", f"no backend for platform {name!r}",
+                      f"winactions runs on: {', '.join(sorted(_BACKENDS))}")]
+    checks: list[Check] = importlib.import_module(module_name).diagnose()
+    return checks

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
 
@@ -53,6 +54,19 @@ class Capability(str, Enum):
     BOUND_WINDOW = "bound_window"  # input to one window in the background (seed 003)
     CLIPBOARD = "clipboard"  # read and set the clipboard's text
     DEVICE = "device"  # a phone's system: its home screen, hardware keys, installed apps
+
+
+@dataclass(frozen=True)
+class Check:
+    """One finding of `winctl doctor`: what was checked, how it went, and the fix.
+
+    A backend diagnoses its platform (display, buses, accessibility switches) without
+    opening itself, since what it checks is what would stop it from opening."""
+
+    name: str
+    status: str  # "ok", "warn" (works, but something will be missing) or "fail" (winctl cannot work)
+    detail: str
+    fix: str = ""
 
 
 class MouseButton(str, Enum):

@@ -8,6 +8,7 @@ arguments and options come from its pydantic parameters (descriptions become hel
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import sys
@@ -20,7 +21,7 @@ from typing import Any, Protocol
 import click
 from pydantic.fields import FieldInfo
 
-from winactions import render
+from winactions import progress, render
 from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import Command, GlobalOptions, load_commands
@@ -94,17 +95,45 @@ def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider)
                 if v is not None and not (isinstance(v, tuple) and not v)}
         run(cmd.name, args, click_ctx.find_root().obj, provider)
 
-    return click.Command(leaf_name, params=params, callback=callback, help=cmd.help,
-                         short_help=cmd.summary, no_args_is_help=False,
-                         context_settings={"ignore_unknown_options": False})
+    return _Command(leaf_name, params=params, callback=callback, help=cmd.help,
+                    short_help=cmd.summary, no_args_is_help=False,
+                    context_settings={"ignore_unknown_options": False})
+
+
+def global_option_rows() -> list[tuple[str, str]]:
+    """(flag, help) of every global option, from the one table in `winactions.options`."""
+    rows = [(o.flag, o.help + (f" [env var: {o.env}]" if o.env else "")) for o in FLAG_OPTIONS]
+    rows += [(f"{flag} [{'|'.join(modes[1])}]", OPTIONAL_VALUE_HELP[flag]) for flag, modes in OPTIONAL_VALUES.items()]
+    for v in VALUE_OPTIONS:
+        metavar = "|".join(v.choices) if v.choices else "NUMBER" if v.fraction else "TEXT"
+        rows.append((f"{v.flag} {metavar}", v.help + (f" [env var: {v.env}]" if v.env else "")))
+    return rows
+
+
+def _format_global_options(formatter: click.HelpFormatter) -> None:
+    with formatter.section("Global options (before or after the command)"):
+        formatter.write_dl(global_option_rows())
+
+
+class _Command(click.Command):
+    """A command whose help also lists the global options, which go before or after it."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _format_global_options(formatter)
+        super().format_epilog(ctx, formatter)
 
 
 def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: DesktopProvider) -> None:
     """Run one command and print its result; errors go to stderr with an exit code."""
     done: Callable[[], None] | None = None
+    watch = progress.watching(_to_terminal) if progress.current() is None and sys.stderr.isatty() \
+        else contextlib.nullcontext()
     try:
-        desktop, done = provider(options)
-        result = desktop.run(name, args, options)
+        with watch as watched:
+            desktop, done = provider(options)
+            result = desktop.run(name, args, options)
+        if watched is not None and watched.elapsed >= watched.delay:
+            sys.stderr.write(progress.CLEAR)  # the progress line goes before the answer is printed
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))
     except WinctlError as exc:
         _fail(exc, options)
@@ -118,6 +147,12 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: Deskt
             done()
 
 
+def _to_terminal(message: str, elapsed: float) -> None:
+    """Progress on a terminal's stderr: one line, overwritten, cleared before the answer."""
+    sys.stderr.write(progress.line(message, elapsed))
+    sys.stderr.flush()
+
+
 def _fail(exc: WinctlError, options: GlobalOptions) -> None:
     if options.json_output:
         click.echo(render.error_json(exc))
@@ -127,10 +162,19 @@ def _fail(exc: WinctlError, options: GlobalOptions) -> None:
 
 
 class _Group(click.Group):
-    """Lists commands in table order and turns usage errors into the protocol's errors."""
+    """Lists commands in table order; its commands and sub-groups (`get`, `session`) list
+    the global options in their help too."""
+
+    command_class = _Command
+    group_class = type  # sub-groups are _Group as well
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if ctx.parent is not None:  # the root's own options are the global ones: listed already
+            _format_global_options(formatter)
+        super().format_epilog(ctx, formatter)
 
 
 def _value_option(option: ValueOption) -> Callable[[Any], Any]:
@@ -170,26 +214,32 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
-        `winctl input 2 "text"`, `winctl keys ctrl+s`. Put global options before the
-        command, and `--` before negative coordinates: `winctl drag-at -- -1900 300 -1700 300`.
+        `winctl input 2 "text"`, `winctl keys ctrl+s`. Global options go before or after
+        the command (`winctl state --json`); `--` ends them, and goes before negative
+        coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
         llm = LLMFlags(provider=values.pop("llm_provider"), api_key=values.pop("vision_api_key"),
                        base_url=values.pop("vision_base_url"), model=values.pop("vision_model"))
         ctx.obj = GlobalOptions.model_validate({"llm": llm, **values})
 
     @cli.command("mcp")
+    @click.option("--tools", "profile", default="core", show_default=True,
+                  help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
+                       "the locator), windows (apps and windows), all; combine with commas: core,vision")
     @click.pass_context
-    def mcp_command(ctx: click.Context) -> None:
+    def mcp_command(ctx: click.Context, profile: str) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
+        from winactions.mcp.profiles import resolve
 
         try:
+            served = resolve(profile)
             require("mcp", feature="`winctl mcp`")
         except WinctlError as exc:
             _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
-        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", device=ctx.obj.device)
+        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", served, device=ctx.obj.device)
 
     @cli.command("skill")
     def skill_command() -> None:
@@ -210,9 +260,11 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             group.add_command(_make_click_command(cmd, leaf, provider))
         else:
             cli.add_command(_make_click_command(cmd, head, provider))
+    from winactions.cli.doctor import add_doctor_command
     from winactions.cli.sessions import add_session_commands
 
     add_session_commands(cli)
+    add_doctor_command(cli)
     return cli
 
 

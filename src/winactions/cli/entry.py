@@ -13,36 +13,51 @@ from __future__ import annotations
 import os
 import sys
 
-from winactions.options import FLAGS_WITH_VALUE, OPTIONAL_VALUES
+from winactions.options import FLAG_OPTIONS, FLAGS_WITH_VALUE, OPTIONAL_VALUES
 
-LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill"}
+LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill", "doctor"}  # run here: doctor checks this shell's desktop
+
+
+GLOBAL_FLAGS = frozenset(o.flag for o in FLAG_OPTIONS)
+
+
+def _global_option(argv: list[str], i: int) -> tuple[list[str], int] | None:
+    """The global option at argv[i] as it goes before the command (`--infer=llm`,
+    `--window X`) and how many words it took, or None when argv[i] is no global option."""
+    token = argv[i]
+    flag, eq, _value = token.partition("=")
+    if token in OPTIONAL_VALUES:
+        default, allowed = OPTIONAL_VALUES[token]
+        if i + 1 < len(argv) and argv[i + 1] in allowed:
+            return [f"{token}={argv[i + 1]}"], 2
+        return [f"{token}={default}"], 1
+    if token in FLAGS_WITH_VALUE:
+        return argv[i:i + 2], 2
+    if (eq and (flag in OPTIONAL_VALUES or flag in FLAGS_WITH_VALUE)) or token in GLOBAL_FLAGS:
+        return [token], 1
+    return None
 
 
 def normalize_global_options(argv: list[str]) -> list[str]:
-    """Spell optional-value options as `--infer=llm` / `--infer=rules` before the command name,
-    so that `winctl --infer state` and `winctl --infer llm state` both parse unambiguously."""
-    out: list[str] = []
+    """Global options go before the command for click; people and agents put them anywhere
+    (`winctl state --json`, as in agent-browser and playwright-cli). So every global option
+    is moved in front of the command name, spelled unambiguously (`--infer=llm`,
+    `--infer=rules` for a bare `--infer`). Words after `--` are never touched."""
+    front: list[str] = []
+    rest: list[str] = []
     i = 0
     while i < len(argv):
-        token = argv[i]
-        if token in OPTIONAL_VALUES:
-            default, allowed = OPTIONAL_VALUES[token]
-            if i + 1 < len(argv) and argv[i + 1] in allowed:
-                out.append(f"{token}={argv[i + 1]}")
-                i += 2
-            else:
-                out.append(f"{token}={default}")
-                i += 1
-            continue
-        if token in FLAGS_WITH_VALUE:
-            out.extend(argv[i:i + 2])
-            i += 2
-            continue
-        if not token.startswith("-") or token == "--":
-            return out + argv[i:]
-        out.append(token)
-        i += 1
-    return out
+        if argv[i] == "--":
+            rest.extend(argv[i:])
+            break
+        found = _global_option(argv, i)
+        if found is None:
+            rest.append(argv[i])
+            i += 1
+        else:
+            front.extend(found[0])
+            i += found[1]
+    return front + rest
 
 
 def split_session(argv: list[str]) -> tuple[str | None, str | None, bool]:

@@ -28,6 +28,7 @@ class Kind(str, Enum):
     READ = "read"  # perceives, changes nothing
     ACTION = "action"  # changes the UI; honours --return-state
     WINDOW = "window"  # selects or manages windows
+    SESSION = "session"  # changes winctl's own state (the locator's cache), not the UI: not read-only
 
 
 class Params(BaseModel):

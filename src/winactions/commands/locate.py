@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from winactions.commands.base import Context, Params, command
+from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import LocateCacheResult, LocateCommandResult
 from winactions.errors import NotFound
 
@@ -51,7 +51,7 @@ class CacheParams(Params):
     action: Literal["stats", "clear"] = Field("stats", description="show hit/miss counts, or forget every entry")
 
 
-@command("locate-cache", CacheParams, positional=("action",))
+@command("locate-cache", CacheParams, kind=Kind.SESSION, positional=("action",))
 def locate_cache(ctx: Context, p: CacheParams) -> LocateCacheResult:
     """The locator's cache: `stats` (hits, misses, entries) or `clear`.
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from winactions import screenshots
+from winactions import marks, screenshots
+from winactions.commands import stateview
 from winactions.commands.base import Context, Params, command
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
 from winactions.errors import ActionFailed
@@ -28,6 +29,11 @@ class StateParams(Params):
     tree: bool = Field(False, description="indent elements by their place in the tree")
     screenshot: bool = Field(False, description="also save a screenshot of the window")
     annotated: bool = Field(False, description="also save a screenshot with element ids drawn on it")
+    diff: bool = Field(False, description="show only what changed since this session's previous state: "
+                                          "added (+), removed (-) and changed (~) elements")
+    scope: int | None = Field(None, description="only this element and the elements under it")
+    max_elements: int | None = Field(None, ge=1, description="list at most this many elements and say how many "
+                                                             "were left out (their ids stay valid)")
 
 
 @command("state", StateParams)
@@ -39,18 +45,55 @@ def state(ctx: Context, p: StateParams) -> StateResult:
     on by coordinates (inferred, vision) always show their rect.
     """
     window = ctx.window()
+    before = ctx.session.data.state
     ui = ctx.session.refresh_state(window)
+    view = stateview.scoped(ui.targets, p.scope) if p.scope is not None else ui.targets
+    changes = stateview.diff(before, ui, view) if p.diff else None
     if (p.screenshot or p.annotated) and window.rect is not None:
         image = screenshots.capture(ctx.session.backend, window.rect)
         directory = ctx.session.store.artifacts_dir()
         if p.screenshot:
             ui.screenshot = str(screenshots.save_png(image, screenshots.default_path(directory, "state")))
         if p.annotated:
-            marked = screenshots.annotate(image, (window.rect.left, window.rect.top), ui.targets)
+            marked, layout = screenshots.annotate(image, (window.rect.left, window.rect.top), view)
+            if layout.unplaced:
+                ui.warnings.append(_too_dense(layout, window.rect))
             ui.annotated_screenshot = str(
                 screenshots.save_png(marked, screenshots.default_path(directory, "annotated")))
         ctx.session.save()
-    return StateResult(state=ui, verbose=p.verbose, tree=p.tree)
+    if changes is not None:  # the state lists what is new or changed; `diff` says how
+        capped = _capped(changes, p.max_elements)
+        shown = [*capped.added, *(c.target for c in capped.changed)]
+        omitted = _lines(changes) - _lines(capped)
+        return StateResult(state=ui.model_copy(update={"targets": shown}), verbose=p.verbose, tree=p.tree,
+                           scope=p.scope, omitted=omitted, diff=capped)
+    shown = view[:p.max_elements] if p.max_elements is not None else view
+    return StateResult(state=ui.model_copy(update={"targets": shown}), verbose=p.verbose, tree=p.tree,
+                       scope=p.scope, omitted=len(view) - len(shown))
+
+
+def _lines(changes: stateview.StateDiff) -> int:
+    return len(changes.added) + len(changes.changed) + len(changes.removed)
+
+
+def _capped(changes: stateview.StateDiff, limit: int | None) -> stateview.StateDiff:
+    """--max-elements caps the diff's lines too (added, then changed, then removed)."""
+    if limit is None:
+        return changes
+    added = changes.added[:limit]
+    changed = changes.changed[:limit - len(added)]
+    removed = changes.removed[:limit - len(added) - len(changed)]
+    return changes.model_copy(update={"added": added, "changed": changed, "removed": removed})
+
+
+def _too_dense(layout: marks.Layout, window: Rect) -> str:
+    """The warning for labels left out of an annotated screenshot, with the close-up to take."""
+    area = marks.dense_region(layout.unplaced_boxes)
+    x, y = window.left + max(area.left, 0), window.top + max(area.top, 0)
+    w, h = min(area.right, window.width) - max(area.left, 0), min(area.bottom, window.height) - max(area.top, 0)
+    ids = ", ".join(str(i) for i in layout.unplaced)
+    return (f"annotated: no place where the label cannot be taken for another element's, for {ids} "
+            f"(too dense); they are in the list above — for a close-up: winctl zoom {x} {y} {w} {h}")
 
 
 class InspectParams(Params):

@@ -6,6 +6,7 @@ import time
 
 from pydantic import Field
 
+from winactions import progress
 from winactions.commands.base import Context, Params, command
 from winactions.commands.results import ValueResult, WaitResult
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
@@ -71,20 +72,28 @@ class WaitParams(Params):
     visible: int | None = Field(None, description="wait until this element is on screen")
     enabled: int | None = Field(None, description="wait until this element is enabled")
     gone: int | None = Field(None, description="wait until this element no longer exists")
+    text: str | None = Field(None, min_length=1, description="wait until an element of the window shows this "
+                                                             "text in its name or value (case-insensitive)")
+    gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows "
+                                                                  "this text")
     timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
 
 
 @command("wait", WaitParams, positional=("seconds",))
 def wait(ctx: Context, p: WaitParams) -> WaitResult:
-    """Wait some seconds, or until an element is visible, enabled or gone."""
-    conditions = [c for c in (p.visible, p.enabled, p.gone) if c is not None]
+    """Wait some seconds, or until an element is visible, enabled or gone, or until some
+    text appears in (or leaves) the window's elements (`--text Saved`, `--gone-text Loading`)."""
+    conditions = [c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text) if c is not None]
     if len(conditions) > 1:
         raise InvalidInput("wait takes one condition at a time", hint="winctl wait --visible 5")
     start = time.monotonic()
-    if not conditions:
+    if p.text is not None or p.gone_text is not None:
+        return _wait_text(ctx, p.text, p.gone_text, start + p.timeout, p.timeout)
+    ids = [c for c in (p.visible, p.enabled, p.gone) if c is not None]
+    if not ids:
         time.sleep(p.seconds if p.seconds is not None else 1.0)
         return WaitResult(condition="waited", waited_seconds=time.monotonic() - start)
-    target_id = conditions[0]
+    target_id = ids[0]
     target = ctx.session.target(target_id)  # unknown ids fail at once, not after the timeout
     if target.handle is None:
         raise InvalidInput(f"element {target_id} comes from {target.source.value}, not the tree; "
@@ -92,6 +101,7 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
     name = "visible" if p.visible is not None else "enabled" if p.enabled is not None else "gone"
     deadline = start + p.timeout
     backend = ctx.session.backend
+    progress.step(f"waiting for element {target_id} to be {name}")
     while True:
         node = backend.refresh(target.handle) if target.handle else None
         if _holds(name, node, backend.screens()):
@@ -103,6 +113,31 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
             raise WaitTimeout(f"element {target_id} did not become {name} within {p.timeout:g}s",
                               hint="raise --timeout or check the app with `winctl state`")
         time.sleep(0.1)
+
+
+def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: float,
+               timeout: float) -> WaitResult:
+    """Poll the window's state (each read also gives new elements their ids) until an
+    element shows `text`, or none shows `gone_text`."""
+    start = deadline - timeout
+    wanted = (text or gone_text or "").casefold()
+    waiting = f'waiting for the text "{text}"' if text is not None else f'waiting for "{gone_text}" to go'
+    while True:
+        ui = ctx.session.refresh_state(ctx.window())
+        progress.step(waiting)  # after the read, which says its own step
+        found = next((t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()),
+                     None)
+        if text is not None and found is not None:
+            return WaitResult(condition=f'text "{text}" shown', waited_seconds=time.monotonic() - start, target=found)
+        if gone_text is not None and found is None:
+            return WaitResult(condition=f'text "{gone_text}" gone', waited_seconds=time.monotonic() - start)
+        if time.monotonic() >= deadline:
+            what = f'no element shows "{text}"' if text is not None else \
+                f'element {found.id if found else "?"} still shows "{gone_text}"'
+            raise WaitTimeout(f"{what} after {timeout:g}s",
+                              hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
+                                   "in the tree: try `winctl locate text:...`)")
+        time.sleep(0.2)
 
 
 def _holds(condition: str, node: Node | None, screens: list) -> bool:

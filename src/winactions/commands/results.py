@@ -7,14 +7,18 @@ from typing import Any
 from pydantic import BaseModel, SerializeAsAny
 
 from winactions.commands.base import Result
+from winactions.commands.stateview import StateDiff
 from winactions.model import Rect, Target, WindowInfo
 
 
 class StateResult(Result):
-    """`state`: the indexed elements of the window (in `state`)."""
+    """`state`: the indexed elements of the window (in `state`), or the part shown."""
 
     verbose: bool = False
     tree: bool = False
+    scope: int | None = None  # only this element's subtree is in `state`
+    omitted: int = 0  # elements left out by --max-elements (their ids stay valid)
+    diff: StateDiff | None = None  # --diff: what changed since the session's previous state
 
 
 class WindowsResult(Result):
@@ -106,6 +110,7 @@ class BatchResult(Result):
 class WaitResult(Result):
     condition: str
     waited_seconds: float
+    target: Target | None = None  # --text: the element whose name or value holds the text
 
 
 class LocateCommandResult(Result):

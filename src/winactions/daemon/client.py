@@ -201,6 +201,43 @@ def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
     return request(ensure_daemon(name), message, READ_TIMEOUT)
 
 
+def _send_watched(name: str, argv: list[str]) -> dict[str, Any]:
+    """`_send_run`, showing the daemon's progress on this terminal while it works: after a
+    second, the running command's latest step (from the daemon's pings) on one stderr line."""
+    import threading
+
+    from winactions import progress
+
+    box: dict[str, Any] = {}
+
+    def send() -> None:
+        try:
+            box["reply"] = _send_run(name, argv)
+        except BaseException as exc:  # handed to the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=send, name="winctl-request", daemon=True)
+    started = time.monotonic()
+    worker.start()
+    shown = False
+    worker.join(1.0)
+    while worker.is_alive():
+        info = read_session_file(name)
+        pong = ping(info) if info is not None else None
+        step = (pong or {}).get("progress") or {}
+        if step.get("step"):
+            sys.stderr.write(progress.line(str(step["step"]), time.monotonic() - started))
+            sys.stderr.flush()
+            shown = True
+        worker.join(0.5)
+    if shown:
+        sys.stderr.write(progress.CLEAR)
+    if "error" in box:
+        raise box["error"]
+    reply: dict[str, Any] = box["reply"]
+    return reply
+
+
 def call(name: str, command: str, args: dict[str, Any] | None = None,
          options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One structured call in the session's daemon (started if needed): `{"ok", "type",
@@ -229,7 +266,7 @@ def forward(name: str, argv: list[str]) -> int:
     if problem:
         return _fail(argv, "invalid_input", problem, "e.g. --session work1", 2)
     try:
-        reply = _send_run(name, argv)
+        reply = _send_watched(name, argv) if sys.stderr.isatty() else _send_run(name, argv)
     except UnsafeRuntimeDir as exc:
         return _fail(argv, "backend_unavailable", str(exc), "nothing was written", 5)
     except (OSError, ValueError, DaemonError) as exc:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any, NamedTuple
 
+from winactions import progress
 from winactions._version import __version__
 from winactions.daemon.auth import same, sign
 from winactions.daemon.client import desktop_identity, session_file
@@ -112,6 +113,7 @@ class Daemon:
         self._nonces: dict[str, None] = {}  # insertion-ordered: the oldest go first
         self._nonce_lock = threading.Lock()
         self._current: Any = None  # the Desktop, made on first use
+        self.progress: progress.Progress | None = None  # the running command's, for pings
         self._cli: Any = None
 
     # -- the one Desktop ------------------------------------------------------------------
@@ -200,7 +202,9 @@ class Daemon:
                 continue
             self.busy = True
             try:
-                future.set_result(self.execute(call))
+                with progress.watching(None) as self.progress:  # its latest step goes out with pings
+                    result = self.execute(call)
+                future.set_result(result)
             except Exception as exc:  # the worker must outlive any one command
                 future.set_result({"exit": 1, "stdout": "", "stderr": f"error: internal error in the daemon: "
                                                                        f"{type(exc).__name__}: {exc}\n"})
@@ -244,6 +248,8 @@ class Daemon:
                 window = desktop.session.data.state.window.title
             return {"pong": True, "session": self.name, "pid": os.getpid(), "version": __version__,
                     "busy": self.busy, "window": window,
+                    "progress": {"step": self.progress.message, "seconds": round(self.progress.elapsed, 1)}
+                    if self.busy and self.progress is not None else None,
                     "idle_seconds": round(time.monotonic() - self.last_used)}
         if op == "shutdown":
             self.stopping.set()

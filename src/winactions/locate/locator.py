@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from winactions import progress
 from winactions.backends.base import Backend
 from winactions.errors import InvalidInput, NotFound, WinctlError
 from winactions.locate.assets import AssetLibrary
@@ -178,6 +179,8 @@ class Locator:
         pool: list[Candidate] = []
         screens = self.backend.screens()
         for strategy in chain:
+            progress.step(f"locate {target}: trying {strategy}" + (f" (after {', '.join(a.strategy for a in attempts)})"
+                                                                   if attempts else ""))
             started = time.perf_counter()
             attempt = Attempt(strategy=strategy)
             try:

@@ -13,65 +13,103 @@ import threading
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from pydantic import ValidationError
 
-from winactions import render
+from winactions import progress, render
 from winactions._version import __version__
 from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
 from winactions.commands.results import ScreenshotResult, StateResult
 from winactions.errors import InvalidInput, WinctlError
-from winactions.options import INFER_MODES, VISION_MODES
+from winactions.mcp.profiles import PERCEIVING
+from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.render import hint_for
 
 INSTRUCTIONS = (
     "Desktop UI automation. Call `state` to list the window's elements as [id] [Type] \"Name\"; "
     "act on ids with `click`, `input`, `select`, `keys`... Ids stay valid for the whole session "
-    "and fail as stale when their element disappears: then call `state` again."
+    "and fail as stale when their element disappears: then call `state` again. Every tool takes "
+    f"`window`: {help_of('window')}; every action takes `return_state`: {help_of('return_state')} "
+    "(said here once rather than on each tool)."
 )
+
+
+def _untitled(schema: Any) -> Any:
+    """A leaner JSON schema that means the same to a client: no `title` keys (pydantic adds
+    one per property: "Id" for id), and an optional `X | None` property spelled as X with
+    no `null` default (leaving it out is how a client says None)."""
+    if isinstance(schema, list):
+        return [_untitled(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _untitled(v) for k, v in schema.items() if not (k == "title" and isinstance(v, str))}
+    options = out.get("anyOf")
+    if isinstance(options, list) and {"type": "null"} in options:
+        rest = [o for o in options if o != {"type": "null"}]
+        del out["anyOf"]
+        if len(rest) == 1:
+            out.update(rest[0])
+        else:
+            out["anyOf"] = rest
+        if out.get("default", "") is None:
+            del out["default"]
+    return out
+
+
 def _global(name: str) -> dict[str, Any]:
     """A global option's JSON schema, from GlobalOptions itself (declared once)."""
-    schema = dict(GLOBAL_SCHEMA["properties"][name])
-    schema.pop("title", None)
+    schema: dict[str, Any] = _untitled(GLOBAL_SCHEMA["properties"][name])
     return schema
 
 
 GLOBAL_SCHEMA = GlobalOptions.model_json_schema()
 GLOBAL_WINDOW = _global("window")
+SHORT_WINDOW = {"type": "string"}  # on every tool; described once, in INSTRUCTIONS
+SHORT_RETURN_STATE = {"type": "boolean", "default": False}
 GLOBAL_INFER = _global("infer")
 GLOBAL_VISION = _global("vision")
-GLOBAL_RETURN_STATE = _global("return_state")
 
 
 def tool_schema(cmd: Command) -> dict[str, Any]:
-    schema = cmd.params.model_json_schema()
+    """The command's parameters, plus `window`, the tiers on perceiving tools only, and
+    `return_state` on actions; without pydantic's titles, which repeat the names."""
+    schema = _untitled(cmd.params.model_json_schema())
     properties = schema.setdefault("properties", {})
     if "window" not in properties:
-        properties["window"] = GLOBAL_WINDOW
-    properties["infer"] = GLOBAL_INFER
-    properties["vision"] = GLOBAL_VISION
+        properties["window"] = GLOBAL_WINDOW if cmd.name in PERCEIVING else SHORT_WINDOW
+    if cmd.name in PERCEIVING:
+        properties["infer"] = GLOBAL_INFER
+        properties["vision"] = GLOBAL_VISION
     if cmd.kind is Kind.ACTION:
-        properties["return_state"] = GLOBAL_RETURN_STATE
-    return schema
+        properties["return_state"] = SHORT_RETURN_STATE
+    return _in_mcp_words(schema)
+
+
+def _in_mcp_words(schema: Any) -> Any:
+    """Descriptions that name `winctl state` name the `state` tool instead."""
+    if isinstance(schema, list):
+        return [_in_mcp_words(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {k: (hint_for(v, "mcp") if k == "description" and isinstance(v, str) else _in_mcp_words(v))
+            for k, v in schema.items()}
 
 
 def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
     """The tools for these commands (by default every command of the table)."""
     return [
-        types.Tool(
+        types.Tool(  # no title: it would repeat the description's first sentence on every tool
             name=cmd.tool_name,
-            title=cmd.summary,
-            description=cmd.help,
+            description=hint_for(cmd.help, "mcp"),
             input_schema=tool_schema(cmd),
             annotations=types.ToolAnnotations(
-                title=cmd.summary,
                 read_only_hint=cmd.kind is Kind.READ,
                 destructive_hint=cmd.destructive,
-                open_world_hint=False,
             ),
         )
         for cmd in (commands if commands is not None else list(load_commands().values()))
@@ -81,8 +119,10 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
 class ToolRunner:
     """Runs tool calls one at a time against one long-lived Desktop."""
 
-    def __init__(self, session_name: str = "mcp", backend: Backend | None = None, device: str | None = None) -> None:
+    def __init__(self, session_name: str = "mcp", backend: Backend | None = None, device: str | None = None,
+                 profile: frozenset[str] | None = None) -> None:
         self.session_name = session_name
+        self.profile = profile  # the command names served; None: all
         self._backend = backend
         self._device = device  # a phone's serial: the tools drive it (and offer only what it can do)
         self._desktop: Desktop | None = None
@@ -95,12 +135,18 @@ class ToolRunner:
 
     def tools(self) -> list[types.Tool]:
         """Only what this session's backend can do: a phone's session lists no window moves."""
-        return tool_list(available(self.desktop().session.backend))
+        return tool_list(self._served())
 
-    def call(self, tool: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
+    def _served(self) -> list[Command]:
+        return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
+
+    def call(self, tool: str, arguments: dict[str, Any] | None,
+             sink: progress.Sink | None = None) -> types.CallToolResult:
+        """Run one tool call; `sink` gets its progress (when the client asked for it)."""
         with self._lock:
             try:
-                result = self._run(tool, dict(arguments or {}))
+                with progress.watching(sink):
+                    result = self._run(tool, dict(arguments or {}))
             except WinctlError as exc:
                 exc.hint = hint_for(exc.hint, "mcp")
                 return types.CallToolResult(
@@ -119,11 +165,15 @@ class ToolRunner:
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
         if cmd is None:
             raise InvalidInput(f"unknown tool {tool!r}", hint="list the tools to see what there is")
+        if self.profile is not None and cmd.name not in self.profile:
+            raise InvalidInput(f"the tool {tool!r} is not served by this server's profile",
+                               hint="the server's user can start it with: winctl mcp --tools all "
+                                    "(or add the profile that has it: core, vision, windows)")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = bool(args.pop("return_state", False)) if cmd.kind is Kind.ACTION else False
         if window is not None and not isinstance(window, str):
             raise InvalidInput("window must be a string", hint="a window id, title part or process name")
-        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args}
+        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.name in PERCEIVING else {}
         try:
             options = GlobalOptions(json_output=True, window=window, return_state=return_state,
                                     session=self.session_name, device=self.desktop().device, **tiers)
@@ -152,21 +202,33 @@ def _images(result: Result) -> list[types.ImageContent]:
     return images
 
 
+def _progress_sink(ctx: Any) -> progress.Sink:
+    """Progress notifications for the client's token: elapsed seconds as the progress (it
+    only grows) and the step as the message, sent on the server's event loop."""
+    token = anyio.lowlevel.current_token()
+
+    def sink(message: str, elapsed: float) -> None:
+        anyio.from_thread.run(ctx.session.report_progress, round(elapsed, 1), None, message, token=token)
+
+    return sink
+
+
 def build_server(runner: ToolRunner) -> Server[Any]:
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
-    async def call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         # the backend is synchronous (and keeps its own event loop thread): run it off the loop
-        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments)
+        sink = _progress_sink(ctx) if (params.meta or {}).get("progress_token") is not None else None
+        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink)
 
     return Server("winactions", version=__version__, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def serve(session_name: str = "mcp", device: str | None = None) -> None:
-    """Serve until the client closes stdin."""
-    runner = ToolRunner(session_name, device=device)
+def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, device: str | None = None) -> None:
+    """Serve until the client closes stdin (the tools of `profile`, every tool for None)."""
+    runner = ToolRunner(session_name, device=device, profile=profile)
     server = build_server(runner)
 
     async def main() -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
+from winactions import progress
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
@@ -170,6 +171,7 @@ class DesktopSession:
         """Perceive the window, number the targets, remember and return the state."""
         detection: Detection | None = None
         warnings: list[str] = []
+        progress.step(f'reading the elements of "{window.title}"')
         for provider in self.providers:
             try:
                 detection = provider.detect(self.backend, window, detection)
@@ -299,6 +301,7 @@ class DesktopSession:
         if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
             return self.resolve(int(ref), acting=True)
         if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
+            progress.step(f"looking for {ref!r} in the window's tree")
             named = self._named_in_tree(ref.strip(), window)
             if named is not None:
                 return self.resolve(named.id, acting=True)

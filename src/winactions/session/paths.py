@@ -43,6 +43,8 @@ def _private(path: str) -> str | None:
         os.mkdir(path, 0o700)
     except FileExistsError:
         pass
+    except FileNotFoundError:  # XDG_RUNTIME_DIR names a folder that is gone (a closed login session)
+        return f"{os.path.dirname(path)} does not exist"
     st = os.lstat(path)
     import stat
 

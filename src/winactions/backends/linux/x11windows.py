@@ -29,11 +29,17 @@ SETTLE_TIMEOUT = 3.0
 
 
 def open_display(name: str | None = None) -> display.Display:
+    if not (name or os.environ.get("DISPLAY")):
+        wayland = " (this is a Wayland session without XWayland's DISPLAY)" if os.environ.get("WAYLAND_DISPLAY") else ""
+        raise BackendUnavailable(f"no X display to work on: DISPLAY is not set{wayland}",
+                                 hint="run winctl in a terminal of the desktop session (over ssh: ssh -X, or "
+                                      "export DISPLAY=:0), or start a virtual desktop; winctl doctor checks "
+                                      "everything winctl needs and says how to fix each")
     try:
         return display.Display(name)
     except (error.DisplayError, error.DisplayNameError, error.ConnectionClosedError, OSError) as exc:
         raise BackendUnavailable(f"cannot open the X display {name or os.environ.get('DISPLAY')!r}: {exc}",
-                                 hint="set DISPLAY, or run inside the virtual desktop") from None
+                                 hint="check DISPLAY (and XAUTHORITY); winctl doctor says how to fix it") from None
 
 
 class X11Windows:
