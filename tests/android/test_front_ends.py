@@ -74,6 +74,15 @@ def test_mcp_offers_only_what_a_phone_can_do(session_env: Phone) -> None:
         assert session_env.inputs() == [["input", "keyevent", "KEYCODE_BACK"]]
     finally:
         runner.close()
+    from winactions.mcp.profiles import resolve
+
+    lean = ToolRunner("mcp-phone-lean", device=session_env.serial, profile=resolve("core,phone"))
+    try:  # the profile an agent on a phone asks for: the core tools and the phone's gestures
+        names = {tool.name for tool in lean.tools()}
+        assert {"state", "click", "input", "keys", "swipe", "long_press", "go_home", "launch"} <= names
+        assert "locate" not in names and "mouse_move" not in names
+    finally:
+        lean.close()
 
 
 def test_template_locate_on_the_device_screenshot(session_env: Phone, tmp_path: Path) -> None:

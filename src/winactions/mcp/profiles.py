@@ -21,6 +21,8 @@ PROFILES: dict[str, frozenset[str]] = {
                          "scroll-at", "mouse-down", "mouse-up", "mouse-move", "cursor", "hold-key"}),
     # windows and apps: start, close, move, bind for background input
     "windows": frozenset({"windows", "focus", "launch", "close", "window", "bind-window", "clipboard"}),
+    # a phone's gestures and apps (`winctl mcp --device SERIAL --tools core,phone`)
+    "phone": frozenset({"swipe", "long-press", "go-home", "launch", "devices"}),
 }
 DEFAULT = "core"
 PERCEIVING = frozenset({"state", "find"})  # the tools whose output the perception tiers change
