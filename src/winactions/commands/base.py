@@ -144,7 +144,8 @@ def available(backend: Backend) -> list[Command]:
 
 def load_commands() -> dict[str, Command]:
     """Import the feature modules so that their commands register; return the table."""
-    from winactions.commands import act, batch, binding, find, locate, perceive, pointer, query, windows  # noqa: F401
+    from winactions.commands import (  # noqa: F401
+        act, batch, binding, find, locate, perceive, pointer, query, tasks, windows)
 
     return REGISTRY
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, SerializeAsAny
 
+from winactions.agent.runner import TaskResult
 from winactions.commands.base import Result
 from winactions.model import Rect, Target, WindowInfo
 
@@ -103,3 +104,9 @@ class LocateCacheResult(Result):
     action: str
     cleared: int
     stats: dict[str, float]
+
+
+class RunResult(Result):
+    """`run` / `replay`: the task's status, its plan and what each step did."""
+
+    run: TaskResult

@@ -1,0 +1,219 @@
+"""The task runner on a real app nobody here wrote (Mousepad, GTK 3), through the Python API.
+
+Outcomes are read from the app's side: the file Mousepad saved, and its windows as wmctrl
+sees them. The model is the only thing replaced: a local server speaking the real Anthropic
+and OpenAI formats replays scripted plans (tests/fixtures/llm_server.py), and counts calls.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import environment, wait_for_window, window_gone
+from tests.fixtures.llm_server import API_KEY, LLMServer
+from tests.fixtures.toolkit_apps import isolated_env, mousepad_command
+from winactions.agent import RunOptions, TaskRunner, TaskStatus
+from winactions.api import Desktop
+from winactions.commands.results import RunResult
+from winactions.llm.config import LLMFlags
+
+pytestmark = pytest.mark.desktop
+
+
+class Editor:
+    """One Mousepad on a file, driven through one Desktop session."""
+
+    def __init__(self, desk, folder: Path, text: str = "") -> None:
+        self.doc = folder / "doc.txt"
+        self.doc.write_text(text)
+        self.env = {**desk.env, **isolated_env(folder / "home"), "XDG_RUNTIME_DIR": str(folder / "rt")}
+        (folder / "rt").mkdir(mode=0o700, exist_ok=True)
+        self.desk = desk
+
+    def __enter__(self) -> Editor:
+        self._env = environment(self.env)
+        self._env.__enter__()
+        self.desktop = Desktop("agent")
+        launched = self.desktop.call("launch", command=mousepad_command(self.doc), title="doc.txt")
+        self.group = int(launched.detail.split()[-1])
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the tree comes a moment after the window
+            if any(t.type == "Edit" for t in self.desktop.state().targets):
+                break
+            time.sleep(0.2)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.group, sig)
+                time.sleep(0.3)
+            except ProcessLookupError:
+                break
+        self.desktop.close()
+        self._env.__exit__(None, None, None)
+
+    def saved(self, expected: str, timeout: float = 5.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.doc.read_text() == expected:
+                break
+            time.sleep(0.1)
+        return self.doc.read_text()
+
+
+@pytest.fixture
+def server() -> Iterator[LLMServer]:
+    with LLMServer() as s:
+        yield s
+
+
+def flags(server: LLMServer, provider: str = "openai") -> LLMFlags:
+    url = server.openai_url if provider == "openai" else server.anthropic_url
+    return LLMFlags(provider=provider, base_url=url, api_key=API_KEY, model="scripted")
+
+
+def plan(*steps: dict) -> str:
+    return "Here is the plan:\n```json\n" + json.dumps({"analysis": {"note": "scripted"}, "steps": list(steps)}) \
+        + "\n```"
+
+
+def test_template_task_costs_no_model_call(desktop, tmp_path, server):
+    with Editor(desktop, tmp_path) as app:
+        runner = TaskRunner(app.desktop, RunOptions(llm=flags(server)))
+        result = runner.run('write "hello from a template" in mousepad and save')
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert (result.plan_source, result.module, result.template) == ("template", "mousepad", "write_and_save")
+        assert result.route_score == 1.0  # template 0.5 + keyword 0.4 + process 0.1
+        assert app.saved("hello from a template") == "hello from a template"
+        assert result.model["calls"] == 0 and server.requests == []
+        edit = result.step_results[0]
+        assert edit.verify is not None and edit.verify.verified and edit.verify.method == "code"
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_model_planned_task_through_the_command_table(desktop, tmp_path, server, provider):
+    server.reply(plan({"action": "input_text", "target_type": "Edit", "params": {"text": "planned by a model"},
+                       "expect": {"value": "planned by a model"}},
+                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    with Editor(desktop, tmp_path, "old text") as app:
+        result = app.desktop.call("run", task="put 'planned by a model' into the document and keep it",
+                                  max_model_calls=3)
+        assert isinstance(result, RunResult)
+        run = result.run
+        assert run.status is TaskStatus.SUCCESS, run.error
+        assert run.plan_source == "model" and run.model["calls"] == 1
+        assert app.saved("planned by a model") == "planned by a model"
+    (request,) = server.requests
+    assert request.api == provider or provider == "openai"
+    assert '"" (focused)' in request.prompt or "[Edit]" in request.prompt.replace("] Edit", "][Edit]") \
+        or "Edit" in request.prompt  # the compact state went to the model
+    assert request.images == 0  # the tree said enough: no screenshot
+
+
+def test_missing_element_runs_fallback_then_replan(desktop, tmp_path, server):
+    """A model proposes a button that does not exist: the fallback (Escape) runs three times,
+    the step fails, the runner replans with the reason, and the new plan does the task."""
+    server.reply(plan({"action": "click", "target_ref": "Frobnicate", "target_type": "Button",
+                       "fallback": {"action": "press_key", "params": {"keys": "Escape"}}},
+                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    server.reply(plan({"action": "input_text", "target_type": "Edit", "params": {"text": "after replan"}},
+                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    with Editor(desktop, tmp_path) as app:
+        runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False))
+        result = runner.run("write after replan into the file")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert result.replans == 1 and result.model["calls"] == 2
+        failed = result.step_results[0]
+        assert failed.status.value == "failed" and failed.fallbacks == 3 and "Frobnicate" in failed.error
+        assert app.saved("after replan") == "after replan"
+    assert "Frobnicate" in server.requests[1].prompt and "Steps already done" in server.requests[1].prompt
+
+
+def test_modal_dialog_mid_task_is_dismissed(desktop, tmp_path, server):
+    """A dialog comes up between steps (the Open File chooser): the next step's target is
+    gone, the blocker is found in the tree, its Cancel pressed by the rule table, and the
+    task goes on — with the dismissal recorded."""
+    steps = {"steps": [{"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+                       {"action": "input_text", "target_type": "Edit", "params": {"text": "past the dialog"},
+                        "expect": {"value": "past the dialog"}},
+                       {"action": "press_key", "params": {"keys": "ctrl+s"}}]}
+    from winactions.agent import parse_plan
+
+    with Editor(desktop, tmp_path) as app:
+        runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False))
+        result = runner.run("a task whose second step meets a dialog", parse_plan(steps))
+        assert result.status is TaskStatus.SUCCESS, result.error
+        (dismissal,) = result.step_results[1].dismissals
+        assert dismissal["method"] == "rule: Cancel" and dismissal["cleared"]
+        assert window_gone(desktop, "Open File")
+        assert app.saved("past the dialog") == "past the dialog"
+        assert server.requests == []
+
+
+def test_garbage_and_looping_models_fail_clearly(desktop, tmp_path, server):
+    server.reply("I am sorry, I cannot plan that.")
+    server.reply("still no plan")
+    with Editor(desktop, tmp_path, "untouched") as app:
+        runner = TaskRunner(app.desktop, RunOptions(llm=flags(server)))
+        result = runner.run("do something no template knows")
+        assert result.status is TaskStatus.FAILED and "without usable JSON" in result.error
+        # a model that keeps proposing a step that cannot work: replans are capped
+        bad = plan({"action": "click", "target_ref": "Nowhere"})
+        for _ in range(4):
+            server.reply(bad)
+        runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False, max_replans=2))
+        result = runner.run("click nowhere")
+        assert result.status is TaskStatus.FAILED and "after 2 replans" in result.error
+        assert result.model["calls"] == 3
+        # a plan that is JSON but not a plan: sent back once, then a clear error
+        server.reply(plan({"action": "teleport"}))
+        server.reply(plan({"action": "click"}))
+        result = TaskRunner(app.desktop, RunOptions(llm=flags(server))).run("another unknown task")
+        assert result.status is TaskStatus.FAILED and "no valid plan twice" in result.error
+        assert app.doc.read_text() == "untouched"
+
+
+def test_dry_run_acts_on_nothing_and_a_recorded_run_replays(desktop, tmp_path, server):
+    task = 'write "recorded text" in mousepad and save'
+    with Editor(desktop, tmp_path / "one") as app:
+        dry = app.desktop.call("run", task=task, dry_run=True).run
+        assert dry.status is TaskStatus.PLANNED
+        assert dry.step_results[0].target.startswith("[") and "Edit" in dry.step_results[0].target
+        time.sleep(0.5)
+        assert app.doc.read_text() == "" and "*" not in app.desktop.state().window.title  # nothing typed
+        record = tmp_path / "record"
+        done = app.desktop.call("run", task=task, record=str(record)).run
+        assert done.status is TaskStatus.SUCCESS and app.saved("recorded text") == "recorded text"
+    events = [json.loads(line) for line in (record / "run.jsonl").read_text().splitlines()]
+    assert [e["event"] for e in events][0] == "plan" and events[-1]["event"] == "result"
+    assert (record / "step-1-before.png").exists() and (record / "step-1-after.png").exists()
+    with Editor(desktop, tmp_path / "two") as fresh:
+        replayed = fresh.desktop.call("replay", run=str(record)).run
+        assert replayed.status is TaskStatus.SUCCESS and replayed.plan_source == "replay"
+        assert replayed.model["calls"] == 0
+        assert fresh.saved("recorded text") == "recorded text"
+
+
+def test_go_home_and_platform_gaps(desktop, tmp_path, server):
+    """go_home presses the app's keys until its home marker shows; open_url has no command on
+    this desktop and fails clearly instead of guessing."""
+    from winactions.agent import parse_plan
+
+    with Editor(desktop, tmp_path) as app:
+        runner = TaskRunner(app.desktop, RunOptions(pixels=False))
+        steps = parse_plan({"steps": [{"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+                                      {"action": "go_home"},
+                                      {"action": "open_url", "params": {"url": "https://example.org"}}]})
+        result = runner.run("open the chooser, go home in mousepad, then open a page", steps)
+        assert [s.status.value for s in result.step_results] == ["success", "success", "failed"]
+        assert "open-url" in result.step_results[2].error and result.status is TaskStatus.FAILED
+        wait_for_window(desktop, "doc.txt")
+        assert window_gone(desktop, "Open File")
