@@ -7,6 +7,7 @@ outcome failed): a dialog the plan itself opened and acts in is not in the way.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,9 +74,20 @@ def dismiss(actor: Actor, blocker: Blocker, model: Model, home: WindowInfo | Non
                 actor.call(str(args.pop("command")), **args)
         except WinctlError:
             continue
-        if detect(settled(actor, home), home, extra_buttons) is None:
+        if _clears(actor, home, extra_buttons):
             return Dismissal(blocker, method, True)
     return Dismissal(blocker, attempts[-1][0], False)
+
+
+def _clears(actor: Actor, home: WindowInfo | None, extra_buttons: Sequence[str], timeout: float = 2.0) -> bool:
+    """Whether the blocker goes within `timeout` (a dialog takes a moment to unmap)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if detect(settled(actor, home), home, extra_buttons) is None:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.2)
 
 
 def settled(actor: Actor, home: WindowInfo | None) -> UIState:
