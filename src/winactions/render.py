@@ -16,11 +16,11 @@ from winactions.commands.base import Result
 from winactions.commands.results import (
     ActionResult,
     BatchResult,
-    RunResult,
     BindResult,
     InspectResult,
     LocateCacheResult,
     LocateCommandResult,
+    RunResult,
     ScreenshotResult,
     StateResult,
     ValueResult,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,7 +152,7 @@ class ModuleRegistry:
         self.modules = modules
 
     @classmethod
-    def load(cls, extra: list[str | Path] | None = None) -> ModuleRegistry:
+    def load(cls, extra: Sequence[str | Path] | None = None) -> ModuleRegistry:
         folders = [BUILTIN, *(Path(p) for p in os.environ.get("WINCTL_APPS", "").split(os.pathsep) if p),
                    *(Path(p) for p in extra or [])]
         found: dict[str, AppModule] = {}

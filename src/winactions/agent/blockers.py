@@ -15,7 +15,7 @@ from winactions.agent.actor import Actor, read_state
 from winactions.agent.model import Model
 from winactions.agent.planner import compact_state
 from winactions.agent.verify import Blocker
-from winactions.errors import WindowClosed, WinctlError
+from winactions.errors import WinctlError, WindowClosed
 from winactions.model import UIState, WindowInfo
 
 # Buttons that dismiss without committing come first; the app module's list goes before these.

@@ -59,16 +59,16 @@ class Expect(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    appears: str | None = Field(None, description="an element of this name is on screen afterwards")
-    disappears: str | None = Field(None, description="no element of this name is left")
-    text: dict[str, str] | None = Field(None, description="element name → text (or value) it must hold")
-    contains: dict[str, str] | None = Field(None, description="element name → text its text must contain")
-    title: str | None = Field(None, description="the window title contains this")
-    window_changed: bool | None = Field(None, description="another window (or app) is in front")
-    image: str | None = Field(None, description="this reference image is on screen")
-    no_image: str | None = Field(None, description="this reference image is not on screen")
-    value: str | None = Field(None, description="the step's own target holds this text (or value) afterwards")
-    changed: bool | None = Field(None, description="anything changed at all (the tree or the pixels)")
+    appears: str | None = Field(default=None, description="an element of this name is on screen afterwards")
+    disappears: str | None = Field(default=None, description="no element of this name is left")
+    text: dict[str, str] | None = Field(default=None, description="element name → text (or value) it must hold")
+    contains: dict[str, str] | None = Field(default=None, description="element name → text its text must contain")
+    title: str | None = Field(default=None, description="the window title contains this")
+    window_changed: bool | None = Field(default=None, description="another window (or app) is in front")
+    image: str | None = Field(default=None, description="this reference image is on screen")
+    no_image: str | None = Field(default=None, description="this reference image is not on screen")
+    value: str | None = Field(default=None, description="the step's own target holds this text (or value) afterwards")
+    changed: bool | None = Field(default=None, description="anything changed at all (the tree or the pixels)")
 
     @property
     def empty(self) -> bool:
@@ -90,10 +90,10 @@ class StepPlan(BaseModel):
     success_condition: str | None = None  # in words: the only check that needs a model
     expect: Expect | None = None
     fallback: Fallback | None = None
-    timeout: int = Field(3000, ge=0, le=600_000)  # ms
-    retry: int = Field(2, ge=0, le=5)
-    wait_before: int = Field(0, ge=0, le=60_000)  # ms
-    wait_after: int = Field(300, ge=0, le=60_000)  # ms
+    timeout: int = Field(default=3000, ge=0, le=600_000)  # ms
+    retry: int = Field(default=2, ge=0, le=5)
+    wait_before: int = Field(default=0, ge=0, le=60_000)  # ms
+    wait_after: int = Field(default=300, ge=0, le=60_000)  # ms
 
     @field_validator("target_ref")
     @classmethod

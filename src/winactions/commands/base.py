@@ -144,8 +144,7 @@ def available(backend: Backend) -> list[Command]:
 
 def load_commands() -> dict[str, Command]:
     """Import the feature modules so that their commands register; return the table."""
-    from winactions.commands import (  # noqa: F401
-        act, batch, binding, find, locate, perceive, pointer, query, tasks, windows)
+    from winactions.commands import act, batch, binding, find, locate, perceive, pointer, query, tasks, windows  # noqa: F401
 
     return REGISTRY
 
