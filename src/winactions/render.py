@@ -265,7 +265,11 @@ def to_data(result: Result) -> dict[str, Any]:
 
 
 def to_json(result: Result) -> str:
-    return json.dumps({"ok": True, "result": to_data(result)}, ensure_ascii=False)
+    failed = result.failure()  # a command that ran to the end and reports a failure (a task)
+    body: dict[str, Any] = {"ok": failed is None, "result": to_data(result)}
+    if failed is not None:
+        body["error"] = failed.to_dict()
+    return json.dumps(body, ensure_ascii=False)
 
 
 def error_json(error: WinctlError) -> str:

@@ -219,3 +219,70 @@ def test_go_home_and_platform_gaps(desktop, tmp_path, server):
         assert "open-url" in result.step_results[2].error and result.status is TaskStatus.FAILED
         wait_for_window(desktop, "doc.txt")
         assert window_gone(desktop, "Open File")
+
+
+def test_target_scrolled_out_of_view_is_found_by_the_fallback(desktop, tmp_path, server):
+    """The file chooser lists 60 files; the one the plan names is below the fold, absent from
+    the tree until the list scrolls: the step's scroll fallback brings it into view and the
+    file is opened (the window's title, read by wmctrl, says so)."""
+    for n in range(60):
+        (tmp_path / f"note-{n:02d}.txt").write_text(f"note {n}\n")
+    server.reply(plan({"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+                      {"action": "click", "target_ref": "note-57.txt", "target_type": "DataItem",
+                       "fallback": {"action": "scroll", "params": {"direction": "down", "amount": 10}}},
+                      {"action": "press_key", "params": {"keys": "Enter"}, "wait_after": 1000}))
+    with Editor(desktop, tmp_path) as app:
+        runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False))
+        result = runner.run("open note 57")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        click = result.step_results[1]
+        assert 1 <= click.fallbacks <= 3 and "note-57.txt" in click.target
+        wait_for_window(desktop, "note-57.txt")
+        assert result.model["calls"] == 1
+
+
+def test_unexpected_screen_triggers_a_replan(desktop, tmp_path, server):
+    """A click lands somewhere the plan did not expect (a menu opens, the awaited item is not
+    in it): the code check fails, the runner replans from what is on screen now."""
+    server.reply(plan({"action": "click", "target_ref": "Help", "target_type": "Menu",
+                       "expect": {"appears": "Word Wrap"}},
+                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    server.reply(plan({"action": "press_key", "params": {"keys": "Escape"}},
+                      {"action": "input_text", "target_type": "Edit", "params": {"text": "replanned"}},
+                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    with Editor(desktop, tmp_path) as app:
+        result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("write replanned")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        first = result.step_results[0]
+        assert first.verify is not None and not first.verify.verified and first.verify.screen_changed
+        assert "'Word Wrap' did not appear" in first.error and result.replans == 1
+        assert app.saved("replanned") == "replanned"
+    assert "Word Wrap" in server.requests[1].prompt and 'MenuItem "About"' in server.requests[1].prompt
+
+
+def test_the_same_action_on_an_unchanged_screen_is_a_loop(desktop, tmp_path):
+    from winactions.agent import parse_plan
+
+    same = {"action": "input_text", "target_type": "Edit", "params": {"text": "again"}}
+    with Editor(desktop, tmp_path) as app:
+        result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("loop", parse_plan({"steps": [same] * 5}))
+        assert result.status is TaskStatus.FAILED
+        assert [s.status.value for s in result.step_results] == ["success", "success", "success", "failed"]
+        assert "3 times: a loop" in result.error and "no model to replan with" in result.error
+
+
+def test_cli_run_prints_steps_and_fails_with_an_exit_code(desktop, tmp_path):
+    from tests.conftest import run_in_process
+
+    with Editor(desktop, tmp_path) as app:
+        dry = run_in_process(["run", "--dry-run", 'write "cli" in mousepad and save'], app.env)
+        assert dry.code == 0, dry.err
+        assert "planned: " in dry.out and "plan by template (mousepad/write_and_save)" in dry.out
+        assert "1. input_text [" in dry.out and "run: plan (template: write_and_save): 2 steps" in dry.err
+        bad = run_in_process(["--json", "run", "--no-pixels", "--plan",
+                              '{"steps": [{"action": "click", "target_ref": "Nowhere"}]}', "click nowhere"], app.env)
+        assert bad.code == 4
+        body = json.loads(bad.out)
+        assert body["ok"] is False and body["error"]["code"] == "action_failed"
+        assert body["result"]["run"]["step_results"][0]["status"] == "failed"
+        assert app.doc.read_text() == ""

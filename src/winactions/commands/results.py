@@ -8,6 +8,7 @@ from pydantic import BaseModel, SerializeAsAny
 
 from winactions.agent.runner import TaskResult
 from winactions.commands.base import Result
+from winactions.errors import ActionFailed, WinctlError
 from winactions.model import Rect, Target, WindowInfo
 
 
@@ -110,3 +111,9 @@ class RunResult(Result):
     """`run` / `replay`: the task's status, its plan and what each step did."""
 
     run: TaskResult
+
+    def failure(self) -> WinctlError | None:
+        if self.run.ok:
+            return None
+        return ActionFailed(f"the task {self.run.status.value}: {self.run.error}",
+                            hint="the steps above say where; replan, or act step by step from `winctl state`")
