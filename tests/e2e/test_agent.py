@@ -286,3 +286,21 @@ def test_cli_run_prints_steps_and_fails_with_an_exit_code(desktop, tmp_path):
         assert body["ok"] is False and body["error"]["code"] == "action_failed"
         assert body["result"]["run"]["step_results"][0]["status"] == "failed"
         assert app.doc.read_text() == ""
+
+
+def test_a_condition_in_words_is_the_only_check_that_asks_the_model(desktop, tmp_path, server):
+    server.reply(plan({"action": "input_text", "target_type": "Edit", "params": {"text": "checked in words"},
+                       "expect": {"value": "checked in words"}},
+                      {"action": "click", "target_ref": "Help", "target_type": "Menu",
+                       "success_condition": "the Help menu is open"},
+                      {"action": "press_key", "params": {"keys": "Escape ctrl+s"}}))
+    server.reply('{"verified": true, "confidence": 0.9, "reason": "the menu shows About", "suggestion": "continue"}')
+    with Editor(desktop, tmp_path) as app:
+        result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("check in words")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        typed, opened, _ = result.step_results
+        assert typed.verify is not None and typed.verify.method == "code" and typed.model_calls == 0
+        assert opened.verify is not None and opened.verify.method == "model" and opened.verify.confidence == 0.9
+        assert opened.level == 3 and opened.model_calls == 1 and result.model["calls"] == 2
+        assert app.saved("checked in words") == "checked in words"
+    assert "the Help menu is open" in server.requests[1].prompt and 'MenuItem "About"' in server.requests[1].prompt

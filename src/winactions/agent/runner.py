@@ -70,6 +70,7 @@ class StepResult(BaseModel):
     end_time: float = 0.0
     retry_count: int = 0
     fallbacks: int = 0
+    model_calls: int = 0  # what this step cost in model calls (a model target, a check in words, advice)
     error: str = ""
     verify: VerifyResult | None = None
     dismissals: list[dict[str, Any]] = Field(default_factory=list)
@@ -277,6 +278,7 @@ class TaskRunner:
 
     def _run_step(self, step: StepPlan) -> StepResult:
         item = StepResult(step=step, level=step.level, status=StepStatus.RUNNING, start_time=time.monotonic())
+        calls = self.model.usage.calls
         try:
             self._attempts(step, item)
         except _Failure as exc:
@@ -286,6 +288,7 @@ class TaskRunner:
         except WinctlError as exc:
             item.status, item.error = StepStatus.FAILED, _message(exc)
         item.end_time = time.monotonic()
+        item.model_calls = self.model.usage.calls - calls
         self._say(f"step {step.step} {step.action.value} {item.target}: {item.status.value}"
                   + (f" — {item.error}" if item.error else ""))
         if self._recorder:
@@ -413,7 +416,8 @@ class TaskRunner:
         if a is Action.PRESS_KEY:
             return {"command": "keys", "args": {"keys": str(p.get("keys") or p.get("key"))}}
         if a is Action.WAIT:
-            return {"command": "wait", "args": {"seconds": float(p.get("duration", 1000)) / 1000}}
+            ms = p["duration"] if "duration" in p else float(p.get("seconds", 1)) * 1000
+            return {"command": "wait", "args": {"seconds": float(ms) / 1000}}
         if a is Action.LAUNCH_APP:
             argv = p.get("command") or (self.module.launch if self.module else None)
             if isinstance(argv, str):
