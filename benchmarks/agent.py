@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from tests.conftest import environment  # noqa: E402
 from tests.fixtures.llm_server import API_KEY, LLMServer  # noqa: E402
 from tests.fixtures.toolkit_apps import isolated_env, mousepad_command  # noqa: E402
+
 from winactions.agent import RunOptions, TaskRunner  # noqa: E402
 from winactions.api import Desktop  # noqa: E402
 from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
