@@ -169,7 +169,7 @@ def test_garbage_and_looping_models_fail_clearly(desktop, tmp_path, server):
         assert result.status is TaskStatus.FAILED and "without usable JSON" in result.error
         # a model that keeps proposing a step that cannot work: replans are capped
         bad = plan({"action": "click", "target_ref": "Nowhere"})
-        for _ in range(4):
+        for _ in range(3):  # the plan and two replans
             server.reply(bad)
         runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False, max_replans=2))
         result = runner.run("click nowhere")
@@ -178,7 +178,7 @@ def test_garbage_and_looping_models_fail_clearly(desktop, tmp_path, server):
         # a plan that is JSON but not a plan: sent back once, then a clear error
         server.reply(plan({"action": "teleport"}))
         server.reply(plan({"action": "click"}))
-        result = TaskRunner(app.desktop, RunOptions(llm=flags(server))).run("another unknown task")
+        result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("another unknown task")
         assert result.status is TaskStatus.FAILED and "no valid plan twice" in result.error
         assert app.doc.read_text() == "untouched"
 
@@ -304,3 +304,25 @@ def test_a_condition_in_words_is_the_only_check_that_asks_the_model(desktop, tmp
         assert opened.level == 3 and opened.model_calls == 1 and result.model["calls"] == 2
         assert app.saved("checked in words") == "checked in words"
     assert "the Help menu is open" in server.requests[1].prompt and 'MenuItem "About"' in server.requests[1].prompt
+
+
+def test_a_described_target_is_found_by_the_vision_model(desktop, tmp_path, server):
+    """`dynamic:` (level 3): the runner's model sees the window's screenshot and answers a box,
+    mapped back to the screen; the click lands on the Help menu, which opens."""
+    with Editor(desktop, tmp_path) as app:
+        state = app.desktop.state()
+        menu = next(t for t in state.targets if t.type == "Menu" and t.name == "Help")
+        window = state.window.rect
+        assert menu.rect is not None and window is not None
+        box = [menu.rect.left - window.left, menu.rect.top - window.top,
+               menu.rect.right - window.left, menu.rect.bottom - window.top]
+        server.reply(plan({"action": "click", "target_ref": "dynamic:the menu with help topics",
+                           "expect": {"appears": "About"}}))
+        server.reply(json.dumps({"found": True, "box": box, "confidence": 0.9, "label": "Help"}))
+        result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("open the help menu")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        (step,) = result.step_results
+        assert step.level == 3 and step.model_calls == 1 and step.call["command"] == "click-at"
+        assert step.verify is not None and step.verify.method == "code"
+        assert result.model["calls"] == 2 and server.requests[1].images == 1
+        app.desktop.keys("Escape")

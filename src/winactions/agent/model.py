@@ -81,3 +81,7 @@ class Model:
             shown = reply.text.strip().replace("\n", " ")[:160]
             raise LLMFailed(f"the model replied without usable JSON: {shown!r}",
                             hint="try again, or use a stronger model") from None
+
+    def ask_json(self, system: str, prompt: str, images: Sequence[Image.Image] = ()) -> Any:
+        """The locator's model interface (`winactions.locate.vision`), counted in this run's budget."""
+        return self.ask(system, prompt, images, want=dict)

@@ -10,6 +10,7 @@ through the table's own `locate`, so the runner never reads pixels itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from winactions.agent.actor import Actor
@@ -30,11 +31,17 @@ class Resolved:
     how: str
     level: int  # 2: tree or template; 3: the vision model
     target: Target | None = None
+    point: tuple[int, int] | None = None  # a screen point (the vision model's box centre)
 
     def describe(self) -> str:
         if self.target is not None:
             return f'[{self.target.id}] {self.target.type} "{self.target.name}" ({self.how})'
+        if self.point is not None:
+            return f"{self.ref} at ({self.point[0]}, {self.point[1]}) ({self.how})"
         return f"{self.ref} ({self.how})" if self.ref is not None else self.how
+
+
+Describe = Callable[[str], Resolved]  # a `dynamic:` description → where the vision model sees it
 
 
 def in_tree(state: UIState, name: str | None, role: str | None) -> list[Target]:
@@ -56,7 +63,7 @@ def in_tree(state: UIState, name: str | None, role: str | None) -> list[Target]:
     return []
 
 
-def resolve(actor: Actor, step: StepPlan, state: UIState, *, model_ready: bool, app: str | None = None,
+def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe | None, app: str | None = None,
             pixels: bool = True) -> Resolved:
     """Resolve a step's target in the current state; `NotFound` when nothing has it."""
     ref, role = step.target_ref, step.target_type
@@ -74,17 +81,17 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, model_ready: bool, 
     if sep and prefix in ("image", "text"):
         return _located(actor, ref, 2)
     if sep and prefix == "dynamic":
-        if not model_ready:
+        if describe is None:
             raise BackendUnavailable(f"{ref!r} needs the vision model, and none is configured",
                                      hint="set WINCTL_VISION_BASE_URL / an API key, or plan with element names")
-        return _located(actor, ref, 3)
+        return describe(rest.strip())
     named = in_tree(state, ref, role)
     if named:
         return _one(named, f"the name {ref!r}", level=2)
     if not pixels:
         raise NotFound(f"no element is named {ref!r}" + (f" (type {role})" if role else ""),
                        hint="read the state for the names on screen")
-    return _outside_tree(actor, ref, role, model_ready, app)
+    return _outside_tree(actor, ref, role, describe, app)
 
 
 def _one(found: list[Target], what: str, level: int) -> Resolved:
@@ -104,20 +111,25 @@ def _located(actor: Actor, ref: str, level: int) -> Resolved:
     return Resolved(ref, f"{found.method}, confidence {found.confidence:.2f}", level)
 
 
-def _outside_tree(actor: Actor, name: str, role: str | None, model_ready: bool, app: str | None) -> Resolved:
+def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe | None,
+                  app: str | None) -> Resolved:
     tried: list[str] = [f"no element of the tree is named {name!r}" + (f" (type {role})" if role else "")]
-    chain: list[tuple[str, int]] = []
+    chain: list[str] = []
     try:
         AssetLibrary.open().resolve(name, app)
-        chain.append((f"image:{name}", 2))
+        chain.append(f"image:{name}")
     except WinctlError:
         tried.append("no reference image")
-    chain.append((f"text:{name}", 2))
-    if model_ready:
-        chain.append((f"dynamic:{name}", 3))
-    for ref, level in chain:
+    chain.append(f"text:{name}")
+    for ref in chain:
         try:
-            return _located(actor, ref, level)
+            return _located(actor, ref, 2)
         except (NotFound, BackendUnavailable, LLMFailed, InvalidInput) as exc:
             tried.append(f"{ref.partition(':')[0]}: {exc.message}")
+    if describe is not None:
+        what = f"the {role} named {name!r}" if role and role.casefold() not in SEED_TYPES else repr(name)
+        try:
+            return describe(what)
+        except (NotFound, LLMFailed) as exc:
+            tried.append(f"vision model: {exc.message}")
     raise NotFound("; ".join(tried), hint="read the state for the names on screen, or replan")

@@ -38,6 +38,7 @@ FALLBACK_ATTEMPTS = 3  # the seed's: act the fallback, look again, at most three
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
 HOME_LIMIT = 10  # go_home presses at most this many times before giving up
 MAX_DISMISSALS = 3  # per step
+VISION_RELIABLE = 0.5  # a vision model's box below this confidence is not acted on
 
 
 class StepStatus(str, Enum):
@@ -365,8 +366,25 @@ class TaskRunner:
     def _resolve(self, step: StepPlan, state: UIState) -> Resolved:
         if step.action in NO_TARGET and not step.target_ref:
             return Resolved(None, "no target", step.level)
-        return resolve(self.actor, step, state, model_ready=self.model.ready, pixels=self.options.pixels,
-                       app=self.module.name if self.module else None)
+        return resolve(self.actor, step, state, describe=self._describe if self.model.ready else None,
+                       pixels=self.options.pixels, app=self.module.name if self.module else None)
+
+    def _describe(self, description: str) -> Resolved:
+        """Level 3: the vision model finds a described element in the window's screenshot
+        (through the locator's own prompt and box mapping), counted in the run's budget."""
+        from PIL import Image
+
+        from winactions.locate.vision import find_described
+
+        shot = self.actor.call("screenshot")
+        with Image.open(shot.path) as image:
+            found = find_described(self.model, image.convert("RGB"), (shot.rect.left, shot.rect.top), description)
+        if not found or found[0].confidence < VISION_RELIABLE:
+            closest = f"; best {found[0].label!r} at {found[0].confidence:.2f}" if found else ""
+            raise NotFound(f"the vision model did not find {description}{closest}")
+        best = found[0]
+        return Resolved(f"dynamic:{description}", f"vision model, confidence {best.confidence:.2f}", 3,
+                        point=best.rect.center)
 
     def _locate_with_fallback(self, step: StepPlan, state: UIState, item: StepResult) -> Resolved:
         """The seed's loop: not found → the fallback action → look again, at most 3 times."""
@@ -399,6 +417,13 @@ class TaskRunner:
     def _call_for(self, step: StepPlan, where: Resolved) -> dict[str, Any]:
         """The table command a step runs: {"command": NAME, "args": {...}} (or a special)."""
         a, p, ref = step.action, step.params, where.ref
+        if where.point is not None and a in (Action.TAP, Action.CLICK, Action.INPUT_TEXT):
+            x, y = where.point  # a point from the vision model: act there, through the table
+            if a is Action.INPUT_TEXT:
+                return {"command": "batch", "args": {"steps": [
+                    {"command": "click-at", "args": {"x": x, "y": y}}, {"command": "keys", "args": {"keys": "ctrl+a"}},
+                    {"command": "type", "args": {"text": p["text"]}}]}}
+            return {"command": "click-at", "args": {"x": x, "y": y}}
         if a in (Action.TAP, Action.CLICK):
             return {"command": "click", "args": {"id": ref}}
         if a is Action.LONG_PRESS:
