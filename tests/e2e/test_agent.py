@@ -326,3 +326,49 @@ def test_a_described_target_is_found_by_the_vision_model(desktop, tmp_path, serv
         assert step.verify is not None and step.verify.method == "code"
         assert result.model["calls"] == 2 and server.requests[1].images == 1
         app.desktop.keys("Escape")
+
+
+def test_confirm_asks_before_each_step_and_a_refusal_skips_it(desktop, tmp_path):
+    asked: list[str] = []
+
+    def confirm(step, target):
+        asked.append(f"{step.action.value} {target}")
+        return step.action.value != "press_key"  # type, but never save
+
+    with Editor(desktop, tmp_path, "on disk") as app:
+        result = TaskRunner(app.desktop, RunOptions(confirm=confirm)).run('write "typed only" in mousepad and save')
+        assert result.status is TaskStatus.SUCCESS
+        assert [s.status.value for s in result.step_results] == ["success", "skipped"]
+        assert asked[0].startswith("input_text [") and asked[1].startswith("press_key")
+        time.sleep(0.5)
+        assert app.doc.read_text() == "on disk"  # the save was refused
+        assert app.desktop.get_text(int(asked[0].split("[")[1].split("]")[0])) == "typed only"
+
+
+def test_an_app_module_image_is_matched_by_its_alias(desktop, tmp_path):
+    """A user's app module (it overrides the shipped one by name) carries a crop of the Help
+    menu under another name; a step naming the alias finds it by template on the screen."""
+    from PIL import Image
+
+    from winactions.agent import parse_plan
+
+    module = tmp_path / "apps" / "mousepad"
+    (module / "images").mkdir(parents=True)
+    (module / "config.yaml").write_text("name: mousepad\nprocesses: [mousepad]\n")
+    (module / "images" / "aliases.yaml").write_text("help_menu: [the help thing]\n")
+    with Editor(desktop, tmp_path / "app") as app:
+        state = app.desktop.state()
+        menu = next(t for t in state.targets if t.type == "Menu" and t.name == "Help")
+        assert menu.rect is not None
+        with Image.open(app.desktop.screenshot(screen=True).path) as screen:
+            screen.crop((menu.rect.left, menu.rect.top, menu.rect.right, menu.rect.bottom)).save(
+                module / "images" / "help_menu.png")
+        steps = parse_plan({"steps": [{"action": "click", "target_ref": "the help thing",
+                                       "expect": {"appears": "About"}}]})
+        runner = TaskRunner(app.desktop, RunOptions(apps=[str(tmp_path / "apps")]))
+        result = runner.run("open help in mousepad", steps)
+        assert result.status is TaskStatus.SUCCESS, result.error
+        (step,) = result.step_results
+        assert "app module image" in step.target and step.call["command"] == "click-at"
+        assert result.model["calls"] == 0
+        app.desktop.keys("Escape")

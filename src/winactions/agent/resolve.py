@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from winactions.agent.actor import Actor
+from winactions.agent.images import images_for, match
 from winactions.agent.plan import StepPlan
 from winactions.errors import BackendUnavailable, InvalidInput, LLMFailed, NotFound, WinctlError
 from winactions.locate.assets import AssetLibrary
@@ -64,7 +66,7 @@ def in_tree(state: UIState, name: str | None, role: str | None) -> list[Target]:
 
 
 def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe | None, app: str | None = None,
-            pixels: bool = True) -> Resolved:
+            pixels: bool = True, module_images: Path | None = None) -> Resolved:
     """Resolve a step's target in the current state; `NotFound` when nothing has it."""
     ref, role = step.target_ref, step.target_type
     if ref is None:
@@ -78,6 +80,8 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe 
         if not found:
             raise NotFound(f"id {wanted} is not in the current state", hint="plan by name, or read the state again")
         return Resolved(wanted, "id of the state", 2, found[0])
+    if sep and prefix == "image" and module_images is not None and images_for(module_images, rest.strip()):
+        return _module_image(actor, module_images, rest.strip())
     if sep and prefix in ("image", "text"):
         return _located(actor, ref, 2)
     if sep and prefix == "dynamic":
@@ -91,6 +95,8 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe 
     if not pixels:
         raise NotFound(f"no element is named {ref!r}" + (f" (type {role})" if role else ""),
                        hint="read the state for the names on screen")
+    if module_images is not None and images_for(module_images, ref):
+        return _module_image(actor, module_images, ref)
     return _outside_tree(actor, ref, role, describe, app)
 
 
@@ -109,6 +115,14 @@ def _located(actor: Actor, ref: str, level: int) -> Resolved:
     result = actor.call("locate", target=ref)
     found = result.located.element
     return Resolved(ref, f"{found.method}, confidence {found.confidence:.2f}", level)
+
+
+def _module_image(actor: Actor, folder: Path, name: str) -> Resolved:
+    """A name the app module has images for: matched in the window's screenshot now."""
+    shot = actor.call("screenshot")
+    found = match(images_for(folder, name), Path(shot.path), (shot.rect.left, shot.rect.top))
+    return Resolved(f"image:{name}", f"app module image, {found.method}, confidence {found.confidence:.2f}", 2,
+                    point=found.rect.center)
 
 
 def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe | None,

@@ -247,6 +247,8 @@ class TaskRunner:
         """Consecutive level-0 steps that are each one command this backend has: sent as one
         `batch` call (one round trip; a command it lacks runs alone and fails clearly)."""
         group: list[StepPlan] = []
+        if self.options.confirm is not None:  # each step is asked about on its own
+            return group
         while queue and queue[0].level == 0 and queue[0].action in BATCHABLE and not queue[0].target_type \
                 and not queue[0].wait_before and not queue[0].expect \
                 and self._call_for(queue[0], Resolved(None, "", 0))["command"] in available:
@@ -367,7 +369,8 @@ class TaskRunner:
         if step.action in NO_TARGET and not step.target_ref:
             return Resolved(None, "no target", step.level)
         return resolve(self.actor, step, state, describe=self._describe if self.model.ready else None,
-                       pixels=self.options.pixels, app=self.module.name if self.module else None)
+                       pixels=self.options.pixels, app=self.module.name if self.module else None,
+                       module_images=self.module.images if self.module else None)
 
     def _describe(self, description: str) -> Resolved:
         """Level 3: the vision model finds a described element in the window's screenshot
@@ -418,7 +421,7 @@ class TaskRunner:
         """The table command a step runs: {"command": NAME, "args": {...}} (or a special)."""
         a, p, ref = step.action, step.params, where.ref
         if where.point is not None and a in (Action.TAP, Action.CLICK, Action.INPUT_TEXT):
-            x, y = where.point  # a point from the vision model: act there, through the table
+            x, y = where.point  # a point from pixels (an app image, the vision model): act there
             if a is Action.INPUT_TEXT:
                 return {"command": "batch", "args": {"steps": [
                     {"command": "click-at", "args": {"x": x, "y": y}}, {"command": "keys", "args": {"keys": "ctrl+a"}},
