@@ -48,7 +48,7 @@ def images_for(folder: Path, name: str) -> list[Path]:
     return found
 
 
-def match(images: list[Path], screenshot: Path, origin: tuple[int, int]) -> Candidate:
+def match_image(images: list[Path], screenshot: Path, origin: tuple[int, int]) -> Candidate:
     """The best reliable match of any of the images in the screenshot; NotFound otherwise."""
     try:
         from winactions.locate.template import find_template, load_image

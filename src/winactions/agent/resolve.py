@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from winactions.agent.actor import Actor
-from winactions.agent.images import images_for, match
+from winactions.agent.images import images_for, match_image
 from winactions.agent.plan import StepPlan
 from winactions.errors import BackendUnavailable, InvalidInput, LLMFailed, NotFound, WinctlError
 from winactions.locate.assets import AssetLibrary
@@ -120,7 +120,7 @@ def _located(actor: Actor, ref: str, level: int) -> Resolved:
 def _module_image(actor: Actor, folder: Path, name: str) -> Resolved:
     """A name the app module has images for: matched in the window's screenshot now."""
     shot = actor.call("screenshot")
-    found = match(images_for(folder, name), Path(shot.path), (shot.rect.left, shot.rect.top))
+    found = match_image(images_for(folder, name), Path(shot.path), (shot.rect.left, shot.rect.top))
     return Resolved(f"image:{name}", f"app module image, {found.method}, confidence {found.confidence:.2f}", 2,
                     point=found.rect.center)
 
