@@ -230,13 +230,15 @@ def test_target_scrolled_out_of_view_is_found_by_the_fallback(desktop, tmp_path,
     server.reply(plan({"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
                       {"action": "click", "target_ref": "note-57.txt", "target_type": "DataItem",
                        "fallback": {"action": "scroll", "params": {"direction": "down", "amount": 10}}},
-                      {"action": "press_key", "params": {"keys": "Enter"}, "wait_after": 1000}))
+                      {"action": "press_key", "params": {"keys": "Enter"}, "wait_after": 1000,
+                       "expect": {"title": "note-57.txt", "disappears": "Files"}}))
     with Editor(desktop, tmp_path) as app:
         runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False))
         result = runner.run("open note 57")
         assert result.status is TaskStatus.SUCCESS, result.error
-        click = result.step_results[1]
+        click, enter = result.step_results[1:]
         assert 1 <= click.fallbacks <= 3 and "note-57.txt" in click.target
+        assert enter.verify is not None and enter.verify.verified and enter.verify.method == "code"
         wait_for_window(desktop, "note-57.txt")
         assert result.model["calls"] == 1
 
