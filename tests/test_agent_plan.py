@@ -30,6 +30,10 @@ def test_a_plan_round_trips_as_json_and_levels_follow_the_seed():
     ({"steps": [{"action": "scroll", "params": {"direction": "sideways"}}]}, "direction"),
     ({"steps": [{"action": "click", "target_ref": "OK", "colour": "red"}]}, "colour"),
     (42, "JSON object"),
+    ({"steps": [{"action": "scroll", "params": {"amount": "lots"}}]}, "wheel notches"),
+    ({"steps": [{"action": "wait", "params": {"duration": "long"}}]}, "params.duration"),
+    ({"steps": [{"action": "launch_app", "params": {"command": [1, 2]}}]}, "list of strings"),
+    ({"steps": "click OK"}, "steps"),
 ])
 def test_malformed_plans_are_one_clear_error(raw, says):
     with pytest.raises(InvalidInput) as caught:
@@ -59,3 +63,19 @@ def test_a_broken_app_module_names_its_file(tmp_path):
         load_module(tmp_path / "bad")
     with pytest.raises(InvalidInput, match="does not exist"):
         ModuleRegistry.load([tmp_path / "missing"])
+
+
+def test_a_damaged_record_is_a_clear_error(tmp_path):
+    from winactions.agent.record import replay_plan
+
+    with pytest.raises(InvalidInput, match="no recorded run"):
+        replay_plan(tmp_path)
+    (tmp_path / "run.jsonl").write_text('{"event": "plan", "task": "t"}\nnot json\n')
+    with pytest.raises(InvalidInput, match="line 2 is not JSON"):
+        replay_plan(tmp_path)
+    (tmp_path / "run.jsonl").write_text('{"event": "step", "status": "success", "step": 3}\n')
+    with pytest.raises(InvalidInput, match="damaged"):
+        replay_plan(tmp_path)
+    (tmp_path / "run.jsonl").write_text('{"event": "step", "status": "failed", "step": {}}\n')
+    with pytest.raises(InvalidInput, match="no successful step"):
+        replay_plan(tmp_path)

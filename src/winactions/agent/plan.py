@@ -121,10 +121,19 @@ class StepPlan(BaseModel):
             raise ValueError('press_key needs params.keys, e.g. "ctrl+s"')
         if a in (Action.SWIPE, Action.SCROLL) and p.get("direction", "down") not in DIRECTIONS:
             raise ValueError(f"{a.value} direction must be one of {', '.join(DIRECTIONS)}")
+        amount = p.get("amount", 5)
+        if a in (Action.SWIPE, Action.SCROLL) and (not isinstance(amount, int) or isinstance(amount, bool)
+                                                   or not 1 <= amount <= 100):
+            raise ValueError(f"{a.value} amount is a whole number of wheel notches, 1 to 100")
+        command = p.get("command")
+        if a is Action.LAUNCH_APP and command is not None and not (
+                isinstance(command, str) or (isinstance(command, list) and all(isinstance(c, str) for c in command))):
+            raise ValueError("launch_app params.command is a program and its arguments (a list of strings)")
         if a is Action.OPEN_URL and not isinstance(p.get("url"), str):
             raise ValueError("open_url needs params.url")
-        if a is Action.WAIT and not isinstance(p.get("duration", p.get("seconds", 1000)), (int, float)):
-            raise ValueError("wait takes params.duration in ms")
+        waited = p.get("duration", p.get("seconds", 1))
+        if a is Action.WAIT and (not isinstance(waited, (int, float)) or isinstance(waited, bool) or waited < 0):
+            raise ValueError("wait takes params.duration in ms (or params.seconds)")
         return self
 
     @property

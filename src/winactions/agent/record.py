@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from winactions.agent.plan import TaskPlan, parse_plan
-from winactions.errors import InvalidInput, WinctlError
+from winactions.errors import ActionFailed, InvalidInput, WinctlError
 
 if TYPE_CHECKING:
     from winactions.agent.actor import Actor
@@ -35,8 +35,12 @@ class Recorder:
 
     def event(self, kind: str, **data: Any) -> None:
         line = json.dumps({"event": kind, "time": round(time.time(), 3), **data}, ensure_ascii=False, default=str)
-        with open(self.folder / LOG, "a", encoding="utf-8") as log:
-            log.write(line + "\n")
+        try:
+            with open(self.folder / LOG, "a", encoding="utf-8") as log:
+                log.write(line + "\n")
+        except OSError as exc:
+            raise ActionFailed(f"cannot write the record in {self.folder}: {exc.strerror}",
+                               hint="record into a folder with room and write access") from None
 
     def step(self, item: StepResult) -> None:
         self.event("step", **item.model_dump(mode="json"))
@@ -70,15 +74,17 @@ def load_events(folder: str | Path) -> list[dict[str, Any]]:
 def replay_plan(folder: str | Path) -> tuple[str, TaskPlan]:
     """The task and the plan of a recorded run's successful steps, targets pinned to names."""
     events = load_events(folder)
-    task = next((e.get("task", "") for e in events if e.get("event") == "plan"), "")
+    task = next((str(e.get("task", "")) for e in events if isinstance(e, dict) and e.get("event") == "plan"), "")
     steps = []
     for event in events:
-        if event.get("event") != "step" or event.get("status") != "success":
+        if not isinstance(event, dict) or event.get("event") != "step" or event.get("status") != "success":
             continue
+        if not isinstance(event.get("step"), dict):
+            raise InvalidInput(f"a step of the record {folder} has no plan step", hint="the record is damaged")
         step = dict(event["step"])
         ref = step.get("target_ref") or ""
         pinned = event.get("pinned")
-        if ref.startswith("id:") and pinned:  # an id of that run's state: the element's name and type
+        if isinstance(ref, str) and ref.startswith("id:") and isinstance(pinned, dict):  # an id of that run's state: the element's name and type
             step["target_ref"], step["target_type"] = pinned.get("target_ref"), pinned.get("target_type")
         steps.append(step)
     if not steps:
