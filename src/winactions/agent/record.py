@@ -74,7 +74,8 @@ def load_events(folder: str | Path) -> list[dict[str, Any]]:
 def replay_plan(folder: str | Path) -> tuple[str, TaskPlan]:
     """The task and the plan of a recorded run's successful steps, targets pinned to names."""
     events = load_events(folder)
-    task = next((str(e.get("task", "")) for e in events if isinstance(e, dict) and e.get("event") == "plan"), "")
+    plans = [e for e in events if isinstance(e, dict) and e.get("event") == "plan"]
+    task = str(plans[0].get("task", "")) if plans else ""
     steps = []
     for event in events:
         if not isinstance(event, dict) or event.get("event") != "step" or event.get("status") != "success":
