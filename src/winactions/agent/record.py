@@ -85,7 +85,8 @@ def replay_plan(folder: str | Path) -> tuple[str, TaskPlan]:
         step = dict(event["step"])
         ref = step.get("target_ref") or ""
         pinned = event.get("pinned")
-        if isinstance(ref, str) and ref.startswith("id:") and isinstance(pinned, dict):  # an id of that run's state: the element's name and type
+        # an id of that run's state means nothing now: the element's name and type instead
+        if isinstance(ref, str) and ref.startswith("id:") and isinstance(pinned, dict):
             step["target_ref"], step["target_type"] = pinned.get("target_ref"), pinned.get("target_type")
         steps.append(step)
     if not steps:
