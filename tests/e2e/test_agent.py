@@ -374,3 +374,18 @@ def test_an_app_module_image_is_matched_by_its_alias(desktop, tmp_path):
         assert "app module image" in step.target and step.call["command"] == "click-at"
         assert result.model["calls"] == 0
         app.desktop.keys("Escape")
+
+
+def test_the_step_cap_aborts_and_the_model_budget_is_refused(desktop, tmp_path, server):
+    from winactions.agent import parse_plan
+
+    keys = {"action": "input_text", "target_type": "Edit", "params": {"text": "x"}}
+    with Editor(desktop, tmp_path) as app:
+        capped = TaskRunner(app.desktop, RunOptions(max_steps=2, pixels=False)).run(
+            "three steps", parse_plan({"steps": [keys, {**keys, "params": {"text": "y"}},
+                                                 {**keys, "params": {"text": "z"}}]}))
+        assert capped.status is TaskStatus.ABORTED and "step cap (2)" in capped.error
+        assert len(capped.step_results) == 2
+        broke = TaskRunner(app.desktop, RunOptions(llm=flags(server), max_model_calls=0)).run("no template knows")
+        assert broke.status is TaskStatus.FAILED and "budget is spent" in broke.error
+        assert server.requests == []

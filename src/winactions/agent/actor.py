@@ -5,6 +5,19 @@ table itself, through the call it is serving, so the runner never parses argv an
 takes the session's lock twice. The runner uses only command names of the table, so a
 backend that lacks one (Android's `go_home` on a desktop, `open_url` where nothing opens
 URLs) is a clear `Unsupported`, never a guess.
+
+How plan actions map onto the table (a backend offers what it can; names in brackets do not
+exist on the desktop today and are what an Android backend is expected to register):
+
+    tap / click          click ID (a point from pixels: click-at X Y)
+    long_press           [long-press ID --seconds S]
+    swipe / scroll       [swipe --direction D] when there is no target and the table has it, else scroll ID D N
+    input_text           input ID TEXT, or type TEXT into the focus
+    press_key            keys CHORDS
+    wait                 wait SECONDS
+    go_home              [go-home], else the app module's home keys until its marker shows
+    launch_app           launch ARGV (params.command, or the app module's launch)
+    open_url             [open-url URL]
 """
 
 from __future__ import annotations
