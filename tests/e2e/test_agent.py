@@ -386,6 +386,11 @@ def test_the_step_cap_aborts_and_the_model_budget_is_refused(desktop, tmp_path, 
                                                  {**keys, "params": {"text": "z"}}]}))
         assert capped.status is TaskStatus.ABORTED and "step cap (2)" in capped.error
         assert len(capped.step_results) == 2
+        slow = {"action": "wait", "params": {"duration": 700}, "expect": {"changed": False}}
+        timed = TaskRunner(app.desktop, RunOptions(timeout=0.5, pixels=False)).run(
+            "wait too long", parse_plan({"steps": [slow, slow, slow]}))
+        assert timed.status is TaskStatus.ABORTED and "time limit (0.5s)" in timed.error
+        assert len(timed.step_results) == 1
         broke = TaskRunner(app.desktop, RunOptions(llm=flags(server), max_model_calls=0)).run("no template knows")
         assert broke.status is TaskStatus.FAILED and "budget is spent" in broke.error
         assert server.requests == []

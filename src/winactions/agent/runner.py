@@ -106,6 +106,7 @@ class RunOptions:
     max_replans: int = 2
     max_model_calls: int = 8
     max_tokens: int = 200_000
+    timeout: float | None = None  # seconds for the whole run; checked before each step
     record: str | Path | None = None
     pixels: bool = True  # locate names outside the tree from pixels (OCR, images, the vision model)
     use_templates: bool = True
@@ -137,12 +138,14 @@ class TaskRunner:
         self._recorder: Recorder | None = None
         self._batches = 0
         self._seen: Counter[str] = Counter()
+        self._deadline: float | None = None
 
     # -- entry points ---------------------------------------------------------------------------
     def run(self, task: str, plan: TaskPlan | None = None, source: PlanSource = "given") -> TaskResult:
         """Do `task` (or the given plan); never raises for the task's own failure: the
         result says what happened, step by step."""
         started = time.monotonic()
+        self._deadline = started + self.options.timeout if self.options.timeout else None
         result = TaskResult(task=task, status=TaskStatus.RUNNING)
         if self.options.record is not None:
             self._recorder = Recorder(Path(self.options.record))
@@ -203,6 +206,10 @@ class TaskRunner:
         while queue:
             if len(result.step_results) >= self.options.max_steps:
                 result.status, result.error = TaskStatus.ABORTED, f"the step cap ({self.options.max_steps}) was reached"
+                return
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                result.status, result.error = TaskStatus.ABORTED, \
+                    f"the run's time limit ({self.options.timeout:g}s) was reached before step {queue[0].step}"
                 return
             group = self._level0_group(queue, self.actor.commands())
             if group:

@@ -44,6 +44,8 @@ class RunParams(Params):
     max_replans: int = Field(2, ge=0, le=20, description="new plans after a failed step")
     max_model_calls: int = Field(8, ge=0, le=200, description="model calls the run may make")
     max_tokens: int = Field(200_000, ge=0, description="model tokens the run may spend")
+    timeout: float = Field(100.0, gt=0, le=3600, description="seconds for the whole run (a session daemon "
+                                                             "answers within 120 s: use --no-daemon for longer)")
     record: str | None = Field(None, description="record the run (JSON lines and screenshots) into this folder")
     no_templates: bool = Field(False, description="plan with the model even when an app template matches")
     no_pixels: bool = Field(False, description="find names only in the tree (no OCR, images or vision model)")
@@ -61,6 +63,7 @@ def run(ctx: Context, p: RunParams) -> RunResult:
     options = _options(ctx, p.max_steps, p.max_replans, p.max_model_calls, p.max_tokens, p.record, p.apps,
                        p.confirm)
     options.dry_run, options.use_templates, options.pixels = p.dry_run, not p.no_templates, not p.no_pixels
+    options.timeout = p.timeout
     result = TaskRunner(TableActor(ctx), options).run(p.task, plan)
     return RunResult(run=result)
 
@@ -70,6 +73,7 @@ class ReplayParams(Params):
     dry_run: bool = Field(False, description="show the recorded steps located now; do nothing")
     record: str | None = Field(None, description="record the replay too, into this folder")
     max_steps: int = Field(100, ge=1, le=1000, description="stop after this many steps")
+    timeout: float = Field(100.0, gt=0, le=3600, description="seconds for the whole replay")
 
 
 @command("replay", ReplayParams, kind=Kind.ACTION, positional=("run",))
@@ -78,7 +82,7 @@ def replay(ctx: Context, p: ReplayParams) -> RunResult:
     test of an app); a step whose target is gone fails and stops the replay."""
     task, plan = replay_plan(p.run)
     options = _options(ctx, p.max_steps, 0, 0, 0, p.record, [], False)
-    options.dry_run = p.dry_run
+    options.dry_run, options.timeout = p.dry_run, p.timeout
     options.llm = None
     runner = TaskRunner(TableActor(ctx), options)
     runner.model.flags = None  # a replay never asks a model, even when one is configured
