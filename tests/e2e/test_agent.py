@@ -394,3 +394,32 @@ def test_the_step_cap_aborts_and_the_model_budget_is_refused(desktop, tmp_path, 
         broke = TaskRunner(app.desktop, RunOptions(llm=flags(server), max_model_calls=0)).run("no template knows")
         assert broke.status is TaskStatus.FAILED and "budget is spent" in broke.error
         assert server.requests == []
+
+
+def test_the_run_tool_over_mcp(desktop, tmp_path):
+    """The official MCP client calls the `run` tool: the template task saves the file, and a
+    failed run comes back as a tool error that still carries its steps."""
+    import sys
+
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    with Editor(desktop, tmp_path) as app:
+        params = StdioServerParameters(command=str(Path(sys.executable).with_name("winctl")),
+                                       args=["--session", "agent", "mcp"], env=app.env)
+
+        async def main():
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    done = await session.call_tool("run", {"task": 'write "over mcp" in mousepad and save'})
+                    failed = await session.call_tool("run", {"task": "click nowhere", "no_pixels": True,
+                                                             "plan": '[{"action": "click", "target_ref": "Nowhere"}]'})
+                    return done, failed
+
+        done, failed = anyio.run(main)
+        assert not done.is_error and done.content[0].text.startswith("success: ")
+        assert app.saved("over mcp") == "over mcp"
+        assert failed.is_error and failed.structured_content["ok"] is False
+        assert failed.structured_content["result"]["run"]["step_results"][0]["status"] == "failed"
