@@ -423,3 +423,23 @@ def test_the_run_tool_over_mcp(desktop, tmp_path):
         assert app.saved("over mcp") == "over mcp"
         assert failed.is_error and failed.structured_content["ok"] is False
         assert failed.structured_content["result"]["run"]["step_results"][0]["status"] == "failed"
+
+
+def test_a_dialog_no_rule_knows_is_dismissed_by_the_models_advice_then_by_escape(desktop, tmp_path, server):
+    """Past the rule table: the model names the button (one call), and with no model Escape."""
+    from winactions.agent.blockers import detect, dismiss
+    from winactions.agent.model import Model
+
+    with Editor(desktop, tmp_path) as app:
+        home = app.desktop.state().window
+        for model, expected in ((Model(flags(server)), "model: Cancel"), (Model(None), "keys: Escape")):
+            server.reply('{"button": "Cancel"}')
+            app.desktop.keys("ctrl+o")
+            wait_for_window(desktop, "Open File")
+            time.sleep(0.5)
+            blocker = detect(app.desktop.state(), home)
+            assert blocker is not None and blocker.dismiss == "Cancel"  # the rule would have pressed it
+            outcome = dismiss(app.desktop, blocker.model_copy(update={"dismiss": None}), model, home)
+            assert outcome.cleared and outcome.method == expected
+            assert window_gone(desktop, "Open File")
+        assert len(server.requests) == 1 and "Cancel" in server.requests[0].prompt
