@@ -1,7 +1,8 @@
 """The layers, enforced by one allow-list: which part of the package may import which.
 
-Front ends (cli, daemon, mcp, the Python API, the task runner) sit on the command table;
-the table sits on sessions, perception and the locator; those sit on the backend interface
+Front ends (cli, daemon, mcp, the Python API) sit on the command table; the table sits on
+sessions, perception, the locator and the task runner (agent), which drives the table only
+through an Actor it is handed and imports none of it; those sit on the backend interface
 and the model. Nothing points back up, the core never imports a platform backend, and a
 platform library is imported only inside its own backend (on Windows only by win32.py, the
 layer the fake stands in for).
@@ -31,12 +32,14 @@ ALLOWED: dict[str, set[str]] = {
     "locate": {"backends", "errors", "llm", "model", "progress"},
     "perception": {"backends", "errors", "extras", "llm", "locate", "model", "options", "screenshots"},
     "session": {"backends", "errors", "extras", "llm", "locate", "model", "perception", "progress"},
-    "commands": {"backends", "errors", "execution", "keys", "llm", "locate", "marks", "model", "options",
+    # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
+    # table back only through an Actor it is handed (Desktop, or the call being served)
+    "commands": {"agent", "backends", "errors", "execution", "keys", "llm", "locate", "marks", "model", "options",
                  "perception", "progress", "screenshots", "session"},
     "render": {"commands", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "render", "session"},
-    "agent": {"api", "backends", "commands", "errors", "keys", "llm", "locate", "model", "render"},
+    "agent": {"errors", "llm", "locate", "model"},
     "daemon": {"_version", "api", "cli", "commands", "errors", "options", "progress", "render", "session"},
     "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options",
             "progress", "render", "session"},

@@ -21,6 +21,7 @@ from winactions.commands.results import (
     InspectResult,
     LocateCacheResult,
     LocateCommandResult,
+    RunResult,
     ScreenshotResult,
     StateResult,
     ValueResult,
@@ -182,6 +183,8 @@ def _body_text(result: Result) -> str:
         return "\n".join(lines)
     if isinstance(result, LocateCommandResult):
         return _located_text(result)
+    if isinstance(result, RunResult):
+        return _run_text(result)
     if isinstance(result, LocateCacheResult):
         stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
         return (f"cleared {result.cleared} entries; " if result.action == "clear" else "") + stats
@@ -189,6 +192,26 @@ def _body_text(result: Result) -> str:
         found = f": {target_line(result.target)}" if result.target is not None else ""
         return f"{result.condition} after {result.waited_seconds:.2f}s{found}"
     return json.dumps(to_data(result), indent=2)
+
+
+def _run_text(result: RunResult) -> str:
+    r = result.run
+    head = (f"{r.status.value}: {_clean(r.task)} — plan by {r.plan_source or 'none'}"
+            + (f" ({r.module}/{r.template})" if r.template else f" ({r.module})" if r.module else "")
+            + f", {len(r.step_results)} steps, {r.replans} replans, {int(r.model.get('calls', 0))} model calls, "
+              f"{int(r.model.get('input_tokens', 0) + r.model.get('output_tokens', 0))} tokens, {r.total_time:.1f}s")
+    lines = [head]
+    for s in r.step_results:
+        where = f" {_safe(s.target)}" if s.target else ""
+        extra = f" — {_safe(s.error)}" if s.error else ""
+        lines.append(f"{s.step.step}. {s.step.action.value}{where}: {s.status.value}{extra}")
+        lines += [f"   dismissed {_safe(str(d['blocker']['description']))} by {_safe(str(d['method']))}"
+                  for d in s.dismissals]
+    if r.error:
+        lines.append(f"error: {_safe(r.error)}")
+    if r.record:
+        lines.append(f"recorded in {_safe(r.record)}")
+    return "\n".join(lines)
 
 
 def _located_text(result: LocateCommandResult) -> str:
@@ -304,7 +327,11 @@ def to_data(result: Result) -> dict[str, Any]:
 
 
 def to_json(result: Result) -> str:
-    return json.dumps({"ok": True, "result": to_data(result)}, ensure_ascii=False)
+    failed = result.failure()  # a command that ran to the end and reports a failure (a task)
+    body: dict[str, Any] = {"ok": failed is None, "result": to_data(result)}
+    if failed is not None:
+        body["error"] = failed.to_dict()
+    return json.dumps(body, ensure_ascii=False)
 
 
 def error_json(error: WinctlError) -> str:

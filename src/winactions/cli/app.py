@@ -135,6 +135,11 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: Deskt
         if watched is not None and watched.elapsed >= watched.delay:
             sys.stderr.write(progress.CLEAR)  # the progress line goes before the answer is printed
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))
+        failed = result.failure()
+        if failed is not None:  # the result is printed; the exit code still says it failed
+            if not options.json_output:
+                click.echo(render.error_text(failed), err=True)
+            sys.exit(failed.exit_code)
     except WinctlError as exc:
         _fail(exc, options)
     except Exception as exc:  # a bug: still answer in the protocol's shape

@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from winactions.backends.base import Backend, Capability
-from winactions.errors import InvalidInput, Unsupported
+from winactions.errors import InvalidInput, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.options import help_of
@@ -70,6 +70,11 @@ class Result(BaseModel):
     """Base of what handlers return; `render` turns it into text, JSON or MCP content."""
 
     state: UIState | None = None  # filled by --return-state after an action
+
+    def failure(self) -> WinctlError | None:
+        """What went wrong when a command ran to the end and reports a failure in its result
+        (a task that failed): front ends show the result and still fail the call."""
+        return None
 
 
 @dataclass
@@ -156,6 +161,7 @@ def load_commands() -> dict[str, Command]:
         perceive,
         pointer,
         query,
+        tasks,
         windows,
     )
 

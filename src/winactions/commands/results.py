@@ -6,8 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel, SerializeAsAny
 
+from winactions.agent.runner import TaskResult
 from winactions.commands.base import Result
 from winactions.commands.stateview import StateDiff
+from winactions.errors import ActionFailed, WinctlError
 from winactions.model import Rect, Target, WindowInfo
 
 
@@ -124,3 +126,15 @@ class LocateCacheResult(Result):
     action: str
     cleared: int
     stats: dict[str, float]
+
+
+class RunResult(Result):
+    """`run` / `replay`: the task's status, its plan and what each step did."""
+
+    run: TaskResult
+
+    def failure(self) -> WinctlError | None:
+        if self.run.ok:
+            return None
+        return ActionFailed(f"the task {self.run.status.value}: {self.run.error}",
+                            hint="the steps above say where; replan, or act step by step from `winctl state`")

@@ -159,7 +159,10 @@ class ToolRunner:
                     structured_content={"ok": False, "error": error.to_dict()}, is_error=True)
         content: list[Any] = [types.TextContent(type="text", text=render.to_text(result))]
         content.extend(_images(result))
-        return types.CallToolResult(content=content, structured_content={"ok": True, "result": render.to_data(result)})
+        failed = result.failure()  # a task that failed: its steps are the content, and it is an error
+        return types.CallToolResult(content=content, structured_content={"ok": failed is None,
+                                                                         "result": render.to_data(result)},
+                                    is_error=failed is not None)
 
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)

@@ -1,0 +1,12 @@
+"""The task runner (seed 004): a task in words → plan → locate → act → verify, on any backend.
+
+It drives nothing but the command table, through anything with the Python API's call shape
+(`winactions.api.Desktop`, or the table itself when `winctl run` serves it).
+"""
+
+from winactions.agent.plan import Action, Expect, Fallback, StepPlan, TaskPlan, parse_plan
+from winactions.agent.runner import RunOptions, StepResult, StepStatus, TaskResult, TaskRunner, TaskStatus
+from winactions.agent.verify import Suggestion, VerifyResult
+
+__all__ = ["Action", "Expect", "Fallback", "RunOptions", "StepPlan", "StepResult", "StepStatus", "Suggestion",
+           "TaskPlan", "TaskResult", "TaskRunner", "TaskStatus", "VerifyResult", "parse_plan"]

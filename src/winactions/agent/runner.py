@@ -1,0 +1,541 @@
+"""TaskRunner: plan → locate → act → verify, with the seed's execution levels, fallbacks,
+blocker dismissal, replanning and guards, on nothing but the table's commands.
+
+    from winactions import Desktop
+    from winactions.agent import TaskRunner
+
+    with Desktop() as desktop:
+        result = TaskRunner(desktop).run("write hello in mousepad and save")
+        print(result.status, result.model["calls"])
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from winactions.agent.actor import Actor, need, read_state
+from winactions.agent.apps import AppModule, ModuleRegistry
+from winactions.agent.blockers import Dismissal, detect, dismiss, settled
+from winactions.agent.model import Model
+from winactions.agent.plan import Action, PlanSource, StepPlan, TaskPlan
+from winactions.agent.planner import Planner
+from winactions.agent.record import Recorder
+from winactions.agent.resolve import Resolved, in_tree, resolve
+from winactions.agent.verify import Snap, Suggestion, Verifier, VerifyResult, fingerprint
+from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
+from winactions.llm.config import LLMFlags
+from winactions.model import Operation, UIState, WindowInfo
+
+FALLBACK_ATTEMPTS = 3  # the seed's: act the fallback, look again, at most three times
+SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
+HOME_LIMIT = 10  # go_home presses at most this many times before giving up
+MAX_DISMISSALS = 3  # per step
+VISION_RELIABLE = 0.5  # a vision model's box below this confidence is not acted on
+
+
+class StepStatus(str, Enum):
+    PENDING = "pending"
+    RUNNING = "running"
+    SUCCESS = "success"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    PLANNED = "planned"  # dry run: located, not done
+
+
+class TaskStatus(str, Enum):
+    PENDING = "pending"
+    RUNNING = "running"
+    SUCCESS = "success"
+    FAILED = "failed"
+    ABORTED = "aborted"
+    PLANNED = "planned"
+
+
+class StepResult(BaseModel):
+    step: StepPlan
+    status: StepStatus = StepStatus.PENDING
+    level: int = 0
+    target: str = ""  # where it acted, and how that was found
+    pinned: dict[str, str | None] | None = None  # the target by name and type, for a replay
+    call: dict[str, Any] = Field(default_factory=dict)  # the command it ran
+    batch: int | None = None  # level-0 steps sent in one `batch` call share a number
+    start_time: float = 0.0
+    end_time: float = 0.0
+    retry_count: int = 0
+    fallbacks: int = 0
+    model_calls: int = 0  # what this step cost in model calls (a model target, a check in words, advice)
+    error: str = ""
+    verify: VerifyResult | None = None
+    dismissals: list[dict[str, Any]] = Field(default_factory=list)
+    screenshot_before: str | None = None
+    screenshot_after: str | None = None
+
+
+class TaskResult(BaseModel):
+    task: str
+    status: TaskStatus = TaskStatus.PENDING
+    plan: TaskPlan | None = None
+    plan_source: PlanSource | None = None
+    module: str | None = None
+    template: str | None = None
+    route_score: float = 0.0
+    step_results: list[StepResult] = Field(default_factory=list)
+    replans: int = 0
+    model: dict[str, float] = Field(default_factory=dict)  # calls, tokens, seconds
+    total_time: float = 0.0
+    error: str = ""
+    record: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in (TaskStatus.SUCCESS, TaskStatus.PLANNED)
+
+
+@dataclass
+class RunOptions:
+    dry_run: bool = False
+    max_steps: int = 30
+    max_replans: int = 2
+    max_model_calls: int = 8
+    max_tokens: int = 200_000
+    timeout: float | None = None  # seconds for the whole run; checked before each step
+    record: str | Path | None = None
+    pixels: bool = True  # locate names outside the tree from pixels (OCR, images, the vision model)
+    use_templates: bool = True
+    llm: LLMFlags | None = None  # None: the environment's model, if one is configured
+    apps: list[str] = field(default_factory=list)
+    confirm: Callable[[StepPlan, str], bool] | None = None  # asked before each step; False skips it
+    progress: Callable[[str], None] | None = None
+
+
+class _Failure(Exception):
+    """A step that cannot go on; `replan` says whether a new plan could help."""
+
+    def __init__(self, message: str, replan: bool = True) -> None:
+        super().__init__(message)
+        self.replan = replan
+
+
+class TaskRunner:
+    def __init__(self, actor: Actor, options: RunOptions | None = None, **overrides: Any) -> None:
+        self.actor = actor
+        self.options = options or RunOptions(**overrides)
+        o = self.options
+        self.model = Model(o.llm if o.llm is not None else LLMFlags(), o.max_model_calls, o.max_tokens)
+        self.registry = ModuleRegistry.load(o.apps)
+        self.planner = Planner(self.model, self.registry)
+        self.verifier = Verifier(actor, self.model)
+        self.module: AppModule | None = None
+        self.home: WindowInfo | None = None
+        self._recorder: Recorder | None = None
+        self._batches = 0
+        self._seen: Counter[str] = Counter()
+        self._deadline: float | None = None
+
+    # -- entry points ---------------------------------------------------------------------------
+    def run(self, task: str, plan: TaskPlan | None = None, source: PlanSource = "given") -> TaskResult:
+        """Do `task` (or the given plan); never raises for the task's own failure: the
+        result says what happened, step by step."""
+        started = time.monotonic()
+        self._deadline = started + self.options.timeout if self.options.timeout else None
+        result = TaskResult(task=task, status=TaskStatus.RUNNING)
+        if self.options.record is not None:
+            self._recorder = Recorder(Path(self.options.record))
+            result.record = str(self._recorder.folder)
+        try:
+            state = read_state(self.actor)
+            self.home = state.window
+            if plan is None:
+                planned = self.planner.plan(task, state, self._screen_image, self.options.use_templates)
+                plan, source = planned.plan, planned.source
+                self.module, result.template, result.route_score = planned.module, planned.template, planned.score
+            else:
+                self.module, result.route_score = self.registry.route(task, state.window.process)
+            result.plan, result.plan_source = plan, source
+            result.module = self.module.name if self.module else None
+            self._say(f"plan ({source}{': ' + result.template if result.template else ''}): "
+                      f"{len(plan.steps)} steps")
+            if self._recorder:
+                self._recorder.event("plan", task=task, source=source, plan=plan.model_dump(mode="json"))
+            if self.options.dry_run:
+                self._dry_run(plan, state, result)
+            else:
+                self._execute(task, plan, result)
+        except WinctlError as exc:
+            result.status, result.error = TaskStatus.FAILED, _message(exc)
+        result.model = self.model.usage.as_dict()
+        result.total_time = round(time.monotonic() - started, 3)
+        if self._recorder:
+            self._recorder.event("result", result=result.model_dump(mode="json", exclude={"plan", "step_results"}))
+        self._say(f"{result.status.value}: {len(result.step_results)} steps, {result.replans} replans, "
+                  f"{result.model['calls']} model calls, {result.total_time:.1f}s"
+                  + (f" — {result.error}" if result.error else ""))
+        return result
+
+    # -- dry run --------------------------------------------------------------------------------
+    def _dry_run(self, plan: TaskPlan, state: UIState, result: TaskResult) -> None:
+        """Every target located in the current state; nothing is done."""
+        for step in plan.steps:
+            item = StepResult(step=step, level=step.level, start_time=time.monotonic())
+            try:
+                where = self._resolve(step, state)
+                item.target, item.status = where.describe(), StepStatus.PLANNED
+            except WinctlError as exc:
+                item.status, item.error = StepStatus.FAILED, _message(exc)
+            item.end_time = time.monotonic()
+            result.step_results.append(item)
+            self._say(f"step {step.step} {step.action.value} {step.target_ref or ''}: "
+                      f"{item.target or item.error}")
+        failed = [r for r in result.step_results if r.status is StepStatus.FAILED]
+        result.status = TaskStatus.FAILED if failed else TaskStatus.PLANNED
+        if failed:
+            result.error = f"{len(failed)} step(s) cannot be located now: " + failed[0].error
+
+    # -- execution ------------------------------------------------------------------------------
+    def _execute(self, task: str, plan: TaskPlan, result: TaskResult) -> None:
+        queue = list(plan.steps)
+        done: list[StepPlan] = []
+        while queue:
+            if len(result.step_results) >= self.options.max_steps:
+                result.status, result.error = TaskStatus.ABORTED, f"the step cap ({self.options.max_steps}) was reached"
+                return
+            if self._deadline is not None and time.monotonic() > self._deadline:
+                result.status, result.error = TaskStatus.ABORTED, \
+                    f"the run's time limit ({self.options.timeout:g}s) was reached before step {queue[0].step}"
+                return
+            group = self._level0_group(queue, self.actor.commands())
+            if group:
+                items = self._run_batch(group)
+                result.step_results += items
+                failed = next((i for i in items if i.status is StepStatus.FAILED), None)
+                if failed is None:
+                    done += group
+                    continue
+                step, reason, replan = failed.step, failed.error, True
+            else:
+                step = queue.pop(0)
+                item = self._run_step(step)
+                result.step_results.append(item)
+                if item.status in (StepStatus.SUCCESS, StepStatus.SKIPPED):
+                    done.append(step)
+                    continue
+                reason = item.error
+                replan = not item.error.startswith("unsupported:") and not (
+                    item.verify is not None and item.verify.suggestion is Suggestion.ABORT)
+            if not replan or result.replans >= self.options.max_replans or not self.model.ready:
+                why = "" if self.model.ready else " (no model to replan with)"
+                if replan and result.replans >= self.options.max_replans:
+                    why = f" (after {result.replans} replans)"
+                result.status, result.error = TaskStatus.FAILED, f"step {step.step} failed: {reason}{why}"
+                return
+            result.replans += 1
+            self._say(f"replan {result.replans}: {reason}")
+            try:
+                new = self.planner.replan(task, self._state(), step, reason, done, self._screen_image, self.module)
+            except (LLMFailed, InvalidInput) as exc:
+                result.status, result.error = TaskStatus.FAILED, f"step {step.step} failed: {reason}; " \
+                                                                 f"replanning failed: {_message(exc)}"
+                return
+            if self._recorder:
+                self._recorder.event("replan", reason=reason, plan=new.model_dump(mode="json"))
+            offset = len(done)
+            queue = [s.model_copy(update={"step": offset + i}) for i, s in enumerate(new.steps, 1)]
+        result.status = TaskStatus.SUCCESS
+
+    def _level0_group(self, queue: list[StepPlan], available: list[str]) -> list[StepPlan]:
+        """Consecutive level-0 steps that are each one command this backend has: sent as one
+        `batch` call (one round trip; a command it lacks runs alone and fails clearly)."""
+        group: list[StepPlan] = []
+        if self.options.confirm is not None:  # each step is asked about on its own
+            return group
+        while queue and queue[0].level == 0 and queue[0].action in BATCHABLE and not queue[0].target_type \
+                and not queue[0].wait_before and not queue[0].expect \
+                and self._call_for(queue[0], Resolved(None, "", 0))["command"] in available:
+            group.append(queue.pop(0))
+        if len(group) == 1:  # a batch of one is just a step
+            queue.insert(0, group.pop())
+        return group
+
+    def _run_batch(self, steps: list[StepPlan]) -> list[StepResult]:
+        self._batches += 1
+        started = time.monotonic()
+        calls = [self._call_for(s, Resolved(None, "level 0", 0)) for s in steps]
+        items = [StepResult(step=s, level=0, batch=self._batches, start_time=started, call=c, target="level 0")
+                 for s, c in zip(steps, calls)]
+        report = self.actor.call("batch", steps=[{"command": c["command"], "args": c["args"]} for c in calls])
+        for item, outcome in zip(items, report.steps):
+            item.status = StepStatus.SUCCESS if outcome.ok else StepStatus.FAILED
+            item.error = "" if outcome.ok else str((outcome.error or {}).get("message", "failed"))
+        for item in items[len(report.steps):]:
+            item.status, item.error = StepStatus.SKIPPED, "an earlier step of its batch failed"
+        time.sleep(max(s.wait_after for s in steps) / 1000)
+        ended = time.monotonic()
+        for item in items:
+            item.end_time = ended
+            self._say(f"step {item.step.step} {item.step.action.value} (batch {self._batches}): {item.status.value}"
+                      + (f" — {item.error}" if item.error else ""))
+            if self._recorder:
+                self._recorder.step(item)
+        return items
+
+    def _run_step(self, step: StepPlan) -> StepResult:
+        item = StepResult(step=step, level=step.level, status=StepStatus.RUNNING, start_time=time.monotonic())
+        calls = self.model.usage.calls
+        try:
+            self._attempts(step, item)
+        except _Failure as exc:
+            item.status, item.error = StepStatus.FAILED, str(exc)
+        except Unsupported as exc:
+            item.status, item.error = StepStatus.FAILED, f"unsupported: {_message(exc)}"
+        except WinctlError as exc:
+            item.status, item.error = StepStatus.FAILED, _message(exc)
+        item.end_time = time.monotonic()
+        item.model_calls = self.model.usage.calls - calls
+        self._say(f"step {step.step} {step.action.value} {item.target}: {item.status.value}"
+                  + (f" — {item.error}" if item.error else ""))
+        if self._recorder:
+            self._recorder.step(item)
+        return item
+
+    def _attempts(self, step: StepPlan, item: StepResult) -> None:
+        if step.wait_before:
+            time.sleep(step.wait_before / 1000)
+        dismissals = 0
+        while True:
+            before = self._snap(item, "before")
+            try:
+                where = self._locate_with_fallback(step, before.state, item)
+            except (NotFound, InvalidInput) as exc:
+                blocker = detect(before.state, self.home, self._module_buttons())
+                if blocker is not None and dismissals < MAX_DISMISSALS:
+                    dismissals += 1
+                    self._dismissed(item, dismiss(self.actor, blocker, self.model, self.home,
+                                                  self._module_buttons()))
+                    continue
+                raise _Failure(_message(exc)) from None
+            item.target, item.level = where.describe(), max(item.level, where.level)
+            if where.target is not None:
+                item.pinned = {"target_ref": where.target.name or None, "target_type": where.target.type}
+            if self.options.confirm is not None and not self.options.confirm(step, item.target):
+                item.status = StepStatus.SKIPPED
+                return
+            self._guard(step, where, before)
+            call = self._call_for(step, where)
+            item.call = call
+            try:
+                self._act(step, call)
+            except (NotFound, InvalidInput) as exc:
+                if item.retry_count >= step.retry:
+                    raise _Failure(_message(exc)) from None
+                item.retry_count += 1
+                continue
+            time.sleep(step.wait_after / 1000)
+            after = self._snap(item, "after")
+            verdict = self.verifier.check(step, before, after, where) if step.level > 0 or step.expect \
+                else VerifyResult(verified=True, screen_changed=before.fingerprint != after.fingerprint,
+                                  change_description="level 0: not checked", method="none")
+            item.verify = verdict
+            if verdict.verified:
+                item.status = StepStatus.SUCCESS
+                return
+            blocker = detect(after.state, self.home, self._module_buttons())
+            if blocker is not None and dismissals < MAX_DISMISSALS:
+                verdict.blocker, verdict.suggestion = blocker, Suggestion.DISMISS
+                dismissals += 1
+                self._dismissed(item, dismiss(self.actor, blocker, self.model, self.home, self._module_buttons()))
+            elif verdict.suggestion is Suggestion.REPLAN or item.retry_count >= step.retry:
+                raise _Failure(f"not verified: {verdict.change_description}")
+            if item.retry_count >= step.retry:
+                raise _Failure(f"not verified: {verdict.change_description}")
+            item.retry_count += 1
+
+    def _guard(self, step: StepPlan, where: Resolved, before: Snap) -> None:
+        """The same action on an unchanged state three times is a loop: force a replan."""
+        key = f"{step.action.value}|{where.ref}|{sorted(step.params.items())}|{before.fingerprint}"
+        self._seen[key] += 1
+        if self._seen[key] >= SAME_ACTION_LIMIT:
+            raise _Failure(f"the same {step.action.value} on an unchanged screen {SAME_ACTION_LIMIT} times: a loop")
+
+    def _dismissed(self, item: StepResult, dismissal: Dismissal) -> None:
+        item.dismissals.append(dismissal.as_dict())
+        self._say(f"blocker {dismissal.blocker.description}: dismissed by {dismissal.method}"
+                  + ("" if dismissal.cleared else " (still there)"))
+        if self._recorder:
+            self._recorder.event("dismissal", step=item.step.step, **dismissal.as_dict())
+
+    # -- locate ---------------------------------------------------------------------------------
+    def _resolve(self, step: StepPlan, state: UIState) -> Resolved:
+        if step.action in NO_TARGET and not step.target_ref:
+            return Resolved(None, "no target", step.level)
+        return resolve(self.actor, step, state, describe=self._describe if self.model.ready else None,
+                       pixels=self.options.pixels, app=self.module.name if self.module else None,
+                       module_images=self.module.images if self.module else None)
+
+    def _describe(self, description: str) -> Resolved:
+        """Level 3: the vision model finds a described element in the window's screenshot
+        (through the locator's own prompt and box mapping), counted in the run's budget."""
+        from PIL import Image
+
+        from winactions.locate.vision import find_described
+
+        shot = self.actor.call("screenshot")
+        with Image.open(shot.path) as image:
+            found = find_described(self.model, image.convert("RGB"), (shot.rect.left, shot.rect.top), description)
+        if not found or found[0].confidence < VISION_RELIABLE:
+            closest = f"; best {found[0].label!r} at {found[0].confidence:.2f}" if found else ""
+            raise NotFound(f"the vision model did not find {description}{closest}")
+        best = found[0]
+        return Resolved(f"dynamic:{description}", f"vision model, confidence {best.confidence:.2f}", 3,
+                        point=best.rect.center)
+
+    def _locate_with_fallback(self, step: StepPlan, state: UIState, item: StepResult) -> Resolved:
+        """The seed's loop: not found → the fallback action → look again, at most 3 times."""
+        try:
+            return self._resolve(step, state)
+        except NotFound as first:
+            if step.fallback is None:
+                raise
+            error: NotFound = first
+        fallback = StepPlan(step=step.step, action=step.fallback.action, target_ref=step.fallback.target_ref,
+                            params=step.fallback.params, wait_after=500)
+        for _ in range(FALLBACK_ATTEMPTS):
+            item.fallbacks += 1
+            self._say(f"step {step.step}: {error.message}; fallback {fallback.action.value} "
+                      f"{fallback.target_ref or fallback.params}")
+            try:
+                self._act(fallback, self._call_for(fallback, self._resolve(fallback, state)))
+            except (NotFound, InvalidInput) as exc:
+                error = exc if isinstance(exc, NotFound) else NotFound(exc.message)
+                continue
+            time.sleep(fallback.wait_after / 1000)
+            state = self._state()
+            try:
+                return self._resolve(step, state)
+            except NotFound as exc:
+                error = exc
+        raise NotFound(f"{error.message} (after {FALLBACK_ATTEMPTS} fallbacks)", hint=error.hint)
+
+    # -- act ------------------------------------------------------------------------------------
+    def _call_for(self, step: StepPlan, where: Resolved) -> dict[str, Any]:
+        """The table command a step runs: {"command": NAME, "args": {...}} (or a special)."""
+        a, p, ref = step.action, step.params, where.ref
+        if where.point is not None and a in (Action.TAP, Action.CLICK, Action.INPUT_TEXT):
+            x, y = where.point  # a point from pixels (an app image, the vision model): act there
+            if a is Action.INPUT_TEXT:
+                return {"command": "batch", "args": {"steps": [
+                    {"command": "click-at", "args": {"x": x, "y": y}}, {"command": "keys", "args": {"keys": "ctrl+a"}},
+                    {"command": "type", "args": {"text": p["text"]}}]}}
+            return {"command": "click-at", "args": {"x": x, "y": y}}
+        if a in (Action.TAP, Action.CLICK):
+            return {"command": "click", "args": {"id": ref}}
+        if a is Action.LONG_PRESS:
+            return {"command": "long-press", "args": {"id": ref, **_ms(p, "duration")}}
+        if a in (Action.SWIPE, Action.SCROLL):
+            direction = str(p.get("direction", "down"))
+            if ref is None and "swipe" in self.actor.commands():
+                return {"command": "swipe", "args": {"direction": direction}}
+            return {"command": "scroll", "args": {"id": ref if ref is not None else self._scrollable(),
+                                                  "direction": direction, "amount": int(p.get("amount", 5))}}
+        if a is Action.INPUT_TEXT:
+            if ref is None:
+                return {"command": "type", "args": {"text": p["text"]}}
+            return {"command": "input", "args": {"id": ref, "text": p["text"], "enter": bool(p.get("enter", False))}}
+        if a is Action.PRESS_KEY:
+            return {"command": "keys", "args": {"keys": str(p.get("keys") or p.get("key"))}}
+        if a is Action.WAIT:
+            ms = p["duration"] if "duration" in p else float(p.get("seconds", 1)) * 1000
+            return {"command": "wait", "args": {"seconds": float(ms) / 1000}}
+        if a is Action.LAUNCH_APP:
+            argv = p.get("command") or (self.module.launch if self.module else None)
+            if isinstance(argv, str):
+                argv = argv.split()
+            if not argv:
+                raise Unsupported("launch_app needs params.command, or an app module that names its launch command")
+            return {"command": "launch", "args": {"command": list(argv)}}
+        if a is Action.OPEN_URL:
+            return {"command": "open-url", "args": {"url": p["url"]}}
+        return {"command": "go_home", "args": {}}  # Action.GO_HOME: a loop, see _go_home
+
+    def _act(self, step: StepPlan, call: dict[str, Any]) -> None:
+        if call["command"] == "go_home":
+            self._go_home()
+            return
+        need(self.actor, call["command"], f"{step.action.value} (step {step.step})")
+        self.actor.call(call["command"], **call["args"])
+
+    def _go_home(self) -> None:
+        """Back to the start: the table's `go-home` where the platform has one (Android), else the
+        app module's keys pressed until its home marker shows — at most 10 times."""
+        if "go-home" in self.actor.commands():
+            self.actor.call("go-home")
+            return
+        home = self.module.home if self.module else {}
+        if not home.get("marker"):
+            raise Unsupported("go_home needs a `go-home` command (Android) or an app module with a home marker",
+                              hint="add home: {marker: NAME, keys: Escape} to the app's config.yaml")
+        for _ in range(HOME_LIMIT):
+            state = settled(self.actor, self.home)
+            if in_tree(state, str(home["marker"]), None) and (self.home is None or state.window.id == self.home.id):
+                return
+            self.actor.call("keys", keys=str(home.get("keys", "Escape")))
+            time.sleep(0.3)
+        raise _Failure(f"go_home: {home['marker']!r} not seen after {HOME_LIMIT} presses of {home.get('keys')}")
+
+    def _scrollable(self) -> int:
+        """The element a scroll without a target scrolls: the largest that scrolls by itself,
+        else the largest list, table, tree or document of the window."""
+        state = self._state()
+        pool = [t for t in state.targets if Operation.SCROLL in t.operations] or \
+            [t for t in state.targets if t.type in ("List", "Table", "Tree", "Document", "Edit", "Pane") and t.rect]
+        if not pool:
+            raise NotFound("nothing in the window scrolls", hint="give the scroll a target_ref")
+        return max(pool, key=lambda t: t.rect.width * t.rect.height if t.rect else 0).id
+
+    # -- perception -----------------------------------------------------------------------------
+    def _state(self) -> UIState:
+        return settled(self.actor, self.home)
+
+    def _snap(self, item: StepResult, when: str) -> Snap:
+        state = self._state()
+        shot = self._recorder.screenshot(self.actor, item.step.step, when) if self._recorder else None
+        if shot is not None:
+            setattr(item, f"screenshot_{when}", str(shot))
+        return Snap(state, fingerprint(state), shot)
+
+    def _screen_image(self) -> Any:
+        """A screenshot for the model (the planner asks only when the tree says too little)."""
+        try:
+            from PIL import Image
+
+            path = self.actor.call("screenshot").path
+            return Image.open(path)
+        except WinctlError:
+            return None
+
+    def _module_buttons(self) -> list[str]:
+        return self.module.blockers if self.module else []
+
+    def _say(self, line: str) -> None:
+        if self.options.progress is not None:
+            self.options.progress(line)
+
+
+NO_TARGET = frozenset({Action.PRESS_KEY, Action.WAIT, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL,
+                       Action.SWIPE, Action.SCROLL})
+BATCHABLE = frozenset({Action.PRESS_KEY, Action.WAIT, Action.LAUNCH_APP, Action.OPEN_URL, Action.INPUT_TEXT})
+
+
+def _ms(params: dict[str, Any], key: str) -> dict[str, Any]:
+    return {"seconds": float(params[key]) / 1000} if key in params else {}
+
+
+def _message(exc: WinctlError) -> str:
+    return exc.message + (f" ({exc.hint})" if exc.hint else "")

@@ -1,0 +1,116 @@
+"""`run` and `replay`: the task runner (winactions.agent) as commands of the table.
+
+The runner drives the table through `TableActor`, which dispatches on the call being
+served — the same session, ids and lock turn — so the CLI, the daemon, the MCP server and
+`Desktop.call("run", ...)` all get it without any code of their own.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from pydantic import Field
+
+from winactions.agent.plan import StepPlan, TaskPlan, parse_plan
+from winactions.agent.record import replay_plan
+from winactions.agent.runner import RunOptions, TaskRunner
+from winactions.commands.base import Context, Kind, Params, Result, available, command, dispatch
+from winactions.commands.results import RunResult
+from winactions.errors import InvalidInput
+
+
+class TableActor:
+    """The runner's view of the call being served: each command through `dispatch`."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._names = [c.name for c in available(ctx.session.backend)]
+
+    def call(self, command: str, /, **args: Any) -> Result:
+        options = self.ctx.options.model_copy(update={"return_state": False})
+        return dispatch(command, args, Context(self.ctx.session, options))
+
+    def commands(self) -> list[str]:
+        return self._names
+
+
+class RunParams(Params):
+    task: str = Field(description="the task in words, e.g. \"write hello in mousepad and save\"")
+    plan: str | None = Field(None, description="run this JSON plan instead of planning (see the runner's docs)")
+    dry_run: bool = Field(False, description="show the plan with every target located; do nothing")
+    confirm: bool = Field(False, description="ask on the terminal before each step")
+    max_steps: int = Field(30, ge=1, le=500, description="stop after this many steps")
+    max_replans: int = Field(2, ge=0, le=20, description="new plans after a failed step")
+    max_model_calls: int = Field(8, ge=0, le=200, description="model calls the run may make")
+    max_tokens: int = Field(200_000, ge=0, description="model tokens the run may spend")
+    timeout: float = Field(100.0, gt=0, le=3600, description="seconds for the whole run (a session daemon "
+                                                             "answers within 120 s: use --no-daemon for longer)")
+    record: str | None = Field(None, description="record the run (JSON lines and screenshots) into this folder")
+    no_templates: bool = Field(False, description="plan with the model even when an app template matches")
+    no_pixels: bool = Field(False, description="find names only in the tree (no OCR, images or vision model)")
+    apps: list[str] = Field(default_factory=list, description="more app-module folders (also WINCTL_APPS)")
+
+
+@command("run", RunParams, kind=Kind.ACTION, positional=("task",))
+def run(ctx: Context, p: RunParams) -> RunResult:
+    """Do a task in words: plan it (an app template, else the model), then locate, act and
+    verify each step, dismissing dialogs in the way and replanning when a step fails.
+
+    `winctl run "write hello in mousepad and save"`; `--dry-run` shows the plan located and
+    does nothing; `--record DIR` keeps a run to `winctl replay DIR` later."""
+    plan = parse_plan(p.plan, where="--plan") if p.plan else None
+    options = _options(ctx, p.max_steps, p.max_replans, p.max_model_calls, p.max_tokens, p.record, p.apps,
+                       p.confirm)
+    options.dry_run, options.use_templates, options.pixels = p.dry_run, not p.no_templates, not p.no_pixels
+    options.timeout = p.timeout
+    result = TaskRunner(TableActor(ctx), options).run(p.task, plan)
+    return RunResult(run=result)
+
+
+class ReplayParams(Params):
+    run: str = Field(description="the folder a run was recorded into (`winctl run --record DIR`)")
+    dry_run: bool = Field(False, description="show the recorded steps located now; do nothing")
+    record: str | None = Field(None, description="record the replay too, into this folder")
+    max_steps: int = Field(100, ge=1, le=1000, description="stop after this many steps")
+    timeout: float = Field(100.0, gt=0, le=3600, description="seconds for the whole replay")
+
+
+@command("replay", ReplayParams, kind=Kind.ACTION, positional=("run",))
+def replay(ctx: Context, p: ReplayParams) -> RunResult:
+    """Run a recorded run's successful steps again, with no model (a macro, or a regression
+    test of an app); a step whose target is gone fails and stops the replay."""
+    task, plan = replay_plan(p.run)
+    options = _options(ctx, p.max_steps, 0, 0, 0, p.record, [], False)
+    options.dry_run, options.timeout = p.dry_run, p.timeout
+    options.llm = None
+    runner = TaskRunner(TableActor(ctx), options)
+    runner.model.flags = None  # a replay never asks a model, even when one is configured
+    return RunResult(run=runner.run(task, plan, source="replay"))
+
+
+def _options(ctx: Context, max_steps: int, max_replans: int, max_calls: int, max_tokens: int, record: str | None,
+             apps: list[str], confirm: bool) -> RunOptions:
+    ask = None
+    if confirm:
+        if not sys.stdin.isatty():
+            raise InvalidInput("--confirm asks on a terminal, and this call has none (a daemon or MCP call)",
+                               hint="run with --dry-run first to see the plan, or call winctl --no-daemon run")
+        ask = _ask
+    return RunOptions(max_steps=max_steps, max_replans=max_replans, max_model_calls=max_calls, max_tokens=max_tokens,
+                      record=record, apps=apps, llm=ctx.options.llm, confirm=ask, progress=_progress)
+
+
+def _ask(step: StepPlan, target: str) -> bool:
+    sys.stderr.write(f"step {step.step} {step.action.value} {target} {step.params or ''} — do it? [y/N] ")
+    sys.stderr.flush()
+    return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+
+def _progress(line: str) -> None:
+    """One line per step on stderr, as it happens (stdout keeps the result)."""
+    sys.stderr.write(f"run: {line}\n")
+    sys.stderr.flush()
+
+
+__all__ = ["TableActor", "TaskPlan"]
