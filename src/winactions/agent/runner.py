@@ -437,11 +437,11 @@ class TaskRunner:
         if a in (Action.TAP, Action.CLICK):
             return {"command": "click", "args": {"id": ref}}
         if a is Action.LONG_PRESS:
-            return {"command": "long-press", "args": {"id": ref, **_ms(p, "duration")}}
+            return {"command": "long-press", "args": {"id": ref, **_seconds(p, "duration")}}
         if a in (Action.SWIPE, Action.SCROLL):
             direction = str(p.get("direction", "down"))
             if ref is None and "swipe" in self.actor.commands():
-                return {"command": "swipe", "args": {"direction": direction}}
+                return {"command": "swipe", "args": {"direction": direction, **_seconds(p, "duration")}}
             return {"command": "scroll", "args": {"id": ref if ref is not None else self._scrollable(),
                                                   "direction": direction, "amount": int(p.get("amount", 5))}}
         if a is Action.INPUT_TEXT:
@@ -533,8 +533,9 @@ NO_TARGET = frozenset({Action.PRESS_KEY, Action.WAIT, Action.GO_HOME, Action.LAU
 BATCHABLE = frozenset({Action.PRESS_KEY, Action.WAIT, Action.LAUNCH_APP, Action.OPEN_URL, Action.INPUT_TEXT})
 
 
-def _ms(params: dict[str, Any], key: str) -> dict[str, Any]:
-    return {"seconds": float(params[key]) / 1000} if key in params else {}
+def _seconds(params: dict[str, Any], key: str) -> dict[str, Any]:
+    """The seed's milliseconds (`duration`) as the table's seconds (`--duration`)."""
+    return {"duration": float(params[key]) / 1000} if key in params else {}
 
 
 def _message(exc: WinctlError) -> str:

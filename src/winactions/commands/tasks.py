@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
+from winactions import progress
 from winactions.agent.plan import StepPlan, TaskPlan, parse_plan
 from winactions.agent.record import replay_plan
 from winactions.agent.runner import RunOptions, TaskRunner
@@ -108,7 +109,10 @@ def _ask(step: StepPlan, target: str) -> bool:
 
 
 def _progress(line: str) -> None:
-    """One line per step on stderr, as it happens (stdout keeps the result)."""
+    """One line per step on stderr, as it happens (stdout keeps the result), and the step as
+    the call's progress: through the daemon the client's terminal shows it live, and an MCP
+    client that asked for progress gets it as notifications."""
+    progress.step(f"run: {line}")
     sys.stderr.write(f"run: {line}\n")
     sys.stderr.flush()
 
