@@ -58,9 +58,12 @@ RUNS: dict[str, list[str]] = {
     "long-press": ["long-press", "{Apply}", "--duration", "0.05"],
     "swipe": ["swipe", "--x1", "300", "--y1", "335", "--x2", "420", "--y2", "335"],
     "go-home": ["go-home"],
+    "run": ["run", "press Apply", "--no-pixels", "--plan", json.dumps([{"action": "click", "target_ref": "Apply"}])],
+    "replay": ["replay", "{tmp}/no-such-run"],
 }
-# an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported)
-EXPECTED_FAILURES = {"locate": 3, "go-home": 4}
+# an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
+# a run that was never recorded cannot be replayed
+EXPECTED_FAILURES = {"locate": 3, "go-home": 4, "replay": 2}
 
 
 def test_the_run_list_covers_the_command_table():

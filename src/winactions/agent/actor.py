@@ -11,7 +11,9 @@ exist on the desktop today and are what an Android backend is expected to regist
 
     tap / click          click ID (a point from pixels: click-at X Y)
     long_press           [long-press ID --seconds S]
-    swipe / scroll       [swipe --direction D] when there is no target and the table has it, else scroll ID D N
+    scroll               scroll ID D N (no target: the largest element that scrolls)
+    swipe                [swipe --direction D] on a phone (the table has go-home) when there is no target;
+                         on a desktop a scroll the other way (a finger moving up moves the content down)
     input_text           input ID TEXT, or type TEXT into the focus
     press_key            keys CHORDS
     wait                 wait SECONDS

@@ -36,6 +36,7 @@ from winactions.model import Operation, UIState, WindowInfo
 
 FALLBACK_ATTEMPTS = 3  # the seed's: act the fallback, look again, at most three times
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
+FLIPPED = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a swipe's way -> the content's
 HOME_LIMIT = 10  # go_home presses at most this many times before giving up
 MAX_DISMISSALS = 3  # per step
 VISION_RELIABLE = 0.5  # a vision model's box below this confidence is not acted on
@@ -440,8 +441,11 @@ class TaskRunner:
             return {"command": "long-press", "args": {"id": ref, **_seconds(p, "duration")}}
         if a in (Action.SWIPE, Action.SCROLL):
             direction = str(p.get("direction", "down"))
-            if ref is None and "swipe" in self.actor.commands():
+            touch = "go-home" in self.actor.commands()  # a phone: a swipe is a finger's gesture there
+            if a is Action.SWIPE and ref is None and touch:
                 return {"command": "swipe", "args": {"direction": direction, **_seconds(p, "duration")}}
+            if a is Action.SWIPE and not touch:  # a finger moving up moves the content down: a desktop scrolls
+                direction = FLIPPED.get(direction, direction)
             return {"command": "scroll", "args": {"id": ref if ref is not None else self._scrollable(),
                                                   "direction": direction, "amount": int(p.get("amount", 5))}}
         if a is Action.INPUT_TEXT:

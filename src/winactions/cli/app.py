@@ -231,7 +231,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     @click.option("--tools", "profile", default="core", show_default=True,
                   help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
                        "the locator), windows (apps and windows), phone (swipe, long-press, go-home, launch, devices), "
-                       "all; combine with commas: core,phone")
+                       "tasks (run, replay), all; combine with commas: core,tasks")
     @click.pass_context
     def mcp_command(ctx: click.Context, profile: str) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""

@@ -23,6 +23,8 @@ PROFILES: dict[str, frozenset[str]] = {
     "windows": frozenset({"windows", "focus", "launch", "close", "window", "bind-window", "clipboard"}),
     # a phone's gestures and apps (`winctl mcp --device SERIAL --tools core,phone`)
     "phone": frozenset({"swipe", "long-press", "go-home", "launch", "devices"}),
+    # a task in words, planned and done by the task runner; a recorded run replayed
+    "tasks": frozenset({"run", "replay"}),
 }
 DEFAULT = "core"
 PERCEIVING = frozenset({"state", "find"})  # the tools whose output the perception tiers change

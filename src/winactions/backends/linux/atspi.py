@@ -837,7 +837,8 @@ class AtspiClient:
                 return None
             if ref not in index:
                 unknown.add(ref)
-            elif scope is Scope.PARENT:
+            elif scope is Scope.PARENT or role_of(index[ref].raw.role_number)[1] == "ScrollBar" and ref in parent_of:
+                # a scroll bar that moved scrolled its neighbours (GTK moves a list's rows untold)
                 if ref not in parent_of:
                     return None
                 touched.add(parent_of[ref])
