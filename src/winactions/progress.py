@@ -30,11 +30,12 @@ class Progress:
         self.interval = interval
         self.started = time.monotonic()
         self.message = "working"
+        self.outer = ""  # a stage that the steps inside it are part of (see `stage`)
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
     def step(self, message: str) -> None:
-        self.message = message
+        self.message = f"{self.outer}: {message}" if self.outer else message
 
     @property
     def elapsed(self) -> float:
@@ -71,6 +72,23 @@ def step(message: str) -> None:
     watched = _current.get()
     if watched is not None:
         watched.step(message)
+
+
+@contextlib.contextmanager
+def stage(message: str) -> Iterator[None]:
+    """A step that lasts while smaller ones run inside it (a wait reads the window again and
+    again): they show as "stage: step", so a watcher never loses sight of what the call is for."""
+    watched = _current.get()
+    if watched is None:
+        yield
+        return
+    saved = watched.outer
+    watched.step(message)
+    watched.outer = watched.message
+    try:
+        yield
+    finally:
+        watched.outer = saved
 
 
 def current() -> Progress | None:

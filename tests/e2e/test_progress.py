@@ -102,5 +102,5 @@ def test_mcp_progress_notifications_when_the_client_asks(env):
     result, _took, quiet = anyio.run(main)
     assert result.is_error and "no element shows" in result.content[0].text
     assert quiet >= 2 and len(received) == quiet
-    assert all(m and 'waiting for the text "never shown here"' in m for _, m in received)
+    assert all(m and 'waiting for the text "never shown here"' in m for _, m in received), received
     assert [p for p, _ in received] == sorted(p for p, _ in received) and received[0][0] >= 1.0

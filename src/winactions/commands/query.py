@@ -122,22 +122,23 @@ def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: 
     start = deadline - timeout
     wanted = (text or gone_text or "").casefold()
     waiting = f'waiting for the text "{text}"' if text is not None else f'waiting for "{gone_text}" to go'
-    while True:
-        ui = ctx.session.refresh_state(ctx.window())
-        progress.step(waiting)  # after the read, which says its own step
-        found = next((t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()),
-                     None)
-        if text is not None and found is not None:
-            return WaitResult(condition=f'text "{text}" shown', waited_seconds=time.monotonic() - start, target=found)
-        if gone_text is not None and found is None:
-            return WaitResult(condition=f'text "{gone_text}" gone', waited_seconds=time.monotonic() - start)
-        if time.monotonic() >= deadline:
-            what = f'no element shows "{text}"' if text is not None else \
-                f'element {found.id if found else "?"} still shows "{gone_text}"'
-            raise WaitTimeout(f"{what} after {timeout:g}s",
-                              hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
-                                   "in the tree: try `winctl locate text:...`)")
-        time.sleep(0.2)
+    with progress.stage(waiting):  # each read inside says its own step, as part of the wait
+        while True:
+            ui = ctx.session.refresh_state(ctx.window())
+            found = next((t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()),
+                         None)
+            if text is not None and found is not None:
+                return WaitResult(condition=f'text "{text}" shown', waited_seconds=time.monotonic() - start,
+                                  target=found)
+            if gone_text is not None and found is None:
+                return WaitResult(condition=f'text "{gone_text}" gone', waited_seconds=time.monotonic() - start)
+            if time.monotonic() >= deadline:
+                what = f'no element shows "{text}"' if text is not None else \
+                    f'element {found.id if found else "?"} still shows "{gone_text}"'
+                raise WaitTimeout(f"{what} after {timeout:g}s",
+                                  hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
+                                       "in the tree: try `winctl locate text:...`)")
+            time.sleep(0.2)
 
 
 def _holds(condition: str, node: Node | None, screens: list) -> bool:
