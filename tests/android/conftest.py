@@ -61,3 +61,12 @@ def phone(adb: AdbServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
     finally:
         device.close()
         adb.adb("disconnect", device.serial)
+
+
+@pytest.fixture
+def session_env(phone: Phone, monkeypatch: pytest.MonkeyPatch) -> Phone:
+    """The phone, for calls made in this test process (Python API, daemon client, MCP runner):
+    their sessions live in the test's runtime folder and name the phone by --device only."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(phone.runtime))
+    monkeypatch.delenv("WINCTL_DEVICE", raising=False)
+    return phone

@@ -3,19 +3,10 @@ against the fake device, with what reached the "device" as the witness."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.android.conftest import Phone
 from winactions import Desktop
 from winactions.agent.plan import TaskPlan
 from winactions.agent.runner import RunOptions, TaskRunner
-
-
-@pytest.fixture
-def session_env(phone: Phone, monkeypatch: pytest.MonkeyPatch) -> Phone:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(phone.runtime))
-    monkeypatch.delenv("WINCTL_DEVICE", raising=False)
-    return phone
 
 
 def test_a_plan_runs_on_the_phone_by_names_from_its_tree(session_env: Phone) -> None:

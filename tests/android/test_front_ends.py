@@ -15,13 +15,6 @@ from winactions.backends.base import Capability
 from winactions.commands.base import load_commands
 
 
-@pytest.fixture
-def session_env(phone: Phone, monkeypatch: pytest.MonkeyPatch) -> Phone:
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(phone.runtime))
-    monkeypatch.delenv("WINCTL_DEVICE", raising=False)
-    return phone
-
-
 def test_python_api_drives_the_phone(session_env: Phone) -> None:
     phone = session_env
     phone.state.screens["login"].taps[(463, 2207, 617, 2340)] = "forms"
