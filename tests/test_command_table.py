@@ -133,3 +133,23 @@ def test_command_facts_live_on_the_command():
     assert table["hold-key"].capability is Capability.HOLD_KEY
     tools = {t.name: t for t in tool_list()}
     assert tools["close"].annotations.destructive_hint and not tools["click"].annotations.destructive_hint
+
+
+def test_every_mcp_profile_is_named_where_users_read_about_it():
+    """The profiles are one table (mcp/profiles.py); `winctl mcp --help`, SKILL.md and the
+    README each name every one of them, so none is served that the docs do not offer."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from winactions.cli.app import build_cli
+    from winactions.mcp.profiles import PROFILES
+
+    root = Path(__file__).resolve().parents[1]
+    skill = (root / "src" / "winactions" / "SKILL.md").read_text()
+    readme = (root / "README.md").read_text()
+    help_text = CliRunner().invoke(build_cli(), ["mcp", "--help"]).output
+    for name in PROFILES:
+        for doc in (skill, readme):
+            assert f"`{name}`" in doc or f"--tools {name}" in doc, name
+        assert name in help_text, name
