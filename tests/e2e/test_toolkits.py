@@ -75,7 +75,9 @@ def launch(desktop, winctl: Winctl, tmp_path: Path, monkeypatch) -> Iterator[Lau
             pytest.fail(f"{argv[0]} is not installed: run scripts/setup.sh test (scripts/packages/test-toolkits.txt)")
         options = ["--title", title] if title else []
         result = winctl("--json", "launch", "--timeout", str(timeout), *options, "--", *argv).json["result"]
-        assert "has not appeared" not in result["detail"], result  # launch waits for the tree
+        assert "has not appeared" not in result["detail"], result  # launch waits for the tree...
+        first = winctl("--json", "state", expect=None)  # ...so the very next state finds the app
+        assert first.code == 0 and first.json["result"]["targets"], f"state right after launch: {first.out}{first.err}"
         group = int(result["detail"].split()[1])
         groups.append(group)
         return Launched(group, result["window"])
