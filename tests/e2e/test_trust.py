@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, start_app, stop_app
+from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, environment, start_app, stop_app
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
+from winactions.errors import NotFound
 
 pytestmark = pytest.mark.desktop
 WINCTL = str(Path(sys.executable).with_name("winctl"))
@@ -153,6 +154,29 @@ def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):
         assert AppLog(str(log)).wait_for("clicked", since=mark)["widget"] == "left"
     finally:
         stop_app(proc)
+
+
+
+def test_a_window_whose_title_and_place_changed_since_it_was_listed_is_still_read(desktop, hostile):
+    """An app that settles after mapping (jEdit renames its window when its file is loaded and
+    may move it) must not lose its tree to the stale title and place we listed it with; a
+    window of another process with that stale title and place must not borrow this tree."""
+    from winactions.backends.linux.backend import LinuxBackend
+    from winactions.model import Rect
+
+    with environment(desktop.env):
+        backend = LinuxBackend()
+        [window] = [w for w in backend.list_windows() if w.title.startswith(HOSTILE)]
+        far = Rect(left=1500, top=900, right=1900, bottom=1000)
+        stale = window.model_copy(update={"title": "Untitled-1", "rect": far})
+        names = {n.name for n in backend.snapshot(stale).nodes}
+        assert {"Keep", "Delete"} <= names
+        stranger = window.model_copy(update={"id": "0x7ffffff", "title": "Untitled-1", "rect": far, "pid": 1})
+        try:
+            with pytest.raises(NotFound):
+                backend.snapshot(stranger)
+        finally:
+            backend.close()
 
 
 # -- 5. names and titles cannot forge lines -------------------------------------------------------

@@ -74,9 +74,11 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
 def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
     """Wait until the app's accessibility tree shows its window: an app maps its window a moment
     before it joins the accessibility bus (Qt, Java: up to seconds), and a `state` in between
-    would list nothing. "" once it is there, else a note saying so."""
+    would list nothing. "" once it is there, else a note saying so. The window is looked up
+    again each time: its title and place may change while the app settles."""
     while True:
         try:
+            window = next((w for w in ctx.session.backend.list_windows() if w.id == window.id), window)
             if len(ctx.session.backend.snapshot(window).nodes) > 1:
                 return ""
         except WinctlError:

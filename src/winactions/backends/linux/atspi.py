@@ -1003,7 +1003,7 @@ class AtspiClient:
         apps = await self._applications()
         mine = [a for a in apps if pid is not None and a[2] == pid]
         best: tuple[float, str] | None = None
-        for group in (mine, [a for a in apps if a not in mine]):
+        for group, own in ((mine, True), ([a for a in apps if a not in mine], False)):
             tops = await asyncio.gather(*(self._children((bus, "/org/a11y/atspi/accessible/root"))
                                           for bus, _, _ in group))
             refs = [ref for kids in tops for ref in kids]
@@ -1011,7 +1011,7 @@ class AtspiClient:
             for raw in raws:
                 if raw is None:
                     continue
-                score = _frame_score(raw, title, rect)
+                score = _frame_score(raw, title, rect, own=own)
                 if score is not None and (best is None or score < best[0]):
                     best = (score, raw.ref[0] + raw.ref[1])
             if best is not None:
@@ -1193,8 +1193,13 @@ def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
     return all(n and ";" not in n for n in names)
 
 
-def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
-    """Lower is better; None when this top-level element cannot be the window."""
+def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) -> float | None:
+    """Lower is better; None when this top-level element cannot be the window.
+
+    A frame of the window's own process (`own`) is never ruled out by title or place: both
+    change while an app settles (jEdit maps "jEdit - Untitled-1", then loads its file and
+    moves), and the X window we hold may be older than the frame. Another process's frame
+    must match one of them."""
     native, ctype = role_of(raw.role_number)
     if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog"):
         return None
@@ -1204,7 +1209,7 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None) -> float | None:
         score += abs(x - rect.left) + abs(y - rect.top) + abs(w - rect.width) + abs(h - rect.height)
     elif rect is not None:
         score += 2000.0
-    if score >= 5000.0 + 2000.0:
+    if score >= 5000.0 + 2000.0 and not own:
         return None
     return score
 
