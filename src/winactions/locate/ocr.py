@@ -23,6 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 
 from winactions.errors import BackendUnavailable, InvalidInput
@@ -36,6 +37,11 @@ PAD = 1.4  # extra line width allowed for padding around the text
 BATCH = 4  # lines recognised in the first batch (then 8, 16...) before checking for a match
 GOOD_MATCH = 0.85  # a whole-line match this confident ends the search early
 WHOLE_LINE = 0.97  # similarity of a whole-line exact or case-insensitive match
+SHORT = 3  # queries this short (characters, spaces aside) are looked for by their ink first: see find_short
+SHORT_READS = 6  # best-shaped words read by the recogniser for a short query...
+SHORT_BATCH = 2  # ...a few at a time (each read costs ~20 ms), stopping at a good match
+SHORT_CLASSIFY = 2  # of those, how many a symbol the recogniser cannot read is judged on by shape
+SHAPE_SURE = 0.8  # shape correlation that counts as a sure match of a symbol
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,11 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
     if mode not in ("auto", "exact", "ci", "fuzzy"):
         raise InvalidInput(f"unknown OCR match mode {mode!r}", hint="auto, exact, ci or fuzzy")
     engine = engine or OcrEngine.shared()
+    short: list[Candidate] = []
+    if len(wanted.replace(" ", "")) <= SHORT:
+        short = find_short(image, query, origin=origin, mode=mode, min_similarity=min_similarity, engine=engine)
+        if short and short[0].confidence >= GOOD_MATCH:
+            return short
     boxes = [b for b in engine.detect(image, origin=origin) if could_hold(b, len(wanted))]
     # read the lines whose width best fits the query first, a batch at a time, and stop at a good match
     boxes.sort(key=lambda b: abs(b.width - expected_width(b, len(wanted))) / expected_width(b, len(wanted)))
@@ -140,8 +151,74 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
         found += [c for line in lines if (c := match_line(line, query, mode, min_similarity)) is not None]
         if any(float(c.detail.get("similarity", 0)) >= WHOLE_LINE and c.confidence >= GOOD_MATCH for c in found):
             break
+    found = _merge(short, found)
     found.sort(key=lambda c: (-c.confidence, c.rect.top, c.rect.left))
     return found
+
+
+def find_short(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
+               min_similarity: float = MIN_SIMILARITY, engine: OcrEngine | None = None) -> list[Candidate]:
+    """A label of one to three characters: words found by their ink (glyphs.ink_groups), the
+    best-shaped few read by the recogniser and matched with look-alikes folded; a symbol
+    the recogniser cannot read (`.`, `/`) counts on its shape when it fits no other character
+    as well. See glyphs.py for why text lines are not enough here."""
+    from winactions.locate import glyphs
+
+    engine = engine or OcrEngine.shared()
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    matches = glyphs.match_words(grey, glyphs.ink_groups(grey), query)[:SHORT_READS]
+    if not matches:
+        return []
+    ox, oy = origin
+    height, width = grey.shape[:2]
+    boxes = []
+    for m in matches:
+        r, pad = m.word.rect, max(3, m.word.rect.height // 2)
+        boxes.append(Rect(left=ox + max(0, r.left - pad), top=oy + max(0, r.top - pad),
+                          right=ox + min(width, r.right + pad), bottom=oy + min(height, r.bottom + pad)))
+    found: list[Candidate] = []
+    for start in range(0, len(matches), SHORT_BATCH):  # the best-shaped first: usually one batch
+        found += _read_short(grey, image, matches[start:start + SHORT_BATCH], boxes[start:start + SHORT_BATCH],
+                             query, start, origin, mode, min_similarity, engine)
+        if any(c.confidence >= GOOD_MATCH for c in found):
+            break
+    found.sort(key=lambda c: -c.confidence)
+    return found
+
+
+def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: list[Rect], query: str, first: int,
+                origin: tuple[int, int], mode: str, min_similarity: float, engine: OcrEngine) -> list[Candidate]:
+    """One batch of find_short: these words read, matched, or judged by their shape."""
+    from winactions.locate import glyphs
+
+    wanted = glyphs.normal(query)
+    ox, oy = origin
+    lines = engine.recognize(image, boxes, origin=origin)
+    found = []
+    for rank, (m, line) in enumerate(zip(matches, lines), start=first):
+        word = Rect(left=m.word.rect.left + ox, top=m.word.rect.top + oy, right=m.word.rect.right + ox,
+                    bottom=m.word.rect.bottom + oy)
+        read = match_line(TextBox(word, line.text, line.score), query, mode, min_similarity)
+        size = 0.75 + 0.25 * m.size_fit  # a display's big digits are not a keypad's button
+        if read is not None:
+            # the recogniser is unsure of lone symbols even when it reads them right (`+` as 十 at
+            # 0.56): the word's shape vouches for the reading as much as the recogniser's score
+            similarity = float(read.detail.get("similarity", 1.0))
+            sure = max(line.score, min(1.0, m.score / SHAPE_SURE))
+            found.append(Candidate(word, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:glyph", line.text,
+                                   {**read.detail, "shape": round(m.score, 3)}))
+        elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY:
+            margin = glyphs.classify(grey, m, wanted)  # the recogniser cannot read some symbols
+            shape = min(1.0, m.score / SHAPE_SURE) * (0.5 + 0.5 * margin) * size
+            found.append(Candidate(word, round(shape, 3), "ocr:glyph", query,
+                                   {"read": line.text, "shape": round(m.score, 3), "margin": round(margin, 3)}))
+    return found
+
+
+def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
+    """Both lists, without a second candidate for a place the first already has."""
+    return first + [c for c in second if all(c.rect.iou(f.rect) < 0.3 and not f.rect.contains(*c.rect.center)
+                                             for f in first)]
 
 
 def expected_width(box: Rect, chars: int) -> float:
@@ -157,14 +234,28 @@ def could_hold(box: Rect, chars: int) -> bool:
 
 
 def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> Candidate | None:
-    """How well `line` holds `query`: the whole line, or a part of it with its own box."""
-    text = _normal(line.text)
-    wanted = _normal(query)
+    """How well `line` holds `query`: the whole line, or a part of it with its own box.
+
+    A label of one to three characters inside a longer line ("+" in "5 + 2 / 3") is not that
+    label: only a whole-line match counts for it, or one whose rest is a single mark (the
+    arrow of a drop-down button, "MS▾" read as "MS√")."""
+    wanted = _fold(_normal(query), _normal(query))
+    text = _fold(_normal(line.text), _normal(query))
+    if len(wanted.replace(" ", "")) <= SHORT and text != wanted and text.casefold() != wanted.casefold():
+        rest = text[len(wanted):].strip()
+        if not (text.casefold().startswith(wanted.casefold()) and len(rest) <= 1 and not rest.isalnum()):
+            return None
     if not text:
         return None
-    steps = {"auto": ("exact", "ci", "fuzzy"), "exact": ("exact",), "ci": ("ci",), "fuzzy": ("ci", "fuzzy")}[mode]
+    steps = {"auto": ("exact", "ci", "alike", "fuzzy"), "exact": ("exact",), "ci": ("ci",),
+             "fuzzy": ("ci", "alike", "fuzzy")}[mode]
     for step in steps:
         a, b = (text, wanted) if step == "exact" else (text.casefold(), wanted.casefold())
+        if step == "alike":  # l I 1 | and O 0 look the same in many UI fonts: equal, but less sure
+            a, b = a.translate(SAME_SHAPE), b.translate(SAME_SHAPE)
+            if a == b:
+                return _candidate(line, line.rect, 0.9, step)
+            continue
         if step in ("exact", "ci"):
             if a == b:
                 return _candidate(line, line.rect, 1.0 if step == "exact" else 0.97, step)
@@ -218,3 +309,19 @@ def _word_bounded(text: str, start: int, length: int) -> bool:
 
 def _normal(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+LOOK_ALIKES = str.maketrans({"二": "=", "三": "=", "十": "+", "一": "-", "−": "-", "–": "-", "—": "-", "‐": "-",
+                             "∕": "/", "⁄": "/", "✕": "×", "·": ".", "，": ",", "。": "."})
+
+
+SAME_SHAPE = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o"})  # applied after casefold
+
+
+def _fold(text: str, query: str) -> str:
+    """Characters the recogniser confuses with a UI symbol, read as that symbol: its dictionary
+    is Chinese and English, so `=` comes back as 二, `+` as 十, `−` as 一. Not done when the
+    query itself is CJK text, where those characters mean what they say."""
+    if any("\u4e00" <= ch <= "\u9fff" for ch in query):
+        return text
+    return text.translate(LOOK_ALIKES)

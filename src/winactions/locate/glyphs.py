@@ -1,0 +1,295 @@
+"""Short labels by their shape: `7`, `+`, `=`, `MR`, `÷`, `√` on keypads and toolbars.
+
+The OCR strategy reads text lines, and on short labels it fails in three ways, measured on
+four real calculators (tests/fixtures/screens/keypads): its line detector drops a lone
+symbol (`=`, `.`, `−` were never detected), its recogniser reads symbols as look-alike
+characters of its Chinese dictionary (`=` → 二, `+` → 十, `−` → 一) or not at all, and each
+read costs ~20 ms, so reading every button of a keypad costs seconds. Two cheap steps
+replace it for queries of one to three characters:
+
+1. **Ink groups** (`ink_groups`): the morphological gradient of the grey image marks every
+   stroke; its connected components, minus button frames and rules, are glyphs, and glyphs
+   close on a line (or stacked, as the bars of `=` or the dots of `÷`) are joined into words.
+   A few milliseconds for a window, and a lone `.` is a word like any other.
+2. **Rendered glyphs** (`GlyphMatcher`): the query is drawn in the desktop's sans-serif
+   fonts, scaled to each word's ink box, and compared with its ink by normalised
+   correlation. Words whose aspect cannot hold the query are skipped before any pixels are
+   compared; a word drawn at a size far from the window's other text (the big digits of a
+   display) is trusted less than a button's label.
+
+Letters and digits have look-alikes in shape (`l` `I` `1`, `O` `0`), so the OCR strategy
+confirms their best candidates (see ocr.find_text); symbols are trusted on their shape.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from winactions.locate.types import Candidate
+from winactions.model import Rect
+
+GRADIENT = 30  # grey-level step that counts as a stroke edge
+MAX_GLYPH = 48  # px: taller or wider components are frames, pictures or panels, not glyphs
+FONT_FILES = (  # common UI sans-serif faces, regular and bold, looked for in the usual font folders
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "Cantarell-Regular.otf", "Cantarell-VF.otf", "NotoSans-Regular.ttf",
+    "Ubuntu-R.ttf", "LiberationSans-Regular.ttf", "Roboto-Regular.ttf", "segoeui.ttf", "arial.ttf",
+)
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
+             "C:/Windows/Fonts", "/System/Library/Fonts", "/Library/Fonts")
+MAX_FONTS = 3
+RENDER_SIZE = 64  # px: the query is drawn once this large, then scaled to each word
+ASPECT_SLACK = 2.0  # a word's width/height may differ this much from the rendered query's (a drop-down arrow)
+
+
+@dataclass(frozen=True)
+class Word:
+    """A group of glyphs: its ink box in the image, and how many glyphs it joins."""
+
+    rect: Rect
+    glyphs: int
+
+
+def ink_groups(grey: np.ndarray) -> list[Word]:
+    """The words of an image (glyphs joined on a line or in a stack), and runs of two or three
+    words close on a line: a label such as `+/-` or `a / b` is drawn with gaps between its signs."""
+    words = _words(grey)
+    runs = []
+    line = sorted(words, key=lambda w: (w.rect.left))
+    for i, first in enumerate(line):
+        run = first
+        for other in line[i + 1:]:
+            if other.rect.left > run.rect.right + 2 * MAX_GLYPH:
+                break
+            h = max(run.rect.height, other.rect.height)
+            overlap = min(run.rect.bottom, other.rect.bottom) - max(run.rect.top, other.rect.top)
+            if overlap >= 0.4 * min(run.rect.height, other.rect.height) and \
+                    0 <= other.rect.left - run.rect.right <= 0.9 * h:
+                box = Rect(left=run.rect.left, top=min(run.rect.top, other.rect.top),
+                           right=other.rect.right, bottom=max(run.rect.bottom, other.rect.bottom))
+                run = Word(box, run.glyphs + other.glyphs)
+                runs.append(run)
+                if run.glyphs >= 3:
+                    break
+    return words + runs
+
+
+def _words(grey: np.ndarray) -> list[Word]:
+    """Glyphs (gradient components) joined on a line or in a stack."""
+    edges = cv2.morphologyEx(grey, cv2.MORPH_GRADIENT, np.ones((2, 2), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats((edges > GRADIENT).astype(np.uint8), connectivity=8)
+    boxes = []
+    for x, y, w, h, area in stats[1:count]:
+        if h > MAX_GLYPH or w > 4 * MAX_GLYPH:
+            continue
+        if w * h > 300 and area < 0.18 * w * h:
+            continue  # a frame drawn around something, not a glyph
+        if max(w, h) > 30 and max(w, h) > 8 * min(w, h):
+            continue  # a rule or a separator
+        boxes.append((int(x), int(y), int(x + w), int(y + h)))
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
+    for k, i in enumerate(order):
+        a = boxes[i]
+        for j in order[k + 1:]:
+            b = boxes[j]
+            if b[0] > a[2] + MAX_GLYPH // 2:
+                break
+            if _joined(a, b):
+                parent[root(j)] = root(i)
+    merged: dict[int, list[int]] = {}
+    sizes: dict[int, int] = {}
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        r = root(i)
+        box = merged.setdefault(r, [x1, y1, x2, y2])
+        box[0], box[1], box[2], box[3] = min(box[0], x1), min(box[1], y1), max(box[2], x2), max(box[3], y2)
+        sizes[r] = sizes.get(r, 0) + 1
+    return [Word(Rect(left=b[0], top=b[1], right=b[2], bottom=b[3]), sizes[r]) for r, b in merged.items()]
+
+
+def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Two glyphs of one word: side by side on a line, or stacked (the bars of `=`)."""
+    ha, hb, wa, wb = a[3] - a[1], b[3] - b[1], a[2] - a[0], b[2] - b[0]
+    overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+    overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+    gap_x = b[0] - a[2]
+    gap_y = max(a[1], b[1]) - min(a[3], b[3])
+    on_a_line = overlap_y >= 0.4 * min(ha, hb) and gap_x <= max(2.0, 0.3 * max(ha, hb))
+    stacked = (overlap_x >= 0.5 * min(wa, wb) and gap_y <= max(3.0, 0.5 * max(wa, wb))
+               and max(ha, hb) <= 2.5 * max(wa, wb))
+    return on_a_line or stacked
+
+
+# -- rendering the query -------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def ui_fonts() -> tuple[str, ...]:
+    """Paths of up to MAX_FONTS UI faces on this machine, in FONT_FILES order ('' = Pillow's own)."""
+    wanted = {name.lower(): rank for rank, name in enumerate(FONT_FILES)}
+    found: dict[int, str] = {}
+    for folder in FONT_DIRS:
+        base = Path(os.path.expanduser(folder))
+        if not base.is_dir():
+            continue
+        for dirpath, _, files in os.walk(base):
+            for name in files:
+                rank = wanted.get(name.lower())
+                if rank is not None and rank not in found:
+                    found[rank] = os.path.join(dirpath, name)
+    paths = tuple(found[r] for r in sorted(found))[:MAX_FONTS]
+    return paths or ("",)
+
+
+_render_lock = threading.Lock()
+
+
+@lru_cache(maxsize=512)
+def rendered(text: str, font_path: str) -> np.ndarray | None:
+    """`text` drawn at RENDER_SIZE in that face: ink 0..1 cropped to its box; None if blank."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    with _render_lock:
+        font = (ImageFont.truetype(font_path, RENDER_SIZE) if font_path
+                else ImageFont.load_default(size=RENDER_SIZE))
+        canvas = Image.new("L", (RENDER_SIZE * (len(text) + 2), RENDER_SIZE * 2), 0)
+        ImageDraw.Draw(canvas).text((RENDER_SIZE // 2, RENDER_SIZE // 2), text, fill=255, font=font)
+    ink = np.asarray(canvas, dtype=np.float32) / 255.0
+    rows, cols = np.nonzero(ink > 0.25)
+    if rows.size == 0:
+        return None
+    return ink[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+
+
+def normal(text: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", text).split())
+
+
+# -- matching -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GlyphMatch:
+    word: Word
+    score: float  # shape correlation in 0..1
+    size_fit: float  # 1 when the word is drawn at the window's usual text size, less the farther off
+
+
+def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMatch]:
+    """Every word that may show `query`, scored by shape, best first."""
+    text = normal(query)
+    shapes = [s for path in ui_fonts() if (s := rendered(text, path)) is not None]
+    if not shapes:
+        return []
+    heights = [w.rect.height for w in words if w.glyphs >= 2 and 6 <= w.rect.height <= 30]
+    usual = float(np.median(heights)) if heights else 0.0
+    tall = max(s.shape[0] / RENDER_SIZE for s in shapes)  # the query's ink height per pixel of font size
+    out = []
+    for word in words:
+        r = word.rect
+        if r.width < 1 or r.height < 1:
+            continue
+        aspect = r.width / r.height
+        best = 0.0
+        for shape in shapes:
+            want = shape.shape[1] / shape.shape[0]
+            if not (want / ASPECT_SLACK <= aspect <= want * ASPECT_SLACK or (r.width <= 3 and r.height <= 3)):
+                continue
+            best = max(best, _correlate(grey, r, shape))
+        if best <= 0:
+            continue
+        fit = 1.0
+        if usual:
+            implied = r.height / max(tall, 1e-3)  # the font size this word would be, were it the query
+            normal_size = usual / 0.75  # words of several glyphs are about 3/4 of their font size tall
+            fit = min(1.0, max(0.0, 1.0 - abs(np.log(implied / normal_size)) / np.log(3.0)))
+        out.append(GlyphMatch(word, best, fit))
+    out.sort(key=lambda m: -m.score * (0.75 + 0.25 * m.size_fit))
+    return out
+
+
+def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:
+    """Normalised correlation of the word's ink (either polarity) with the rendered query."""
+    pad = 1
+    top, left = max(0, rect.top - pad), max(0, rect.left - pad)
+    crop = grey[top:rect.bottom + pad, left:rect.right + pad].astype(np.float32)
+    if crop.size == 0:
+        return 0.0
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    background = float(np.median(border))
+    ink = np.abs(crop - background)
+    peak = float(ink.max())
+    if peak < 20:
+        return 0.0
+    ink /= peak
+    h, w = rect.height, rect.width
+    template = cv2.resize(shape, (max(1, w), max(1, h)), interpolation=cv2.INTER_AREA)
+    if ink.shape[0] < template.shape[0] or ink.shape[1] < template.shape[1]:
+        return 0.0
+    if float(template.std()) < 1e-3:  # a solid box (`.` or `-` at a few pixels): compare as plain ink
+        inner = ink[rect.top - top:rect.top - top + h, rect.left - left:rect.left - left + w]
+        return float(max(0.0, 1.0 - np.abs(inner - template).mean() * 2))
+    result = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
+    return float(max(0.0, np.nan_to_num(result, nan=0.0).max()))
+
+
+ALPHABET = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+            "+-=*/%().,:;!?<>[]{}|#&@$^~_'\"×÷−±√π∑€£¥°→←↑↓•")
+EQUIVALENT = [set("-−–—‐"), set("×✕xX"), set("/∕⁄"), set(".·•"), set("0Oo"), set("1lI|"), set("'`´")]
+CLASSIFY = 6  # best-shaped words whose shape is also compared with every other character's
+
+
+def same_symbol(a: str, b: str) -> bool:
+    """Whether two characters are drawn alike enough that a label of one is found for the other."""
+    return a == b or any(a in group and b in group for group in EQUIVALENT)
+
+
+def classify(grey: np.ndarray, match: GlyphMatch, query: str) -> float:
+    """How much better the word fits `query` than any other character: 1 = clearly the query,
+    0 = another character fits it as well or better."""
+    fonts = ui_fonts()
+    rival = 0.0
+    for other in ALPHABET:
+        if same_symbol(other, query):
+            continue
+        for path in fonts:
+            shape = rendered(other, path)
+            if shape is None:
+                continue
+            want = shape.shape[1] / shape.shape[0]
+            aspect = match.word.rect.width / match.word.rect.height
+            if want / ASPECT_SLACK <= aspect <= want * ASPECT_SLACK:
+                rival = max(rival, _correlate(grey, match.word.rect, shape))
+    return float(min(1.0, max(0.0, (match.score - rival) / 0.15)))
+
+
+def find_glyphs(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0),
+                limit: int = 8) -> list[Candidate]:
+    """Where a one-character label is drawn, best first.
+
+    Confidence = shape × (3/4 + 1/4 size fit) scaled by the margin over every other character
+    (`classify`): a word that looks as much like `8` as like `3` is not a reliable `3`."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    matches = match_words(grey, ink_groups(grey), query)[:limit]
+    ox, oy = origin
+    out = []
+    for rank, m in enumerate(matches):
+        margin = classify(grey, m, normal(query)) if rank < CLASSIFY and len(normal(query)) == 1 else 0.0
+        confidence = min(1.0, (0.6 + 0.4 * margin) * (0.75 + 0.25 * m.size_fit) * min(1.0, m.score / 0.6))
+        out.append(Candidate(Rect(left=m.word.rect.left + ox, top=m.word.rect.top + oy,
+                                  right=m.word.rect.right + ox, bottom=m.word.rect.bottom + oy),
+                             round(confidence, 3), "ocr:glyph", query,
+                             {"shape": round(m.score, 3), "margin": round(margin, 3),
+                              "size_fit": round(m.size_fit, 3), "glyphs": m.word.glyphs}))
+    out.sort(key=lambda c: -c.confidence)
+    return out
