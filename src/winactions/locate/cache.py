@@ -2,8 +2,11 @@
 
 A hit needs two things: the entry is younger than the TTL (30 s at most, as seed 002 asks),
 and the pixels at the remembered place still look the same. The second check is a 16×16
-grey thumbnail of the box compared by mean absolute difference — a few microseconds — so an
-element that moved, changed or was covered is re-located instead of clicked at its old place.
+grey thumbnail of the box — a few microseconds — compared cell by cell: the mean difference
+must stay small (≤ 12 of 255) and so must every cell (≤ 40). The mean alone is not enough:
+two buttons of one theme with different labels differ by only 5–9 on average, but by ~90 in
+the cells where their letters are. So an element that moved, changed or was covered is
+re-located instead of clicked at its old place.
 
 A session's cache is kept in a file beside the session's store (`path`), so that one-shot
 `winctl` processes of a session share it as a daemon does: every operation re-reads the file
@@ -35,6 +38,7 @@ from winactions.model import Rect
 
 THUMB = 16
 MAX_DIFF = 12.0  # mean absolute grey difference (0..255) still counted as "the same pixels"
+MAX_CELL_DIFF = 40.0  # ...and the largest difference of one cell (a 1 px jitter stays below; a new label does not)
 MAX_TTL = 30.0
 TTL_ENV = "WINCTL_LOCATE_CACHE_TTL"
 FORMAT = 1  # the file's layout; a file of another layout is started over, never misread
@@ -199,13 +203,18 @@ def thumbnail(grey: np.ndarray) -> np.ndarray:
     return out
 
 
-def difference(a: np.ndarray, b: np.ndarray) -> float:
-    """Mean absolute grey difference of two thumbnails (infinite when their shapes differ)."""
-    return float(np.abs(a - b).mean()) if a.shape == b.shape else float("inf")
+def difference(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean and largest absolute grey difference of two thumbnails' cells (infinite when
+    their shapes differ)."""
+    if a.shape != b.shape:
+        return float("inf"), float("inf")
+    cells = np.abs(a.astype(np.float32) - b.astype(np.float32))
+    return float(cells.mean()), float(cells.max())
 
 
 def same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
-    return difference(a, b) <= MAX_DIFF
+    mean, largest = difference(a, b)
+    return mean <= MAX_DIFF and largest <= MAX_CELL_DIFF
 
 
 def encode_thumbnail(thumb: np.ndarray) -> str:

@@ -148,15 +148,15 @@ class Locator:
         key = json.dumps([query.kind, query.value, chain, [area.left, area.top, area.right, area.bottom],
                           threshold], ensure_ascii=False)  # text: the cache may live in a file
         if use_cache:
-            cached = self.cache.get(key, lambda r: _grey(self._grab(r)))
+            cached = self.cache.get(key, lambda r: to_grey(self.grab(r)))
             if cached is not None:
                 return cached.model_copy(update={"cache_hit": True,
                                                  "attempts": [Attempt(strategy="cache", found=1,
                                                                       best=cached.element.confidence)]})
-        shot = Shot(self._grab(area), area)
+        shot = Shot(self.grab(area), area)
         result = self._run(target, query, chain, shot, window, threshold)
         if result.success and result.element is not None:
-            pixels = _grey(shot.crop(result.element.bbox))
+            pixels = to_grey(shot.crop(result.element.bbox))
             result.element.thumbnail = encode_thumbnail(thumbnail(pixels))
             self.cache.put(key, result, result.element.bbox, pixels)
         return result
@@ -302,7 +302,8 @@ class Locator:
                 return part
         return max(screens, key=lambda r: r.area)
 
-    def _grab(self, rect: Rect) -> np.ndarray:
+    def grab(self, rect: Rect) -> np.ndarray:
+        """The BGR pixels of a rectangle of the screens (or of the screenshot file)."""
         image = self.backend.capture(rect).convert("RGB")
         return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
 
@@ -320,7 +321,7 @@ def _located(c: Candidate, screens: list[Rect]) -> Located:
                    visible_fraction=v.visible_fraction, can_interact=v.can_interact, valid=v.valid, error=v.error)
 
 
-def _grey(bgr: np.ndarray) -> np.ndarray:
+def to_grey(bgr: np.ndarray) -> np.ndarray:
     return bgr.mean(axis=2) if bgr.ndim == 3 else bgr
 
 
