@@ -130,7 +130,7 @@ class MatchResult(Result):
         center: tuple[int, int]
         confidence: float
         method: str  # template:exact, template:multiscale or template:orb
-        scale: float  # the reference's size in the screenshot relative to its own (1.0 exact)
+        scale: float  # the factor the reference was resized by to match (0.91: it is 10% larger than on screen)
 
     reference: str
     image: str

@@ -97,7 +97,7 @@ class AssetLibrary:
             return None
         if path.is_file():
             return path
-        if len(path.parts) > 1:
+        if "/" in name or "\\" in name or name.startswith("~"):
             raise InvalidInput(f"reference image {path} does not exist", hint="check the path")
         return None
 
