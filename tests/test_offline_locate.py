@@ -178,6 +178,15 @@ print(json.dumps({{"text": list(found.click_point), "method": found.method, "mat
     assert out["still"] is False and out["errors"] == ["invalid_input", "not_found"]
 
 
+def test_the_readmes_offline_example_runs_as_written(offline):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    code = readme.split("<!-- offline-api -->\n```python\n", 1)[1].split("```", 1)[0]
+    code = code.replace('"tests/fixtures/screens/', f'"{SCREENS}/')  # run from a scratch folder
+    printed = [line.strip() for line in offline(code=code).stdout.splitlines()]
+    expected = [line.split("# ", 1)[1].strip() for line in code.splitlines() if line.startswith("print(")]
+    assert printed == expected
+
+
 def test_the_thin_client_keeps_file_calls_local():
     from winactions.cli.entry import reads_only_files
 
