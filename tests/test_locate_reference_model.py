@@ -145,6 +145,16 @@ def test_found_false_is_not_found_with_the_models_reason_kept_out_of_the_guess(s
     assert "no usable box" in unusable.value.message
 
 
+def test_a_description_in_a_saved_screenshot_sends_one_image(server):
+    server.reply(json.dumps({"found": True, "box": reply_box("per_mille"), "confidence": 0.85}))
+    located = locate_in("dynamic:the Apply button", GTK, **flags(server, "anthropic", "glm-4v")).located
+    request = server.requests[-1]
+    assert request.images == 1 and "Find: the Apply button" in request.prompt and "0-1000 grid" in request.prompt
+    assert located.method_used == "vision" and [a.strategy for a in located.attempts] == ["vision"]
+    box = located.element.bbox
+    assert all(abs(a - e) <= 2 for a, e in zip((box.left, box.top, box.right, box.bottom), APPLY)), box
+
+
 def test_without_a_model_an_unmatched_reference_is_a_clear_miss(dark, monkeypatch):
     monkeypatch.setenv("WINCTL_ASSETS", str(dark))
     with pytest.raises(NotFound) as failed:

@@ -169,13 +169,17 @@ try:
     match({str(crops / 'apply_dark.png')!r}, {str(GTK)!r})
 except NotFound as exc:
     errors.append(exc.code)
+import sys
+platform = sorted(m for m in sys.modules if m.startswith(("winactions.backends.linux", "dbus_fast", "Xlib", "mss")))
 print(json.dumps({{"text": list(found.click_point), "method": found.method, "match": best.box.model_dump(),
-                  "scale": best.scale, "still": later.verification.still_there, "errors": errors}}))
+                  "scale": best.scale, "still": later.verification.still_there, "errors": errors,
+                  "platform": platform}}))
 """
     out = json.loads(offline(code=code).stdout)
     assert inside(truth("Button", "Apply"), out["text"]) and out["method"] == "ocr"
     assert box(out["match"]) == truth("Button", "Apply") and out["scale"] == 1.0
     assert out["still"] is False and out["errors"] == ["invalid_input", "not_found"]
+    assert out["platform"] == [], "no platform backend was loaded for files"
 
 
 def test_the_readmes_offline_example_runs_as_written(offline):
