@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import cv2
 import pytest
@@ -140,3 +141,41 @@ def test_a_reference_in_another_theme_is_clicked_through_the_models_one_shot_mat
         assert server.requests[-1].images == 2 and "Image 2 is the current screenshot" in server.requests[-1].prompt
     assert "located by vision:reference" in out
     app.wait_for("clicked", widget="Reset")
+
+
+def test_mcp_clients_call_the_file_tools_with_their_in_argument(desktop, tmp_path):
+    """The vision profile serves `match`, `locate` and `verify_location`; the file option is
+    spelled `in` in their schemas and arrives as such from the official SDK's client."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    shot = str(Path(__file__).resolve().parents[1] / "fixtures" / "screens" / "gtk_fixture.png")
+    image = cv2.imread(shot)
+    cv2.imwrite(str(tmp_path / "apply.png"), image[97:131, 67:190])
+    (tmp_path / "runtime").mkdir(mode=0o700)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "winactions.cli.entry", "mcp", "--tools",
+                                                                 "vision"],
+                                   env={**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")})
+
+    async def main():
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            matched = await session.call_tool("match", {"reference": str(tmp_path / "apply.png"), "image": shot})
+            located = await session.call_tool("locate", {"target": f"image:{tmp_path / 'apply.png'}", "in": shot})
+            element = located.structured_content["result"]["located"]["element"]
+            verified = await session.call_tool("verify_location", {
+                "target": f"image:{tmp_path / 'apply.png'}", "at": "67,97,123,34",
+                "thumbnail": element["thumbnail"], "in": shot})
+            bad = await session.call_tool("match", {"reference": shot, "image": str(tmp_path / "apply.png")})
+            return tools, matched, element, verified, bad
+
+    tools, matched, element, verified, bad = anyio.run(main)
+    assert {"match", "locate", "verify_location", "locate_cache"} <= set(tools)
+    assert "in" in tools["locate"].input_schema["properties"] and "in" in tools["verify_location"].input_schema[
+        "properties"]
+    assert not matched.is_error and "found: [67,97,190,131]" in matched.content[0].text
+    assert element["bbox"] == {"left": 67, "top": 97, "right": 190, "bottom": 131}
+    assert not verified.is_error and verified.content[0].text.startswith("still there: yes")
+    assert bad.is_error and "larger than the screenshot" in bad.content[0].text
