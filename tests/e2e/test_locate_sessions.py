@@ -179,3 +179,18 @@ def test_mcp_clients_call_the_file_tools_with_their_in_argument(desktop, tmp_pat
     assert element["bbox"] == {"left": 67, "top": 97, "right": 190, "bottom": 131}
     assert not verified.is_error and verified.content[0].text.startswith("still there: yes")
     assert bad.is_error and "larger than the screenshot" in bad.content[0].text
+
+
+def test_desktop_verify_location_from_python(desktop, winctl, app):
+    from tests.conftest import environment
+    from winactions import Desktop
+
+    with environment(winctl.env), Desktop(window=TITLE) as live:
+        found = live.locate("text:Reset").located.element
+        unchanged = live.verify_location("text:Reset", found.bbox, thumbnail=found.thumbnail).verification
+        assert unchanged.still_there and unchanged.checked == "pixels"
+        live.call("window", action="move", x=420, y=310)
+        moved = live.verify_location("text:Reset", found.bbox, thumbnail=found.thumbnail).verification
+        assert not moved.still_there and "moved: now at" in moved.reason and moved.now != found.bbox
+        here = live.verify_location("text:Reset", moved.now).verification  # the new place, no thumbnail
+        assert here.still_there and here.checked == "located"
