@@ -10,6 +10,8 @@ elsewhere it moved, not found it is gone. Every answer says why.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel
 
 from winactions.locate.cache import MAX_CELL_DIFF, MAX_DIFF, decode_thumbnail, difference, thumbnail
@@ -38,9 +40,8 @@ class Verification(BaseModel):
 def verify_location(locator: Locator, target: str, box: Rect, thumb: str | None = None, *,
                     window: WindowInfo | None = None, reliable: float | None = None) -> Verification:
     """Is `target`, found at `box` (with the pixels `thumb`, if kept), still there now?"""
-    def answer(still: bool, reason: str, checked: str, **more: object) -> Verification:
-        return Verification(target=target, box=box, still_there=still, reason=reason, checked=checked,
-                            **more)  # type: ignore[arg-type]
+    def answer(still: bool, reason: str, checked: str, **more: Any) -> Verification:
+        return Verification(target=target, box=box, still_there=still, reason=reason, checked=checked, **more)
 
     on_screen = validate(box, locator.backend.screens())
     if not on_screen.valid:
