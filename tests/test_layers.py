@@ -34,8 +34,9 @@ ALLOWED: dict[str, set[str]] = {
     "session": {"backends", "errors", "extras", "llm", "locate", "model", "perception", "progress"},
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
-    "commands": {"agent", "backends", "errors", "execution", "keys", "llm", "locate", "marks", "model", "options",
-                 "perception", "progress", "screenshots", "session"},
+    # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
+    "commands": {"agent", "backends", "errors", "execution", "extras", "keys", "llm", "locate", "marks", "model",
+                 "options", "perception", "progress", "screenshots", "session"},
     "render": {"commands", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "render", "session"},

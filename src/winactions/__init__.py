@@ -32,15 +32,17 @@ from winactions.errors import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from winactions.api import Desktop
+    from winactions.api import Desktop, locate_in, match, verify_location
     from winactions.commands.base import GlobalOptions, Result
     from winactions.commands.results import (
         ActionResult,
         InspectResult,
         LocateCommandResult,
+        MatchResult,
         ScreenshotResult,
         StateResult,
         ValueResult,
+        VerifyResult,
         WaitResult,
         WindowResult,
         WindowsResult,
@@ -48,11 +50,12 @@ if TYPE_CHECKING:
     from winactions.model import Rect, Source, Target, UIState, WindowInfo
 
 _EXPORTS = {
-    "Desktop": "winactions.api",
+    **dict.fromkeys(("Desktop", "locate_in", "match", "verify_location"), "winactions.api"),
     "GlobalOptions": "winactions.commands.base",
     "Result": "winactions.commands.base",
-    **dict.fromkeys(("ActionResult", "InspectResult", "LocateCommandResult", "ScreenshotResult", "StateResult",
-                     "ValueResult", "WaitResult", "WindowResult", "WindowsResult"), "winactions.commands.results"),
+    **dict.fromkeys(("ActionResult", "InspectResult", "LocateCommandResult", "MatchResult", "ScreenshotResult",
+                     "StateResult", "ValueResult", "VerifyResult", "WaitResult", "WindowResult", "WindowsResult"),
+                    "winactions.commands.results"),
     **dict.fromkeys(("Rect", "Source", "Target", "UIState", "WindowInfo"), "winactions.model"),
 }
 
@@ -60,9 +63,9 @@ __all__ = [  # the literal list, for readers and linters; a test keeps it equal 
     "__version__",
     "ActionFailed", "AppBusy", "BackendUnavailable", "InvalidInput", "LLMFailed", "NotFound", "StaleElement",
     "Unsupported", "WaitTimeout", "WindowClosed", "WinctlError",
-    "Desktop", "GlobalOptions", "Result",
-    "ActionResult", "InspectResult", "LocateCommandResult", "ScreenshotResult", "StateResult", "ValueResult",
-    "WaitResult", "WindowResult", "WindowsResult",
+    "Desktop", "GlobalOptions", "Result", "locate_in", "match", "verify_location",
+    "ActionResult", "InspectResult", "LocateCommandResult", "MatchResult", "ScreenshotResult", "StateResult",
+    "ValueResult", "VerifyResult", "WaitResult", "WindowResult", "WindowsResult",
     "Rect", "Source", "Target", "UIState", "WindowInfo",
 ]
 

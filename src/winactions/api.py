@@ -15,32 +15,54 @@ result the CLI renders — or raises the same `WinctlError` (with its `code`, `m
 
 Options of a call (the window, `return_state`, perception tiers) live on the call: a
 `Desktop` keeps nothing from one call to the next but the session itself.
+
+Saved screenshots need no desktop at all — no display, no accessibility bus, no session:
+
+    from winactions import locate_in, match, verify_location
+
+    found = locate_in("text:Save", "shot.png").located.element     # OCR / template / model
+    best = match("save_icon.png", "shot.png").matches[0]             # the template ladder
+    verify_location("text:Save", found.bbox, image="later.png", thumbnail=found.thumbnail)
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Literal
 
 from winactions.backends.base import Backend
-from winactions.commands.base import Command, Context, GlobalOptions, Result, available, dispatch, load_commands
+from winactions.commands.base import (
+    Command,
+    Context,
+    GlobalOptions,
+    Result,
+    available,
+    dispatch,
+    dispatch_files,
+    load_commands,
+)
 from winactions.commands.results import (
     ActionResult,
     InspectResult,
     LocateCommandResult,
+    MatchResult,
     ScreenshotResult,
     StateResult,
     ValueResult,
+    VerifyResult,
     WaitResult,
     WindowResult,
     WindowsResult,
 )
 from winactions.errors import InvalidInput, WinctlError
-from winactions.model import UIState, WindowInfo
+from winactions.model import Rect, UIState, WindowInfo
 from winactions.render import hint_for
 from winactions.session.desktop import DesktopSession
 
 Infer = Literal["off", "rules", "llm"]
 Vision = Literal["off", "auto", "local", "llm"]
+Box = Rect | str | tuple[int, int, int, int]  # a Rect, "x,y,width,height", or (x, y, width, height)
+Path = str | os.PathLike[str]
 
 
 class Desktop:
@@ -123,6 +145,13 @@ class Desktop:
         value = self._typed(ValueResult, self.call("get rect", id=id)).value
         return list(value) if value is not None else None
 
+    def verify_location(self, target: str, at: Box, *, thumbnail: str | None = None,
+                        reliable: float = 0.8) -> VerifyResult:
+        """Is `target`, located at `at` (with the `thumbnail` its locate returned), still there?
+        `result.verification.still_there`, and `.reason` says why (seed 002)."""
+        return self._typed(VerifyResult, self.call("verify-location", target=target, at=_box(at),
+                                                   thumbnail=thumbnail, reliable=reliable))
+
     def wait(self, seconds: float | None = None, **condition: Any) -> WaitResult:
         """Wait some seconds, or until `visible=ID`, `enabled=ID` or `gone=ID` holds."""
         return self._typed(WaitResult, self.call("wait", seconds=seconds, **condition))
@@ -181,4 +210,55 @@ class Desktop:
         self.close()
 
 
-__all__ = ["Desktop"]
+# -- screenshots on disk: the same commands, with no desktop ---------------------------------------
+def locate_in(target: str, image: Path, *, strategy: list[str] | None = None, region: str | None = None,
+              reliable: float = 0.8, model: str | None = None, api_key: str | None = None,
+              base_url: str | None = None, provider: str | None = None) -> LocateCommandResult:
+    """Find `target` (`text:Save`, `image:ref.png`, `dynamic:…`, plain text) in a screenshot
+    file, as `winctl locate TARGET --in IMAGE`; boxes are the file's pixels. `model`,
+    `api_key`, `base_url`, `provider` choose the vision model for `dynamic:` and `image:`
+    targets the template misses (as `--vision-model` etc.; the environment otherwise)."""
+    llm = {k: v for k, v in (("model", model), ("api_key", api_key), ("base_url", base_url),
+                             ("provider", provider)) if v is not None}
+    args: dict[str, Any] = {"target": target, "in_": os.fspath(image), "reliable": reliable,
+                            "strategy": strategy or []}
+    if region is not None:
+        args["region"] = region
+    return Desktop._typed(LocateCommandResult, _on_files("locate", args, {"llm": llm}))
+
+
+def match(reference: Path, image: Path, *, threshold: float = 0.75) -> MatchResult:
+    """Where the `reference` image appears in the screenshot `image` (`winctl match`):
+    `result.matches`, best first, each with its box, confidence, method and scale."""
+    return Desktop._typed(MatchResult, _on_files("match", {"reference": os.fspath(reference),
+                                                           "image": os.fspath(image), "threshold": threshold}))
+
+
+def verify_location(target: str, at: Box, *, image: Path, thumbnail: str | None = None,
+                    reliable: float = 0.8) -> VerifyResult:
+    """Is `target`, found at `at` (with its `thumbnail`), still there in the screenshot `image`?
+    (`Desktop.verify_location` asks the live screen.)"""
+    return Desktop._typed(VerifyResult, _on_files("verify-location", {
+        "target": target, "at": _box(at), "thumbnail": thumbnail, "reliable": reliable, "in_": os.fspath(image)}))
+
+
+def _on_files(command: str, args: dict[str, Any], options: dict[str, Any] | None = None) -> Result:
+    try:
+        result = dispatch_files(command, args, GlobalOptions.model_validate(options or {}))
+    except WinctlError as exc:
+        exc.hint = hint_for(exc.hint, "python")
+        raise
+    if result is None:  # pragma: no cover - these arguments always name a file
+        raise InvalidInput(f"{command} needs a screenshot file here")
+    return result
+
+
+def _box(at: Box) -> str:
+    if isinstance(at, Rect):
+        return f"{at.left},{at.top},{at.width},{at.height}"
+    if isinstance(at, tuple):
+        return ",".join(str(v) for v in at)
+    return at
+
+
+__all__ = ["Desktop", "locate_in", "match", "verify_location"]

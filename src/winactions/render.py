@@ -21,10 +21,12 @@ from winactions.commands.results import (
     InspectResult,
     LocateCacheResult,
     LocateCommandResult,
+    MatchResult,
     RunResult,
     ScreenshotResult,
     StateResult,
     ValueResult,
+    VerifyResult,
     WaitResult,
     WindowResult,
     WindowsResult,
@@ -185,6 +187,13 @@ def _body_text(result: Result) -> str:
         return _located_text(result)
     if isinstance(result, RunResult):
         return _run_text(result)
+    if isinstance(result, MatchResult):
+        lines = [f"{'found' if i == 0 else 'also'}: {m.box} centre ({m.center[0]}, {m.center[1]}), confidence "
+                 f"{m.confidence:.2f} by {m.method}, scale {m.scale:g}" for i, m in enumerate(result.matches)]
+        return "\n".join(lines)
+    if isinstance(result, VerifyResult):
+        v = result.verification
+        return f"still there: {'yes' if v.still_there else 'no'} — {_safe(v.reason)}"
     if isinstance(result, LocateCacheResult):
         stats = ", ".join(f"{k} {v}" for k, v in result.stats.items())
         return (f"cleared {result.cleared} entries; " if result.action == "clear" else "") + stats

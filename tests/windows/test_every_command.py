@@ -7,11 +7,13 @@ without a run here fails `test_the_run_list_covers_the_command_table`.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from winactions.commands.base import load_commands
 
+SHOT = str(Path(__file__).resolve().parents[1] / "fixtures" / "screens" / "gtk_fixture.png")
 # command -> argv after `winctl`; {Name} is replaced by the id of the element with that name
 RUNS: dict[str, list[str]] = {
     "windows": ["windows"],
@@ -38,6 +40,8 @@ RUNS: dict[str, list[str]] = {
     "type-into-element": ["type-into-element", "--name", "Name", "Grace"],
     "locate": ["locate", "fixed:nowhere", "--strategy", "fixed", "--no-cache"],
     "locate-cache": ["locate-cache", "stats"],
+    "match": ["match", SHOT, SHOT],  # files only: the backend is not even opened
+    "verify-location": ["verify-location", "fixed:nowhere", "--at", "10,10,20,20"],  # answers "no", exit 0
     "mouse-down": ["mouse-down", "300", "335"],
     "mouse-up": ["mouse-up", "320", "335"],
     "mouse-move": ["mouse-move", "350", "200"],

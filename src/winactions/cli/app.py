@@ -24,7 +24,7 @@ from pydantic.fields import FieldInfo
 from winactions import progress, render
 from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
-from winactions.commands.base import Command, GlobalOptions, load_commands
+from winactions.commands.base import Command, GlobalOptions, dispatch_files, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
@@ -57,15 +57,15 @@ def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
         return click.Argument([name], nargs=-1, required=field.is_required(), type=ctype)
     if name in cmd.positional:
         return click.Argument([name], required=field.is_required(), type=ctype)
-    flag = "--" + name.replace("_", "-")
+    flag = "--" + name.rstrip("_").replace("_", "-")  # `in_` (a keyword in Python) is `--in`
     default = None if field.is_required() else field.get_default(call_default_factory=True)
     if isinstance(default, enum.Enum):
         default = default.value
     if _unwrap(field.annotation)[0] is bool:
-        return click.Option([flag], is_flag=True, default=bool(default), help=field.description)
+        return click.Option([flag, name], is_flag=True, default=bool(default), help=field.description)
     if typing.get_origin(_unwrap(field.annotation)[0]) is list:  # a repeatable option: --strategy ocr --strategy vision
-        return click.Option([flag], type=ctype, multiple=True, default=default or (), help=field.description)
-    return click.Option([flag], type=ctype, default=default, required=field.is_required(),
+        return click.Option([flag, name], type=ctype, multiple=True, default=default or (), help=field.description)
+    return click.Option([flag, name], type=ctype, default=default, required=field.is_required(),
                         show_default=default is not None, help=field.description)
 
 
@@ -130,8 +130,10 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: Deskt
         else contextlib.nullcontext()
     try:
         with watch as watched:
-            desktop, done = provider(options)
-            result = desktop.run(name, args, options)
+            result = dispatch_files(name, args, options)  # files only: no backend opened
+            if result is None:
+                desktop, done = provider(options)
+                result = desktop.run(name, args, options)
         if watched is not None and watched.elapsed >= watched.delay:
             sys.stderr.write(progress.CLEAR)  # the progress line goes before the answer is printed
         click.echo(render.to_json(result) if options.json_output else render.to_text(result))

@@ -16,6 +16,17 @@ import sys
 from winactions.options import FLAG_OPTIONS, FLAGS_WITH_VALUE, OPTIONAL_VALUES
 
 LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill", "doctor"}  # run here: doctor checks this shell's desktop
+FILE_COMMANDS = {"match"}  # read only files: run here, with no daemon and no desktop
+FILE_OPTION_COMMANDS = {"locate", "verify-location"}  # ...and these, given a screenshot file (`--in`)
+
+
+def reads_only_files(command: str | None, argv: list[str]) -> bool:
+    """Does this command line read only files? Then no daemon is started for it: a daemon
+    opens the desktop, and these work where there is none (CI, a saved screenshot)."""
+    if command in FILE_COMMANDS:
+        return True
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return command in FILE_OPTION_COMMANDS and any(w == "--in" or w.startswith("--in=") for w in words)
 
 
 GLOBAL_FLAGS = frozenset(o.flag for o in FLAG_OPTIONS)
@@ -89,7 +100,7 @@ def main() -> None:
     name, command, no_daemon = split_session(argv)
     no_daemon = no_daemon or os.environ.get("WINCTL_NO_DAEMON", "") not in ("", "0")
     if not no_daemon and command is not None and command not in LOCAL_COMMANDS and "--help" not in argv \
-            and "-h" not in argv:
+            and "-h" not in argv and not reads_only_files(command, argv):
         from winactions.daemon.client import forward
 
         sys.exit(forward("default" if name is None else name, argv))

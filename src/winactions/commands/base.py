@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from winactions.backends.base import Backend, Capability
-from winactions.errors import InvalidInput, Unsupported, WinctlError
+from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.options import help_of
@@ -79,11 +79,21 @@ class Result(BaseModel):
 
 @dataclass
 class Context:
-    """What a handler may use: the session and the call's global options."""
+    """What a handler may use: the session and the call's global options.
 
-    session: DesktopSession
+    A call that reads only files (`match`, `locate --in shot.png`) runs with no session at
+    all (`opened` is None: no display, no accessibility bus, no session store touched)."""
+
+    opened: DesktopSession | None
     options: GlobalOptions
     _window: WindowInfo | None = field(default=None, repr=False)
+
+    @property
+    def session(self) -> DesktopSession:
+        if self.opened is None:  # a command's `offline` test let through a call that needs the desktop
+            raise BackendUnavailable("this call needs the desktop, but it runs on files only",
+                                     hint="run it without --in, in a desktop session")
+        return self.opened
 
     def window(self) -> WindowInfo:
         """The window this call acts on (resolved once per call)."""
@@ -109,6 +119,7 @@ class Command:
     variadic: str | None = None  # a positional that takes the rest of the words
     capability: Capability | None = None  # what the backend must be able to do, if anything special
     destructive: bool = False  # may destroy what the user has (closes a window): MCP clients ask first
+    offline: Callable[[Any], bool] | None = None  # True for parameters that read only files (no desktop)
 
     @property
     def help(self) -> str:
@@ -129,8 +140,10 @@ REGISTRY: dict[str, Command] = {}
 
 def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: tuple[str, ...] = (),
             variadic: str | None = None, capability: Capability | None = None,
-            destructive: bool = False) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
-    """Register a handler as the command `name`."""
+            destructive: bool = False, offline: Callable[[Any], bool] | None = None,
+            ) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
+    """Register a handler as the command `name`. `offline(params)` is True for calls that read
+    only files (they run with no desktop session: see `dispatch_files`)."""
 
     def register(handler: Callable[[Context, P], Result]) -> Callable[[Context, P], Result]:
         if name in REGISTRY:
@@ -138,7 +151,7 @@ def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: t
         for p in (*positional, *([variadic] if variadic else [])):
             if p not in params.model_fields:
                 raise ValueError(f"{name}: positional {p!r} is not a parameter")
-        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive)
+        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive, offline)
         return handler
 
     return register
@@ -201,6 +214,20 @@ def validate(cmd: Command, args: dict[str, Any]) -> Params:
             problems.append(f"{where}: {err['msg']}")
         raise InvalidInput(f"{cmd.name}: " + "; ".join(problems),
                            hint=f"see `winctl {cmd.name} --help`") from None
+
+
+def dispatch_files(name: str, args: dict[str, Any], options: GlobalOptions) -> Result | None:
+    """Run a call that reads only files (its command's `offline` says so for these
+    parameters) with no desktop at all; None when the call needs the desktop. The one-shot
+    CLI and the Python API's file functions call this first, so that `winctl match a.png
+    b.png` works with no display and never opens (or waits for) the platform backend."""
+    cmd = load_commands().get(name)
+    if cmd is None or cmd.offline is None:
+        return None
+    params = validate(cmd, args)
+    if not cmd.offline(params):
+        return None
+    return cmd.handler(Context(None, options), params)
 
 
 def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:

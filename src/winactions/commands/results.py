@@ -122,6 +122,28 @@ class LocateCommandResult(Result):
     cache: dict[str, float]
 
 
+class MatchResult(Result):
+    """`match`: where the reference image appears in the screenshot file, best first."""
+
+    class Match(BaseModel):
+        box: Rect
+        center: tuple[int, int]
+        confidence: float
+        method: str  # template:exact, template:multiscale or template:orb
+        scale: float  # the factor the reference was resized by to match (0.91: it is 10% larger than on screen)
+
+    reference: str
+    image: str
+    threshold: float
+    matches: list[Match]
+
+
+class VerifyResult(Result):
+    """`verify-location`: is the element still where it was found, and why (or why not)."""
+
+    verification: Any  # winactions.locate.verify.Verification (untyped here: the locator imports numpy)
+
+
 class LocateCacheResult(Result):
     action: str
     cleared: int

@@ -11,7 +11,8 @@ A name resolves through the index (name or any alias, case-insensitive, any lang
 the images of its app folder and then `common/`, every `_vN` variant included; a name the
 index does not know is still found by file name. An entry's `description` lets the
 locator fall back to the vision strategy when no image matches (`dynamic:` does that
-directly).
+directly). A name that is the path of an image file (`image:./save.png`, `image:/tmp/ref.png`)
+is that one image, with no library needed — how references cropped a moment ago are used.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ class AssetLibrary:
         """The asset called `name` (or aliased so); its images, app folder first, variants in order."""
         if not name.strip():
             raise InvalidInput("an asset name is empty", hint="use image:NAME with a name from the asset index")
+        file = self._file(name)
+        if file is not None:
+            return Asset(file.stem, (file,))
         key, entry = self._entry(name)
         entry_app = str(entry["app"]) if entry.get("app") else None
         folders = [f for f in (entry_app, app, "common") if f]
@@ -84,6 +88,19 @@ class AssetLibrary:
         return sorted(found)
 
     # -- lookups -------------------------------------------------------------------------
+    @staticmethod
+    def _file(name: str) -> Path | None:
+        """`name` as an image file's path, when it is one (a missing path with a folder part is
+        an error: it cannot be meant as an asset name)."""
+        path = Path(name).expanduser()
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            return None
+        if path.is_file():
+            return path
+        if "/" in name or "\\" in name or name.startswith("~"):
+            raise InvalidInput(f"reference image {path} does not exist", hint="check the path")
+        return None
+
     def _entry(self, name: str) -> tuple[str, dict[str, object]]:
         wanted = _fold(name)
         for key, entry in self.index.items():

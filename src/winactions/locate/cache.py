@@ -1,26 +1,47 @@
 """Remember where a target was found — but never trust the memory blindly.
 
-A hit needs two things: the entry is younger than the TTL (30 s at most by default, as seed
-002 asks), and the pixels at the remembered place still look the same. The second check is
-a 16×16 grey thumbnail of the box compared by mean absolute difference — a few microseconds
-— so an element that moved, changed or was covered is re-located instead of clicked at its
-old place.
+A hit needs two things: the entry is younger than the TTL (30 s at most, as seed 002 asks),
+and the pixels at the remembered place still look the same. The second check is a 16×16
+grey thumbnail of the box — a few microseconds — compared cell by cell: the mean difference
+must stay small (≤ 12 of 255) and so must every cell (≤ 40). The mean alone is not enough:
+two buttons of one theme with different labels differ by only 5–9 on average, but by ~90 in
+the cells where their letters are. So an element that moved, changed or was covered is
+re-located instead of clicked at its old place.
+
+A session's cache is kept in a file beside the session's store (`path`), so that one-shot
+`winctl` processes of a session share it as a daemon does: every operation re-reads the file
+when another process wrote it, and writes it back atomically under the cache's own file lock
+(`lock`), so concurrent processes never lose each other's entries or counters. Entries are
+stamped with the wall clock then (a monotonic clock does not carry across processes).
+`WINCTL_LOCATE_CACHE_TTL` lowers the TTL (seconds, 0–30; tests use it to see entries expire).
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import json
+import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from winactions.errors import InvalidInput
 from winactions.model import Rect
 
 THUMB = 16
 MAX_DIFF = 12.0  # mean absolute grey difference (0..255) still counted as "the same pixels"
+MAX_CELL_DIFF = 40.0  # ...and the largest difference of one cell (a 1 px jitter stays below; a new label does not)
+MAX_TTL = 30.0
+TTL_ENV = "WINCTL_LOCATE_CACHE_TTL"
+FORMAT = 1  # the file's layout; a file of another layout is started over, never misread
 
 
 @dataclass
@@ -32,53 +53,137 @@ class _Entry:
 
 
 class LocateCache:
-    """A small TTL cache of located boxes, validated by their pixels on every hit."""
+    """A small TTL cache of located boxes, validated by their pixels on every hit.
 
-    def __init__(self, ttl: float = 30.0, max_entries: int = 256, clock: Callable[[], float] = time.monotonic):
+    In memory by default (a daemon's, an MCP server's); with `path` it lives in that file, and
+    `encode`/`decode` turn values into JSON and back (`lock` guards the file across processes)."""
+
+    def __init__(self, ttl: float = MAX_TTL, max_entries: int = 256, clock: Callable[[], float] | None = None, *,
+                 path: Path | None = None, encode: Callable[[Any], Any] | None = None,
+                 decode: Callable[[Any], Any] | None = None,
+                 lock: Callable[[], AbstractContextManager[Any]] | None = None) -> None:
         self.ttl = ttl
         self.max_entries = max_entries
-        self.clock = clock
+        self.clock = clock or (time.time if path is not None else time.monotonic)
+        self.path = path
         self.hits = 0
         self.misses = 0
         self.stale = 0  # entries found but refused: too old, or their pixels changed
         self._entries: dict[Hashable, _Entry] = {}
         self._lock = threading.Lock()
+        self._encode = encode or (lambda v: v)
+        self._decode = decode or (lambda v: v)
+        self._file_lock = lock or contextlib.nullcontext
+        self._seen: tuple[int, int, int] | None = None
 
     def get(self, key: Hashable, grab: Callable[[Rect], np.ndarray]) -> Any | None:
         """The cached value if it is fresh and `grab(rect)` (grey pixels there now) still matches."""
-        with self._lock:
+        with self._update():
             entry = self._entries.get(key)
-        if entry is None:
-            self.misses += 1
+            if entry is None:
+                self.misses += 1
+                return None
+        fresh = self.clock() - entry.stored <= self.ttl
+        if not fresh or not same_pixels(entry.thumb, thumbnail(grab(entry.rect))):
+            with self._update():
+                current = self._entries.get(key)
+                if current is not None and current.stored == entry.stored:  # not one stored since
+                    self._entries.pop(key, None)
+                self.stale += 1
+                self.misses += 1
             return None
-        if self.clock() - entry.stored > self.ttl or not same_pixels(entry.thumb, thumbnail(grab(entry.rect))):
-            with self._lock:
-                self._entries.pop(key, None)
-            self.stale += 1
-            self.misses += 1
-            return None
-        self.hits += 1
+        with self._update():
+            self.hits += 1
         return entry.value
 
     def put(self, key: Hashable, value: Any, rect: Rect, pixels: np.ndarray) -> None:
-        with self._lock:
-            if len(self._entries) >= self.max_entries:
+        with self._update():
+            if key not in self._entries and len(self._entries) >= self.max_entries:
                 oldest = min(self._entries, key=lambda k: self._entries[k].stored)
                 del self._entries[oldest]
             self._entries[key] = _Entry(value, rect, thumbnail(pixels), self.clock())
 
     def clear(self) -> int:
-        """Forget everything; returns how many entries there were."""
-        with self._lock:
+        """Forget every entry (the counters stay); returns how many entries there were."""
+        with self._update():
             count = len(self._entries)
             self._entries.clear()
         return count
 
     @property
     def stats(self) -> dict[str, float]:
-        total = self.hits + self.misses
-        return {"hits": self.hits, "misses": self.misses, "stale": self.stale, "entries": len(self._entries),
-                "hit_rate": round(self.hits / total, 3) if total else 0.0}
+        with self._update(write=False):
+            total = self.hits + self.misses
+            return {"hits": self.hits, "misses": self.misses, "stale": self.stale, "entries": len(self._entries),
+                    "hit_rate": round(self.hits / total, 3) if total else 0.0}
+
+    # -- the file ------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _update(self, write: bool = True) -> Any:
+        """One consistent step: the other processes' writes read first, this one's written after."""
+        with self._lock, self._file_lock():
+            self._reload()
+            yield
+            if write and self.path is not None:
+                self._save()
+
+    def _stamp(self) -> tuple[int, int, int] | None:
+        assert self.path is not None
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size  # every save is a new file (os.replace)
+
+    def _reload(self) -> None:
+        if self.path is None or self._stamp() == self._seen:
+            return
+        self._seen = self._stamp()
+        self._entries, self.hits, self.misses, self.stale = {}, 0, 0, 0
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            if raw.get("format") != FORMAT:
+                return
+            self.hits, self.misses, self.stale = int(raw["hits"]), int(raw["misses"]), int(raw["stale"])
+            for item in raw["entries"]:
+                left, top, right, bottom = item["rect"]
+                self._entries[item["key"]] = _Entry(self._decode(item["value"]),
+                                                    Rect(left=left, top=top, right=right, bottom=bottom),
+                                                    decode_thumbnail(item["thumb"]), float(item["stored"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            self._entries = {}  # a torn or foreign file: start over rather than fail the locate
+
+    def _save(self) -> None:
+        assert self.path is not None
+        payload = json.dumps({
+            "format": FORMAT, "hits": self.hits, "misses": self.misses, "stale": self.stale,
+            "entries": [{"key": key, "value": self._encode(e.value), "thumb": encode_thumbnail(e.thumb),
+                         "rect": [e.rect.left, e.rect.top, e.rect.right, e.rect.bottom], "stored": e.stored}
+                        for key, e in self._entries.items()]})
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(payload)
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        self._seen = self._stamp()
+
+
+def ttl_from_env(default: float = MAX_TTL) -> float:
+    """The TTL: `WINCTL_LOCATE_CACHE_TTL` seconds when set (0–30), else `default`."""
+    raw = os.environ.get(TTL_ENV, "").strip()
+    if not raw:
+        return default
+    try:
+        ttl = float(raw)
+    except ValueError:
+        ttl = -1.0
+    if not 0 <= ttl <= MAX_TTL:
+        raise InvalidInput(f"{TTL_ENV}={raw!r} is not a number of seconds from 0 to {MAX_TTL:g}",
+                           hint=f"unset it (the default is {MAX_TTL:g} s) or set e.g. {TTL_ENV}=5")
+    return ttl
 
 
 def thumbnail(grey: np.ndarray) -> np.ndarray:
@@ -98,5 +203,32 @@ def thumbnail(grey: np.ndarray) -> np.ndarray:
     return out
 
 
+def difference(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean and largest absolute grey difference of two thumbnails' cells (infinite when
+    their shapes differ)."""
+    if a.shape != b.shape:
+        return float("inf"), float("inf")
+    cells = np.abs(a.astype(np.float32) - b.astype(np.float32))
+    return float(cells.mean()), float(cells.max())
+
+
 def same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.shape == b.shape and float(np.abs(a - b).mean()) <= MAX_DIFF
+    mean, largest = difference(a, b)
+    return mean <= MAX_DIFF and largest <= MAX_CELL_DIFF
+
+
+def encode_thumbnail(thumb: np.ndarray) -> str:
+    """A thumbnail as text (256 grey bytes in base64): kept in files and handed to agents."""
+    return base64.b64encode(np.clip(np.rint(thumb), 0, 255).astype(np.uint8).tobytes()).decode("ascii")
+
+
+def decode_thumbnail(text: str) -> np.ndarray:
+    """The thumbnail `encode_thumbnail` wrote; anything else is a clear error."""
+    try:
+        raw = base64.b64decode(text.strip(), validate=True)
+    except (ValueError, TypeError):
+        raw = b""
+    if len(raw) != THUMB * THUMB:
+        raise InvalidInput("the thumbnail is not one `locate` printed (256 grey values in base64)",
+                           hint="pass the element's `thumbnail` from `winctl --json locate ...`")
+    return np.frombuffer(raw, dtype=np.uint8).reshape(THUMB, THUMB).astype(np.float32)

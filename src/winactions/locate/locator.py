@@ -15,21 +15,23 @@ partly visible → `safe_region`) and cached for ≤ 30 s while its pixels stay 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
 from winactions import progress
-from winactions.backends.base import Backend
 from winactions.errors import InvalidInput, NotFound, WinctlError
 from winactions.locate.assets import AssetLibrary
-from winactions.locate.cache import LocateCache
+from winactions.locate.cache import LocateCache, encode_thumbnail, thumbnail, ttl_from_env
 from winactions.locate.fixed import FixedPoints
-from winactions.locate.types import Candidate
+from winactions.locate.types import Candidate, PixelSource
 from winactions.locate.validate import validate
 from winactions.model import Rect, WindowInfo
 
@@ -55,6 +57,7 @@ class Located(BaseModel):
     can_interact: bool = False
     valid: bool = True
     error: str | None = None
+    thumbnail: str | None = None  # the box's pixels when found (16x16 grey, base64): `verify-location` compares
 
 
 class Attempt(BaseModel):
@@ -119,9 +122,12 @@ class Shot:
 
 @dataclass
 class Locator:
-    """Strategies, the asset library, fixed points, a model and a cache, for one session."""
+    """Strategies, the asset library, fixed points, a model and a cache, for one session.
 
-    backend: Backend
+    `backend` is where the pixels come from: the platform's backend, or a screenshot file
+    (`ScreenFile`) — the locator asks only for the screens and a capture."""
+
+    backend: PixelSource
     assets: AssetLibrary = field(default_factory=AssetLibrary.open)
     fixed: FixedPoints = field(default_factory=FixedPoints.open)
     model: Callable[[], Any] | None = None  # returns a LazyModel, or None when none is configured
@@ -139,17 +145,20 @@ class Locator:
         chain = self._chain(query, strategies, window)
         area = self._area(region, window)
         threshold = self.reliable if reliable is None else reliable
-        key = (query, tuple(chain), area, threshold)
+        key = json.dumps([query.kind, query.value, chain, [area.left, area.top, area.right, area.bottom],
+                          threshold], ensure_ascii=False)  # text: the cache may live in a file
         if use_cache:
-            cached = self.cache.get(key, lambda r: _grey(self._grab(r)))
+            cached = self.cache.get(key, lambda r: to_grey(self.grab(r)))
             if cached is not None:
                 return cached.model_copy(update={"cache_hit": True,
                                                  "attempts": [Attempt(strategy="cache", found=1,
                                                                       best=cached.element.confidence)]})
-        shot = Shot(self._grab(area), area)
+        shot = Shot(self.grab(area), area)
         result = self._run(target, query, chain, shot, window, threshold)
         if result.success and result.element is not None:
-            self.cache.put(key, result, result.element.bbox, _grey(shot.crop(result.element.bbox)))
+            pixels = to_grey(shot.crop(result.element.bbox))
+            result.element.thumbnail = encode_thumbnail(thumbnail(pixels))
+            self.cache.put(key, result, result.element.bbox, pixels)
         return result
 
     # -- the chain ---------------------------------------------------------------------------
@@ -248,20 +257,28 @@ class Locator:
         return best
 
     def _vision(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
+        """A description goes to the model as text; an asset with images goes as the images
+        themselves beside the screenshot (seed 004's one-shot "Mode A"): a reference the
+        template could not match (another theme, scale or state) is still what it looks like."""
         from PIL import Image
 
-        from winactions.locate.vision import find_described
+        from winactions.locate.vision import REFERENCES, find_described, find_reference
 
         model = self.model() if self.model is not None else None
         if model is None:
             raise NotFound("no vision model is configured",
                            hint="pass --vision-api-key (or --vision-base-url for a local server)")
-        description = query.value
-        if query.kind in ("image", "auto"):
-            asset = self._asset(query.value, window)
-            description = asset.description if asset is not None and asset.description else (
-                f'the element labelled or looking like "{query.value}"')
         image = Image.fromarray(np.ascontiguousarray(shot.bgr[:, :, ::-1]))
+        if query.kind not in ("image", "auto"):
+            return find_described(model, image, shot.origin, query.value)
+        asset = self._asset(query.value, window)
+        if asset is not None and asset.images:
+            from winactions.locate.files import read_image
+
+            references = [read_image(path, "the reference image") for path in asset.images[:REFERENCES]]
+            return find_reference(model, image, shot.origin, references, asset.name, asset.description)
+        description = asset.description if asset is not None and asset.description else (
+            f'the element labelled or looking like "{query.value}"')
         return find_described(model, image, shot.origin, description)
 
     # -- helpers -----------------------------------------------------------------------------
@@ -285,9 +302,16 @@ class Locator:
                 return part
         return max(screens, key=lambda r: r.area)
 
-    def _grab(self, rect: Rect) -> np.ndarray:
+    def grab(self, rect: Rect) -> np.ndarray:
+        """The BGR pixels of a rectangle of the screens (or of the screenshot file)."""
         image = self.backend.capture(rect).convert("RGB")
         return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
+
+
+def session_cache(path: Path, lock: Callable[[], AbstractContextManager[Any]]) -> LocateCache:
+    """A session's cache of `LocateResult`s, kept in `path` (see `LocateCache`)."""
+    return LocateCache(ttl_from_env(), path=path, lock=lock, encode=lambda r: r.model_dump(mode="json"),
+                       decode=LocateResult.model_validate)
 
 
 def _located(c: Candidate, screens: list[Rect]) -> Located:
@@ -297,7 +321,7 @@ def _located(c: Candidate, screens: list[Rect]) -> Located:
                    visible_fraction=v.visible_fraction, can_interact=v.can_interact, valid=v.valid, error=v.error)
 
 
-def _grey(bgr: np.ndarray) -> np.ndarray:
+def to_grey(bgr: np.ndarray) -> np.ndarray:
     return bgr.mean(axis=2) if bgr.ndim == 3 else bgr
 
 

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
+
+from PIL import Image
 
 from winactions.model import Rect
+
+
+class PixelSource(Protocol):
+    """What the locator needs to read pixels: a platform backend, or a screenshot on disk."""
+
+    def screens(self) -> list[Rect]: ...
+
+    def capture(self, rect: Rect) -> Image.Image: ...
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ PROFILES: dict[str, frozenset[str]] = {
                        "press", "scroll", "select", "drag", "get text", "get value", "wait", "find",
                        "batch", "windows", "focus"}),
     # pixels and coordinates: the visual locator, close-ups and pointer primitives
-    "vision": frozenset({"locate", "locate-cache", "zoom", "screenshot", "get rect", "click-at", "drag-at",
-                         "scroll-at", "mouse-down", "mouse-up", "mouse-move", "cursor", "hold-key"}),
+    "vision": frozenset({"locate", "locate-cache", "match", "verify-location", "zoom", "screenshot", "get rect",
+                         "click-at", "drag-at", "scroll-at", "mouse-down", "mouse-up", "mouse-move", "cursor",
+                         "hold-key"}),
     # windows and apps: start, close, move, bind for background input
     "windows": frozenset({"windows", "focus", "launch", "close", "window", "bind-window", "clipboard"}),
     # a phone's gestures and apps (`winctl mcp --device SERIAL --tools core,phone`)

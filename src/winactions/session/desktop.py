@@ -340,20 +340,22 @@ class DesktopSession:
         return found[0] if found else None
 
     def locator(self) -> Any:
-        """The session's visual locator (its cache lives as long as the session: the daemon's)."""
+        """The session's visual locator; its cache is the session's file, so one-shot `winctl`
+        processes, the daemon and an MCP server of one session share the places found."""
         if self._locator is None:
             from winactions.extras import require
 
             require("vision", "numpy", "cv2", feature="finding targets from pixels (text:, image:, a name not in "
                     "the tree)")
             from winactions.llm.lazy import LazyModel
-            from winactions.locate.locator import Locator
+            from winactions.locate.locator import Locator, session_cache
 
             def model() -> LazyModel | None:
                 flags = self._tiers_key[2]
                 return LazyModel(flags) if flags.configured else None
 
-            self._locator = Locator(self.backend, model=model)
+            cache = session_cache(self.store.locate_cache_path(), self.store.locate_cache_lock)
+            self._locator = Locator(self.backend, model=model, cache=cache)
         return self._locator
 
     def save(self) -> None:

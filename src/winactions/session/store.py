@@ -97,6 +97,15 @@ class SessionStore:
             Path(tmp).unlink(missing_ok=True)
             raise
 
+    def locate_cache_path(self) -> Path:
+        """The session's locate cache (`winactions.locate.cache`): shared by its processes."""
+        return self.directory / f"{self.name}.locate.json"
+
+    def locate_cache_lock(self) -> Held:
+        """The locate cache file's own lock (not the session's: a process holding the session's
+        lock for its command takes this one inside it, and flock does not nest on one file)."""
+        return Held(str(self.directory / f"{self.name}.locate.lock"))
+
     def artifacts_dir(self) -> Path:
         """Where screenshots of this session go."""
         path = self.directory / f"{self.name}.files"
