@@ -38,7 +38,8 @@ STEP = 1.4  # next scale = s * (1 + STEP / coarse length): edges move ~STEP/2 px
 PEAKS_PER_SCALE = 8
 COARSE_FLOOR = 0.35  # coarse scores below this are not worth refining
 REFINE_LIMIT = 24  # coarse peaks given a first look at full resolution
-REFINE_EXTRA = 3  # the best `limit` + this many first looks are refined
+REFINE_EXTRA = 3  # the best `limit` + this many first looks are refined ...
+LOOK_MARGIN = 0.1  # ... if they look about as good as the best one
 HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is judged at half resolution
 CHECK_MARGIN = 0.3  # a peak whose first full-resolution check is this far below the threshold is dropped
 
@@ -53,6 +54,22 @@ class Match:
     top: int
     width: int
     height: int
+
+
+class Reference:
+    """The reference image (grey) and its resized copies, each size made once per search: the
+    same sizes are asked for again and again by seeds at one scale."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self.shape = image.shape
+        self._sizes: dict[tuple[int, int], np.ndarray] = {}
+
+    def sized(self, width: int, height: int) -> np.ndarray:
+        key = (max(1, width), max(1, height))
+        if key not in self._sizes:
+            self._sizes[key] = resize(self.image, *key)
+        return self._sizes[key]
 
 
 @dataclass
@@ -115,7 +132,7 @@ class Seed:
     fy: int
 
 
-def coarse_peaks(pyramid: Pyramid, t: np.ndarray, scale: float, count: int = PEAKS_PER_SCALE,
+def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAKS_PER_SCALE,
                  area: int = COARSE_AREA) -> tuple[list[Seed], float]:
     """Peaks of the reference at `scale` on its coarse level (where it keeps `area` px), and the
     coarse reference's longer side (which sets the next scale's step)."""
@@ -128,8 +145,8 @@ def coarse_peaks(pyramid: Pyramid, t: np.ndarray, scale: float, count: int = PEA
     level = pyramid.level(kx, ky)
     if cw > level.shape[1] or ch > level.shape[0]:
         return [], length
-    small = resize(t, cw, ch)
-    if float(small.std()) < 1.0:  # the reference's detail vanished at this level: no evidence here
+    small = t.sized(cw, ch)
+    if float(cv2.meanStdDev(small)[1][0, 0]) < 1.0:  # the reference's detail vanished at this level: no evidence here
         return [], length
     result = _scores(level, small)
     peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy)
@@ -138,8 +155,8 @@ def coarse_peaks(pyramid: Pyramid, t: np.ndarray, scale: float, count: int = PEA
 
 
 def local_peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: float) -> list[tuple[float, int, int]]:
-    """The best `count` local maxima of a score map, suppressing a template-sized area around each."""
-    result = result.copy()
+    """The best `count` local maxima of a score map (which it overwrites), suppressing a
+    template-sized area around each."""
     th, tw = shape[:2]
     out: list[tuple[float, int, int]] = []
     for _ in range(count):
@@ -151,22 +168,22 @@ def local_peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: f
     return out
 
 
-def sweep(s: np.ndarray, t: np.ndarray, scales: tuple[float, float], threshold: float,
+def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: float,
           limit: int, pyramid: Pyramid | None = None) -> list[Match]:
     """Matches of `t` drawn `scales[0]`..`scales[1]` times as large in `s`, best first, ≥ threshold."""
     pyramid = pyramid or Pyramid(s)
     low, high = scales
     pool: list[Seed] = []
-    scale = low
-    while True:
+    scale: float | None = low
+    while scale is not None:
         if min(t.shape[:2]) * scale >= 3 and t.shape[0] * scale <= s.shape[0] and t.shape[1] * scale <= s.shape[1]:
             peaks, length = coarse_peaks(pyramid, t, scale)
             pool.extend(peaks)
         else:
             length = max(t.shape[:2]) * scale
-        if scale >= high:
-            break
-        scale = min(high, scale * (1 + STEP / max(length, 3.0)))
+        step = STEP / max(length, 3.0)
+        # the last scale tried is `high`, unless it is within a third of a step of this one
+        scale = scale * (1 + step) if scale * (1 + step) < high else high if high / scale - 1 > step / 3 else None
     pool.sort(key=lambda p: -p.score)
     seeds: list[Seed] = []
     for peak in pool:  # one seed per place and scale step: a place may look best at a wrong scale when coarse
@@ -181,7 +198,7 @@ def sweep(s: np.ndarray, t: np.ndarray, scales: tuple[float, float], threshold: 
     looks.sort(key=lambda pair: -pair[0].score)
     found: list[Match] = []
     for look, seed in looks[:limit + REFINE_EXTRA]:
-        if not all(apart(look, other) for other in found):
+        if look.score < looks[0][0].score - LOOK_MARGIN or not all(apart(look, other) for other in found):
             continue
         if _half(t, seed.scale):
             match = polish(s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2),
@@ -194,7 +211,7 @@ def sweep(s: np.ndarray, t: np.ndarray, scales: tuple[float, float], threshold: 
     return found[:limit]
 
 
-def polish(s: np.ndarray, t: np.ndarray, m: Match) -> Match:
+def polish(s: np.ndarray, t: Reference, m: Match) -> Match:
     """A half-resolution match judged at full resolution: the scales that lengthen or shorten
     its long side by up to 2 px, each within 2 px of its place; the best score, computed again
     directly on its patch. (Half resolution finds the place; it would also flatter look-alikes.)"""
@@ -205,11 +222,11 @@ def polish(s: np.ndarray, t: np.ndarray, m: Match) -> Match:
     if best is None:
         return Match(0.0, m.scale, m.left, m.top, m.width, m.height)
     patch = s[best.top:best.top + best.height, best.left:best.left + best.width]
-    return Match(_ncc(patch, resize(t, best.width, best.height)), best.scale, best.left, best.top, best.width,
+    return Match(_ncc(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
                  best.height)
 
 
-def _half(t: np.ndarray, scale: float) -> bool:
+def _half(t: Reference, scale: float) -> bool:
     """Whether a reference drawn at `scale` is judged on the half-resolution level: large enough
     to keep its detail there, where a resampled copy's pixel phase no longer swings the score
     (at full resolution 0.735x scores 0.95 and 0.72x 0.75 on the same button)."""
@@ -221,12 +238,12 @@ def _scaled_down(m: Match, k: int) -> Match:
                                   round(m.height / k))
 
 
-def _scaled_up(m: Match, t: np.ndarray, k: int) -> Match:
+def _scaled_up(m: Match, t: Reference, k: int) -> Match:
     return m if k == 1 else Match(m.score, m.scale * k, m.left * k, m.top * k, round(t.shape[1] * m.scale * k),
                                   round(t.shape[0] * m.scale * k))
 
 
-def exact(s: np.ndarray, t: np.ndarray, threshold: float, limit: int, pyramid: Pyramid) -> list[Match]:
+def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Pyramid) -> list[Match]:
     """Matches of `t` at its own size, best first, ≥ threshold: coarse peaks checked at full resolution."""
     if t.shape[0] > s.shape[0] or t.shape[1] > s.shape[1]:
         return []
@@ -236,7 +253,7 @@ def exact(s: np.ndarray, t: np.ndarray, threshold: float, limit: int, pyramid: P
         match = _at(s, t, 1.0, seed.cx, seed.cy, (seed.fx + 1, seed.fy + 1))
         if match is None or match.score < threshold:
             continue
-        match = Match(_ncc(s[match.top:match.top + match.height, match.left:match.left + match.width], t), 1.0,
+        match = Match(_ncc(s[match.top:match.top + match.height, match.left:match.left + match.width], t.image), 1.0,
                       match.left, match.top, match.width, match.height)
         if match.score >= threshold and all(apart(match, other) for other in found):
             found.append(match)
@@ -244,7 +261,7 @@ def exact(s: np.ndarray, t: np.ndarray, threshold: float, limit: int, pyramid: P
     return found[:limit]
 
 
-def first_look(s: np.ndarray, t: np.ndarray, seed: Seed, pyramid: Pyramid) -> Match | None:
+def first_look(s: np.ndarray, t: Reference, seed: Seed, pyramid: Pyramid) -> Match | None:
     """A cheap check of a seed before its scale is searched: the match at the seed's scale, its
     centre within a coarse pixel and the scale's doubt of the seed's, on the half-resolution
     level when the reference keeps its detail there (`_half`); in full-resolution pixels."""
@@ -257,7 +274,7 @@ def first_look(s: np.ndarray, t: np.ndarray, seed: Seed, pyramid: Pyramid) -> Ma
     return None if look is None else _scaled_up(look, t, 2)
 
 
-def refine(s: np.ndarray, t: np.ndarray, look: Match, step: float) -> Match:
+def refine(s: np.ndarray, t: Reference, look: Match, step: float) -> Match:
     """The scale (within half a sampling `step`) and place that score best near a first look: at
     full resolution, the look's scale and a third of a step either side, then parabolas through
     the score at three scales, each a quarter as wide as the last, until an edge moves less than
@@ -283,11 +300,11 @@ def refine(s: np.ndarray, t: np.ndarray, look: Match, step: float) -> Match:
         best = max((m for m in (best, low, high) if m is not None), key=lambda m: m.score)
         delta /= 4
     patch = s[best.top:best.top + best.height, best.left:best.left + best.width]
-    return Match(_ncc(patch, resize(t, best.width, best.height)), best.scale, best.left, best.top, best.width,
+    return Match(_ncc(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
                  best.height)
 
 
-def _at(s: np.ndarray, t: np.ndarray, scale: float, cx: float, cy: float, pad: tuple[int, int]) -> Match | None:
+def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tuple[int, int]) -> Match | None:
     """The best match of `t` at `scale` whose centre is within `pad` px of (cx, cy)."""
     w, h = round(t.shape[1] * scale), round(t.shape[0] * scale)
     if w < 3 or h < 3 or w > s.shape[1] or h > s.shape[0]:
@@ -296,7 +313,7 @@ def _at(s: np.ndarray, t: np.ndarray, scale: float, cx: float, cy: float, pad: t
     x1, y1 = min(s.shape[1], round(cx - w / 2) + w + pad[0]), min(s.shape[0], round(cy - h / 2) + h + pad[1])
     if x1 - x0 < w or y1 - y0 < h:
         return None
-    result = _scores(s[y0:y1, x0:x1], resize(t, w, h))
+    result = _scores(s[y0:y1, x0:x1], t.sized(w, h))
     _, score, _, (x, y) = cv2.minMaxLoc(result)
     return Match(float(score), scale, x0 + x, y0 + y, w, h)
 

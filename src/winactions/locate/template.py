@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput
-from winactions.locate.scales import Match, Pyramid, apart, exact, sweep
+from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, sweep
 from winactions.locate.types import Candidate
 from winactions.model import Rect
 
@@ -72,10 +72,11 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
             score, x, y = found
             return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "hint"})]
     pyramid = Pyramid(s)
-    same = exact(s, t, threshold, max_candidates, pyramid) if low <= 1 <= high else []
+    reference = Reference(t)
+    same = exact(s, reference, threshold, max_candidates, pyramid) if low <= 1 <= high else []
     if same and same[0].score >= RELIABLE_EXACT or low == high == 1:
         return [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
-    scaled = sweep(s, t, (low, high), threshold, max_candidates, pyramid)
+    scaled = sweep(s, reference, (low, high), threshold, max_candidates, pyramid)
     merged = [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
     for m in scaled:
         if all(apart(m, other) for other in same):
