@@ -29,19 +29,24 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+# coarse search
 COARSE_AREA = 64  # px: what a reference keeps on its coarse level (up to twice this) ...
-COARSE_SIDE = 4  # ... with each side at least this long
-EXACT_AREA = 256  # the exact-size search is one match, not a dozen: it affords a finer level
-MIN_SHRINK = 3  # and a level holds at most 1/2**3 of the image unless a side would fall below COARSE_SIDE
+COARSE_SIDE = 4  # ... with each side at least this long ...
+MIN_SHRINK = 3  # ... on a level of at most 1/2**3 of the image, unless a side would fall below COARSE_SIDE
+EXACT_AREA = 256  # the exact-size search is one match, not a dozen: it affords a finer level ...
+EXACT_PEAKS = 4  # ... and its peaks are few: this many are checked beyond the candidates asked for
 MAX_LEVEL = 5  # 2**5 = 32x along one axis at most
 STEP = 1.4  # next scale = s * (1 + STEP / coarse length): edges move ~STEP/2 px per side at the coarse level
 PEAKS_PER_SCALE = 8
-COARSE_FLOOR = 0.35  # coarse scores below this are not worth refining
-REFINE_LIMIT = 24  # coarse peaks given a first look at full resolution
-REFINE_EXTRA = 3  # the best `limit` + this many first looks are refined ...
+COARSE_FLOOR = 0.35  # coarse scores below this are not worth a look
+# looks, refinement and judgement
+REFINE_LIMIT = 24  # coarse peaks given a first look ...
+CHECK_MARGIN = 0.3  # ... kept if it scores at least the threshold less this ...
+REFINE_EXTRA = 3  # ... and the best `limit` + this many are refined ...
 LOOK_MARGIN = 0.1  # ... if they look about as good as the best one
-HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is judged at half resolution
-CHECK_MARGIN = 0.3  # a peak whose first full-resolution check is this far below the threshold is dropped
+HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is refined at half resolution
+POLISH = 3  # px the long side may grow or shrink when a half-resolution match is judged at full resolution
+CENTRE_DETAIL = 8.0  # grey levels: a reference's middle with less spread than this is a flat fill
 
 
 @dataclass(frozen=True)
@@ -186,10 +191,10 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
         scale = scale * (1 + step) if scale * (1 + step) < high else high if high / scale - 1 > step / 3 else None
     pool.sort(key=lambda p: -p.score)
     seeds: list[Seed] = []
-    for peak in pool:  # one seed per place and scale step: a place may look best at a wrong scale when coarse
+    for peak in pool:  # one seed per place and scale sample: a place may look best at a wrong scale when coarse
         near = min(t.shape[:2]) * peak.scale / 2
         if all(abs(peak.cx - seed.cx) > near or abs(peak.cy - seed.cy) > near
-               or abs(math.log(peak.scale / seed.scale)) > STEP / max(seed.length, peak.length) for seed in seeds):
+               or abs(math.log(peak.scale / seed.scale)) > STEP / max(seed.length, peak.length) / 2 for seed in seeds):
             seeds.append(peak)
         if len(seeds) >= REFINE_LIMIT:
             break
@@ -212,18 +217,20 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
 
 
 def polish(s: np.ndarray, t: Reference, m: Match) -> Match:
-    """A half-resolution match judged at full resolution: the scales that lengthen or shorten
-    its long side by up to 2 px, each within 2 px of its place; the best score, computed again
-    directly on its patch. (Half resolution finds the place; it would also flatter look-alikes.)"""
+    """A half-resolution match judged at full resolution: at the scales that lengthen or shorten
+    its long side by up to POLISH px, each placed best within 2 px, the best `judge`. (Half
+    resolution finds the place and roughly the scale; it would also flatter look-alikes.)"""
     d = 1 / max(m.width, m.height, 1)
     centre = (m.left + m.width / 2, m.top + m.height / 2)
-    tries = [_at(s, t, m.scale * (1 + j * d), *centre, (2, 2)) for j in (-2, -1, 0, 1, 2)]
-    best = max((x for x in tries if x is not None), key=lambda x: x.score, default=None)
-    if best is None:
-        return Match(0.0, m.scale, m.left, m.top, m.width, m.height)
-    patch = s[best.top:best.top + best.height, best.left:best.left + best.width]
-    return Match(_ncc(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
-                 best.height)
+    best = Match(0.0, m.scale, m.left, m.top, m.width, m.height)
+    for j in range(-POLISH, POLISH + 1):
+        tried = _at(s, t, m.scale * (1 + j * d), *centre, (2, 2))
+        if tried is not None and tried.score > best.score - 0.1:
+            patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
+            score = judge(patch, t.sized(tried.width, tried.height))
+            if score > best.score:
+                best = Match(score, tried.scale, tried.left, tried.top, tried.width, tried.height)
+    return best
 
 
 def _half(t: Reference, scale: float) -> bool:
@@ -247,13 +254,13 @@ def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Py
     """Matches of `t` at its own size, best first, ≥ threshold: coarse peaks checked at full resolution."""
     if t.shape[0] > s.shape[0] or t.shape[1] > s.shape[1]:
         return []
-    peaks, _ = coarse_peaks(pyramid, t, 1.0, PEAKS_PER_SCALE + limit, EXACT_AREA)
+    peaks, _ = coarse_peaks(pyramid, t, 1.0, EXACT_PEAKS + limit, EXACT_AREA)
     found: list[Match] = []
     for seed in peaks:
         match = _at(s, t, 1.0, seed.cx, seed.cy, (seed.fx + 1, seed.fy + 1))
         if match is None or match.score < threshold:
             continue
-        match = Match(_ncc(s[match.top:match.top + match.height, match.left:match.left + match.width], t.image), 1.0,
+        match = Match(judge(s[match.top:match.top + match.height, match.left:match.left + match.width], t.image), 1.0,
                       match.left, match.top, match.width, match.height)
         if match.score >= threshold and all(apart(match, other) for other in found):
             found.append(match)
@@ -300,7 +307,7 @@ def refine(s: np.ndarray, t: Reference, look: Match, step: float) -> Match:
         best = max((m for m in (best, low, high) if m is not None), key=lambda m: m.score)
         delta /= 4
     patch = s[best.top:best.top + best.height, best.left:best.left + best.width]
-    return Match(_ncc(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
+    return Match(judge(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
                  best.height)
 
 
@@ -325,12 +332,28 @@ def _scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
     return result
 
 
+def judge(patch: np.ndarray, t: np.ndarray) -> float:
+    """The confidence that `patch` shows the reference: TM_CCOEFF_NORMED of the whole, and of the
+    middle half (each way) when the reference has detail there, whichever is lower. Buttons of
+    one app share a frame that dominates the whole's score (a "7" key matches the "8" key at
+    0.8); what tells them apart is in the middle, and there the wrong one scores low. The
+    middle may sit a pixel off: text is hinted to the pixel grid at each scale on its own."""
+    whole = _ncc(patch, t)
+    h, w = t.shape[:2]
+    y0, y1, x0, x1 = h // 4, h - h // 4, w // 4, w - w // 4
+    middle = t[y0:y1, x0:x1]
+    if middle.size < 9 or float(cv2.meanStdDev(middle)[1][0, 0]) < CENTRE_DETAIL:
+        return whole
+    around = patch[max(0, y0 - 1):y1 + 1, max(0, x0 - 1):x1 + 1]
+    return min(whole, float(cv2.minMaxLoc(_scores(around, middle))[1]))
+
+
 def _ncc(patch: np.ndarray, t: np.ndarray) -> float:
-    """TM_CCOEFF_NORMED of two same-sized images, 0 when either is flat (no evidence either way)."""
-    a = patch.astype(np.float64) - patch.mean()
-    b = t.astype(np.float64) - t.mean()
-    norm = math.sqrt(float((a * a).sum()) * float((b * b).sum()))
-    return float((a * b).sum() / norm) if norm > 1e-6 * a.size else 0.0
+    """TM_CCOEFF_NORMED of two same-sized images, 0 when either is flat (no evidence either way;
+    OpenCV itself may answer ±1 there)."""
+    if float(cv2.meanStdDev(patch)[1][0, 0]) < 1.0 or float(cv2.meanStdDev(t)[1][0, 0]) < 1.0:
+        return 0.0
+    return float(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED)[0, 0])
 
 
 def apart(a: Match, b: Match) -> bool:

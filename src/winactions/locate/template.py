@@ -77,12 +77,15 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
     if same and same[0].score >= RELIABLE_EXACT or low == high == 1:
         return [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
     scaled = sweep(s, reference, (low, high), threshold, max_candidates, pyramid)
-    merged = [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
-    for m in scaled:
-        if all(apart(m, other) for other in same):
-            merged.append(_from_match(m, ox, oy, "template:multiscale", {"scale": round(m.scale, 3)}))
-    if merged:
-        return sorted(merged, key=lambda c: -c.confidence)[:max_candidates]
+    sightings: list[tuple[Match, str, dict[str, float | str]]] = []
+    sightings += [(m, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
+    sightings += [(m, "template:multiscale", {"scale": round(m.scale, 3)}) for m in scaled]
+    kept: list[tuple[Match, Candidate]] = []  # one per place: the exact or the scaled sighting, whichever scores more
+    for m, method, detail in sorted(sightings, key=lambda found: -found[0].score):
+        if all(apart(m, other) for other, _ in kept):
+            kept.append((m, _from_match(m, ox, oy, method, detail)))
+    if kept:
+        return [candidate for _, candidate in kept[:max_candidates]]
     if min(t.shape[:2]) >= ORB_MIN_SIDE:
         orb = _orb(s, t)
         if orb is not None and orb[0] >= threshold:
