@@ -1,24 +1,28 @@
-"""Multi-scale template search that costs less than one full-resolution `matchTemplate`.
+"""Multi-scale template search for about the cost of one full-resolution `matchTemplate`.
 
 A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
-tolerance). Matching it at every scale at full resolution costs ~17 ms (grey, 1000×720 window)
-per scale; this module finds it for less than one of those:
+tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
+window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module searches the
+whole range for about what one colour match costs (benchmarks/locate.py measures it):
 
 1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
-   separately, so that the reference at the scale being tried is 6–12 px on each side there
-   (a wide header is shrunk 16× across and 2× down). A match on such a level costs 1/(fx·fy) of
-   a full-resolution one, and levels are built from each other by halving, so each costs little.
-2. **Scales spaced by what the coarse level can tell apart.** A coarse reference L px long
+   separately, so that the reference at the scale being tried keeps 64–128 px there and each
+   side ≥ 4 px (a wide header is shrunk 16× across and 2× down), on a level of at most 1/8 of
+   the window. Levels are built from each other by halving, each once.
+2. **Scales spaced by what a coarse level can tell apart.** A coarse reference L px long
    misplaces its edges by ε·L/2 px when the scale is off by ε, so the next scale tried is
    `s·(1 + STEP/L)`: about a dozen scales cover 0.5–1.5, not the hundreds a full-resolution
    sweep would need for a 380 px header.
-3. **Peaks refined at full resolution.** The best coarse peaks of all scales (one per place)
-   are matched at full resolution in a few-pixel window around them, over a scale search that
-   halves its step until the reference's edges move less than half a pixel; the confidence is
-   the full-resolution TM_CCOEFF_NORMED score of the winning patch, computed again directly so
-   that OpenCV's flat-window shortcut (which can return ±1 on a flat patch) never reaches a user.
+3. **Seeds looked at, then refined.** The best coarse peaks (one per place and scale sample)
+   get one cheap look; the best looks are refined (parabolas through the score over the scale)
+   on the half-resolution level, where a resampled or re-rendered copy's pixel phase no longer
+   swings the score, then judged at full resolution.
+4. **Judged by the whole and the middle.** The confidence is the lower of the TM_CCOEFF_NORMED
+   scores of the whole patch and of its middle half: keys of one app share a frame that would
+   otherwise make any key match any other (`judge`). Scores are computed again on the patch,
+   so OpenCV's flat-window shortcut (±1 on a flat patch) never reaches a user.
 
-Coordinates: every candidate is (score, scale, left, top, width, height) in the searched image.
+Coordinates: every match is (score, scale, left, top, width, height) in the searched image.
 """
 
 from __future__ import annotations
@@ -138,15 +142,20 @@ class Seed:
 
 
 def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAKS_PER_SCALE,
-                 area: int = COARSE_AREA) -> tuple[list[Seed], float]:
+                 area: int = COARSE_AREA, done: set[tuple[int, ...]] | None = None) -> tuple[list[Seed], float]:
     """Peaks of the reference at `scale` on its coarse level (where it keeps `area` px), and the
-    coarse reference's longer side (which sets the next scale's step)."""
+    coarse reference's longer side (which sets the next scale's step). A level and coarse size
+    already in `done` (two scales that round alike there) gives no peaks: they were found."""
     h, w = t.shape[:2]
     sw, sh = w * scale, h * scale
     kx, ky = exponents(sw, sh, area)
     fx, fy = 2 ** kx, 2 ** ky
     cw, ch = max(3, round(sw / fx)), max(3, round(sh / fy))
     length = float(max(cw, ch))
+    if done is not None:
+        if (kx, ky, cw, ch) in done:
+            return [], length
+        done.add((kx, ky, cw, ch))
     level = pyramid.level(kx, ky)
     if cw > level.shape[1] or ch > level.shape[0]:
         return [], length
@@ -179,10 +188,11 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
     pyramid = pyramid or Pyramid(s)
     low, high = scales
     pool: list[Seed] = []
+    done: set[tuple[int, ...]] = set()
     scale: float | None = low
     while scale is not None:
         if min(t.shape[:2]) * scale >= 3 and t.shape[0] * scale <= s.shape[0] and t.shape[1] * scale <= s.shape[1]:
-            peaks, length = coarse_peaks(pyramid, t, scale)
+            peaks, length = coarse_peaks(pyramid, t, scale, done=done)
             pool.extend(peaks)
         else:
             length = max(t.shape[:2]) * scale
