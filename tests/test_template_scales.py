@@ -31,13 +31,13 @@ CONTROLS = ("Button", "CheckBox", "RadioButton", "Menu", "ComboBox", "HeaderItem
 
 # Controls found at every scale: text buttons, menus, radio buttons, headers, browser icons.
 FOUND_EVERYWHERE = {
-    "gtk_fixture": [("Menu", "File"), ("Menu", "Edit"), ("ComboBox", "Red"), ("RadioButton", "Large"),
+    "gtk_fixture": [("Menu", "File"), ("Menu", "Edit"), ("Menu", "Help"), ("ComboBox", "Red"), ("RadioButton", "Large"),
                     ("RadioButton", "Small"), ("Button", "Add Row"), ("Button", "Open Dialog"), ("Button", "Apply"),
                     ("HeaderItem", "Name")],
     "chromium_form": [("Button", "Minimize"), ("Button", "Maximize"), ("Button", "Back"), ("Button", "Forward"),
                       ("Button", "Reload"), ("Button", "File"), ("Button", "Bookmark this tab"), ("Button", "You"),
-                      ("ComboBox", "Shipping"), ("HeaderItem", "Name"), ("HeaderItem", "Price"),
-                      ("Button", "Tab search"), ("Button", "New Tab")],
+                      ("ComboBox", "Shipping"), ("HeaderItem", "Name"), ("HeaderItem", "Qty"),
+                      ("HeaderItem", "Price"), ("Button", "Tab search"), ("Button", "New Tab")],
 }
 # Controls with no look-alike left on screen once they are painted over (unlike Chromium's
 # several close crosses, or its back and forward arrows, which mirror each other).
@@ -125,7 +125,7 @@ def test_most_controls_of_both_windows_are_found_at_each_scale(scale):
             found = find_template(window, image[r.top:r.bottom, r.left:r.right], origin=origin)
             right += bool(found) and scaled(r, scale).contains(*found[0].rect.center)
     assert total >= 30
-    assert right >= 0.75 * total, (right, total)
+    assert right >= 0.8 * total, (right, total)
 
 
 @pytest.mark.parametrize("scale", SCALES)

@@ -219,22 +219,26 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
             match = polish(s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2),
                                                    STEP / max(seed.length, 3.0)), t, 2))
         else:
-            match = refine(s, t, look, STEP / max(seed.length, 3.0))
+            match = polish(s, t, look, reach=math.ceil(STEP / max(seed.length, 3.0) / 2 * max(look.width, look.height)))
         if match.score >= threshold and all(apart(match, other) for other in found):
             found.append(match)
     found.sort(key=lambda m: -m.score)
     return found[:limit]
 
 
-def polish(s: np.ndarray, t: Reference, m: Match) -> Match:
-    """A half-resolution match judged at full resolution: at the scales that lengthen or shorten
-    its long side by up to POLISH px, each placed best within 2 px, the best `judge`. (Half
-    resolution finds the place and roughly the scale; it would also flatter look-alikes.)"""
+def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
+    """A match judged at full resolution: at each scale that lengthens or shortens its long side
+    by up to `reach` (default POLISH) px, one px at a time, placed best within 2 px; the best
+    `judge`. Small references come here straight from their first look (a scan this fine costs
+    little for them, and their score swings too much between scales for a parabola to follow);
+    larger ones after `refine` on the half-resolution level (which finds the place and roughly
+    the scale, but would also flatter look-alikes)."""
+    reach = reach or POLISH
     d = 1 / max(m.width, m.height, 1)
     centre = (m.left + m.width / 2, m.top + m.height / 2)
     best = Match(0.0, m.scale, m.left, m.top, m.width, m.height)
-    for j in range(-POLISH, POLISH + 1):
-        tried = _at(s, t, m.scale * (1 + j * d), *centre, (2, 2))
+    for j in range(-reach, reach + 1):
+        tried = _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))
         if tried is not None and tried.score > best.score - 0.1:
             patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
             score = judge(patch, t.sized(tried.width, tried.height))
