@@ -1,18 +1,20 @@
 """The `template` strategy: find a reference image on screen with OpenCV (seed 004's ladder).
 
-A full-resolution `matchTemplate` costs ~66 ms per scale on 1080p and an 11-scale sweep
-~0.8 s, so each rung avoids the full sweep:
+The budget: the whole search costs no more than one plain full-resolution
+`cv2.matchTemplate(window, reference, TM_CCOEFF_NORMED)` of the same window, although the
+reference may be drawn anywhere from 0.5 to 1.5 times its size (seed 004's tolerance; a plain
+match finds it only at 1x). The rungs, cheapest first:
 
 1. `hint` — where this image was last found: exact match in a small window around it.
-2. exact — match at half (or quarter) resolution, then confirm each peak at full resolution
-   in a few-pixel window; confidence is the full-resolution TM_CCOEFF_NORMED score.
-3. multi-scale — for references captured at another scale (0.8–1.25× by default): coarse
-   scores per scale at reduced resolution, the best scales refined at full resolution.
+2. exact — one match on a pyramid level chosen by the reference's size (`scales.exact`), each
+   peak confirmed at full resolution; an exact match ≥ 0.95 ends the search.
+3. multi-scale — `scales.sweep`: coarse matches on per-axis pyramid levels, scales spaced by
+   what each level can tell apart, peaks refined at half and judged at full resolution.
 4. ORB features + RANSAC homography — for large references, rotated or rescaled beyond the
    sweep; confidence is the inlier share. (ORB finds no keypoints on small icons.)
 
-Stops at the first rung that yields a match ≥ threshold (0.75 by default). Uniform
-references (a flat colour) match everywhere and are refused rather than guessed.
+A match counts at ≥ threshold (0.75 by default, the full-resolution TM_CCOEFF_NORMED score).
+Uniform references (a flat colour) match everywhere and are refused rather than guessed.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput
+from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, sweep
 from winactions.locate.types import Candidate
 from winactions.model import Rect
 
 THRESHOLD = 0.75
-REFINE = 3  # px searched around a coarse peak at full resolution
-PEAKS = 6
+SCALES = (0.5, 1.5)  # seed 004: a reference is found drawn half to one and a half times its size
+RELIABLE_EXACT = 0.95  # an exact match this good ends the search: no other scale can beat it by much
 ORB_MIN_SIDE = 48
 ORB_MIN_MATCHES = 10
 
@@ -47,9 +50,14 @@ def load_image(path: str | os.PathLike[str]) -> np.ndarray:
 
 
 def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int, int] = (0, 0),
-                  threshold: float = THRESHOLD, scales: tuple[float, float] = (0.8, 1.25), hint: Rect | None = None,
+                  threshold: float = THRESHOLD, scales: tuple[float, float] = SCALES, hint: Rect | None = None,
                   max_candidates: int = 5) -> list[Candidate]:
-    """Where `template` appears in `screen`, best first, in screen coordinates."""
+    """Where `template` appears in `screen` drawn `scales[0]`..`scales[1]` times its size, best
+    first, in screen coordinates. Pass the window's crop as `screen`: every rung's cost grows
+    with the area searched."""
+    low, high = scales
+    if not 0 < low <= high <= 4:
+        raise InvalidInput(f"scales must be a range within 0..4 like (0.5, 1.5), low first; got {scales!r}")
     s, t = _grey(screen), _grey(template)
     if t.shape[0] < 3 or t.shape[1] < 3:
         raise InvalidInput(f"the reference image is too small ({t.shape[1]}x{t.shape[0]})")
@@ -63,15 +71,21 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
         if found is not None:
             score, x, y = found
             return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "hint"})]
-    if t.shape[0] <= s.shape[0] and t.shape[1] <= s.shape[1]:
-        exact = _coarse_to_fine(s, t, threshold, max_candidates)
-        if exact:
-            return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "coarse-to-fine"})
-                    for score, x, y in exact]
-    scaled = _multiscale(s, t, threshold, scales)
-    if scaled is not None:
-        score, x, y, factor, shape = scaled
-        return [_candidate(x + ox, y + oy, shape, score, "template:multiscale", {"scale": round(factor, 3)})]
+    pyramid = Pyramid(s)
+    reference = Reference(t)
+    same = exact(s, reference, threshold, max_candidates, pyramid) if low <= 1 <= high else []
+    if same and same[0].score >= RELIABLE_EXACT or low == high == 1:
+        return [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
+    scaled = sweep(s, reference, (low, high), threshold, max_candidates, pyramid)
+    sightings: list[tuple[Match, str, dict[str, float | str]]] = []
+    sightings += [(m, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
+    sightings += [(m, "template:multiscale", {"scale": round(m.scale, 3)}) for m in scaled]
+    kept: list[tuple[Match, Candidate]] = []  # one per place: the exact or the scaled sighting, whichever scores more
+    for m, method, detail in sorted(sightings, key=lambda found: -found[0].score):
+        if all(apart(m, other) for other, _ in kept):
+            kept.append((m, _from_match(m, ox, oy, method, detail)))
+    if kept:
+        return [candidate for _, candidate in kept[:max_candidates]]
     if min(t.shape[:2]) >= ORB_MIN_SIDE:
         orb = _orb(s, t)
         if orb is not None and orb[0] >= threshold:
@@ -92,51 +106,6 @@ def _around(s: np.ndarray, t: np.ndarray, last: Rect, threshold: float) -> tuple
     result = cv2.matchTemplate(s[y0:y1, x0:x1], t, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(result)
     return (float(score), x0 + x, y0 + y) if score >= threshold else None
-
-
-def _coarse_to_fine(s: np.ndarray, t: np.ndarray, threshold: float, limit: int) -> list[tuple[float, int, int]]:
-    factor = _factor(t)
-    small_s, small_t = _shrink(s, factor), _shrink(t, factor)
-    coarse = cv2.matchTemplate(small_s, small_t, cv2.TM_CCOEFF_NORMED)
-    coarse = np.nan_to_num(coarse, nan=-1.0, posinf=-1.0, neginf=-1.0)
-    found: list[tuple[float, int, int]] = []
-    for _score, cx, cy in _peaks(coarse, small_t.shape, PEAKS + limit, threshold - 0.2):
-        fine = _refine(s, t, cx * factor, cy * factor, factor + REFINE)
-        if fine is not None and fine[0] >= threshold and all(
-                abs(fine[1] - x) >= t.shape[1] // 2 or abs(fine[2] - y) >= t.shape[0] // 2 for _, x, y in found):
-            found.append(fine)
-    found.sort(key=lambda f: -f[0])
-    return found[:limit]
-
-
-def _multiscale(s: np.ndarray, t: np.ndarray, threshold: float,
-                scales: tuple[float, float]) -> tuple[float, int, int, float, tuple[int, ...]] | None:
-    low, high = scales
-    factor = _factor(t)
-    small_s = _shrink(s, factor)
-    coarse: list[tuple[float, float, int, int]] = []
-    for scale in np.linspace(low, high, 10):
-        scaled = _resize(t, scale)
-        if scaled.shape[0] > s.shape[0] or scaled.shape[1] > s.shape[1] or min(scaled.shape[:2]) < 3:
-            continue
-        small_t = _shrink(scaled, factor)
-        if small_t.shape[0] > small_s.shape[0] or small_t.shape[1] > small_s.shape[1] or min(small_t.shape) < 3:
-            continue
-        result = np.nan_to_num(cv2.matchTemplate(small_s, small_t, cv2.TM_CCOEFF_NORMED), nan=-1.0)
-        _, score, _, (x, y) = cv2.minMaxLoc(result)
-        coarse.append((float(score), float(scale), x * factor, y * factor))
-    coarse.sort(key=lambda c: -c[0])
-    best: tuple[float, int, int, float, tuple[int, ...]] | None = None
-    step = (high - low) / 9
-    for _, scale, x, y in coarse[:2]:
-        for fine_scale in (scale - step / 2, scale, scale + step / 2):
-            scaled = _resize(t, fine_scale)
-            if scaled.shape[0] > s.shape[0] or scaled.shape[1] > s.shape[1] or min(scaled.shape[:2]) < 3:
-                continue
-            fine = _refine(s, scaled, x, y, factor + REFINE + 2)
-            if fine is not None and (best is None or fine[0] > best[0]):
-                best = (fine[0], fine[1], fine[2], fine_scale, scaled.shape)
-    return best if best is not None and best[0] >= threshold else None
 
 
 def _orb(s: np.ndarray, t: np.ndarray) -> tuple[float, Rect] | None:
@@ -168,54 +137,16 @@ def _orb(s: np.ndarray, t: np.ndarray) -> tuple[float, Rect] | None:
 
 
 # -- helpers -------------------------------------------------------------------------------
-def _refine(s: np.ndarray, t: np.ndarray, x: int, y: int, pad: int) -> tuple[float, int, int] | None:
-    th, tw = t.shape[:2]
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(s.shape[1], x + tw + pad), min(s.shape[0], y + th + pad)
-    if x1 - x0 < tw or y1 - y0 < th:
-        return None
-    result = np.nan_to_num(cv2.matchTemplate(s[y0:y1, x0:x1], t, cv2.TM_CCOEFF_NORMED), nan=-1.0)
-    _, score, _, (fx, fy) = cv2.minMaxLoc(result)
-    return float(score), x0 + fx, y0 + fy
-
-
-def _peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: float) -> list[tuple[float, int, int]]:
-    """The best `count` local maxima, suppressing a template-sized area around each."""
-    result = result.copy()
-    th, tw = shape[:2]
-    out = []
-    for _ in range(count):
-        _, score, _, (x, y) = cv2.minMaxLoc(result)
-        if score < floor:
-            break
-        out.append((float(score), x, y))
-        result[max(0, y - th // 2):y + th // 2 + 1, max(0, x - tw // 2):x + tw // 2 + 1] = -1.0
-    return out
-
-
-def _factor(t: np.ndarray) -> int:
-    side = min(t.shape[:2])
-    return 4 if side >= 64 else 2 if side >= 16 else 1
-
-
-def _shrink(image: np.ndarray, factor: int) -> np.ndarray:
-    if factor == 1:
-        return image
-    return cv2.resize(image, (max(1, image.shape[1] // factor), max(1, image.shape[0] // factor)),
-                      interpolation=cv2.INTER_AREA)
-
-
-def _resize(image: np.ndarray, scale: float) -> np.ndarray:
-    size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-
-
 def _grey(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
     if image.shape[2] == 4:
         return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _from_match(m: Match, ox: int, oy: int, method: str, detail: dict[str, float | str]) -> Candidate:
+    return _candidate(m.left + ox, m.top + oy, (m.height, m.width), m.score, method, detail)
 
 
 def _candidate(x: int, y: int, shape: tuple[int, ...], score: float, method: str,

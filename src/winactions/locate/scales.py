@@ -1,0 +1,378 @@
+"""Multi-scale template search for about the cost of one full-resolution `matchTemplate`.
+
+A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
+tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
+window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module searches the
+whole range for about what one colour match costs (benchmarks/locate.py measures it):
+
+1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
+   separately, so that the reference at the scale being tried keeps 64–128 px there and each
+   side ≥ 4 px (a wide header is shrunk 16× across and 2× down), on a level of at most 1/8 of
+   the window. Levels are built from each other by halving, each once.
+2. **Scales spaced by what a coarse level can tell apart.** A coarse reference L px long
+   misplaces its edges by ε·L/2 px when the scale is off by ε, so the next scale tried is
+   `s·(1 + STEP/L)`: about a dozen scales cover 0.5–1.5, not the hundreds a full-resolution
+   sweep would need for a 380 px header.
+3. **Seeds looked at, then refined.** The best coarse peaks (one per place and scale sample)
+   get one cheap look; the best looks are refined (parabolas through the score over the scale)
+   on the half-resolution level, where a resampled or re-rendered copy's pixel phase no longer
+   swings the score, then judged at full resolution.
+4. **Judged by the whole and the middle.** The confidence is the lower of the TM_CCOEFF_NORMED
+   scores of the whole patch and of its middle half: keys of one app share a frame that would
+   otherwise make any key match any other (`judge`). Scores are computed again on the patch,
+   so OpenCV's flat-window shortcut (±1 on a flat patch) never reaches a user.
+
+Coordinates: every match is (score, scale, left, top, width, height) in the searched image.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+# coarse search
+COARSE_AREA = 64  # px: what a reference keeps on its coarse level (up to twice this) ...
+COARSE_SIDE = 4  # ... with each side at least this long ...
+MIN_SHRINK = 3  # ... on a level of at most 1/2**3 of the image, unless a side would fall below COARSE_SIDE
+EXACT_AREA = 256  # the exact-size search is one match, not a dozen: it affords a finer level ...
+EXACT_PEAKS = 4  # ... and its peaks are few: this many are checked beyond the candidates asked for
+MAX_LEVEL = 5  # 2**5 = 32x along one axis at most
+STEP = 1.4  # next scale = s * (1 + STEP / coarse length): edges move ~STEP/2 px per side at the coarse level
+PEAKS_PER_SCALE = 8
+COARSE_FLOOR = 0.35  # coarse scores below this are not worth a look
+# looks, refinement and judgement
+REFINE_LIMIT = 24  # coarse peaks given a first look ...
+CHECK_MARGIN = 0.3  # ... kept if it scores at least the threshold less this ...
+REFINE_EXTRA = 3  # ... and the best `limit` + this many are refined ...
+LOOK_MARGIN = 0.1  # ... if they look about as good as the best one
+HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is refined at half resolution
+POLISH = 3  # px the long side may grow or shrink when a half-resolution match is judged at full resolution
+CENTRE_DETAIL = 8.0  # grey levels: a reference's middle with less spread than this is a flat fill
+
+
+@dataclass(frozen=True)
+class Match:
+    """One refined match in the searched image's pixels."""
+
+    score: float
+    scale: float
+    left: int
+    top: int
+    width: int
+    height: int
+
+
+class Reference:
+    """The reference image (grey) and its resized copies, each size made once per search: the
+    same sizes are asked for again and again by seeds at one scale."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+        self.shape = image.shape
+        self._sizes: dict[tuple[int, int], np.ndarray] = {}
+
+    def sized(self, width: int, height: int) -> np.ndarray:
+        key = (max(1, width), max(1, height))
+        if key not in self._sizes:
+            self._sizes[key] = resize(self.image, *key)
+        return self._sizes[key]
+
+
+@dataclass
+class Pyramid:
+    """The searched image shrunk by 2**kx across and 2**ky down, each level built once."""
+
+    base: np.ndarray
+    levels: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+
+    def level(self, kx: int, ky: int) -> np.ndarray:
+        if (kx, ky) == (0, 0):
+            return self.base
+        if (kx, ky) not in self.levels:
+            # halve the cheaper neighbour that exists or can be built: along the longer exponent first
+            if kx >= ky and kx > 0:
+                parent = self.level(kx - 1, ky)
+                size = (max(1, parent.shape[1] // 2), parent.shape[0])
+            else:
+                parent = self.level(kx, ky - 1)
+                size = (parent.shape[1], max(1, parent.shape[0] // 2))
+            self.levels[(kx, ky)] = cv2.resize(parent, size, interpolation=cv2.INTER_AREA)
+        return self.levels[(kx, ky)]
+
+
+def exponents(width: float, height: float, area: int = 0) -> tuple[int, int]:
+    """The pyramid level (2**kx across, 2**ky down) for a `width`x`height` reference: halve its
+    longer side (as it is on that level) while the reference keeps COARSE_AREA pixels and each
+    side COARSE_SIDE px. Fewer pixels and text becomes a blob that matches every button;
+    more, and the small scales alone cost a full-resolution match."""
+    kx = ky = 0
+    while kx + ky < 2 * MAX_LEVEL:
+        w, h = width / 2 ** kx, height / 2 ** ky
+        if w * h / 2 < (area or COARSE_AREA) and kx + ky >= MIN_SHRINK:
+            break
+        if w >= h and w / 2 >= COARSE_SIDE and kx < MAX_LEVEL:
+            kx += 1
+        elif h / 2 >= COARSE_SIDE and ky < MAX_LEVEL:
+            ky += 1
+        else:
+            break
+    return kx, ky
+
+
+def resize(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    shrinking = width * height <= image.shape[0] * image.shape[1]
+    return cv2.resize(image, (max(1, width), max(1, height)),
+                      interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A coarse peak: where (centre, full-resolution px) and at what scale to look closely."""
+
+    score: float
+    scale: float
+    cx: float
+    cy: float
+    length: float  # the coarse reference's longer side: sets how far off the scale may be
+    fx: int  # the coarse level's pixel size: how far off the centre may be
+    fy: int
+
+
+def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAKS_PER_SCALE,
+                 area: int = COARSE_AREA, done: set[tuple[int, ...]] | None = None) -> tuple[list[Seed], float]:
+    """Peaks of the reference at `scale` on its coarse level (where it keeps `area` px), and the
+    coarse reference's longer side (which sets the next scale's step). A level and coarse size
+    already in `done` (two scales that round alike there) gives no peaks: they were found."""
+    h, w = t.shape[:2]
+    sw, sh = w * scale, h * scale
+    kx, ky = exponents(sw, sh, area)
+    fx, fy = 2 ** kx, 2 ** ky
+    cw, ch = max(3, round(sw / fx)), max(3, round(sh / fy))
+    length = float(max(cw, ch))
+    if done is not None:
+        if (kx, ky, cw, ch) in done:
+            return [], length
+        done.add((kx, ky, cw, ch))
+    level = pyramid.level(kx, ky)
+    if cw > level.shape[1] or ch > level.shape[0]:
+        return [], length
+    small = t.sized(cw, ch)
+    if float(cv2.meanStdDev(small)[1][0, 0]) < 1.0:  # the reference's detail vanished at this level: no evidence here
+        return [], length
+    result = _scores(level, small)
+    peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy)
+             for score, x, y in local_peaks(result, (ch, cw), count, COARSE_FLOOR)]
+    return peaks, length
+
+
+def local_peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: float) -> list[tuple[float, int, int]]:
+    """The best `count` local maxima of a score map (which it overwrites), suppressing a
+    template-sized area around each."""
+    th, tw = shape[:2]
+    out: list[tuple[float, int, int]] = []
+    for _ in range(count):
+        _, score, _, (x, y) = cv2.minMaxLoc(result)
+        if score < floor:
+            break
+        out.append((float(score), x, y))
+        result[max(0, y - th // 2):y + th // 2 + 1, max(0, x - tw // 2):x + tw // 2 + 1] = -1.0
+    return out
+
+
+def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: float,
+          limit: int, pyramid: Pyramid | None = None) -> list[Match]:
+    """Matches of `t` drawn `scales[0]`..`scales[1]` times as large in `s`, best first, ≥ threshold."""
+    pyramid = pyramid or Pyramid(s)
+    low, high = scales
+    pool: list[Seed] = []
+    done: set[tuple[int, ...]] = set()
+    scale: float | None = low
+    while scale is not None:
+        if min(t.shape[:2]) * scale >= 3 and t.shape[0] * scale <= s.shape[0] and t.shape[1] * scale <= s.shape[1]:
+            peaks, length = coarse_peaks(pyramid, t, scale, done=done)
+            pool.extend(peaks)
+        else:
+            length = max(t.shape[:2]) * scale
+        step = STEP / max(length, 3.0)
+        # the last scale tried is `high`, unless it is within a third of a step of this one
+        scale = scale * (1 + step) if scale * (1 + step) < high else high if high / scale - 1 > step / 3 else None
+    pool.sort(key=lambda p: -p.score)
+    seeds: list[Seed] = []
+    for peak in pool:  # one seed per place and scale sample: a place may look best at a wrong scale when coarse
+        near = min(t.shape[:2]) * peak.scale / 2
+        if all(abs(peak.cx - seed.cx) > near or abs(peak.cy - seed.cy) > near
+               or abs(math.log(peak.scale / seed.scale)) > STEP / max(seed.length, peak.length) / 2 for seed in seeds):
+            seeds.append(peak)
+        if len(seeds) >= REFINE_LIMIT:
+            break
+    looks = [(look, seed) for seed in seeds if (look := first_look(s, t, seed, pyramid)) is not None
+             and look.score >= threshold - CHECK_MARGIN]
+    looks.sort(key=lambda pair: -pair[0].score)
+    found: list[Match] = []
+    for look, seed in looks[:limit + REFINE_EXTRA]:
+        if look.score < looks[0][0].score - LOOK_MARGIN or not all(apart(look, other) for other in found):
+            continue
+        if _half(t, seed.scale):
+            match = polish(s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2),
+                                                   STEP / max(seed.length, 3.0)), t, 2))
+        else:
+            match = polish(s, t, look, reach=math.ceil(STEP / max(seed.length, 3.0) / 2 * max(look.width, look.height)))
+        if match.score >= threshold and all(apart(match, other) for other in found):
+            found.append(match)
+    found.sort(key=lambda m: -m.score)
+    return found[:limit]
+
+
+def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
+    """A match judged at full resolution: at each scale that lengthens or shortens its long side
+    by up to `reach` (default POLISH) px, one px at a time, placed best within 2 px; the best
+    `judge`. Small references come here straight from their first look (a scan this fine costs
+    little for them, and their score swings too much between scales for a parabola to follow);
+    larger ones after `refine` on the half-resolution level (which finds the place and roughly
+    the scale, but would also flatter look-alikes)."""
+    reach = reach or POLISH
+    d = 1 / max(m.width, m.height, 1)
+    centre = (m.left + m.width / 2, m.top + m.height / 2)
+    best = Match(0.0, m.scale, m.left, m.top, m.width, m.height)
+    for j in range(-reach, reach + 1):
+        tried = _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))
+        if tried is not None and tried.score > best.score - 0.1:
+            patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
+            score = judge(patch, t.sized(tried.width, tried.height))
+            if score > best.score:
+                best = Match(score, tried.scale, tried.left, tried.top, tried.width, tried.height)
+    return best
+
+
+def _half(t: Reference, scale: float) -> bool:
+    """Whether a reference drawn at `scale` is judged on the half-resolution level: large enough
+    to keep its detail there, where a resampled copy's pixel phase no longer swings the score
+    (at full resolution 0.735x scores 0.95 and 0.72x 0.75 on the same button)."""
+    return min(t.shape[:2]) * scale >= HALF_MIN
+
+
+def _scaled_down(m: Match, k: int) -> Match:
+    return m if k == 1 else Match(m.score, m.scale / k, round(m.left / k), round(m.top / k), round(m.width / k),
+                                  round(m.height / k))
+
+
+def _scaled_up(m: Match, t: Reference, k: int) -> Match:
+    return m if k == 1 else Match(m.score, m.scale * k, m.left * k, m.top * k, round(t.shape[1] * m.scale * k),
+                                  round(t.shape[0] * m.scale * k))
+
+
+def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Pyramid) -> list[Match]:
+    """Matches of `t` at its own size, best first, ≥ threshold: coarse peaks checked at full resolution."""
+    if t.shape[0] > s.shape[0] or t.shape[1] > s.shape[1]:
+        return []
+    peaks, _ = coarse_peaks(pyramid, t, 1.0, EXACT_PEAKS + limit, EXACT_AREA)
+    found: list[Match] = []
+    for seed in peaks:
+        match = _at(s, t, 1.0, seed.cx, seed.cy, (seed.fx + 1, seed.fy + 1))
+        if match is None or match.score < threshold:
+            continue
+        match = Match(judge(s[match.top:match.top + match.height, match.left:match.left + match.width], t.image), 1.0,
+                      match.left, match.top, match.width, match.height)
+        if match.score >= threshold and all(apart(match, other) for other in found):
+            found.append(match)
+    found.sort(key=lambda m: -m.score)
+    return found[:limit]
+
+
+def first_look(s: np.ndarray, t: Reference, seed: Seed, pyramid: Pyramid) -> Match | None:
+    """A cheap check of a seed before its scale is searched: the match at the seed's scale, its
+    centre within a coarse pixel and the scale's doubt of the seed's, on the half-resolution
+    level when the reference keeps its detail there (`_half`); in full-resolution pixels."""
+    step = STEP / max(seed.length, 3.0)
+    spread = step * max(t.shape[:2]) * seed.scale / 2  # px an edge moves in the doubt
+    pad = (round(seed.fx + spread) + 1, round(seed.fy + spread) + 1)
+    if not _half(t, seed.scale):
+        return _at(s, t, seed.scale, seed.cx, seed.cy, pad)
+    look = _at(pyramid.level(1, 1), t, seed.scale / 2, seed.cx / 2, seed.cy / 2, (pad[0] // 2 + 1, pad[1] // 2 + 1))
+    return None if look is None else _scaled_up(look, t, 2)
+
+
+def refine(s: np.ndarray, t: Reference, look: Match, step: float) -> Match:
+    """The scale (within half a sampling `step`) and place that score best near a first look: at
+    full resolution, the look's scale and a third of a step either side, then parabolas through
+    the score at three scales, each a quarter as wide as the last, until an edge moves less than
+    a pixel; the score is then computed again directly on the patch."""
+    centre = (look.left + look.width / 2, look.top + look.height / 2)
+    pad = 3 + round(step * max(look.width, look.height) / 2)
+    tries = [_at(s, t, look.scale * (1 + k * step / 3), *centre, (pad, pad)) for k in (-1, 0, 1)]
+    best = max((m for m in tries if m is not None), key=lambda m: m.score, default=look)
+    step /= 3
+    delta = step / 2
+    while delta * max(best.width, best.height) >= 1:
+        centre = (best.left + best.width / 2, best.top + best.height / 2)
+        pad = round(delta * max(best.width, best.height) / 2) + 2
+        low = _at(s, t, best.scale * (1 - delta), *centre, (pad, pad))
+        high = _at(s, t, best.scale * (1 + delta), *centre, (pad, pad))
+        if low is not None and high is not None:
+            bend = 2 * best.score - low.score - high.score
+            if bend > 1e-6:  # the vertex of the parabola through the three scores
+                offset = max(-1.0, min(1.0, (high.score - low.score) / (2 * bend)))
+                vertex = _at(s, t, best.scale * (1 + offset * delta), *centre, (pad, pad))
+                if vertex is not None and vertex.score > best.score:
+                    best = vertex
+        best = max((m for m in (best, low, high) if m is not None), key=lambda m: m.score)
+        delta /= 4
+    patch = s[best.top:best.top + best.height, best.left:best.left + best.width]
+    return Match(judge(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
+                 best.height)
+
+
+def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tuple[int, int]) -> Match | None:
+    """The best match of `t` at `scale` whose centre is within `pad` px of (cx, cy)."""
+    w, h = round(t.shape[1] * scale), round(t.shape[0] * scale)
+    if w < 3 or h < 3 or w > s.shape[1] or h > s.shape[0]:
+        return None
+    x0, y0 = max(0, round(cx - w / 2) - pad[0]), max(0, round(cy - h / 2) - pad[1])
+    x1, y1 = min(s.shape[1], round(cx - w / 2) + w + pad[0]), min(s.shape[0], round(cy - h / 2) + h + pad[1])
+    if x1 - x0 < w or y1 - y0 < h:
+        return None
+    result = _scores(s[y0:y1, x0:x1], t.sized(w, h))
+    _, score, _, (x, y) = cv2.minMaxLoc(result)
+    return Match(float(score), scale, x0 + x, y0 + y, w, h)
+
+
+def _scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """TM_CCOEFF_NORMED with NaNs (from flat windows) as -1, patched in place: cheaper than nan_to_num."""
+    result = cv2.matchTemplate(image, t, cv2.TM_CCOEFF_NORMED)
+    cv2.patchNaNs(result, -1.0)
+    return result
+
+
+def judge(patch: np.ndarray, t: np.ndarray) -> float:
+    """The confidence that `patch` shows the reference: TM_CCOEFF_NORMED of the whole, and of the
+    middle half (each way) when the reference has detail there, whichever is lower. Buttons of
+    one app share a frame that dominates the whole's score (a "7" key matches the "8" key at
+    0.8); what tells them apart is in the middle, and there the wrong one scores low. The
+    middle may sit a pixel off: text is hinted to the pixel grid at each scale on its own."""
+    whole = _ncc(patch, t)
+    h, w = t.shape[:2]
+    y0, y1, x0, x1 = h // 4, h - h // 4, w // 4, w - w // 4
+    middle = t[y0:y1, x0:x1]
+    if middle.size < 9 or float(cv2.meanStdDev(middle)[1][0, 0]) < CENTRE_DETAIL:
+        return whole
+    around = patch[max(0, y0 - 1):y1 + 1, max(0, x0 - 1):x1 + 1]
+    return min(whole, float(cv2.minMaxLoc(_scores(around, middle))[1]))
+
+
+def _ncc(patch: np.ndarray, t: np.ndarray) -> float:
+    """TM_CCOEFF_NORMED of two same-sized images, 0 when either is flat (no evidence either way;
+    OpenCV itself may answer ±1 there)."""
+    if float(cv2.meanStdDev(patch)[1][0, 0]) < 1.0 or float(cv2.meanStdDev(t)[1][0, 0]) < 1.0:
+        return 0.0
+    return float(cv2.matchTemplate(patch, t, cv2.TM_CCOEFF_NORMED)[0, 0])
+
+
+def apart(a: Match, b: Match) -> bool:
+    """Two matches are different sightings unless one's centre lies inside the other."""
+    ax, ay = a.left + a.width / 2, a.top + a.height / 2
+    bx, by = b.left + b.width / 2, b.top + b.height / 2
+    return not (b.left <= ax < b.left + b.width and b.top <= ay < b.top + b.height) and \
+        not (a.left <= bx < a.left + a.width and a.top <= by < a.top + a.height)
