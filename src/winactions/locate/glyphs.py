@@ -55,6 +55,7 @@ class Word:
 
     rect: Rect
     glyphs: int
+    alone: bool = True  # no other word close on its line: a label of its own, not a part of one
 
 
 def ink_groups(grey: np.ndarray) -> list[Word]:
@@ -63,9 +64,10 @@ def ink_groups(grey: np.ndarray) -> list[Word]:
     words = _words(grey)
     runs = []
     line = sorted(words, key=lambda w: (w.rect.left))
+    joined: set[int] = set()
     for i, first in enumerate(line):
-        run = first
-        for other in line[i + 1:]:
+        run, last = first, i
+        for j, other in enumerate(line[i + 1:], start=i + 1):
             if other.rect.left > run.rect.right + 2 * MAX_GLYPH:
                 break
             h = max(run.rect.height, other.rect.height)
@@ -76,9 +78,17 @@ def ink_groups(grey: np.ndarray) -> list[Word]:
                            right=other.rect.right, bottom=max(run.rect.bottom, other.rect.bottom))
                 run = Word(box, run.glyphs + other.glyphs)
                 runs.append(run)
+                # a neighbour makes a word part of a longer label unless it is a mere mark beside
+                # it (the arrow of a drop-down button is much smaller than the label)
+                before = line[last]
+                if before.rect.height >= 0.75 * other.rect.height:
+                    joined.add(j)
+                if other.rect.height >= 0.75 * before.rect.height:
+                    joined.add(last)
+                last = j
                 if run.glyphs >= 3:
                     break
-    return words + runs
+    return [Word(w.rect, w.glyphs, alone=k not in joined) for k, w in enumerate(line)] + runs
 
 
 def _words(grey: np.ndarray) -> list[Word]:
@@ -191,8 +201,7 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
     shapes = [s for path in ui_fonts() if (s := rendered(text, path)) is not None]
     if not shapes:
         return []
-    heights = [w.rect.height for w in words if w.glyphs >= 2 and 6 <= w.rect.height <= 30]
-    usual = float(np.median(heights)) if heights else 0.0
+    usual = usual_height(words)
     tall = max(s.shape[0] / RENDER_SIZE for s in shapes)  # the query's ink height per pixel of font size
     out = []
     for word in words:
@@ -216,6 +225,12 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
         out.append(GlyphMatch(word, best, fit))
     out.sort(key=lambda m: -m.score * (0.75 + 0.25 * m.size_fit))
     return out
+
+
+def usual_height(words: list[Word]) -> float:
+    """The ink height of most words of several glyphs here (the window's body text), 0 if none."""
+    heights = [w.rect.height for w in words if w.glyphs >= 2 and 6 <= w.rect.height <= 30]
+    return float(np.median(heights)) if heights else 0.0
 
 
 def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:

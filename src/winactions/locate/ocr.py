@@ -42,6 +42,8 @@ SHORT_READS = 6  # best-shaped words read by the recogniser for a short query...
 SHORT_BATCH = 2  # ...a few at a time (each read costs ~20 ms), stopping at a good match
 SHORT_CLASSIFY = 2  # of those, how many a symbol the recogniser cannot read is judged on by shape
 SHAPE_SURE = 0.8  # shape correlation that counts as a sure match of a symbol
+BASELINE_MARKS = {".", ",", "_"}
+PART_OF_LINE = 0.75  # a short label's confidence when other words stand close on its line
 
 
 @dataclass(frozen=True)
@@ -166,16 +168,17 @@ def find_short(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0
 
     engine = engine or OcrEngine.shared()
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    matches = glyphs.match_words(grey, glyphs.ink_groups(grey), query)[:SHORT_READS]
+    words = glyphs.ink_groups(grey)
+    matches = glyphs.match_words(grey, words, query)[:SHORT_READS]
     if not matches:
         return []
-    ox, oy = origin
+    usual = glyphs.usual_height(words)
     height, width = grey.shape[:2]
+    ox, oy = origin
     boxes = []
     for m in matches:
-        r, pad = m.word.rect, max(3, m.word.rect.height // 2)
-        boxes.append(Rect(left=ox + max(0, r.left - pad), top=oy + max(0, r.top - pad),
-                          right=ox + min(width, r.right + pad), bottom=oy + min(height, r.bottom + pad)))
+        box = _reading_box(m.word.rect, usual, query, width, height)
+        boxes.append(Rect(left=box.left + ox, top=box.top + oy, right=box.right + ox, bottom=box.bottom + oy))
     found: list[Candidate] = []
     for start in range(0, len(matches), SHORT_BATCH):  # the best-shaped first: usually one batch
         found += _read_short(grey, image, matches[start:start + SHORT_BATCH], boxes[start:start + SHORT_BATCH],
@@ -200,6 +203,8 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
                     bottom=m.word.rect.bottom + oy)
         read = match_line(TextBox(word, line.text, line.score), query, mode, min_similarity)
         size = 0.75 + 0.25 * m.size_fit  # a display's big digits are not a keypad's button
+        if not m.word.alone:
+            size *= PART_OF_LINE  # "=" of a button that reads "x =" is not the "=" key
         if read is not None:
             # the recogniser is unsure of lone symbols even when it reads them right (`+` as 十 at
             # 0.56): the word's shape vouches for the reading as much as the recogniser's score
@@ -207,12 +212,32 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
             sure = max(line.score, min(1.0, m.score / SHAPE_SURE))
             found.append(Candidate(word, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:glyph", line.text,
                                    {**read.detail, "shape": round(m.score, 3)}))
-        elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY:
+        elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY and not (
+                line.text.strip().isalpha() and line.score >= 0.6):  # it read a letter there: trust that
             margin = glyphs.classify(grey, m, wanted)  # the recogniser cannot read some symbols
             shape = min(1.0, m.score / SHAPE_SURE) * (0.5 + 0.5 * margin) * size
             found.append(Candidate(word, round(shape, 3), "ocr:glyph", query,
                                    {"read": line.text, "shape": round(m.score, 3), "margin": round(margin, 3)}))
     return found
+
+
+def _reading_box(word: Rect, usual: float, query: str, width: int, height: int) -> Rect:
+    """What the recogniser is shown of a word: the word with a margin, and for a mark much
+    smaller than the window's text (`.` `,` `-`) a line of that text's height around it, the
+    mark where it sits in a line (on the baseline for `.` `,` `_`, in the middle otherwise): a
+    dot alone in a square is read as a quote mark, a bar alone as `=`."""
+    pad = max(3, word.height // 2)
+    top, bottom = word.top - pad, word.bottom + pad
+    line = round(usual * 1.3)
+    if usual and word.height < 0.5 * usual:
+        if query.strip() in BASELINE_MARKS:
+            top, bottom = word.bottom + pad - line, word.bottom + pad
+        else:
+            middle = (word.top + word.bottom) // 2
+            top, bottom = middle - line // 2, middle + line // 2
+        pad = max(pad, line // 3)
+    return Rect(left=max(0, word.left - pad), top=max(0, top), right=min(width, word.right + pad),
+                bottom=min(height, bottom))
 
 
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
