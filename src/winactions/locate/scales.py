@@ -38,7 +38,8 @@ COARSE_AREA = 64  # px: what a reference keeps on its coarse level (up to twice 
 COARSE_SIDE = 4  # ... with each side at least this long ...
 MIN_SHRINK = 3  # ... on a level of at most 1/2**3 of the image, unless a side would fall below COARSE_SIDE
 EXACT_AREA = 256  # the exact-size search is one match, not a dozen: it affords a finer level ...
-EXACT_PEAKS = 4  # ... and its peaks are few: this many are checked beyond the candidates asked for
+EXACT_PEAKS = 4  # ... and its peaks are few: this many are checked beyond the candidates asked for ...
+EXACT_DOUBT = 0.15  # ... if their coarse score is at most this below the threshold (an exact copy scores more there)
 MAX_LEVEL = 5  # 2**5 = 32x along one axis at most
 STEP = 1.4  # next scale = s * (1 + STEP / coarse length): edges move ~STEP/2 px per side at the coarse level
 PEAKS_PER_SCALE = 8
@@ -49,6 +50,7 @@ CHECK_MARGIN = 0.3  # ... kept if it scores at least the threshold less this ...
 REFINE_EXTRA = 3  # ... and the best `limit` + this many are refined ...
 LOOK_MARGIN = 0.1  # ... if they look about as good as the best one
 HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is refined at half resolution
+JUDGED = 2  # the sizes tried in a polish that score best whole are judged (whole and middle)
 POLISH = 3  # px the long side may grow or shrink when a half-resolution match is judged at full resolution
 CENTRE_DETAIL = 8.0  # grey levels: a reference's middle with less spread than this is a flat fill
 
@@ -250,21 +252,23 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
 def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
     """A match judged at full resolution: at each scale that lengthens or shortens its long side
     by up to `reach` (default POLISH) px, one px at a time, placed best within 2 px; the best
-    `judge`. Small references come here straight from their first look (a scan this fine costs
-    little for them, and their score swings too much between scales for a parabola to follow);
-    larger ones after `refine` on the half-resolution level (which finds the place and roughly
-    the scale, but would also flatter look-alikes)."""
+    `judge` of the JUDGED sizes whose whole scores best (judging every size cost more than the
+    rest of the search at small scales, and the best judged size is among the whole's best two).
+    Small references come here straight from their first look (a scan this fine costs little
+    for them, and their score swings too much between scales for a parabola to follow); larger
+    ones after `refine` on the half-resolution level (which finds the place and roughly the
+    scale, but would also flatter look-alikes)."""
     reach = reach or POLISH
     d = 1 / max(m.width, m.height, 1)
     centre = (m.left + m.width / 2, m.top + m.height / 2)
+    tries = [tried for j in range(-reach, reach + 1)
+             if (tried := _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))) is not None]
     best = Match(0.0, m.scale, m.left, m.top, m.width, m.height)
-    for j in range(-reach, reach + 1):
-        tried = _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))
-        if tried is not None and tried.score > best.score - 0.1:
-            patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
-            score = judge(patch, t.sized(tried.width, tried.height))
-            if score > best.score:
-                best = Match(score, tried.scale, tried.left, tried.top, tried.width, tried.height)
+    for tried in sorted(tries, key=lambda tried: -tried.score)[:JUDGED]:
+        patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
+        score = judge(patch, t.sized(tried.width, tried.height))
+        if score > best.score:
+            best = Match(score, tried.scale, tried.left, tried.top, tried.width, tried.height)
     return best
 
 
@@ -292,6 +296,8 @@ def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Py
     peaks, _ = coarse_peaks(pyramid, t, 1.0, EXACT_PEAKS + limit, EXACT_AREA)
     found: list[Match] = []
     for seed in peaks:
+        if seed.score < threshold - EXACT_DOUBT:
+            break  # peaks come best first
         match = _at(s, t, 1.0, seed.cx, seed.cy, (seed.fx + 1, seed.fy + 1))
         if match is None or match.score < threshold:
             continue
@@ -361,8 +367,8 @@ def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tu
 
 
 FAST_AREA = 1024  # px: references up to this size are scored by `coarse_scores`' own sums (exact in float32)
-DIRECT_AREA = 100  # px: up to this size a direct correlation beats OpenCV's DFT one
-FLAT_VARIANCE = 0.25  # grey levels²: a window with less spread than this is flat (scored -1)
+DIRECT_AREA = 64  # px: up to this size a direct correlation beats OpenCV's DFT one
+FLAT_VARIANCE = 0.25  # grey levels²: a window with less spread than this is flat (scored about 0)
 
 
 def coarse_scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -371,8 +377,8 @@ def coarse_scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
     coarse levels' small references: OpenCV spends most of a normed match on normalising
     (integral images in double, then a scalar loop), not on the correlation. Here the
     correlation is a direct `filter2D` with the zero-mean reference (OpenCV's DFT one for larger
-    references), and the windows' sums come from box filters. Flat windows score -1, as
-    `_scores` patches them."""
+    references), and the windows' sums come from box filters. A window with less spread than
+    FLAT_VARIANCE scores about 0 (its correlation over the floored spread): no evidence."""
     th, tw = t.shape[:2]
     n = th * tw
     if n > FAST_AREA:
@@ -390,10 +396,8 @@ def coarse_scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
     s2 = cv2.sqrBoxFilter(image, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
                           borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
     spread = cv2.subtract(s2, cv2.multiply(s1, s1, scale=1.0 / n))  # n times each window's variance
-    flat = spread < FLAT_VARIANCE * n
-    result = cv2.divide(num, cv2.sqrt(cv2.max(spread, FLAT_VARIANCE * n)), scale=1.0 / norm)
-    result[flat] = -1.0
-    return result
+    # a flat window's correlation is 0, so dividing it by the floor instead scores it 0: no evidence
+    return cv2.divide(num, cv2.sqrt(cv2.max(spread, FLAT_VARIANCE * n)), scale=1.0 / norm)
 
 
 def _scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
