@@ -1,9 +1,14 @@
-"""Multi-scale template search for about the cost of one full-resolution `matchTemplate`.
+"""Multi-scale template search for about the cost of one full-resolution grey `matchTemplate`.
 
 A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
 tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
 window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module searches the
-whole range for about what one colour match costs (benchmarks/locate.py measures it):
+whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.1–2.2× one
+grey match on windows drawn at 0.5–0.75× (benchmarks/locate.py measures it). What it costs:
+the coarse levels scanned add up to about one window's pixels (small references keep their
+detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about half
+OpenCV's per-pixel cost (`coarse_scores`); looks, refinement and judgement add 3–4 ms of small
+matches, which is most of one grey match on a small window:
 
 1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
    separately, so that the reference at the scale being tried keeps 64–128 px there and each
@@ -107,7 +112,7 @@ class Pyramid:
         """The level as float32 less 128, made once: `coarse_scores` sums its pixels and their
         squares, which stay exact integers in float32 for the small references it takes."""
         if (kx, ky) not in self.centred:
-            self.centred[(kx, ky)] = cv2.subtract(self.level(kx, ky), 128.0, dtype=cv2.CV_32F)
+            self.centred[(kx, ky)] = np.subtract(self.level(kx, ky), 128.0, dtype=np.float32)
         return self.centred[(kx, ky)]
 
 
@@ -185,7 +190,7 @@ def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAK
     small = t.sized(cw, ch)
     if float(cv2.meanStdDev(small)[1][0, 0]) < 1.0:  # the reference's detail vanished at this level: no evidence here
         return [], length
-    result = coarse_scores(pyramid.floats(kx, ky), small)
+    result = coarse_scores(pyramid.floats(kx, ky), small) if cw * ch <= FAST_AREA else _scores(level, small)
     peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy)
              for score, x, y in local_peaks(result, (ch, cw), count, COARSE_FLOOR)]
     return peaks, length
@@ -368,21 +373,20 @@ def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tu
 
 FAST_AREA = 1024  # px: references up to this size are scored by `coarse_scores`' own sums (exact in float32)
 DIRECT_AREA = 64  # px: up to this size a direct correlation beats OpenCV's DFT one
-FLAT_VARIANCE = 0.25  # grey levels²: a window with less spread than this is flat (scored about 0)
+FLAT_VARIANCE = 0.25  # grey levels²: a window's variance is floored at this (a flat window scores 0)
 
 
 def coarse_scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """TM_CCOEFF_NORMED of a small uint8 reference `t` at every place of `image` (a level as
+    """TM_CCOEFF_NORMED of a small uint8 reference `t` (up to FAST_AREA px) at every place of `image` (a level as
     float32 less 128, `Pyramid.floats`), several times faster than `cv2.matchTemplate` for the
     coarse levels' small references: OpenCV spends most of a normed match on normalising
     (integral images in double, then a scalar loop), not on the correlation. Here the
     correlation is a direct `filter2D` with the zero-mean reference (OpenCV's DFT one for larger
     references), and the windows' sums come from box filters. A window with less spread than
-    FLAT_VARIANCE scores about 0 (its correlation over the floored spread): no evidence."""
+    FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
+    sqrt(spread / FLAT_VARIANCE); a flat one scores 0 (OpenCV answers NaN or +-1 there)."""
     th, tw = t.shape[:2]
     n = th * tw
-    if n > FAST_AREA:
-        return _scores(cv2.add(image, 128.0, dtype=cv2.CV_8U), t)
     rh, rw = image.shape[0] - th + 1, image.shape[1] - tw + 1
     zero = t.astype(np.float32)
     zero -= zero.mean()
