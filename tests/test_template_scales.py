@@ -22,6 +22,7 @@ import pytest
 from tests.conftest import Winctl, stop_app, wait_for_window
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.errors import InvalidInput
+from winactions.locate.scales import Pyramid, _scores, coarse_scores
 from winactions.locate.template import find_template
 from winactions.model import Rect
 
@@ -149,6 +150,56 @@ def test_scale_range_must_be_a_range():
     found = find_template(cv2.resize(image, None, fx=2.0, fy=2.0), crop, scales=(1.5, 2.5))
     assert found and scaled(r, 2.0).contains(*found[0].rect.center)
     assert abs(float(found[0].detail["scale"]) - 2.0) < 0.1
+
+
+# -- the coarse search's own arithmetic ------------------------------------------------------
+def test_coarse_scores_agree_with_opencv_on_real_screens():
+    """`coarse_scores` (box sums and a direct or DFT correlation) is OpenCV's TM_CCOEFF_NORMED
+    wherever the window has any spread, for every size the coarse levels use; a flat window
+    scores 0 where OpenCV answers NaN or +-1: never a peak."""
+    checked = 0
+    for app in FOUND_EVERYWHERE:
+        image, truth = screen(app)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        pyramid = Pyramid(grey)
+        for kx, ky in ((1, 1), (3, 0), (2, 1), (4, 2)):
+            level, floats = pyramid.level(kx, ky), pyramid.floats(kx, ky)
+            for t in truth["targets"][:25]:
+                r = rect(t)
+                crop = grey[r.top:r.bottom, r.left:r.right]
+                for size in ((4, 8), (8, 4), (12, 9), (24, 10), (40, 25)):
+                    small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA) if crop.size else crop
+                    if not crop.size or float(small.std()) < 1 or size[0] > level.shape[1] or size[1] > level.shape[0]:
+                        continue
+                    ours, theirs = coarse_scores(floats, small), _scores(level, small)
+                    assert ours.shape == theirs.shape
+                    mean = cv2.boxFilter(level.astype(np.float32), -1, size, anchor=(0, 0))
+                    square = cv2.sqrBoxFilter(level.astype(np.float32), -1, size, anchor=(0, 0))
+                    spread = (square - mean * mean)[:ours.shape[0], :ours.shape[1]] > 1.0
+                    assert np.abs(ours - theirs)[spread].max(initial=0.0) < 0.01, (app, kx, ky, size)
+                    assert (np.abs(ours[~spread]) <= 1.0).all()
+                    kernel = np.ones(size[::-1], np.uint8)
+                    flat = (cv2.dilate(level, kernel, anchor=(0, 0)) == cv2.erode(level, kernel, anchor=(0, 0)))
+                    assert (np.abs(ours[flat[:ours.shape[0], :ours.shape[1]]]) < 1e-3).all()
+                    checked += 1
+    assert checked >= 200
+
+
+def test_pyramid_levels_are_exact_halvings():
+    """Each level pixel is the mean of the 2 or 4 pixels it covers (odd edges dropped), as an
+    area resize would make it, so coarse coordinates map back by exact powers of two."""
+    image, _ = screen("chromium_form")
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)[:, :-1]  # an odd width
+    pyramid = Pyramid(grey)
+    h, w = grey.shape
+    for kx, ky in ((1, 0), (0, 1), (1, 1), (3, 1), (2, 3)):
+        level = pyramid.level(kx, ky)
+        fx, fy = 2 ** kx, 2 ** ky
+        assert level.shape == (h // fy, w // fx)
+        block = grey[:level.shape[0] * fy, :level.shape[1] * fx].astype(np.float32)
+        truth = block.reshape(level.shape[0], fy, level.shape[1], fx).mean(axis=(1, 3))
+        # each halving rounds once: at most half a grey level per halving
+        assert np.abs(level - truth).max() <= (kx + ky) / 2 + 0.5, (kx, ky)
 
 
 # -- a real app rendered at two densities ---------------------------------------------------

@@ -1,9 +1,14 @@
-"""Multi-scale template search for about the cost of one full-resolution `matchTemplate`.
+"""Multi-scale template search for about the cost of one full-resolution grey `matchTemplate`.
 
 A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
 tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
 window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module searches the
-whole range for about what one colour match costs (benchmarks/locate.py measures it):
+whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.1–2.2× one
+grey match on windows drawn at 0.5–0.75× (benchmarks/locate.py measures it). What it costs:
+the coarse levels scanned add up to about one window's pixels (small references keep their
+detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about half
+OpenCV's per-pixel cost (`coarse_scores`); looks, refinement and judgement add 3–4 ms of small
+matches, which is most of one grey match on a small window:
 
 1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
    separately, so that the reference at the scale being tried keeps 64–128 px there and each
@@ -38,7 +43,8 @@ COARSE_AREA = 64  # px: what a reference keeps on its coarse level (up to twice 
 COARSE_SIDE = 4  # ... with each side at least this long ...
 MIN_SHRINK = 3  # ... on a level of at most 1/2**3 of the image, unless a side would fall below COARSE_SIDE
 EXACT_AREA = 256  # the exact-size search is one match, not a dozen: it affords a finer level ...
-EXACT_PEAKS = 4  # ... and its peaks are few: this many are checked beyond the candidates asked for
+EXACT_PEAKS = 4  # ... and its peaks are few: this many are checked beyond the candidates asked for ...
+EXACT_DOUBT = 0.15  # ... if their coarse score is at most this below the threshold (an exact copy scores more there)
 MAX_LEVEL = 5  # 2**5 = 32x along one axis at most
 STEP = 1.4  # next scale = s * (1 + STEP / coarse length): edges move ~STEP/2 px per side at the coarse level
 PEAKS_PER_SCALE = 8
@@ -49,6 +55,7 @@ CHECK_MARGIN = 0.3  # ... kept if it scores at least the threshold less this ...
 REFINE_EXTRA = 3  # ... and the best `limit` + this many are refined ...
 LOOK_MARGIN = 0.1  # ... if they look about as good as the best one
 HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is refined at half resolution
+JUDGED = 2  # the sizes tried in a polish that score best whole are judged (whole and middle)
 POLISH = 3  # px the long side may grow or shrink when a half-resolution match is judged at full resolution
 CENTRE_DETAIL = 8.0  # grey levels: a reference's middle with less spread than this is a flat fill
 
@@ -87,20 +94,41 @@ class Pyramid:
 
     base: np.ndarray
     levels: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    centred: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
     def level(self, kx: int, ky: int) -> np.ndarray:
         if (kx, ky) == (0, 0):
             return self.base
         if (kx, ky) not in self.levels:
-            # halve the cheaper neighbour that exists or can be built: along the longer exponent first
-            if kx >= ky and kx > 0:
-                parent = self.level(kx - 1, ky)
-                size = (max(1, parent.shape[1] // 2), parent.shape[0])
+            # from the diagonal parent when both axes shrink (OpenCV's 2x2 area path is ~30x faster
+            # than halving one axis), else from the parent along the one axis that shrinks
+            if kx and ky:
+                self.levels[(kx, ky)] = halve(self.level(kx - 1, ky - 1), True, True)
             else:
-                parent = self.level(kx, ky - 1)
-                size = (parent.shape[1], max(1, parent.shape[0] // 2))
-            self.levels[(kx, ky)] = cv2.resize(parent, size, interpolation=cv2.INTER_AREA)
+                self.levels[(kx, ky)] = halve(self.level(max(0, kx - 1), max(0, ky - 1)), kx > 0, ky > 0)
         return self.levels[(kx, ky)]
+
+    def floats(self, kx: int, ky: int) -> np.ndarray:
+        """The level as float32 less 128, made once: `coarse_scores` sums its pixels and their
+        squares, which stay exact integers in float32 for the small references it takes."""
+        if (kx, ky) not in self.centred:
+            self.centred[(kx, ky)] = np.subtract(self.level(kx, ky), 128.0, dtype=np.float32)
+        return self.centred[(kx, ky)]
+
+
+def halve(image: np.ndarray, across: bool, down: bool) -> np.ndarray:
+    """`image` at half size across and/or down, each pixel the mean of the two or four it
+    covers. An odd last row or column is dropped, so that level pixel x covers exactly pixels
+    2x and 2x+1 below. One axis is halved by a linear resize, which at exactly 2x averages the
+    same two pixels as an area resize (to the rounding) at a quarter of its cost; a side of one
+    pixel stays as it is."""
+    h, w = image.shape[:2]
+    across, down = across and w >= 2, down and h >= 2
+    if not (across or down):
+        return image
+    even = image[:h - h % 2 if down else h, :w - w % 2 if across else w]
+    size = (even.shape[1] // 2 if across else w, even.shape[0] // 2 if down else h)
+    return cv2.resize(even, size, interpolation=cv2.INTER_AREA if across and down else cv2.INTER_LINEAR)
 
 
 def exponents(width: float, height: float, area: int = 0) -> tuple[int, int]:
@@ -162,7 +190,7 @@ def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAK
     small = t.sized(cw, ch)
     if float(cv2.meanStdDev(small)[1][0, 0]) < 1.0:  # the reference's detail vanished at this level: no evidence here
         return [], length
-    result = _scores(level, small)
+    result = coarse_scores(pyramid.floats(kx, ky), small) if cw * ch <= FAST_AREA else _scores(level, small)
     peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy)
              for score, x, y in local_peaks(result, (ch, cw), count, COARSE_FLOOR)]
     return peaks, length
@@ -229,21 +257,23 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
 def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
     """A match judged at full resolution: at each scale that lengthens or shortens its long side
     by up to `reach` (default POLISH) px, one px at a time, placed best within 2 px; the best
-    `judge`. Small references come here straight from their first look (a scan this fine costs
-    little for them, and their score swings too much between scales for a parabola to follow);
-    larger ones after `refine` on the half-resolution level (which finds the place and roughly
-    the scale, but would also flatter look-alikes)."""
+    `judge` of the JUDGED sizes whose whole scores best (judging every size cost more than the
+    rest of the search at small scales, and the best judged size is among the whole's best two).
+    Small references come here straight from their first look (a scan this fine costs little
+    for them, and their score swings too much between scales for a parabola to follow); larger
+    ones after `refine` on the half-resolution level (which finds the place and roughly the
+    scale, but would also flatter look-alikes)."""
     reach = reach or POLISH
     d = 1 / max(m.width, m.height, 1)
     centre = (m.left + m.width / 2, m.top + m.height / 2)
+    tries = [tried for j in range(-reach, reach + 1)
+             if (tried := _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))) is not None]
     best = Match(0.0, m.scale, m.left, m.top, m.width, m.height)
-    for j in range(-reach, reach + 1):
-        tried = _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))
-        if tried is not None and tried.score > best.score - 0.1:
-            patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
-            score = judge(patch, t.sized(tried.width, tried.height))
-            if score > best.score:
-                best = Match(score, tried.scale, tried.left, tried.top, tried.width, tried.height)
+    for tried in sorted(tries, key=lambda tried: -tried.score)[:JUDGED]:
+        patch = s[tried.top:tried.top + tried.height, tried.left:tried.left + tried.width]
+        score = judge(patch, t.sized(tried.width, tried.height))
+        if score > best.score:
+            best = Match(score, tried.scale, tried.left, tried.top, tried.width, tried.height)
     return best
 
 
@@ -271,6 +301,8 @@ def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Py
     peaks, _ = coarse_peaks(pyramid, t, 1.0, EXACT_PEAKS + limit, EXACT_AREA)
     found: list[Match] = []
     for seed in peaks:
+        if seed.score < threshold - EXACT_DOUBT:
+            break  # peaks come best first
         match = _at(s, t, 1.0, seed.cx, seed.cy, (seed.fx + 1, seed.fy + 1))
         if match is None or match.score < threshold:
             continue
@@ -337,6 +369,39 @@ def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tu
     result = _scores(s[y0:y1, x0:x1], t.sized(w, h))
     _, score, _, (x, y) = cv2.minMaxLoc(result)
     return Match(float(score), scale, x0 + x, y0 + y, w, h)
+
+
+FAST_AREA = 1024  # px: references up to this size are scored by `coarse_scores`' own sums (exact in float32)
+DIRECT_AREA = 64  # px: up to this size a direct correlation beats OpenCV's DFT one
+FLAT_VARIANCE = 0.25  # grey levels²: a window's variance is floored at this (a flat window scores 0)
+
+
+def coarse_scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """TM_CCOEFF_NORMED of a small uint8 reference `t` (up to FAST_AREA px) at every place of `image` (a level as
+    float32 less 128, `Pyramid.floats`), several times faster than `cv2.matchTemplate` for the
+    coarse levels' small references: OpenCV spends most of a normed match on normalising
+    (integral images in double, then a scalar loop), not on the correlation. Here the
+    correlation is a direct `filter2D` with the zero-mean reference (OpenCV's DFT one for larger
+    references), and the windows' sums come from box filters. A window with less spread than
+    FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
+    sqrt(spread / FLAT_VARIANCE); a flat one scores 0 (OpenCV answers NaN or +-1 there)."""
+    th, tw = t.shape[:2]
+    n = th * tw
+    rh, rw = image.shape[0] - th + 1, image.shape[1] - tw + 1
+    zero = t.astype(np.float32)
+    zero -= zero.mean()
+    norm = math.sqrt(float((zero * zero).sum()))
+    if n <= DIRECT_AREA:
+        num = cv2.filter2D(image, cv2.CV_32F, zero, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
+    else:
+        num = cv2.matchTemplate(image, zero, cv2.TM_CCORR)
+    s1 = cv2.boxFilter(image, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
+                       borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
+    s2 = cv2.sqrBoxFilter(image, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
+                          borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
+    spread = cv2.subtract(s2, cv2.multiply(s1, s1, scale=1.0 / n))  # n times each window's variance
+    # a flat window's correlation is 0, so dividing it by the floor instead scores it 0: no evidence
+    return cv2.divide(num, cv2.sqrt(cv2.max(spread, FLAT_VARIANCE * n)), scale=1.0 / norm)
 
 
 def _scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:

@@ -1,9 +1,11 @@
 """The `template` strategy: find a reference image on screen with OpenCV (seed 004's ladder).
 
-The budget: the whole search costs no more than one plain full-resolution
+The budget: the whole search costs no more than one plain full-resolution grey
 `cv2.matchTemplate(window, reference, TM_CCOEFF_NORMED)` of the same window, although the
 reference may be drawn anywhere from 0.5 to 1.5 times its size (seed 004's tolerance; a plain
-match finds it only at 1x). The rungs, cheapest first:
+match finds it only at 1x). Met where the window is drawn at 1x or larger; on windows drawn
+smaller (0.5-0.75x, where that one match is cheap) it costs 1.1-2.2 times as much — see
+`scales` and benchmarks/locate.py. The rungs, cheapest first:
 
 1. `hint` — where this image was last found: exact match in a small window around it.
 2. exact — one match on a pyramid level chosen by the reference's size (`scales.exact`), each
