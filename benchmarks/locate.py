@@ -9,8 +9,10 @@ rect. Printed side by side, each measured here and now:
 - template: ours (scale tolerance 0.5-1.5x) vs pyscreeze.locate (pyautogui's locateOnScreen,
   OpenCV path, confidence 0.9) vs one single-scale cv2.matchTemplate, all on the window crop,
   on crops of every button/check box/menu/combo, with the screen rescaled to 0.5-1.5x;
-- text: ours (window crop, fast path) vs a default full-screen rapidocr pass, on every
-  visibly labelled element;
+- text: ours vs rapidocr's default pass on the same window crop (the baseline finds the label
+  in its lines), interleaved per label, on every visibly labelled element of the GTK and
+  Chromium windows and on the keypads of four real calculators (tests/fixtures/screens/keypads,
+  truth from their trees), by label length: one character, two or three, words;
 - high-confidence share (reliable at 0.8), fallback success (plain target: template if the
   asset exists, then OCR), and the cache hit rate when the same elements are located again.
 """
@@ -21,7 +23,9 @@ import json
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -37,6 +41,7 @@ from winactions.locate.template import find_template  # noqa: E402
 from winactions.model import Rect  # noqa: E402
 
 SCREENS = ROOT / "tests" / "fixtures" / "screens"
+KEYPADS = SCREENS / "keypads"
 LABELLED = ("Button", "Menu", "CheckBox", "RadioButton", "HeaderItem", "Text", "Hyperlink", "Heading", "PageTab")
 CONTROLS = ("Button", "CheckBox", "RadioButton", "Menu", "ComboBox", "HeaderItem", "PageTab")
 
@@ -118,43 +123,134 @@ def template_bench(apps: list[str]) -> None:
               f" {statistics.median(times['cv2 colour']) / ours:>10.1f}x {slower:>14}/{total}")
 
 
-def text_bench(apps: list[str]) -> tuple[int, int, int]:
-    engine = OcrEngine.shared()
-    print("\ntext (click point inside the true rect)")
-    reliable = correct = total = 0
-    ours: list[float] = []
-    full: list[float] = []
-    from rapidocr import RapidOCR
+@dataclass
+class TextCase:
+    """One label to find: the picture (the window's pixels), where it is, and the label."""
 
-    default = RapidOCR(params={"Global.log_level": "error"})
+    group: str
+    image: np.ndarray
+    origin: tuple[int, int]
+    label: str
+    rects: list[Rect]  # where it truly is (a label may be written in several places)
+
+
+def word_cases(apps: list[str]) -> list[TextCase]:
+    """Every visibly labelled element of the GTK and Chromium windows."""
+    cases = []
     for app in apps:
         image, truth = load(app)
         w = truth["window"]["rect"]
         crop, origin = image[w["top"]:w["bottom"], w["left"]:w["right"]], (w["left"], w["top"])
-        default(image)  # warm-up
-        started = time.perf_counter()
-        default(image)
-        full.append(time.perf_counter() - started)
         names: dict[str, list[Rect]] = {}
         for t in truth["targets"]:
             r = rect(t)
             visible = t["name"].strip() and t["name"].isascii() and r.width >= len(t["name"]) * 0.35 * r.height
             if t["type"] in LABELLED and visible and in_window(t, w):
                 names.setdefault(t["name"], []).append(r)
-        find_text(crop, "warm-up", origin=origin, engine=engine)
-        for name, rects in names.items():
-            started = time.perf_counter()
-            found = find_text(crop, name, origin=origin, engine=engine)
-            ours.append(time.perf_counter() - started)
-            total += 1
-            hit = bool(found) and any(r.contains(*found[0].rect.center) for r in rects)
-            correct += hit
-            reliable += hit and found[0].confidence >= 0.8
-    mo, mf = statistics.median(ours), statistics.median(full)
-    print(f"  ours: {correct}/{total} correct ({correct / total:.0%}), median {mo * 1000:.0f} ms per locate")
-    print(f"  default full-screen rapidocr pass: median {mf * 1000:.0f} ms per screen  -> {mf / mo:.1f}x")
-    print(f"  high-confidence (>= 0.8) and correct: {reliable}/{total} ({reliable / total:.0%})")
-    return correct, reliable, total
+        cases += [TextCase("words: GTK fixture and Chromium", crop, origin, name, rects)
+                  for name, rects in names.items()]
+    return cases
+
+
+def keypad_cases() -> list[TextCase]:
+    """Every visible button label of four real calculators (tests/fixtures/screens/keypads)."""
+    cases = []
+    for truth_file in sorted(KEYPADS.glob("*.json")):
+        truth = json.loads(truth_file.read_text())
+        image = cv2.imread(str(truth_file.with_suffix(".png")))
+        for label in truth["labels"]:
+            if label["covered"]:
+                continue
+            size = len(label["label"].replace(" ", ""))
+            group = ("keypads: 1 character" if size == 1 else "keypads: 2-3 characters" if size <= 3
+                     else "keypads: words")
+            r = label["rect"]
+            cases.append(TextCase(group, image, (0, 0), label["label"],
+                                  [Rect(left=r[0], top=r[1], right=r[2], bottom=r[3])]))
+    return cases
+
+
+def default_read(default: Any, image: np.ndarray) -> list[tuple[str, Any]]:
+    """The baseline's one pass: rapidocr's default pipeline over the window, every line read."""
+    out = default(image)
+    return list(zip(out.txts or (), out.boxes if out.boxes is not None else ()))
+
+
+def default_find(lines: list[tuple[str, Any]], origin: tuple[int, int], label: str) -> tuple[int, int] | None:
+    """The baseline's lookup: the label in the pass's lines (whole line, else ignoring case,
+    else inside a line)."""
+    for test in (lambda t: t == label, lambda t: t.casefold() == label.casefold(),
+                 lambda t: label.casefold() in t.casefold()):
+        for text, quad in lines:
+            if test(text.strip()):
+                x, y = quad.mean(axis=0)
+                return int(x) + origin[0], int(y) + origin[1]
+    return None
+
+
+def text_bench(cases: list[TextCase], rounds: int = 3) -> None:
+    """Ours vs rapidocr's default pass on the same window, per group of labels, in one run.
+
+    A baseline locate is one default pass over the window plus a lookup of the label in its
+    lines, so the pass is timed once per picture and round and charged to each of its labels;
+    ours locates each label on its own. Each round runs both on every picture, in alternating
+    order; a label's time is its median over the rounds."""
+    engine = OcrEngine.shared()
+    from rapidocr import RapidOCR
+
+    default = RapidOCR(params={"Global.log_level": "error"})
+    print("\ntext: ours vs rapidocr's default pass on the same window (click point inside the true rect;"
+          " ms per locate, min/median/max over labels)")
+    print(f"{'labels':<33} {'n':>4} {'ours ok':>8} {'>=0.8':>6} {'ours ms':>17} {'default ok':>10} "
+          f"{'default ms':>19} {'speed-up':>8}")
+    find_text(cases[0].image, "warm-up", engine=engine)
+    default(cases[0].image)
+    pictures: dict[int, list[TextCase]] = {}
+    for case in cases:
+        pictures.setdefault(id(case.image), []).append(case)
+    ours_t: dict[int, list[float]] = {id(c): [] for c in cases}
+    base_t: dict[int, list[float]] = {id(c): [] for c in cases}
+    found: dict[int, Any] = {}
+    point: dict[int, tuple[int, int] | None] = {}
+    for r in range(rounds):
+        for k, members in enumerate(pictures.values()):
+            for contender in (("ours", "base") if (k + r) % 2 == 0 else ("base", "ours")):
+                if contender == "base":
+                    started = time.perf_counter()
+                    lines = default_read(default, members[0].image)
+                    pass_time = time.perf_counter() - started
+                    for case in members:
+                        started = time.perf_counter()
+                        point[id(case)] = default_find(lines, case.origin, case.label)
+                        base_t[id(case)].append(pass_time + time.perf_counter() - started)
+                    continue
+                for case in members:
+                    started = time.perf_counter()
+                    found[id(case)] = find_text(case.image, case.label, origin=case.origin, engine=engine)
+                    ours_t[id(case)].append(time.perf_counter() - started)
+    medians: dict[str, float] = {}
+    for group in dict.fromkeys(c.group for c in cases):
+        members = [c for c in cases if c.group == group]
+        ok = sure = ok_base = 0
+        for case in members:
+            best = found[id(case)][0] if found[id(case)] else None
+            hit = best is not None and any(r.contains(*best.rect.center) for r in case.rects)
+            ok += hit
+            sure += hit and best is not None and best.confidence >= 0.8
+            spot = point[id(case)]
+            ok_base += spot is not None and any(r.contains(*spot) for r in case.rects)
+        ours_ms = [statistics.median(ours_t[id(c)]) * 1000 for c in members]
+        base_ms = [statistics.median(base_t[id(c)]) * 1000 for c in members]
+        n = len(members)
+        mo, mb = statistics.median(ours_ms), statistics.median(base_ms)
+        medians[group] = mo
+        print(f"{group:<33} {n:>4} {ok / n:>8.0%} {sure / n:>6.0%} "
+              f"{min(ours_ms):>5.0f}/{mo:>5.0f}/{max(ours_ms):>5.0f} {ok_base / n:>10.0%} "
+              f"{min(base_ms):>5.0f}/{mb:>6.0f}/{max(base_ms):>6.0f} {mb / mo:>7.1f}x")
+    one, words = medians.get("keypads: 1 character"), medians.get("keypads: words")
+    if one and words:
+        print(f"one-character labels vs words on the same keypads: {one:.0f} vs {words:.0f} ms median "
+              f"({one / words:.2f}x the time)")
 
 
 def cache_bench(app: str) -> None:
@@ -197,6 +293,6 @@ def fallback_bench(apps: list[str]) -> None:
 if __name__ == "__main__":
     apps = ["gtk_fixture", "chromium_form"]
     template_bench(apps)
-    text_bench(apps)
+    text_bench(word_cases(apps) + keypad_cases())
     cache_bench("gtk_fixture")
     fallback_bench(apps)

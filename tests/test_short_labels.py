@@ -64,7 +64,8 @@ def test_visible_labels_are_found_where_they_are(outcomes):
                                            ("galculator-basic", "7"), ("galculator-basic", "MR"),
                                            ("gnome-calculator-basic", "×"), ("gnome-calculator-basic", "−"),
                                            ("gnome-calculator-basic", "÷"), ("qalculate-keypad", "+"),
-                                           ("qalculate-keypad", "="), ("qalculate-keypad", "∕"), ("mate-calc-basic", "√")])
+                                           ("qalculate-keypad", "="), ("qalculate-keypad", "∕"),
+                                           ("mate-calc-basic", "√")])
 def test_operators_and_short_names_are_found_reliably(outcomes, picture, label):
     [(_, truth, found)] = [o for o in outcomes if o[0] == picture and o[1]["label"] == label]
     assert found and inside(truth["rect"], found[0].rect.center), found[:3]

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from winactions.model import Rect
 
 MARGIN = 2  # px kept from the visible edge, so a click never lands on a border pixel
-MIN_SIDE = 4  # px: a visible sliver thinner than this cannot be clicked reliably
+MIN_SIDE = 4  # px: a visible sliver of a partly hidden box thinner than this cannot be clicked reliably
 MIN_VISIBLE = 0.5  # share of the box that must be visible for `can_interact`
 
 
@@ -45,8 +45,9 @@ def validate(rect: Rect, screens: list[Rect], within: Rect | None = None) -> Val
     inner = Rect(left=visible.left + MARGIN, top=visible.top + MARGIN, right=visible.right - MARGIN,
                  bottom=visible.bottom - MARGIN)
     safe = inner if not inner.is_empty and inner.width >= 1 and inner.height >= 1 else visible
+    whole = fraction >= 0.999  # a small box seen whole (the `−` of a key is 10x2 px) is hit at its centre
     clickable = safe.width >= MIN_SIDE and safe.height >= MIN_SIDE or visible.width >= MIN_SIDE \
-        and visible.height >= MIN_SIDE
+        and visible.height >= MIN_SIDE or whole
     point = rect.center if safe.contains(*rect.center) else safe.center
     return Validation(valid=True, click_point=point, visible_region=visible, safe_region=safe,
                       visible_fraction=round(fraction, 3), can_interact=clickable and fraction >= MIN_VISIBLE
