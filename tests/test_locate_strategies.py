@@ -164,6 +164,14 @@ def test_validation_on_and_off_screens_with_a_left_monitor():
     assert not point_on_screens(-10, 1050, screens).valid and point_on_screens(-10, 1000, screens).valid
 
 
+def test_a_small_box_seen_whole_is_clickable_but_a_sliver_of_a_hidden_one_is_not():
+    screens = [Rect(left=0, top=0, right=1920, bottom=1080)]
+    minus = validate(Rect(left=989, top=614, right=999, bottom=616), screens)  # the glyph of a "−" key
+    assert minus.can_interact and minus.click_point == (994, 615)
+    sliver = validate(Rect(left=1917, top=500, right=1957, bottom=540), screens)  # 3 px of it on screen
+    assert sliver.valid and not sliver.can_interact
+
+
 # -- cache ---------------------------------------------------------------------------------------
 def test_cache_hits_only_while_fresh_and_the_pixels_match():
     image, _ = screen("gtk_fixture")

@@ -93,7 +93,7 @@ class MatchParams(Params):
 def match(ctx: Context, p: MatchParams) -> MatchResult:
     """Find a reference image in a screenshot file: seed 004's template ladder on two files.
 
-    Exact match first, then scales 0.8-1.25, then ORB features; prints each place with its
+    Exact match first, then scales 0.5-1.5, then ORB features; prints each place with its
     box, confidence, method and scale. Needs no desktop: for checks on saved screenshots."""
     from winactions.extras import require
 

@@ -56,11 +56,13 @@ class Word:
     rect: Rect
     glyphs: int
     alone: bool = True  # no other word close on its line: a label of its own, not a part of one
+    words: int = 1  # how many words a run joins
 
 
-def ink_groups(grey: np.ndarray) -> list[Word]:
-    """The words of an image (glyphs joined on a line or in a stack), and runs of two or three
-    words close on a line: a label such as `+/-` or `a / b` is drawn with gaps between its signs."""
+def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
+    """The words of an image (glyphs joined on a line or in a stack), and runs of up to
+    `max_words` words close on a line: a label such as `+/-` or `a / b` is drawn with gaps
+    between its signs, and "Add Row" with a space."""
     words = _words(grey)
     runs = []
     line = sorted(words, key=lambda w: (w.rect.left))
@@ -76,7 +78,7 @@ def ink_groups(grey: np.ndarray) -> list[Word]:
                     0 <= other.rect.left - run.rect.right <= 0.9 * h:
                 box = Rect(left=run.rect.left, top=min(run.rect.top, other.rect.top),
                            right=other.rect.right, bottom=max(run.rect.bottom, other.rect.bottom))
-                run = Word(box, run.glyphs + other.glyphs)
+                run = Word(box, run.glyphs + other.glyphs, words=run.words + 1)
                 runs.append(run)
                 # a neighbour makes a word part of a longer label unless it is a mere mark beside
                 # it (the arrow of a drop-down button is much smaller than the label)
@@ -86,7 +88,7 @@ def ink_groups(grey: np.ndarray) -> list[Word]:
                 if other.rect.height >= 0.75 * before.rect.height:
                     joined.add(last)
                 last = j
-                if run.glyphs >= 3:
+                if run.words >= max_words:
                     break
     return [Word(w.rect, w.glyphs, alone=k not in joined) for k, w in enumerate(line)] + runs
 
@@ -303,7 +305,7 @@ def find_glyphs(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 
         confidence = min(1.0, (0.6 + 0.4 * margin) * (0.75 + 0.25 * m.size_fit) * min(1.0, m.score / 0.6))
         out.append(Candidate(Rect(left=m.word.rect.left + ox, top=m.word.rect.top + oy,
                                   right=m.word.rect.right + ox, bottom=m.word.rect.bottom + oy),
-                             round(confidence, 3), "ocr:glyph", query,
+                             round(confidence, 3), "ocr:ink", query,
                              {"shape": round(m.score, 3), "margin": round(margin, 3),
                               "size_fit": round(m.size_fit, 3), "glyphs": m.word.glyphs}))
     out.sort(key=lambda c: -c.confidence)

@@ -37,9 +37,12 @@ PAD = 1.4  # extra line width allowed for padding around the text
 BATCH = 4  # lines recognised in the first batch (then 8, 16...) before checking for a match
 GOOD_MATCH = 0.85  # a whole-line match this confident ends the search early
 WHOLE_LINE = 0.97  # similarity of a whole-line exact or case-insensitive match
-SHORT = 3  # queries this short (characters, spaces aside) are looked for by their ink first: see find_short
+INK_WORDS = 4  # queries of fewer words are looked for by their ink first (find_by_ink), then by lines
+SHORT = 3  # characters (spaces aside) of a short label: only a whole label counts (see match_line)
 SHORT_READS = 6  # best-shaped words read by the recogniser for a short query...
 SHORT_BATCH = 2  # ...a few at a time (each read costs ~20 ms), stopping at a good match
+INK_READS = 12  # the same for a longer query, whose shape ranks words less surely
+INK_BATCH = 4
 SHORT_CLASSIFY = 2  # of those, how many a symbol the recogniser cannot read is judged on by shape
 SHAPE_SURE = 0.8  # shape correlation that counts as a sure match of a symbol
 BASELINE_MARKS = {".", ",", "_"}
@@ -138,8 +141,8 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
         raise InvalidInput(f"unknown OCR match mode {mode!r}", hint="auto, exact, ci or fuzzy")
     engine = engine or OcrEngine.shared()
     short: list[Candidate] = []
-    if len(wanted.replace(" ", "")) <= SHORT:
-        short = find_short(image, query, origin=origin, mode=mode, min_similarity=min_similarity, engine=engine)
+    if len(wanted.split(" ")) < INK_WORDS:
+        short = find_by_ink(image, query, origin=origin, mode=mode, min_similarity=min_similarity, engine=engine)
         if short and short[0].confidence >= GOOD_MATCH:
             return short
     boxes = [b for b in engine.detect(image, origin=origin) if could_hold(b, len(wanted))]
@@ -158,18 +161,21 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
     return found
 
 
-def find_short(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
+def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
                min_similarity: float = MIN_SIMILARITY, engine: OcrEngine | None = None) -> list[Candidate]:
-    """A label of one to three characters: words found by their ink (glyphs.ink_groups), the
-    best-shaped few read by the recogniser and matched with look-alikes folded; a symbol
-    the recogniser cannot read (`.`, `/`) counts on its shape when it fits no other character
-    as well. See glyphs.py for why text lines are not enough here."""
+    """A label found by its ink (glyphs.ink_groups) rather than by text lines: words and runs of
+    words, the best-shaped few read by the recogniser and matched with look-alikes folded; a
+    symbol the recogniser cannot read (`.`, `/`) counts on its shape when it fits no other
+    character as well. See glyphs.py for why text lines fail short labels; for words it is
+    about 10x cheaper than detecting the lines (no detector pass). [] when nothing fits, and
+    find_text then reads lines as before."""
     from winactions.locate import glyphs
 
     engine = engine or OcrEngine.shared()
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    words = glyphs.ink_groups(grey)
-    matches = glyphs.match_words(grey, words, query)[:SHORT_READS]
+    short = len(glyphs.normal(query)) <= SHORT
+    words = glyphs.ink_groups(grey, max_words=3 if short else len(_normal(query).split(" ")) + 1)
+    matches = glyphs.match_words(grey, words, query)[:SHORT_READS if short else INK_READS]
     if not matches:
         return []
     usual = glyphs.usual_height(words)
@@ -180,8 +186,9 @@ def find_short(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0
         box = _reading_box(m.word.rect, usual, query, width, height)
         boxes.append(Rect(left=box.left + ox, top=box.top + oy, right=box.right + ox, bottom=box.bottom + oy))
     found: list[Candidate] = []
-    for start in range(0, len(matches), SHORT_BATCH):  # the best-shaped first: usually one batch
-        found += _read_short(grey, image, matches[start:start + SHORT_BATCH], boxes[start:start + SHORT_BATCH],
+    batch = SHORT_BATCH if short else INK_BATCH
+    for start in range(0, len(matches), batch):  # the best-shaped first: usually one batch
+        found += _read_short(grey, image, matches[start:start + batch], boxes[start:start + batch],
                              query, start, origin, mode, min_similarity, engine)
         if any(c.confidence >= GOOD_MATCH for c in found):
             break
@@ -191,7 +198,7 @@ def find_short(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0
 
 def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: list[Rect], query: str, first: int,
                 origin: tuple[int, int], mode: str, min_similarity: float, engine: OcrEngine) -> list[Candidate]:
-    """One batch of find_short: these words read, matched, or judged by their shape."""
+    """One batch of find_by_ink: these words read, matched, or judged by their shape."""
     from winactions.locate import glyphs
 
     wanted = glyphs.normal(query)
@@ -210,14 +217,14 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
             # 0.56): the word's shape vouches for the reading as much as the recogniser's score
             similarity = float(read.detail.get("similarity", 1.0))
             sure = max(line.score, min(1.0, m.score / SHAPE_SURE))
-            found.append(Candidate(word, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:glyph",
+            found.append(Candidate(word, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:ink",
                                    query if _fold(line.text, query) == _fold(query, query) else line.text,
                                    {**read.detail, "read": line.text, "shape": round(m.score, 3)}))
         elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY and not (
                 line.text.strip().isalpha() and line.score >= 0.6):  # it read a letter there: trust that
             margin = glyphs.classify(grey, m, wanted)  # the recogniser cannot read some symbols
             shape = min(1.0, m.score / SHAPE_SURE) * (0.5 + 0.5 * margin) * size
-            found.append(Candidate(word, round(shape, 3), "ocr:glyph", query,
+            found.append(Candidate(word, round(shape, 3), "ocr:ink", query,
                                    {"read": line.text, "shape": round(m.score, 3), "margin": round(margin, 3)}))
     return found
 
