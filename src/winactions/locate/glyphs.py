@@ -5,7 +5,7 @@ four real calculators (tests/fixtures/screens/keypads): its line detector drops 
 symbol (`=`, `.`, `−` were never detected), its recogniser reads symbols as look-alike
 characters of its Chinese dictionary (`=` → 二, `+` → 十, `−` → 一) or not at all, and each
 read costs ~20 ms, so reading every button of a keypad costs seconds. Two cheap steps
-replace it for queries of one to three characters:
+come first (ocr.find_by_ink), for short labels and for words alike:
 
 1. **Ink groups** (`ink_groups`): the morphological gradient of the grey image marks every
    stroke; its connected components, minus button frames and rules, are glyphs, and glyphs
@@ -17,8 +17,9 @@ replace it for queries of one to three characters:
    compared; a word drawn at a size far from the window's other text (the big digits of a
    display) is trusted less than a button's label.
 
-Letters and digits have look-alikes in shape (`l` `I` `1`, `O` `0`), so the OCR strategy
-confirms their best candidates (see ocr.find_text); symbols are trusted on their shape.
+The shape only ranks: the recogniser reads the best-ranked few and decides (letters and
+digits have look-alikes in shape: `l` `I` `1`, `O` `0`); a symbol it cannot read is judged
+on its shape against every other character (`classify`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from winactions.locate.types import Candidate
 from winactions.model import Rect
 
 GRADIENT = 30  # grey-level step that counts as a stroke edge
@@ -263,7 +263,6 @@ def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:
 ALPHABET = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
             "+-=*/%().,:;!?<>[]{}|#&@$^~_'\"×÷−±√π∑€£¥°→←↑↓•")
 EQUIVALENT = [set("-−–—‐"), set("×✕xX"), set("/∕⁄"), set(".·•"), set("0Oo"), set("1lI|"), set("'`´")]
-CLASSIFY = 6  # best-shaped words whose shape is also compared with every other character's
 
 
 def same_symbol(a: str, b: str) -> bool:
@@ -288,25 +287,3 @@ def classify(grey: np.ndarray, match: GlyphMatch, query: str) -> float:
             if want / ASPECT_SLACK <= aspect <= want * ASPECT_SLACK:
                 rival = max(rival, _correlate(grey, match.word.rect, shape))
     return float(min(1.0, max(0.0, (match.score - rival) / 0.15)))
-
-
-def find_glyphs(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0),
-                limit: int = 8) -> list[Candidate]:
-    """Where a one-character label is drawn, best first.
-
-    Confidence = shape × (3/4 + 1/4 size fit) scaled by the margin over every other character
-    (`classify`): a word that looks as much like `8` as like `3` is not a reliable `3`."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    matches = match_words(grey, ink_groups(grey), query)[:limit]
-    ox, oy = origin
-    out = []
-    for rank, m in enumerate(matches):
-        margin = classify(grey, m, normal(query)) if rank < CLASSIFY and len(normal(query)) == 1 else 0.0
-        confidence = min(1.0, (0.6 + 0.4 * margin) * (0.75 + 0.25 * m.size_fit) * min(1.0, m.score / 0.6))
-        out.append(Candidate(Rect(left=m.word.rect.left + ox, top=m.word.rect.top + oy,
-                                  right=m.word.rect.right + ox, bottom=m.word.rect.bottom + oy),
-                             round(confidence, 3), "ocr:ink", query,
-                             {"shape": round(m.score, 3), "margin": round(margin, 3),
-                              "size_fit": round(m.size_fit, 3), "glyphs": m.word.glyphs}))
-    out.sort(key=lambda c: -c.confidence)
-    return out
