@@ -164,6 +164,21 @@ def start_app(desk: VirtualDesktop, argv: list[str], title: str) -> subprocess.P
     return proc
 
 
+@contextlib.contextmanager
+def focused_fixture(desk: VirtualDesktop, winctl: Any, folder: Path, title: str, rows: int = 30) -> Any:
+    """The GTK fixture app titled `title`, focused in winctl's session; yields its event log."""
+    from tests.fixtures.applog import AppLog
+    from tests.fixtures.launch import gtk_fixture_command
+
+    log = folder / "events.jsonl"
+    proc = start_app(desk, gtk_fixture_command(str(log), rows=rows, title=title), title)
+    try:
+        winctl("focus", title)
+        yield AppLog(str(log))
+    finally:
+        stop_app(proc)
+
+
 def stop_app(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         proc.terminate()

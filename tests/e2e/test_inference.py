@@ -68,8 +68,12 @@ def test_dragging_the_inferred_splitter_moves_the_divider_by_the_same_amount(win
     winctl("--infer", "drag", str(splitter["id"]), str(x + 100), str(y))
     press = app.wait_for("paned_press")
     assert press["x"] == x
-    # only a press on the divider moves it, and then by the pointer's travel from the press
-    app.wait_for("paned_position", position=press["position"] + 100)
+    # only a press on the divider moves it, and then by the pointer's travel from the press;
+    # under load GTK sometimes ends one motion step (5 px of the drag's 20) further: it took the
+    # drag's start from a layout a frame old (seen in 2 of ~10 full runs, never alone)
+    release = app.wait_for("paned_release")
+    assert release["x"] == x + 100
+    assert abs(app.wait_for("paned_position", since=press["seq"])["position"] - (press["position"] + 100)) <= 5
 
 
 # --- Chromium: a web data tool whose grab areas are hit-tested by the page, not elements ---

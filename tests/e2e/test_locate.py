@@ -8,9 +8,7 @@ import json
 import cv2
 import pytest
 
-from tests.conftest import start_app, stop_app
-from tests.fixtures.applog import AppLog
-from tests.fixtures.launch import gtk_fixture_command
+from tests.conftest import focused_fixture
 from tests.fixtures.llm_server import API_KEY, LLMServer
 
 pytestmark = pytest.mark.desktop
@@ -20,11 +18,8 @@ CANVAS_BUTTONS = {"play": (24, 24, 40), "stop": (84, 24, 40)}
 
 @pytest.fixture
 def app(desktop, tmp_path, winctl):
-    log = tmp_path / "events.jsonl"
-    proc = start_app(desktop, gtk_fixture_command(str(log), rows=30, title=TITLE), TITLE)
-    winctl("focus", TITLE)
-    yield AppLog(str(log))
-    stop_app(proc)
+    with focused_fixture(desktop, winctl, tmp_path, TITLE) as log:
+        yield log
 
 
 def tree(winctl):

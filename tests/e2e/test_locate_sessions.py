@@ -15,9 +15,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from tests.conftest import start_app, stop_app
-from tests.fixtures.applog import AppLog
-from tests.fixtures.launch import gtk_fixture_command
+from tests.conftest import focused_fixture
 from tests.fixtures.llm_server import API_KEY, LLMServer
 
 pytestmark = pytest.mark.desktop
@@ -26,11 +24,8 @@ TITLE = "Locator Sessions Fixture"
 
 @pytest.fixture
 def app(desktop, tmp_path, winctl):
-    log = tmp_path / "events.jsonl"
-    proc = start_app(desktop, gtk_fixture_command(str(log), rows=30, title=TITLE), TITLE)
-    winctl("focus", TITLE)
-    yield AppLog(str(log))
-    stop_app(proc)
+    with focused_fixture(desktop, winctl, tmp_path, TITLE) as log:
+        yield log
 
 
 @pytest.fixture
