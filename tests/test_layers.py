@@ -21,6 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "options": set(),  # standard library only: the thin client reads it
     "progress": set(),  # standard library only: what long work is doing, for whoever watches
     "errors": set(),
+    "files": set(),  # standard library only: files several processes share, written whole
     "extras": {"errors"},  # which extra installs an optional part
     "keys": {"errors"},
     "model": {"errors"},
@@ -29,9 +30,9 @@ ALLOWED: dict[str, set[str]] = {
     "marks": {"model"},  # label placement: geometry only
     "screenshots": {"backends", "errors", "marks", "model"},
     "llm": {"errors", "model"},
-    "locate": {"backends", "errors", "llm", "model", "progress"},
+    "locate": {"backends", "errors", "files", "llm", "model", "progress"},
     "perception": {"backends", "errors", "extras", "llm", "locate", "model", "options", "screenshots"},
-    "session": {"backends", "errors", "extras", "llm", "locate", "model", "perception", "progress"},
+    "session": {"backends", "errors", "extras", "files", "llm", "locate", "model", "perception", "progress"},
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)

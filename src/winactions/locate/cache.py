@@ -22,7 +22,6 @@ import base64
 import contextlib
 import json
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -34,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from winactions.errors import InvalidInput
+from winactions.files import stamp, write_whole
 from winactions.model import Rect
 
 THUMB = 16
@@ -127,18 +127,10 @@ class LocateCache:
             if write and self.path is not None:
                 self._save()
 
-    def _stamp(self) -> tuple[int, int, int] | None:
-        assert self.path is not None
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return None
-        return st.st_ino, st.st_mtime_ns, st.st_size  # every save is a new file (os.replace)
-
     def _reload(self) -> None:
-        if self.path is None or self._stamp() == self._seen:
+        if self.path is None or stamp(self.path) == self._seen:
             return
-        self._seen = self._stamp()
+        self._seen = stamp(self.path)
         self._entries, self.hits, self.misses, self.stale = {}, 0, 0, 0
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
@@ -160,15 +152,7 @@ class LocateCache:
             "entries": [{"key": key, "value": self._encode(e.value), "thumb": encode_thumbnail(e.thumb),
                          "rect": [e.rect.left, e.rect.top, e.rect.right, e.rect.bottom], "stored": e.stored}
                         for key, e in self._entries.items()]})
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(payload)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        self._seen = self._stamp()
+        self._seen = write_whole(self.path, payload)
 
 
 def ttl_from_env(default: float = MAX_TTL) -> float:

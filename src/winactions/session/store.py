@@ -13,13 +13,12 @@ processes can never hand the same id to two elements.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from winactions.errors import BackendUnavailable, InvalidInput
+from winactions.files import stamp, write_whole
 from winactions.model import Target, UIState
 from winactions.session.filelock import Held
 from winactions.session.paths import UnsafeRuntimeDir, bad_session_name, runtime_dir
@@ -56,19 +55,12 @@ class SessionStore:
         """The session's lock: hold it for the whole of one command."""
         return Held(str(self.directory / f"{self.name}.lock"))
 
-    def _stamp(self) -> tuple[int, int, int] | None:
-        try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return None
-        return st.st_ino, st.st_mtime_ns, st.st_size  # every save is a new file (os.replace)
-
     def changed(self) -> bool:
         """Did another process write the session since this one last read or wrote it?"""
-        return self._stamp() != self._seen
+        return stamp(self.path) != self._seen
 
     def load(self) -> SessionData:
-        self._seen = self._stamp()
+        self._seen = stamp(self.path)
         try:
             raw = self.path.read_text()
         except FileNotFoundError:
@@ -86,16 +78,7 @@ class SessionStore:
         if data.state is not None:
             data.handles = {t.id: t.handle for t in data.state.targets if t.handle}
         payload = data.model_dump_json()
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=f".{self.name}.")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(payload)
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, self.path)
-            self._seen = self._stamp()
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        self._seen = write_whole(self.path, payload)
 
     def locate_cache_path(self) -> Path:
         """The session's locate cache (`winactions.locate.cache`): shared by its processes."""
