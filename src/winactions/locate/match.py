@@ -22,7 +22,7 @@ from winactions.locate.types import Candidate
 def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str],
                 threshold: float) -> list[Candidate]:
     """Where `reference` appears in `image`, best first, in the image's pixels."""
-    from winactions.locate.template import find_template
+    from winactions.locate.template import SCALES, find_template
 
     ref = to_bgr(read_image(reference, "the reference"))
     shot = to_bgr(read_image(image, "the screenshot"))
@@ -35,7 +35,8 @@ def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str]
     if not found:
         score, (x, y) = best_plain(shot, ref)
         raise NotFound(f"the reference {reference} is not in {image} at confidence >= {threshold:g} "
-                       f"(best plain score {score:.2f} at ({x}, {y}), scales 0.8-1.25 and features tried)",
+                       f"(best plain score {score:.2f} at ({x}, {y}), scales {SCALES[0]:g}-{SCALES[1]:g} and "
+                       "features tried)",
                        hint="lower --threshold if that place is right, or crop the reference again")
     return found
 

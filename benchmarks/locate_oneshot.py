@@ -1,0 +1,114 @@
+"""End-to-end: what `winctl locate text:LABEL` costs an agent on a live calculator, against a
+one-shot process doing the same with rapidocr's default pass.
+
+    .venv/bin/python benchmarks/locate_oneshot.py [--rounds 3]
+
+galculator (a GTK 3 app nobody here wrote) runs on a private virtual desktop. For each of its
+keys `7`, `+`, `=`, `MR`, `sqrt`, every round runs, interleaved with the order flipped each
+round, each timed from spawn to exit:
+
+  ours, one-shot   `winctl --no-daemon locate text:KEY --no-cache`: interpreter, imports, OCR
+                   model load, capture of the window, the locate, print
+  ours, daemon     `winctl locate text:KEY --no-cache` with the session's daemon warm
+  baseline         `python locate_baseline.py KEY`: interpreter, rapidocr import and model load,
+                   capture of the same window (mss), rapidocr's default pass, the key looked up
+                   in its lines (whole line, else case-insensitive, else inside a line)
+
+Correct = the point printed lies inside the key's rect from galculator's accessibility tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
+
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+KEYS = ("7", "+", "=", "MR", "sqrt")
+BASELINE = '''
+import sys, mss, numpy as np
+from rapidocr import RapidOCR
+left, top, width, height, key = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+with mss.mss() as grab:
+    shot = grab.grab({"left": left, "top": top, "width": width, "height": height})
+    image = np.ascontiguousarray(np.asarray(shot)[:, :, :3])
+out = RapidOCR(params={"Global.log_level": "error"})(image)
+lines = list(zip(out.txts or (), out.boxes if out.boxes is not None else ()))
+for test in (lambda t: t == key, lambda t: t.casefold() == key.casefold(), lambda t: key.casefold() in t.casefold()):
+    for text, quad in lines:
+        if test(text.strip()):
+            x, y = quad.mean(axis=0)
+            print(int(x) + left, int(y) + top)
+            sys.exit(0)
+sys.exit(1)
+'''
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
+    started = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
+    return time.perf_counter() - started, done.returncode, done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    rounds = parser.parse_args().rounds
+    with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as scratch:
+        env = {**desk.env, "XDG_RUNTIME_DIR": scratch, "HOME": scratch}
+        script = Path(scratch) / "locate_baseline.py"
+        script.write_text(BASELINE)
+        subprocess.run([WINCTL, "--no-daemon", "launch", "--", "galculator"], env=env, check=True,
+                       capture_output=True)
+        time.sleep(1.0)
+        state = json.loads(subprocess.run([WINCTL, "--no-daemon", "--json", "state", "--verbose"], env=env,
+                                          check=True, capture_output=True, text=True).stdout)["result"]
+        w = state["window"]["rect"]
+        rects = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button"}
+        subprocess.run([WINCTL, "cursor"], env=env, check=True, capture_output=True)  # starts the daemon
+        contenders = {
+            "ours, one-shot": lambda key: [WINCTL, "--no-daemon", "--json", "locate", f"text:{key}", "--no-cache"],
+            "ours, daemon": lambda key: [WINCTL, "--json", "locate", f"text:{key}", "--no-cache"],
+            "baseline": lambda key: [sys.executable, str(script), str(w["left"]), str(w["top"]),
+                                     str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), key],
+        }
+        times: dict[str, list[float]] = {name: [] for name in contenders}
+        right: dict[str, int] = {name: 0 for name in contenders}
+        for r in range(rounds):
+            order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
+            for key in KEYS:
+                for name in order:
+                    seconds, code, out = timed(contenders[name](key), env)
+                    times[name].append(seconds)
+                    if code == 0 and r == 0:
+                        if name == "baseline":
+                            x, y = (int(v) for v in out.split())
+                        else:
+                            x, y = json.loads(out)["result"]["located"]["element"]["center"]
+                        box = rects[key]
+                        right[name] += box[0] <= x < box[2] and box[1] <= y < box[3]
+        subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
+    print(f"galculator, keys {' '.join(KEYS)}; {rounds} rounds interleaved; seconds per call, spawn to exit")
+    print(f"{'contender':<16} {'correct':>8} {'min':>6} {'median':>7} {'max':>6}")
+    for name, values in times.items():
+        print(f"{name:<16} {right[name]:>3}/{len(KEYS):<4} {min(values):>6.2f} {statistics.median(values):>7.2f} "
+              f"{max(values):>6.2f}")
+    base = statistics.median(times["baseline"])
+    for name in ("ours, one-shot", "ours, daemon"):
+        print(f"{name}: {base / statistics.median(times[name]):.1f}x faster than the baseline (medians)")
+
+
+if __name__ == "__main__":
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    main()
