@@ -68,10 +68,14 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
     line = sorted(words, key=lambda w: (w.rect.left))
     joined: set[int] = set()
     for i, first in enumerate(line):
+        if first.rect.height > MAX_GLYPH:
+            continue  # glyphs stacked into a blob taller than any text: no line of words starts or runs through it
         run, last = first, i
         for j, other in enumerate(line[i + 1:], start=i + 1):
             if other.rect.left > run.rect.right + 2 * MAX_GLYPH:
                 break
+            if other.rect.height > MAX_GLYPH:
+                continue
             h = max(run.rect.height, other.rect.height)
             overlap = min(run.rect.bottom, other.rect.bottom) - max(run.rect.top, other.rect.top)
             if overlap >= 0.4 * min(run.rect.height, other.rect.height) and \
@@ -224,6 +228,8 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
             implied = r.height / max(tall, 1e-3)  # the font size this word would be, were it the query
             normal_size = usual / 0.75  # words of several glyphs are about 3/4 of their font size tall
             fit = min(1.0, max(0.0, 1.0 - abs(np.log(implied / normal_size)) / np.log(3.0)))
+            if fit <= 0:  # 3x off the window's text size: a speck of a resampled corner, a whole button's blob
+                continue
         out.append(GlyphMatch(word, best, fit))
     out.sort(key=lambda m: -m.score * (0.75 + 0.25 * m.size_fit))
     return out
