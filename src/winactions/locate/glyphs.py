@@ -38,6 +38,8 @@ from winactions.model import Rect
 
 GRADIENT = 30  # grey-level step that counts as a stroke edge
 MAX_GLYPH = 48  # px: taller or wider components are frames, pictures or panels, not glyphs
+SPACE = 0.5  # of the taller word's height: words at most this far apart are one label (a space is ~0.35)
+FRAME_MARGIN = 2  # px: a component holding another this far inside its edges is a frame around it
 FONT_FILES = (  # common UI sans-serif faces, regular and bold, looked for in the usual font folders
     "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "Cantarell-Regular.otf", "Cantarell-VF.otf", "NotoSans-Regular.ttf",
     "Ubuntu-R.ttf", "LiberationSans-Regular.ttf", "Roboto-Regular.ttf", "segoeui.ttf", "arial.ttf",
@@ -84,13 +86,15 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
                            right=other.rect.right, bottom=max(run.rect.bottom, other.rect.bottom))
                 run = Word(box, run.glyphs + other.glyphs, words=run.words + 1)
                 runs.append(run)
-                # a neighbour makes a word part of a longer label unless it is a mere mark beside
-                # it (the arrow of a drop-down button is much smaller than the label)
+                # a neighbour a space away makes a word part of a longer label unless it is a mere
+                # mark beside it (the arrow of a drop-down button is much smaller than the label);
+                # one further off is the next control of a row ("Shipping" beside its drop-down)
                 before = line[last]
-                if before.rect.height >= 0.75 * other.rect.height:
-                    joined.add(j)
-                if other.rect.height >= 0.75 * before.rect.height:
-                    joined.add(last)
+                if other.rect.left - before.rect.right <= SPACE * h:
+                    if before.rect.height >= 0.75 * other.rect.height:
+                        joined.add(j)
+                    if other.rect.height >= 0.75 * before.rect.height:
+                        joined.add(last)
                 last = j
                 if run.words >= max_words:
                     break
@@ -110,6 +114,11 @@ def _words(grey: np.ndarray) -> list[Word]:
         if max(w, h) > 30 and max(w, h) > 8 * min(w, h):
             continue  # a rule or a separator
         boxes.append((int(x), int(y), int(x + w), int(y + h)))
+    boxes = _without_frames(boxes)
+    # a sign stacked from pieces (the bars of `=`, the dots of `÷`) is no taller than two glyphs
+    # of the window's text: two lines of text are (a wide word would otherwise stack onto the
+    # word below it, and a table header onto the row above it)
+    stack = 2.0 * float(np.median([b[3] - b[1] for b in boxes])) if boxes else 0.0
     parent = list(range(len(boxes)))
 
     def root(i: int) -> int:
@@ -125,7 +134,7 @@ def _words(grey: np.ndarray) -> list[Word]:
             b = boxes[j]
             if b[0] > a[2] + MAX_GLYPH // 2:
                 break
-            if _joined(a, b):
+            if _joined(a, b, stack):
                 parent[root(j)] = root(i)
     merged: dict[int, list[int]] = {}
     sizes: dict[int, int] = {}
@@ -137,8 +146,28 @@ def _words(grey: np.ndarray) -> list[Word]:
     return [Word(Rect(left=b[0], top=b[1], right=b[2], bottom=b[3]), sizes[r]) for r, b in merged.items()]
 
 
-def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    """Two glyphs of one word: side by side on a line, or stacked (the bars of `=`)."""
+def _without_frames(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes less those drawn around another with a margin on every side: the outline of a
+    drop-down or a key holds its label and is no glyph; left in, it joins the label to whatever
+    is drawn beside it (a link after a drop-down read as one word with it). The pieces of a
+    glyph (the circles of `%` in the box of its slash) touch its box's edges."""
+    if len(boxes) < 2:
+        return boxes
+    b = np.array(boxes)
+    big = np.flatnonzero(((b[:, 2] - b[:, 0]) >= 2 * FRAME_MARGIN + 3) & ((b[:, 3] - b[:, 1]) >= 2 * FRAME_MARGIN + 3))
+    frames = set()
+    for i in big:
+        x1, y1, x2, y2 = b[i]
+        held = ((b[:, 0] >= x1 + FRAME_MARGIN) & (b[:, 1] >= y1 + FRAME_MARGIN) & (b[:, 2] <= x2 - FRAME_MARGIN)
+                & (b[:, 3] <= y2 - FRAME_MARGIN))
+        if held.any():
+            frames.add(int(i))
+    return [box for i, box in enumerate(boxes) if i not in frames]
+
+
+def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int], stack: float) -> bool:
+    """Two glyphs of one word: side by side on a line, or stacked (the bars of `=`) into a sign
+    at most `stack` px tall."""
     ha, hb, wa, wb = a[3] - a[1], b[3] - b[1], a[2] - a[0], b[2] - b[0]
     overlap_y = min(a[3], b[3]) - max(a[1], b[1])
     overlap_x = min(a[2], b[2]) - max(a[0], b[0])
@@ -146,7 +175,7 @@ def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     gap_y = max(a[1], b[1]) - min(a[3], b[3])
     on_a_line = overlap_y >= 0.4 * min(ha, hb) and gap_x <= max(2.0, 0.3 * max(ha, hb))
     stacked = (overlap_x >= 0.5 * min(wa, wb) and gap_y <= max(3.0, 0.5 * max(wa, wb))
-               and max(ha, hb) <= 2.5 * max(wa, wb))
+               and max(ha, hb) <= 2.5 * max(wa, wb) and max(a[3], b[3]) - min(a[1], b[1]) <= stack)
     return on_a_line or stacked
 
 

@@ -249,9 +249,14 @@ def _reading_box(word: Rect, usual: float, query: str, width: int, height: int) 
 
 
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
-    """Both lists, without a second candidate for a place the first already has."""
-    return first + [c for c in second if all(c.rect.iou(f.rect) < 0.3 and not f.rect.contains(*c.rect.center)
-                                             for f in first)]
+    """Both lists, one candidate per place: the more confident one (a word read by its ink at a
+    lower confidence, as part of a row of labels, gives way to its line read whole)."""
+    kept: list[Candidate] = []
+    for c in sorted(first + second, key=lambda c: -c.confidence):
+        if all(c.rect.iou(k.rect) < 0.3 and not k.rect.contains(*c.rect.center)
+               and not c.rect.contains(*k.rect.center) for k in kept):
+            kept.append(c)
+    return kept
 
 
 def expected_width(box: Rect, chars: int) -> float:
