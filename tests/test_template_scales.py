@@ -334,6 +334,15 @@ def test_coarse_peaks_are_the_normed_correlations_peaks_on_real_screens():
     assert checked >= 100 and same >= 0.9 * checked, (same, checked)
 
 
+def test_a_flat_reference_scores_zero_everywhere():
+    """A reference without detail is no evidence: zero at every place, not a division by zero."""
+    image, _ = screen("gtk_fixture")
+    pyramid = Pyramid(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    scores = coarse_scores(pyramid.coarse(3, 0), Centred.of(np.full((4, 8), 200, np.uint8)))
+    assert scores.shape == (pyramid.level(3, 0).shape[0] - 3, pyramid.level(3, 0).shape[1] - 7)
+    assert not scores.any()
+
+
 def test_a_references_centred_copies_are_made_once():
     """The exact search and the sweep ask for the same sizes: each is centred once, less its
     mean, with its norm and spread as the normed score needs them."""

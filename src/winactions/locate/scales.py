@@ -6,9 +6,10 @@ window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module
 whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.1–2.2× one
 grey match on windows drawn at 0.5–0.75× (benchmarks/locate.py measures it). What it costs:
 the coarse levels scanned add up to about one window's pixels (small references keep their
-detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about half
-OpenCV's per-pixel cost (`coarse_scores`); looks, refinement and judgement add 3–4 ms of small
-matches, which is most of one grey match on a small window:
+detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7
+of the cost of OpenCV's normed match of the same sizes (`coarse_scores`, half of it the
+correlation itself); looks, refinement and judgement add 3–4 ms of small matches, which is
+most of one grey match on a small window:
 
 1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
    separately, so that the reference at the scale being tried keeps 64–128 px there and each
@@ -426,16 +427,26 @@ FLAT_VARIANCE = 0.25  # grey levels²: a window's variance is floored at this (a
 
 def coarse_scores(level: Level, t: Centred) -> np.ndarray:
     """TM_CCOEFF_NORMED of a small reference `t` (up to FAST_AREA px) at every place of a `level`,
-    several times faster than `cv2.matchTemplate` for the coarse levels' small references: OpenCV
-    spends most of a normed match on normalising (integral images in double, then a scalar loop),
-    not on the correlation. Here the correlation is a direct `filter2D` with the zero-mean
-    reference (OpenCV's DFT one for larger references), and the windows' sums are box sums of
-    the level's centred pixels and their squares (`Level`). A window with less spread than
-    FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
-    sqrt(spread / FLAT_VARIANCE); a flat one scores 0 (OpenCV answers NaN or +-1 there)."""
+    for less than `cv2.matchTemplate` costs: OpenCV spends much of a normed match on normalising
+    (integral images in double, then a scalar loop): a 4x8 reference on a 480x675 level costs
+    13x its correlation there, 3.8x this; over the benchmark's coarse scores this costs 0.7 of
+    OpenCV's. The correlation
+    is a direct `filter2D` with the zero-mean reference up to DIRECT_AREA taps, else OpenCV's
+    DFT one (`matchTemplate` TM_CCORR); the windows' sums are box sums of the level's centred
+    pixels and their squares (`Level`). A window with less spread than FLAT_VARIANCE has its
+    correlation divided by that floor, so it scores at most sqrt(spread / FLAT_VARIANCE); a
+    flat one scores 0 (OpenCV answers NaN or +-1 there).
+
+    Measured and not kept (each cost more on the benchmark's coarse levels): one DFT of a
+    level shared by the scales that use it (a product and an inverse DFT per reference cost
+    about one DFT match), the windows' sums from per-level integral images (float64 corner
+    sums cost more than two box filters), the plain sums from the uint8 level (the centring
+    then costs what the faster sum saves)."""
     th, tw = t.zero.shape[:2]
     n = th * tw
     rh, rw = level.floats.shape[0] - th + 1, level.floats.shape[1] - tw + 1
+    if t.norm == 0.0:  # a flat reference is no evidence anywhere (`coarse_peaks` never asks for one)
+        return np.zeros((rh, rw), np.float32)
     if n <= DIRECT_AREA:
         num = cv2.filter2D(level.floats, cv2.CV_32F, t.zero, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
     else:
