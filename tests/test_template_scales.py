@@ -22,7 +22,21 @@ import pytest
 from tests.conftest import Winctl, stop_app, wait_for_window
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.errors import InvalidInput
-from winactions.locate.scales import Pyramid, _scores, coarse_scores
+from winactions.locate.scales import (
+    COARSE_FLOOR,
+    DIRECT_AREA,
+    FAST_AREA,
+    FLAT_VARIANCE,
+    PEAKS_PER_SCALE,
+    Centred,
+    Pyramid,
+    Reference,
+    _scores,
+    coarse_peaks,
+    coarse_scores,
+    exponents,
+    local_peaks,
+)
 from winactions.locate.template import find_template
 from winactions.model import Rect
 
@@ -155,23 +169,25 @@ def test_scale_range_must_be_a_range():
 # -- the coarse search's own arithmetic ------------------------------------------------------
 def test_coarse_scores_agree_with_opencv_on_real_screens():
     """`coarse_scores` (box sums and a direct or DFT correlation) is OpenCV's TM_CCOEFF_NORMED
-    wherever the window has any spread, for every size the coarse levels use; a flat window
-    scores 0 where OpenCV answers NaN or +-1: never a peak."""
+    wherever the window has any spread, for every size the coarse levels use (both sides of
+    DIRECT_AREA, up to FAST_AREA); a flat window scores 0 where OpenCV answers NaN or +-1:
+    never a peak."""
     checked = 0
+    paths = set()
     for app in FOUND_EVERYWHERE:
         image, truth = screen(app)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         pyramid = Pyramid(grey)
         for kx, ky in ((1, 1), (3, 0), (2, 1), (4, 2)):
-            level, floats = pyramid.level(kx, ky), pyramid.floats(kx, ky)
+            level, coarse = pyramid.level(kx, ky), pyramid.coarse(kx, ky)
             for t in truth["targets"][:25]:
                 r = rect(t)
                 crop = grey[r.top:r.bottom, r.left:r.right]
-                for size in ((4, 8), (8, 4), (12, 9), (24, 10), (40, 25)):
+                for size in ((4, 8), (8, 4), (11, 8), (12, 9), (24, 10), (40, 25)):
                     small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA) if crop.size else crop
                     if not crop.size or float(small.std()) < 1 or size[0] > level.shape[1] or size[1] > level.shape[0]:
                         continue
-                    ours, theirs = coarse_scores(floats, small), _scores(level, small)
+                    ours, theirs = coarse_scores(coarse, Centred.of(small)), _scores(level, small)
                     assert ours.shape == theirs.shape
                     mean = cv2.boxFilter(level.astype(np.float32), -1, size, anchor=(0, 0))
                     square = cv2.sqrBoxFilter(level.astype(np.float32), -1, size, anchor=(0, 0))
@@ -181,8 +197,165 @@ def test_coarse_scores_agree_with_opencv_on_real_screens():
                     kernel = np.ones(size[::-1], np.uint8)
                     flat = (cv2.dilate(level, kernel, anchor=(0, 0)) == cv2.erode(level, kernel, anchor=(0, 0)))
                     assert (np.abs(ours[flat[:ours.shape[0], :ours.shape[1]]]) < 1e-3).all()
+                    paths.add(small.size <= DIRECT_AREA)
                     checked += 1
-    assert checked >= 200
+    assert checked >= 200 and paths == {True, False}
+
+
+def _normed(level: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The normed correlation written out in float64 with coarse_scores' floor:
+    sum((x - mean x) t0) / sqrt(max(sum (x - mean x)**2, FLAT_VARIANCE n) * sum t0**2), t0 = t - mean t;
+    the windows' sums from float64 integral images (exact), the correlation one tap at a time."""
+    th, tw = t.shape
+    rh, rw = level.shape[0] - th + 1, level.shape[1] - tw + 1
+    x = level.astype(np.float64)
+    zero = t.astype(np.float64) - t.mean()
+    num = np.zeros((rh, rw))
+    for i in range(th):
+        for j in range(tw):
+            num += zero[i, j] * x[i:i + rh, j:j + rw]
+    sums = []
+    for values in (x, x * x):
+        integral = np.pad(values.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+        sums.append(integral[th:, tw:] - integral[:rh, tw:] - integral[th:, :rw] + integral[:rh, :rw])
+    spread = np.maximum(sums[1] - sums[0] ** 2 / t.size, FLAT_VARIANCE * t.size)
+    return num / np.sqrt(spread * (zero * zero).sum())
+
+
+def test_coarse_scores_are_the_normed_correlation_to_float_precision():
+    """Against the formula in float64 on real levels (OpenCV's own normed match is only good to
+    about 1e-2 on low-spread windows, so the agreement above is loose): within 1e-3 wherever a
+    window's variance is at least one grey level², and 3e-3 at every window, near-flat ones
+    included (there the float32 correlation is a small difference of large sums), on both
+    sides of DIRECT_AREA and up to FAST_AREA."""
+    checked = 0
+    for app in FOUND_EVERYWHERE:
+        image, truth = screen(app)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        pyramid = Pyramid(cv2.cvtColor(window_at(image, truth, 0.75)[0], cv2.COLOR_BGR2GRAY))
+        for kx, ky in ((3, 0), (2, 1), (4, 2)):
+            level = pyramid.level(kx, ky)
+            for t in truth["targets"][:40:4]:
+                r = rect(t)
+                crop = grey[r.top:r.bottom, r.left:r.right]
+                for size in ((6, 5), (11, 8), (16, 12), (32, 32)):
+                    small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA) if crop.size else crop
+                    if not crop.size or float(small.std()) < 1 or size[0] > level.shape[1] or size[1] > level.shape[0]:
+                        continue
+                    assert small.size <= FAST_AREA
+                    error = np.abs(coarse_scores(pyramid.coarse(kx, ky), Centred.of(small)) - _normed(level, small))
+                    assert error.max() < 3e-3, (app, kx, ky, size)
+                    mean = cv2.boxFilter(level.astype(np.float64), -1, size, anchor=(0, 0))
+                    square = cv2.sqrBoxFilter(level.astype(np.float64), -1, size, anchor=(0, 0))
+                    spread = (square - mean * mean)[:error.shape[0], :error.shape[1]] >= 1.0
+                    assert error[spread].max(initial=0.0) < 1e-3, (app, kx, ky, size)
+                    checked += 1
+    assert checked >= 40
+
+
+def _greedy_peaks(scores: np.ndarray, shape: tuple[int, int], count: int, floor: float) -> list[tuple[float, int, int]]:
+    """The greedy peak choice written plainly: every place by score (ties in row order), each
+    taken unless within half a template of one taken before."""
+    th, tw = shape
+    ys, xs = np.unravel_index(np.argsort(-scores, axis=None, kind="stable"), scores.shape)
+    taken: list[tuple[float, int, int]] = []
+    for y, x in zip(ys.tolist(), xs.tolist()):
+        if len(taken) == count or scores[y, x] < floor:
+            break
+        if all(abs(y - ty) > th // 2 or abs(x - tx) > tw // 2 for _, tx, ty in taken):
+            taken.append((float(scores[y, x]), x, y))
+    return taken
+
+
+def test_local_peaks_are_the_greedy_choice_on_real_coarse_maps():
+    """The peak finder keeps the best place, suppresses a template-sized area around it, and
+    repeats: the same peaks, in the same order, as the plain greedy choice; ties (scores
+    rounded to a tenth make plateaus) go to the first place in row order."""
+    checked = 0
+    for app in FOUND_EVERYWHERE:
+        image, truth = screen(app)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        pyramid = Pyramid(grey)
+        for t in truth["targets"][:30:3]:
+            r = rect(t)
+            crop = grey[r.top:r.bottom, r.left:r.right]
+            if not crop.size or float(crop.std()) < 2:
+                continue
+            kx, ky = exponents(crop.shape[1], crop.shape[0])
+            size = (max(3, round(crop.shape[1] / 2 ** kx)), max(3, round(crop.shape[0] / 2 ** ky)))
+            small = Centred.of(cv2.resize(crop, size, interpolation=cv2.INTER_AREA))
+            scores = coarse_scores(pyramid.coarse(kx, ky), small)
+            for plateaus in (False, True):
+                map_ = np.round(scores, 1) if plateaus else scores
+                for count, floor in ((PEAKS_PER_SCALE, COARSE_FLOOR), (20, 0.0)):
+                    expected = _greedy_peaks(map_, size[::-1], count, floor)
+                    assert local_peaks(map_.copy(), size[::-1], count, floor) == expected, (app, t["name"], plateaus)
+                    checked += bool(expected)
+    assert checked >= 30
+
+
+def test_coarse_peaks_are_the_normed_correlations_peaks_on_real_screens():
+    """The seeds of a coarse search are the greedy peaks of the normed correlation (in float64)
+    of the sized reference on its level: the same places in the same order, scores within 3e-3,
+    for controls of both windows drawn at 0.5x and 0.75x. Where two candidates score within
+    float32 rounding of each other, either may come first: from there on the order is free."""
+    checked = same = 0
+    for app in FOUND_EVERYWHERE:
+        image, truth = screen(app)
+        for scale in (0.5, 0.75):
+            window, _ = window_at(image, truth, scale)
+            pyramid = Pyramid(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY))
+            for t in truth["targets"][:40:2]:
+                r = rect(t)
+                if r.width < 3 or r.height < 3:
+                    continue
+                crop = cv2.cvtColor(image[r.top:r.bottom, r.left:r.right], cv2.COLOR_BGR2GRAY)
+                if float(crop.std()) < 2:
+                    continue
+                reference = Reference(crop)
+                seeds, _ = coarse_peaks(pyramid, reference, scale)
+                kx, ky = exponents(crop.shape[1] * scale, crop.shape[0] * scale)
+                size = (max(3, round(crop.shape[1] * scale / 2 ** kx)), max(3, round(crop.shape[0] * scale / 2 ** ky)))
+                level = pyramid.level(kx, ky)
+                if size[0] > level.shape[1] or size[1] > level.shape[0]:
+                    assert seeds == []
+                    continue
+                normed = _normed(level, reference.sized(*size))
+                expected = _greedy_peaks(normed, size[::-1], PEAKS_PER_SCALE, COARSE_FLOOR)
+                places = [(round(seed.cx / 2 ** kx - size[0] / 2), round(seed.cy / 2 ** ky - size[1] / 2))
+                          for seed in seeds]
+                assert len(seeds) == len(expected) or abs(min(seed.score for seed in seeds) - COARSE_FLOOR) < 3e-3
+                for seed, place, (score, x, y) in zip(seeds, places, expected):
+                    assert abs(seed.score - score) < 3e-3, (app, scale, t["name"], seed, score)
+                    if place != (x, y):
+                        break
+                    same += 1
+                checked += len(expected)
+    assert checked >= 100 and same >= 0.9 * checked, (same, checked)
+
+
+def test_a_flat_reference_scores_zero_everywhere():
+    """A reference without detail is no evidence: zero at every place, not a division by zero."""
+    image, _ = screen("gtk_fixture")
+    pyramid = Pyramid(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    scores = coarse_scores(pyramid.coarse(3, 0), Centred.of(np.full((4, 8), 200, np.uint8)))
+    assert scores.shape == (pyramid.level(3, 0).shape[0] - 3, pyramid.level(3, 0).shape[1] - 7)
+    assert not scores.any()
+
+
+def test_a_references_centred_copies_are_made_once():
+    """The exact search and the sweep ask for the same sizes: each is centred once, less its
+    mean, with its norm and spread as the normed score needs them."""
+    image, truth = screen("gtk_fixture")
+    r = target(truth, "Button", "Apply")
+    reference = Reference(cv2.cvtColor(image[r.top:r.bottom, r.left:r.right], cv2.COLOR_BGR2GRAY))
+    first = reference.centred(12, 5)
+    assert reference.centred(12, 5) is first
+    small = reference.sized(12, 5).astype(np.float64)
+    assert first.zero.dtype == np.float32 and first.zero.shape == (5, 12)
+    assert np.abs(first.zero - (small - small.mean())).max() < 1e-4
+    assert abs(first.norm - float(np.sqrt(((small - small.mean()) ** 2).sum()))) < 1e-3
+    assert abs(first.spread - float(small.std())) < 1e-4
 
 
 def test_pyramid_levels_are_exact_halvings():

@@ -6,9 +6,10 @@ window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module
 whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.1–2.2× one
 grey match on windows drawn at 0.5–0.75× (benchmarks/locate.py measures it). What it costs:
 the coarse levels scanned add up to about one window's pixels (small references keep their
-detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about half
-OpenCV's per-pixel cost (`coarse_scores`); looks, refinement and judgement add 3–4 ms of small
-matches, which is most of one grey match on a small window:
+detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7
+of the cost of OpenCV's normed match of the same sizes (`coarse_scores`, half of it the
+correlation itself); looks, refinement and judgement add 3–4 ms of small matches, which is
+most of one grey match on a small window:
 
 1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
    separately, so that the reference at the scale being tried keeps 64–128 px there and each
@@ -80,12 +81,36 @@ class Reference:
         self.image = image
         self.shape = image.shape
         self._sizes: dict[tuple[int, int], np.ndarray] = {}
+        self._centred: dict[tuple[int, int], Centred] = {}
 
     def sized(self, width: int, height: int) -> np.ndarray:
         key = (max(1, width), max(1, height))
         if key not in self._sizes:
             self._sizes[key] = resize(self.image, *key)
         return self._sizes[key]
+
+    def centred(self, width: int, height: int) -> Centred:
+        """The `width`x`height` copy less its mean, as `coarse_scores` correlates it, made once:
+        a size recurs on another level (15% of the asks over the benchmark's searches)."""
+        key = (max(1, width), max(1, height))
+        if key not in self._centred:
+            self._centred[key] = Centred.of(self.sized(*key))
+        return self._centred[key]
+
+
+@dataclass(frozen=True)
+class Centred:
+    """A small reference less its mean (float32) and what normalises its correlation."""
+
+    zero: np.ndarray
+    norm: float  # the root of the sum of its squares: the reference's part of the normed score's denominator
+    spread: float  # its standard deviation in grey levels: below 1 its detail vanished at this size
+
+    @classmethod
+    def of(cls, t: np.ndarray) -> Centred:
+        mean, std = cv2.meanStdDev(t)
+        spread = float(std[0, 0])
+        return cls(np.subtract(t, float(mean[0, 0]), dtype=np.float32), spread * math.sqrt(t.size), spread)
 
 
 @dataclass
@@ -94,26 +119,46 @@ class Pyramid:
 
     base: np.ndarray
     levels: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
-    centred: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    scored: dict[tuple[int, int], Level] = field(default_factory=dict)
 
     def level(self, kx: int, ky: int) -> np.ndarray:
         if (kx, ky) == (0, 0):
             return self.base
         if (kx, ky) not in self.levels:
-            # from the diagonal parent when both axes shrink (OpenCV's 2x2 area path is ~30x faster
-            # than halving one axis), else from the parent along the one axis that shrinks
-            if kx and ky:
+            # both axes halved together down to the smaller exponent, the longer one after: OpenCV's
+            # 2x2 area path is ~8x faster per pixel than halving one axis, so one-axis halvings are
+            # done on the smallest image (a 4x2 level from the 2x2 one, not from the full-size 2x1)
+            if kx == ky:
                 self.levels[(kx, ky)] = halve(self.level(kx - 1, ky - 1), True, True)
             else:
-                self.levels[(kx, ky)] = halve(self.level(max(0, kx - 1), max(0, ky - 1)), kx > 0, ky > 0)
+                self.levels[(kx, ky)] = halve(self.level(kx - (kx > ky), ky - (ky > kx)), kx > ky, ky > kx)
         return self.levels[(kx, ky)]
 
-    def floats(self, kx: int, ky: int) -> np.ndarray:
-        """The level as float32 less 128, made once: `coarse_scores` sums its pixels and their
-        squares, which stay exact integers in float32 for the small references it takes."""
-        if (kx, ky) not in self.centred:
-            self.centred[(kx, ky)] = np.subtract(self.level(kx, ky), 128.0, dtype=np.float32)
-        return self.centred[(kx, ky)]
+    def coarse(self, kx: int, ky: int) -> Level:
+        """The level as `coarse_scores` reads it, made once: several scales share a level."""
+        if (kx, ky) not in self.scored:
+            self.scored[(kx, ky)] = Level.of(self.level(kx, ky))
+        return self.scored[(kx, ky)]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A pyramid level less 128 as float32 (what `coarse_scores` correlates and sums) and its
+    squares as uint16 (summed by an integer box filter: exact, and about half the cost of
+    OpenCV's float sqrBoxFilter, which was a fifth of a coarse score). Centring keeps a window's
+    sums exact in float32: its sum of squares is at most 1024 * 128**2 = 2**24 for FAST_AREA px."""
+
+    floats: np.ndarray
+    squares: np.ndarray
+
+    @classmethod
+    def of(cls, level: np.ndarray) -> Level:
+        return cls(cv2.LUT(level, _CENTRED), cv2.LUT(level, _SQUARES))
+
+
+# a grey level less 128 as a `Level` holds it, and its square: one table look-up per pixel
+_CENTRED = np.arange(-128, 128, dtype=np.float32)
+_SQUARES = (np.arange(-128, 128) ** 2).astype(np.uint16)
 
 
 def halve(image: np.ndarray, across: bool, down: bool) -> np.ndarray:
@@ -187,26 +232,30 @@ def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAK
     level = pyramid.level(kx, ky)
     if cw > level.shape[1] or ch > level.shape[0]:
         return [], length
-    small = t.sized(cw, ch)
-    if float(cv2.meanStdDev(small)[1][0, 0]) < 1.0:  # the reference's detail vanished at this level: no evidence here
+    small = t.centred(cw, ch)
+    if small.spread < 1.0:  # the reference's detail vanished at this level: no evidence here
         return [], length
-    result = coarse_scores(pyramid.floats(kx, ky), small) if cw * ch <= FAST_AREA else _scores(level, small)
+    result = coarse_scores(pyramid.coarse(kx, ky), small) if cw * ch <= FAST_AREA else _scores(level, t.sized(cw, ch))
     peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy)
              for score, x, y in local_peaks(result, (ch, cw), count, COARSE_FLOOR)]
     return peaks, length
 
 
 def local_peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: float) -> list[tuple[float, int, int]]:
-    """The best `count` local maxima of a score map (which it overwrites), suppressing a
-    template-sized area around each."""
+    """The best `count` local maxima of a score map (which it overwrites) at or above `floor`,
+    best first, each suppressing a template-sized area around it: the greedy choice (the first
+    place in row order wins a tie). One `minMaxLoc` per peak is the cheapest exact way found:
+    sorting the places above the floor or keeping rows' maxima cost more than the eight scans
+    of a coarse map (a few microseconds each)."""
     th, tw = shape[:2]
+    dy, dx = th // 2, tw // 2
     out: list[tuple[float, int, int]] = []
     for _ in range(count):
         _, score, _, (x, y) = cv2.minMaxLoc(result)
         if score < floor:
             break
-        out.append((float(score), x, y))
-        result[max(0, y - th // 2):y + th // 2 + 1, max(0, x - tw // 2):x + tw // 2 + 1] = -1.0
+        out.append((score, x, y))
+        result[y - dy if y > dy else 0:y + dy + 1, x - dx if x > dx else 0:x + dx + 1] = -1.0
     return out
 
 
@@ -372,36 +421,43 @@ def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tu
 
 
 FAST_AREA = 1024  # px: references up to this size are scored by `coarse_scores`' own sums (exact in float32)
-DIRECT_AREA = 64  # px: up to this size a direct correlation beats OpenCV's DFT one
+DIRECT_AREA = 96  # px: up to this size a direct correlation beats OpenCV's DFT one (measured on the coarse levels)
 FLAT_VARIANCE = 0.25  # grey levels²: a window's variance is floored at this (a flat window scores 0)
 
 
-def coarse_scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """TM_CCOEFF_NORMED of a small uint8 reference `t` (up to FAST_AREA px) at every place of `image` (a level as
-    float32 less 128, `Pyramid.floats`), several times faster than `cv2.matchTemplate` for the
-    coarse levels' small references: OpenCV spends most of a normed match on normalising
-    (integral images in double, then a scalar loop), not on the correlation. Here the
-    correlation is a direct `filter2D` with the zero-mean reference (OpenCV's DFT one for larger
-    references), and the windows' sums come from box filters. A window with less spread than
-    FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
-    sqrt(spread / FLAT_VARIANCE); a flat one scores 0 (OpenCV answers NaN or +-1 there)."""
-    th, tw = t.shape[:2]
+def coarse_scores(level: Level, t: Centred) -> np.ndarray:
+    """TM_CCOEFF_NORMED of a small reference `t` (up to FAST_AREA px) at every place of a `level`,
+    for less than `cv2.matchTemplate` costs: OpenCV spends much of a normed match on normalising
+    (integral images in double, then a scalar loop): a 4x8 reference on a 480x675 level costs
+    13x its correlation there, 3.8x this; over the benchmark's coarse scores this costs 0.7 of
+    OpenCV's. The correlation
+    is a direct `filter2D` with the zero-mean reference up to DIRECT_AREA taps, else OpenCV's
+    DFT one (`matchTemplate` TM_CCORR); the windows' sums are box sums of the level's centred
+    pixels and their squares (`Level`). A window with less spread than FLAT_VARIANCE has its
+    correlation divided by that floor, so it scores at most sqrt(spread / FLAT_VARIANCE); a
+    flat one scores 0 (OpenCV answers NaN or +-1 there).
+
+    Measured and not kept (each cost more on the benchmark's coarse levels): one DFT of a
+    level shared by the scales that use it (a product and an inverse DFT per reference cost
+    about one DFT match), the windows' sums from per-level integral images (float64 corner
+    sums cost more than two box filters), the plain sums from the uint8 level (the centring
+    then costs what the faster sum saves)."""
+    th, tw = t.zero.shape[:2]
     n = th * tw
-    rh, rw = image.shape[0] - th + 1, image.shape[1] - tw + 1
-    zero = t.astype(np.float32)
-    zero -= zero.mean()
-    norm = math.sqrt(float((zero * zero).sum()))
+    rh, rw = level.floats.shape[0] - th + 1, level.floats.shape[1] - tw + 1
+    if t.norm == 0.0:  # a flat reference is no evidence anywhere (`coarse_peaks` never asks for one)
+        return np.zeros((rh, rw), np.float32)
     if n <= DIRECT_AREA:
-        num = cv2.filter2D(image, cv2.CV_32F, zero, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
+        num = cv2.filter2D(level.floats, cv2.CV_32F, t.zero, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
     else:
-        num = cv2.matchTemplate(image, zero, cv2.TM_CCORR)
-    s1 = cv2.boxFilter(image, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
+        num = cv2.matchTemplate(level.floats, t.zero, cv2.TM_CCORR)
+    s1 = cv2.boxFilter(level.floats, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
                        borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
-    s2 = cv2.sqrBoxFilter(image, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
-                          borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
+    s2 = cv2.boxFilter(level.squares, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
+                       borderType=cv2.BORDER_CONSTANT)[:rh, :rw]  # summed in int32, handed over as float32
     spread = cv2.subtract(s2, cv2.multiply(s1, s1, scale=1.0 / n))  # n times each window's variance
     # a flat window's correlation is 0, so dividing it by the floor instead scores it 0: no evidence
-    return cv2.divide(num, cv2.sqrt(cv2.max(spread, FLAT_VARIANCE * n)), scale=1.0 / norm)
+    return cv2.divide(num, cv2.sqrt(cv2.max(spread, FLAT_VARIANCE * n)), scale=1.0 / t.norm)
 
 
 def _scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
