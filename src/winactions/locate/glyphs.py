@@ -243,13 +243,16 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
         r = word.rect
         if r.width < 1 or r.height < 1:
             continue
-        aspect = r.width / r.height
         best = 0.0
-        for shape in shapes:
-            want = shape.shape[1] / shape.shape[0]
-            if not (want / ASPECT_SLACK <= aspect <= want * ASPECT_SLACK or (r.width <= 3 and r.height <= 3)):
+        for ink in (r, _above_underline(grey, r)):
+            if ink is None:
                 continue
-            best = max(best, _correlate(grey, r, shape))
+            aspect = ink.width / ink.height
+            for shape in shapes:
+                want = shape.shape[1] / shape.shape[0]
+                if not (want / ASPECT_SLACK <= aspect <= want * ASPECT_SLACK or (ink.width <= 3 and ink.height <= 3)):
+                    continue
+                best = max(best, _correlate(grey, ink, shape))
         if best <= 0:
             continue
         fit = 1.0
@@ -262,6 +265,27 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
         out.append(GlyphMatch(word, best, fit))
     out.sort(key=lambda m: -m.score * (0.75 + 0.25 * m.size_fit))
     return out
+
+
+def _above_underline(grey: np.ndarray, rect: Rect) -> Rect | None:
+    """The word without the line under it (a link's underline, joined to the word by the
+    gradient across a one-pixel gap): its last ink rows run the whole width below a row with
+    almost none. None when the word is not underlined."""
+    if rect.height < 8 or rect.width < 3 * rect.height // 2:
+        return None
+    crop = grey[rect.top:rect.bottom, rect.left:rect.right].astype(np.int16)
+    border = np.concatenate([crop[0], crop[-1]])
+    ink = np.abs(crop - int(np.median(border))) > 48
+    rows = ink.mean(axis=1)
+    for bar in range(rect.height - 1, rect.height - 4, -1):
+        if rows[bar] >= 0.85:
+            gap = bar - 1
+            while gap > 0 and rows[gap] >= 0.85:  # a bar two pixels thick
+                gap -= 1
+            if gap > 0 and rows[gap] <= 0.1 and ink[:gap].any():
+                return Rect(left=rect.left, top=rect.top, right=rect.right, bottom=rect.top + gap)
+            return None
+    return None
 
 
 def usual_height(words: list[Word]) -> float:

@@ -430,12 +430,11 @@ def coarse_scores(level: Level, t: Centred) -> np.ndarray:
     for less than `cv2.matchTemplate` costs: OpenCV spends much of a normed match on normalising
     (integral images in double, then a scalar loop): a 4x8 reference on a 480x675 level costs
     13x its correlation there, 3.8x this; over the benchmark's coarse scores this costs 0.7 of
-    OpenCV's. The correlation
-    is a direct `filter2D` with the zero-mean reference up to DIRECT_AREA taps, else OpenCV's
-    DFT one (`matchTemplate` TM_CCORR); the windows' sums are box sums of the level's centred
-    pixels and their squares (`Level`). A window with less spread than FLAT_VARIANCE has its
-    correlation divided by that floor, so it scores at most sqrt(spread / FLAT_VARIANCE); a
-    flat one scores 0 (OpenCV answers NaN or +-1 there).
+    OpenCV's. The correlation is a direct `filter2D` with the zero-mean reference up to
+    DIRECT_AREA taps, else OpenCV's DFT one (`matchTemplate` TM_CCORR); the windows' sums are
+    box sums of the level's centred pixels and their squares (`Level`). A window with less
+    spread than FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
+    sqrt(spread / FLAT_VARIANCE); a flat one scores 0 (OpenCV answers NaN or +-1 there).
 
     Measured and not kept (each cost more on the benchmark's coarse levels): one DFT of a
     level shared by the scales that use it (a product and an inverse DFT per reference cost
