@@ -8,14 +8,16 @@ read costs ~20 ms, so reading every button of a keypad costs seconds. Two cheap 
 come first (ocr.find_by_ink), for short labels and for words alike:
 
 1. **Ink groups** (`ink_groups`): the morphological gradient of the grey image marks every
-   stroke; its connected components, minus button frames and rules, are glyphs, and glyphs
-   close on a line (or stacked, as the bars of `=` or the dots of `÷`) are joined into words.
-   A few milliseconds for a window, and a lone `.` is a word like any other.
-2. **Rendered glyphs** (`GlyphMatcher`): the query is drawn in the desktop's sans-serif
-   fonts, scaled to each word's ink box, and compared with its ink by normalised
-   correlation. Words whose aspect cannot hold the query are skipped before any pixels are
-   compared; a word drawn at a size far from the window's other text (the big digits of a
-   display) is trusted less than a button's label.
+   stroke; its connected components, minus button frames (a component holding another one),
+   rules and outlines, are glyphs, and glyphs close on a line (or stacked, as the bars of `=`
+   or the dots of `÷`, into a sign no taller than two glyphs) are joined into words. A few
+   milliseconds for a window, and a lone `.` is a word like any other.
+2. **Rendered glyphs** (`match_words`): the query is drawn in the desktop's sans-serif
+   fonts, scaled to each word's ink box (and to the box above a link's underline), and
+   compared with its ink by normalised correlation. Words whose aspect cannot hold the query
+   are skipped before any pixels are compared; a word drawn at a size far from the window's
+   other text (the big digits of a display) is trusted less than a button's label, and one
+   three times off it (a speck of a resampled corner, a key's whole blob) is not ranked.
 
 The shape only ranks: the recogniser reads the best-ranked few and decides (letters and
 digits have look-alikes in shape: `l` `I` `1`, `O` `0`); a symbol it cannot read is judged

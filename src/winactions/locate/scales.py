@@ -3,7 +3,7 @@
 A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
 tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
 window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module searches the
-whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.1–2.2× one
+whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.2–2× one
 grey match on windows drawn at 0.5–0.75× (benchmarks/locate.py measures it). What it costs:
 the coarse levels scanned add up to about one window's pixels (small references keep their
 detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7
