@@ -106,11 +106,13 @@ CHROMIUM = Path(__file__).parent / "fixtures" / "screens" / "chromium_form.png"
 
 
 @pytest.mark.parametrize("label,kind", [("Name", "HeaderItem"), ("Qty", "HeaderItem"), ("Price", "HeaderItem"),
-                                        ("Search", "Text"), ("Details", "Hyperlink"), ("Place order", "Button")])
+                                        ("Search", "Text"), ("Details", "Hyperlink"), ("Place order", "Button"),
+                                        ("Item 2", "DataItem"), ("Item 3", "DataItem")])
 def test_words_of_a_web_form_are_read_by_their_ink(label, kind):
     """A table's header (it once stacked onto the row above), a link (its underline joined to its
-    letters) and a label beside a field: found without the text-line detector (`ocr:ink`, a few
-    hundred ms instead of seconds) at the place Chromium's tree gives."""
+    letters), a label beside a field and a cell of two words among rows of look-alikes (its word
+    "Item" once outranked the run "Item 2"): found without the text-line detector (`ocr:ink`, a
+    few hundred ms instead of seconds) at the place Chromium's tree gives."""
     truth = json.loads(CHROMIUM.with_suffix(".json").read_text())
     rect = next(t["rect"] for t in truth["targets"] if t["name"] == label and t["type"] == kind)
     found = find_text(cv2.imread(str(CHROMIUM)), label)

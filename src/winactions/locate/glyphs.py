@@ -50,6 +50,7 @@ FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts
              "C:/Windows/Fonts", "/System/Library/Fonts", "/Library/Fonts")
 MAX_FONTS = 3
 RENDER_SIZE = 64  # px: the query is drawn once this large, then scaled to each word
+OTHER_WORD_COUNT = 0.8  # a word or run of another number of words than the query is ranked this much lower
 ASPECT_SLACK = 2.0  # a word's width/height may differ this much from the rendered query's (a drop-down arrow)
 
 
@@ -265,7 +266,17 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
             if fit <= 0:  # 3x off the window's text size: a speck of a resampled corner, a whole button's blob
                 continue
         out.append(GlyphMatch(word, best, fit))
-    out.sort(key=lambda m: -m.score * (0.75 + 0.25 * m.size_fit))
+    # a query of several words is first looked for in runs of as many words: stretched to a
+    # run's box, its shape scores "Item 2" about as well in the word "Item" as in "Item 2"
+    # (a short label's words are its signs, `+/-` is three, so it is not counted)
+    words = len(unicodedata.normalize("NFKC", query).split())
+    counted = len(text) > 3
+
+    def rank(m: GlyphMatch) -> float:
+        fewer = counted and m.word.words != words
+        return -m.score * (0.75 + 0.25 * m.size_fit) * (OTHER_WORD_COUNT if fewer else 1.0)
+
+    out.sort(key=rank)
     return out
 
 
