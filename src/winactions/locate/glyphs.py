@@ -269,11 +269,11 @@ def match_words(grey: np.ndarray, words: list[Word], query: str) -> list[GlyphMa
     # a query of several words is first looked for in runs of as many words: stretched to a
     # run's box, its shape scores "Item 2" about as well in the word "Item" as in "Item 2"
     # (a short label's words are its signs, `+/-` is three, so it is not counted)
-    words = len(unicodedata.normalize("NFKC", query).split())
+    wanted = len(unicodedata.normalize("NFKC", query).split())
     counted = len(text) > 3
 
     def rank(m: GlyphMatch) -> float:
-        fewer = counted and m.word.words != words
+        fewer = counted and m.word.words != wanted
         return -m.score * (0.75 + 0.25 * m.size_fit) * (OTHER_WORD_COUNT if fewer else 1.0)
 
     out.sort(key=rank)
