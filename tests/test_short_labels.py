@@ -128,3 +128,14 @@ def test_a_word_beside_the_next_control_is_found_whole():
     found = find_text(cv2.imread(str(CHROMIUM)), "Shipping")
     assert found[0].confidence >= 0.8 and inside(rect, found[0].rect.center), found[:2]
     assert sum(inside(rect, c.rect.center) for c in found) == 1, "one candidate per place"
+
+
+def test_a_slash_read_as_one_counts_only_among_signs():
+    """galculator's "+/-" comes back as "+1-": among signs a slash may be a 1 (less sure), but a
+    "1" key is never the "/" key, nor an "l" the "1" key (a short label must match itself)."""
+    key = Rect(left=0, top=0, right=20, bottom=20)
+    found = match_line(TextBox(key, "+1-", 0.9), "+/-", "auto", 0.8)
+    assert found is not None and 0.8 <= found.confidence < 0.9 and found.detail["mode"] == "alike"
+    assert match_line(TextBox(key, "1", 0.9), "/", "auto", 0.8) is None
+    assert match_line(TextBox(key, "l", 0.9), "1", "auto", 0.8) is None
+    assert match_line(TextBox(key, "+1", 0.9), "+/-", "auto", 0.8) is None

@@ -279,7 +279,9 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
     arrow of a drop-down button, "MS▾" read as "MS√")."""
     wanted = _fold(_normal(query), _normal(query))
     text = _fold(_normal(line.text), _normal(query))
-    if len(wanted.replace(" ", "")) <= SHORT and text != wanted and text.casefold() != wanted.casefold():
+    signs = len(wanted) >= 2 and not wanted.replace(" ", "").isalnum()
+    if len(wanted.replace(" ", "")) <= SHORT and text != wanted and text.casefold() != wanted.casefold() and not (
+            signs and _alike(text, SAME_SHAPE_AMONG_SIGNS) == _alike(wanted, SAME_SHAPE_AMONG_SIGNS)):
         rest = text[len(wanted):].strip()
         if not (text.casefold().startswith(wanted.casefold()) and len(rest) <= 1 and not rest.isalnum()):
             return None
@@ -290,7 +292,8 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
     for step in steps:
         a, b = (text, wanted) if step == "exact" else (text.casefold(), wanted.casefold())
         if step == "alike":  # l I 1 | and O 0 look the same in many UI fonts: equal, but less sure
-            a, b = a.translate(SAME_SHAPE), b.translate(SAME_SHAPE)
+            table = SAME_SHAPE_AMONG_SIGNS if signs else SAME_SHAPE
+            a, b = _alike(text, table), _alike(wanted, table)
             if a == b:
                 return _candidate(line, line.rect, 0.9, step)
             continue
@@ -354,6 +357,13 @@ LOOK_ALIKES = str.maketrans({"二": "=", "三": "=", "十": "+", "一": "-", "�
 
 
 SAME_SHAPE = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o"})  # applied after casefold
+# in a label of signs a slash is read as 1 too (galculator's "+/-" as "+1-"); not for "/" alone,
+# which would then be any "1" key
+SAME_SHAPE_AMONG_SIGNS = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o", "/": "l"})
+
+
+def _alike(text: str, table: dict[int, str]) -> str:
+    return text.casefold().translate(table)
 
 
 def _fold(text: str, query: str) -> str:
