@@ -1,5 +1,6 @@
 """Short labels by pixels on live calculators nobody here wrote (issue 15.1): `click text:=`
-works, the sum shows in the app's own display, and a label a tooltip covers is not clicked.
+works, the sum shows in the app's own display (and its sign flips by `text:+/-`), and a label
+a tooltip covers is not clicked.
 
 `text:` targets skip the tree on purpose: these keys are in the tree too, and a plain `7`
 would be found there first (issue 15.5)."""
@@ -37,6 +38,11 @@ def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):  # noqa: F811
         out = winctl("click", f"text:{key}").out
         assert "located by ocr" in out and f'"{key}"' in out, out  # the label, not what the model read
     assert "15" in display(winctl)
+    winctl("click", "text:+/-")  # read as "+1-" by the recogniser: a slash among signs
+    deadline = time.monotonic() + 5
+    while "-15" not in display(winctl):
+        assert time.monotonic() < deadline, display(winctl)
+        time.sleep(0.3)
 
 
 def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):  # noqa: F811
