@@ -22,11 +22,9 @@ import pytest
 from tests.conftest import Winctl, stop_app, wait_for_window
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.errors import InvalidInput
-from winactions.locate import scales
 from winactions.locate.scales import (
     COARSE_FLOOR,
     DIRECT_AREA,
-    EXACT_TRIES,
     FAST_AREA,
     FLAT_VARIANCE,
     PEAKS_PER_SCALE,
@@ -36,7 +34,6 @@ from winactions.locate.scales import (
     _scores,
     coarse_peaks,
     coarse_scores,
-    exact,
     exponents,
     local_peaks,
 )
@@ -433,31 +430,3 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
             assert r2.contains(*found[0].rect.center), (r2, found[0])
             up += 1
     assert down >= 0.6 * len(keys) and up >= 0.6 * len(keys), (down, up, len(keys))
-
-
-def test_the_exact_search_gives_up_early_only_when_every_scale_follows(monkeypatch):
-    """On a window drawn at 0.75x no check at 1x can succeed: with the sweep to follow, the exact
-    search stops after EXACT_TRIES checked peaks; alone (scales 1..1) it checks every peak. At
-    1x the first peak is reliable and every copy is still checked for (Chromium's close crosses)."""
-    image, truth = screen("chromium_form")
-    checked: list[int] = []
-    real_at = scales._at
-    monkeypatch.setattr(scales, "_at", lambda *a, **k: checked.append(1) or real_at(*a, **k))
-
-    def checks(window: np.ndarray, reference: np.ndarray, reliable: float | None) -> tuple[int, list]:
-        checked.clear()
-        t = Reference(cv2.cvtColor(reference, cv2.COLOR_BGR2GRAY))
-        grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
-        found = exact(grey, t, 0.75, 5, Pyramid(grey), reliable)
-        return len(checked), found
-
-    close = target(truth, "Button", "Close")
-    reference = image[close.top:close.bottom, close.left:close.right]
-    smaller, _ = window_at(image, truth, 0.75)
-    alone, _ = checks(smaller, reference, None)
-    given_up, found = checks(smaller, reference, 0.95)
-    assert alone > EXACT_TRIES and given_up == EXACT_TRIES and not found
-    whole, _ = window_at(image, truth, 1.0)
-    every, all_copies = checks(whole, reference, None)
-    early, copies = checks(whole, reference, 0.95)
-    assert copies == all_copies and copies[0].score >= 0.95 and early == every

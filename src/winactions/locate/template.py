@@ -75,9 +75,7 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
             return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "hint"})]
     pyramid = Pyramid(s)
     reference = Reference(t)
-    sweeps = not low == high == 1  # then the sweep looks at 1x again: the exact search may give up early
-    same = exact(s, reference, threshold, max_candidates, pyramid, RELIABLE_EXACT if sweeps else None) \
-        if low <= 1 <= high else []
+    same = exact(s, reference, threshold, max_candidates, pyramid) if low <= 1 <= high else []
     if same and same[0].score >= RELIABLE_EXACT or low == high == 1:
         return [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine"}) for m in same]
     scaled = sweep(s, reference, (low, high), threshold, max_candidates, pyramid)
