@@ -359,10 +359,11 @@ LOOK_ALIKES = str.maketrans({"二": "=", "三": "=", "十": "+", "一": "-", "�
 SAME_SHAPE = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o"})  # applied after casefold
 # in a label of signs a slash is read as 1 too (galculator's "+/-" as "+1-"); not for "/" alone,
 # which would then be any "1" key
-SAME_SHAPE_AMONG_SIGNS = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o", "/": "l"})
+SAME_SHAPE_AMONG_SIGNS = {**SAME_SHAPE, ord("/"): "l"}
 
 
 def _alike(text: str, table: dict[int, str]) -> str:
+    """`text` as the `alike` step compares it: case folded, look-alike shapes made one."""
     return text.casefold().translate(table)
 
 
