@@ -45,13 +45,9 @@ from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E4
 
 WINCTL = str(Path(sys.executable).with_name("winctl"))
 KEYS = ("7", "+", "=", "MR", "sqrt")
-BASELINE = '''
-import sys, mss, numpy as np
-from rapidocr import RapidOCR
-left, top, width, height, key = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-with mss.mss() as grab:
-    shot = grab.grab({"left": left, "top": top, "width": width, "height": height})
-    image = np.ascontiguousarray(np.asarray(shot)[:, :, :3])
+# both baselines end alike: rapidocr's default pass over `image`, then `key` looked up in its lines
+# (whole line, else ignoring case, else inside a line), its centre printed in screen pixels
+LOOKUP = '''
 out = RapidOCR(params={"Global.log_level": "error"})(image)
 lines = list(zip(out.txts or (), out.boxes if out.boxes is not None else ()))
 for test in (lambda t: t == key, lambda t: t.casefold() == key.casefold(), lambda t: key.casefold() in t.casefold()):
@@ -62,6 +58,14 @@ for test in (lambda t: t == key, lambda t: t.casefold() == key.casefold(), lambd
             sys.exit(0)
 sys.exit(1)
 '''
+BASELINE = '''
+import sys, mss, numpy as np
+from rapidocr import RapidOCR
+left, top, width, height, key = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+with mss.mss() as grab:
+    shot = grab.grab({"left": left, "top": top, "width": width, "height": height})
+    image = np.ascontiguousarray(np.asarray(shot)[:, :, :3])
+''' + LOOKUP
 
 
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
@@ -79,16 +83,7 @@ import sys, cv2
 from rapidocr import RapidOCR
 path, left, top, right, bottom, key = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6]
 image = cv2.imread(path)[top:bottom, left:right]
-out = RapidOCR(params={"Global.log_level": "error"})(image)
-lines = list(zip(out.txts or (), out.boxes if out.boxes is not None else ()))
-for test in (lambda t: t == key, lambda t: t.casefold() == key.casefold(), lambda t: key.casefold() in t.casefold()):
-    for text, quad in lines:
-        if test(text.strip()):
-            x, y = quad.mean(axis=0)
-            print(int(x) + left, int(y) + top)
-            sys.exit(0)
-sys.exit(1)
-'''
+''' + LOOKUP
 
 
 def web(rounds: int) -> None:
