@@ -8,10 +8,12 @@ that the element is still where the agent last saw it.
 
 from __future__ import annotations
 
+import time
 from enum import Enum
 
 from winactions.backends.base import Backend, MouseButton, WindowAction
-from winactions.errors import ActionFailed, InvalidInput, StaleElement
+from winactions.errors import ActionFailed, InvalidInput, StaleElement, WinctlError
+from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Target, WindowInfo
 
 
@@ -23,6 +25,7 @@ class Via(str, Enum):
 
 # What a plain left click means, in the order tried.
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
+TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 
 
 def click_point(target: Target, node: Node | None) -> tuple[int, int]:
@@ -119,3 +122,65 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     backend.click(x, y, button, count)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
 
+
+
+def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bool) -> str:
+    """Type `text` into the focused element after selecting all its text (or after its end,
+    with `append`); returns a note for the result.
+
+    A select-all that did not happen does not fail loudly: the new text lands inside the old,
+    where the click put the cursor. Where the element's text can be read, that is recognised
+    and mended once: the new text at the start of the old (ctrl+a moved to the start, as with
+    Emacs key bindings) — the old text after it deleted; anywhere else (ctrl+a lost on its way:
+    our CI caught a GTK entry doing this once) — selected all and typed again. If that does not
+    give the new text, the caller is told what the element holds, not told it worked."""
+    before = _editable_text(backend, node)
+    backend.press_chords(parse_keys("ctrl+End" if append else "ctrl+a"))
+    backend.type_text(text)
+    if append or not before or node is None:
+        return ""
+    kept = [before[:i] + text + before[i:] for i in range(len(before) + 1)]
+    now = _settled_text(backend, node, (text, *kept))
+    if now == kept[0]:
+        note = "ctrl+a moved to the start: deleted the old text after the new"
+        backend.press_chords(parse_keys("ctrl+shift+End Delete"))
+    elif now in kept:
+        note = "ctrl+a selected nothing: selected all and typed again"
+        backend.press_chords(parse_keys("ctrl+a"))
+        backend.type_text(text)
+    else:
+        return ""
+    now = _settled_text(backend, node, (text,))
+    if now == text:
+        return note
+    if now is None:
+        return note + "; its text could not be read back"
+    raise ActionFailed(f"the element's old text stayed: it reads {now!r} (ctrl+a did not select all, twice)",
+                       hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
+                            "then `winctl input --append`")
+
+
+def _editable_text(backend: Backend, node: Node | None) -> str | None:
+    """The text of an element that holds typed text, or None when there is none to read."""
+    if node is None or "protected" in node.states:  # a password's text is never read
+        return None
+    if not (Operation.SET_TEXT in node.operations or node.type == "Edit"):
+        return None
+    try:
+        return backend.read_text(node.handle)
+    except WinctlError:
+        return None
+
+
+def _settled_text(backend: Backend, node: Node, wanted: tuple[str, ...]) -> str | None:
+    """The element's text once it is one of `wanted`, or as it reads after TYPED_SETTLE:
+    keys reach the app through the display server, after we return from sending them."""
+    deadline = time.monotonic() + TYPED_SETTLE
+    while True:
+        try:
+            now: str | None = backend.read_text(node.handle)
+        except WinctlError:
+            return None
+        if now in wanted or time.monotonic() > deadline:
+            return now
+        time.sleep(0.02)

@@ -135,6 +135,48 @@ def test_an_item_of_a_closed_menu_is_not_invoked(winctl, hostile):
     assert hostile.events("menu", since=mark) == [], "a closed menu's item was invoked"
 
 
+# -- 3b. typing that replaces: a select-all the app never saw -------------------------------------
+@pytest.mark.parametrize(("name", "key", "mend"), [
+    ("Eats one select-all", "eats_one", "ctrl+a selected nothing: selected all and typed again"),
+    ("Ctrl+A goes home", "goes_home", "ctrl+a moved to the start: deleted the old text after the new"),
+])
+def test_typed_text_replaces_even_when_ctrl_a_does_not_select_all(winctl, hostile, name, key, mend):
+    """`input --via input` selects all, then types. When the app did not select all, the old
+    text stays beside the new; winctl reads the field back, mends it, and says so."""
+    winctl("focus", HOSTILE)
+    field = winctl.find("Edit", name)
+    out = winctl("input", str(field), "new text", "--via", "input").out
+    assert mend in out, out
+    assert hostile.wait_for("ctrl_a", entry=key)
+    hostile.wait_for("stubborn_changed", entry=key, text="new text")
+    time.sleep(0.3)  # nothing typed after it
+    assert hostile.last("stubborn_changed")["text"] == "new text"
+    assert winctl("get", "text", str(field)).out.strip() == "new text"
+
+
+def test_a_field_that_never_selects_all_is_reported_not_claimed_replaced(winctl, hostile):
+    winctl("focus", HOSTILE)
+    field = winctl.find("Edit", "Never selects all")
+    failed = winctl("input", str(field), "new", "--via", "input", expect=4)
+    held = hostile.last("stubborn_changed")["text"]
+    assert held.count("new") == 2 and held.replace("new", "") == "old never text", held  # typed twice, never replaced
+    assert f"the element's old text stayed: it reads {held!r}" in failed.err, "the message says what the app holds"
+    assert "internal error" not in failed.err
+
+
+def test_a_field_whose_select_all_works_is_typed_once(winctl, hostile):
+    """The usual case costs one read: no second select-all, no note."""
+    winctl("focus", HOSTILE)
+    field = winctl.find("Edit", "Eats one select-all")
+    winctl("input", str(field), "x", "--via", "input")  # the entry eats this focus's first ctrl+a ...
+    hostile.wait_for("stubborn_changed", entry="eats_one", text="x")
+    mark = hostile.mark()
+    out = winctl("input", str(field), "second", "--via", "input").out  # ... and passes the next
+    assert "selected all and typed again" not in out, out
+    hostile.wait_for("stubborn_changed", since=mark, entry="eats_one", text="second")
+    assert len(hostile.events("ctrl_a", since=mark)) == 1
+
+
 # -- 4. restarted apps and replaced desktops ---------------------------------------------------
 def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):
     log = tmp_path / "restart.jsonl"

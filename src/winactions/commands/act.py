@@ -105,11 +105,8 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         focused = p.via is Via.AUTO and execution.focus(backend, window, node)
         if not focused:  # the mouse, at where the element was seen
             execution.click(backend, window, target, node, via=Via.INPUT)
-        if not p.append:
-            backend.press_chords(parse_keys("ctrl+a"))
-        else:
-            backend.press_chords(parse_keys("ctrl+End"))
-        backend.type_text(p.text)
+        typed = execution.type_replacing(backend, node, p.text, append=p.append)
+        note = "; ".join(part for part in (note, typed) if part)
         if p.enter:
             backend.press_chords(parse_keys("Enter"))
         method = "Component.GrabFocus, keyboard" if focused else "keyboard"
