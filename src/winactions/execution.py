@@ -164,7 +164,7 @@ def _editable_text(backend: Backend, node: Node | None) -> str | None:
     """The text of an element that holds typed text, or None when there is none to read."""
     if node is None or "protected" in node.states:  # a password's text is never read
         return None
-    if not (Operation.SET_TEXT in node.operations or node.type == "Edit"):
+    if not (Operation.SET_TEXT in node.operations or node.role == "Edit"):
         return None
     try:
         return backend.read_text(node.handle)
