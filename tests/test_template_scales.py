@@ -410,7 +410,8 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
     few pixels wide, so some are refused; none may be found on another key."""
     single, state = _calculator(desktop, winctl, tmp_path / "home1", 1, tmp_path / "1x.png")
     double, _ = _calculator(desktop, winctl, tmp_path / "home2", 2, tmp_path / "2x.png")
-    # AT-SPI reports GDK_SCALE=2 extents in logical pixels: the 2x truth is the 1x truth doubled,
+    # AT-SPI reports GDK_SCALE=2 extents in logical pixels (the backend scales them back, see
+    # tests/e2e/test_hidpi.py); the truth here is the 1x truth doubled,
     # which holds because the 2x window is exactly twice the 1x one
     assert double.shape[:2] == (2 * single.shape[0], 2 * single.shape[1])
     w = Rect(**state["window"]["rect"])

@@ -1018,13 +1018,12 @@ class AtspiClient:
                 return best[1]
         return None
 
-    def window_relative(self, handle: str) -> tuple[int | None, list[Rect]] | None:
-        """For an app that places its elements relative to its window (GTK 4): its pid and its
-        windows' rectangles as it reports them; None for every other app."""
-        async def read() -> tuple[int | None, list[Rect]] | None:
+    def app_frames(self, handle: str) -> tuple[int | None, list[Rect]]:
+        """The pid of this element's app and its windows' rectangles as it reports them: what
+        places its elements on the screen (GTK 4 reports them inside its window, GTK 3 under
+        GDK_SCALE in logical pixels)."""
+        async def read() -> tuple[int | None, list[Rect]]:
             dest = split_handle(handle)[0]
-            if await self._toolkit(dest) != "gtk4":
-                return None
             pid, tops = await asyncio.gather(
                 self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                             "GetConnectionUnixProcessID", "s", [dest]),

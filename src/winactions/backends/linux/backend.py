@@ -38,7 +38,7 @@ class LinuxBackend(Backend):
 
     def __init__(self, live: bool = False) -> None:
         self._frames: dict[str, str] = {}  # X window id -> accessible frame handle
-        self._shifts: dict[str, tuple[int, int]] = {}  # app's bus name -> what `_on_screen` added (GTK 4)
+        self._placements: dict[str, Placement] = {}  # app's bus name -> how `_on_screen` placed it
         self._placed: dict[str, tuple[list[Node], Rect | None, list[Node]]] = {}  # window -> read, rect, placed
         self._live = live
 
@@ -95,8 +95,8 @@ class LinuxBackend(Backend):
             found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
             return found
         read = found.nodes
-        placed, shift = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
-        self._shifts[split_handle(placed.nodes[0].handle)[0]] = shift
+        placed, placement = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
+        self._placements[split_handle(placed.nodes[0].handle)[0]] = placement
         self._placed[window.id] = (read, window.rect, placed.nodes)
         return placed
 
@@ -105,28 +105,25 @@ class LinuxBackend(Backend):
         node = self.atspi.refresh(handle)
         if node is None or node.rect is None:
             return node
-        dx, dy = self._shift_of(handle)
-        return _shifted(node, dx, dy) if (dx, dy) != (0, 0) else node
+        return self._placement_of(handle).place(node)
 
-    def _shift_of(self, handle: str) -> tuple[int, int]:
-        """What `_on_screen` adds to the places of this element's app: known from its last
-        snapshot in this process, else worked out from its X window (a one-shot `click` reads
-        the element again in a process that never read its window)."""
+    def _placement_of(self, handle: str) -> Placement:
+        """How `_on_screen` places this element's app: known from its last snapshot in this
+        process, else worked out from its frames and X windows (a one-shot `click` reads the
+        element again in a process that never read its window)."""
         dest = split_handle(handle)[0]
-        if dest not in self._shifts:
-            found = self.atspi.window_relative(handle)
-            shift = (0, 0)
-            if found is not None:
-                pid, frames = found
-                windows = sorted((w for w in self.list_windows() if w.pid == pid), key=lambda w: not w.active)
-                for rect in (w.rect for w in windows if w.rect is not None):
-                    frame = min(frames, key=lambda f: abs(f.width - rect.width) + abs(f.height - rect.height),
-                                default=None)
-                    if frame is not None:
-                        shift = _gtk4_shift(frame, rect)
-                        break
-            self._shifts[dest] = shift
-        return self._shifts[dest]
+        if dest not in self._placements:
+            pid, frames = self.atspi.app_frames(handle)
+            windows = sorted((w for w in self.list_windows() if w.pid == pid and w.rect is not None),
+                             key=lambda w: not w.active)
+            placement = IDENTITY
+            if windows and frames:  # the app's frame that fits its (active) window best says it
+                window = windows[0].rect
+                assert window is not None
+                placement = min((placement_of(frame, window) for frame in frames),
+                                key=lambda p: p.misfit(frames, window))
+            self._placements[dest] = placement
+        return self._placements[dest]
 
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
@@ -203,46 +200,86 @@ class LinuxBackend(Backend):
                 part.close()
 
 
-def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, tuple[int, int]]:
+def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Placement]:
     """Screen coordinates where a toolkit gets them wrong; the X window has them right.
 
-    GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
-    (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
-    window elsewhere moves there, the border split evenly. Java dialogs keep reporting
-    where they were before the window manager placed them, which would clip all their
-    content away: a root far from its X window takes the window's rect. Returns the snapshot
-    and the shift applied to every element (for elements read again later: `refresh`).
+    Three ways they go wrong, each told by the window's frame against its X window:
+    - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
+      (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
+      window elsewhere moves there, the border split evenly;
+    - GTK 3 scaled by GDK_SCALE (a HiDPI display) answers in its logical pixels: a 331x343
+      frame for a 662x686 window at GDK_SCALE=2. Every place is multiplied back to the
+      screen's pixels (left as it was, the keys of a calculator fell outside its window and
+      vanished from `state`);
+    - Java dialogs keep reporting where they were before the window manager placed them,
+      which would clip all their content away: a root far from its X window takes the window's rect.
+    Returns the snapshot and how it was placed (for elements read again later: `refresh`).
     """
     if window is None or not snapshot.nodes:
-        return snapshot, (0, 0)
+        return snapshot, IDENTITY
     nodes = snapshot.nodes
     root = nodes[0].rect
-    dx = dy = 0
-    if root is not None:
-        dx, dy = _gtk4_shift(root, window)
-    if (dx, dy) != (0, 0):
-        nodes = [_shifted(n, dx, dy) for n in nodes]
+    placement = placement_of(root, window) if root is not None else IDENTITY
+    if placement != IDENTITY:
+        nodes = [placement.place(n) for n in nodes]
     root = nodes[0].rect
     if root is not None and (abs(root.left - window.left) > ROOT_SLACK or abs(root.top - window.top) > ROOT_SLACK):
         nodes = [dataclasses.replace(nodes[0], rect=window), *nodes[1:]]  # never edit a cached tree in place
     snapshot.nodes = nodes
-    return snapshot, (dx, dy)
+    return snapshot, placement
 
 
-def _gtk4_shift(root: Rect, window: Rect) -> tuple[int, int]:
-    """What to add to the places a window-relative app (GTK 4.8) reports: its frame says it is
-    at (0, 0) inside an X window elsewhere; the client-side border is split evenly."""
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """Where an app's reported places are on the screen: `scale` times as large, then moved
+    by (dx, dy). The identity for nearly every app."""
+
+    scale: int = 1
+    dx: int = 0
+    dy: int = 0
+
+    def place(self, node: Node) -> Node:
+        """The node where it is on the screen: a copy (a kept tree is never edited in place), made
+        field by field: `dataclasses.replace` costs ~20 us, on every element of a big window each state."""
+        if node.rect is None or self == IDENTITY:
+            return node
+        r, k = node.rect, self.scale
+        moved = object.__new__(Node)
+        moved.__dict__.update(node.__dict__, rect=Rect(left=r.left * k + self.dx, top=r.top * k + self.dy,
+                                                       right=r.right * k + self.dx, bottom=r.bottom * k + self.dy))
+        return moved
+
+    def misfit(self, frames: list[Rect], window: Rect) -> int:
+        """How far the frame this placement fits best lands from the window, in px."""
+        k = self.scale
+        return min(abs(f.left * k + self.dx - window.left) + abs(f.top * k + self.dy - window.top)
+                   + abs(f.width * k - window.width) + abs(f.height * k - window.height) for f in frames)
+
+
+IDENTITY = Placement()
+HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
+
+
+def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
+    """Whether a frame reported as `root` is `window` in pixels k times as large: as wide to a
+    pixel or two, as tall or taller by up to ROOT_SLACK (GTK 3 reports its frame with the
+    window manager's title bar), and where the window is."""
+    if abs(root.width - window.width) <= ROOT_SLACK:
+        return False  # the same size: not scaled
+    return abs(root.width * k - window.width) <= 2 * k and \
+        -2 * k <= root.height * k - window.height <= ROOT_SLACK * k and \
+        abs(root.left * k - window.left) <= ROOT_SLACK * k and abs(root.top * k - window.top) <= ROOT_SLACK * k
+
+
+def placement_of(root: Rect, window: Rect) -> Placement:
+    """How to place the elements of a window whose frame reports `root` and whose X window is
+    `window` (see `_on_screen`)."""
+    for k in HIDPI_SCALES:
+        if _scaled_frame(root, window, k):
+            # GDK places a toplevel at its screen position divided by the scale, rounded down
+            return Placement(k, window.left % k, window.top % k)
     if (root.left, root.top) != (0, 0) or (window.left, window.top) == (0, 0):
-        return 0, 0
-    return window.left + max(0, window.width - root.width) // 2, window.top + max(0, window.height - root.height) // 2
-
-
-def _shifted(node: Node, dx: int, dy: int) -> Node:
-    """The node moved by (dx, dy): a copy (a kept tree is never edited in place), made field
-    by field: `dataclasses.replace` costs ~20 us, on every element of a big window each state."""
-    if node.rect is None:
-        return node
-    moved = object.__new__(Node)
-    moved.__dict__.update(node.__dict__, rect=Rect(left=node.rect.left + dx, top=node.rect.top + dy,
-                                                   right=node.rect.right + dx, bottom=node.rect.bottom + dy))
-    return moved
+        return IDENTITY
+    # GTK 4.8: at (0, 0) inside an X window elsewhere; the client-side border split evenly
+    return Placement(1, window.left + max(0, window.width - root.width) // 2,
+                     window.top + max(0, window.height - root.height) // 2)

@@ -1,0 +1,44 @@
+"""Where the Linux backend puts an app's reported places on the screen (`placement_of`), from
+frames and X windows measured on real apps."""
+
+from __future__ import annotations
+
+from winactions.backends.linux.backend import IDENTITY, Placement, placement_of
+from winactions.model import Node, Rect
+
+
+def xywh(x: int, y: int, w: int, h: int) -> Rect:
+    return Rect.from_xywh(x, y, w, h)
+
+
+def test_gtk3_at_gdk_scale_2_is_placed_twice_as_large():
+    # galculator under GDK_SCALE=2: its frame (with the title bar) in logical pixels, its X window in screen pixels
+    frame, window = Rect(left=314, top=92, right=646, bottom=448), Rect(left=629, top=204, right=1291, bottom=890)
+    placement = placement_of(frame, window)
+    assert placement == Placement(2, 1, 0)
+    five = Node(handle=":1.1/five", parent=0, role="Button", native_role="toggle-button",
+                rect=Rect(left=385, top=325, right=444, bottom=359))
+    # where the 2x screenshot shows it
+    assert placement.place(five).rect == Rect(left=771, top=650, right=889, bottom=718)
+    assert five.rect == Rect(left=385, top=325, right=444, bottom=359), "a kept tree is never edited in place"
+
+
+def test_gtk3_at_gdk_scale_3_and_an_even_window():
+    assert placement_of(xywh(200, 90, 300, 210), xywh(600, 300, 900, 600)) == Placement(3, 0, 0)
+
+
+def test_apps_that_report_screen_pixels_are_left_alone():
+    window = xywh(794, 376, 331, 343)
+    assert placement_of(xywh(794, 376, 331, 343), window) == IDENTITY
+    assert placement_of(xywh(794, 366, 331, 356), window) == IDENTITY  # the frame with its title bar
+    # a Java dialog still reporting where it was before the window manager placed it: not scaled
+    assert placement_of(xywh(0, 0, 331, 343), xywh(0, 0, 331, 343)) == IDENTITY
+
+
+def test_a_frame_half_as_large_elsewhere_on_the_screen_is_not_taken_for_a_scaled_one():
+    assert placement_of(xywh(1200, 700, 165, 171), xywh(100, 100, 331, 343)) == IDENTITY
+
+
+def test_gtk4_reports_places_inside_its_window():
+    # GTK 4.8: a frame at (0, 0), its client-side border (5 px each way) left out
+    assert placement_of(xywh(0, 0, 400, 300), xywh(100, 50, 410, 310)) == Placement(1, 105, 55)
