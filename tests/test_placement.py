@@ -42,3 +42,10 @@ def test_a_frame_half_as_large_elsewhere_on_the_screen_is_not_taken_for_a_scaled
 def test_gtk4_reports_places_inside_its_window():
     # GTK 4.8: a frame at (0, 0), its client-side border (5 px each way) left out
     assert placement_of(xywh(0, 0, 400, 300), xywh(100, 50, 410, 310)) == Placement(1, 105, 55)
+
+
+def test_gtk4_at_gdk_scale_2_reports_logical_places_inside_its_window():
+    # gnome-text-editor: a 690x510 frame (its 5 px border left out) in a 1400x1040 X window
+    assert placement_of(xywh(0, 0, 690, 510), xywh(260, 20, 1400, 1040)) == Placement(2, 270, 30)
+    # and at GDK_SCALE=1, the same frame in a 700x520 window
+    assert placement_of(xywh(0, 0, 690, 510), xywh(610, 280, 700, 520)) == Placement(1, 615, 285)

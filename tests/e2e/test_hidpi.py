@@ -1,8 +1,11 @@
-"""A HiDPI display, on a real app: galculator (GTK 3) drawn twice as large by GDK_SCALE=2.
+"""A HiDPI display, on real apps drawn twice as large by GDK_SCALE=2: galculator (GTK 3) and
+GNOME Text Editor (GTK 4).
 
 - GTK 3 under GDK_SCALE reports its elements in logical pixels, half the screen's: left as
   reported, most keys fell outside the window and vanished from `state`, and the few left
   were 10 px wide. Every key must be listed where it is drawn, and pressed there by the mouse.
+- GTK 4 reports them inside its window, in logical pixels too: a mouse click on a tab's label
+  must land on that tab (before, it landed a quarter of the window away).
 - A reference captured on the HiDPI display (a key's crop from the 2x screenshot, cut where
   `state` says the key is) is found on the same app drawn at 1x, at half its size (seed 004's
   scale tolerance on real rendering, not a resized screenshot), or refused, never found on
@@ -16,9 +19,11 @@ import subprocess
 import cv2
 import pytest
 
+from tests.conftest import wait_for_window
 from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
+from tests.e2e.test_toolkits import launch, target, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.fixtures.toolkit_apps import gnome_text_editor_command
 
 pytestmark = pytest.mark.desktop
 
@@ -84,3 +89,23 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
     for key in digits:
         winctl("click", f"image:{refs[key]}")
     shows(winctl, "".join(digits))
+
+
+def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
+                                                                  monkeypatch):
+    monkeypatch.setitem(desktop.env, "GDK_SCALE", "2")
+    doc = tmp_path / "hidpi.txt"
+    doc.write_text("")
+    app = launch(gnome_text_editor_command(doc), title="hidpi.txt")
+    wait_for(winctl, ("Button", "New tab (Ctrl+T)"), ("Text", "hidpi.txt"), app=app)
+    state = winctl("--json", "state", "--verbose").json["result"]
+    window = state["window"]["rect"]
+    new_tab = next(t for t in state["targets"] if t["name"] == "New tab (Ctrl+T)")
+    left, top, right, bottom = new_tab["rect"]
+    assert 40 <= right - left <= 56 and 40 <= bottom - top <= 56, f"a 24 px button drawn 2x: {new_tab['rect']}"
+    assert window["left"] <= left and right <= window["right"] and window["top"] <= top and bottom <= window["bottom"]
+    assert "mouse" in winctl("click", str(new_tab["id"]), "--via", "input").out
+    wait_for_window(desktop, "New Document")  # the new, empty tab names the window
+    tabs = wait_for(winctl, ("Text", "hidpi.txt"), app=app)  # the first tab's label
+    assert "mouse" in winctl("click", str(target(tabs, "Text", "hidpi.txt")), "--via", "input").out
+    wait_for_window(desktop, "hidpi.txt")  # its tab chosen again names the window

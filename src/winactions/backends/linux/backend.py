@@ -207,7 +207,7 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
     - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
       (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
       window elsewhere moves there, the border split evenly;
-    - GTK 3 scaled by GDK_SCALE (a HiDPI display) answers in its logical pixels: a 331x343
+    - GTK 3 and 4 scaled by GDK_SCALE (a HiDPI display) answer in logical pixels: a 331x343
       frame for a 662x686 window at GDK_SCALE=2. Every place is multiplied back to the
       screen's pixels (left as it was, the keys of a calculator fell outside its window and
       vanished from `state`);
@@ -274,12 +274,22 @@ def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
 def placement_of(root: Rect, window: Rect) -> Placement:
     """How to place the elements of a window whose frame reports `root` and whose X window is
     `window` (see `_on_screen`)."""
+    if (root.left, root.top) == (0, 0) and (window.left, window.top) != (0, 0):
+        return _inside_window(root, window)
     for k in HIDPI_SCALES:
         if _scaled_frame(root, window, k):
             # GDK places a toplevel at its screen position divided by the scale, rounded down
             return Placement(k, window.left % k, window.top % k)
-    if (root.left, root.top) != (0, 0) or (window.left, window.top) == (0, 0):
-        return IDENTITY
-    # GTK 4.8: at (0, 0) inside an X window elsewhere; the client-side border split evenly
+    return IDENTITY
+
+
+def _inside_window(root: Rect, window: Rect) -> Placement:
+    """GTK 4.8: its frame at (0, 0) inside an X window elsewhere, its client-side border (the
+    same each way, up to ROOT_SLACK) left out, all in logical pixels under GDK_SCALE: the scale
+    is the one that leaves such a border."""
+    for k in (1, *HIDPI_SCALES):
+        across, down = window.width / k - root.width, window.height / k - root.height
+        if 0 <= across <= 2 * ROOT_SLACK and abs(across - down) <= 1:
+            return Placement(k, window.left + round(across * k / 2), window.top + round(down * k / 2))
     return Placement(1, window.left + max(0, window.width - root.width) // 2,
                      window.top + max(0, window.height - root.height) // 2)
