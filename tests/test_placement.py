@@ -49,3 +49,8 @@ def test_gtk4_at_gdk_scale_2_reports_logical_places_inside_its_window():
     assert placement_of(xywh(0, 0, 690, 510), xywh(260, 20, 1400, 1040)) == Placement(2, 270, 30)
     # and at GDK_SCALE=1, the same frame in a 700x520 window
     assert placement_of(xywh(0, 0, 690, 510), xywh(610, 280, 700, 520)) == Placement(1, 615, 285)
+
+
+def test_java_at_ui_scale_2_is_placed_twice_as_large():
+    # jEdit under sun.java2d.uiScale=2: its root pane (the frame reports no place) in logical pixels
+    assert placement_of(xywh(102, 25, 752, 497), xywh(205, 50, 1504, 994)) == Placement(2, 1, 0)

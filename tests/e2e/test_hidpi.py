@@ -1,11 +1,13 @@
-"""A HiDPI display, on real apps drawn twice as large by GDK_SCALE=2: galculator (GTK 3) and
-GNOME Text Editor (GTK 4).
+"""A HiDPI display, on real apps drawn twice as large: galculator (GTK 3) and GNOME Text
+Editor (GTK 4) by GDK_SCALE=2, jEdit (Java Swing) by sun.java2d.uiScale=2.
 
 - GTK 3 under GDK_SCALE reports its elements in logical pixels, half the screen's: left as
   reported, most keys fell outside the window and vanished from `state`, and the few left
   were 10 px wide. Every key must be listed where it is drawn, and pressed there by the mouse.
 - GTK 4 reports them inside its window, in logical pixels too: a mouse click on a tab's label
   must land on that tab (before, it landed a quarter of the window away).
+- Java reports logical pixels, and its frame no place at all: jEdit's menus must be opened
+  and chosen by the mouse (before, its File menu was listed 100 px left of the window).
 - A reference captured on the HiDPI display (a key's crop from the 2x screenshot, cut where
   `state` says the key is) is found on the same app drawn at 1x, at half its size (seed 004's
   scale tolerance on real rendering, not a resized screenshot), or refused, never found on
@@ -23,7 +25,7 @@ from tests.conftest import wait_for_window
 from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
 from tests.e2e.test_toolkits import launch, target, wait_for  # noqa: F401  (launch: an app in a fresh home)
-from tests.fixtures.toolkit_apps import gnome_text_editor_command
+from tests.fixtures.toolkit_apps import gnome_text_editor_command, jedit_command
 
 pytestmark = pytest.mark.desktop
 
@@ -109,3 +111,20 @@ def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, 
     tabs = wait_for(winctl, ("Text", "hidpi.txt"), app=app)  # the first tab's label
     assert "mouse" in winctl("click", str(target(tabs, "Text", "hidpi.txt")), "--via", "input").out
     wait_for_window(desktop, "hidpi.txt")  # its tab chosen again names the window
+
+
+def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
+                                                                monkeypatch):
+    monkeypatch.setitem(desktop.env, "_JAVA_OPTIONS", "-Dsun.java2d.uiScale=2")
+    app = launch(jedit_command(tmp_path / "jedit-settings", tmp_path / "hidpi.txt"), title="jEdit -")
+    wait_for(winctl, ("Menu", "File"), ("Menu", "Help"), app=app)
+    state = winctl("--json", "state", "--verbose").json["result"]
+    window = state["window"]["rect"]
+    file_menu = next(t for t in state["targets"] if t["type"] == "Menu" and t["name"] == "File")
+    left, top, right, bottom = file_menu["rect"]
+    assert window["left"] <= left and right <= window["right"] and window["top"] <= top and bottom <= window["bottom"]
+    assert bottom - top >= 30, f"a menu title drawn 2x: {file_menu['rect']}"
+    assert "mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
+    menu = wait_for(winctl, ("MenuItem", "Save As..."), app=app)
+    assert "mouse" in winctl("click", str(target(menu, "MenuItem", "Save As...")), "--via", "input").out
+    wait_for_window(desktop, "File Browser - Save")  # the item under the mouse was the one chosen

@@ -1020,20 +1020,31 @@ class AtspiClient:
 
     def app_frames(self, handle: str) -> tuple[int | None, list[Rect]]:
         """The pid of this element's app and its windows' rectangles as it reports them: what
-        places its elements on the screen (GTK 4 reports them inside its window, GTK 3 under
-        GDK_SCALE in logical pixels)."""
+        places its elements on the screen (GTK 4 reports them inside its window; GTK and Java
+        on a HiDPI display in logical pixels)."""
         async def read() -> tuple[int | None, list[Rect]]:
             dest = split_handle(handle)[0]
             pid, tops = await asyncio.gather(
                 self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                             "GetConnectionUnixProcessID", "s", [dest]),
                 self._children((dest, APP_ROOT)))
-            extents = await asyncio.gather(*(self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
-                                             for ref in tops))
-            rects = [Rect.from_xywh(*e[0]) for e in extents if e and e[0][2] > 0 and e[0][3] > 0]
-            return (int(pid[0]) if pid else None), rects
+            rects = await asyncio.gather(*(self._frame_extents(ref) for ref in tops))
+            return (int(pid[0]) if pid else None), [r for r in rects if r is not None]
 
         return self._run(read())
+
+    async def _frame_extents(self, ref: tuple[str, str]) -> Rect | None:
+        """A top-level window's place as its app reports it; a Java frame reports none, and
+        its first child (the root pane) stands for it."""
+        for _ in range(2):
+            extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
+            if extents and extents[0][2] > 0 and extents[0][3] > 0:
+                return Rect.from_xywh(*extents[0])
+            children = await self._children(ref)
+            if not children:
+                return None
+            ref = children[0]
+        return None
 
     def find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
         """The handle of the top-level accessible that is this window, if any."""

@@ -24,6 +24,7 @@ from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (borders, shadows)
+FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
 
 
 class LinuxBackend(Backend):
@@ -207,7 +208,8 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
     - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
       (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
       window elsewhere moves there, the border split evenly;
-    - GTK 3 and 4 scaled by GDK_SCALE (a HiDPI display) answer in logical pixels: a 331x343
+    - GTK 3 and 4 scaled by GDK_SCALE and Java by sun.java2d.uiScale (a HiDPI display)
+      answer in logical pixels: a 331x343
       frame for a 662x686 window at GDK_SCALE=2. Every place is multiplied back to the
       screen's pixels (left as it was, the keys of a calculator fell outside its window and
       vanished from `state`);
@@ -218,7 +220,8 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
     if window is None or not snapshot.nodes:
         return snapshot, IDENTITY
     nodes = snapshot.nodes
-    root = nodes[0].rect
+    # a Java frame reports no place of its own: its first element that does stands for it
+    root = next((n.rect for n in nodes[:FRAME_STAND_INS] if n.rect is not None), None)
     placement = placement_of(root, window) if root is not None else IDENTITY
     if placement != IDENTITY:
         nodes = [placement.place(n) for n in nodes]
