@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "keys": {"errors"},
     "model": {"errors"},
     "backends": {"errors", "keys", "model"},
-    "execution": {"backends", "errors", "model"},
+    "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "marks": {"model"},  # label placement: geometry only
     "screenshots": {"backends", "errors", "marks", "model"},
     "llm": {"errors", "model"},

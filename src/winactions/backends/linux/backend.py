@@ -115,14 +115,12 @@ class LinuxBackend(Backend):
         dest = split_handle(handle)[0]
         if dest not in self._placements:
             pid, frames = self.atspi.app_frames(handle)
-            windows = sorted((w for w in self.list_windows() if w.pid == pid and w.rect is not None),
-                             key=lambda w: not w.active)
+            windows = [w.rect for w in sorted(self.list_windows(), key=lambda w: not w.active)
+                       if w.pid == pid and w.rect is not None]
             placement = IDENTITY
             if windows and frames:  # the app's frame that fits its (active) window best says it
-                window = windows[0].rect
-                assert window is not None
-                placement = min((placement_of(frame, window) for frame in frames),
-                                key=lambda p: p.misfit(frames, window))
+                placement = min((placement_of(frame, windows[0]) for frame in frames),
+                                key=lambda p: p.misfit(frames, windows[0]))
             self._placements[dest] = placement
         return self._placements[dest]
 
@@ -209,10 +207,10 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
       (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
       window elsewhere moves there, the border split evenly;
     - GTK 3 and 4 scaled by GDK_SCALE and Java by sun.java2d.uiScale (a HiDPI display)
-      answer in logical pixels: a 331x343
-      frame for a 662x686 window at GDK_SCALE=2. Every place is multiplied back to the
-      screen's pixels (left as it was, the keys of a calculator fell outside its window and
-      vanished from `state`);
+      answer in logical pixels: a 331x343 frame for a 662x686 window at GDK_SCALE=2. Every
+      place is multiplied back to the screen's pixels (left as it was, the keys of a
+      calculator fell outside its window and vanished from `state`). A Java frame reports no
+      place at all: its first element that does stands for it;
     - Java dialogs keep reporting where they were before the window manager placed them,
       which would clip all their content away: a root far from its X window takes the window's rect.
     Returns the snapshot and how it was placed (for elements read again later: `refresh`).
@@ -220,7 +218,6 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
     if window is None or not snapshot.nodes:
         return snapshot, IDENTITY
     nodes = snapshot.nodes
-    # a Java frame reports no place of its own: its first element that does stands for it
     root = next((n.rect for n in nodes[:FRAME_STAND_INS] if n.rect is not None), None)
     placement = placement_of(root, window) if root is not None else IDENTITY
     if placement != IDENTITY:
