@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, environment, start_app, stop_app
+from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, environment, start_app, stop_app, wait_for_window
+from tests.e2e.test_toolkits import launch, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
+from tests.fixtures.toolkit_apps import mousepad_command
 from winactions.errors import NotFound
 
 pytestmark = pytest.mark.desktop
@@ -162,6 +164,30 @@ def test_a_field_that_never_selects_all_is_reported_not_claimed_replaced(winctl,
     assert held.count("new") == 2 and held.replace("new", "") == "old never text", held  # typed twice, never replaced
     assert f"the element's old text stayed: it reads {held!r}" in failed.err, "the message says what the app holds"
     assert "internal error" not in failed.err
+
+
+def test_a_file_name_typed_under_emacs_key_bindings_replaces_the_old_one(winctl, launch, desktop,  # noqa: F811
+                                                                         tmp_path):
+    """A real setting on a real app: GTK's Emacs key theme makes ctrl+a go to the start of an
+    entry. Mousepad's Save As dialog offers the old name; typing a new one used to put it in
+    front ("saved.txtdraft.txt" was written, and winctl said it had typed). The file on disk
+    says which name the app took."""
+    settings = tmp_path / "home" / ".config" / "gtk-3.0"  # the home `launch` gives the app
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "settings.ini").write_text("[Settings]\ngtk-key-theme-name=Emacs\n")
+    draft, saved = tmp_path / "draft.txt", tmp_path / "saved.txt"
+    draft.write_text("hello emacs\n")
+    app = launch(mousepad_command(draft), title="draft.txt")
+    wait_for(winctl, ("Menu", "File"), app=app)
+    winctl("keys", "ctrl+shift+s")
+    wait_for_window(desktop, "Save As")
+    winctl("focus", "Save As")
+    name = next(t for t in wait_for(winctl, ("Edit", None))["targets"] if t["type"] == "Edit")
+    assert name["value"] == "draft.txt", name
+    out = winctl("input", str(name["id"]), str(saved), "--via", "input", "--enter").out
+    assert "ctrl+a moved to the start: deleted the old text after the new" in out, out
+    assert wait_for_file(saved, "hello emacs").strip() == "hello emacs"
+    assert sorted(f.name for f in tmp_path.glob("*.txt*")) == ["draft.txt", "saved.txt"]
 
 
 def test_a_field_whose_select_all_works_is_typed_once(winctl, hostile):
