@@ -26,6 +26,7 @@ class Via(str, Enum):
 # What a plain left click means, in the order tried.
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
+UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
 
 
 def click_point(target: Target, node: Node | None) -> tuple[int, int]:
@@ -119,8 +120,32 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
                            hint="use --via auto or --via input to click with the mouse")
     x, y = click_point(target, node)
     ensure_active(backend, window)
+    uncovered(backend, window, target, x, y)
     backend.click(x, y, button, count)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
+
+
+def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: int) -> None:
+    """Make sure a click at (x, y) reaches the window, not something on top of it.
+
+    A tooltip left by the pointer's last stop covers the keys below it (galculator's "Eight"
+    covers its 5 key): a click there reached the tooltip, nothing was pressed, and winctl
+    said it had clicked. A tooltip goes once the pointer leaves its widget, so the pointer
+    moves to the point first; what still covers it after UNCOVER_SECONDS is an error that
+    names it, and nothing is clicked."""
+    if backend.bound_window() == window.id:
+        return  # bound input goes to the window itself, covered or not
+    cover = backend.covering(window.id, x, y)
+    if cover is None:
+        return
+    backend.mouse_move(x, y)
+    deadline = time.monotonic() + UNCOVER_SECONDS
+    while (cover := backend.covering(window.id, x, y)) is not None:
+        if time.monotonic() > deadline:
+            raise ActionFailed(f"element {target.id} is covered at ({x}, {y}) by {cover}: nothing was clicked",
+                               hint="close or move what covers it (`winctl keys Escape` closes most popups), "
+                                    "or click with `--via semantic`; `winctl screenshot` shows it")
+        time.sleep(0.03)
 
 
 

@@ -203,6 +203,72 @@ def test_a_field_whose_select_all_works_is_typed_once(winctl, hostile):
     assert len(hostile.events("ctrl_a", since=mark)) == 1
 
 
+# -- 3c. a mouse click reaches the element, not what covers it ------------------------------------
+def _top_level_windows(desktop) -> list[tuple[str, str, int, int, int, int]]:
+    """(id, name, x, y, width, height) of every mapped child of the root, as xwininfo sees them."""
+    out = subprocess.run(["xwininfo", "-root", "-children"], env=desktop.env, capture_output=True, text=True).stdout
+    found = []
+    for line in out.splitlines():
+        m = re.match(r'\s+(0x[0-9a-f]+) "?(.*?)"?:? \(.*\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)', line)
+        if m:
+            wid, name, w, h, x, y = m.groups()
+            mapped = subprocess.run(["xwininfo", "-id", wid], env=desktop.env, capture_output=True, text=True).stdout
+            if "IsViewable" in mapped:
+                found.append((wid, name, int(x), int(y), int(w), int(h)))
+    return found
+
+
+def test_a_tooltip_over_a_key_is_waited_out_and_the_key_is_pressed(winctl, launch, desktop):  # noqa: F811
+    """galculator's tooltip for the 8 key covers the 5 key below it. A mouse click there reached
+    the tooltip: nothing was pressed, and winctl said it had clicked."""
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
+    launch(["galculator"], title="galculator")
+    state = wait_for(winctl, ("Button", "5"), ("Button", "8"))
+    state = winctl("--json", "state", "--verbose").json["result"]
+    keys = {t["name"]: t for t in state["targets"] if t["type"] == "Button"}
+    left, top, right, bottom = keys["8"]["rect"]
+    subprocess.run(["xdotool", "mousemove", str((left + right) // 2), str((top + bottom) // 2)], env=desktop.env,
+                   check=True)
+    left, top, right, bottom = keys["5"]["rect"]
+    x, y = (left + right) // 2, (top + bottom) // 2
+    deadline = time.monotonic() + 10  # the tooltip: a small window of galculator's own over the 5 key
+    while not any(wx <= x < wx + w and wy <= y < wy + h and w * h < 200 * 100
+                  for _, name, wx, wy, w, h in _top_level_windows(desktop) if name == "galculator"):
+        assert time.monotonic() < deadline, "galculator showed no tooltip over the 5 key"
+        time.sleep(0.2)
+    assert "via mouse" in winctl("click", str(keys["5"]["id"]), "--via", "input").out
+    deadline = time.monotonic() + 5
+    while "5" not in [t["name"] for t in winctl.state()["targets"] if t["type"] == "Text"]:
+        assert time.monotonic() < deadline, "the click did not reach the 5 key"
+        time.sleep(0.2)
+
+
+def test_a_window_kept_on_top_over_the_target_is_refused_and_nothing_is_clicked(winctl, desktop, tmp_path):
+    log = AppLog(str(tmp_path / "below.jsonl"))
+    below = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=5, title="Below"), "Below")
+    above = start_app(desktop, gtk_fixture_command(str(tmp_path / "above.jsonl"), rows=5, title="Above"), "Above")
+    try:
+        winctl("focus", "Below")
+        state = winctl("--json", "state", "--verbose").json["result"]
+        apply = next(t for t in state["targets"] if t["type"] == "Button" and t["name"] == "Apply")
+        left, top, right, bottom = apply["rect"]
+        subprocess.run(["wmctrl", "-r", "Above", "-b", "add,above"], env=desktop.env, check=True)
+        subprocess.run(["wmctrl", "-r", "Above", "-e", f"0,{left - 50},{top - 50},300,200"], env=desktop.env,
+                       check=True)
+        time.sleep(0.5)
+        mark = log.mark()
+        refused = winctl("click", str(apply["id"]), "--via", "input", expect=4)
+        assert f"element {apply['id']} is covered at" in refused.err and 'the window "Above"' in refused.err, \
+            refused.err
+        time.sleep(0.5)
+        assert log.events("clicked", since=mark) == [], "the covered button was clicked all the same"
+        assert "action:click" in winctl("click", str(apply["id"])).out  # its own action needs no pointer
+        log.wait_for("clicked", since=mark, widget="Apply")
+    finally:
+        stop_app(above)
+        stop_app(below)
+
+
 # -- 4. restarted apps and replaced desktops ---------------------------------------------------
 def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):
     log = tmp_path / "restart.jsonl"

@@ -195,6 +195,13 @@ class Backend(ABC):
     def capture(self, rect: Rect) -> Image.Image:
         """Pixels of a screen rectangle as an RGB image."""
 
+    def covering(self, window_id: str, x: int, y: int) -> str | None:
+        """What a click at screen point (x, y) would reach instead of this window — a tooltip,
+        another window on top — described for a message; None when it reaches the window, or
+        when the platform cannot tell. A menu or popup of any app is never "covering": the
+        element clicked may be in it."""
+        return None
+
     # --- bound-window input (seed 003) ------------------------------------------------------
     def bind(self, window_id: str, pointer: tuple[int, int, int] | None = None) -> str:
         """Deliver all further input to this window in the background — without moving the

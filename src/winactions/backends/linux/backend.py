@@ -65,6 +65,9 @@ class LinuxBackend(Backend):
     def launch(self, command: Sequence[str]) -> int:
         return self.x11.launch(command)
 
+    def covering(self, window_id: str, x: int, y: int) -> str | None:
+        return self.x11.covering(window_id, x, y)
+
     # -- accessibility ------------------------------------------------------------------
     def frame_handle(self, window: WindowInfo) -> str:
         """The accessible frame of an X window (matched by pid, title and geometry).

@@ -26,6 +26,8 @@ from winactions.model import Rect, WindowInfo
 
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
 SETTLE_TIMEOUT = 3.0
+# override-redirect windows that cover what is under them, and are never what an agent clicks
+COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": "a tooltip", "_NET_WM_WINDOW_TYPE_NOTIFICATION": "a notification"}
 
 
 def open_display(name: str | None = None) -> display.Display:
@@ -113,6 +115,48 @@ class X11Windows:
             if w.id == window_id:
                 return w
         raise NotFound(f"no window {window_id}", hint="run `winctl windows`")
+
+    def covering(self, window_id: str, x: int, y: int) -> str | None:
+        """What the top-most window at (x, y) is when it is not this window's frame: a
+        tooltip or notification (override-redirect windows of those types), or another
+        managed window. Other override-redirect windows (menus, combo lists, popups) are
+        not covering: the element clicked may be in them."""
+        try:
+            top = self.root.translate_coords(self.root, x, y).child
+            if not top or top.id == self._root_child(int(window_id, 16)):
+                return None
+            if top.get_attributes().override_redirect:
+                types = self._prop(top, "_NET_WM_WINDOW_TYPE")
+                for name, what in COVERING_POPUPS.items():
+                    if isinstance(types, list) and self.atom(name) in types:
+                        return what
+                return None
+            client = self._client_of(top)
+            title = self._prop(client, "_NET_WM_NAME", self.atom("UTF8_STRING")) if client is not None else None
+            return f'the window "{title}"' if isinstance(title, str) and title else "another window"
+        except error.XError:
+            return None  # a window went away while we looked: nothing known to be in the way
+
+    def _root_child(self, wid: int) -> int:
+        """The window's ancestor that is a child of the root: the window manager's frame."""
+        win = self.d.create_resource_object("window", wid)
+        while True:
+            parent = win.query_tree().parent
+            if not parent or parent.id == self.root.id:
+                return int(win.id)
+            win = parent
+
+    def _client_of(self, frame: object, depth: int = 3) -> object | None:
+        """The client window inside a window manager's frame: the one with WM_STATE."""
+        if self._prop(frame, "WM_STATE") is not None:
+            return frame
+        if depth == 0:
+            return None
+        for child in reversed(frame.query_tree().children):  # type: ignore[attr-defined]
+            found = self._client_of(child, depth - 1)
+            if found is not None:
+                return found
+        return None
 
     # -- actions ----------------------------------------------------------------------------
     def _send(self, window_id: int, message: str, data: list[int]) -> None:
