@@ -27,6 +27,7 @@ class Via(str, Enum):
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
+POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down
 
 
 def click_point(target: Target, node: Node | None) -> tuple[int, int]:
@@ -130,17 +131,19 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
 
     A tooltip left by the pointer's last stop covers the keys below it (galculator's "Eight"
     covers its 5 key): a click there reached the tooltip, nothing was pressed, and winctl
-    said it had clicked. A tooltip goes once the pointer leaves its widget, so the pointer
-    moves to the point first; what still covers it after UNCOVER_SECONDS is an error that
-    names it, and nothing is clicked."""
+    said it had clicked. An open menu took a click meant for the button under it (and opened
+    a dialog), or swallowed one anywhere else. A tooltip goes once the pointer leaves its
+    widget, so the pointer moves to the point first; what still covers it after
+    UNCOVER_SECONDS is an error that names it, and nothing is clicked."""
     if backend.bound_window() == window.id:
         return  # bound input goes to the window itself, covered or not
-    cover = backend.covering(window.id, x, y)
+    in_popup = target.type in POPUP_CONTENT
+    cover = backend.covering(window.id, x, y, in_popup)
     if cover is None:
         return
     backend.mouse_move(x, y)
     deadline = time.monotonic() + UNCOVER_SECONDS
-    while (cover := backend.covering(window.id, x, y)) is not None:
+    while (cover := backend.covering(window.id, x, y, in_popup)) is not None:
         if time.monotonic() > deadline:
             raise ActionFailed(f"element {target.id} is covered at ({x}, {y}) by {cover}: nothing was clicked",
                                hint="close or move what covers it (`winctl keys Escape` closes most popups), "

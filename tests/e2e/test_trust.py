@@ -269,6 +269,37 @@ def test_a_window_kept_on_top_over_the_target_is_refused_and_nothing_is_clicked(
         stop_app(below)
 
 
+def test_an_open_menu_takes_no_click_meant_for_a_button_and_its_items_take_theirs(winctl, desktop, tmp_path):
+    """With a menu open, a mouse click on a button under the menu reached the menu's item
+    there ("Open Dialog…" opened a dialog) and one elsewhere only closed the menu; winctl said
+    it had clicked the button both times. The menu's own items are clicked as asked."""
+    log = AppLog(str(tmp_path / "menu.jsonl"))
+    proc = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=5, title="Menus"), "Menus")
+    try:
+        winctl("focus", "Menus")
+        state = winctl.state()
+        file_menu = winctl.find("Menu", "File", state)
+        for button in ("Apply", "Reset"):  # under the open menu, and beside it
+            winctl("click", str(file_menu))
+            items = winctl.state()
+            mark = log.mark()
+            refused = winctl("click", str(winctl.find("Button", button, state)), "--via", "input", expect=4)
+            assert "an open menu or popup" in refused.err and "nothing was clicked" in refused.err, refused.err
+            time.sleep(0.5)
+            assert log.events(since=mark) == [], f"the click meant for {button} reached the app"
+            assert "New" in [t["name"] for t in items["targets"] if t["type"] == "MenuItem"]
+            winctl("keys", "Escape")
+        mark = log.mark()
+        winctl("click", str(winctl.find("Button", "Apply", state)), "--via", "input")  # the menu closed: it reaches
+        log.wait_for("clicked", since=mark, widget="Apply")
+        winctl("click", str(file_menu))
+        new = winctl.find("MenuItem", "New")
+        assert "via mouse" in winctl("click", str(new), "--via", "input").out
+        log.wait_for("menu", since=mark, item="New")
+    finally:
+        stop_app(proc)
+
+
 # -- 4. restarted apps and replaced desktops ---------------------------------------------------
 def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):
     log = tmp_path / "restart.jsonl"

@@ -195,11 +195,11 @@ class Backend(ABC):
     def capture(self, rect: Rect) -> Image.Image:
         """Pixels of a screen rectangle as an RGB image."""
 
-    def covering(self, window_id: str, x: int, y: int) -> str | None:
+    def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         """What a click at screen point (x, y) would reach instead of this window — a tooltip,
-        another window on top — described for a message; None when it reaches the window, or
-        when the platform cannot tell. A menu or popup of any app is never "covering": the
-        element clicked may be in it."""
+        another window on top, an open menu — described for a message; None when it reaches
+        the window, or when the platform cannot tell. `in_popup`: the element clicked may be
+        inside a menu or drop-down (a menu item, a list item), so an open one is not in its way."""
         return None
 
     # --- bound-window input (seed 003) ------------------------------------------------------

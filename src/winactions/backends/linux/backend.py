@@ -65,8 +65,8 @@ class LinuxBackend(Backend):
     def launch(self, command: Sequence[str]) -> int:
         return self.x11.launch(command)
 
-    def covering(self, window_id: str, x: int, y: int) -> str | None:
-        return self.x11.covering(window_id, x, y)
+    def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
+        return self.x11.covering(window_id, x, y, in_popup)
 
     # -- accessibility ------------------------------------------------------------------
     def frame_handle(self, window: WindowInfo) -> str:

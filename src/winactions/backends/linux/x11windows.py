@@ -28,6 +28,7 @@ SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
 SETTLE_TIMEOUT = 3.0
 # override-redirect windows that cover what is under them, and are never what an agent clicks
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": "a tooltip", "_NET_WM_WINDOW_TYPE_NOTIFICATION": "a notification"}
+OPEN_POPUP = "an open menu or popup (a click there only closes it)"
 
 
 def open_display(name: str | None = None) -> display.Display:
@@ -116,26 +117,37 @@ class X11Windows:
                 return w
         raise NotFound(f"no window {window_id}", hint="run `winctl windows`")
 
-    def covering(self, window_id: str, x: int, y: int) -> str | None:
-        """What the top-most window at (x, y) is when it is not this window's frame: a
-        tooltip or notification (override-redirect windows of those types), or another
-        managed window. Other override-redirect windows (menus, combo lists, popups) are
-        not covering: the element clicked may be in them."""
+    def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
+        """What a click at (x, y) reaches instead of this window: the top-most window there
+        when it is a tooltip or notification, another managed window, or — unless the element
+        may be in one (`in_popup`) — a menu or popup. An open menu also holds the pointer
+        (a grab): a click anywhere else only closes it (GTK swallowed a click on a button so)."""
         try:
             top = self.root.translate_coords(self.root, x, y).child
-            if not top or top.id == self._root_child(int(window_id, 16)):
-                return None
-            if top.get_attributes().override_redirect:
-                types = self._prop(top, "_NET_WM_WINDOW_TYPE")
-                for name, what in COVERING_POPUPS.items():
-                    if isinstance(types, list) and self.atom(name) in types:
-                        return what
-                return None
-            client = self._client_of(top)
-            title = self._prop(client, "_NET_WM_NAME", self.atom("UTF8_STRING")) if client is not None else None
-            return f'the window "{title}"' if isinstance(title, str) and title else "another window"
+            if top and top.id != self._root_child(int(window_id, 16)):
+                if top.get_attributes().override_redirect:
+                    types = self._prop(top, "_NET_WM_WINDOW_TYPE")
+                    for name, what in COVERING_POPUPS.items():
+                        if isinstance(types, list) and self.atom(name) in types:
+                            return what
+                    if not in_popup:
+                        return OPEN_POPUP
+                else:
+                    client = self._client_of(top)
+                    title = self._prop(client, "_NET_WM_NAME", self.atom("UTF8_STRING")) if client is not None else None
+                    return f'the window "{title}"' if isinstance(title, str) and title else "another window"
+            return OPEN_POPUP if not in_popup and self._pointer_grabbed() else None
         except error.XError:
             return None  # a window went away while we looked: nothing known to be in the way
+
+    def _pointer_grabbed(self) -> bool:
+        """Whether a client holds the pointer (an open menu does): asked by trying to grab it,
+        and letting go at once when that works."""
+        status = self.root.grab_pointer(False, 0, X.GrabModeAsync, X.GrabModeAsync, X.NONE, X.NONE, X.CurrentTime)
+        if status == X.GrabSuccess:
+            self.d.ungrab_pointer(X.CurrentTime)
+            self.d.sync()
+        return bool(status == X.AlreadyGrabbed)
 
     def _root_child(self, wid: int) -> int:
         """The window's ancestor that is a child of the root: the window manager's frame."""
