@@ -9,6 +9,7 @@ that the element is still where the agent last saw it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from enum import Enum
 
 from winactions.backends.base import Backend, MouseButton, WindowAction
@@ -151,7 +152,6 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
         time.sleep(0.03)
 
 
-
 def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bool) -> str:
     """Type `text` into the focused element after selecting all its text (or after its end,
     with `append`); returns a note for the result.
@@ -167,25 +167,37 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     backend.type_text(text)
     if append or not before or node is None:
         return ""
-    kept = [before[:i] + text + before[i:] for i in range(len(before) + 1)]
-    now = _settled_text(backend, node, (text, *kept))
-    if now == kept[0]:
+    now = _settled_text(backend, node, lambda now: now == text or _typed_into(now, before, text) is not None)
+    at = _typed_into(now, before, text)
+    if at == 0:
         note = "ctrl+a moved to the start: deleted the old text after the new"
         backend.press_chords(parse_keys("ctrl+shift+End Delete"))
-    elif now in kept:
+    elif at is not None:
         note = "ctrl+a selected nothing: selected all and typed again"
         backend.press_chords(parse_keys("ctrl+a"))
         backend.type_text(text)
     else:
         return ""
-    now = _settled_text(backend, node, (text,))
+    now = _settled_text(backend, node, lambda now: now == text)
     if now == text:
         return note
     if now is None:
         return note + "; its text could not be read back"
     raise ActionFailed(f"the element's old text stayed: it reads {now!r} (ctrl+a did not select all, twice)",
                        hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
-                            "then `winctl input --append`")
+                            "then `winctl input ID TEXT --append`")
+
+
+def _typed_into(now: str | None, before: str, text: str) -> int | None:
+    """Where `text` was typed into `before` to give `now`, or None when `now` is not that."""
+    if now is None or len(now) != len(before) + len(text):
+        return None
+    at = now.find(text)
+    while at != -1:
+        if now[:at] == before[:at] and now[at + len(text):] == before[at:]:
+            return at
+        at = now.find(text, at + 1)
+    return None
 
 
 def _editable_text(backend: Backend, node: Node | None) -> str | None:
@@ -200,15 +212,15 @@ def _editable_text(backend: Backend, node: Node | None) -> str | None:
         return None
 
 
-def _settled_text(backend: Backend, node: Node, wanted: tuple[str, ...]) -> str | None:
-    """The element's text once it is one of `wanted`, or as it reads after TYPED_SETTLE:
-    keys reach the app through the display server, after we return from sending them."""
+def _settled_text(backend: Backend, node: Node, done: Callable[[str], bool]) -> str | None:
+    """The element's text once `done` says so, or as it reads after TYPED_SETTLE: keys reach
+    the app through the display server, after we return from sending them."""
     deadline = time.monotonic() + TYPED_SETTLE
     while True:
         try:
-            now: str | None = backend.read_text(node.handle)
+            now = backend.read_text(node.handle)
         except WinctlError:
             return None
-        if now in wanted or time.monotonic() > deadline:
+        if done(now) or time.monotonic() > deadline:
             return now
         time.sleep(0.02)
