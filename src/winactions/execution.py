@@ -15,7 +15,7 @@ from enum import Enum
 from winactions.backends.base import Backend, MouseButton, WindowAction
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WinctlError
 from winactions.keys import parse_keys
-from winactions.model import Node, Operation, Target, WindowInfo
+from winactions.model import Node, Operation, Source, Target, WindowInfo
 
 
 class Via(str, Enum):
@@ -28,7 +28,8 @@ class Via(str, Enum):
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
-POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down
+POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down ...
+SEEN_ON_SCREEN = frozenset({Source.VISION, Source.OCR, Source.TEMPLATE, Source.FIXED})  # ... as may what was seen there
 
 
 def click_point(target: Target, node: Node | None) -> tuple[int, int]:
@@ -138,7 +139,9 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
     UNCOVER_SECONDS is an error that names it, and nothing is clicked."""
     if backend.bound_window() == window.id:
         return  # bound input goes to the window itself, covered or not
-    in_popup = target.type in POPUP_CONTENT
+    # a menu's item, or anything found in the pixels there (a menu item found by its text), may
+    # be in an open menu: then the menu is not in its way
+    in_popup = target.type in POPUP_CONTENT or target.source in SEEN_ON_SCREEN
     cover = backend.covering(window.id, x, y, in_popup)
     if cover is None:
         return
@@ -146,7 +149,8 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
     deadline = time.monotonic() + UNCOVER_SECONDS
     while (cover := backend.covering(window.id, x, y, in_popup)) is not None:
         if time.monotonic() > deadline:
-            raise ActionFailed(f"element {target.id} is covered at ({x}, {y}) by {cover}: nothing was clicked",
+            what = f"element {target.id}" if target.id else repr(target.name)  # a located target has no id
+            raise ActionFailed(f"{what} is covered at ({x}, {y}) by {cover}: nothing was clicked",
                                hint="close or move what covers it (`winctl keys Escape` closes most popups), "
                                     "or click with `--via semantic`; `winctl screenshot` shows it")
         time.sleep(0.03)

@@ -296,6 +296,10 @@ def test_an_open_menu_takes_no_click_meant_for_a_button_and_its_items_take_their
         new = winctl.find("MenuItem", "New")
         assert "via mouse" in winctl("click", str(new), "--via", "input").out
         log.wait_for("menu", since=mark, item="New")
+        mark = log.mark()
+        winctl("click", str(file_menu))  # found by its text in the open menu's pixels: clicked there
+        assert "located by ocr" in winctl("click", "text:Open Dialog…").out
+        log.wait_for("menu", since=mark, item="Open Dialog…")
     finally:
         stop_app(proc)
 
