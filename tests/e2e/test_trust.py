@@ -244,21 +244,23 @@ def test_a_tooltip_over_a_key_is_waited_out_and_the_key_is_pressed(winctl, launc
 
 
 def test_a_window_kept_on_top_over_the_target_is_refused_and_nothing_is_clicked(winctl, desktop, tmp_path):
+    """A real calculator kept on top (wmctrl's "above") over the fixture's Apply button: the
+    fixture's own log says whether Apply was clicked."""
     log = AppLog(str(tmp_path / "below.jsonl"))
     below = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=5, title="Below"), "Below")
-    above = start_app(desktop, gtk_fixture_command(str(tmp_path / "above.jsonl"), rows=5, title="Above"), "Above")
+    above = start_app(desktop, ["galculator"], "galculator")
     try:
         winctl("focus", "Below")
         state = winctl("--json", "state", "--verbose").json["result"]
         apply = next(t for t in state["targets"] if t["type"] == "Button" and t["name"] == "Apply")
         left, top, right, bottom = apply["rect"]
-        subprocess.run(["wmctrl", "-r", "Above", "-b", "add,above"], env=desktop.env, check=True)
-        subprocess.run(["wmctrl", "-r", "Above", "-e", f"0,{left - 50},{top - 50},300,200"], env=desktop.env,
+        subprocess.run(["wmctrl", "-r", "galculator", "-b", "add,above"], env=desktop.env, check=True)
+        subprocess.run(["wmctrl", "-r", "galculator", "-e", f"0,{left - 50},{top - 50},-1,-1"], env=desktop.env,
                        check=True)
         time.sleep(0.5)
         mark = log.mark()
         refused = winctl("click", str(apply["id"]), "--via", "input", expect=4)
-        assert f"element {apply['id']} is covered at" in refused.err and 'the window "Above"' in refused.err, \
+        assert f"element {apply['id']} is covered at" in refused.err and 'the window "galculator"' in refused.err, \
             refused.err
         time.sleep(0.5)
         assert log.events("clicked", since=mark) == [], "the covered button was clicked all the same"
@@ -302,6 +304,44 @@ def test_an_open_menu_takes_no_click_meant_for_a_button_and_its_items_take_their
         log.wait_for("menu", since=mark, item="Open Dialog…")
     finally:
         stop_app(proc)
+
+
+def test_an_open_menu_of_a_real_app_takes_no_click_meant_for_a_key(winctl, launch, desktop):  # noqa: F811
+    """galculator with its View menu open: a mouse click on a key is refused and the display
+    keeps 0; once Escape closes the menu the key is pressed; a menu item found by its text in
+    the open menu's pixels is clicked there (the window grows into the scientific mode)."""
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
+    launch(["galculator"], title="galculator")
+    state = wait_for(winctl, ("Button", "7"), ("Menu", "View"))
+    seven, view = winctl.find("Button", "7", state), winctl.find("Menu", "View", state)
+
+    def shown() -> list[str]:
+        return [t["name"] for t in winctl.state()["targets"] if t["type"] == "Text"]
+
+    def width() -> int:
+        out = subprocess.run(["wmctrl", "-lG"], env=desktop.env, capture_output=True, text=True).stdout
+        return next(int(line.split()[4]) for line in out.splitlines() if line.endswith("galculator"))
+
+    winctl("click", str(view))
+    wait_for(winctl, ("MenuItem", "Scientific Mode"))
+    refused = winctl("click", str(seven), "--via", "input", expect=4)
+    assert "an open menu or popup" in refused.err, refused.err
+    time.sleep(0.5)
+    assert "7" not in shown()
+    winctl("keys", "Escape")
+    assert "via mouse" in winctl("click", str(seven), "--via", "input").out
+    deadline = time.monotonic() + 5
+    while "7" not in shown():
+        assert time.monotonic() < deadline, "the key was not pressed once the menu closed"
+        time.sleep(0.2)
+    basic = width()
+    winctl("click", str(view))
+    wait_for(winctl, ("MenuItem", "Scientific Mode"))
+    assert "located by ocr" in winctl("click", "text:Scientific Mode").out
+    deadline = time.monotonic() + 10
+    while width() <= basic:
+        assert time.monotonic() < deadline, "the menu item found by its text was not chosen"
+        time.sleep(0.3)
 
 
 # -- 4. restarted apps and replaced desktops ---------------------------------------------------

@@ -134,8 +134,8 @@ class X11Windows:
                         return OPEN_POPUP
                 else:
                     client = self._client_of(top)
-                    title = self._prop(client, "_NET_WM_NAME", self.atom("UTF8_STRING")) if client is not None else None
-                    return f'the window "{title}"' if isinstance(title, str) and title else "another window"
+                    other = self._describe(int(client.id), 0) if client is not None else None  # type: ignore[attr-defined]
+                    return f'the window "{other.title}"' if other is not None and other.title else "another window"
             return OPEN_POPUP if not in_popup and self._pointer_grabbed() else None
         except error.XError:
             return None  # a window went away while we looked: nothing known to be in the way
