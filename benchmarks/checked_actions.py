@@ -1,0 +1,103 @@
+"""Benchmark: what the action checks of stop 14 cost, end to end, against the code before them.
+
+    .venv/bin/python benchmarks/checked_actions.py --old-src /path/to/checkout-before/src [--rounds 5]
+
+Two checks were added to actions that use the mouse and keyboard: a mouse click on an element
+first asks X what is on top at its point (a tooltip, a window kept on top, an open menu), and
+`input` by keyboard reads the field back to see that the old text went. Both cost round trips.
+Each command runs as a user runs it, through the real `winctl` script, spawn to exit, for both
+versions of the code in the same run, interleaved (the order alternates each round), each
+version with its own session daemon (`--no-daemon`: a one-shot process instead). Before each
+timed command, untimed: `focus` the window and `state`, as an agent looks before it acts.
+
+- `winctl click ID --via input` on galculator's 7 key (a real app; a mouse click);
+- `winctl input ID TEXT --via input` on the fixture's Name entry, which holds text (mouse to
+  focus it, ctrl+a, typing; the new code then reads it back).
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fixtures.launch import gtk_fixture_command  # noqa: E402
+
+from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
+
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--old-src", required=True, help="the src folder of a checkout of the code before")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as tmp:
+        apps = [subprocess.Popen(["galculator"], env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+                subprocess.Popen(gtk_fixture_command(os.devnull, rows=5, title="Checked"), env=desk.env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        subprocess.run(["xdotool", "mousemove", "0", "0"], env=desk.env, check=True)
+        time.sleep(4)
+        versions = {}
+        for name, src in (("before", args.old_src), ("now", str(ROOT / "src"))):
+            compileall.compile_dir(src, quiet=1)  # both start from bytecode: a fresh checkout has none
+            runtime = Path(tmp) / name
+            runtime.mkdir(mode=0o700)
+            versions[name] = {**desk.env, "XDG_RUNTIME_DIR": str(runtime), "PYTHONPATH": src}
+
+        def winctl(version: str, *argv: str, daemon: bool = True) -> subprocess.CompletedProcess[str]:
+            flags = [] if daemon else ["--no-daemon"]
+            return subprocess.run([WINCTL, *flags, *argv], env=versions[version], capture_output=True, text=True,
+                                  timeout=120)
+
+        def element(version: str, window: str, kind: str, name: str) -> str:
+            winctl(version, "focus", window)
+            state = json.loads(winctl(version, "--json", "state").stdout)["result"]
+            return str(next(t["id"] for t in state["targets"] if t["type"] == kind and t["name"] == name))
+
+        try:
+            ids = {v: {"key": element(v, "galculator", "Button", "7"), "field": element(v, "Checked", "Edit", "Name")}
+                   for v in versions}
+            cases = {
+                "click --via input (galculator key)":
+                    ("galculator", lambda v: ("click", ids[v]["key"], "--via", "input")),
+                "input --via input (GTK entry)":
+                    ("Checked", lambda v: ("input", ids[v]["field"], "some text", "--via", "input")),
+            }
+            print(f"{'command':38} {'path':9} {'before: min/median/max s':>26} {'now: min/median/max s':>24} "
+                  f"{'now/before':>10}")
+            for label, (window, argv) in cases.items():
+                for daemon in (True, False):
+                    times: dict[str, list[float]] = {v: [] for v in versions}
+                    for round_ in range(args.rounds):
+                        for v in (("before", "now") if round_ % 2 == 0 else ("now", "before")):
+                            winctl(v, "focus", window, daemon=daemon)  # untimed, as an agent looks before it acts
+                            winctl(v, "state", daemon=daemon)
+                            started = time.perf_counter()
+                            done = winctl(v, *argv(v), daemon=daemon)
+                            times[v].append(time.perf_counter() - started)
+                            assert done.returncode == 0, (v, done.stdout, done.stderr)
+                    cells = [f"{min(t):.3f}/{statistics.median(t):.3f}/{max(t):.3f}" for t in times.values()]
+                    ratio = statistics.median(times["now"]) / statistics.median(times["before"])
+                    print(f"{label:38} {'daemon' if daemon else 'one-shot':9} {cells[0]:>26} {cells[1]:>24} "
+                          f"{ratio:9.2f}x")
+        finally:
+            for v in versions:
+                winctl(v, "session", "close", "--all")
+            for app in apps:
+                app.terminate()
+
+
+if __name__ == "__main__":
+    main()
