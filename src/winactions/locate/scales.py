@@ -380,7 +380,7 @@ def refine(s: np.ndarray, t: Reference, look: Match, step: float) -> Match:
     """The scale (within half a sampling `step`) and place that score best near a first look: at
     full resolution, the look's scale and a third of a step either side, then parabolas through
     the score at three scales, each a quarter as wide as the last, until an edge moves less than
-    a pixel; the score is then computed again directly on the patch."""
+    a pixel. Its score is the plain one at that size: `polish` judges the place it leads to."""
     centre = (look.left + look.width / 2, look.top + look.height / 2)
     pad = 3 + round(step * max(look.width, look.height) / 2)
     tries = [_at(s, t, look.scale * (1 + k * step / 3), *centre, (pad, pad)) for k in (-1, 0, 1)]
@@ -401,9 +401,7 @@ def refine(s: np.ndarray, t: Reference, look: Match, step: float) -> Match:
                     best = vertex
         best = max((m for m in (best, low, high) if m is not None), key=lambda m: m.score)
         delta /= 4
-    patch = s[best.top:best.top + best.height, best.left:best.left + best.width]
-    return Match(judge(patch, t.sized(best.width, best.height)), best.scale, best.left, best.top, best.width,
-                 best.height)
+    return best
 
 
 def _at(s: np.ndarray, t: Reference, scale: float, cx: float, cy: float, pad: tuple[int, int]) -> Match | None:
