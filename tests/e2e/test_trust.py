@@ -345,6 +345,31 @@ def test_an_open_menu_of_a_real_app_takes_no_click_meant_for_a_key(winctl, launc
 
 
 # -- 4. restarted apps and replaced desktops ---------------------------------------------------
+def test_a_mouse_button_held_down_is_named_not_taken_for_a_menu(winctl, launch, desktop):  # noqa: F811
+    """A button held by `mouse-down` grabs the pointer as an open menu does: a mouse click is
+    refused with the held button named and how to let it go, and after `mouse-up` it is pressed."""
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
+    launch(["galculator"], title="galculator")
+    state = wait_for(winctl, ("Button", "7"), ("Text", "0"))
+    seven, display = winctl.find("Button", "7", state), winctl.find("Text", "0", state)
+    left, top, right, bottom = next(t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+                                    if t["id"] == display)["rect"]
+    winctl("mouse-down", str((left + right) // 2), str((top + bottom) // 2))
+    try:
+        refused = winctl("click", str(seven), "--via", "input", expect=4)
+        assert "a mouse button held down" in refused.err and "winctl mouse-up" in refused.err, refused.err
+        assert "menu" not in refused.err, refused.err
+    finally:
+        winctl("mouse-up")
+    time.sleep(0.3)
+    assert "7" not in [t["name"] for t in winctl.state()["targets"] if t["type"] == "Text"]
+    assert "via mouse" in winctl("click", str(seven), "--via", "input").out
+    deadline = time.monotonic() + 5
+    while "7" not in [t["name"] for t in winctl.state()["targets"] if t["type"] == "Text"]:
+        assert time.monotonic() < deadline, "the key was not pressed once the button was let go"
+        time.sleep(0.2)
+
+
 def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):
     log = tmp_path / "restart.jsonl"
     proc = start_app(desktop, hostile_command(str(log)), HOSTILE)

@@ -29,6 +29,8 @@ SETTLE_TIMEOUT = 3.0
 # override-redirect windows that cover what is under them, and are never what an agent clicks
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": "a tooltip", "_NET_WM_WINDOW_TYPE_NOTIFICATION": "a notification"}
 OPEN_POPUP = "an open menu or popup (a click there only closes it)"
+HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go)"
+BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
 
 
 def open_display(name: str | None = None) -> display.Display:
@@ -121,7 +123,8 @@ class X11Windows:
         """What a click at (x, y) reaches instead of this window: the top-most window there
         when it is a tooltip or notification, another managed window, or — unless the element
         may be in one (`in_popup`) — a menu or popup. An open menu also holds the pointer
-        (a grab): a click anywhere else only closes it (GTK swallowed a click on a button so)."""
+        (a grab): a click anywhere else only closes it (GTK swallowed a click on a button so).
+        So does a mouse button held down, which is named as such."""
         try:
             top = self.root.translate_coords(self.root, x, y).child
             if top and top.id != self._root_child(int(window_id, 16)):
@@ -136,7 +139,10 @@ class X11Windows:
                     client = self._client_of(top)
                     other = self._describe(int(client.id), 0) if client is not None else None  # type: ignore[attr-defined]
                     return f'the window "{other.title}"' if other is not None and other.title else "another window"
-            return OPEN_POPUP if not in_popup and self._pointer_grabbed() else None
+            if in_popup or not self._pointer_grabbed():
+                return None
+            # a held button grabs the pointer too (X's implicit grab): `mouse-down`, or a drag under way
+            return HELD_BUTTON if self.root.query_pointer().mask & BUTTONS_HELD else OPEN_POPUP
         except error.XError:
             return None  # a window went away while we looked: nothing known to be in the way
 
