@@ -164,3 +164,29 @@ def test_report_says_what_is_missing(tmp_path, monkeypatch):
     java = {need.toolkit: need for need in bridge_report()}["java"]
     assert not java.installed
     assert any("libatk-wrapper-java" in m for m in java.missing)
+
+
+@pytest.mark.parametrize("wrapper", [
+    ["env", "QT_SCALE_FACTOR=2"],
+    ["env", "-u", "LANG", "QT_SCALE_FACTOR=2"],
+    ["nice", "-n", "5"],
+    ["timeout", "30"],
+    ["env", "A=1", "nice", "--adjustment=3", "setsid"],  # wrappers wrap each other
+])
+def test_a_wrapped_program_is_detected_and_its_flag_follows_its_name(tmp_path, env, wrapper):
+    """`winctl launch -- env QT_SCALE_FACTOR=2 featherpad` is how HiDPI is tried: the toolkit is
+    the wrapped program's, and Chromium's flag must follow chromium, not `env` (which would
+    take it for a program to run)."""
+    program(tmp_path / "bin", "featherpad", elf_linking("libQt5Core.so.5"))
+    for name in ("env", "nice", "timeout", "setsid", "chromium"):
+        program(tmp_path / "bin", name, ELF)
+    assert detect([*wrapper, "featherpad", "a.txt"], env) == ("qt5",)
+    started = plan([*wrapper, "chromium", "https://example.org"], env)
+    assert started.toolkits == ("chromium",)
+    assert started.argv == [*wrapper, "chromium", CHROMIUM_FLAG, "https://example.org"]
+
+
+def test_a_wrapper_that_wraps_nothing_known_is_left_alone(tmp_path, env):
+    program(tmp_path / "bin", "env", ELF)
+    assert detect(["env", "A=1", "no-such-program"], env) == ()
+    assert plan(["env"], env).argv == ["env"]

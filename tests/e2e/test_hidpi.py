@@ -24,8 +24,8 @@ import pytest
 from tests.conftest import wait_for_window
 from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch, target, wait_for  # noqa: F401  (launch: an app in a fresh home)
-from tests.fixtures.toolkit_apps import gnome_text_editor_command, jedit_command
+from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
+from tests.fixtures.toolkit_apps import featherpad_command, gnome_text_editor_command, jedit_command
 
 pytestmark = pytest.mark.desktop
 
@@ -128,3 +128,27 @@ def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, d
     menu = wait_for(winctl, ("MenuItem", "Save As..."), app=app)
     assert "mouse" in winctl("click", str(target(menu, "MenuItem", "Save As...")), "--via", "input").out
     wait_for_window(desktop, "File Browser - Save")  # the item under the mouse was the one chosen
+
+
+def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
+    """Qt 5 reports screen pixels at any scale factor (checked here, not assumed), and is started
+    as users do it, through `env`: the toolkit behind the wrapper still gets its bridge. Text
+    typed into featherpad is saved by its File menu's Save, both chosen by the mouse; the file
+    on disk says the click landed on that item."""
+    doc = tmp_path / "qt5-2x.txt"
+    doc.write_text("")
+    app = launch(["env", "QT_SCALE_FACTOR=2", *featherpad_command(doc)], title="qt5-2x.txt")
+    state = wait_for(winctl, ("MenuItem", "File"), ("Edit", None), app=app)
+    window = app.window["rect"]
+    assert window["right"] - window["left"] >= 1200, f"featherpad's 700 px window drawn 2x: {window}"
+    editor = next(int(t["id"]) for t in state["targets"] if t["type"] == "Edit" and "focused" in t["states"])
+    winctl("input", str(editor), "saved at 2x")
+    placed = winctl("--json", "state", "--verbose").json["result"]["targets"]
+    file_menu = next(t for t in placed if t["type"] == "MenuItem" and t["name"] == "File")
+    left, top, right, bottom = file_menu["rect"]
+    assert window["left"] <= left and right <= window["right"] and window["top"] <= top and bottom <= window["bottom"]
+    assert bottom - top >= 40, f"a menu title drawn 2x: {file_menu['rect']}"
+    assert "mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
+    menu = wait_for(winctl, ("MenuItem", "Save"), app=app)
+    assert "mouse" in winctl("click", str(target(menu, "MenuItem", "Save")), "--via", "input").out
+    assert wait_for_file(doc, "saved at 2x").strip() == "saved at 2x"

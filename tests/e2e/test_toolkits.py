@@ -12,9 +12,12 @@ Electron has no app in Debian 12 main: Chromium stands for Blink.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -37,11 +40,13 @@ from tests.fixtures.toolkit_apps import (
     mousepad_command,
     web_page,
 )
+from winactions.backends.linux.virtual_desktop import VirtualDesktop
 
 pytestmark = pytest.mark.desktop
 
 BRIDGE_VARIABLES = ("QT_ACCESSIBILITY", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "GNOME_ACCESSIBILITY",
                     "JAVA_TOOL_OPTIONS", "NO_AT_BRIDGE", "GTK_A11Y")
+WINCTL = str(Path(sys.executable).with_name("winctl"))
 TREE_TIMEOUT = 30.0  # a JVM or a browser renderer builds its tree a few seconds after its window
 
 
@@ -237,6 +242,36 @@ def test_qt5_featherpad(winctl, launch, tmp_path):
     assert "EditableText" in winctl("input", str(editor), "hello qt5").out
     semantic_click(winctl, target(wait_for(winctl, ("Button", "Save")), "Button", "Save"))
     assert wait_for_file(doc, "hello qt5").strip() == "hello qt5"
+
+
+def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
+    """Qt 5 joins the accessibility bus only if the bus runs when the app starts, and on a fresh
+    desktop nothing starts it until something asks for it (GTK and Qt 6 apps do; Qt 5 only
+    waits). Launched first there, featherpad showed no tree for the whole time `launch` waited,
+    nor ever after; `launch` now starts the bus before the app."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    doc = tmp_path / "first.txt"
+    doc.write_text("")
+    with VirtualDesktop() as fresh:
+        env = {**fresh.env, **isolated_env(tmp_path / "home"), "XDG_RUNTIME_DIR": str(runtime)}
+        for name in BRIDGE_VARIABLES:
+            env.pop(name, None)
+
+        def winctl(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([WINCTL, *args], env=env, capture_output=True, text=True, timeout=120)
+
+        launched = winctl("--json", "launch", "--timeout", "20", "--title", "first.txt", "--",
+                          *featherpad_command(doc))
+        assert launched.returncode == 0, launched.stderr
+        group = int(json.loads(launched.stdout)["result"]["detail"].split()[1].rstrip(";"))
+        try:
+            assert "has not appeared" not in launched.stdout, launched.stdout
+            targets = json.loads(winctl("--json", "state").stdout)["result"]["targets"]
+            assert {("MenuItem", "File"), ("Button", "Save")} <= {(t["type"], t["name"]) for t in targets}
+        finally:
+            winctl("session", "close", "--all")
+            _stop_group(group)
 
 
 # -- Qt 6 -----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from winactions.backends.linux import clipboard
 from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
-from winactions.errors import NotFound
+from winactions.errors import NotFound, WinctlError
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
@@ -63,6 +63,10 @@ class LinuxBackend(Backend):
         self.x11.window_action(window_id, action, rect)
 
     def launch(self, command: Sequence[str]) -> int:
+        try:  # the accessibility bus first: Qt 5 joins it only if it runs when the app starts
+            self.atspi  # noqa: B018  (asking for its address starts it: D-Bus activation)
+        except WinctlError:
+            pass  # no bus here: the app still starts, and `state` says what is missing
         return self.x11.launch(command)
 
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:

@@ -46,6 +46,10 @@ CHROMIUM_NAMES = re.compile(r"^(chromium(-browser)?|chrome|google-chrome.*|brave
                             r"vivaldi.*|opera.*|thorium.*|electron\d*)$")
 GECKO_NAMES = re.compile(r"^(firefox.*|thunderbird.*|icedove|iceweasel|seamonkey|librewolf|waterfox.*)$")
 JAVA_NAMES = re.compile(r"^javaw?$")
+# programs that run the command after their own options (`env QT_SCALE_FACTOR=2 featherpad`):
+# the toolkit is the wrapped program's, and a flag goes after its name, not the wrapper's
+WRAPPERS = frozenset({"env", "nice", "nohup", "setsid", "stdbuf", "timeout", "ionice", "taskset", "chrt",
+                      "dbus-run-session", "dbus-launch", "systemd-run", "xvfb-run", "catchsegv"})
 SCRIPT_HINTS = (
     ("electron", re.compile(rb"electron|app\.asar", re.I)),
     ("java", re.compile(rb"\brun_java\b|\bexec\s+\S*java\b|\$\{?JAVA(_HOME|CMD)?\b|\bjava\s+-|\.jar\b")),
@@ -112,7 +116,7 @@ def plan(argv: Sequence[str], env: Mapping[str, str] | None = None) -> LaunchPla
     new_argv = list(argv)
     problems: list[str] = []
     if {"chromium", "electron"} & set(toolkits) and CHROMIUM_FLAG not in new_argv:
-        new_argv.insert(1, CHROMIUM_FLAG)
+        new_argv.insert(program_index(argv, base.get("PATH")) + 1, CHROMIUM_FLAG)
         changes.append(f"+{CHROMIUM_FLAG}")
     if "java" in toolkits:
         problems += _java_env(new_env, changes)
@@ -170,7 +174,9 @@ def detect(argv: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[s
     """The toolkits `argv` appears to start, best guess first; empty when nothing tells."""
     if not argv:
         return ()
-    path = _resolve(argv[0], (env or os.environ).get("PATH"))
+    search_path = (env or os.environ).get("PATH")
+    argv = argv[program_index(argv, search_path):]
+    path = _resolve(argv[0], search_path)
     found: list[str] = []
     name = Path(argv[0]).name
     if CHROMIUM_NAMES.match(name) or (path and CHROMIUM_NAMES.match(path.name)):
@@ -182,6 +188,20 @@ def detect(argv: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[s
     if path is not None:
         found += _from_layout(path) + _from_file(path)
     return tuple(dict.fromkeys(found))
+
+
+def program_index(argv: Sequence[str], search_path: str | None) -> int:
+    """Where the program itself stands in `argv`: past wrappers such as `env VAR=1`, `nice -n 5`
+    or `timeout 30`, each followed by its options and values up to the first word that is a
+    program on PATH (a variable assignment, an option or a number never is)."""
+    index = 0
+    while index < len(argv) and Path(argv[index]).name in WRAPPERS:
+        wrapped = next((i for i in range(index + 1, len(argv)) if not argv[i].startswith("-") and "=" not in argv[i]
+                        and _resolve(argv[i], search_path) is not None), None)
+        if wrapped is None:
+            break
+        index = wrapped
+    return index
 
 
 def _resolve(program: str, search_path: str | None) -> Path | None:
