@@ -248,7 +248,8 @@ def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
     """Qt 5 joins the accessibility bus only if the bus runs when the app starts, and on a fresh
     desktop nothing starts it until something asks for it (GTK and Qt 6 apps do; Qt 5 only
     waits). Launched first there, featherpad showed no tree for the whole time `launch` waited,
-    nor ever after; `launch` now starts the bus before the app."""
+    nor ever after; `launch` now starts the bus before the app. One started by hand before the
+    bus (its Qt switches set) gets a `state` error that says so and what to do."""
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     doc = tmp_path / "first.txt"
@@ -261,6 +262,18 @@ def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
         def winctl(*args: str) -> subprocess.CompletedProcess[str]:
             return subprocess.run([WINCTL, *args], env=env, capture_output=True, text=True, timeout=120)
 
+        early = subprocess.Popen(featherpad_command(tmp_path / "early.txt"), start_new_session=True,
+                                 env={**env, "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"},
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_for_window(fresh, "early.txt")
+            time.sleep(2)  # time enough to join a bus, had one been running
+            assert winctl("focus", "early.txt").returncode == 0
+            missing = winctl("state")
+            assert missing.returncode != 0 and "exposes no accessibility tree" in missing.stderr, missing.stdout
+            assert "its toolkit (qt5) needs" in missing.stderr and "winctl launch" in missing.stderr, missing.stderr
+        finally:
+            _stop_group(early.pid)
         launched = winctl("--json", "launch", "--timeout", "20", "--title", "first.txt", "--",
                           *featherpad_command(doc))
         assert launched.returncode == 0, launched.stderr

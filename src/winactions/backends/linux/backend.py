@@ -15,7 +15,7 @@ from functools import cached_property
 from PIL import Image
 
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
-from winactions.backends.linux import clipboard
+from winactions.backends.linux import bridges, clipboard
 from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
@@ -83,10 +83,8 @@ class LinuxBackend(Backend):
         if handle is None:
             handle = self.atspi.find_frame(window.pid, window.title, window.rect)
             if handle is None:
-                raise NotFound(
-                    f'window "{window.title}" exposes no accessibility tree',
-                    hint="GTK/Qt apps need the AT-SPI bus; Chromium/Electron need "
-                         "--force-renderer-accessibility; use `winctl screenshot` to see it")
+                raise NotFound(f'window "{window.title}" exposes no accessibility tree',
+                               hint=bridges.no_tree_hint(window.pid))
             self._frames[key] = handle
         return handle
 

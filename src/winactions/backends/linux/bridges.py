@@ -76,7 +76,8 @@ NEEDS = {
     "gtk3": "nothing: GTK 3 loads its ATK bridge (libatk-adaptor) itself unless NO_AT_BRIDGE is set",
     "gtk4": "nothing: GTK 4 speaks AT-SPI itself unless GTK_A11Y=none",
     "gtk2": "GTK_MODULES=gail:atk-bridge (libgail-common, libatk-adaptor) and GNOME_ACCESSIBILITY=1",
-    "qt5": "QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (the bridge is built into QtGui)",
+    "qt5": "QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (the bridge is built into QtGui), and the "
+           "accessibility bus running when the app starts (it never joins one started later)",
     "qt6": "QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (the bridge is built into QtGui)",
     "qt4": "QT_ACCESSIBILITY=1 and the qt-at-spi plugin",
     "chromium": f"{CHROMIUM_FLAG} on its command line and the bus's IsEnabled",
@@ -167,6 +168,22 @@ def _gtk2_env(env: dict[str, str], changes: list[str]) -> None:
     if added:
         env["GTK_MODULES"] = ":".join(modules + added)
         changes.append(f"GTK_MODULES+={':'.join(added)}")
+
+
+def no_tree_hint(pid: int | None) -> str:
+    """What to do about a window without an accessibility tree, for the toolkit of the process
+    that owns it (read from its executable, as `launch` does): its switches, and that `winctl
+    launch` sets them. A toolkit that cannot be told gets the general hint."""
+    try:
+        kits = detect([os.readlink(f"/proc/{pid}/exe")]) if pid else ()
+    except OSError:
+        kits = ()
+    if not kits or kits[0] not in NEEDS or kits[0] in ("gtk3", "gtk4"):
+        return ("GTK/Qt apps need the AT-SPI bus; Chromium/Electron need --force-renderer-accessibility; "
+                "start the app with `winctl launch PROGRAM`, which switches its bridge on; "
+                "`winctl screenshot` shows it meanwhile")
+    return (f"its toolkit ({kits[0]}) needs {NEEDS[kits[0]]}: close the app and start it again with "
+            "`winctl launch PROGRAM`, which sees to that; `winctl screenshot` shows it meanwhile")
 
 
 # -- detection --------------------------------------------------------------------------------
