@@ -75,6 +75,19 @@ class MouseButton(str, Enum):
     RIGHT = "right"
 
 
+
+# What may take a mouse click meant for a window, as `Backend.covering` names it: a tooltip or
+# notification goes once the pointer moves there; the rest stay until closed.
+COVERED_BY_TOOLTIP = "a tooltip"
+COVERED_BY_NOTIFICATION = "a notification"
+COVERED_BY_POPUP = "an open menu or popup (a click there only closes it)"
+COVERED_BY_HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go)"
+
+
+def covered_by_window(title: str) -> str:
+    return f'the window "{title}"' if title else "another window"
+
+
 class Backend(ABC):
     """One platform. Methods raise `winactions.errors` exceptions, never platform ones."""
 
@@ -197,9 +210,10 @@ class Backend(ABC):
 
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         """What a click at screen point (x, y) would reach instead of this window — a tooltip,
-        another window on top, an open menu — described for a message; None when it reaches
-        the window, or when the platform cannot tell. `in_popup`: the element clicked may be
-        inside a menu or drop-down (a menu item, a list item), so an open one is not in its way."""
+        another window on top, an open menu — described for a message (one of the `COVERED_BY`
+        phrases, or `covered_by_window`); None when it reaches the window, or when the platform
+        cannot tell. `in_popup`: the element clicked may be inside a menu or drop-down (a menu
+        item, a list item), so an open one is not in its way."""
         return None
 
     # --- bound-window input (seed 003) ------------------------------------------------------

@@ -19,7 +19,14 @@ from PIL import Image
 from Xlib import X, display, error
 from Xlib.protocol import event
 
-from winactions.backends.base import WindowAction
+from winactions.backends.base import (
+    COVERED_BY_HELD_BUTTON,
+    COVERED_BY_NOTIFICATION,
+    COVERED_BY_POPUP,
+    COVERED_BY_TOOLTIP,
+    WindowAction,
+    covered_by_window,
+)
 from winactions.backends.linux import bridges
 from winactions.errors import ActionFailed, BackendUnavailable, NotFound
 from winactions.model import Rect, WindowInfo
@@ -27,9 +34,8 @@ from winactions.model import Rect, WindowInfo
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
 SETTLE_TIMEOUT = 3.0
 # override-redirect windows that cover what is under them, and are never what an agent clicks
-COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": "a tooltip", "_NET_WM_WINDOW_TYPE_NOTIFICATION": "a notification"}
-OPEN_POPUP = "an open menu or popup (a click there only closes it)"
-HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go)"
+COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
+                   "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
 BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
 
 
@@ -134,15 +140,15 @@ class X11Windows:
                         if isinstance(types, list) and self.atom(name) in types:
                             return what
                     if not in_popup:
-                        return OPEN_POPUP
+                        return COVERED_BY_POPUP
                 else:
                     client = self._client_of(top)
                     other = self._describe(int(client.id), 0) if client is not None else None  # type: ignore[attr-defined]
-                    return f'the window "{other.title}"' if other is not None and other.title else "another window"
+                    return covered_by_window(other.title if other is not None else "")
             if in_popup or not self._pointer_grabbed():
                 return None
             # a held button grabs the pointer too (X's implicit grab): `mouse-down`, or a drag under way
-            return HELD_BUTTON if self.root.query_pointer().mask & BUTTONS_HELD else OPEN_POPUP
+            return COVERED_BY_HELD_BUTTON if self.root.query_pointer().mask & BUTTONS_HELD else COVERED_BY_POPUP
         except error.XError:
             return None  # a window went away while we looked: nothing known to be in the way
 

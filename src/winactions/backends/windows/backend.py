@@ -14,7 +14,16 @@ from typing import Any, cast
 
 from PIL import Image
 
-from winactions.backends.base import DRAG_SETTLE, Backend, Capability, MouseButton, WindowAction
+from winactions.backends.base import (
+    COVERED_BY_POPUP,
+    COVERED_BY_TOOLTIP,
+    DRAG_SETTLE,
+    Backend,
+    Capability,
+    MouseButton,
+    WindowAction,
+    covered_by_window,
+)
 from winactions.backends.windows import patterns, sendinput
 from winactions.backends.windows.bound import BoundInput
 from winactions.backends.windows.comthread import OnComThread
@@ -33,6 +42,10 @@ from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 BOUND_BORDER = (0, 200, 80)  # the green frame seed 003 gives a bound window
+
+
+TOOLTIP_CLASS = "tooltips_class32"  # the common controls' tooltip window
+MENU_CLASS = "#32768"  # a Win32 popup menu (a menu bar's drop-downs and context menus)
 
 
 def window_id(hwnd: int) -> str:
@@ -115,6 +128,24 @@ class WindowsBackend(Backend):
 
     def launch(self, command: Sequence[str]) -> int:
         return self.native.launch(list(command))
+
+    def covering(self, window_id_: str, x: int, y: int, in_popup: bool) -> str | None:
+        """What is on top at (x, y): the top-level window there when it is not this one (a
+        tooltip; a Win32 menu, or an untitled popup of the same app such as a drop-down; another
+        window, named), or this window's own menu being tracked, which captures the mouse."""
+        target = parse_window_id(window_id_)
+        try:
+            top = self.native.root_window_at(x, y)
+            if top and top != target:
+                kind, title = self.native.window_class(top), self.native.window_title(top)
+                if kind == TOOLTIP_CLASS:
+                    return COVERED_BY_TOOLTIP
+                if kind == MENU_CLASS or (not title and self.native.window_pid(top) == self.native.window_pid(target)):
+                    return None if in_popup else COVERED_BY_POPUP
+                return covered_by_window(title)
+            return COVERED_BY_POPUP if not in_popup and self.native.in_menu_mode(target) else None
+        except NativeError:
+            return None  # a window went away while we looked: nothing known to be in the way
 
     # -- accessibility ----------------------------------------------------------------------
     def _translate(self, exc: NativeError, what: str) -> Exception:

@@ -115,6 +115,19 @@ class Native(Protocol):
 
     def foreground_window(self) -> int: ...
 
+    def root_window_at(self, x: int, y: int) -> int:
+        """GetAncestor(WindowFromPoint((x, y)), GA_ROOT): the top-level window a click there
+        reaches (a menu, a tooltip, another app's window), 0 for none."""
+
+    def window_title(self, hwnd: int) -> str: ...
+
+    def window_pid(self, hwnd: int) -> int:
+        """GetWindowThreadProcessId's process id."""
+
+    def in_menu_mode(self, hwnd: int) -> bool:
+        """GetGUIThreadInfo of the window's thread: a menu of it is being tracked (GUI_INMENUMODE
+        or GUI_POPUPMENUMODE), which captures the mouse: a click outside it only closes it."""
+
     def show_window(self, hwnd: int, command: str) -> None:
         """ShowWindow with "minimize", "maximize" or "restore"."""
 

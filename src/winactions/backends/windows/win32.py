@@ -70,6 +70,8 @@ for _dll, _name, _restype, _argtypes in (
                                           wintypes.UINT, wintypes.UINT, ctypes.POINTER(ctypes.c_size_t))),
     (user32, "ChildWindowFromPointEx", wintypes.HWND, (wintypes.HWND, wintypes.POINT, wintypes.UINT)),
     (user32, "GetForegroundWindow", wintypes.HWND, ()),
+    (user32, "WindowFromPoint", wintypes.HWND, (wintypes.POINT,)),
+    (user32, "GetAncestor", wintypes.HWND, (wintypes.HWND, wintypes.UINT)),
     (user32, "SetProcessDpiAwarenessContext", wintypes.BOOL, (_VP,)),
     (user32, "GetThreadDpiAwarenessContext", _VP, ()),
     (user32, "GetAwarenessFromDpiAwarenessContext", ctypes.c_int, (_VP,)),
@@ -121,6 +123,8 @@ SW = {"minimize": 6, "maximize": 3, "restore": 9}
 SWP_NOZORDER, SWP_NOACTIVATE = 0x0004, 0x0010
 SMTO_ABORTIFHUNG = 0x0002
 CWP_SKIPINVISIBLE, CWP_SKIPTRANSPARENT = 0x0001, 0x0004
+GA_ROOT = 2
+GUI_INMENUMODE, GUI_POPUPMENUMODE = 0x0004, 0x0010
 DWMWA_CLOAKED, DWMWA_BORDER_COLOR, DWMWA_COLOR_DEFAULT = 14, 34, 0xFFFFFFFF
 PW_RENDERFULLCONTENT = 0x2
 CF_UNICODETEXT, GMEM_MOVEABLE = 13, 0x0002
@@ -305,6 +309,24 @@ class Win32Native:
 
     def foreground_window(self) -> int:
         return int(user32.GetForegroundWindow() or 0)  # HWND restype: None when there is none
+
+    def root_window_at(self, x: int, y: int) -> int:
+        found = user32.WindowFromPoint(wintypes.POINT(x, y))
+        return int(user32.GetAncestor(found, GA_ROOT) or 0) if found else 0
+
+    def window_title(self, hwnd: int) -> str:
+        return self._title(hwnd)
+
+    def window_pid(self, hwnd: int) -> int:
+        pid = wintypes.DWORD()
+        user32.GetWindowThreadProcessId(hwnd, ctypes.byref(pid))
+        return int(pid.value)
+
+    def in_menu_mode(self, hwnd: int) -> bool:
+        info = GUITHREADINFO(cbSize=ctypes.sizeof(GUITHREADINFO))
+        thread = user32.GetWindowThreadProcessId(hwnd, None)
+        return bool(user32.GetGUIThreadInfo(thread, ctypes.byref(info))
+                    and info.flags & (GUI_INMENUMODE | GUI_POPUPMENUMODE))
 
     def show_window(self, hwnd: int, command: str) -> None:
         user32.ShowWindow(hwnd, SW[command])
