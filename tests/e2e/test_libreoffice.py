@@ -199,3 +199,21 @@ def test_writer_lists_only_the_visible_paragraphs_of_a_long_document(winctl, des
     finally:
         stop_app(proc)
         subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
+
+
+def test_a_second_launch_handed_to_the_running_soffice_selects_its_new_window(winctl, calc, desktop, tmp_path):
+    """With Calc open, `winctl launch soffice --writer` (same profile) hands the request to the
+    running soffice.bin through its pipe and exits; the Writer window that soffice opens is
+    selected and read, and the result says who took the launch over."""
+    _, proc = calc
+    result = winctl("--json", "launch", "--timeout", "60", "--", "soffice", "--norestore", "--nologo",
+                    f"-env:UserInstallation=file://{tmp_path / 'lo-profile'}", "--writer").json["result"]
+    try:
+        assert f"handed over to the running soffice.bin (pid {soffice_pid(proc)})" in result["detail"], result
+        assert "LibreOffice Writer" in result["window"]["title"], result
+        wait_for_window(desktop, "LibreOffice Writer")
+        state = winctl.state()
+        assert "LibreOffice Writer" in state["window"]["title"]
+        assert any(t["type"] == "Paragraph" for t in state["targets"]), "the new document's body is read"
+    finally:
+        winctl("close", expect=None)

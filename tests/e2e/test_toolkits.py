@@ -206,6 +206,28 @@ def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
     assert wait_for_file(doc, "hello gtk3").strip() == "hello gtk3"
 
 
+def test_a_launch_a_running_instance_takes_over_selects_its_window(winctl, desktop, launch, tmp_path):
+    """Single-instance apps hand a second launch to the running process and exit: mousepad
+    opens the file as a tab of its window. `launch` said "exited without opening a window";
+    it now selects the window that shows the file, and says who took it over."""
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("one")
+    second.write_text("two")
+    app = launch(["mousepad", str(first)], title="first.txt")  # with its server: single instance
+    result = winctl("--json", "launch", "--", "mousepad", str(second)).json["result"]
+    assert f"handed over to the running mousepad (pid {app.pid})" in result["detail"], result
+    assert result["window"]["id"] == app.window["id"] and "second.txt" in result["window"]["title"], result
+    wait_for_window(desktop, "second.txt")  # the window manager sees the tab it shows
+    assert "second.txt" in winctl("--json", "state").json["result"]["window"]["title"]
+
+
+def test_a_program_that_exits_without_a_window_is_an_error_at_once(winctl):
+    started = time.monotonic()
+    failed = winctl("launch", "true", expect=4)
+    assert "true exited without opening a window" in failed.err, failed.err
+    assert time.monotonic() - started < 5, "no running instance could take it over: no reason to wait"
+
+
 # -- GTK 4 ----------------------------------------------------------------------------------------
 def test_gtk4_gnome_text_editor(winctl, desktop, launch, tmp_path):
     doc = tmp_path / "gtk4.txt"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from typing import Literal
 
@@ -15,6 +17,10 @@ from winactions.errors import ActionFailed, InvalidInput, WaitTimeout, WinctlErr
 from winactions.model import Rect, WindowInfo
 
 TREE_WAIT = 10.0  # `launch` waits for the app's accessibility tree until its timeout, and this long at least
+# A launched program that exits at once may have handed its work to a running instance of itself:
+EXIT_GRACE = 0.3  # s to look for its windows when none runs
+HANDOVER_SETTLE = 1.0  # s after which the running instance's active window is taken as the one showing it
+HANDOVER_WAIT = 3.0  # s before giving up on a running instance that shows nothing of it
 
 
 class FocusParams(Params):
@@ -48,8 +54,17 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
     before = {w.id for w in backend.list_windows()}
     pid = backend.launch(p.command)
     deadline = time.monotonic() + p.timeout
+    exited: float | None = None  # when the launched process was seen gone, leaving no child
+    handed = ""
     while time.monotonic() < deadline:
-        window = _new_window(backend.list_windows(), before, pid, p.title, family=not backend.one_screen)
+        windows = backend.list_windows()
+        window = _new_window(windows, before, pid, p.title, family=not backend.one_screen)
+        if window is None and exited is not None:
+            related, waited = _instances(windows, p.command[0]), time.monotonic() - exited
+            if (not related and waited > EXIT_GRACE) or waited > HANDOVER_WAIT:
+                raise _exited_without_window(p.command[0], related)
+            window = _handed_over(related, before, settled=waited > HANDOVER_SETTLE)
+            handed = f"; handed over to the running {window.process} (pid {window.pid})" if window else ""
         if window is not None:
             if not window.active:
                 try:
@@ -58,14 +73,13 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                     pass  # some windows refuse focus; the session still selects them
             ctx.session.select_window(window)
             return WindowResult(action="launch", window=_reread(ctx, window),
-                                detail=f"pid {pid}" + _tree_note(ctx, window, max(deadline,
-                                                                                  time.monotonic() + TREE_WAIT)))
+                                detail=f"pid {pid}{handed}" + _tree_note(ctx, window, max(deadline,
+                                                                                         time.monotonic() + TREE_WAIT)))
         if backend.one_screen:
             pass  # the pid is the phone's, not this machine's: only the foreground tells
         elif not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
             if p.title is None and not _children_alive(pid):
-                raise ActionFailed(f"{p.command[0]} exited without opening a window",
-                                   hint="check the command; run it in a terminal to see its errors")
+                exited = exited or time.monotonic()
         time.sleep(0.1)
     raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s",
                       hint="raise --timeout, or pass --title if it opens a window of another process")
@@ -87,6 +101,47 @@ def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
             return ("; its accessibility tree has not appeared in time: `winctl state` may list "
                     "nothing until it does — its toolkit may need an accessibility switch")
         time.sleep(0.2)
+
+
+def _instances(windows: list[WindowInfo], program: str) -> list[WindowInfo]:
+    """The windows of processes that run `program` (found on PATH)."""
+    found = shutil.which(program)
+    if found is None:
+        return []
+    path = os.path.realpath(found)
+    return [w for w in windows if w.pid is not None and _runs(w.pid, path)]
+
+
+def _handed_over(related: list[WindowInfo], before: set[str], settled: bool) -> WindowInfo | None:
+    """The window of an instance that was already running, when the launched one handed its
+    work over and exited (single-instance apps: mousepad opens the file as a tab of its window,
+    LibreOffice, Firefox and GNOME apps in their running process): a new window of theirs, or
+    once it had time to show the work (`settled`), the active one."""
+    chosen = [w for w in related if w.id not in before] or [w for w in related if w.active and settled]
+    return chosen[0] if chosen else None
+
+
+def _exited_without_window(program: str, related: list[WindowInfo]) -> ActionFailed:
+    if related:
+        w = related[0]
+        return ActionFailed(f"{program} exited without opening a window; the running {w.process} (pid {w.pid}) "
+                            "may have taken its work over without showing it",
+                            hint=f'see its windows with `winctl windows`, then `winctl focus "{w.title}"`')
+    return ActionFailed(f"{program} exited without opening a window",
+                        hint="check the command; run it in a terminal to see its errors")
+
+
+def _runs(pid: int, path: str) -> bool:
+    """Whether process `pid` runs the program at `path`: its very file, or — for a launcher
+    script kept off PATH beside its binary, as LibreOffice's soffice beside soffice.bin — a
+    file in the same folder."""
+    try:
+        exe = os.path.realpath(psutil.Process(pid).exe())
+    except (psutil.Error, OSError):
+        return False
+    folder = os.path.dirname(path)
+    on_path = {os.path.realpath(d) for d in os.environ.get("PATH", "").split(os.pathsep) if d}
+    return exe == path or (os.path.dirname(exe) == folder and folder not in on_path)
 
 
 def _children_alive(pid: int) -> bool:
