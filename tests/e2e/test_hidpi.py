@@ -118,16 +118,22 @@ def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, d
     monkeypatch.setitem(desktop.env, "_JAVA_OPTIONS", "-Dsun.java2d.uiScale=2")
     app = launch(jedit_command(tmp_path / "jedit-settings", tmp_path / "hidpi.txt"), title="jEdit -")
     wait_for(winctl, ("Menu", "File"), ("Menu", "Help"), app=app)
+    choose_by_mouse(winctl, app, ("Menu", "File"), "Save As...", tall=30)
+    wait_for_window(desktop, "File Browser - Save")  # the item under the mouse was the one chosen
+
+
+def choose_by_mouse(winctl, app, menu: tuple[str, str], item: str, tall: int) -> None:
+    """Open a menu and choose its item, both by the mouse at the places `state` gives; the
+    menu's title must lie inside the window and be drawn at least `tall` px high."""
     state = winctl("--json", "state", "--verbose").json["result"]
     window = state["window"]["rect"]
-    file_menu = next(t for t in state["targets"] if t["type"] == "Menu" and t["name"] == "File")
-    left, top, right, bottom = file_menu["rect"]
+    title = next(t for t in state["targets"] if (t["type"], t["name"]) == menu)
+    left, top, right, bottom = title["rect"]
     assert window["left"] <= left and right <= window["right"] and window["top"] <= top and bottom <= window["bottom"]
-    assert bottom - top >= 30, f"a menu title drawn 2x: {file_menu['rect']}"
-    assert "mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
-    menu = wait_for(winctl, ("MenuItem", "Save As..."), app=app)
-    assert "mouse" in winctl("click", str(target(menu, "MenuItem", "Save As...")), "--via", "input").out
-    wait_for_window(desktop, "File Browser - Save")  # the item under the mouse was the one chosen
+    assert bottom - top >= tall, f"a menu title drawn 2x: {title['rect']}"
+    assert "mouse" in winctl("click", str(title["id"]), "--via", "input").out
+    items = wait_for(winctl, ("MenuItem", item), app=app)
+    assert "mouse" in winctl("click", str(target(items, "MenuItem", item)), "--via", "input").out
 
 
 def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
@@ -143,12 +149,5 @@ def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, lau
     assert window["right"] - window["left"] >= 1200, f"featherpad's 700 px window drawn 2x: {window}"
     editor = next(int(t["id"]) for t in state["targets"] if t["type"] == "Edit" and "focused" in t["states"])
     winctl("input", str(editor), "saved at 2x")
-    placed = winctl("--json", "state", "--verbose").json["result"]["targets"]
-    file_menu = next(t for t in placed if t["type"] == "MenuItem" and t["name"] == "File")
-    left, top, right, bottom = file_menu["rect"]
-    assert window["left"] <= left and right <= window["right"] and window["top"] <= top and bottom <= window["bottom"]
-    assert bottom - top >= 40, f"a menu title drawn 2x: {file_menu['rect']}"
-    assert "mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
-    menu = wait_for(winctl, ("MenuItem", "Save"), app=app)
-    assert "mouse" in winctl("click", str(target(menu, "MenuItem", "Save")), "--via", "input").out
+    choose_by_mouse(winctl, app, ("MenuItem", "File"), "Save", tall=40)
     assert wait_for_file(doc, "saved at 2x").strip() == "saved at 2x"
