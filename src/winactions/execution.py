@@ -142,15 +142,19 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
     # a menu's item, or anything found in the pixels there (a menu item found by its text), may
     # be in an open menu: then the menu is not in its way
     in_popup = target.type in POPUP_CONTENT or target.source in SEEN_ON_SCREEN
-    cover = backend.covering(window.id, x, y, in_popup)
-    if cover is None:
+
+    def cover() -> str | None:  # another window on top, else the window's own content over the element
+        on_top = backend.covering(window.id, x, y, in_popup)
+        return on_top if on_top is not None or target.handle is None else backend.obscuring(target.handle, x, y)
+
+    if cover() is None:
         return
     backend.mouse_move(x, y)
     deadline = time.monotonic() + UNCOVER_SECONDS
-    while (cover := backend.covering(window.id, x, y, in_popup)) is not None:
+    while (covered := cover()) is not None:
         if time.monotonic() > deadline:
             what = f"element {target.id}" if target.id else repr(target.name)  # a located target has no id
-            raise ActionFailed(f"{what} is covered at ({x}, {y}) by {cover}: nothing was clicked",
+            raise ActionFailed(f"{what} is covered at ({x}, {y}) by {covered}: nothing was clicked",
                                hint="close or move what covers it (`winctl keys Escape` closes most popups), "
                                     "or click with `--via semantic`; `winctl screenshot` shows it")
         time.sleep(0.03)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, environment, start_app, stop_app, wait_for_window
-from tests.e2e.test_toolkits import launch, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
-from tests.fixtures.toolkit_apps import mousepad_command
+from tests.fixtures.toolkit_apps import chromium_plain_command, firefox_command, mousepad_command
 from winactions.errors import NotFound
 
 pytestmark = pytest.mark.desktop
@@ -368,6 +368,43 @@ def test_a_mouse_button_held_down_is_named_not_taken_for_a_menu(winctl, launch, 
     while "7" not in [t["name"] for t in winctl.state()["targets"] if t["type"] == "Text"]:
         assert time.monotonic() < deadline, "the key was not pressed once the button was let go"
         time.sleep(0.2)
+
+
+OVERLAID_PAGE = """<!doctype html><html><head><title>Overlay page</title></head><body style="margin:0">
+<h1>Overlay page</h1>
+<button style="margin:40px;width:200px;height:60px" onclick="document.title='Under clicked'">Under button</button>
+<button style="margin:40px;width:200px;height:60px" onclick="document.title='Free clicked'">Free button</button>
+<div role="dialog" aria-label="Cookies" style="position:fixed;left:0;top:90px;width:400px;height:120px">
+ <p>We use cookies</p><button onclick="this.parentNode.remove();document.title='Accepted'">Accept all</button>
+</div></body></html>"""
+
+
+@pytest.mark.parametrize("browser", ["chromium", "firefox"])
+def test_a_web_page_banner_over_a_button_takes_no_click_meant_for_it(winctl, desktop, launch, tmp_path,  # noqa: F811
+                                                                       browser):
+    """A cookie banner (position: fixed) lies over a button: a mouse click at the button's
+    centre reached the banner, the page saw nothing, and winctl said it had clicked the button.
+    The browser's own hit test now names the banner and nothing is clicked; the page's title,
+    which each button sets, says what was clicked (wmctrl reads it)."""
+    page = tmp_path / "overlay.html"
+    page.write_text(OVERLAID_PAGE)
+    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
+        firefox_command(tmp_path / "profile", page.as_uri())
+    launch(command, title="Overlay page")
+    state = wait_for(winctl, ("Button", "Under button"), ("Button", "Free button"), ("Button", "Accept all"))
+    under, free = target(state, "Button", "Under button"), target(state, "Button", "Free button")
+    refused = winctl("click", str(under), "--via", "input", expect=4)
+    assert f'element {under} is covered at' in refused.err and 'by [Dialog] "Cookies"' in refused.err, refused.err
+    time.sleep(0.5)
+    wait_for_window(desktop, "Overlay page")  # nothing was pressed
+    assert "via mouse" in winctl("click", str(free), "--via", "input").out  # a button the banner leaves free
+    wait_for_window(desktop, "Free clicked")
+    assert "via action:" in winctl("click", str(under)).out  # its own action reaches it through the banner
+    wait_for_window(desktop, "Under clicked")
+    winctl("click", str(target(state, "Button", "Accept all")))
+    wait_for_window(desktop, "Accepted")
+    assert "via mouse" in winctl("click", str(under), "--via", "input").out  # the banner is gone
+    wait_for_window(desktop, "Under clicked")
 
 
 def test_the_daemon_follows_an_app_that_restarts(daemon, desktop, tmp_path):

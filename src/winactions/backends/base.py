@@ -88,6 +88,11 @@ def covered_by_window(title: str) -> str:
     return f'the window "{title}"' if title else "another window"
 
 
+def covered_by_element(control_type: str, name: str) -> str:
+    """An element of the window's own content, as `state` lists it: [Dialog] "Cookies"."""
+    return f'[{control_type}] "{name}"' if name else f"[{control_type}]"
+
+
 class Backend(ABC):
     """One platform. Methods raise `winactions.errors` exceptions, never platform ones."""
 
@@ -214,6 +219,13 @@ class Backend(ABC):
         phrases, or `covered_by_window`); None when it reaches the window, or when the platform
         cannot tell. `in_popup`: the element clicked may be inside a menu or drop-down (a menu
         item, a list item), so an open one is not in its way."""
+        return None
+
+    def obscuring(self, handle: str, x: int, y: int) -> str | None:
+        """What element of the window's own content lies over screen point (x, y) instead of
+        the element `handle` — a web page's overlay, a banner — as `covered_by_element` words
+        it, found by the app's own hit testing; None when a click there reaches the element (or
+        its content), or when the platform or app cannot tell."""
         return None
 
     # --- bound-window input (seed 003) ------------------------------------------------------

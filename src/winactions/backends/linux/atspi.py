@@ -73,6 +73,12 @@ APP_ROOT = "/org/a11y/atspi/accessible/root"  # an app's root: the parent of its
 LIBREOFFICE_NAMES = {"soffice", "soffice.bin", "libreoffice"}  # its app root's name
 MAX_LOOKUPS = 64  # events on elements not in the kept tree whose place is looked up; more: read anew
 MAX_ANCESTORS = 8  # parents asked for while looking for one in the kept tree
+MAX_DEPTH = 64  # parents asked for on the way from an element up to its window
+# Toolkits whose GetAccessibleAtPoint answers from their real layout, deepest element first, in one
+# call from the window: a web page's overlay (a cookie banner, a sticky header) is found there.
+# GTK and Qt answer with a direct child only, from extents that may be off (LibreOffice).
+HIT_TESTED = frozenset({"chromium", "gecko"})
+HIT_ASKS, HIT_WAIT = 5, 0.03  # a point inside the window has something there: a null answer is asked again
 _OUTSIDE = ("", "")  # the place of an element in another window of the app
 
 
@@ -1045,6 +1051,45 @@ class AtspiClient:
                 return None
             ref = children[0]
         return None
+
+    def element_over(self, handle: str, x: int, y: int) -> tuple[str, str] | None:
+        """(control type, name) of what the app's own hit test finds at screen point (x, y) when
+        it is neither the element `handle`, nor inside it, nor around it: what a mouse click
+        there reaches instead (a web page's cookie banner). None when the click reaches the
+        element, or when the app's hit test cannot tell (`HIT_TESTED`)."""
+        return self._run(self._element_over(split_handle(handle), x, y),
+                         doing="while the app was asked what lies at a point")
+
+    async def _element_over(self, ref: tuple[str, str], x: int, y: int) -> tuple[str, str] | None:
+        if await self._toolkit(ref[0]) not in HIT_TESTED:
+            return None
+        around = await self._ancestors(ref)
+        if not around:
+            return None
+        hit = None
+        for _ in range(HIT_ASKS):  # Gecko answers null until its content process has hit-tested the point
+            hit = _ref_of(await self._maybe(*around[-1], IFACE + "Component", "GetAccessibleAtPoint", "iiu",
+                                            [x, y, 0]))
+            if hit is not None:
+                break
+            await asyncio.sleep(HIT_WAIT)
+        if hit is None or hit == ref or hit in around or ref in await self._ancestors(hit):
+            return None  # the element, a container around it, or its own content (a button's text)
+        role, name = await asyncio.gather(self._maybe(*hit, ACCESSIBLE, "GetRole"),
+                                          self._maybe(*hit, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
+        return (role_of(int(role[0]))[1] if role else "Custom"), (str(name[0].value) if name else "")
+
+    async def _ancestors(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
+        """The element's parents, nearest first, up to its window (the child of the app's root)."""
+        found: list[tuple[str, str]] = []
+        for _ in range(MAX_DEPTH):
+            reply = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+            parent = _ref_of([reply[0].value]) if reply else None
+            if parent is None or parent[1] == APP_ROOT:
+                break
+            found.append(parent)
+            ref = parent
+        return found
 
     def find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
         """The handle of the top-level accessible that is this window, if any."""

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from PIL import Image
 
-from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
+from winactions.backends.base import Backend, Capability, MouseButton, WindowAction, covered_by_element
 from winactions.backends.linux import bridges, clipboard
 from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
@@ -71,6 +71,13 @@ class LinuxBackend(Backend):
 
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         return self.x11.covering(window_id, x, y, in_popup)
+
+    def obscuring(self, handle: str, x: int, y: int) -> str | None:
+        try:
+            over = self.atspi.element_over(handle, x, y)
+        except WinctlError:
+            return None  # the app did not answer: nothing known to be in the way
+        return None if over is None else covered_by_element(*over)
 
     # -- accessibility ------------------------------------------------------------------
     def frame_handle(self, window: WindowInfo) -> str:
