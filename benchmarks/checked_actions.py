@@ -1,4 +1,4 @@
-"""Benchmark: what the action checks of stop 14 cost, end to end, against the code before them.
+"""Benchmark: what the action checks cost, end to end, against the code before them.
 
     .venv/bin/python benchmarks/checked_actions.py --old-src /path/to/checkout-before/src [--rounds 5]
 
@@ -11,6 +11,8 @@ version with its own session daemon (`--no-daemon`: a one-shot process instead).
 timed command, untimed: `focus` the window and `state`, as an agent looks before it acts.
 
 - `winctl click ID --via input` on galculator's 7 key (a real app; a mouse click);
+- `winctl click ID --via input` on a button of a web page in Chromium: the browser's own hit
+  test is asked what lies at the point (a banner over the button would take the click);
 - `winctl input ID TEXT --via input` on the fixture's Name entry, which holds text (mouse to
   focus it, ctrl+a, typing; the new code then reads it back).
 """
@@ -32,10 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.fixtures.launch import gtk_fixture_command  # noqa: E402
+from tests.fixtures.toolkit_apps import chromium_plain_command  # noqa: E402
 
 from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
 
 WINCTL = str(Path(sys.executable).with_name("winctl"))
+PAGE = """<!doctype html><html><head><title>Web page</title></head><body>
+<button style="margin:40px;width:200px;height:60px" onclick="document.title='Web page ' + (++window.n)">Press</button>
+<script>window.n = 0;</script></body></html>"""
 
 
 def main() -> None:
@@ -47,8 +53,13 @@ def main() -> None:
         apps = [subprocess.Popen(["galculator"], env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
                 subprocess.Popen(gtk_fixture_command(os.devnull, rows=5, title="Checked"), env=desk.env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        page = Path(tmp) / "page.html"
+        page.write_text(PAGE)
+        apps.append(subprocess.Popen([*chromium_plain_command(page.as_uri(), Path(tmp) / "chromium"),
+                                      "--force-renderer-accessibility"], env=desk.env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         subprocess.run(["xdotool", "mousemove", "0", "0"], env=desk.env, check=True)
-        time.sleep(4)
+        time.sleep(6)
         versions = {}
         for name, src in (("before", args.old_src), ("now", str(ROOT / "src"))):
             compileall.compile_dir(src, quiet=1)  # both start from bytecode: a fresh checkout has none
@@ -67,11 +78,13 @@ def main() -> None:
             return str(next(t["id"] for t in state["targets"] if t["type"] == kind and t["name"] == name))
 
         try:
-            ids = {v: {"key": element(v, "galculator", "Button", "7"), "field": element(v, "Checked", "Edit", "Name")}
-                   for v in versions}
+            ids = {v: {"key": element(v, "galculator", "Button", "7"), "field": element(v, "Checked", "Edit", "Name"),
+                       "web": element(v, "Web page", "Button", "Press")} for v in versions}
             cases = {
                 "click --via input (galculator key)":
                     ("galculator", lambda v: ("click", ids[v]["key"], "--via", "input")),
+                "click --via input (Chromium button)":
+                    ("Web page", lambda v: ("click", ids[v]["web"], "--via", "input")),
                 "input --via input (GTK entry)":
                     ("Checked", lambda v: ("input", ids[v]["field"], "some text", "--via", "input")),
             }

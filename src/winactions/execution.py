@@ -185,7 +185,7 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
         backend.press_chords(parse_keys("ctrl+a"))
         backend.type_text(text)
     else:
-        return ""
+        return _reads_otherwise(backend, node, now, text)
     now = _settled_text(backend, node, lambda now: now == text)
     if now == text:
         return note
@@ -194,6 +194,20 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     raise ActionFailed(f"the element's old text stayed: it reads {now!r} (ctrl+a did not select all, twice)",
                        hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
                             "then `winctl input ID TEXT --append`")
+
+
+def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -> str:
+    """A note when the field, once settled, reads something else than the text typed: a field
+    may format what it is given (a mask, upper case), or keys may have gone astray. Either way
+    the caller is told what it holds, and nothing more is typed (a formatting field would only
+    format it again)."""
+    if now is None or now == text:
+        return ""
+    time.sleep(TYPED_SETTLE / 3)  # still arriving? then it is not settled yet: look once more
+    again = _settled_text(backend, node, lambda now: now == text)
+    if again is None or again == text:
+        return ""
+    return f"the field reads {again!r}, not the text typed"
 
 
 def _typed_into(now: str | None, before: str, text: str) -> int | None:

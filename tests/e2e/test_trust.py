@@ -203,6 +203,18 @@ def test_a_field_whose_select_all_works_is_typed_once(winctl, hostile):
     assert len(hostile.events("ctrl_a", since=mark)) == 1
 
 
+
+def test_a_field_that_formats_what_it_is_given_is_reported_as_it_reads(winctl, hostile):
+    """"Shouts" upper-cases what is typed: winctl says what the field holds instead of claiming
+    the text it typed, and types nothing more (a formatting field would only format it again)."""
+    winctl("focus", HOSTILE)
+    mark = hostile.mark()
+    out = winctl("input", str(winctl.find("Edit", "Shouts")), "quiet words", "--via", "input").out
+    assert "the field reads 'QUIET WORDS', not the text typed" in out, out
+    hostile.wait_for("shouts_changed", since=mark, text="QUIET WORDS")
+    time.sleep(0.5)
+    assert hostile.events("shouts_changed", since=mark)[-1]["text"] == "QUIET WORDS"
+
 # -- 3c. a mouse click reaches the element, not what covers it ------------------------------------
 def _top_level_windows(desktop) -> list[tuple[str, str, int, int, int, int]]:
     """(id, name, x, y, width, height) of every mapped child of the root, as xwininfo sees them."""
