@@ -49,7 +49,8 @@ def main() -> None:
     parser.add_argument("--old-src", required=True, help="the src folder of a checkout of the code before")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as tmp:
+    # Chromium's helpers may still write to its profile while the folder goes
+    with VirtualDesktop() as desk, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         apps = [subprocess.Popen(["galculator"], env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
                 subprocess.Popen(gtk_fixture_command(os.devnull, rows=5, title="Checked"), env=desk.env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
@@ -110,6 +111,8 @@ def main() -> None:
                 winctl(v, "session", "close", "--all")
             for app in apps:
                 app.terminate()
+            for app in apps:
+                app.wait(10)
 
 
 if __name__ == "__main__":
