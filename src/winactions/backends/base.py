@@ -75,7 +75,6 @@ class MouseButton(str, Enum):
     RIGHT = "right"
 
 
-
 # What may take a mouse click meant for a window, as `Backend.covering` names it: a tooltip or
 # notification goes once the pointer moves there; the rest stay until closed.
 COVERED_BY_TOOLTIP = "a tooltip"
