@@ -219,6 +219,11 @@ def test_a_launch_a_running_instance_takes_over_selects_its_window(winctl, deskt
     assert result["window"]["id"] == app.window["id"] and "second.txt" in result["window"]["title"], result
     wait_for_window(desktop, "second.txt")  # the window manager sees the tab it shows
     assert "second.txt" in winctl("--json", "state").json["result"]["window"]["title"]
+    third = tmp_path / "third.txt"
+    third.write_text("three")
+    result = winctl("--json", "launch", "--", "env", "LC_ALL=C", "mousepad", str(third)).json["result"]  # wrapped
+    assert f"handed over to the running mousepad (pid {app.pid})" in result["detail"], result
+    wait_for_window(desktop, "third.txt")
 
 
 def test_a_program_that_exits_without_a_window_is_an_error_at_once(winctl):

@@ -122,6 +122,11 @@ class Backend(ABC):
     def launch(self, command: Sequence[str]) -> int:
         """Start a program detached from us and return its pid."""
 
+    def program_of(self, command: Sequence[str]) -> str:
+        """The program a command line runs: its first word, or past a wrapper the platform
+        knows (`env VAR=1 app` runs app)."""
+        return command[0]
+
     # --- accessibility ---------------------------------------------------------------
     @abstractmethod
     def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:

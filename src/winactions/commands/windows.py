@@ -60,7 +60,7 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
         windows = backend.list_windows()
         window = _new_window(windows, before, pid, p.title, family=not backend.one_screen)
         if window is None and exited is not None:
-            related, waited = _instances(windows, p.command[0]), time.monotonic() - exited
+            related, waited = _instances(windows, backend.program_of(p.command)), time.monotonic() - exited
             if (not related and waited > EXIT_GRACE) or waited > HANDOVER_WAIT:
                 raise _exited_without_window(p.command[0], related)
             window = _handed_over(related, before, settled=waited > HANDOVER_SETTLE)

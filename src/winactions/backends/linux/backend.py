@@ -69,6 +69,9 @@ class LinuxBackend(Backend):
             pass  # no bus here: the app still starts, and `state` says what is missing
         return self.x11.launch(command)
 
+    def program_of(self, command: Sequence[str]) -> str:
+        return command[bridges.program_index(command, os.environ.get("PATH"))]
+
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         return self.x11.covering(window_id, x, y, in_popup)
 
