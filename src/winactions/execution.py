@@ -27,6 +27,7 @@ class Via(str, Enum):
 # What a plain left click means, in the order tried.
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
+OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
 POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down ...
 SEEN_ON_SCREEN = frozenset({Source.VISION, Source.OCR, Source.TEMPLATE, Source.FIXED})  # ... as may what was seen there
@@ -158,6 +159,26 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
                                hint="close or move what covers it (`winctl keys Escape` closes most popups), "
                                     "or click with `--via semantic`; `winctl screenshot` shows it")
         time.sleep(0.03)
+
+
+def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: Node, index: int,
+                   option: str) -> str:
+    """Choose the `index`-th option of a combo box as a user does: click it open, go to the
+    first option and down to this one, Enter. The app sees one change, where a semantic
+    choice would have changed the widget behind its back. Checked: the element must then
+    read the option."""
+    click(backend, window, target, node, via=Via.INPUT)
+    deadline = time.monotonic() + OPEN_SETTLE  # keys sent before the list is open go to the closed box
+    while "expanded" not in getattr(backend.refresh(node.handle), "states", ()) and time.monotonic() < deadline:
+        time.sleep(0.03)
+    backend.press_chords(parse_keys("Home" + " Down" * index + " Enter"))
+    deadline = time.monotonic() + TYPED_SETTLE
+    while (now := backend.read_text(node.handle)) != option:
+        if time.monotonic() > deadline:
+            raise ActionFailed(f"the option {option!r} was chosen by keys, but the element reads {now!r}",
+                               hint="open it with `winctl click ID` and click the option")
+        time.sleep(0.03)
+    return "mouse to open it, keyboard to choose (Home, Down, Enter)"
 
 
 def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bool) -> str:

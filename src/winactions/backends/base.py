@@ -149,6 +149,12 @@ class Backend(ABC):
     def read_text(self, handle: str) -> str:
         """The element's full text content (Text interface, Value, or name as a last resort)."""
 
+    def silent_choice(self, handle: str, option: str) -> int | None:
+        """Where choosing `option` semantically would change the element but not tell the app
+        (Firefox selects a web page's option without the page's change event): the option's
+        index among the element's options, to be chosen by keys instead. None otherwise."""
+        return None
+
     # --- synthesized input (screen pixels) -------------------------------------------------
     @abstractmethod
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None: ...

@@ -184,7 +184,11 @@ def select(ctx: Context, p: SelectParams) -> ActionResult:
         raise ActionFailed(f'element {p.id} ([{target.type}] "{target.name}") has no options to choose from',
                            hint="select works on combo boxes, lists and tab lists; "
                                 "for other elements click the option itself")
-    method = backend.perform(node.handle, Operation.CHOOSE, p.value)
+    index = backend.silent_choice(node.handle, p.value)
+    if index is not None:  # the semantic route would not tell the app: choose as a user does
+        method = execution.choose_by_keys(backend, ctx.window(), target, node, index, p.value)
+    else:
+        method = backend.perform(node.handle, Operation.CHOOSE, p.value)
     return ActionResult(action="select", method=method, target=target, detail=p.value)
 
 

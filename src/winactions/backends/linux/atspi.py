@@ -1193,17 +1193,32 @@ class AtspiClient:
                 return inner, raws
         return ref, raws
 
+    def silent_choice(self, handle: str, option: str) -> int | None:
+        """The option's index when the element is a Gecko combo box: Firefox selects a web
+        page's option through AT-SPI (Selection, or the option's own action) without firing
+        the page's change event, so the page never reacts. None elsewhere, or when there is no
+        such option (the semantic route then says so)."""
+        return self._run(self._silent_choice(split_handle(handle), option))
+
+    async def _silent_choice(self, ref: tuple[str, str], option: str) -> int | None:
+        if await self._toolkit(ref[0]) != "gecko":
+            return None
+        role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
+        if not role or role_of(int(role[0]))[1] != "ComboBox":
+            return None
+        _, raws = await self._options(ref)
+        found = _option_index([r.name for r in raws], option)
+        return found
+
     async def _choose(self, ref: tuple[str, str], option: str) -> str:
         """Select the option named `option`: through Selection where the container has it,
         else through the option's own action."""
         container, raws = await self._options(ref)
         names = [r.name for r in raws]
-        matches = [i for i, n in enumerate(names) if n == option] or \
-                  [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
-        if not matches:
+        index = _option_index(names, option)
+        if index is None:
             listed = ", ".join(f'"{n}"' for n in names if n) or "none"
             raise NotFound(f'no option "{option}"', hint=f"options: {listed}")
-        index = matches[0]
         ifaces = await self._maybe(container[0], container[1], ACCESSIBLE, "GetInterfaces")
         if ifaces and IFACE + "Selection" in ifaces[0]:
             try:
@@ -1335,6 +1350,13 @@ def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, i
     if right <= left or bottom <= top:
         return None
     return left, top, right, bottom
+
+
+def _option_index(names: list[str], option: str) -> int | None:
+    """The option named exactly so, else ignoring case and outer spaces."""
+    matches = [i for i, n in enumerate(names) if n == option] or \
+              [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
+    return matches[0] if matches else None
 
 
 def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:

@@ -142,6 +142,9 @@ class LinuxBackend(Backend):
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
 
+    def silent_choice(self, handle: str, option: str) -> int | None:
+        return self.atspi.silent_choice(handle, option)
+
     def read_text(self, handle: str) -> str:
         return self.atspi.read_text(handle)
 
