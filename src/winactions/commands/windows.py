@@ -46,6 +46,9 @@ class LaunchParams(Params):
 def launch(ctx: Context, p: LaunchParams) -> WindowResult:
     """Start a program, wait for its window and make it the session's window.
 
+    A program that hands its work to an instance of itself already running (mousepad,
+    LibreOffice, Firefox) and exits: that instance's window is selected, and the result says so.
+
     Put -- before the program when its arguments start with a dash:
     `winctl launch -- mousepad --disable-server`. On a phone (--device), give an app's
     package or package/activity: `winctl launch com.android.settings`.
