@@ -194,10 +194,11 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     before = _editable_text(backend, node)
     backend.press_chords(parse_keys("ctrl+End" if append else "ctrl+a"))
     backend.type_text(text)
-    if append or not before or node is None:
+    if append or before is None or node is None:
         return ""
+    # an empty field cannot keep old text: only whether it reads the text typed is asked
     now = _settled_text(backend, node, lambda now: now == text or _typed_into(now, before, text) is not None)
-    at = _typed_into(now, before, text)
+    at = _typed_into(now, before, text) if before else None
     if at == 0:
         note = "ctrl+a moved to the start: deleted the old text after the new"
         backend.press_chords(parse_keys("ctrl+shift+End Delete"))

@@ -215,6 +215,18 @@ def test_a_field_that_formats_what_it_is_given_is_reported_as_it_reads(winctl, h
     time.sleep(0.5)
     assert hostile.events("shouts_changed", since=mark)[-1]["text"] == "QUIET WORDS"
 
+
+def test_a_real_calculator_that_rewrites_typed_text_is_reported_as_it_reads(winctl, launch):  # noqa: F811
+    """gnome-calculator shows a typed "*" as "×": `input --via input` says what its display
+    holds. Its empty display reads empty (it had read as its class name, "GtkSourceView")."""
+    app = launch(["gnome-calculator"], title="Calculator")
+    wait_for(winctl, ("Text", "7"), app=app)
+    display = next(t["id"] for t in winctl.state()["targets"] if t["type"] == "Edit")
+    assert winctl("get", "text", str(display)).out.strip() == ""
+    out = winctl("input", str(display), "2*3", "--via", "input").out
+    assert "the field reads '2×3', not the text typed" in out, out
+    assert winctl("get", "text", str(display)).out.strip() == "2×3"
+
 # -- 3c. a mouse click reaches the element, not what covers it ------------------------------------
 def _top_level_windows(desktop) -> list[tuple[str, str, int, int, int, int]]:
     """(id, name, x, y, width, height) of every mapped child of the root, as xwininfo sees them."""

@@ -975,8 +975,9 @@ class AtspiClient:
                 if chosen is not None:
                     return chosen
             text = await self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, -1])
-            if text is not None and (text[0].strip("\ufffc") or ctype == "DataItem"):
-                return str(text[0])  # an empty cell is empty, not its numeric Value (0)
+            if text is not None and (text[0].strip("\ufffc") or ctype in ("DataItem", "Edit")):
+                return str(text[0])  # an empty cell or field is empty, not its Value (0) or its name
+                # (gnome-calculator's empty display is named after its class, "GtkSourceView")
             value = await self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
             if value is not None:
                 number = float(value[0].value)
