@@ -109,3 +109,25 @@ def test_targets_without_handles_get_ids_by_what_and_where():
     b = registry.assign([border])[0]
     moved = registry.assign([border.model_copy(update={"rect": Rect(left=50, top=0, right=54, bottom=20)})])[0]
     assert a.id == b.id and moved.id != a.id
+
+
+def test_an_unnamed_control_is_named_by_its_tooltip():
+    """Qt and Java leave an icon-only button's name empty and put its tooltip in the
+    description (featherpad's search bar, jEdit's toolbar): the agent reads the tooltip, as a
+    browser names an element after its `title`. A name of its own, or a text's own text, wins."""
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        Node(handle="next", parent=0, role="Button", native_role="push button", description="Next (F3)",
+             rect=Rect.from_xywh(10, 10, 24, 24), states=SHOWN),
+        Node(handle="count", parent=0, role="Button", native_role="push button",
+             description="<p style='white-space:pre'>Calculate number of words\n(For huge texts.)</p>",
+             rect=Rect.from_xywh(40, 10, 24, 24), states=SHOWN),
+        Node(handle="save", parent=0, role="Button", native_role="push button", name="Save",
+             description="Save the current tab", rect=Rect.from_xywh(70, 10, 24, 24), states=SHOWN),
+        Node(handle="label", parent=0, role="Text", native_role="label", value="Encoding: UTF-8",
+             description="the file's encoding", rect=Rect.from_xywh(100, 10, 200, 24), states=SHOWN),
+        Node(handle="plain", parent=0, role="Button", native_role="push button",
+             rect=Rect.from_xywh(310, 10, 24, 24), states=SHOWN),
+    ])
+    names = [t.name for t in targets_from_snapshot(snap, SCREEN)]
+    assert names == ["Next (F3)", "Calculate number of words (For huge texts.)", "Save", "Encoding: UTF-8", ""]

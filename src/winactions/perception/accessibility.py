@@ -8,6 +8,7 @@ scrolling ancestors and by the screens — never trusted from a flag alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
@@ -87,13 +88,29 @@ def is_useful(node: Node) -> bool:
 
 
 def display_name(node: Node) -> str:
-    """The name, or for textual elements without one, the start of their text."""
+    """The name; for textual elements without one, the start of their text; for other
+    elements without one, their description.
+
+    The description is where toolkits put a tooltip (and Qt a field's placeholder): an
+    icon-only button of Qt or GTK is often named nothing else, so without it an agent reads
+    `[5] [Button] ""` where a user sees "Next (F3)". Browsers already name such an element
+    after its `title` (the accessible-name computation's last step); this does the same for
+    the toolkits that leave it to the reader."""
     if node.name.strip():
         return node.name.strip()
     if node.role in ("Text", "Heading", "Paragraph", "Label") and node.value:
-        text = " ".join(node.value.split())
-        return text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
+        return _preview(node.value)
+    if node.description.strip():
+        return _preview(_TAGS.sub(" ", node.description))
     return ""
+
+
+_TAGS = re.compile(r"<[^<>]*>")  # Qt tooltips may be rich text: "<p style='white-space:pre'>Count words</p>"
+
+
+def _preview(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
 
 
 def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Target]:
