@@ -167,6 +167,8 @@ class WindowInfo(BaseModel):
     minimized: bool = False
     maximized: bool = False
     app_class: str = ""
+    # shown while the app starts and gone once it is up (a splash screen): `launch` waits past it
+    splash: bool = False
 
 
 class Target(BaseModel):

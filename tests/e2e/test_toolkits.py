@@ -264,6 +264,9 @@ def test_qt5_featherpad(winctl, launch, tmp_path):
     assert process_env(app.pid).get("QT_LINUX_ACCESSIBILITY_ALWAYS_ON") == "1"
     state = wait_for(winctl, ("MenuItem", "File"), ("MenuItem", "Help"), ("Button", "Save"), ("Button", "Find"),
                      ("Edit", None), app=app)
+    # the search bar's icon buttons have no accessible name: they are read by their tooltips
+    assert {("Button", "Next (F3)"), ("CheckBox", "Match Case (F5)"), ("Edit", "Search...")} <= \
+        {(t["type"], t["name"]) for t in state["targets"]}
     editor = next(int(t["id"]) for t in state["targets"] if t["type"] == "Edit" and "focused" in t["states"])
 
     assert "EditableText" in winctl("input", str(editor), "hello qt5").out
@@ -370,3 +373,18 @@ def test_java_swing_jedit(winctl, desktop, launch, tmp_path):
     assert "EditableText" in winctl("input", str(target(dialog, "Edit", "File name:")), str(saved)).out
     semantic_click(winctl, target(dialog, "Button", "Save"))
     assert wait_for_file(saved, "hello swing").strip() == "hello swing"
+
+
+def test_a_java_app_with_a_splash_screen_is_launched_to_its_window(winctl, desktop, launch, tmp_path):
+    """jEdit started as a user starts it shows a splash screen, an undecorated `JWindow` called
+    "win0", for the seconds its JVM takes to build the editor, and then closes it. `launch`
+    selected the splash, so the very next `state` said "the session's window ... is closed".
+    Now `launch` waits past it. The toolbar's icon buttons, unnamed in the tree, are read by
+    their tooltips and act: "New" opens a new buffer, as the window title shows."""
+    command = [arg for arg in jedit_command(tmp_path / "jedit-settings", tmp_path / "splash.txt")
+               if arg != "-nosplash"]
+    app = launch(command, timeout=90)  # no --title: the fixture's first `state` must find the window
+    assert app.window["title"].startswith("jEdit - "), app.window
+    new = target(wait_for(winctl, ("Menu", "File"), ("Button", "New (C+n)"), app=app), "Button", "New (C+n)")
+    semantic_click(winctl, new)
+    wait_for_window(desktop, "jEdit - Untitled-")

@@ -21,6 +21,7 @@ TREE_WAIT = 10.0  # `launch` waits for the app's accessibility tree until its ti
 EXIT_GRACE = 0.3  # s to look for its windows when none runs
 HANDOVER_SETTLE = 1.0  # s after which the running instance's active window is taken as the one showing it
 HANDOVER_WAIT = 3.0  # s before giving up on a running instance that shows nothing of it
+SPLASH_WAIT = 15.0  # s to wait past a splash screen for the app's window (jEdit's JVM: ~3 s)
 
 
 class FocusParams(Params):
@@ -48,6 +49,7 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
 
     A program that hands its work to an instance of itself already running (mousepad,
     LibreOffice, Firefox) and exits: that instance's window is selected, and the result says so.
+    A splash screen is waited past: the window selected is the one that shows the app.
 
     Put -- before the program when its arguments start with a dash:
     `winctl launch -- mousepad --disable-server`. On a phone (--device), give an app's
@@ -58,10 +60,16 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
     pid = backend.launch(p.command)
     deadline = time.monotonic() + p.timeout
     exited: float | None = None  # when the launched process was seen gone, leaving no child
+    splashed: float | None = None  # when a splash screen was first seen
     handed = ""
     while time.monotonic() < deadline:
         windows = backend.list_windows()
         window = _new_window(windows, before, pid, p.title, family=not backend.one_screen)
+        if window is not None and window.splash and p.title is None:
+            # a splash closes once the app is up: selected, the next command would find it gone
+            splashed = splashed or time.monotonic()
+            if time.monotonic() - splashed < SPLASH_WAIT and time.monotonic() + 0.1 < deadline:
+                window = None
         if window is None and exited is not None:
             related, waited = _instances(windows, backend.program_of(p.command)), time.monotonic() - exited
             if (not related and waited > EXIT_GRACE) or waited > HANDOVER_WAIT:
@@ -171,7 +179,7 @@ def _new_window(windows: list[WindowInfo], before: set[str], pid: int, title: st
         pids |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
     except psutil.Error:
         pass
-    own = [w for w in fresh if w.pid in pids]
+    own = sorted((w for w in fresh if w.pid in pids), key=lambda w: w.splash)  # a splash last
     return own[0] if own else None
 
 

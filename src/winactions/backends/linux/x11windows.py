@@ -36,6 +36,7 @@ SETTLE_TIMEOUT = 3.0
 # override-redirect windows that cover what is under them, and are never what an agent clicks
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
                    "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
+MOTIF_DECORATIONS = 0x2  # _MOTIF_WM_HINTS flags bit: its decorations field is set (0 = undecorated)
 BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
 
 
@@ -104,6 +105,7 @@ class X11Windows:
             states = set(self._prop(win, "_NET_WM_STATE") or [])
             wm_class = win.get_wm_class()
             rect = self._client_rect(win)
+            splash = self._is_splash(win, types if isinstance(types, list) else [], states)
         except error.XError:
             return None  # the window went away while we looked at it
         hidden = self.atom("_NET_WM_STATE_HIDDEN") in states
@@ -112,7 +114,18 @@ class X11Windows:
             id=f"0x{wid:08x}", title=title, pid=pid, process=_process_name(pid), rect=rect,
             active=wid == active, minimized=hidden, maximized=maximized,
             app_class=wm_class[1] if wm_class else "",
+            splash=splash,
         )
+
+    def _is_splash(self, win: object, types: list[int], states: set[int]) -> bool:
+        """A splash screen: typed so (GTK, Qt), or — as Java apps draw theirs, a plain
+        `JWindow` (jEdit) — a window with no decorations that keeps out of the taskbar."""
+        if self.atom("_NET_WM_WINDOW_TYPE_SPLASH") in types:
+            return True
+        if self.atom("_NET_WM_STATE_SKIP_TASKBAR") not in states:
+            return False
+        hints = self._prop(win, "_MOTIF_WM_HINTS")
+        return isinstance(hints, list) and len(hints) >= 3 and bool(hints[0] & MOTIF_DECORATIONS) and hints[2] == 0
 
     def _client_rect(self, win: object) -> Rect:
         geometry = win.get_geometry()  # type: ignore[attr-defined]
