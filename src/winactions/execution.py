@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from enum import Enum
 
-from winactions.backends.base import Backend, MouseButton, WindowAction
+from winactions.backends.base import Backend, MouseButton, WindowAction, no_option, option_index
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WinctlError
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Source, Target, WindowInfo
@@ -161,24 +161,37 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
         time.sleep(0.03)
 
 
-def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: Node, index: int,
-                   option: str) -> str:
-    """Choose the `index`-th option of a combo box as a user does: click it open, go to the
-    first option and down to this one, Enter. The app sees one change, where a semantic
-    choice would have changed the widget behind its back. Checked: the element must then
-    read the option."""
+def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: Node, option: str) -> str:
+    """Choose a combo box's option as a user does: click it open, go to the option from the
+    nearer end of the list by arrow keys, Enter. The app sees one change, where a semantic
+    choice would have changed the widget behind its back (`Backend.chooses_silently`). The
+    options are read once the list is open (Java lists them only then); an unknown option
+    closes the list again. Checked: the element must then read the option."""
+    listed = backend.option_names(node.handle)
+    if listed and option_index(listed, option) is None:  # known to be wrong before the app is touched
+        raise no_option(option, listed)
     click(backend, window, target, node, via=Via.INPUT)
     deadline = time.monotonic() + OPEN_SETTLE  # keys sent before the list is open go to the closed box
-    while "expanded" not in getattr(backend.refresh(node.handle), "states", ()) and time.monotonic() < deadline:
+    while not backend.choice_open(node.handle) and time.monotonic() < deadline:
         time.sleep(0.03)
-    backend.press_chords(parse_keys("Home" + " Down" * index + " Enter"))
+    names = backend.option_names(node.handle)
+    index = option_index(names, option)
+    if index is None:
+        backend.press_chords(parse_keys("Escape"))
+        raise no_option(option, names)
+    below = len(names) - 1 - index
+    route = "Home" + " Down" * index if index <= below else "End" + " Up" * below
+    backend.press_chords(parse_keys(route + " Enter"))
+    wanted = names[index]
     deadline = time.monotonic() + TYPED_SETTLE
-    while (now := backend.read_text(node.handle)) != option:
+    while (now := backend.read_text(node.handle)) != wanted:
         if time.monotonic() > deadline:
-            raise ActionFailed(f"the option {option!r} was chosen by keys, but the element reads {now!r}",
+            raise ActionFailed(f"the option {wanted!r} was chosen by keys, but the element reads {now!r}",
                                hint="open it with `winctl click ID` and click the option")
         time.sleep(0.03)
-    return "mouse to open it, keyboard to choose (Home, Down, Enter)"
+    first, steps = route.split()[0], len(route.split()) - 1
+    arrows = f", {'Down' if first == 'Home' else 'Up'} x{steps}" if steps else ""
+    return f"mouse to open it, keyboard to choose ({first}{arrows}, Enter)"
 
 
 def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bool) -> str:

@@ -335,6 +335,60 @@ def test_qt6_linguist(winctl, launch, tmp_path):
     assert 'type="unfinished"' not in text  # "Done" marked it finished
 
 
+
+def _chosen_by_keys(winctl: Winctl, combo: int, option: str) -> None:
+    """`select` on a combo box of a toolkit that takes no AT-SPI choice: opened by the mouse,
+    chosen by keys, and the box then reads the option."""
+    out = winctl("select", str(combo), option).out
+    assert "keyboard to choose" in out, out
+    assert next(t for t in winctl("--json", "state").json["result"]["targets"]
+                if int(t["id"]) == combo)["name"] == option
+
+
+def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
+    """Qt's combo boxes list their options on the bus with one action, "toggle", which marks
+    the option and leaves the box as it was: `select` failed on every Qt 5 and Qt 6 combo box
+    ("no suitable action (it has: toggle)"). It now chooses as a user does. Linguist's own
+    handler runs: choosing the target language refills the country box, and the file saved
+    says French. An option the box does not have is refused before the box is touched."""
+    ts_file = tmp_path / "demo.ts"
+    launch(linguist_command(ts_file), title="demo.ts")
+    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Edit")), "MenuItem", "Edit")))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Translation File Settings...")),
+                                  "MenuItem", "Translation File Settings..."))
+    wait_for_window(desktop, "Settings for")
+    winctl("focus", "Settings for")
+    language = target(wait_for(winctl, ("ComboBox", "German (Deutsch)")), "ComboBox", "German (Deutsch)")
+
+    wrong = winctl("select", str(language), "Klingon", expect=None)
+    assert wrong.code != 0 and 'no option "Klingon"' in wrong.err and '"French (français)"' in wrong.err
+    assert "collapsed" in next(t for t in winctl("--json", "state").json["result"]["targets"]
+                               if int(t["id"]) == language)["states"]
+    _chosen_by_keys(winctl, language, "French (français)")  # far down a list of 328: from the nearer end
+    state = wait_for(winctl, ("ComboBox", "Any Country"))  # the app refilled the country box
+    semantic_click(winctl, target(state, "Button", "OK"))
+    winctl("focus", "demo.ts")
+    winctl("keys", "ctrl+s")
+    assert 'language="fr"' in wait_for_file(ts_file, 'language="fr"')
+
+
+def test_a_qt5_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
+    """The same on Qt 5, whose combo box says neither expanded nor collapsed (its open list is
+    the one with an option focused): featherpad's tab position, saved in its settings file
+    when the dialog closes."""
+    doc = tmp_path / "qt5.txt"
+    doc.write_text("")
+    launch(featherpad_command(doc), title="qt5.txt")
+    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Options")), "MenuItem", "Options")))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Preferences")), "MenuItem", "Preferences"))
+    wait_for_window(desktop, "Preferences")
+    winctl("focus", "Preferences")
+    _chosen_by_keys(winctl, target(wait_for(winctl, ("ComboBox", "North")), "ComboBox", "North"), "South")
+    winctl("keys", "Escape")
+    settings = tmp_path / "home" / ".config" / "featherpad" / "fp.conf"
+    assert "tabPosition=1" in wait_for_file(settings, "tabPosition=1")
+
+
 # -- Gecko and Blink ------------------------------------------------------------------------------
 def _drive_page(winctl: Winctl, desktop) -> None:
     """The local page's button and field each rename the tab, which wmctrl reads back."""
@@ -388,3 +442,20 @@ def test_a_java_app_with_a_splash_screen_is_launched_to_its_window(winctl, deskt
     new = target(wait_for(winctl, ("Menu", "File"), ("Button", "New (C+n)"), app=app), "Button", "New (C+n)")
     semantic_click(winctl, new)
     wait_for_window(desktop, "jEdit - Untitled-")
+
+
+def test_a_java_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
+    """A Swing combo box lists its options only while open, deep in a popup (a list in the
+    viewport of a scroll pane in a menu): `select` said "options: none". And an option chosen
+    through AT-SPI shows in the box but never reaches the app, and is undone when the list
+    closes. `select` now opens it, reads the options, chooses by keys: jEdit switches to the
+    buffer chosen in its buffer switcher, as its window title shows."""
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("one")
+    second.write_text("two")
+    command = jedit_command(tmp_path / "jedit-settings", first) + [str(second)]
+    shown = launch(command, title="jEdit - ", timeout=90).window["title"]
+    other = "second.txt" if "first.txt" in shown else "first.txt"
+    switcher = target(wait_for(winctl, ("ComboBox", None)), "ComboBox")
+    _chosen_by_keys(winctl, switcher, f"{other} ({tmp_path}/)")
+    wait_for_window(desktop, f"jEdit - {other}")

@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from PIL import Image
 
-from winactions.errors import ActionFailed, Unsupported
+from winactions.errors import ActionFailed, NotFound, Unsupported
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
@@ -149,11 +149,21 @@ class Backend(ABC):
     def read_text(self, handle: str) -> str:
         """The element's full text content (Text interface, Value, or name as a last resort)."""
 
-    def silent_choice(self, handle: str, option: str) -> int | None:
-        """Where choosing `option` semantically would change the element but not tell the app
-        (Firefox selects a web page's option without the page's change event): the option's
-        index among the element's options, to be chosen by keys instead. None otherwise."""
-        return None
+    def chooses_silently(self, handle: str) -> bool:
+        """Whether choosing an option of this combo box through the accessibility API would
+        not reach the app: the box may show the option while the app's change handler never
+        runs (Firefox's web pages, Java Swing), or the option's only action does nothing (Qt).
+        `select` then chooses as a user does (`execution.choose_by_keys`)."""
+        return False
+
+    def option_names(self, handle: str) -> list[str]:
+        """The names of a combo box's, list's or tab list's options as the tree lists them now
+        (a Java combo box lists them only while open), in order."""
+        return []
+
+    def choice_open(self, handle: str) -> bool:
+        """Whether a combo box's list is open (keys sent before it is go to the closed box)."""
+        return "expanded" in getattr(self.refresh(handle), "states", ())
 
     # --- synthesized input (screen pixels) -------------------------------------------------
     @abstractmethod
@@ -275,3 +285,16 @@ class Backend(ABC):
 
     def close(self) -> None:
         """Release connections. Safe to call twice."""
+
+
+def option_index(names: list[str], option: str) -> int | None:
+    """The option named exactly so, else the first ignoring case and outer spaces."""
+    matches = [i for i, n in enumerate(names) if n == option] or \
+              [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
+    return matches[0] if matches else None
+
+
+def no_option(option: str, names: list[str]) -> NotFound:
+    """The error for an option the element does not have, listing those it has."""
+    listed = ", ".join(f'"{n}"' for n in names if n) or "none"
+    return NotFound(f'no option "{option}"', hint=f"options: {listed}")

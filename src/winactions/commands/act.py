@@ -177,18 +177,26 @@ class SelectParams(Params):
 
 @command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"))
 def select(ctx: Context, p: SelectParams) -> ActionResult:
-    """Choose an option by name in a combo box, list or tab list."""
+    """Choose an option by name in a combo box, list or tab list.
+
+    Where a toolkit takes no choice through its accessibility API (Qt, Java Swing, web pages
+    in Firefox), or a combo box refuses one, the box is opened with the mouse and the option
+    chosen by keys, as a user does; either way the box must then read the option."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     if node is None or Operation.CHOOSE not in node.operations:
         raise ActionFailed(f'element {p.id} ([{target.type}] "{target.name}") has no options to choose from',
                            hint="select works on combo boxes, lists and tab lists; "
                                 "for other elements click the option itself")
-    index = backend.silent_choice(node.handle, p.value)
-    if index is not None:  # the semantic route would not tell the app: choose as a user does
-        method = execution.choose_by_keys(backend, ctx.window(), target, node, index, p.value)
+    if backend.chooses_silently(node.handle):  # the semantic route would not tell the app: choose as a user does
+        method = execution.choose_by_keys(backend, ctx.window(), target, node, p.value)
     else:
-        method = backend.perform(node.handle, Operation.CHOOSE, p.value)
+        try:
+            method = backend.perform(node.handle, Operation.CHOOSE, p.value)
+        except ActionFailed:
+            if target.type != "ComboBox":
+                raise
+            method = execution.choose_by_keys(backend, ctx.window(), target, node, p.value)
     return ActionResult(action="select", method=method, target=target, detail=p.value)
 
 

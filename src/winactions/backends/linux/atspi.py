@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from dbus_fast import BusType, Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
+from winactions.backends.base import no_option, option_index
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
     IFACE,
@@ -78,6 +79,12 @@ MAX_DEPTH = 64  # parents asked for on the way from an element up to its window
 # call from the window: a web page's overlay (a cookie banner, a sticky header) is found there.
 # GTK and Qt answer with a direct child only, from extents that may be off (LibreOffice).
 HIT_TESTED = frozenset({"chromium", "gecko"})
+# what a combo box's options may be wrapped in, each alone at its level (a scroll bar aside), and how deep
+OPTION_HOLDERS = frozenset({"Menu", "List", "ScrollPane", "Viewport"})
+OPTION_WRAPPERS = 4  # Java: a menu, its scroll pane, the pane's viewport, the list in it
+# Toolkits whose combo boxes take no choice made through AT-SPI (see `chooses_silently`); Java's
+# ATK wrapper names itself "J2SE-access-bridge".
+SILENT_CHOICE_TOOLKITS = frozenset({"gecko", "qt", "j2se-access-bridge"})
 HIT_ASKS, HIT_WAIT = 5, 0.03  # a point inside the window has something there: a null answer is asked again
 _OUTSIDE = ("", "")  # the place of an element in another window of the app
 
@@ -1182,44 +1189,68 @@ class AtspiClient:
 
     async def _options(self, ref: tuple[str, str]) -> tuple[tuple[str, str], list[_Raw]]:
         """(container that selects, its options). A combo box keeps its options in a child
-        menu or list (GTK, Chromium); lists and tab lists hold them directly."""
+        menu or list (GTK, Chromium, Qt), or deeper, in a list in the viewport of a scroll pane
+        in a menu (Java); lists and tab lists hold them directly."""
         children = await self._children(ref)
         raws = [r for r in await asyncio.gather(*(self._read(c) for c in children)) if r is not None]
-        if len(raws) == 1 and role_of(raws[0].role_number)[1] in ("Menu", "List"):
-            inner = raws[0].ref
+        inner = ref
+        for _ in range(OPTION_WRAPPERS):
+            held = [r for r in raws if role_of(r.role_number)[1] != "ScrollBar"]
+            if len(held) != 1 or role_of(held[0].role_number)[1] not in OPTION_HOLDERS:
+                break
+            inner = held[0].ref
             raws = [r for r in await asyncio.gather(*(self._read(c) for c in await self._children(inner)))
                     if r is not None]
+        if inner != ref:
             own = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetInterfaces")
             if not (own and IFACE + "Selection" in own[0]):
                 return inner, raws
         return ref, raws
 
-    def silent_choice(self, handle: str, option: str) -> int | None:
-        """The option's index when the element is a Gecko combo box: Firefox selects a web
-        page's option through AT-SPI (Selection, or the option's own action) without firing
-        the page's change event, so the page never reacts. None elsewhere, or when there is no
-        such option (the semantic route then says so)."""
-        return self._run(self._silent_choice(split_handle(handle), option))
+    def chooses_silently(self, handle: str) -> bool:
+        """A combo box of a toolkit whose AT-SPI choice does not reach the app: Firefox shows a
+        web page's option chosen through Selection (or the option's own action) without firing
+        the page's change event; Java Swing shows it and reverts it when the list closes (jEdit
+        never switched buffers); Qt's options offer only "toggle", which marks the option and
+        leaves the box as it was (Qt 5 and 6)."""
+        async def silent() -> bool:
+            ref = await self._resolve(handle)
+            if await self._toolkit(ref[0]) not in SILENT_CHOICE_TOOLKITS:
+                return False
+            role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
+            return role is not None and role_of(int(role[0]))[1] == "ComboBox"
 
-    async def _silent_choice(self, ref: tuple[str, str], option: str) -> int | None:
-        if await self._toolkit(ref[0]) != "gecko":
-            return None
-        role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
-        if not role or role_of(int(role[0]))[1] != "ComboBox":
-            return None
-        _, raws = await self._options(ref)
-        found = _option_index([r.name for r in raws], option)
-        return found
+        return self._run(silent())
+
+    def option_names(self, handle: str) -> list[str]:
+        async def names() -> list[str]:
+            _, raws = await self._options(await self._resolve(handle))
+            return [r.name for r in raws]
+
+        return self._run(names())
+
+    def choice_open(self, handle: str) -> bool:
+        """Expanded, where the box says so; Qt 5's says neither expanded nor collapsed, and
+        there the open list is the one with an option focused."""
+        async def is_open() -> bool:
+            ref = await self._resolve(handle)
+            words = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetState")
+            states = states_of(list(words[0])) if words else frozenset()
+            if "expanded" in states or {"collapsed", "expandable"} & states:
+                return "expanded" in states
+            _, raws = await self._options(ref)
+            return any(raw.states and raw.states[0] & FOCUSED_BIT for raw in raws)
+
+        return self._run(is_open())
 
     async def _choose(self, ref: tuple[str, str], option: str) -> str:
         """Select the option named `option`: through Selection where the container has it,
         else through the option's own action."""
         container, raws = await self._options(ref)
         names = [r.name for r in raws]
-        index = _option_index(names, option)
+        index = option_index(names, option)
         if index is None:
-            listed = ", ".join(f'"{n}"' for n in names if n) or "none"
-            raise NotFound(f'no option "{option}"', hint=f"options: {listed}")
+            raise no_option(option, names)
         ifaces = await self._maybe(container[0], container[1], ACCESSIBLE, "GetInterfaces")
         if ifaces and IFACE + "Selection" in ifaces[0]:
             try:
@@ -1351,13 +1382,6 @@ def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, i
     if right <= left or bottom <= top:
         return None
     return left, top, right, bottom
-
-
-def _option_index(names: list[str], option: str) -> int | None:
-    """The option named exactly so, else ignoring case and outer spaces."""
-    matches = [i for i, n in enumerate(names) if n == option] or \
-              [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
-    return matches[0] if matches else None
 
 
 def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:

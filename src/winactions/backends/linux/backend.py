@@ -142,8 +142,14 @@ class LinuxBackend(Backend):
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
 
-    def silent_choice(self, handle: str, option: str) -> int | None:
-        return self.atspi.silent_choice(handle, option)
+    def chooses_silently(self, handle: str) -> bool:
+        return self.atspi.chooses_silently(handle)
+
+    def option_names(self, handle: str) -> list[str]:
+        return self.atspi.option_names(handle)
+
+    def choice_open(self, handle: str) -> bool:
+        return self.atspi.choice_open(handle)
 
     def read_text(self, handle: str) -> str:
         return self.atspi.read_text(handle)

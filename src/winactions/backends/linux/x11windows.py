@@ -117,7 +117,7 @@ class X11Windows:
             splash=splash,
         )
 
-    def _is_splash(self, win: object, types: list[int], states: set[int]) -> bool:
+    def _is_splash(self, win: object, types: list[int], states: set[object]) -> bool:
         """A splash screen: typed so (GTK, Qt), or — as Java apps draw theirs, a plain
         `JWindow` (jEdit) — a window with no decorations that keeps out of the taskbar."""
         if self.atom("_NET_WM_WINDOW_TYPE_SPLASH") in types:
