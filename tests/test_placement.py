@@ -54,3 +54,15 @@ def test_gtk4_at_gdk_scale_2_reports_logical_places_inside_its_window():
 def test_java_at_ui_scale_2_is_placed_twice_as_large():
     # jEdit under sun.java2d.uiScale=2: its root pane (the frame reports no place) in logical pixels
     assert placement_of(xywh(102, 25, 752, 497), xywh(205, 50, 1504, 994)) == Placement(2, 1, 0)
+
+
+def test_a_maximized_window_under_a_title_bar_is_left_alone():
+    """Maximized under openbox, mousepad (GTK 3) and LibreOffice report their frame at (0, 0)
+    with the title bar, and their menus where they are on the screen: the X window's client
+    area starts 19 px lower. Taken for a GTK 4 frame inside its window, every place moved 19 px
+    down, and a mouse click on Writer's File menu pressed the New button below it."""
+    assert placement_of(xywh(0, 0, 1920, 1080), xywh(0, 19, 1920, 1061)) == IDENTITY
+    # the same at GDK_SCALE=2: a frame in logical pixels, placed twice as large
+    assert placement_of(xywh(0, 0, 960, 540), xywh(0, 19, 1920, 1061)) == Placement(2, 0, 1)
+    # GTK 4 maximized: its frame is its client area, inside the window
+    assert placement_of(xywh(0, 0, 1920, 1061), xywh(0, 19, 1920, 1061)) == Placement(1, 0, 19)

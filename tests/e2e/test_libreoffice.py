@@ -201,6 +201,36 @@ def test_writer_lists_only_the_visible_paragraphs_of_a_long_document(winctl, des
         subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
 
 
+def test_a_maximized_writer_shows_one_menu_bar_and_is_clicked_where_it_shows(winctl, desktop, tmp_path):
+    """Writer keeps its own menu bar, flattened to no height and still "showing", under the GTK
+    one: `click File` was refused as ambiguous, and its File took an action that opened
+    nothing. Maximized, every place was 19 px too low (see `placement_of`): a mouse click on
+    File pressed the New button under it and opened a second document. Now one File is
+    listed, and the mouse opens it and its "Save As...": the dialog shows, no new document."""
+    doc = tmp_path / "short.odt"
+    write_odt(doc, 3)
+    proc = start_soffice(desktop, tmp_path, "--writer", str(doc), title="short.odt - LibreOffice Writer")
+    try:
+        winctl("focus", "short.odt - LibreOffice Writer")
+        winctl("window", "maximize")
+        time.sleep(1)  # the frame settles into its new size
+        assert "via action:" in winctl("click", "File").out  # one File, named by a plain target
+        winctl("keys", "Escape")
+        file_menu = next(t for t in winctl.state()["targets"] if t["type"] == "Menu" and t["name"] == "File")
+        assert "via mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
+        deadline = time.monotonic() + 10
+        while not (save_as := [t for t in winctl.state()["targets"] if t["name"] == "Save As..."]):
+            assert time.monotonic() < deadline, "the File menu did not open"
+            time.sleep(0.2)
+        assert "via mouse" in winctl("click", str(save_as[0]["id"]), "--via", "input").out
+        wait_for_window(desktop, "Save")  # LibreOffice's file dialog ("Save", "Save As" by version)
+        titles = subprocess.run(["wmctrl", "-l"], env=desktop.env, capture_output=True, text=True).stdout
+        assert "Untitled" not in titles, titles
+    finally:
+        stop_app(proc)
+        subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
+
+
 def test_a_second_launch_handed_to_the_running_soffice_selects_its_new_window(winctl, calc, desktop, tmp_path):
     """With Calc open, `winctl launch soffice --writer` (same profile) hands the request to the
     running soffice.bin through its pipe and exits; the Writer window that soffice opens is

@@ -206,6 +206,25 @@ def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
     assert wait_for_file(doc, "hello gtk3").strip() == "hello gtk3"
 
 
+def test_a_maximized_gtk3_window_is_clicked_where_it_shows(winctl, desktop, launch, tmp_path):
+    """Maximized under a title bar, GTK 3 reports its frame at (0, 0) with the title bar and its
+    controls where they are; the X window's client area starts 19 px lower. Taken for GTK 4's
+    frame-inside-its-window, every place moved 19 px down: a mouse click on the File menu
+    missed it. The menu and its "Save As..." are clicked by the mouse; the dialog shows."""
+    doc = tmp_path / "big.txt"
+    doc.write_text("")
+    launch(mousepad_command(doc), title="big.txt")
+    winctl("window", "maximize")
+    wait_for(winctl, ("Menu", "File"))
+    file_menu = next(t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+                     if t["type"] == "Menu" and t["name"] == "File")
+    assert file_menu["rect"][1] < 50, file_menu  # the menu bar under the 19 px title bar, not a row lower
+    assert "via mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
+    save_as = target(wait_for(winctl, ("MenuItem", "Save As...")), "MenuItem", "Save As...")
+    assert "via mouse" in winctl("click", str(save_as), "--via", "input").out
+    wait_for_window(desktop, "Save As")
+
+
 def test_a_launch_a_running_instance_takes_over_selects_its_window(winctl, desktop, launch, tmp_path):
     """Single-instance apps hand a second launch to the running process and exit: mousepad
     opens the file as a tab of its window. `launch` said "exited without opening a window";

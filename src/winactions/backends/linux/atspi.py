@@ -502,6 +502,11 @@ class AtspiClient:
             x, y, w, h = raw.extents
             if x != HIDDEN_EXTENT and y != HIDDEN_EXTENT and w > 0 and h > 0:
                 rect = Rect.from_xywh(x, y, w, h)
+            elif ctype == "MenuBar":
+                # LibreOffice keeps its own menu bar, flattened to no height, under the GTK one
+                # that replaces it, "showing", its menus in their places: they take an action
+                # that opens nothing. A bar of no size shows nothing.
+                states -= {"showing", "visible"}
         return protect(Node(  # password fields: "protected", with no value (not even its bullets)
             handle=raw.ref[0] + raw.ref[1],
             parent=parent,

@@ -24,6 +24,7 @@ from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (borders, shadows)
+TITLE_BAR = 64  # px: the tallest window manager's title bar over a frame that reports it as its own
 FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
 
 
@@ -229,7 +230,8 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
     Three ways they go wrong, each told by the window's frame against its X window:
     - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
       (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
-      window elsewhere moves there, the border split evenly;
+      window elsewhere moves there, the border split evenly — unless the frame holds the whole
+      window, a title bar above it (GTK 3 and LibreOffice maximized: already on the screen);
     - GTK 3 and 4 scaled by GDK_SCALE and Java by sun.java2d.uiScale (a HiDPI display)
       answer in logical pixels: a 331x343 frame for a 662x686 window at GDK_SCALE=2. Every
       place is multiplied back to the screen's pixels (left as it was, the keys of a
@@ -298,13 +300,22 @@ def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
 def placement_of(root: Rect, window: Rect) -> Placement:
     """How to place the elements of a window whose frame reports `root` and whose X window is
     `window` (see `_on_screen`)."""
-    if (root.left, root.top) == (0, 0) and (window.left, window.top) != (0, 0):
+    if (root.left, root.top) == (0, 0) and (window.left, window.top) != (0, 0) and not _around(root, window):
         return _inside_window(root, window)
     for k in HIDPI_SCALES:
         if _scaled_frame(root, window, k):
             # GDK places a toplevel at its screen position divided by the scale, rounded down
             return Placement(k, window.left % k, window.top % k)
     return IDENTITY
+
+
+def _around(root: Rect, window: Rect) -> bool:
+    """Whether a frame reported at (0, 0) holds the whole X window, at some scale: a maximized
+    window under a title bar (GTK 3, LibreOffice), whose frame is on the screen with the title
+    bar above its client area, not a frame inside its window (GTK 4.8)."""
+    return any(abs(root.left * k - window.left) <= k and abs(root.right * k - window.right) <= 2 * k
+               and abs(root.bottom * k - window.bottom) <= 2 * k and 0 < window.top - root.top * k <= TITLE_BAR
+               for k in (1, *HIDPI_SCALES))
 
 
 def _inside_window(root: Rect, window: Rect) -> Placement:
