@@ -131,3 +131,18 @@ def test_an_unnamed_control_is_named_by_its_tooltip():
     ])
     names = [t.name for t in targets_from_snapshot(snap, SCREEN)]
     assert names == ["Next (F3)", "Calculate number of words (For huge texts.)", "Save", "Encoding: UTF-8", ""]
+
+
+def test_a_button_that_only_wraps_a_same_named_button_is_listed_once():
+    """GTK 4's menu button: an inert button "Menu" holding the button "Menu" that acts. The one
+    that acts is listed, under the wrapper's parent; a wrapper that acts itself stays."""
+    click = frozenset({Operation.INVOKE})
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("outer", 0, "Button", "Menu", (10, 10, 34, 34)),
+        node("inner", 1, "Button", "Menu", (15, 15, 24, 24), ops=click),
+        node("split", 0, "Button", "Open", (50, 10, 60, 34), ops=click),
+        node("part", 3, "Button", "Open", (55, 15, 24, 24), ops=click),
+    ])
+    targets = targets_from_snapshot(snap, SCREEN)
+    assert [(t.handle, t.parent_id) for t in targets] == [("inner", None), ("split", None), ("part", 1)]

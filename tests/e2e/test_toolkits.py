@@ -275,6 +275,21 @@ def test_gtk4_gnome_text_editor(winctl, desktop, launch, tmp_path):
     wait_for_window(desktop, "gtk4.txt")  # its tab chosen again names the window
 
 
+def test_a_gtk4_menu_button_is_listed_once_and_opens_its_menu(winctl, desktop, launch, tmp_path):
+    """GTK 4's menu button is a button named "Menu" holding a button named "Menu", the inner one
+    with the action: listed twice, `click Menu` was ambiguous and one id did nothing. One is
+    listed; `click Menu` opens the menu and its "Save As…" the file dialog."""
+    doc = tmp_path / "menu.txt"
+    doc.write_text("")
+    app = launch(gnome_text_editor_command(doc), title="menu.txt")
+    state = wait_for(winctl, ("Button", "Menu"), app=app)
+    assert [t["name"] for t in state["targets"]].count("Menu") == 1, state["targets"]
+    assert "via action:" in winctl("click", "Menu").out
+    wait_for(winctl, ("MenuItem", "Save As…"))
+    assert "via action:" in winctl("click", "Save As…").out
+    wait_for_window(desktop, "Save As")
+
+
 # -- Qt 5 -----------------------------------------------------------------------------------------
 def test_qt5_featherpad(winctl, launch, tmp_path):
     doc = tmp_path / "qt5.txt"

@@ -123,6 +123,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
     targets: list[Target] = []
     depth_of: dict[int, int] = {}
     visibles = visible_nodes(snapshot, screens)
+    wrappers = _inert_wrappers(snapshot.nodes)
     for i, vis in enumerate(visibles):
         if vis is None or i == 0:
             continue
@@ -131,7 +132,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         while ancestor is not None and ancestor not in kept_index:
             ancestor = snapshot.nodes[ancestor].parent
         parent_pos = kept_index.get(ancestor) if ancestor is not None else None
-        if not is_useful(node) or vis.rect is None or _repeats_parent(node, targets, parent_pos):
+        if not is_useful(node) or vis.rect is None or i in wrappers or _repeats_parent(node, targets, parent_pos):
             if ancestor is not None:
                 kept_index[i] = kept_index[ancestor]
             continue
@@ -153,6 +154,21 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth
     return targets
+
+
+def _inert_wrappers(nodes: list[Node]) -> set[int]:
+    """Elements that only wrap a child of their own type and name which does the acting: GTK 4's
+    menu button is a button named "Menu" holding a button named "Menu" (the one with the
+    action). Listed both, `click Menu` was ambiguous and one of the two ids did nothing."""
+    found: set[int] = set()
+    for node in nodes:
+        if node.parent is None or not node.operations - {Operation.FOCUS}:
+            continue
+        outer = nodes[node.parent]
+        if outer.role == node.role and not outer.operations - {Operation.FOCUS} \
+                and display_name(outer) == display_name(node) != "":
+            found.add(node.parent)
+    return found
 
 
 def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -> bool:
