@@ -146,3 +146,18 @@ def test_a_button_that_only_wraps_a_same_named_button_is_listed_once():
     ])
     targets = targets_from_snapshot(snap, SCREEN)
     assert [(t.handle, t.parent_id) for t in targets] == [("inner", None), ("split", None), ("part", 1)]
+
+
+def test_an_element_reached_twice_is_listed_once():
+    """Swing shows a popup menu in its layered pane, and its items are also the children of their
+    menu: the same elements, met twice in one walk, were listed twice with the same ids."""
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("popup", 0, "Menu", "", (100, 20, 200, 100)),
+        node("item", 1, "MenuItem", "Global Options...", (100, 20, 200, 20), ops=frozenset({Operation.INVOKE})),
+        node("bar", 0, "MenuBar", "", (0, 0, 800, 20)),
+        node("tools", 3, "Menu", "Utilities", (0, 0, 60, 20), ops=frozenset({Operation.INVOKE})),
+        node("item", 4, "MenuItem", "Global Options...", (100, 20, 200, 20), ops=frozenset({Operation.INVOKE})),
+    ])
+    handles = [t.handle for t in targets_from_snapshot(snap, SCREEN)]
+    assert handles == ["popup", "item", "tools"]

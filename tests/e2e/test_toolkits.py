@@ -478,6 +478,19 @@ def test_a_java_app_with_a_splash_screen_is_launched_to_its_window(winctl, deskt
     wait_for_window(desktop, "jEdit - Untitled-")
 
 
+def test_a_swing_menu_is_listed_once(winctl, desktop, launch, tmp_path):
+    """Swing draws an open menu in its window's layered pane, and the menu's items are also the
+    menu's children: `state` met them twice and listed each twice, with the same id. Each is
+    listed once, and acts: "Global Options..." opens its dialog."""
+    launch(jedit_command(tmp_path / "jedit-settings", tmp_path / "menu.txt"), title="jEdit -", timeout=90)
+    semantic_click(winctl, target(wait_for(winctl, ("Menu", "Utilities")), "Menu", "Utilities"))
+    state = wait_for(winctl, ("MenuItem", "Global Options..."))
+    ids = [int(t["id"]) for t in state["targets"]]
+    assert len(ids) == len(set(ids)), [t for t in state["targets"] if ids.count(int(t["id"])) > 1]
+    assert "via action:" in winctl("click", "Global Options...").out
+    wait_for_window(desktop, "Global Options")
+
+
 def test_a_java_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
     """A Swing combo box lists its options only while open, deep in a popup (a list in the
     viewport of a scroll pane in a menu): `select` said "options: none". And an option chosen

@@ -124,10 +124,17 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
     depth_of: dict[int, int] = {}
     visibles = visible_nodes(snapshot, screens)
     wrappers = _inert_wrappers(snapshot.nodes)
+    # A Swing popup menu is reached twice: from its menu, and from the layered pane that shows
+    # it. An element is listed where it is first met: one id, one line.
+    listed: set[str] = set()
     for i, vis in enumerate(visibles):
         if vis is None or i == 0:
             continue
         node = vis.node
+        if node.handle and node.handle in listed:
+            if node.parent is not None and node.parent in kept_index:
+                kept_index[i] = kept_index[node.parent]
+            continue
         ancestor = node.parent
         while ancestor is not None and ancestor not in kept_index:
             ancestor = snapshot.nodes[ancestor].parent
@@ -153,6 +160,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         ))
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth
+        listed.add(node.handle)
     return targets
 
 
