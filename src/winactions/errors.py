@@ -57,6 +57,17 @@ class ActionFailed(WinctlError):
     exit_code = 4
 
 
+class DialogInFront(ActionFailed):
+    """A window was not brought forward because its app keeps a dialog of its own in front of
+    it (a modal one); `dialog` is that dialog's window id, which takes the input instead."""
+
+    code = "dialog_in_front"
+
+    def __init__(self, message: str, *, hint: str | None = None, dialog: str) -> None:
+        super().__init__(message, hint=hint)
+        self.dialog = dialog
+
+
 class Unsupported(ActionFailed):
     """This backend cannot do that at all (a phone has no window to move); nothing was done."""
 

@@ -406,6 +406,22 @@ def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
     assert 'language="fr"' in wait_for_file(ts_file, 'language="fr"')
 
 
+def test_focus_on_a_window_behind_its_modal_dialog_selects_the_dialog(winctl, desktop, launch, tmp_path):
+    """featherpad's Preferences is modal: the window manager gives the focus asked for the main
+    window to the dialog. `focus` waited 3 s and said "the window manager refused; is one
+    running?". It now selects the dialog and says why; the dialog is what `state` then reads."""
+    doc = tmp_path / "modal.txt"
+    doc.write_text("")
+    launch(featherpad_command(doc), title="modal.txt")
+    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Options")), "MenuItem", "Options")))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Preferences")), "MenuItem", "Preferences"))
+    wait_for_window(desktop, "Preferences")
+    focused = winctl("--json", "focus", "modal.txt").json["result"]
+    assert focused["window"]["title"] == "Preferences", focused
+    assert "stays behind its dialog" in focused["detail"]
+    assert winctl("--json", "state").json["result"]["window"]["title"] == "Preferences"
+
+
 def test_a_qt5_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
     """The same on Qt 5, whose combo box says neither expanded nor collapsed (its open list is
     the one with an option focused): featherpad's tab position, saved in its settings file

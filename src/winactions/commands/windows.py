@@ -13,7 +13,7 @@ from pydantic import Field
 from winactions.backends.base import Capability, WindowAction
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import WindowResult
-from winactions.errors import ActionFailed, InvalidInput, WaitTimeout, WinctlError
+from winactions.errors import ActionFailed, DialogInFront, InvalidInput, WaitTimeout, WinctlError
 from winactions.model import Rect, WindowInfo
 
 TREE_WAIT = 10.0  # `launch` waits for the app's accessibility tree until its timeout, and this long at least
@@ -30,9 +30,21 @@ class FocusParams(Params):
 
 @command("focus", FocusParams, kind=Kind.WINDOW, positional=("window",))
 def focus(ctx: Context, p: FocusParams) -> WindowResult:
-    """Make a window the session's window and bring it to the front."""
+    """Make a window the session's window and bring it to the front.
+
+    A window held behind a modal dialog of its app cannot come forward: the dialog becomes
+    the session's window instead, and the result says so."""
     window = ctx.session.find_window(p.window)
-    ctx.session.backend.window_action(window.id, WindowAction.ACTIVATE)
+    try:
+        ctx.session.backend.window_action(window.id, WindowAction.ACTIVATE)
+    except DialogInFront as held:
+        dialog = next((w for w in ctx.session.backend.list_windows() if w.id == held.dialog), None)
+        if dialog is None:
+            raise
+        ctx.session.select_window(dialog)
+        return WindowResult(action="focus", window=_reread(ctx, dialog),
+                            detail=f'"{window.title}" stays behind its dialog, which takes the input until it is '
+                                   "closed: the dialog is now the session window")
     ctx.session.select_window(window)
     return WindowResult(action="focus", window=_reread(ctx, window))
 

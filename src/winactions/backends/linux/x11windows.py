@@ -28,7 +28,7 @@ from winactions.backends.base import (
     covered_by_window,
 )
 from winactions.backends.linux import bridges
-from winactions.errors import ActionFailed, BackendUnavailable, NotFound
+from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound
 from winactions.model import Rect, WindowInfo
 
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
@@ -208,7 +208,8 @@ class X11Windows:
         vert, horz = self.atom("_NET_WM_STATE_MAXIMIZED_VERT"), self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")
         if action is WindowAction.ACTIVATE:
             self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
-            self._settle(window_id, lambda w: w is not None and w.active, "become active")
+            self._settle(window_id, lambda w: w is not None and (w.active or self._dialog_in_front(w)), "become active")
+            self._dialog_in_front(info, fail=True)
         elif action is WindowAction.CLOSE:
             self._send(wid, "_NET_CLOSE_WINDOW", [X.CurrentTime, 2])
         elif action is WindowAction.MINIMIZE:
@@ -228,6 +229,31 @@ class X11Windows:
             if rect is None:
                 raise ActionFailed("move_resize needs a rect", hint="give x, y, width and height")
             self._move_resize(window_id, wid, rect)
+
+    def _dialog_in_front(self, window: WindowInfo, fail: bool = False) -> bool:
+        """Whether the active window is a modal dialog of this one (WM_TRANSIENT_FOR it): the
+        window manager keeps it in front and gives it the focus asked for the window. With
+        `fail`, that is raised as DialogInFront, naming the dialog."""
+        if window.active:
+            return False
+        active = (self._prop(self.root, "_NET_ACTIVE_WINDOW") or [0])[0]
+        if not active:
+            return False
+        dialog = self.d.create_resource_object("window", int(active))
+        try:
+            owner = dialog.get_wm_transient_for()
+            modal = self.atom("_NET_WM_STATE_MODAL") in set(self._prop(dialog, "_NET_WM_STATE") or [])
+        except error.XError:
+            return False
+        if owner is None or owner.id != int(window.id, 16) or not modal:
+            return False
+        if fail:
+            found = self._describe(int(active), int(active))
+            title = found.title if found is not None else ""
+            raise DialogInFront(f'window {window.id} stays behind its dialog "{title}", which takes the input '
+                                "until it is closed", hint=f'act in the dialog (`winctl focus "{title}"`), '
+                                "or close it", dialog=f"0x{int(active):08x}")
+        return True
 
     def _move_resize(self, window_id: str, wid: int, rect: Rect) -> None:
         """EWMH moves with static gravity place the client area itself; a window manager
