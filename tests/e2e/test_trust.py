@@ -220,7 +220,7 @@ def test_a_real_calculator_that_rewrites_typed_text_is_reported_as_it_reads(winc
     """gnome-calculator shows a typed "*" as "×": `input --via input` says what its display
     holds. Its empty display reads empty (it had read as its class name, "GtkSourceView")."""
     app = launch(["gnome-calculator"], title="Calculator")
-    wait_for(winctl, ("Text", "7"), app=app)
+    wait_for(winctl, ("Button", "7"), app=app)  # GTK 4.8 names it "7 7"; read once, its label no longer repeats it
     display = next(t["id"] for t in winctl.state()["targets"] if t["type"] == "Edit")
     assert winctl("get", "text", str(display)).out.strip() == ""
     out = winctl("input", str(display), "2*3", "--via", "input").out

@@ -480,15 +480,24 @@ class AtspiClient:
             if chosen is not None:
                 raw.value = chosen
 
-    async def _short_text(self, ref: tuple[str, str]) -> str:
-        """The start of a text that came back empty: LibreOffice answers "" when the end
-        offset asked for lies past the text's end, so ask again within its length."""
+    async def _short_text(self, ref: tuple[str, str], limit: int | None = TEXT_PREVIEW) -> str:
+        """The start of a text that came back empty (all of it with no `limit`): LibreOffice
+        answers "" when the end offset asked for lies past the text's end, and GTK 4.8 when
+        it is -1 (to the end), so ask again within its length."""
         count = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [IFACE + "Text", "CharacterCount"])
         length = int(count[0].value) if count else 0
         if length <= 0:
             return ""
-        text = await self._maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, min(length, TEXT_PREVIEW)])
+        end = length if limit is None else min(length, limit)
+        text = await self._maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, end])
         return str(text[0]) if text else ""
+
+    async def _whole_text(self, ref: tuple[str, str]) -> str | None:
+        """All of an element's text; None when it has no Text interface."""
+        text = await self._maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, -1])
+        if text is None:
+            return None
+        return str(text[0]) or await self._short_text(ref, limit=None)
 
     def _node(self, raw: _Raw, parent: int | None, parent_selects: bool) -> Node:
         native, ctype = role_of(raw.role_number)
@@ -986,9 +995,9 @@ class AtspiClient:
                 chosen = await self._chosen((dest, path))
                 if chosen is not None:
                     return chosen
-            text = await self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, -1])
-            if text is not None and (text[0].strip("\ufffc") or ctype in ("DataItem", "Edit")):
-                return str(text[0])  # an empty cell or field is empty, not its Value (0) or its name
+            text = await self._whole_text((dest, path))
+            if text is not None and (text.strip("\ufffc") or ctype in ("DataItem", "Edit")):
+                return text  # an empty cell or field is empty, not its Value (0) or its name
                 # (gnome-calculator's empty display is named after its class, "GtkSourceView")
             value = await self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
             if value is not None:
@@ -1121,6 +1130,12 @@ class AtspiClient:
                 # modal dialog opened from the click handler).
                 return f"action:{operation.value} (sent; the app is still handling it)"
             raise
+        except DBusCallError as refused:
+            # GTK 4.8 answers GrabFocus with NotSupported; an element may go between two calls
+            if refused.name.endswith("UnknownObject"):
+                raise StaleElement("the element is gone", hint="run `winctl state`") from None
+            raise ActionFailed(f"the app does not support {operation.value} on this element ({refused.name})",
+                               hint="try it with the mouse or keyboard (--via input)") from None
 
     async def _perform(self, ref: tuple[str, str], op: Operation, argument: str | float | None) -> str:
         dest, path = ref
@@ -1160,8 +1175,8 @@ class AtspiClient:
         """Fail when SetTextContents said yes but the text did not change: Firefox's web
         fields answer true and keep their text, so `input` must fall back to typing."""
         for _ in range(5):
-            got = await self._maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, -1])
-            if got is None or str(got[0]) == wanted:
+            got = await self._whole_text(ref)
+            if got is None or got == wanted:
                 return
             await asyncio.sleep(0.05)
         raise ActionFailed("the element accepted the text but did not change", hint="type it with --via input")
@@ -1284,13 +1299,18 @@ async def _cancel_pending() -> None:
 def _gtk4_normalized(raw: _Raw, states: frozenset[str]) -> tuple[frozenset[str], str]:
     """GTK 4.8's states and names in the words other toolkits use: it never says SHOWING
     below the window (VISIBLE is set on what is mapped), says SENSITIVE without ENABLED,
-    and names an element without a label after its class ("GtkMenuButton", "AdwGizmo")."""
+    names an element without a label after its class ("GtkMenuButton", "AdwGizmo"), and
+    names a dialog's buttons twice over ("Save Save", "Cancel Cancel": its label, then its
+    label's label)."""
     extra = set()
     if "visible" in states:
         extra.add("showing")
     if raw.states and raw.states[0] & SENSITIVE_BIT:
         extra.add("enabled")
     name = "" if GTK4_CLASS_NAME.match(raw.name) else raw.name
+    half = len(name) // 2
+    if len(name) % 2 and name[half] == " " and name[:half] == name[half + 1:]:
+        name = name[:half]
     return states | extra, name
 
 
@@ -1306,9 +1326,12 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     A frame of the window's own process (`own`) is never ruled out by title or place: both
     change while an app settles (jEdit maps "jEdit - Untitled-1", then loads its file and
     moves), and the X window we hold may be older than the frame. Another process's frame
-    must match one of them."""
+    must match one of them. GTK 4.8 gives its file dialogs the role "filler": a top-level
+    element of the window's own process named as the window is one (else `state` read the
+    app's main window under the dialog's title)."""
     native, ctype = role_of(raw.role_number)
-    if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog"):
+    if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog") \
+            and not (own and title and raw.name == title):
         return None
     score = 0.0 if raw.name == title else (1000.0 if title and title in raw.name else 5000.0)
     if rect is not None and raw.extents is not None:

@@ -33,6 +33,7 @@ from winactions.model import Rect, WindowInfo
 
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
 SETTLE_TIMEOUT = 3.0
+DIALOG_GRACE = 0.5  # s a modal dialog may stay in front of a window being activated (one closing goes)
 # override-redirect windows that cover what is under them, and are never what an agent clicks
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
                    "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
@@ -207,9 +208,7 @@ class X11Windows:
         wid = int(window_id, 16)
         vert, horz = self.atom("_NET_WM_STATE_MAXIMIZED_VERT"), self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")
         if action is WindowAction.ACTIVATE:
-            self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
-            self._settle(window_id, lambda w: w is not None and (w.active or self._dialog_in_front(w)), "become active")
-            self._dialog_in_front(info, fail=True)
+            self._activate(info)
         elif action is WindowAction.CLOSE:
             self._send(wid, "_NET_CLOSE_WINDOW", [X.CurrentTime, 2])
         elif action is WindowAction.MINIMIZE:
@@ -230,30 +229,48 @@ class X11Windows:
                 raise ActionFailed("move_resize needs a rect", hint="give x, y, width and height")
             self._move_resize(window_id, wid, rect)
 
-    def _dialog_in_front(self, window: WindowInfo, fail: bool = False) -> bool:
-        """Whether the active window is a modal dialog of this one (WM_TRANSIENT_FOR it): the
-        window manager keeps it in front and gives it the focus asked for the window. With
-        `fail`, that is raised as DialogInFront, naming the dialog."""
-        if window.active:
-            return False
+    def _activate(self, window: WindowInfo) -> None:
+        """Bring the window forward and wait until it is active. A modal dialog of its own is
+        given the focus instead by the window manager: if it stays in front for DIALOG_GRACE
+        (one being closed goes within it, and the window is asked for again), DialogInFront."""
+        wid = int(window.id, 16)
+        self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        held: float | None = None  # since when a modal dialog of the window has been in front
+        while True:
+            current = next((w for w in self.list_windows() if w.id == window.id), None)
+            if current is not None and current.active:
+                return
+            dialog = self._modal_in_front(wid)
+            if dialog is not None:
+                held = held or time.monotonic()
+                if time.monotonic() - held > DIALOG_GRACE:
+                    found = self._describe(dialog, dialog)
+                    title = found.title if found is not None else ""
+                    raise DialogInFront(f'window {window.id} stays behind its dialog "{title}", which takes the '
+                                        "input until it is closed",
+                                        hint=f'act in the dialog (`winctl focus "{title}"`), or close it',
+                                        dialog=f"0x{dialog:08x}")
+            elif held is not None:  # the dialog went: the window manager may not hand the focus back
+                held = None
+                self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
+            if time.monotonic() > deadline:
+                raise ActionFailed(f"window {window.id} did not become active",
+                                   hint="the window manager refused; is one running?")
+            time.sleep(0.03)
+
+    def _modal_in_front(self, wid: int) -> int | None:
+        """The active window when it is a modal dialog of window `wid` (WM_TRANSIENT_FOR it)."""
         active = (self._prop(self.root, "_NET_ACTIVE_WINDOW") or [0])[0]
-        if not active:
-            return False
+        if not active or int(active) == wid:
+            return None
         dialog = self.d.create_resource_object("window", int(active))
         try:
             owner = dialog.get_wm_transient_for()
             modal = self.atom("_NET_WM_STATE_MODAL") in set(self._prop(dialog, "_NET_WM_STATE") or [])
         except error.XError:
-            return False
-        if owner is None or owner.id != int(window.id, 16) or not modal:
-            return False
-        if fail:
-            found = self._describe(int(active), int(active))
-            title = found.title if found is not None else ""
-            raise DialogInFront(f'window {window.id} stays behind its dialog "{title}", which takes the input '
-                                "until it is closed", hint=f'act in the dialog (`winctl focus "{title}"`), '
-                                "or close it", dialog=f"0x{int(active):08x}")
-        return True
+            return None
+        return int(active) if owner is not None and owner.id == wid and modal else None
 
     def _move_resize(self, window_id: str, wid: int, rect: Rect) -> None:
         """EWMH moves with static gravity place the client area itself; a window manager

@@ -1,0 +1,31 @@
+"""What the AT-SPI client makes of toolkits' quirks, measured on real apps (GTK 4.8's file
+dialog in gnome-text-editor): which top-level element is a window, and names said twice."""
+
+from __future__ import annotations
+
+from winactions.backends.linux.atspi import _frame_score, _gtk4_normalized, _Raw
+from winactions.model import Rect
+
+FRAME, FILLER, BUTTON = 23, 20, 43  # AtspiRole numbers
+DIALOG_RECT = Rect.from_xywh(544, 58, 1232, 419)
+
+
+def raw(role: int, name: str, extents: tuple[int, int, int, int] = (0, 0, 1232, 419)) -> _Raw:
+    return _Raw(ref=(":1.5", "/a"), name=name, description="", child_count=1, automation_id="",
+                role_number=role, states=[0, 0], interfaces=(), extents=extents)
+
+
+def test_a_gtk4_file_dialog_reported_as_a_filler_is_its_window():
+    main = _frame_score(raw(FRAME, "menu.txt - Text Editor", (0, 0, 690, 510)), "Save As", DIALOG_RECT, own=True)
+    dialog = _frame_score(raw(FILLER, "Save As"), "Save As", DIALOG_RECT, own=True)
+    assert dialog is not None and main is not None and dialog < main
+    # another process's filler, or one named otherwise, is no window
+    assert _frame_score(raw(FILLER, "Save As"), "Save As", DIALOG_RECT, own=False) is None
+    assert _frame_score(raw(FILLER, "Sidebar"), "Save As", DIALOG_RECT, own=True) is None
+
+
+def test_gtk4_button_names_said_twice_are_said_once():
+    assert _gtk4_normalized(raw(BUTTON, "Save Save"), frozenset())[1] == "Save"
+    assert _gtk4_normalized(raw(BUTTON, "Cancel Cancel"), frozenset())[1] == "Cancel"
+    assert _gtk4_normalized(raw(BUTTON, "Save As"), frozenset())[1] == "Save As"
+    assert _gtk4_normalized(raw(BUTTON, "GtkMenuButton"), frozenset())[1] == ""
