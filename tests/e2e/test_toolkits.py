@@ -421,16 +421,20 @@ def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
     assert 'language="fr"' in wait_for_file(ts_file, 'language="fr"')
 
 
+def _featherpad_preferences(winctl: Winctl, desktop, launch: Launch, doc: Path) -> None:
+    """featherpad on an empty `doc`, its modal Preferences dialog opened from the Options menu."""
+    doc.write_text("")
+    launch(featherpad_command(doc), title=doc.name)
+    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Options")), "MenuItem", "Options")))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Preferences")), "MenuItem", "Preferences"))
+    wait_for_window(desktop, "Preferences")
+
+
 def test_focus_on_a_window_behind_its_modal_dialog_selects_the_dialog(winctl, desktop, launch, tmp_path):
     """featherpad's Preferences is modal: the window manager gives the focus asked for the main
     window to the dialog. `focus` waited 3 s and said "the window manager refused; is one
     running?". It now selects the dialog and says why; the dialog is what `state` then reads."""
-    doc = tmp_path / "modal.txt"
-    doc.write_text("")
-    launch(featherpad_command(doc), title="modal.txt")
-    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Options")), "MenuItem", "Options")))
-    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Preferences")), "MenuItem", "Preferences"))
-    wait_for_window(desktop, "Preferences")
+    _featherpad_preferences(winctl, desktop, launch, tmp_path / "modal.txt")
     focused = winctl("--json", "focus", "modal.txt").json["result"]
     assert focused["window"]["title"] == "Preferences", focused
     assert "stays behind its dialog" in focused["detail"]
@@ -441,12 +445,7 @@ def test_a_qt5_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
     """The same on Qt 5, whose combo box says neither expanded nor collapsed (its open list is
     the one with an option focused): featherpad's tab position, saved in its settings file
     when the dialog closes."""
-    doc = tmp_path / "qt5.txt"
-    doc.write_text("")
-    launch(featherpad_command(doc), title="qt5.txt")
-    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Options")), "MenuItem", "Options")))
-    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Preferences")), "MenuItem", "Preferences"))
-    wait_for_window(desktop, "Preferences")
+    _featherpad_preferences(winctl, desktop, launch, tmp_path / "qt5.txt")
     winctl("focus", "Preferences")
     _chosen_by_keys(winctl, target(wait_for(winctl, ("ComboBox", "North")), "ComboBox", "North"), "South")
     winctl("keys", "Escape")
