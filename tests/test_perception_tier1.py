@@ -161,3 +161,14 @@ def test_an_element_reached_twice_is_listed_once():
     ])
     handles = [t.handle for t in targets_from_snapshot(snap, SCREEN)]
     assert handles == ["popup", "item", "tools"]
+
+
+def test_a_menu_open_where_nothing_is_listed_is_reported():
+    """An open menu (a window of its own) that no listed element lies in: Qt's context menus."""
+    from winactions.perception.provider import unlisted_popups
+    menu = Rect.from_xywh(960, 536, 348, 260)
+    editor = Target(id=1, type="Edit", name="", rect=Rect.from_xywh(0, 60, 1920, 900))
+    under = Target(id=3, type="Button", name="Next (F3)", rect=Rect.from_xywh(1170, 745, 24, 23))
+    item = Target(id=2, type="MenuItem", name="Select All", rect=Rect.from_xywh(962, 690, 344, 24))
+    assert unlisted_popups([menu], [editor, under]) == [menu]  # the window's controls under it do not count
+    assert unlisted_popups([menu], [editor, under, item]) == []

@@ -57,6 +57,11 @@ class Rect(BaseModel):
             return None
         return Rect(left=left, top=top, right=right, bottom=bottom)
 
+    def union(self, other: Rect) -> Rect:
+        """The smallest rectangle holding both."""
+        return Rect(left=min(self.left, other.left), top=min(self.top, other.top),
+                    right=max(self.right, other.right), bottom=max(self.bottom, other.bottom))
+
     def iou(self, other: Rect) -> float:
         inter = self.intersect(other)
         if inter is None:

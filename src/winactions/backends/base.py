@@ -248,6 +248,12 @@ class Backend(ABC):
         its content), or when the platform or app cannot tell."""
         return None
 
+    def popups(self, window: WindowInfo) -> list[Rect]:
+        """Where menus and drop-downs of the window's app are open in windows of their own (on
+        X, override-redirect windows typed as menus): `state` checks that the tree lists
+        something there, since some apps never expose them (Qt's context menus)."""
+        return []
+
     # --- bound-window input (seed 003) ------------------------------------------------------
     def bind(self, window_id: str, pointer: tuple[int, int, int] | None = None) -> str:
         """Deliver all further input to this window in the background — without moving the

@@ -15,6 +15,7 @@ Every rejection is reported as a warning, so an agent sees what the model claime
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from typing import Any, Protocol
@@ -77,8 +78,8 @@ class LLMInferenceProvider:
         known = (len(reply) if isinstance(reply, list) else 0) - len(accepted) - len(rejected)
         report = (f"infer-llm: +{len(accepted)} inferred, {known} already known, {len(rejected)} rejected in "
                   f"{time.perf_counter() - started:.2f}s ({self.model.usage()})")
-        return Detection([*base.targets, *accepted], base.node_count, base.truncated, warnings, base.nodes,
-                         [*base.reports, report])
+        return dataclasses.replace(base, targets=[*base.targets, *accepted], warnings=warnings,
+                                   reports=[*base.reports, report])
 
     def check(self, reply: Any, targets: list[Target]) -> tuple[list[Target], list[str]]:
         """The model's items that pass every check, and one reason per item that did not."""

@@ -24,6 +24,7 @@ class Detection:
     truncated: bool = False
     warnings: list[str] = field(default_factory=list)
     nodes: list[Node] = field(default_factory=list)  # the raw tree, for tiers that reason from it
+    popups: list[Rect] = field(default_factory=list)  # menus open over the window that the tree does not list
     reports: list[str] = field(default_factory=list)  # what each extra tier added and what it cost
 
 
@@ -57,4 +58,22 @@ class AccessibilityProvider:
             warnings.append(snapshot.truncation)
         elif snapshot.truncated:
             warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
-        return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes)
+        popups = unlisted_popups(backend.popups(window), targets)
+        warnings += [f"a menu is open at {r} that the app does not list: "
+                     "`winctl state --vision local` reads its items, `winctl keys Escape` closes it" for r in popups]
+        return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes, popups=popups)
+
+
+SLACK = 2  # px an element listed in a menu may reach past the menu's window (its border)
+# what a menu or drop-down lists; the window's own controls under the menu do not count
+MENU_ENTRY_TYPES = frozenset({"Menu", "MenuItem", "List", "ListItem", "TreeItem"})
+
+
+def unlisted_popups(popups: list[Rect], targets: list[Target]) -> list[Rect]:
+    """The open menus that no listed element lies in: Qt never puts its context menus in the
+    accessibility tree, and a state that listed only the window under one would leave an agent
+    blind to it (its clicks would only close it)."""
+    return [rect for rect in popups
+            if not any(t.type in MENU_ENTRY_TYPES and t.rect is not None and t.rect.left >= rect.left - SLACK
+                       and t.rect.top >= rect.top - SLACK and t.rect.right <= rect.right + SLACK
+                       and t.rect.bottom <= rect.bottom + SLACK for t in targets)]

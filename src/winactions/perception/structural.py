@@ -9,6 +9,8 @@ before any model is asked. Every inferred target says which anchors it came from
 
 from __future__ import annotations
 
+import dataclasses
+
 from winactions.backends.base import Backend
 from winactions.model import Node, Rect, Source, Target, WindowInfo
 from winactions.perception.provider import Detection
@@ -206,5 +208,4 @@ class StructuralProvider:
         for t in found:
             counts[t.type] = counts.get(t.type, 0) + 1
         report = "rules: +" + (", ".join(f"{n} {kind}" for kind, n in counts.items()) or "nothing")
-        return Detection([*targets, *found], base.node_count, base.truncated, base.warnings, base.nodes,
-                         [*base.reports, report])
+        return dataclasses.replace(base, targets=[*targets, *found], reports=[*base.reports, report])

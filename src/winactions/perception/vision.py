@@ -14,6 +14,7 @@ tree (and inference) missed is added — each with its source, confidence and re
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -60,18 +61,22 @@ class VisionProvider:
         if window.rect is None:
             raise ValueError(f'window "{window.title}" has no geometry (minimized?)')
         started = time.perf_counter()
-        image = screenshots.capture(backend, window.rect)
-        origin = (window.rect.left, window.rect.top)
-        known = [t.rect for t in base.targets if t.rect is not None]
+        seen = window.rect
+        for menu in base.popups:  # a menu the tree lacks may reach past the window
+            seen = seen.union(menu)
+        image = screenshots.capture(backend, seen)
+        origin = (seen.left, seen.top)
+        # what lies under such a menu is hidden by it: it must not pass for the menu's items
+        known = [t.rect for t in base.targets if t.rect is not None
+                 and not any(menu.contains(*t.rect.center) for menu in base.popups)]
         if self.mode == "local":
             found, detail = self._local(image, origin, known, base.targets)
         else:
             found, detail = self._llm(image, origin, window)
-        added = merge(found, known, window.rect, self.iou_threshold)
+        added = merge(found, known, seen, self.iou_threshold)
         report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
                   f" ({detail})")
-        return Detection([*base.targets, *added], base.node_count, base.truncated, base.warnings, base.nodes,
-                         [*base.reports, report])
+        return dataclasses.replace(base, targets=[*base.targets, *added], reports=[*base.reports, report])
 
     # -- local: shapes and OCR -----------------------------------------------------------
     def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect],

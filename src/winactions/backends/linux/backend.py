@@ -76,6 +76,9 @@ class LinuxBackend(Backend):
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         return self.x11.covering(window_id, x, y, in_popup)
 
+    def popups(self, window: WindowInfo) -> list[Rect]:
+        return self.x11.popups(window)
+
     def obscuring(self, handle: str, x: int, y: int) -> str | None:
         try:
             over = self.atspi.element_over(handle, x, y)

@@ -38,6 +38,8 @@ DIALOG_GRACE = 0.5  # s a modal dialog may stay in front of a window being activ
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
                    "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
 MOTIF_DECORATIONS = 0x2  # _MOTIF_WM_HINTS flags bit: its decorations field is set (0 = undecorated)
+MENU_TYPES = ("_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_MENU",
+              "_NET_WM_WINDOW_TYPE_COMBO")
 BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
 
 
@@ -165,6 +167,31 @@ class X11Windows:
             return COVERED_BY_HELD_BUTTON if self.root.query_pointer().mask & BUTTONS_HELD else COVERED_BY_POPUP
         except error.XError:
             return None  # a window went away while we looked: nothing known to be in the way
+
+    def popups(self, window: WindowInfo) -> list[Rect]:
+        """Mapped override-redirect windows typed as menus, of the window's process (or, where
+        a menu does not say whose it is, over the window). Looked for from the top of the stack
+        down to the first window the window manager placed: an open menu is above them all."""
+        menus = {self.atom(name) for name in MENU_TYPES}
+        found = []
+        for child in reversed(self.root.query_tree().children):
+            try:
+                attributes = child.get_attributes()
+                if attributes.map_state != X.IsViewable:
+                    continue
+                if not attributes.override_redirect:
+                    break
+                types = self._prop(child, "_NET_WM_WINDOW_TYPE")
+                if not (isinstance(types, list) and menus & set(types)):
+                    continue
+                pid = self._prop(child, "_NET_WM_PID")
+                rect = self._client_rect(child)
+            except error.XError:
+                continue  # it closed while we looked
+            owner = int(pid[0]) if isinstance(pid, list) and pid else None
+            if owner == window.pid if owner is not None else window.rect is not None and rect.intersect(window.rect):
+                found.append(rect)
+        return found
 
     def _pointer_grabbed(self) -> bool:
         """Whether a client holds the pointer (an open menu does): asked by trying to grab it,
