@@ -206,6 +206,23 @@ def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
     assert wait_for_file(doc, "hello gtk3").strip() == "hello gtk3"
 
 
+def test_a_gtk3_context_menu_is_listed_with_its_window(winctl, launch, tmp_path):
+    """GTK 3 keeps a context menu in a top-level window of its own, not under the frame: a
+    state of mousepad's window listed nothing of its open context menu. Its items are listed
+    now, and "Select All" acts: the text typed next replaces all of it, in the file saved."""
+    doc = tmp_path / "context.txt"
+    doc.write_text("hello world\n")
+    launch(mousepad_command(doc), title="context.txt")
+    editor = target(wait_for(winctl, ("Edit", None)), "Edit")
+    winctl("rightclick", str(editor))
+    menu = wait_for(winctl, ("MenuItem", "Select All"), ("MenuItem", "Paste"))
+    assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
+    assert "via action:" in winctl("click", str(target(menu, "MenuItem", "Select All"))).out
+    winctl("type", "replaced")
+    winctl("keys", "ctrl+s")
+    assert wait_for_file(doc, "replaced").strip() == "replaced"
+
+
 def test_a_maximized_gtk3_window_is_clicked_where_it_shows(winctl, desktop, launch, tmp_path):
     """Maximized under a title bar, GTK 3 reports its frame at (0, 0) with the title bar and its
     controls where they are; the X window's client area starts 19 px lower. Taken for GTK 4's

@@ -79,6 +79,10 @@ MAX_DEPTH = 64  # parents asked for on the way from an element up to its window
 # call from the window: a web page's overlay (a cookie banner, a sticky header) is found there.
 # GTK and Qt answer with a direct child only, from extents that may be off (LibreOffice).
 HIT_TESTED = frozenset({"chromium", "gecko"})
+# the roles of a top-level element that holds a context menu, and how far its place may be from the
+# menu's X window (px, all four edges together)
+MENU_WINDOW_ROLES = frozenset({"window", "menu", "popup-menu"})
+MENU_SLACK = 8
 # what a combo box's options may be wrapped in, each alone at its level (a scroll bar aside), and how deep
 OPTION_HOLDERS = frozenset({"Menu", "List", "ScrollPane", "Viewport"})
 OPTION_WRAPPERS = 4  # Java: a menu, its scroll pane, the pane's viewport, the list in it
@@ -1045,6 +1049,27 @@ class AtspiClient:
             if best is not None:
                 return best[1]
         return None
+
+    def menu_windows(self, frame: str, menus: list[Rect]) -> list[str]:
+        """Handles of the frame's app's top-level windows that are showing where `menus` (open
+        menus, as the X server places them) are: GTK 3's context menus."""
+        async def find() -> list[str]:
+            dest = split_handle(frame)[0]
+            tops = await self._children((dest, APP_ROOT))
+            raws = await asyncio.gather(*(self._read(ref) for ref in tops))
+            found = []
+            for raw in raws:
+                if raw is None or raw.extents is None or role_of(raw.role_number)[0] not in MENU_WINDOW_ROLES:
+                    continue
+                if not (raw.states and raw.states[0] & SHOWING_BIT):
+                    continue
+                x, y, w, h = raw.extents
+                if any(abs(x - m.left) + abs(y - m.top) + abs(w - m.width) + abs(h - m.height) <= MENU_SLACK
+                       for m in menus):
+                    found.append(raw.ref[0] + raw.ref[1])
+            return found
+
+        return self._run(find())
 
     def app_frames(self, handle: str) -> tuple[int | None, list[Rect]]:
         """The pid of this element's app and its windows' rectangles as it reports them: what

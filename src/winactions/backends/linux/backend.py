@@ -110,6 +110,7 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
+        found = self._with_menus(window, found, max_nodes)
         kept = self._placed.get(window.id)
         if kept is not None and kept[0] is found.nodes and kept[1] == window.rect:
             found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
@@ -119,6 +120,21 @@ class LinuxBackend(Backend):
         self._placements[split_handle(placed.nodes[0].handle)[0]] = placement
         self._placed[window.id] = (read, window.rect, placed.nodes)
         return placed
+
+    def _with_menus(self, window: WindowInfo, found: Snapshot, max_nodes: int) -> Snapshot:
+        """The window's tree with the context menus its app has open: GTK 3 keeps one in a
+        top-level window of its own, not under the frame, so a state of the frame alone
+        listed nothing of it. Menus the app lists nowhere (Qt's) stay out: `state` warns."""
+        menus = self.x11.popups(window)
+        tops = self.atspi.menu_windows(found.nodes[0].handle, menus) if menus else []
+        if not tops:
+            return found
+        nodes = list(found.nodes)
+        for top in tops:
+            extra = self.atspi.snapshot(top, max_nodes=max(1, max_nodes - len(nodes)))
+            base = len(nodes)
+            nodes += [dataclasses.replace(n, parent=0 if n.parent is None else n.parent + base) for n in extra.nodes]
+        return found.model_copy(update={"nodes": nodes})
 
     def refresh(self, handle: str) -> Node | None:
         """One element read again, placed on screen as a snapshot places it."""
