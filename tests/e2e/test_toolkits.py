@@ -567,6 +567,25 @@ def test_a_swing_menu_is_listed_once(winctl, desktop, launch, tmp_path):
     wait_for_window(desktop, "Global Options")
 
 
+def test_a_swing_context_menu_outside_its_frame_is_listed(winctl, launch, tmp_path):
+    """A Swing context menu that reaches past its frame is a window of its own: an
+    override-redirect X window typed as a dialog, and an accessible top-level whose place Java
+    reports off by the frame's. `state` listed nothing of it. Its items are listed where the
+    screen shows them, and "Paste" acts: the clipboard's text is in the file saved."""
+    doc = tmp_path / "swing-menu.txt"
+    doc.write_text("hello\n")
+    app = launch(jedit_command(tmp_path / "jedit-settings", doc), title="jEdit - swing-menu.txt", timeout=90)
+    wait_for(winctl, ("Menu", "File"), app=app)
+    winctl("clipboard", "pasted ")
+    rect = app.window["rect"]
+    winctl("click-at", str(rect["right"] - 120), str(rect["bottom"] - 80), "--button", "right")  # the menu overflows
+    menu = wait_for(winctl, ("MenuItem", "Paste"), ("MenuItem", "Cut"))
+    assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
+    assert "via action:" in winctl("click", str(target(menu, "MenuItem", "Paste"))).out
+    winctl("keys", "ctrl+s")
+    assert "pasted" in wait_for_file(doc, "pasted")
+
+
 def test_a_java_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
     """A Swing combo box lists its options only while open, deep in a popup (a list in the
     viewport of a scroll pane in a menu): `select` said "options: none". And an option chosen

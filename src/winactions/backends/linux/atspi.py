@@ -79,8 +79,8 @@ MAX_DEPTH = 64  # parents asked for on the way from an element up to its window
 # call from the window: a web page's overlay (a cookie banner, a sticky header) is found there.
 # GTK and Qt answer with a direct child only, from extents that may be off (LibreOffice).
 HIT_TESTED = frozenset({"chromium", "gecko"})
-# the roles of a top-level element that holds a context menu, and how far its place may be from the
-# menu's X window (px, all four edges together)
+# the roles of a top-level element that holds a context menu, and how far its size may be from the
+# menu's X window (px, width and height together)
 MENU_WINDOW_ROLES = frozenset({"window", "menu", "popup-menu"})
 MENU_SLACK = 8
 # what a combo box's options may be wrapped in, each alone at its level (a scroll bar aside), and how deep
@@ -1050,10 +1050,11 @@ class AtspiClient:
                 return best[1]
         return None
 
-    def menu_windows(self, frame: str, menus: list[Rect]) -> list[str]:
-        """Handles of the frame's app's top-level windows that are showing where `menus` (open
-        menus, as the X server places them) are: GTK 3's context menus."""
-        async def find() -> list[str]:
+    def menu_windows(self, frame: str, menus: list[Rect]) -> list[tuple[str, Rect]]:
+        """The frame's app's top-level windows that show `menus` (open menus, as the X server
+        places them; GTK 3's and Java's context menus), matched by size (Java reports the
+        window's place off by its frame's), each with the menu it shows."""
+        async def find() -> list[tuple[str, Rect]]:
             dest = split_handle(frame)[0]
             tops = await self._children((dest, APP_ROOT))
             raws = await asyncio.gather(*(self._read(ref) for ref in tops))
@@ -1064,9 +1065,10 @@ class AtspiClient:
                 if not (raw.states and raw.states[0] & SHOWING_BIT):
                     continue
                 x, y, w, h = raw.extents
-                if any(abs(x - m.left) + abs(y - m.top) + abs(w - m.width) + abs(h - m.height) <= MENU_SLACK
-                       for m in menus):
-                    found.append(raw.ref[0] + raw.ref[1])
+                same = [m for m in menus if abs(w - m.width) + abs(h - m.height) <= MENU_SLACK]
+                if same:
+                    menu = min(same, key=lambda m: abs(x - m.left) + abs(y - m.top))
+                    found.append((raw.ref[0] + raw.ref[1], menu))
             return found
 
         return self._run(find())

@@ -110,30 +110,32 @@ class LinuxBackend(Backend):
             if not found.nodes:
                 raise NotFound(f'window "{window.title}" has no accessibility tree right now',
                                hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
-        found = self._with_menus(window, found, max_nodes)
         kept = self._placed.get(window.id)
         if kept is not None and kept[0] is found.nodes and kept[1] == window.rect:
             found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
-            return found
+            return self._with_menus(window, found, max_nodes)
         read = found.nodes
         placed, placement = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
         self._placements[split_handle(placed.nodes[0].handle)[0]] = placement
         self._placed[window.id] = (read, window.rect, placed.nodes)
-        return placed
+        return self._with_menus(window, placed, max_nodes)
 
     def _with_menus(self, window: WindowInfo, found: Snapshot, max_nodes: int) -> Snapshot:
-        """The window's tree with the context menus its app has open: GTK 3 keeps one in a
-        top-level window of its own, not under the frame, so a state of the frame alone
-        listed nothing of it. Menus the app lists nowhere (Qt's) stay out: `state` warns."""
+        """The window's placed tree with the context menus its app has open: GTK 3 and Java
+        keep one in a top-level window of its own, not under the frame, so a state of the frame
+        alone listed nothing of it. Each menu window takes the place the X server gives it (Java
+        reports it off by its frame's place; its items' places are right). Menus the app lists
+        nowhere (Qt's) stay out: `state` warns."""
         menus = self.x11.popups(window)
         tops = self.atspi.menu_windows(found.nodes[0].handle, menus) if menus else []
         if not tops:
             return found
         nodes = list(found.nodes)
-        for top in tops:
+        for top, shown in tops:
             extra = self.atspi.snapshot(top, max_nodes=max(1, max_nodes - len(nodes)))
             base = len(nodes)
-            nodes += [dataclasses.replace(n, parent=0 if n.parent is None else n.parent + base) for n in extra.nodes]
+            nodes += [dataclasses.replace(n, parent=0, rect=shown) if n.parent is None else
+                      dataclasses.replace(n, parent=n.parent + base) for n in extra.nodes]
         return found.model_copy(update={"nodes": nodes})
 
     def refresh(self, handle: str) -> Node | None:

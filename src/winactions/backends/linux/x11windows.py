@@ -38,6 +38,7 @@ DIALOG_GRACE = 0.5  # s a modal dialog may stay in front of a window being activ
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
                    "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
 MOTIF_DECORATIONS = 0x2  # _MOTIF_WM_HINTS flags bit: its decorations field is set (0 = undecorated)
+MENU_SIDE = 16  # px: an override-redirect window smaller than this each way is no menu
 MENU_TYPES = ("_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_MENU",
               "_NET_WM_WINDOW_TYPE_COMBO")
 BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
@@ -170,9 +171,14 @@ class X11Windows:
 
     def popups(self, window: WindowInfo) -> list[Rect]:
         """Mapped override-redirect windows typed as menus, of the window's process (or, where
-        a menu does not say whose it is, over the window). Looked for from the top of the stack
-        down to the first window the window manager placed: an open menu is above them all."""
+        a menu does not say whose it is, over the window); and any other override-redirect
+        window of its process but a tooltip (Java types its context menu as a dialog). Looked
+        for from the top of the stack down to the first window the window manager placed: an
+        open menu is above them all."""
         menus = {self.atom(name) for name in MENU_TYPES}
+        passing = {self.atom(name) for name in (*COVERING_POPUPS, "_NET_WM_WINDOW_TYPE_DND")}
+        geometry = self.root.get_geometry()
+        screen = Rect(left=0, top=0, right=geometry.width, bottom=geometry.height)
         found = []
         for child in reversed(self.root.query_tree().children):
             try:
@@ -181,15 +187,18 @@ class X11Windows:
                     continue
                 if not attributes.override_redirect:
                     break
-                types = self._prop(child, "_NET_WM_WINDOW_TYPE")
-                if not (isinstance(types, list) and menus & set(types)):
-                    continue
+                types = set(self._prop(child, "_NET_WM_WINDOW_TYPE") or [])
                 pid = self._prop(child, "_NET_WM_PID")
                 rect = self._client_rect(child)
             except error.XError:
                 continue  # it closed while we looked
             owner = int(pid[0]) if isinstance(pid, list) and pid else None
-            if owner == window.pid if owner is not None else window.rect is not None and rect.intersect(window.rect):
+            if owner is None:  # a menu that does not say whose it is: the one over the window
+                mine = bool(types & menus) and window.rect is not None and rect.intersect(window.rect) is not None
+            else:
+                mine = owner == window.pid and (bool(types & menus) or not types & passing)
+            # GTK keeps small unmapped-looking helper windows off the screen (-100, -100): no menus
+            if mine and rect.width >= MENU_SIDE <= rect.height and rect.intersect(screen) is not None:
                 found.append(rect)
         return found
 
