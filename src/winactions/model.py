@@ -158,6 +158,9 @@ class Snapshot(BaseModel):
     # least 20,013 elements in 4.0 s; ..."); also set when nothing is missing but some
     # values were not read (a spreadsheet's cells beyond its read budget).
     truncation: str = ""
+    # menus open over the window in windows of their own, as seen while it was read (see
+    # `Backend.popups`); None when the backend did not look
+    popups: list[Rect] | None = None
 
 
 class WindowInfo(BaseModel):

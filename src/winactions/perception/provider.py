@@ -58,7 +58,8 @@ class AccessibilityProvider:
             warnings.append(snapshot.truncation)
         elif snapshot.truncated:
             warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
-        popups = unlisted_popups(backend.popups(window), targets)
+        seen = snapshot.popups if snapshot.popups is not None else backend.popups(window)
+        popups = unlisted_popups(seen, targets)
         warnings += [f"a menu is open at {r} that the app does not list: "
                      "`winctl state --vision local` reads its items, `winctl keys Escape` closes it" for r in popups]
         return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes, popups=popups)

@@ -129,14 +129,14 @@ class LinuxBackend(Backend):
         menus = self.x11.popups(window)
         tops = self.atspi.menu_windows(found.nodes[0].handle, menus) if menus else []
         if not tops:
-            return found
+            return found.model_copy(update={"popups": menus})
         nodes = list(found.nodes)
         for top, shown in tops:
             extra = self.atspi.snapshot(top, max_nodes=max(1, max_nodes - len(nodes)))
             base = len(nodes)
             nodes += [dataclasses.replace(n, parent=0, rect=shown) if n.parent is None else
                       dataclasses.replace(n, parent=n.parent + base) for n in extra.nodes]
-        return found.model_copy(update={"nodes": nodes})
+        return found.model_copy(update={"nodes": nodes, "popups": menus})
 
     def refresh(self, handle: str) -> Node | None:
         """One element read again, placed on screen as a snapshot places it."""
