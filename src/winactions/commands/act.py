@@ -194,7 +194,9 @@ def select(ctx: Context, p: SelectParams) -> ActionResult:
         try:
             method = backend.perform(node.handle, Operation.CHOOSE, p.value)
         except ActionFailed:
-            if target.type != "ComboBox":
+            # a combo box that refused the choice, whose options can be read: choose as a user does
+            # (where they cannot, keys could only be counted blind: the refusal stands)
+            if target.type != "ComboBox" or not backend.option_names(node.handle):
                 raise
             method = execution.choose_by_keys(backend, ctx.window(), target, node, p.value)
     return ActionResult(action="select", method=method, target=target, detail=p.value)
