@@ -14,7 +14,9 @@ timed command, untimed: `focus` the window and `state`, as an agent looks before
 - `winctl click ID --via input` on a button of a web page in Chromium: the browser's own hit
   test is asked what lies at the point (a banner over the button would take the click);
 - `winctl input ID TEXT --via input` on the fixture's Name entry, which holds text (mouse to
-  focus it, ctrl+a, typing; the new code then reads it back).
+  focus it, ctrl+a, typing; the new code then reads it back);
+- `winctl state` on the fixture's window with no menu open: `state` now also asks X for the
+  app's open menus (and reads a context menu the frame lacks), one query per state.
 """
 
 from __future__ import annotations
@@ -88,6 +90,8 @@ def main() -> None:
                     ("Web page", lambda v: ("click", ids[v]["web"], "--via", "input")),
                 "input --via input (GTK entry)":
                     ("Checked", lambda v: ("input", ids[v]["field"], "some text", "--via", "input")),
+                # state also asks the X server for open menus, and reads those the frame lacks
+                "state (GTK fixture, nothing open)": ("Checked", lambda v: ("state",)),
             }
             print(f"{'command':38} {'path':9} {'before: min/median/max s':>26} {'now: min/median/max s':>24} "
                   f"{'now/before':>10}")
