@@ -29,6 +29,7 @@ CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
+MENU_LEFT_OPEN = "the app leaves its menu open after a semantic press: `winctl keys Escape` closes it"
 POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down ...
 SEEN_ON_SCREEN = frozenset({Source.VISION, Source.OCR, Source.TEMPLATE, Source.FIXED})  # ... as may what was seen there
 
@@ -116,9 +117,13 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     semantic_fits = button is MouseButton.LEFT and count == 1
     note = ""
     if via is not Via.INPUT and semantic_fits:
-        method, note = try_semantic(backend, node, CLICK_OPERATIONS)
-        if method:
-            return method, None, ""
+        # a menu item whose press would leave its menu open (Qt, Java) is clicked, as a user does,
+        # where it shows; pressed only when asked to be, or when it shows nowhere
+        left_open = node is not None and node.role == "MenuItem" and backend.keeps_menu_open(node.handle)
+        if not (left_open and via is Via.AUTO and target.rect is not None):
+            method, note = try_semantic(backend, node, CLICK_OPERATIONS)
+            if method:
+                return method, None, MENU_LEFT_OPEN if left_open else ""
     if via is Via.SEMANTIC:
         raise ActionFailed(f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
                            hint="use --via auto or --via input to click with the mouse")

@@ -487,6 +487,30 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
     assert not any("a menu is open" in w for w in winctl.state()["warnings"])
 
 
+def test_a_qt_menu_item_clicked_closes_its_menu(winctl, launch, tmp_path):
+    """Qt's "Press" on a menu item runs it and leaves the menu open, and Qt hands the keys typed
+    next to the open menu: after Edit > Select All, "replaced" typed left "ed" in the editor (the
+    menu took the rest). `click` now clicks such an item where it shows, as a user does, and
+    the menu closes; asked for the semantic press, it says the menu stays open."""
+    doc = tmp_path / "qt-menu.txt"
+    doc.write_text("hello world\n")
+    launch(featherpad_command(doc), title="qt-menu.txt")
+    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Edit")), "MenuItem", "Edit")))
+    select_all = target(wait_for(winctl, ("MenuItem", "Select All")), "MenuItem", "Select All")
+    clicked = winctl("click", str(select_all)).out
+    time.sleep(0.5)
+    winctl("type", "replaced")
+    winctl("keys", "ctrl+s")
+    assert wait_for_file(doc, "replaced").strip() == "replaced"
+    assert "via mouse" in clicked
+    assert not any(t["name"] == "Select All" for t in winctl.state()["targets"])
+
+    winctl("click", str(target(wait_for(winctl, ("MenuItem", "Edit")), "MenuItem", "Edit")))
+    select_all = target(wait_for(winctl, ("MenuItem", "Select All")), "MenuItem", "Select All")
+    out = winctl("click", str(select_all), "--via", "semantic").out
+    assert "via action:press" in out and "leaves its menu open" in out and "Escape" in out, out
+
+
 def test_a_qt5_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
     """The same on Qt 5, whose combo box says neither expanded nor collapsed (its open list is
     the one with an option focused): featherpad's tab position, saved in its settings file
@@ -581,9 +605,31 @@ def test_a_swing_context_menu_outside_its_frame_is_listed(winctl, launch, tmp_pa
     winctl("click-at", str(rect["right"] - 120), str(rect["bottom"] - 80), "--button", "right")  # the menu overflows
     menu = wait_for(winctl, ("MenuItem", "Paste"), ("MenuItem", "Cut"))
     assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
-    assert "via action:" in winctl("click", str(target(menu, "MenuItem", "Paste"))).out
+    # clicked as a user does: the item's action alone would leave the menu open (no menu bar to close it)
+    assert "via mouse" in winctl("click", str(target(menu, "MenuItem", "Paste"))).out
     winctl("keys", "ctrl+s")
     assert "pasted" in wait_for_file(doc, "pasted")
+    assert not any(t["name"] == "Paste" and t["type"] == "MenuItem" for t in winctl.state()["targets"])
+
+
+def test_a_swing_menu_item_closes_its_menu_and_a_closed_menu_lists_nothing(winctl, launch, tmp_path):
+    """Swing's accessible "click" on a menu item runs it and leaves the menu open over the
+    window, and a closed menu's items stay "visible": `state` went on listing all of Edit's items
+    (at the places they had while open) after the menu closed. The menu bar's menus are now
+    closed first, as a user's click closes them; a closed menu's items are not listed; and the
+    text typed after Edit > Select All replaces the buffer's."""
+    doc = tmp_path / "swing-select.txt"
+    doc.write_text("hello\n")
+    app = launch(jedit_command(tmp_path / "jedit-settings", doc), title="jEdit - swing-select.txt", timeout=90)
+    semantic_click(winctl, target(wait_for(winctl, ("Menu", "Edit"), app=app), "Menu", "Edit"))
+    semantic_click(winctl, target(wait_for(winctl, ("MenuItem", "Select All")), "MenuItem", "Select All"))
+    deadline = time.monotonic() + 5
+    while any(t["type"] == "MenuItem" for t in winctl.state()["targets"]):
+        assert time.monotonic() < deadline, "Edit's items are still listed"
+        time.sleep(0.1)
+    winctl("type", "swapped")
+    winctl("keys", "ctrl+s")
+    assert wait_for_file(doc, "swapped").strip() == "swapped"
 
 
 def test_a_java_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):

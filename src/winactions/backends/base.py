@@ -156,6 +156,14 @@ class Backend(ABC):
         `select` then chooses as a user does (`execution.choose_by_keys`)."""
         return False
 
+    def keeps_menu_open(self, handle: str) -> bool:
+        """Whether pressing this menu item through the accessibility API runs it and leaves its
+        menu open on screen (Qt 5 and 6, Java Swing: the action triggers the item without the
+        menu's own closing). A user's click closes the menu; after the API's press it stays, and
+        the keys typed next go to it (Qt's menus take them as shortcuts: "replaced" typed after
+        Select All left "ed" in the editor). `click` then clicks the item as a user does."""
+        return False
+
     def option_names(self, handle: str) -> list[str]:
         """The names of a combo box's, list's or tab list's options as the tree lists them now
         (a Java combo box lists them only while open), in order."""

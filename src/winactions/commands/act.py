@@ -32,7 +32,8 @@ class ClickParams(Params):
 @command("click", ClickParams, kind=Kind.ACTION, positional=("id",))
 def click(ctx: Context, p: ClickParams) -> ActionResult:
     """Click an element: its semantic action (press, toggle, select) when it has one,
-    else a left click at its visible centre."""
+    else a left click at its visible centre. A menu item whose action would leave its menu
+    open (Qt; a Java context menu) is clicked with the mouse, as a user does."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)

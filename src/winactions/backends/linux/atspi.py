@@ -86,9 +86,11 @@ MENU_SLACK = 8
 # what a combo box's options may be wrapped in, each alone at its level (a scroll bar aside), and how deep
 OPTION_HOLDERS = frozenset({"Menu", "List", "ScrollPane", "Viewport"})
 OPTION_WRAPPERS = 4  # Java: a menu, its scroll pane, the pane's viewport, the list in it
-# Toolkits whose combo boxes take no choice made through AT-SPI (see `chooses_silently`); Java's
-# ATK wrapper names itself "J2SE-access-bridge".
-SILENT_CHOICE_TOOLKITS = frozenset({"gecko", "qt", "j2se-access-bridge"})
+JAVA = "j2se-access-bridge"  # Java's toolkit: its ATK wrapper names itself "J2SE-access-bridge"
+# Toolkits whose combo boxes take no choice made through AT-SPI (see `chooses_silently`)
+SILENT_CHOICE_TOOLKITS = frozenset({"gecko", "qt", JAVA})
+MENU_KEPT_OPEN_TOOLKITS = frozenset({"qt", JAVA})  # a menu item's press leaves its menu open (`keeps_menu_open`)
+MENU_DEPTH = 8  # menus within menus an item may sit in below its menu bar
 HIT_ASKS, HIT_WAIT = 5, 0.03  # a point inside the window has something there: a null answer is asked again
 _OUTSIDE = ("", "")  # the place of an element in another window of the app
 
@@ -506,8 +508,13 @@ class AtspiClient:
     def _node(self, raw: _Raw, parent: int | None, parent_selects: bool) -> Node:
         native, ctype = role_of(raw.role_number)
         states = states_of(raw.states)
-        if self._toolkit_of.get(raw.ref[0]) == "gtk4":
+        toolkit = self._toolkit_of.get(raw.ref[0])
+        if toolkit == "gtk4":
             states, raw.name = _gtk4_normalized(raw, states)
+        elif toolkit == JAVA and ctype in ("Menu", "MenuItem") and "showing" not in states:
+            # a closed Swing menu's items stay "visible" (their components are), with places
+            # from when it was open: Swing's "showing" is Component.isShowing, on screen or not
+            states -= {"visible"}
         if ctype == "Edit" and "editable" not in states and native == "text":
             ctype = "Text"  # a read-only text view is text, not a field
         rect = None
@@ -1167,6 +1174,8 @@ class AtspiClient:
     async def _perform(self, ref: tuple[str, str], op: Operation, argument: str | float | None) -> str:
         dest, path = ref
         if op in (Operation.INVOKE, Operation.TOGGLE, Operation.EXPAND, Operation.COLLAPSE):
+            if op in (Operation.INVOKE, Operation.TOGGLE) and await self._toolkit(dest) == JAVA:
+                await self._close_menu_bar(ref)
             wanted = {
                 Operation.INVOKE: INVOKE_ACTIONS,
                 Operation.TOGGLE: ("toggle", "click", "press", "activate"),
@@ -1197,6 +1206,35 @@ class AtspiClient:
                 raise ActionFailed("the element did not take focus", hint="click it instead")
             return "Component.GrabFocus"
         raise ActionFailed(f"AT-SPI has no semantic {op.value}", hint="use the mouse (--via input)")
+
+    async def _close_menu_bar(self, ref: tuple[str, str]) -> None:
+        """Close the menus of the bar a Swing menu item is in, before its action runs: a
+        user's click does that first (BasicMenuItemUI clears the menu path, then clicks the
+        item); the accessible action only clicks it, and the menu stayed open over the window
+        with the keys typed next going to it. Clearing the bar's selection clears the path."""
+        role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
+        if role is None or role_of(int(role[0]))[1] != "MenuItem":
+            return
+        bar = await self._menu_bar_of(ref)
+        if bar is not None:
+            await self._maybe(bar[0], bar[1], IFACE + "Selection", "ClearSelection")
+
+    async def _menu_bar_of(self, ref: tuple[str, str]) -> tuple[str, str] | None:
+        """The menu bar above a menu item, through the menus it is in; None for an item of a
+        context menu."""
+        for _ in range(MENU_DEPTH):
+            reply = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+            parent = _ref_of([reply[0].value]) if reply else None
+            if parent is None:
+                return None
+            role = await self._maybe(parent[0], parent[1], ACCESSIBLE, "GetRole")
+            kind = role_of(int(role[0]))[1] if role else ""
+            if kind == "MenuBar":
+                return parent
+            if kind != "Menu":
+                return None
+            ref = parent
+        return None
 
     async def _check_text(self, ref: tuple[str, str], wanted: str) -> None:
         """Fail when SetTextContents said yes but the text did not change: Firefox's web
@@ -1268,6 +1306,24 @@ class AtspiClient:
             return role is not None and role_of(int(role[0]))[1] == "ComboBox"
 
         return self._run(silent())
+
+    def keeps_menu_open(self, handle: str) -> bool:
+        """A menu item of Qt (its "Press" calls QAction::trigger, which never closes the menu) or
+        of Java Swing (its "click" is AbstractButton.doClick, which leaves the menu path
+        selected) — seen on featherpad, SpeedCrunch and jEdit — unless the Java item is in a
+        menu bar's menu, which `_perform` closes. GTK closes its menu itself."""
+        async def kept() -> bool:
+            ref = await self._resolve(handle)
+            toolkit = await self._toolkit(ref[0])
+            if toolkit not in MENU_KEPT_OPEN_TOOLKITS:
+                return False
+            role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
+            if role is None or role_of(int(role[0]))[1] != "MenuItem":
+                return False
+            # Java's menu bar closes its menus when asked (`_perform`); a context menu has no bar
+            return toolkit != JAVA or await self._menu_bar_of(ref) is None
+
+        return self._run(kept())
 
     def option_names(self, handle: str) -> list[str]:
         async def names() -> list[str]:

@@ -167,6 +167,9 @@ class LinuxBackend(Backend):
     def chooses_silently(self, handle: str) -> bool:
         return self.atspi.chooses_silently(handle)
 
+    def keeps_menu_open(self, handle: str) -> bool:
+        return self.atspi.keeps_menu_open(handle)
+
     def option_names(self, handle: str) -> list[str]:
         return self.atspi.option_names(handle)
 
