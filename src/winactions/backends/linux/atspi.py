@@ -91,6 +91,8 @@ JAVA = "j2se-access-bridge"  # Java's toolkit: its ATK wrapper names itself "J2S
 SILENT_CHOICE_TOOLKITS = frozenset({"gecko", "qt", JAVA})
 MENU_KEPT_OPEN_TOOLKITS = frozenset({"qt", JAVA})  # a menu item's press leaves its menu open (`keeps_menu_open`)
 MENU_DEPTH = 8  # menus within menus an item may sit in below its menu bar
+JAVA_POPUP_HOLDERS = frozenset({"frame", "dialog", "window", "root-pane", "layered-pane", "panel"})
+JAVA_POPUP_DEPTH = 5  # a window, its root pane, its layered pane, a panel, the popup menu
 HIT_ASKS, HIT_WAIT = 5, 0.03  # a point inside the window has something there: a null answer is asked again
 _OUTSIDE = ("", "")  # the place of an element in another window of the app
 
@@ -675,6 +677,8 @@ class AtspiClient:
         top = await visit(root, None, 0)
         entry = top[0][1] if top else None
         nodes, notes = self._flatten(entry)
+        if self._toolkit_of.get(root[0]) == JAVA and any(n.native_role == "popup-menu" for n in nodes):
+            nodes = await self._java_menus_placed(nodes)
         return _Read(entry, Snapshot(nodes=nodes, truncated=bool(budget.reasons),
                                      truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
                                      elapsed_ms=(time.perf_counter() - budget.started) * 1000))
@@ -963,7 +967,10 @@ class AtspiClient:
             p_dest, p_path = parent[0].value
             p_ifaces = await self._maybe(p_dest, p_path, ACCESSIBLE, "GetInterfaces")
             selects = p_ifaces is not None and IFACE + "Selection" in p_ifaces[0]
-        return self._node(raw, None, selects)
+        node = self._node(raw, None, selects)
+        if node.role in ("Menu", "MenuItem") and node.rect is not None and await self._toolkit(ref[0]) == JAVA:
+            return await self._java_menu_item_placed(ref, node)
+        return node
 
     async def _resolve(self, handle: str) -> tuple[str, str]:
         """The element behind a handle; a cell is asked of its table only now, by its place.
@@ -1223,8 +1230,7 @@ class AtspiClient:
         """The menu bar above a menu item, through the menus it is in; None for an item of a
         context menu."""
         for _ in range(MENU_DEPTH):
-            reply = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
-            parent = _ref_of([reply[0].value]) if reply else None
+            parent = await self._parent(ref)
             if parent is None:
                 return None
             role = await self._maybe(parent[0], parent[1], ACCESSIBLE, "GetRole")
@@ -1235,6 +1241,82 @@ class AtspiClient:
                 return None
             ref = parent
         return None
+
+    async def _parent(self, ref: tuple[str, str]) -> tuple[str, str] | None:
+        reply = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+        return _ref_of([reply[0].value]) if reply else None
+
+    # -- Swing's open menus: where Java says their items are, and where they are ---------------
+    async def _java_menus_placed(self, nodes: list[Node]) -> list[Node]:
+        """A read of a Java window with its open menus' items where the screen shows them
+        (`_java_menu_shifts`); the popups and the menus are in the read."""
+        popups: dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]] = {}
+        for n in nodes:
+            if n.native_role == "popup-menu" and n.rect is not None:
+                popups[split_handle(n.handle)] = ((n.rect.left, n.rect.top), [])
+        for n in nodes:
+            if n.parent is not None and (holder := popups.get(split_handle(nodes[n.parent].handle))) is not None:
+                holder[1].append(split_handle(n.handle))
+        known = {split_handle(n.handle): (n.rect.left, n.rect.top) for n in nodes if n.rect is not None}
+        shifts = await self._java_menu_shifts(popups, known)
+        if not any(shifts.values()):
+            return nodes
+        return [_moved(n, *shifts[ref]) if n.rect is not None and (ref := split_handle(n.handle)) in shifts else n
+                for n in nodes]
+
+    async def _java_menu_item_placed(self, ref: tuple[str, str], node: Node) -> Node:
+        """One Swing menu item read again, where the screen shows it: its app's open popups are
+        found below its windows (a window, its root pane, layered pane, a panel, the popup)."""
+        popups: dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]] = {}
+        level = [(ref[0], APP_ROOT)]
+        for _ in range(JAVA_POPUP_DEPTH):
+            kids = [kid for holder in await asyncio.gather(*(self._children(r) for r in level)) for kid in holder]
+            roles = await asyncio.gather(*(self._native_role(kid) for kid in kids))
+            for kid, role in zip(kids, roles):
+                if role == "popup-menu":
+                    place, items = await asyncio.gather(self._place(kid), self._children(kid))
+                    if place is not None:
+                        popups[kid] = (place, items)
+            level = [kid for kid, role in zip(kids, roles) if role in JAVA_POPUP_HOLDERS]
+        shift = (await self._java_menu_shifts(popups, {})).get(ref)
+        return _moved(node, *shift) if shift and node.rect is not None else node
+
+    async def _java_menu_shifts(self, popups: dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]],
+                                known: dict[tuple[str, str], tuple[int, int]]) -> dict[tuple[str, str], tuple[int, int]]:
+        """How far each item of an open Swing menu (popup -> (its place, its items)) is from
+        where Java says. Java gives an item of a menu's popup the menu's place plus the item's
+        place in the popup, not the popup's: Edit's items were 19 px too high (jEdit), a
+        submenu's 285 px too far left, and a click at "Select All" hit the item above it. The
+        popup's own place is right; so each item moves by the popup's place less its menu's
+        true place (itself moved when the menu is an item of another popup). A context menu's
+        items, whose parent is their popup, are where Java says. `known`: places already read."""
+        owner = {item: popup for popup, (_, items) in popups.items() for item in items}
+        shifts: dict[tuple[str, str], tuple[int, int]] = {}
+
+        async def shift(popup: tuple[str, str]) -> tuple[int, int]:
+            if popup in shifts:
+                return shifts[popup]
+            shifts[popup] = (0, 0)  # until known: a menu that seems to hold itself moves nothing
+            (px, py), items = popups[popup]
+            menu = await self._parent(items[0]) if items else None
+            if menu is None or menu == popup or await self._native_role(menu) != "menu":
+                return shifts[popup]
+            place = known.get(menu) or await self._place(menu)
+            if place is None:
+                return shifts[popup]
+            dx, dy = await shift(owner[menu]) if menu in owner else (0, 0)
+            shifts[popup] = (px - place[0] - dx, py - place[1] - dy)
+            return shifts[popup]
+
+        return {item: await shift(popup) for item, popup in owner.items()}
+
+    async def _native_role(self, ref: tuple[str, str]) -> str:
+        role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
+        return role_of(int(role[0]))[0] if role else ""
+
+    async def _place(self, ref: tuple[str, str]) -> tuple[int, int] | None:
+        extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
+        return (int(extents[0][0]), int(extents[0][1])) if extents else None
 
     async def _check_text(self, ref: tuple[str, str], wanted: str) -> None:
         """Fail when SetTextContents said yes but the text did not change: Firefox's web
@@ -1493,6 +1575,12 @@ def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, i
     if right <= left or bottom <= top:
         return None
     return left, top, right, bottom
+
+
+def _moved(node: Node, dx: int, dy: int) -> Node:
+    r = node.rect
+    assert r is not None
+    return dataclasses.replace(node, rect=Rect(left=r.left + dx, top=r.top + dy, right=r.right + dx, bottom=r.bottom + dy))
 
 
 def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:
