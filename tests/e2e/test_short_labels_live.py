@@ -71,3 +71,30 @@ def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):  # noq
             x, y = done.json["result"]["located"]["element"]["center"]
             assert not (box[0] <= x < box[2] and box[1] <= y < box[3]), f"{key} found under the tooltip"
     assert winctl("--json", "locate", "text:7", "--no-cache").code == 0  # a key beside it still is
+
+
+def test_a_result_drawn_on_a_canvas_is_read_by_vision_local(winctl, launch):  # noqa: F811
+    """Qalculate! draws its result on a canvas the tree names "Calculation result", nothing
+    more. `--vision local` read "2A" there (7 x 6 in hexadecimal) and then dropped it: the text
+    named the shape drawn around it, and that shape went as the canvas the tree already has.
+    Text in a shape the tree has stands alone now."""
+    launch(["qalculate-gtk"], title="Qalculate!")
+    state = wait_for_buttons(winctl, 30)
+    keys = {t["name"]: t["id"] for t in state["targets"] if t["type"] == "Button"}
+    for key in ("7", "×", "6", "="):
+        assert "via action:" in winctl("click", str(keys[key])).out
+    base = next(t["id"] for t in state["targets"] if t["type"] == "ComboBox" and t["name"] == "Decimal")
+    winctl("select", str(base), "Hexadecimal")
+    canvas = next(t for t in state["targets"] if t["type"] == "Canvas" and t["name"] == "Calculation result")
+    deadline = time.monotonic() + 10
+    while True:
+        seen = winctl("--json", "state", "--vision", "local").json["result"]["targets"]
+        texts = [t for t in seen if t.get("source") == "ocr"]
+        if any(t["name"] == "2A" for t in texts):
+            break
+        assert time.monotonic() < deadline, [t["name"] for t in texts]
+        time.sleep(0.5)
+    found = next(t for t in texts if t["name"] == "2A")
+    left, top, right, bottom = found["rect"]
+    assert canvas["rect"][0] <= (left + right) / 2 <= canvas["rect"][2]
+    assert canvas["rect"][1] <= (top + bottom) / 2 <= canvas["rect"][3]

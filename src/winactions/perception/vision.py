@@ -94,6 +94,9 @@ class VisionProvider:
                          confidence=round(c.confidence, 2), states=["enabled"],
                          derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})")
                   for c in detect_widgets(bgr, origin=origin)]
+        # a shape the tree has already (a canvas, a panel) goes at the merge: text in it stands alone
+        shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
+                                                                          for k in known)]
         engine = shared_engine()
         boxes = engine.detect(bgr, origin=origin)
         # recognising is the slow half of OCR: only read text no known element covers
@@ -103,7 +106,7 @@ class VisionProvider:
         for box in texts:
             if not box.text.strip() or _already_named(box.text, box.rect, targets):
                 continue
-            holder = next((s for s in shapes if s.rect is not None and _inside(box.rect, s.rect)), None)
+            holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)), None)
             if holder is not None and not holder.name:
                 holder.name = box.text.strip()  # the text on a shape names it ("OK" on a drawn button)
                 holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
