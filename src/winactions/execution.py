@@ -114,6 +114,13 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
           button: MouseButton = MouseButton.LEFT, count: int = 1,
           via: Via = Via.AUTO) -> tuple[str, tuple[int, int] | None, str]:
     """Click a target. Returns (method, point or None, note)."""
+    if via is not Via.INPUT and node is not None and target.source is Source.ACCESSIBILITY \
+            and "enabled" not in node.states:
+        # a click there does nothing (a form's Submit before it is filled in), yet the mouse
+        # route would report a click: the agent would go on as if it had submitted
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: nothing was clicked',
+                           hint=f"`winctl wait --enabled {target.id}` waits until it is (often it needs a field "
+                                "filled in or a choice made first); `--via input` clicks it anyway")
     semantic_fits = button is MouseButton.LEFT and count == 1
     note = ""
     if via is not Via.INPUT and semantic_fits:

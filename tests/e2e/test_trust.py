@@ -431,6 +431,36 @@ def test_a_web_page_banner_over_a_button_takes_no_click_meant_for_it(winctl, des
     wait_for_window(desktop, "Under clicked")
 
 
+DISABLED_PAGE = """<!doctype html><html><head><title>Disabled page</title></head><body>
+<label>Name <input aria-label="Name" oninput="document.getElementById('send').disabled = !this.value"></label>
+<button id="send" disabled onclick="document.title = 'Sent ' + (++window.sent)">Send</button>
+<script>window.sent = 0;</script></body></html>"""
+
+
+@pytest.mark.parametrize("browser", ["chromium", "firefox"])
+def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, tmp_path, browser):  # noqa: F811
+    """A form's Send button stays disabled until its field is filled in. `click` found no
+    action to run, clicked it with the mouse, reported "click ... via mouse", and the page saw
+    nothing: an agent went on as if it had sent. It is refused now, naming the state and the
+    wait that helps; once the field is filled in, the same id is clicked and the page counts it."""
+    page = tmp_path / "disabled.html"
+    page.write_text(DISABLED_PAGE)
+    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
+        firefox_command(tmp_path / "profile", page.as_uri())
+    launch(command, title="Disabled page")
+    state = wait_for(winctl, ("Button", "Send"), ("Edit", "Name"))
+    send = target(state, "Button", "Send")
+    refused = winctl("click", str(send), expect=4)
+    assert f'element {send} ([Button] "Send") is disabled: nothing was clicked' in refused.err, refused.err
+    assert f"winctl wait --enabled {send}" in refused.err
+    time.sleep(0.5)
+    wait_for_window(desktop, "Disabled page")  # the page saw no click
+    winctl("input", str(target(state, "Edit", "Name")), "Ada")
+    winctl("wait", "--enabled", str(send), "--timeout", "10")
+    winctl("click", str(send))
+    wait_for_window(desktop, "Sent 1")
+
+
 SELECT_PAGE = """<!doctype html><html><head><title>Select page</title></head><body>
 <label>Shipping <select onchange="document.title = 'Chose ' + this.value + ' ' + (++window.changes)">
 <option>Standard</option><option>Express</option><option>Overnight</option></select></label>
