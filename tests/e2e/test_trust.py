@@ -434,6 +434,7 @@ def test_a_web_page_banner_over_a_button_takes_no_click_meant_for_it(winctl, des
 DISABLED_PAGE = """<!doctype html><html><head><title>Disabled page</title></head><body>
 <label>Name <input aria-label="Name" oninput="document.getElementById('send').disabled = !this.value"></label>
 <button id="send" disabled onclick="document.title = 'Sent ' + (++window.sent)">Send</button>
+<input aria-label="Code" disabled value="old" oninput="document.title = 'Code ' + this.value">
 <script>window.sent = 0;</script></body></html>"""
 
 
@@ -442,7 +443,8 @@ def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, t
     """A form's Send button stays disabled until its field is filled in. `click` found no
     action to run, clicked it with the mouse, reported "click ... via mouse", and the page saw
     nothing: an agent went on as if it had sent. It is refused now, naming the state and the
-    wait that helps; once the field is filled in, the same id is clicked and the page counts it."""
+    wait that helps, as is `input` into a disabled field (its keys went to whatever had the
+    focus); once the field is filled in, the same id is clicked and the page counts it."""
     page = tmp_path / "disabled.html"
     page.write_text(DISABLED_PAGE)
     command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
@@ -453,8 +455,11 @@ def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, t
     refused = winctl("click", str(send), expect=4)
     assert f'element {send} ([Button] "Send") is disabled: nothing was clicked' in refused.err, refused.err
     assert f"winctl wait --enabled {send}" in refused.err
+    code = target(wait_for(winctl, ("Edit", "Code")), "Edit", "Code")
+    refused = winctl("input", str(code), "new", expect=4)  # the keys would go to whatever has the focus
+    assert f'element {code} ([Edit] "Code") is disabled: it takes no text; nothing was typed' in refused.err
     time.sleep(0.5)
-    wait_for_window(desktop, "Disabled page")  # the page saw no click
+    wait_for_window(desktop, "Disabled page")  # the page saw no click and no typing
     winctl("input", str(target(state, "Edit", "Name")), "Ada")
     winctl("wait", "--enabled", str(send), "--timeout", "10")
     winctl("click", str(send))

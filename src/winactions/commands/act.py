@@ -13,7 +13,7 @@ from winactions.commands.results import ActionResult
 from winactions.errors import ActionFailed, InvalidInput
 from winactions.execution import Via
 from winactions.keys import parse_keys
-from winactions.model import Operation
+from winactions.model import Operation, Source
 
 ID = Field(description="element id from `winctl state`")
 # Static text (a label): no backend's Text type takes text (an editable one is an Edit).
@@ -85,6 +85,12 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '
                            "nothing was typed",
                            hint="input works on edits and documents; choose a combo box's option with `winctl select`")
+    if node is not None and p.via is not Via.INPUT and target.source is Source.ACCESSIBILITY \
+            and "enabled" not in node.states:
+        # the field takes no focus: the keys would go to whatever has it
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: it takes no text; '
+                           "nothing was typed", hint=f"`winctl wait --enabled {target.id}` waits until it is; "
+                                                     "`--via input` types anyway")
     window = ctx.window()
     method = None
     note = ""
