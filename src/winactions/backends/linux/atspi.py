@@ -95,6 +95,8 @@ JAVA_POPUP_HOLDERS = frozenset({"frame", "dialog", "window", "root-pane", "layer
 JAVA_POPUP_DEPTH = 5  # a window, its root pane, its layered pane, a panel, the popup menu
 HIT_ASKS, HIT_WAIT = 5, 0.03  # a point inside the window has something there: a null answer is asked again
 _OUTSIDE = ("", "")  # the place of an element in another window of the app
+# a Swing popup menu -> (its place on screen, its items), by (bus name, path)
+_Popups = dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]]
 
 
 class DBusCallError(Exception):
@@ -1250,7 +1252,7 @@ class AtspiClient:
     async def _java_menus_placed(self, nodes: list[Node]) -> list[Node]:
         """A read of a Java window with its open menus' items where the screen shows them
         (`_java_menu_shifts`); the popups and the menus are in the read."""
-        popups: dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]] = {}
+        popups: _Popups = {}
         for n in nodes:
             if n.native_role == "popup-menu" and n.rect is not None:
                 popups[split_handle(n.handle)] = ((n.rect.left, n.rect.top), [])
@@ -1267,7 +1269,7 @@ class AtspiClient:
     async def _java_menu_item_placed(self, ref: tuple[str, str], node: Node) -> Node:
         """One Swing menu item read again, where the screen shows it: its app's open popups are
         found below its windows (a window, its root pane, layered pane, a panel, the popup)."""
-        popups: dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]] = {}
+        popups: _Popups = {}
         level = [(ref[0], APP_ROOT)]
         for _ in range(JAVA_POPUP_DEPTH):
             kids = [kid for holder in await asyncio.gather(*(self._children(r) for r in level)) for kid in holder]
@@ -1281,9 +1283,9 @@ class AtspiClient:
         shift = (await self._java_menu_shifts(popups, {})).get(ref)
         return _moved(node, *shift) if shift and node.rect is not None else node
 
-    async def _java_menu_shifts(self, popups: dict[tuple[str, str], tuple[tuple[int, int], list[tuple[str, str]]]],
-                                known: dict[tuple[str, str], tuple[int, int]]) -> dict[tuple[str, str], tuple[int, int]]:
-        """How far each item of an open Swing menu (popup -> (its place, its items)) is from
+    async def _java_menu_shifts(self, popups: _Popups, known: dict[tuple[str, str], tuple[int, int]]
+                                ) -> dict[tuple[str, str], tuple[int, int]]:
+        """How far each item of an open Swing menu (`popups`) is from
         where Java says. Java gives an item of a menu's popup the menu's place plus the item's
         place in the popup, not the popup's: Edit's items were 19 px too high (jEdit), a
         submenu's 285 px too far left, and a click at "Select All" hit the item above it. The
@@ -1580,7 +1582,8 @@ def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, i
 def _moved(node: Node, dx: int, dy: int) -> Node:
     r = node.rect
     assert r is not None
-    return dataclasses.replace(node, rect=Rect(left=r.left + dx, top=r.top + dy, right=r.right + dx, bottom=r.bottom + dy))
+    return dataclasses.replace(node, rect=Rect(left=r.left + dx, top=r.top + dy, right=r.right + dx,
+                                               bottom=r.bottom + dy))
 
 
 def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:
