@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -269,6 +270,44 @@ def test_a_program_that_exits_without_a_window_is_an_error_at_once(winctl):
     failed = winctl("launch", "true", expect=4)
     assert "true exited without opening a window" in failed.err, failed.err
     assert time.monotonic() - started < 5, "no running instance could take it over: no reason to wait"
+
+
+def test_a_program_that_exits_without_a_window_is_quoted(winctl, tmp_path, monkeypatch):
+    """An app that exits at once says why on stderr, and `launch` said only "exited without
+    opening a window". Its last words are quoted now (mousepad given an option it does not
+    know), and no file of them is left behind."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(kept))  # where the kept words go: this test's own folder
+    failed = winctl("launch", "--", "mousepad", "--disable-server", "--no-such-option", expect=4)
+    assert "mousepad exited without opening a window; it said: Unknown option --no-such-option" in failed.err, \
+        failed.err
+    assert list(kept.iterdir()) == []
+
+
+def test_a_program_that_floods_stderr_is_not_blocked_and_is_quoted_in_bounds(winctl, tmp_path, monkeypatch):
+    """What a launched app writes to stderr is drained for as long as it writes (a full pipe
+    would block it), and only its first 16 KiB are kept: 2 MB written, the app exits at once,
+    and the quote is a few hundred characters of the start."""
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(kept))
+    started = time.monotonic()
+    failed = winctl("launch", "--", "sh", "-c", r"head -c 2000000 /dev/zero | tr '\0' x >&2; echo END >&2; exit 3",
+                    expect=4)
+    assert time.monotonic() - started < 10
+    said = failed.err.split("it said: ", 1)[1].splitlines()[0]
+    assert set(said) <= {"x", "…"} and 100 < len(said) <= 601, said  # the start kept; "END" past the bound
+    assert list(kept.iterdir()) == []
+
+
+def test_a_program_launched_leaves_no_file_of_its_words(winctl, launch, tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "kept"))
+    (tmp_path / "kept").mkdir()
+    doc = tmp_path / "words.txt"
+    doc.write_text("")
+    launch(mousepad_command(doc), title="words.txt")
+    assert list((tmp_path / "kept").iterdir()) == []
 
 
 # -- GTK 4 ----------------------------------------------------------------------------------------

@@ -122,6 +122,12 @@ class Backend(ABC):
     def launch(self, command: Sequence[str]) -> int:
         """Start a program detached from us and return its pid."""
 
+    def launch_stderr(self, pid: int, exited: bool) -> str:
+        """The last lines a program started by `launch` wrote to stderr, on one line, once (a
+        second ask gets ""): `launch` quotes them when the program fails. `exited`: it has
+        ended, and its last words may still be on their way."""
+        return ""
+
     def program_of(self, command: Sequence[str]) -> str:
         """The program a command line runs: its first word, or past a wrapper the platform
         knows (`env VAR=1 app` runs app)."""

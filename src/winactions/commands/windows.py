@@ -85,7 +85,7 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
         if window is None and exited is not None:
             related, waited = _instances(windows, backend.program_of(p.command)), time.monotonic() - exited
             if (not related and waited > EXIT_GRACE) or waited > HANDOVER_WAIT:
-                raise _exited_without_window(p.command[0], related)
+                raise _exited_without_window(p.command[0], related, backend.launch_stderr(pid, exited=True))
             window = _handed_over(related, before, settled=waited > HANDOVER_SETTLE)
             handed = f"; handed over to the running {window.process} (pid {window.pid})" if window else ""
         if window is not None:
@@ -95,6 +95,7 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                 except ActionFailed:
                     pass  # some windows refuse focus; the session still selects them
             ctx.session.select_window(window)
+            backend.launch_stderr(pid, exited=False)  # not needed: its file goes
             return WindowResult(action="launch", window=_reread(ctx, window),
                                 detail=f"pid {pid}{handed}" + _tree_note(ctx, window, max(deadline,
                                                                                          time.monotonic() + TREE_WAIT)))
@@ -104,7 +105,8 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
             if p.title is None and not _children_alive(pid):
                 exited = exited or time.monotonic()
         time.sleep(0.1)
-    raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s",
+    said = backend.launch_stderr(pid, exited=False)
+    raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s" + (f"; it said: {said}" if said else ""),
                       hint="raise --timeout, or pass --title if it opens a window of another process")
 
 
@@ -144,14 +146,15 @@ def _handed_over(related: list[WindowInfo], before: set[str], settled: bool) -> 
     return chosen[0] if chosen else None
 
 
-def _exited_without_window(program: str, related: list[WindowInfo]) -> ActionFailed:
+def _exited_without_window(program: str, related: list[WindowInfo], said: str) -> ActionFailed:
+    words = f"; it said: {said}" if said else ""
     if related:
         w = related[0]
-        return ActionFailed(f"{program} exited without opening a window; the running {w.process} (pid {w.pid}) "
-                            "may have taken its work over without showing it",
+        return ActionFailed(f"{program} exited without opening a window{words}; the running {w.process} "
+                            f"(pid {w.pid}) may have taken its work over without showing it",
                             hint=f'see its windows with `winctl windows`, then `winctl focus "{w.title}"`')
-    return ActionFailed(f"{program} exited without opening a window",
-                        hint="check the command; run it in a terminal to see its errors")
+    return ActionFailed(f"{program} exited without opening a window{words}",
+                        hint="check the command" + ("" if said else "; run it in a terminal to see its errors"))
 
 
 def _runs(pid: int, path: str) -> bool:

@@ -70,6 +70,9 @@ class LinuxBackend(Backend):
             pass  # no bus here: the app still starts, and `state` says what is missing
         return self.x11.launch(command)
 
+    def launch_stderr(self, pid: int, exited: bool) -> str:
+        return self.x11.launch_stderr(pid, exited)
+
     def program_of(self, command: Sequence[str]) -> str:
         return command[bridges.program_index(command, os.environ.get("PATH"))]
 

@@ -12,6 +12,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import mss
 import psutil
@@ -28,6 +29,7 @@ from winactions.backends.base import (
     covered_by_window,
 )
 from winactions.backends.linux import bridges
+from winactions.backends.linux.stderr_keeper import keep_stderr, last_words
 from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound
 from winactions.model import Rect, WindowInfo
 
@@ -66,6 +68,7 @@ class X11Windows:
         self.root = self.d.screen().root
         self._atoms: dict[str, int] = {}
         self._grabbers = threading.local()
+        self._stderr: dict[int, Path] = {}  # a launched program's pid -> the file of its first words on stderr
 
     def atom(self, name: str) -> int:
         if name not in self._atoms:
@@ -345,14 +348,22 @@ class X11Windows:
     def launch(self, command: Sequence[str]) -> int:
         """Start a program with its toolkit's accessibility bridge switched on (see bridges.py)."""
         started = bridges.plan(command)
+        stderr, kept = keep_stderr()
         try:
             proc = subprocess.Popen(started.argv, env=started.env, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                                    stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
         except FileNotFoundError:
             raise NotFound(f"no program {command[0]!r}", hint="give a full path or a program on PATH") from None
         except PermissionError:
             raise ActionFailed(f"{command[0]!r} is not executable", hint="check the file's permissions") from None
+        finally:
+            os.close(stderr)
+        self._stderr[proc.pid] = kept
         return proc.pid
+
+    def launch_stderr(self, pid: int, exited: bool) -> str:
+        kept = self._stderr.pop(pid, None)
+        return last_words(kept, settle=exited) if kept is not None else ""
 
     # -- screens and pixels ------------------------------------------------------------------
     def screens(self) -> list[Rect]:

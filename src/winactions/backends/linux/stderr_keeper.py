@@ -1,0 +1,60 @@
+"""What a launched program says on stderr: its first STDERR_KEEP bytes, for `launch` to quote.
+
+An app that exits at once says why on stderr (Chromium run as root: "Running as root without
+--no-sandbox is not supported"; a GTK app given a wrong option: "Unknown option"), and
+`launch` said only that it "exited without opening a window". The app outlives winctl (a
+one-shot `winctl launch` ends at once), so its stderr cannot be a pipe that winctl reads: a
+reader that ends takes a writing app with it (SIGPIPE), or blocks it once the pipe is full.
+Nor a plain file: a long-lived app's warnings would grow it without bound. So the app writes
+into a pipe read by `sh -c 'head -c N > FILE; exec cat > /dev/null'`: the first N bytes are
+kept, the rest drained for as long as the app writes, by one small process that ends with it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+STDERR_KEEP = 16384  # bytes kept of what a program writes to stderr
+QUOTED_LINES = 6  # the last lines quoted in an error ...
+QUOTED_CHARS = 600  # ... and at most this many characters of them
+FLUSH_SECONDS = 0.3  # how long the keeper may take to write what it read once the program is gone
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")  # terminal colours, control bytes
+
+
+def keep_stderr() -> tuple[int, Path]:
+    """A pipe's write end to give a program as its stderr, and the file its first bytes go to.
+    The caller closes the write end once the program has it."""
+    handle, name = tempfile.mkstemp(prefix="winctl-stderr-", suffix=".log")
+    os.close(handle)
+    read_end, write_end = os.pipe()
+    try:
+        subprocess.Popen(["sh", "-c", 'head -c "$1" > "$2"; exec cat > /dev/null', "sh", str(STDERR_KEEP), name],
+                         stdin=read_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    except OSError:
+        os.close(write_end)
+        Path(name).unlink(missing_ok=True)
+        raise
+    finally:
+        os.close(read_end)
+    return write_end, Path(name)
+
+
+def last_words(path: Path, settle: bool) -> str:
+    """The last lines the program wrote, on one line ("" when it wrote nothing), and the file
+    removed. `settle`: the program is gone, so wait a moment for the keeper to write all."""
+    if settle:
+        time.sleep(FLUSH_SECONDS)
+    try:
+        data = path.read_bytes()
+        path.unlink()
+    except OSError:
+        return ""
+    lines = [line.strip() for line in _CONTROL.sub("", data.decode("utf-8", "replace")).splitlines()]
+    quoted = " | ".join([line for line in lines if line][-QUOTED_LINES:])
+    return quoted if len(quoted) <= QUOTED_CHARS else "…" + quoted[-QUOTED_CHARS:]
