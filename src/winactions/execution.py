@@ -243,6 +243,29 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
                             "then `winctl input ID TEXT --append`")
 
 
+def is_cell(node: Node | None) -> bool:
+    """An editable cell of a table (a spreadsheet's, a Swing table's): typed text reaches it
+    only through its editor, and only once committed (`type_into_cell`)."""
+    return node is not None and node.role == "DataItem" and "editable" in node.states
+
+
+def type_into_cell(backend: Backend, node: Node, text: str) -> str:
+    """Type `text` into a table's cell and commit it; returns a note for the result.
+
+    A cell takes typed text when it is committed: typing opens its editor, Enter puts the text
+    in the cell (and moves on a row, as it does for a user). Left open, the editor held the
+    text out of the cell, and LibreOffice then said every cell was disabled, listing a column
+    it does not show, until something committed it. Text typed on a cell replaces what it
+    holds: ctrl+a, which selects a field's text first, selects the whole sheet there (and
+    Enter then moves within that selection)."""
+    backend.type_text(text)
+    backend.press_chords(parse_keys("Enter"))
+    now = _settled_text(backend, node, lambda now: now == text)
+    if now is None or now == text:
+        return ""
+    return f"committed; the cell reads {now!r}"  # a formula shows its result, a number its format
+
+
 def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -> str:
     """A note when the field, once settled, reads something else than the text typed: a field
     may format what it is given (a mask, upper case), or keys may have gone astray. Either way

@@ -154,6 +154,38 @@ def test_calc_input_into_a_placed_cell_lands_in_that_cell_of_the_file(winctl, ca
     assert rows[3] == ["", "", "typed by winctl"], rows
 
 
+def test_calc_cells_typed_one_after_another_are_each_committed(winctl, calc):
+    """`input` into a cell typed the text into the cell's editor and left it open: the text was
+    not in the cell, and Calc then said every cell of the sheet was disabled (and listed one
+    column it does not show) until something committed it. Each input is committed now, as a
+    user's Enter does: three inputs, no --enter, a formula among them, and the saved file holds
+    each value and the formula's result; the sheet reads as enabled in between. --append is
+    refused on a cell (ctrl+End there went to the sheet's last cell) before anything is typed."""
+    data, _ = calc
+    state = winctl.state()
+    for address, text in (("C2", "10"), ("C3", "32"), ("C4", "=C2+C3")):
+        done = winctl("input", str(cell(state, address)["id"]), text).out
+        assert "via Component.GrabFocus, keyboard" in done, done
+        after = winctl.state()
+        sheet = next(t for t in after["targets"] if t["type"] == "Table")
+        assert "disabled" not in sheet.get("states", []), f"the sheet is left editing after {address}"
+    assert "the cell reads '42'" in done, done  # the formula's result, said as it reads
+    refused = winctl("input", str(cell(state, "C2")["id"]), "0", "--append", expect=2)
+    assert "--append cannot add to it; nothing was typed" in refused.err, refused.err
+    winctl("input", str(cell(state, "C2")["id"]), "100")
+    winctl("keys", "ctrl+s")
+    time.sleep(1.5)
+    winctl("keys", "Enter")  # "Use Text CSV Format!"
+    deadline = time.monotonic() + 15
+    rows: list[list[str]] = []
+    while time.monotonic() < deadline:
+        rows = list(csv.reader(data.read_text().splitlines()))
+        if len(rows) >= 4 and len(rows[3]) >= 3 and rows[3][2] == "132":
+            break
+        time.sleep(0.3)
+    assert [row[2] if len(row) > 2 else "" for row in rows[:4]] == ["", "100", "32", "132"], rows
+
+
 def write_odt(path: Path, paragraphs: int) -> None:
     """A minimal OpenDocument text with this many paragraphs (~116 pages at 6,000)."""
     body = "".join(f"<text:p>Paragraph {i} of the long document.</text:p>" for i in range(1, paragraphs + 1))

@@ -91,6 +91,12 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: it takes no text; '
                            "nothing was typed", hint=f"`winctl wait --enabled {target.id}` waits until it is; "
                                                      "`--via input` types anyway")
+    if p.append and p.via is not Via.SEMANTIC and node is not None and execution.is_cell(node) \
+            and Operation.SET_TEXT not in node.operations:
+        # typed, ctrl+End on a cell goes to the sheet's last cell, and Calc's editor did not open
+        # on F2 after a cell was focused through the tree: the text would land elsewhere
+        raise InvalidInput(f"element {target.id} is a table's cell: --append cannot add to it; nothing was typed",
+                           hint="input the cell's whole new text (it replaces what it holds)")
     window = ctx.window()
     method = None
     note = ""
@@ -112,9 +118,11 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         focused = p.via is Via.AUTO and execution.focus(backend, window, node)
         if not focused:  # the mouse, at where the element was seen
             execution.click(backend, window, target, node, via=Via.INPUT)
-        typed = execution.type_replacing(backend, node, p.text, append=p.append)
+        cell = execution.is_cell(node)
+        typed = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
+            else execution.type_replacing(backend, node, p.text, append=p.append)
         note = "; ".join(part for part in (note, typed) if part)
-        if p.enter:
+        if p.enter and not cell:  # a cell's text is committed by Enter already
             backend.press_chords(parse_keys("Enter"))
         method = "Component.GrabFocus, keyboard" if focused else "keyboard"
     return ActionResult(action="input", method=method, target=target, detail=note)
