@@ -29,3 +29,12 @@ def test_gtk4_button_names_said_twice_are_said_once():
     assert _gtk4_normalized(raw(BUTTON, "Cancel Cancel"), frozenset())[1] == "Cancel"
     assert _gtk4_normalized(raw(BUTTON, "Save As"), frozenset())[1] == "Save As"
     assert _gtk4_normalized(raw(BUTTON, "GtkMenuButton"), frozenset())[1] == ""
+
+
+def test_a_cell_address_gives_its_place_and_back():
+    from winactions.backends.linux.atspi import _address, _place
+
+    for row, col in ((0, 0), (3, 2), (0, 25), (0, 26), (9, 701), (1_048_575, 16_383)):
+        assert _place(_address(row, col)) == (row, col)
+    assert _place("$B$12") == (11, 1)
+    assert _place("Sheet1") is None and _place("") is None

@@ -186,6 +186,26 @@ def test_calc_cells_typed_one_after_another_are_each_committed(winctl, calc):
     assert [row[2] if len(row) > 2 else "" for row in rows[:4]] == ["", "100", "32", "132"], rows
 
 
+def test_calc_typing_a_formula_keeps_the_visible_cells_listed(winctl, calc):
+    """While a formula is being typed, Calc's cells answer a hit test with no index in their
+    table: `state` fell back to a sweep down the middle and listed its column alone (M1, M2...),
+    each a new id at every read. The cells are placed by their address now: the same grid,
+    the same ids, said disabled as Calc says while it takes a formula."""
+    before = {t["name"]: t["id"] for t in winctl.state()["targets"] if t["type"] == "DataItem"}
+    winctl("click", str(before["D2"]))
+    winctl("type", "=B2+")
+    deadline = time.monotonic() + 10
+    while True:
+        during = {t["name"]: t for t in winctl.state()["targets"] if t["type"] == "DataItem"}
+        sheet = next(t for t in winctl.state()["targets"] if t["type"] == "Table")
+        if "disabled" in sheet.get("states", []) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert {"A1", "B2", "C3", "D4"} <= set(during), sorted(during)[:20]
+    assert all(during[name]["id"] == before[name] for name in ("A1", "B2", "C3")), "a cell's id is its place"
+    winctl("keys", "Escape")
+
+
 def write_odt(path: Path, paragraphs: int) -> None:
     """A minimal OpenDocument text with this many paragraphs (~116 pages at 6,000)."""
     body = "".join(f"<text:p>Paragraph {i} of the long document.</text:p>" for i in range(1, paragraphs + 1))

@@ -765,6 +765,12 @@ class AtspiClient:
                 continue
             index = await self._maybe(hit[0], hit[1], ACCESSIBLE, "GetIndexInParent")
             if not index or int(index[0]) < 0:
+                # while a formula is typed, Calc's cells have no index: their address still says
+                # where they are (else a sweep down the middle listed the middle column alone)
+                name = await self._maybe(hit[0], hit[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+                place = _place(str(name[0].value)) if name else None
+                if place is not None:
+                    return place
                 continue
             row, col = await asyncio.gather(
                 self._maybe(table[0], table[1], IFACE + "Table", "GetRowAtIndex", "i", [int(index[0])]),
@@ -1633,6 +1639,17 @@ def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, i
     return _Raw(ref=(table[0], f"{table[1]}{CELL_MARK}{row},{col}"), name=letters.group(1) + digits.group(2),
                 description="", child_count=0, automation_id="", role_number=line.role_number, states=states,
                 interfaces=line.interfaces, extents=(x, y, w, h))
+
+
+def _place(address: str) -> tuple[int, int] | None:
+    """0-based (row, column) of a spreadsheet address: "C4" -> (3, 2); None for other names."""
+    found = ADDRESS.match(address.strip())
+    if found is None:
+        return None
+    col = 0
+    for letter in found.group(1):
+        col = col * 26 + ord(letter) - ord("A") + 1
+    return int(found.group(2)) - 1, col - 1
 
 
 def _address(row: int, col: int) -> str:
