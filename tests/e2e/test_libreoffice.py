@@ -186,6 +186,24 @@ def test_calc_cells_typed_one_after_another_are_each_committed(winctl, calc):
     assert [row[2] if len(row) > 2 else "" for row in rows[:4]] == ["", "100", "32", "132"], rows
 
 
+def test_calc_sidebar_buttons_are_named_by_their_decks(winctl, calc, desktop):
+    """The sidebar puts each deck's button in a panel that carries its tooltip, in a toolbar
+    named after the deck; the button has no name or description: `state` listed `[Button] ""`
+    five times, each under a toolbar. Each is named by its tooltip now, the wrappers are not
+    listed, and "Gallery (Ctrl+Alt+3)" opens the gallery deck."""
+    state = winctl.state()
+    buttons = {t["name"]: t["id"] for t in state["targets"] if t["type"] == "Button"}
+    decks = ("Properties", "Styles", "Gallery", "Navigator", "Functions")
+    for n, deck in enumerate(decks, start=1):
+        assert f"{deck} (Ctrl+Alt+{n})" in buttons, sorted(buttons)
+    assert not any(t["type"] == "ToolBar" and t["name"] in decks for t in state["targets"])
+    winctl("click", str(buttons["Gallery (Ctrl+Alt+3)"]))
+    deadline = time.monotonic() + 10
+    while not any(t["name"] == "Gallery Theme" for t in winctl.state()["targets"]):
+        assert time.monotonic() < deadline, "the gallery deck did not open"
+        time.sleep(0.3)
+
+
 def test_calc_typing_a_formula_keeps_the_visible_cells_listed(winctl, calc):
     """While a formula is being typed, Calc's cells answer a hit test with no index in their
     table: `state` fell back to a sweep down the middle and listed its column alone (M1, M2...),

@@ -123,7 +123,8 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
     targets: list[Target] = []
     depth_of: dict[int, int] = {}
     visibles = visible_nodes(snapshot, screens)
-    wrappers = _inert_wrappers(snapshot.nodes)
+    borrowed, lenders = _named_by_wrappers(snapshot.nodes)
+    wrappers = _inert_wrappers(snapshot.nodes) | lenders
     # A Swing popup menu is reached twice: from its menu, and from the layered pane that shows
     # it. An element is listed where it is first met: one id, one line.
     listed: set[str] = set()
@@ -147,7 +148,8 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         targets.append(Target(
             id=0,
             type=node.role,
-            name=display_name(node),
+            name=borrowed.get(i) or display_name(node),
+            derived_from=NAMED_BY_WRAPPER if i in borrowed else None,
             rect=vis.rect,
             source=Source.ACCESSIBILITY,
             states=sorted(node.states),
@@ -177,6 +179,44 @@ def _inert_wrappers(nodes: list[Node]) -> set[int]:
                 and display_name(outer) == display_name(node) != "":
             found.add(node.parent)
     return found
+
+
+WRAPPER_DEPTH = 3  # single-child wrappers walked up from an unnamed button for its name
+NAMED_BY_WRAPPER = "name: the element wrapping it alone"  # a target's derived_from when so named
+BORROWS_NAME = frozenset({"Button", "SplitButton"})
+
+
+def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
+    """Unnamed buttons named by the element that wraps them alone, and the wrappers that then
+    say nothing more. LibreOffice's sidebar puts each deck's button in a panel that carries
+    its tooltip ("Gallery (Ctrl+Alt+3)"), in a toolbar named after the deck, each holding
+    that one thing; the button itself has no name or description, and `state` listed five
+    `[Button] ""` under toolbars. Each is named by the nearest such wrapper that has a name or
+    tooltip; the wrappers up to it, and named ones above whose name it already says, are not
+    listed."""
+    names: dict[int, str] = {}
+    hidden: set[int] = set()
+    for i, node in enumerate(nodes):
+        if node.role not in BORROWS_NAME or node.parent is None or display_name(node):
+            continue
+        chain: list[int] = []
+        up: int | None = node.parent
+        while up is not None and len(chain) < WRAPPER_DEPTH and nodes[up].child_count == 1 \
+                and not nodes[up].operations - {Operation.FOCUS}:
+            chain.append(up)
+            if display_name(nodes[up]):
+                break
+            up = nodes[up].parent
+        if not chain or not display_name(nodes[chain[-1]]):
+            continue
+        names[i] = display_name(nodes[chain[-1]])
+        hidden.update(chain)
+        up = nodes[chain[-1]].parent
+        while up is not None and nodes[up].child_count == 1 and display_name(nodes[up]) \
+                and display_name(nodes[up]) in names[i]:
+            hidden.add(up)
+            up = nodes[up].parent
+    return names, hidden
 
 
 def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -> bool:

@@ -19,7 +19,7 @@ from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Source, Target, UIState, WindowInfo
-from winactions.perception.accessibility import display_name
+from winactions.perception.accessibility import NAMED_BY_WRAPPER, display_name
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
@@ -383,7 +383,8 @@ def _check_identity(target: Target, node: Node) -> None:
     """Refuse to act when the element now is not what the agent was shown."""
     name = display_name(node)
     mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
-    if name != target.name and not mirrors_value:
+    lent = name == "" and target.derived_from == NAMED_BY_WRAPPER  # still unnamed itself, as when listed
+    if name != target.name and not mirrors_value and not lent:
         raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                            f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
     if target.automation_id and node.automation_id != target.automation_id:
