@@ -148,6 +148,29 @@ def test_a_button_that_only_wraps_a_same_named_button_is_listed_once():
     assert [(t.handle, t.parent_id) for t in targets] == [("inner", None), ("split", None), ("part", 1)]
 
 
+def test_an_unnamed_button_is_named_by_what_wraps_it_alone():
+    """LibreOffice's sidebar: a toolbar named after the deck holds a panel with the tooltip,
+    which holds the unnamed button. The button takes the tooltip; the panel and the toolbar
+    (whose name the tooltip says) are not listed. A wrapper holding more than the button, or
+    one that acts, lends nothing."""
+    click = frozenset({Operation.INVOKE})
+    nodes = [
+        node("w", None, "Window", "App", (0, 0, 800, 600)),
+        node("bar", 0, "ToolBar", "Gallery", (700, 10, 40, 40)),
+        Node(handle="panel", parent=1, role="Pane", native_role="panel", description="Gallery (Ctrl+Alt+3)",
+             rect=Rect.from_xywh(700, 10, 40, 40), states=SHOWN, child_count=1),
+        node("deck", 2, "Button", "", (704, 14, 32, 32), ops=click),
+        node("tools", 0, "ToolBar", "Tools", (10, 10, 200, 40)),
+        node("one", 4, "Button", "", (14, 14, 32, 32), ops=click),
+        node("two", 4, "Button", "Cut", (50, 14, 32, 32), ops=click),
+    ]
+    nodes[1] = Node(**{**nodes[1].__dict__, "child_count": 1})
+    nodes[4] = Node(**{**nodes[4].__dict__, "child_count": 2})
+    targets = targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)
+    assert [(t.handle, t.name) for t in targets] == [("deck", "Gallery (Ctrl+Alt+3)"), ("tools", "Tools"),
+                                                     ("one", ""), ("two", "Cut")]
+
+
 def test_an_element_reached_twice_is_listed_once():
     """Swing shows a popup menu in its layered pane, and its items are also the children of their
     menu: the same elements, met twice in one walk, were listed twice with the same ids."""
