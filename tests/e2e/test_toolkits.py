@@ -207,6 +207,33 @@ def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
     assert wait_for_file(doc, "hello gtk3").strip() == "hello gtk3"
 
 
+def test_a_gtk3_save_as_dialog_names_its_fields_by_their_labels(winctl, desktop, launch, tmp_path):
+    """GTK's file chooser names its name field only through the label beside it (a
+    labelled-by relation): `state` listed `[Edit] ""`. It is "Name" now. Save is refused while the name is empty (it is disabled); filled in, Save
+    writes the file at that path."""
+    doc = tmp_path / "draft.txt"
+    doc.write_text("")
+    launch(mousepad_command(doc), title="draft.txt")
+    winctl("input", str(target(wait_for(winctl, ("Edit", None)), "Edit")), "saved through the dialog")
+    winctl("keys", "ctrl+shift+s")
+    wait_for_window(desktop, "Save As")
+    winctl("focus", "Save As")
+    state = wait_for(winctl, ("Edit", "Name"), ("Button", "Save"))
+    name, save = target(state, "Edit", "Name"), target(state, "Button", "Save")
+    winctl("input", str(name), "")
+    deadline = time.monotonic() + 5
+    while "disabled" not in next(t for t in winctl.state()["targets"] if t["id"] == save).get("states", []):
+        assert time.monotonic() < deadline, "Save stayed enabled with no name"
+        time.sleep(0.1)
+    refused = winctl("click", str(save), expect=4)
+    assert "is disabled: nothing was clicked" in refused.err, refused.err
+    copy = tmp_path / "copy.txt"
+    assert "EditableText" in winctl("input", str(name), str(copy)).out
+    winctl("wait", "--enabled", str(save), "--timeout", "5")
+    winctl("click", str(save))
+    assert wait_for_file(copy, "saved through the dialog").strip() == "saved through the dialog"
+
+
 def test_a_gtk3_context_menu_is_listed_with_its_window(winctl, launch, tmp_path):
     """GTK 3 keeps a context menu in a top-level window of its own, not under the frame: a
     state of mousepad's window listed nothing of its open context menu. Its items are listed

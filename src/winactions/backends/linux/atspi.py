@@ -91,6 +91,8 @@ JAVA = "j2se-access-bridge"  # Java's toolkit: its ATK wrapper names itself "J2S
 SILENT_CHOICE_TOOLKITS = frozenset({"gecko", "qt", JAVA})
 MENU_KEPT_OPEN_TOOLKITS = frozenset({"qt", JAVA})  # a menu item's press leaves its menu open (`keeps_menu_open`)
 MENU_DEPTH = 8  # menus within menus an item may sit in below its menu bar
+RELATION_LABELLED_BY = 2  # AtspiRelationType
+LABELLED_TYPES = frozenset({"Edit", "ComboBox", "Spinner", "Slider", "List", "Tree", "Table"})  # named by a label
 JAVA_POPUP_HOLDERS = frozenset({"frame", "dialog", "window", "root-pane", "layered-pane", "panel"})
 JAVA_POPUP_DEPTH = 5  # a window, its root pane, its layered pane, a panel, the popup menu
 HIT_ASKS, HIT_WAIT = 5, 0.03  # a point inside the window has something there: a null answer is asked again
@@ -469,6 +471,8 @@ class AtspiClient:
         if IFACE + "Text" in raw.interfaces and (cell_text and ctype in ITEM_TYPES or ctype in TEXT_ROLES
                                                  and (ctype == "Edit" or not raw.name)):
             jobs["text"] = self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, TEXT_PREVIEW])
+        if not raw.name.strip() and ctype in LABELLED_TYPES:
+            jobs["relations"] = self._maybe(dest, path, ACCESSIBLE, "GetRelationSet")
         if not jobs:
             return
         results = dict(zip(jobs, await asyncio.gather(*jobs.values())))
@@ -485,10 +489,30 @@ class AtspiClient:
             text = str(results["text"][0]) or await self._short_text(raw.ref)
             if not cell_text or text != raw.name:
                 raw.value = text
+        if results.get("relations"):
+            label = await self._label(results["relations"][0])
+            if label:
+                raw.name = label
         if ctype == "ComboBox":
             chosen = await self._chosen(raw.ref)
             if chosen is not None:
                 raw.value = chosen
+
+    async def _label(self, relations: list[Any]) -> str:
+        """The name of the label an element is labelled by, as a user reads it beside the field
+        ("Name:" -> "Name"): GTK's file chooser, Qt's buddies and Swing's labelFor name their
+        fields only so; `state` listed the Save As dialog's name field as `[Edit] ""`. The
+        browsers' accessible-name computation starts with this relation."""
+        for kind, targets in relations:
+            if int(kind) != RELATION_LABELLED_BY:
+                continue
+            for target in targets:
+                ref = _ref_of([target])
+                name = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]) if ref else None
+                text = " ".join(str(name[0].value).split()).rstrip(":").strip() if name else ""
+                if text:
+                    return text
+        return ""
 
     async def _short_text(self, ref: tuple[str, str], limit: int | None = TEXT_PREVIEW) -> str:
         """The start of a text that came back empty (all of it with no `limit`): LibreOffice
