@@ -114,13 +114,7 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
           button: MouseButton = MouseButton.LEFT, count: int = 1,
           via: Via = Via.AUTO) -> tuple[str, tuple[int, int] | None, str]:
     """Click a target. Returns (method, point or None, note)."""
-    if via is not Via.INPUT and node is not None and target.source is Source.ACCESSIBILITY \
-            and "enabled" not in node.states:
-        # a click there does nothing (a form's Submit before it is filled in), yet the mouse
-        # route would report a click: the agent would go on as if it had submitted
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: nothing was clicked',
-                           hint=f"`winctl wait --enabled {target.id}` waits until it is (often it needs a field "
-                                "filled in or a choice made first); `--via input` clicks it anyway")
+    refuse_disabled(target, node, via, "nothing was clicked", "clicks it anyway")
     semantic_fits = button is MouseButton.LEFT and count == 1
     note = ""
     if via is not Via.INPUT and semantic_fits:
@@ -139,6 +133,18 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     uncovered(backend, window, target, x, y)
     backend.click(x, y, button, count)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
+
+
+def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, forced: str) -> None:
+    """Refuse to act on an element that says it is disabled (`state` shows "disabled"), unless
+    `--via input` insists. A click there does nothing (a form's Send before its field is filled
+    in), and keys meant for a disabled field go to whatever has the focus; yet the mouse and
+    keyboard routes reported success, and the agent went on as if it had sent."""
+    if via is not Via.INPUT and node is not None and target.source is Source.ACCESSIBILITY \
+            and "enabled" not in node.states:
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: {outcome}',
+                           hint=f"`winctl wait --enabled {target.id}` waits until it is (often it needs a field "
+                                f"filled in or a choice made first); `--via input` {forced}")
 
 
 def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: int) -> None:

@@ -209,8 +209,8 @@ def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
 
 def test_a_gtk3_save_as_dialog_names_its_fields_by_their_labels(winctl, desktop, launch, tmp_path):
     """GTK's file chooser names its name field only through the label beside it (a
-    labelled-by relation): `state` listed `[Edit] ""`. It is "Name" now. Save is refused while the name is empty (it is disabled); filled in, Save
-    writes the file at that path."""
+    labelled-by relation): `state` listed `[Edit] ""`. It is "Name" now. Save is refused while
+    the name is empty (it is disabled); filled in, Save writes the file at that path."""
     doc = tmp_path / "draft.txt"
     doc.write_text("")
     launch(mousepad_command(doc), title="draft.txt")

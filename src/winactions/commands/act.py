@@ -13,7 +13,7 @@ from winactions.commands.results import ActionResult
 from winactions.errors import ActionFailed, InvalidInput
 from winactions.execution import Via
 from winactions.keys import parse_keys
-from winactions.model import Operation, Source
+from winactions.model import Operation
 
 ID = Field(description="element id from `winctl state`")
 # Static text (a label): no backend's Text type takes text (an editable one is an Edit).
@@ -85,12 +85,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '
                            "nothing was typed",
                            hint="input works on edits and documents; choose a combo box's option with `winctl select`")
-    if node is not None and p.via is not Via.INPUT and target.source is Source.ACCESSIBILITY \
-            and "enabled" not in node.states:
-        # the field takes no focus: the keys would go to whatever has it
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: it takes no text; '
-                           "nothing was typed", hint=f"`winctl wait --enabled {target.id}` waits until it is; "
-                                                     "`--via input` types anyway")
+    execution.refuse_disabled(target, node, p.via, "it takes no text; nothing was typed", "types anyway")
     if p.append and p.via is not Via.SEMANTIC and node is not None and execution.is_cell(node) \
             and Operation.SET_TEXT not in node.operations:
         # typed, ctrl+End on a cell goes to the sheet's last cell, and Calc's editor did not open
