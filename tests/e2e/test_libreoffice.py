@@ -65,6 +65,22 @@ def calc(desktop, tmp_path, winctl):
     subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
 
 
+def saved_rows(winctl, data: Path, done) -> list[list[str]]:
+    """Save the sheet in its CSV file (keeping the format) and read the file back once `done`
+    says the rows are written (or after 15 s)."""
+    winctl("keys", "ctrl+s")
+    time.sleep(1.5)
+    winctl("keys", "Enter")  # "Use Text CSV Format!"
+    deadline = time.monotonic() + 15
+    rows: list[list[str]] = []
+    while time.monotonic() < deadline:
+        rows = list(csv.reader(data.read_text().splitlines()))
+        if done(rows):
+            break
+        time.sleep(0.3)
+    return rows
+
+
 def cell(state, address):
     return next(t for t in state["targets"] if t["type"] == "DataItem" and t["name"] == address)
 
@@ -140,16 +156,7 @@ def test_calc_input_into_a_placed_cell_lands_in_that_cell_of_the_file(winctl, ca
         time.sleep(0.2)
     assert winctl("get", "text", str(c4["id"])).out.strip() == "typed by winctl"
     assert cell(winctl.state(), "C4")["id"] == c4["id"], "a cell's id is its place"
-    winctl("keys", "ctrl+s")
-    time.sleep(1.5)
-    winctl("keys", "Enter")  # "Use Text CSV Format!"
-    deadline = time.monotonic() + 15
-    rows: list[list[str]] = []
-    while time.monotonic() < deadline:
-        rows = list(csv.reader(data.read_text().splitlines()))
-        if len(rows) >= 4 and len(rows[3]) >= 3 and rows[3][2]:
-            break
-        time.sleep(0.3)
+    rows = saved_rows(winctl, data, lambda rows: len(rows) >= 4 and len(rows[3]) >= 3 and bool(rows[3][2]))
     assert rows[:3] == [["name", "qty", ""], ["apple", "3", ""], ["pear", "5", ""]], rows
     assert rows[3] == ["", "", "typed by winctl"], rows
 
@@ -173,16 +180,7 @@ def test_calc_cells_typed_one_after_another_are_each_committed(winctl, calc):
     refused = winctl("input", str(cell(state, "C2")["id"]), "0", "--append", expect=2)
     assert "--append cannot add to it; nothing was typed" in refused.err, refused.err
     winctl("input", str(cell(state, "C2")["id"]), "100")
-    winctl("keys", "ctrl+s")
-    time.sleep(1.5)
-    winctl("keys", "Enter")  # "Use Text CSV Format!"
-    deadline = time.monotonic() + 15
-    rows: list[list[str]] = []
-    while time.monotonic() < deadline:
-        rows = list(csv.reader(data.read_text().splitlines()))
-        if len(rows) >= 4 and len(rows[3]) >= 3 and rows[3][2] == "132":
-            break
-        time.sleep(0.3)
+    rows = saved_rows(winctl, data, lambda rows: len(rows) >= 4 and len(rows[3]) >= 3 and rows[3][2] == "132")
     assert [row[2] if len(row) > 2 else "" for row in rows[:4]] == ["", "100", "32", "132"], rows
 
 
