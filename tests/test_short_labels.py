@@ -139,3 +139,17 @@ def test_a_slash_read_as_one_counts_only_among_signs():
     assert match_line(TextBox(key, "1", 0.9), "/", "auto", 0.8) is None
     assert match_line(TextBox(key, "l", 0.9), "1", "auto", 0.8) is None
     assert match_line(TextBox(key, "+1", 0.9), "+/-", "auto", 0.8) is None
+
+
+@pytest.mark.parametrize(("read", "query"), [("Item 9", "Item 90"), ("Item 90", "Item 9"), ("Page 123", "Page 12"),
+                                             ("Row 18", "Row 19")])
+def test_a_label_with_another_number_is_another_label(read, query):
+    """Fuzzy reading forgives letters the recogniser confuses, never numbers: with "Item 90"
+    scrolled out of view, `click "Item 90"` found "Item 9" at 0.86 and pressed it."""
+    assert match_line(TextBox(Rect(left=0, top=0, right=60, bottom=12), read, 0.99), query, "auto", 0.75) is None
+
+
+def test_letters_misread_in_a_numbered_label_still_match():
+    box = Rect(left=0, top=0, right=80, bottom=12)
+    assert match_line(TextBox(box, "Itern 90", 0.99), "Item 90", "auto", 0.75) is not None
+    assert match_line(TextBox(box, "Page 12 of 30", 0.99), "Page 12", "auto", 0.75) is not None

@@ -466,6 +466,28 @@ def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, t
     wait_for_window(desktop, "Sent 1")
 
 
+NUMBERED_PAGE = ("<!doctype html><html><head><title>Numbered page</title></head><body>" + "".join(
+    f"<p><button onclick=\"document.title = 'pressed {i}'\">Item {i}</button></p>" for i in range(1, 101))
+    + "</body></html>")
+
+
+def test_a_label_scrolled_out_of_view_is_not_taken_for_a_shorter_one(winctl, desktop, launch, tmp_path):  # noqa: F811
+    """"Item 90" is scrolled out of view and "Item 9" is on screen: the tree had no "Item 90"
+    in view, the pixels were read, and "Item 9" passed for it at 0.86: `click "Item 90"`
+    pressed item 9. A reading that differs in its numbers is another label: nothing is
+    pressed, and the error says what was tried."""
+    page = tmp_path / "numbered.html"
+    page.write_text(NUMBERED_PAGE)
+    launch(chromium_plain_command(page.as_uri(), tmp_path / "profile"), title="Numbered page")
+    wait_for(winctl, ("Button", "Item 9"))
+    missed = winctl("click", "Item 90", expect=3)
+    assert "no reliable match for 'Item 90'" in missed.err, missed.err
+    time.sleep(0.5)
+    wait_for_window(desktop, "Numbered page")  # nothing was pressed
+    winctl("click", "Item 9")
+    wait_for_window(desktop, "pressed 9")
+
+
 SELECT_PAGE = """<!doctype html><html><head><title>Select page</title></head><body>
 <label>Shipping <select onchange="document.title = 'Chose ' + this.value + ' ' + (++window.changes)">
 <option>Standard</option><option>Express</option><option>Overnight</option></select></label>

@@ -18,6 +18,7 @@ positions. Confidence = text similarity × the recogniser's score.
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -301,12 +302,14 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
             if a == b:
                 return _candidate(line, line.rect, 1.0 if step == "exact" else 0.97, step)
             start = a.find(b)
+            if start >= 0 and _cuts_number(a, start, len(b)):
+                start = -1  # "item 9" inside "item 90" is another label, not item 9
             if start >= 0:  # inside a longer line; OCR sometimes glues words, so unbounded still counts, less
                 similarity = (0.95 if step == "exact" else 0.92) - (0 if _word_bounded(a, start, len(b)) else 0.1)
                 return _candidate(line, _sub_rect(line.rect, len(a), start, len(b)), similarity, step)
         else:
             similarity, start, length = _best_fuzzy(a, b)
-            if similarity >= min_similarity:
+            if similarity >= min_similarity and _numbers(a[start:start + length]) == _numbers(b):
                 rect = line.rect if length == len(a) else _sub_rect(line.rect, len(a), start, length)
                 return _candidate(line, rect, similarity * 0.95, step)
     return None
@@ -340,6 +343,20 @@ def _sub_rect(rect: Rect, total: int, start: int, length: int) -> Rect:
     left = rect.left + round(start * per_char)
     right = rect.left + round((start + length) * per_char)
     return Rect(left=left, top=rect.top, right=max(left + 1, right), bottom=rect.bottom)
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers in a label, in order: a fuzzy reading may differ in letters (OCR confuses
+    them), never in numbers — "Item 9" read where "Item 90" was asked for is the item 9, and a
+    click there (confidence 0.86 before) pressed the wrong one."""
+    return re.findall(r"[0-9]+", text)
+
+
+def _cuts_number(text: str, start: int, length: int) -> bool:
+    """Whether text[start:start + length] begins or ends inside a number of the text."""
+    end = start + length
+    return (start > 0 and text[start - 1].isdigit() and text[start].isdigit()) or \
+        (end < len(text) and text[end].isdigit() and text[end - 1].isdigit())
 
 
 def _word_bounded(text: str, start: int, length: int) -> bool:
