@@ -162,6 +162,17 @@ class Backend(ABC):
         `select` then chooses as a user does (`execution.choose_by_keys`)."""
         return False
 
+    def named_below(self, handles: list[str], name: str, limit: int) -> list[str]:
+        """Elements named `name` anywhere below these (scrolling) elements, shown or not, after
+        reading at most `limit` elements: what a list or page holds out of view, which a state
+        does not read. [] where the platform lists only what shows."""
+        return []
+
+    def scroll_into_view(self, handle: str) -> bool:
+        """Scroll the element's scrolling ancestors until it shows (AT-SPI Component.ScrollTo,
+        UIA ScrollItemPattern); False when the toolkit cannot."""
+        return False
+
     def keeps_menu_open(self, handle: str) -> bool:
         """Whether pressing this menu item through the accessibility API runs it and leaves its
         menu open on screen (Qt 5 and 6, Java Swing: the action triggers the item without the

@@ -40,6 +40,7 @@ class DesktopSession:
         self._tiers_key: tuple[str, str, LLMFlags, Thresholds] = ("off", "off", LLMFlags(), Thresholds())
         self._locator: Any = None
         self._numbered_for: object = None  # the tree's targets that the latest state numbered
+        self._read: list[Node] = []  # the raw tree the latest state was made from
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
 
@@ -188,6 +189,7 @@ class DesktopSession:
             and previous.window == window and len(self.providers) == 1
         numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets)
         self._numbered_for = detection.targets
+        self._read = detection.nodes
         state = UIState(
             window=window,
             targets=numbered,
@@ -331,13 +333,38 @@ class DesktopSession:
         reading the tree costs milliseconds and is exact, reading pixels costs seconds.
         Several are an error that lists them; none is None (then pixels are searched)."""
         state = self.refresh_state(window)
-        tree = [t for t in state.targets if t.source is Source.ACCESSIBILITY]
-        found = [t for t in tree if t.name == name] or [t for t in tree if t.name.casefold() == name.casefold()]
-        if len(found) > 1:
-            listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
-            raise InvalidInput(f"{len(found)} elements are named {name!r}: {listed}",
-                               hint="act on one by its id (see `winctl state`)")
-        return found[0] if found else None
+        found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY])
+        if found is None and (scrolled := self._scrolled_into_view(name, state)) is not None:
+            deadline = time.monotonic() + SCROLL_SETTLE  # a page lays itself out again after it scrolls
+            while found is None and time.monotonic() < deadline:
+                found = _named(name, [t for t in self.refresh_state(window).targets
+                                      if t.source is Source.ACCESSIBILITY and t.handle == scrolled])
+                time.sleep(0 if found else 0.05)
+        return found
+
+    def _scrolled_into_view(self, name: str, state: UIState) -> str | None:
+        """The handle of the one element of the tree named `name` that is out of view (scrolled
+        away in its list or page), once scrolled into view; None when there is none or it cannot
+        be. A page's "Item 90" below the fold was not found by name, the pixels were read, and
+        another label passed for it; a user scrolls to it, as Playwright does before a click."""
+        listed = {t.handle for t in state.targets}
+        read = {n.handle for n in self._read if n.rect is not None and n.handle not in listed
+                and {"showing", "visible"} & n.states and display_name(n) == name}
+        if not read:  # what scrolling containers hold out of view is not read by a state
+            scrollers = [n.handle for n in self._read if n.role in SCROLLERS and n.handle in listed]
+            if scrollers:
+                progress.step(f"looking for {name!r} out of view")
+                read = set(self.backend.named_below(scrollers, name, OUT_OF_VIEW_READS)) - listed
+        if len(read) != 1:
+            return None
+        handle = read.pop()
+        progress.step(f"scrolling {name!r} into view")
+        if not self.backend.scroll_into_view(handle):
+            scroller = next((str(t.id) for t in state.targets if t.type in SCROLLERS), "ID")
+            raise NotFound(f"{name!r} is in the window but scrolled out of view, and the app does not scroll it "
+                           "into view when asked", hint=f"scroll to it (`winctl scroll {scroller} down`), then "
+                                                        "`winctl state`")
+        return handle
 
     def locator(self) -> Any:
         """The session's visual locator; its cache is the session's file, so one-shot `winctl`
@@ -377,6 +404,22 @@ class DesktopSession:
                 return again
             state = again
         return state
+
+
+SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
+OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
+SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
+
+
+def _named(name: str, targets: list[Target]) -> Target | None:
+    """The one target named `name` (exact, else ignoring case); several are an error that lists
+    them."""
+    found = [t for t in targets if t.name == name] or [t for t in targets if t.name.casefold() == name.casefold()]
+    if len(found) > 1:
+        listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
+        raise InvalidInput(f"{len(found)} elements are named {name!r}: {listed}",
+                           hint="act on one by its id (see `winctl state`)")
+    return found[0] if found else None
 
 
 def _check_identity(target: Target, node: Node) -> None:

@@ -92,6 +92,7 @@ SILENT_CHOICE_TOOLKITS = frozenset({"gecko", "qt", JAVA})
 MENU_KEPT_OPEN_TOOLKITS = frozenset({"qt", JAVA})  # a menu item's press leaves its menu open (`keeps_menu_open`)
 MENU_DEPTH = 8  # menus within menus an item may sit in below its menu bar
 RELATION_LABELLED_BY = 2  # AtspiRelationType
+SCROLL_ANYWHERE = 6  # AtspiScrollType: as little scrolling as shows the element
 LABELLED_TYPES = frozenset({"Edit", "ComboBox", "Spinner", "Slider", "List", "Tree", "Table"})  # named by a label
 JAVA_POPUP_HOLDERS = frozenset({"frame", "dialog", "window", "root-pane", "layered-pane", "panel"})
 JAVA_POPUP_DEPTH = 5  # a window, its root pane, its layered pane, a panel, the popup menu
@@ -1420,6 +1421,42 @@ class AtspiClient:
             return role is not None and role_of(int(role[0]))[1] == "ComboBox"
 
         return self._run(silent())
+
+    def named_below(self, handles: list[str], name: str, limit: int) -> list[str]:
+        """A breadth-first walk below `handles` that reads every element, shown or not (a
+        state's walk does not expand what does not show: a web page's paragraphs below the
+        fold), a level at a time, up to `limit` elements. Tables that make their cells on
+        demand are not entered."""
+        async def walk() -> list[str]:
+            level = [split_handle(h) for h in handles if CELL_MARK not in h]
+            counts = await asyncio.gather(*(self._maybe(r[0], r[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
+                                            for r in level))
+            # a spreadsheet declares 2**31 cells: asking for them never ends (see `_snapshot`)
+            level = [r for r, c in zip(level, counts) if c and 0 < int(c[0].value) <= HUGE_CHILD_COUNT]
+            read, found = 0, []
+            while level and read < limit:
+                kids = [kid for got in await asyncio.gather(*(self._children(r) for r in level)) for kid in got]
+                kids = kids[:max(0, limit - read)]
+                read += len(kids)
+                props = await asyncio.gather(*(self._maybe(k[0], k[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+                                               for k in kids))
+                counts = await asyncio.gather(*(self._maybe(k[0], k[1], PROPERTIES, "Get", "ss",
+                                                            [ACCESSIBLE, "ChildCount"]) for k in kids))
+                found += [k[0] + k[1] for k, p in zip(kids, props) if p and " ".join(str(p[0].value).split()) == name]
+                level = [k for k, c in zip(kids, counts) if c and 0 < int(c[0].value) <= HUGE_CHILD_COUNT]
+            return found
+
+        return self._run(walk())
+
+    def scroll_into_view(self, handle: str) -> bool:
+        """Component.ScrollTo (AT-SPI 2.30): Chromium and Firefox scroll their pages, and some
+        toolkits their lists; others answer false or do not know the call."""
+        async def scroll() -> bool:
+            ref = await self._resolve(handle)
+            done = await self._maybe(ref[0], ref[1], IFACE + "Component", "ScrollTo", "u", [SCROLL_ANYWHERE])
+            return bool(done and done[0])
+
+        return self._run(scroll())
 
     def keeps_menu_open(self, handle: str) -> bool:
         """A menu item of Qt (its "Press" calls QAction::trigger, which never closes the menu) or

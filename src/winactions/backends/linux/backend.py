@@ -170,6 +170,12 @@ class LinuxBackend(Backend):
     def chooses_silently(self, handle: str) -> bool:
         return self.atspi.chooses_silently(handle)
 
+    def named_below(self, handles: list[str], name: str, limit: int) -> list[str]:
+        return self.atspi.named_below(handles, name, limit)
+
+    def scroll_into_view(self, handle: str) -> bool:
+        return self.atspi.scroll_into_view(handle)
+
     def keeps_menu_open(self, handle: str) -> bool:
         return self.atspi.keeps_menu_open(handle)
 
