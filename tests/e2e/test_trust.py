@@ -490,7 +490,8 @@ def test_a_name_scrolled_out_of_view_is_scrolled_to_not_taken_for_a_shorter_one(
     time.sleep(0.5)
     wait_for_window(desktop, "Numbered page")  # nothing was pressed
     assert not any(t["name"] == "Item 90" for t in winctl.state()["targets"])  # out of view: not listed
-    assert "via action:" in winctl("click", "Item 90").out
+    clicked = winctl("click", "Item 90").out
+    assert "via action:" in clicked and "scrolled 'Item 90' into view" in clicked, clicked
     wait_for_window(desktop, "pressed 90")
     assert any(t["name"] == "Item 90" for t in winctl.state()["targets"])  # in view now
 

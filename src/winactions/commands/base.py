@@ -248,7 +248,11 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
                           hint="nothing was done; `winctl --help` lists the commands")
     ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm,
                           ctx.options.infer_min_confidence, ctx.options.vision_iou)
+    ctx.session.done_on_the_way.clear()
     result = cmd.handler(ctx, params)
+    detail = getattr(result, "detail", None)  # an action's note (ActionResult)
+    if ctx.session.done_on_the_way and isinstance(detail, str):  # the page scrolled, say, to reach its target
+        result.detail = "; ".join([*ctx.session.done_on_the_way, *([detail] if detail else [])])  # type: ignore[attr-defined]
     if cmd.kind is Kind.ACTION and ctx.session.backend.bound_window() is not None:
         ctx.session.save()  # the bound input's virtual pointer must outlive this process
     if cmd.kind is Kind.ACTION and ctx.options.return_state:

@@ -41,6 +41,7 @@ class DesktopSession:
         self._locator: Any = None
         self._numbered_for: object = None  # the tree's targets that the latest state numbered
         self._read: list[Node] = []  # the raw tree the latest state was made from
+        self.done_on_the_way: list[str] = []  # what finding a target did (scrolled it into view): the result says it
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
 
@@ -359,7 +360,9 @@ class DesktopSession:
             return None
         handle = read.pop()
         progress.step(f"scrolling {name!r} into view")
-        if not self.backend.scroll_into_view(handle):
+        if self.backend.scroll_into_view(handle):
+            self.done_on_the_way.append(f"scrolled {name!r} into view")
+        else:
             scroller = next((str(t.id) for t in state.targets if t.type in SCROLLERS), "ID")
             raise NotFound(f"{name!r} is in the window but scrolled out of view, and the app does not scroll it "
                            "into view when asked", hint=f"scroll to it (`winctl scroll {scroller} down`), then "
