@@ -181,6 +181,12 @@ class Backend(ABC):
         Select All left "ed" in the editor). `click` then clicks the item as a user does."""
         return False
 
+    def sets_value_silently(self, handle: str) -> bool:
+        """Whether a value set through the accessibility API would show in this element without
+        reaching the app's handlers (Firefox's number fields: the box read 7, the page's input
+        event never ran). `input` then types the number as a user does."""
+        return False
+
     def option_names(self, handle: str) -> list[str]:
         """The names of a combo box's, list's or tab list's options as the tree lists them now
         (a Java combo box lists them only while open), in order."""

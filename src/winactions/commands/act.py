@@ -98,7 +98,8 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
     if p.via is not Via.INPUT:
         text = (backend.read_text(node.handle) + p.text) if (p.append and node is not None) else p.text
         number = _number(text)
-        if number is not None and node is not None and Operation.SET_VALUE in node.operations:
+        if number is not None and node is not None and Operation.SET_VALUE in node.operations \
+                and not backend.sets_value_silently(node.handle):
             # a spin button's text is only committed on Enter or focus-out; its value is at once
             method, note = execution.try_semantic(backend, node, (Operation.SET_VALUE,), number)
         if method is None:

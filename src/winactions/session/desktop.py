@@ -409,6 +409,7 @@ class DesktopSession:
         return state
 
 
+STATIC_TEXT = frozenset({"Text", "Label", "Paragraph", "Heading"})  # name a control beside them; act on nothing
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
@@ -418,6 +419,9 @@ def _named(name: str, targets: list[Target]) -> Target | None:
     """The one target named `name` (exact, else ignoring case); several are an error that lists
     them."""
     found = [t for t in targets if t.name == name] or [t for t in targets if t.name.casefold() == name.casefold()]
+    controls = [t for t in found if t.type not in STATIC_TEXT]
+    if len(controls) == 1:
+        return controls[0]  # a radio button and its label's text: the label names the control
     if len(found) > 1:
         listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
         raise InvalidInput(f"{len(found)} elements are named {name!r}: {listed}",

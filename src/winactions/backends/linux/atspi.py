@@ -1476,6 +1476,18 @@ class AtspiClient:
 
         return self._run(kept())
 
+    def sets_value_silently(self, handle: str) -> bool:
+        """A Gecko spin button (a web page's number field): Value.CurrentValue changes the box
+        and fires no input event; Chromium's does, and so do Gecko's sliders."""
+        async def silent() -> bool:
+            ref = await self._resolve(handle)
+            if await self._toolkit(ref[0]) != "gecko":
+                return False
+            role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
+            return role is not None and role_of(int(role[0]))[1] == "Spinner"
+
+        return self._run(silent())
+
     def option_names(self, handle: str) -> list[str]:
         async def names() -> list[str]:
             _, raws = await self._options(await self._resolve(handle))

@@ -179,6 +179,9 @@ class LinuxBackend(Backend):
     def keeps_menu_open(self, handle: str) -> bool:
         return self.atspi.keeps_menu_open(handle)
 
+    def sets_value_silently(self, handle: str) -> bool:
+        return self.atspi.sets_value_silently(handle)
+
     def option_names(self, handle: str) -> list[str]:
         return self.atspi.option_names(handle)
 
