@@ -212,8 +212,8 @@ def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
         names[i] = display_name(nodes[chain[-1]])
         hidden.update(chain)
         up = nodes[chain[-1]].parent
-        while up is not None and nodes[up].child_count == 1 and display_name(nodes[up]) \
-                and display_name(nodes[up]) in names[i]:
+        while up is not None and nodes[up].child_count == 1 and not nodes[up].operations - {Operation.FOCUS} \
+                and display_name(nodes[up]) and display_name(nodes[up]) in names[i]:
             hidden.add(up)
             up = nodes[up].parent
     return names, hidden

@@ -1316,9 +1316,9 @@ class AtspiClient:
 
     async def _java_menu_shifts(self, popups: _Popups, known: dict[tuple[str, str], tuple[int, int]]
                                 ) -> dict[tuple[str, str], tuple[int, int]]:
-        """How far each item of an open Swing menu (`popups`) is from
-        where Java says. Java gives an item of a menu's popup the menu's place plus the item's
-        place in the popup, not the popup's: Edit's items were 19 px too high (jEdit), a
+        """How far each item of an open Swing menu (`popups`) is from where Java says. Java
+        gives an item of a menu's popup the menu's place plus the item's place in the popup,
+        not the popup's: Edit's items were 19 px too high (jEdit), a
         submenu's 285 px too far left, and a click at "Select All" hit the item above it. The
         popup's own place is right; so each item moves by the popup's place less its menu's
         true place (itself moved when the menu is an item of another popup). A context menu's
@@ -1425,8 +1425,8 @@ class AtspiClient:
     def named_below(self, handles: list[str], name: str, limit: int) -> list[str]:
         """A breadth-first walk below `handles` that reads every element, shown or not (a
         state's walk does not expand what does not show: a web page's paragraphs below the
-        fold), a level at a time, up to `limit` elements. Tables that make their cells on
-        demand are not entered."""
+        fold), a level at a time, up to `limit` elements. An element that declares more than
+        HUGE_CHILD_COUNT children (a sheet's 2**31 cells) is not entered."""
         async def walk() -> list[str]:
             level = [split_handle(h) for h in handles if CELL_MARK not in h]
             counts = await asyncio.gather(*(self._maybe(r[0], r[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
