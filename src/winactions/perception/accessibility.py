@@ -25,6 +25,8 @@ CONTEXT_TYPES = frozenset({
     "Text", "Heading", "Image", "ProgressBar", "StatusBar", "Group", "ToolBar", "Dialog",
     "Pane", "Label", "Tab", "MenuBar", "Paragraph", "Alert", "ToolTip", "Header",
 })
+# Static text: it names or describes what is beside it, and acts on nothing.
+TEXT_TYPES = frozenset({"Text", "Heading", "Paragraph", "Label"})
 # Containers whose content scrolls: a descendant outside them is not visible.
 CLIPPING_TYPES = frozenset({
     "ScrollPane", "Viewport", "Table", "List", "Tree", "Document", "Window", "Dialog",
@@ -98,7 +100,7 @@ def display_name(node: Node) -> str:
     the toolkits that leave it to the reader."""
     if node.name.strip():
         return node.name.strip()
-    if node.role in ("Text", "Heading", "Paragraph", "Label") and node.value:
+    if node.role in TEXT_TYPES and node.value:
         return _preview(node.value)
     if node.description.strip():
         return _preview(_TAGS.sub(" ", node.description))
@@ -230,6 +232,6 @@ def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -
 def _value_for(node: Node) -> str | None:
     if node.value is None:
         return None
-    if node.role in ("Text", "Heading", "Paragraph", "Label") and not node.name.strip():
+    if node.role in TEXT_TYPES and not node.name.strip():
         return None  # already shown as the name
     return node.value

@@ -19,7 +19,7 @@ from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Source, Target, UIState, WindowInfo
-from winactions.perception.accessibility import NAMED_BY_WRAPPER, display_name
+from winactions.perception.accessibility import NAMED_BY_WRAPPER, TEXT_TYPES, display_name
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
@@ -409,7 +409,6 @@ class DesktopSession:
         return state
 
 
-STATIC_TEXT = frozenset({"Text", "Label", "Paragraph", "Heading"})  # name a control beside them; act on nothing
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
@@ -419,7 +418,7 @@ def _named(name: str, targets: list[Target]) -> Target | None:
     """The one target named `name` (exact, else ignoring case); several are an error that lists
     them."""
     found = [t for t in targets if t.name == name] or [t for t in targets if t.name.casefold() == name.casefold()]
-    controls = [t for t in found if t.type not in STATIC_TEXT]
+    controls = [t for t in found if t.type not in TEXT_TYPES]
     if len(controls) == 1:
         return controls[0]  # a radio button and its label's text: the label names the control
     if len(found) > 1:

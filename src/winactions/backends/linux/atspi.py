@@ -1252,8 +1252,7 @@ class AtspiClient:
         user's click does that first (BasicMenuItemUI clears the menu path, then clicks the
         item); the accessible action only clicks it, and the menu stayed open over the window
         with the keys typed next going to it. Clearing the bar's selection clears the path."""
-        role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
-        if role is None or role_of(int(role[0]))[1] != "MenuItem":
+        if (await self._role(ref))[1] != "MenuItem":
             return
         bar = await self._menu_bar_of(ref)
         if bar is not None:
@@ -1266,8 +1265,7 @@ class AtspiClient:
             parent = await self._parent(ref)
             if parent is None:
                 return None
-            role = await self._maybe(parent[0], parent[1], ACCESSIBLE, "GetRole")
-            kind = role_of(int(role[0]))[1] if role else ""
+            kind = (await self._role(parent))[1]
             if kind == "MenuBar":
                 return parent
             if kind != "Menu":
@@ -1304,7 +1302,7 @@ class AtspiClient:
         level = [(ref[0], APP_ROOT)]
         for _ in range(JAVA_POPUP_DEPTH):
             kids = [kid for holder in await asyncio.gather(*(self._children(r) for r in level)) for kid in holder]
-            roles = await asyncio.gather(*(self._native_role(kid) for kid in kids))
+            roles = [native for native, _ in await asyncio.gather(*(self._role(kid) for kid in kids))]
             for kid, role in zip(kids, roles):
                 if role == "popup-menu":
                     place, items = await asyncio.gather(self._place(kid), self._children(kid))
@@ -1332,7 +1330,7 @@ class AtspiClient:
             shifts[popup] = (0, 0)  # until known: a menu that seems to hold itself moves nothing
             (px, py), items = popups[popup]
             menu = await self._parent(items[0]) if items else None
-            if menu is None or menu == popup or await self._native_role(menu) != "menu":
+            if menu is None or menu == popup or (await self._role(menu))[0] != "menu":
                 return shifts[popup]
             place = known.get(menu) or await self._place(menu)
             if place is None:
@@ -1343,9 +1341,10 @@ class AtspiClient:
 
         return {item: await shift(popup) for item, popup in owner.items()}
 
-    async def _native_role(self, ref: tuple[str, str]) -> str:
+    async def _role(self, ref: tuple[str, str]) -> tuple[str, str]:
+        """(native role, control type) of an element, ("", "") when it does not answer."""
         role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
-        return role_of(int(role[0]))[0] if role else ""
+        return role_of(int(role[0])) if role else ("", "")
 
     async def _place(self, ref: tuple[str, str]) -> tuple[int, int] | None:
         extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
@@ -1417,8 +1416,7 @@ class AtspiClient:
             ref = await self._resolve(handle)
             if await self._toolkit(ref[0]) not in SILENT_CHOICE_TOOLKITS:
                 return False
-            role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
-            return role is not None and role_of(int(role[0]))[1] == "ComboBox"
+            return (await self._role(ref))[1] == "ComboBox"
 
         return self._run(silent())
 
@@ -1468,8 +1466,7 @@ class AtspiClient:
             toolkit = await self._toolkit(ref[0])
             if toolkit not in MENU_KEPT_OPEN_TOOLKITS:
                 return False
-            role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
-            if role is None or role_of(int(role[0]))[1] != "MenuItem":
+            if (await self._role(ref))[1] != "MenuItem":
                 return False
             # Java's menu bar closes its menus when asked (`_perform`); a context menu has no bar
             return toolkit != JAVA or await self._menu_bar_of(ref) is None
@@ -1483,8 +1480,7 @@ class AtspiClient:
             ref = await self._resolve(handle)
             if await self._toolkit(ref[0]) != "gecko":
                 return False
-            role = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetRole")
-            return role is not None and role_of(int(role[0]))[1] == "Spinner"
+            return (await self._role(ref))[1] == "Spinner"
 
         return self._run(silent())
 
