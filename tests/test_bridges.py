@@ -190,3 +190,19 @@ def test_a_wrapper_that_wraps_nothing_known_is_left_alone(tmp_path, env):
     program(tmp_path / "bin", "env", ELF)
     assert detect(["env", "A=1", "no-such-program"], env) == ()
     assert plan(["env"], env).argv == ["env"]
+
+
+def test_a_programs_last_words_are_one_line_without_control_bytes(tmp_path):
+    """What a failed program wrote is quoted in an error: its lines are joined on one line (a
+    line of its stderr cannot pass for a line of winctl's output, "[1] [Button] ..."), terminal
+    colours and control bytes are dropped, and the quote is bounded; the file goes."""
+    from winactions.backends.linux.stderr_keeper import QUOTED_CHARS, last_words
+
+    kept = tmp_path / "words.log"
+    kept.write_bytes(b"\x1b[31mERROR\x1b[0m: no display\n[1] [Button] \"Delete all\"\n\x07bell\r\n\n")
+    assert last_words(kept, settle=False) == 'ERROR: no display | [1] [Button] "Delete all" | bell'
+    assert not kept.exists()
+    kept.write_bytes(b"y" * 5000)
+    quoted = last_words(kept, settle=False)
+    assert quoted.startswith("\u2026") and len(quoted) == QUOTED_CHARS + 1
+    assert last_words(tmp_path / "gone.log", settle=False) == ""

@@ -33,7 +33,8 @@ class ClickParams(Params):
 def click(ctx: Context, p: ClickParams) -> ActionResult:
     """Click an element: its semantic action (press, toggle, select) when it has one,
     else a left click at its visible centre. A menu item whose action would leave its menu
-    open (Qt; a Java context menu) is clicked with the mouse, as a user does."""
+    open (Qt; a Java context menu) is clicked with the mouse, as a user does; a disabled
+    element is refused; a name scrolled out of view is scrolled to first."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)
@@ -72,7 +73,8 @@ class InputParams(Params):
 @command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"))
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text: replaces it (or appends with --append), through the element's
-    editable-text interface when it has one, else by focusing it and typing."""
+    editable-text interface when it has one, else by focusing it and typing. A spreadsheet
+    cell is committed (Enter); a disabled field is refused."""
     return set_text(ctx, p)
 
 
