@@ -12,44 +12,56 @@ kept, the rest drained for as long as the app writes, by one small process that 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
 import tempfile
-import time
+from dataclasses import dataclass
 from pathlib import Path
 
 STDERR_KEEP = 16384  # bytes kept of what a program writes to stderr
 QUOTED_LINES = 6  # the last lines quoted in an error ...
 QUOTED_CHARS = 600  # ... and at most this many characters of them
-FLUSH_SECONDS = 0.3  # how long the keeper may take to write what it read once the program is gone
+FLUSH_SECONDS = 0.3  # how long the keeper may take to finish once the program is gone
 _CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")  # terminal colours, control bytes
 
 
-def keep_stderr() -> tuple[int, Path]:
-    """A pipe's write end to give a program as its stderr, and the file its first bytes go to.
-    The caller closes the write end once the program has it."""
+@dataclass
+class Kept:
+    """Where a program's first words on stderr go, and the process keeping them."""
+
+    path: Path
+    keeper: subprocess.Popen[bytes]
+
+
+def keep_stderr() -> tuple[int, Kept]:
+    """A pipe's write end to give a program as its stderr, and where its first bytes go. The
+    caller closes the write end once the program has it."""
     handle, name = tempfile.mkstemp(prefix="winctl-stderr-", suffix=".log")
     os.close(handle)
     read_end, write_end = os.pipe()
     try:
-        subprocess.Popen(["sh", "-c", 'head -c "$1" > "$2"; exec cat > /dev/null', "sh", str(STDERR_KEEP), name],
-                         stdin=read_end, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True)
+        keeper = subprocess.Popen(["sh", "-c", 'head -c "$1" > "$2"; exec cat > /dev/null', "sh",
+                                   str(STDERR_KEEP), name], stdin=read_end, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError:
         os.close(write_end)
         Path(name).unlink(missing_ok=True)
         raise
     finally:
         os.close(read_end)
-    return write_end, Path(name)
+    return write_end, Kept(Path(name), keeper)
 
 
-def last_words(path: Path, settle: bool) -> str:
+def last_words(kept: Kept, settle: bool) -> str:
     """The last lines the program wrote, on one line ("" when it wrote nothing), and the file
-    removed. `settle`: the program is gone, so wait a moment for the keeper to write all."""
+    removed. `settle`: the program is gone, so let the keeper finish writing (it ends when the
+    program's stderr closes; a child that keeps it open is waited for FLUSH_SECONDS at most)."""
     if settle:
-        time.sleep(FLUSH_SECONDS)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            kept.keeper.wait(FLUSH_SECONDS)
+    path = kept.path
     try:
         data = path.read_bytes()
         path.unlink()

@@ -12,7 +12,6 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import mss
 import psutil
@@ -29,7 +28,7 @@ from winactions.backends.base import (
     covered_by_window,
 )
 from winactions.backends.linux import bridges
-from winactions.backends.linux.stderr_keeper import keep_stderr, last_words
+from winactions.backends.linux.stderr_keeper import Kept, keep_stderr, last_words
 from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound
 from winactions.model import Rect, WindowInfo
 
@@ -68,7 +67,7 @@ class X11Windows:
         self.root = self.d.screen().root
         self._atoms: dict[str, int] = {}
         self._grabbers = threading.local()
-        self._stderr: dict[int, Path] = {}  # a launched program's pid -> the file of its first words on stderr
+        self._stderr: dict[int, Kept] = {}  # a launched program's pid -> its first words on stderr
 
     def atom(self, name: str) -> int:
         if name not in self._atoms:
