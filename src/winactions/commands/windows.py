@@ -13,7 +13,7 @@ from pydantic import Field
 from winactions.backends.base import Capability, WindowAction
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import WindowResult
-from winactions.errors import ActionFailed, DialogInFront, InvalidInput, WaitTimeout, WinctlError
+from winactions.errors import ActionFailed, DialogInFront, InvalidInput, NotFound, WaitTimeout, WinctlError
 from winactions.model import Rect, WindowInfo
 
 TREE_WAIT = 10.0  # `launch` waits for the app's accessibility tree until its timeout, and this long at least
@@ -94,6 +94,9 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                     backend.window_action(window.id, WindowAction.ACTIVATE)
                 except ActionFailed:
                     pass  # some windows refuse focus; the session still selects them
+                except NotFound:  # it closed as it was reached (jEdit under load): look again
+                    time.sleep(0.1)
+                    continue
             ctx.session.select_window(window)
             backend.launch_stderr(pid, exited=False)  # not needed: its file goes
             return WindowResult(action="launch", window=_reread(ctx, window),
