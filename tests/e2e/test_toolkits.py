@@ -209,8 +209,9 @@ def test_gtk3_mousepad(winctl, desktop, launch, tmp_path):
 
 def test_a_gtk3_save_as_dialog_names_its_fields_by_their_labels(winctl, desktop, launch, tmp_path):
     """GTK's file chooser names its name field only through the label beside it (a
-    labelled-by relation): `state` listed `[Edit] ""`. It is "Name" now. Save is refused while
-    the name is empty (it is disabled); filled in, Save writes the file at that path."""
+    labelled-by relation): `state` listed `[Edit] ""`. It is "Name" now, and `input Name` means
+    it, not the file list's column header of that name. Save is refused while the name is empty
+    (it is disabled); filled in, Save writes the file at that path."""
     doc = tmp_path / "draft.txt"
     doc.write_text("")
     launch(mousepad_command(doc), title="draft.txt")
@@ -228,9 +229,11 @@ def test_a_gtk3_save_as_dialog_names_its_fields_by_their_labels(winctl, desktop,
     refused = winctl("click", str(save), expect=4)
     assert "is disabled: nothing was clicked" in refused.err, refused.err
     copy = tmp_path / "copy.txt"
-    assert "EditableText" in winctl("input", str(name), str(copy)).out
+    # by name: the file list's column header is named "Name" too, but only the field takes text
+    assert winctl("input", "Name", str(copy)).out.startswith(f'input [{name}] [Edit] "Name" via EditableText')
+    assert "2 elements are named 'Name'" in winctl("click", "Name", expect=2).err  # a click could mean either
     winctl("wait", "--enabled", str(save), "--timeout", "5")
-    winctl("click", str(save))
+    winctl("click", "Save")
     assert wait_for_file(copy, "saved through the dialog").strip() == "saved through the dialog"
 
 

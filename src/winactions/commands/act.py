@@ -81,7 +81,7 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
 def set_text(ctx: Context, p: InputParams) -> ActionResult:
     """The body of `input`, shared with `type-into-element`."""
     backend = ctx.session.backend
-    target, node = ctx.session.resolve_ref(p.id, ctx.window())
+    target, node = ctx.session.resolve_ref(p.id, ctx.window(), takes_text=True)
     if node is not None and ("read_only" in node.states or node.role in READ_ONLY_TYPES):
         # typing "into" it would type into whatever has the focus instead
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '

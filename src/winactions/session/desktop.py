@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
@@ -18,7 +18,7 @@ from winactions import progress
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
-from winactions.model import Node, Source, Target, UIState, WindowInfo
+from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
 from winactions.perception.accessibility import NAMED_BY_WRAPPER, TEXT_TYPES, display_name
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
@@ -296,16 +296,19 @@ class DesktopSession:
                                "nothing was done", hint="the UI changed — run `winctl state`")
         return target, node
 
-    def resolve_ref(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
+    def resolve_ref(self, ref: int | str, window: WindowInfo, *,
+                    takes_text: bool = False) -> tuple[Target, Node | None]:
         """An id from the state, or a visual target (`text:Save`, `image:NAME`...) located now.
 
         A located target has no handle, so actions use its coordinates; its `derived_from`
-        says how it was found, and an unreliable match is an error that lists candidates."""
+        says how it was found, and an unreliable match is an error that lists candidates.
+        `takes_text` (for `input`): of several elements sharing a plain name, the one that
+        takes text is meant (GTK's Save As has an Edit and a column header named "Name")."""
         if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
             return self.resolve(int(ref), acting=True)
         if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
             progress.step(f"looking for {ref!r} in the window's tree")
-            named = self._named_in_tree(ref.strip(), window)
+            named = self._named_in_tree(ref.strip(), window, takes_text)
             if named is not None:
                 return self.resolve(named.id, acting=True)
         result = self.locator().locate(ref, window=window)
@@ -329,17 +332,18 @@ class DesktopSession:
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
 
-    def _named_in_tree(self, name: str, window: WindowInfo) -> Target | None:
+    def _named_in_tree(self, name: str, window: WindowInfo, takes_text: bool = False) -> Target | None:
         """The one element of the window's tree with this name (exact, else ignoring case):
         reading the tree costs milliseconds and is exact, reading pixels costs seconds.
         Several are an error that lists them; none is None (then pixels are searched)."""
         state = self.refresh_state(window)
-        found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY])
+        prefer = (_takes_text, _is_control) if takes_text else (_is_control,)
+        found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], prefer)
         if found is None and (scrolled := self._scrolled_into_view(name, state)) is not None:
             deadline = time.monotonic() + SCROLL_SETTLE  # a page lays itself out again after it scrolls
             while found is None and time.monotonic() < deadline:
                 found = _named(name, [t for t in self.refresh_state(window).targets
-                                      if t.source is Source.ACCESSIBILITY and t.handle == scrolled])
+                                      if t.source is Source.ACCESSIBILITY and t.handle == scrolled], prefer)
                 time.sleep(0 if found else 0.05)
         return found
 
@@ -409,18 +413,33 @@ class DesktopSession:
         return state
 
 
+WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without an editable-text interface (web)
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
 
 
-def _named(name: str, targets: list[Target]) -> Target | None:
-    """The one target named `name` (exact, else ignoring case); several are an error that lists
-    them."""
+def _is_control(target: Target) -> bool:
+    """Not static text: a radio button and its label's text share a name, and the label names
+    the control."""
+    return target.type not in TEXT_TYPES
+
+
+def _takes_text(target: Target) -> bool:
+    """An element `input` can write in: an edit, a document, or anything with editable text."""
+    return (target.type in WRITABLE_TYPES or Operation.SET_TEXT in target.operations) and \
+        "read_only" not in target.states
+
+
+def _named(name: str, targets: list[Target],
+           prefer: tuple[Callable[[Target], bool], ...] = (_is_control,)) -> Target | None:
+    """The one target named `name` (exact, else ignoring case); of several, the only one the
+    first telling `prefer` test picks out; else an error that lists them."""
     found = [t for t in targets if t.name == name] or [t for t in targets if t.name.casefold() == name.casefold()]
-    controls = [t for t in found if t.type not in TEXT_TYPES]
-    if len(controls) == 1:
-        return controls[0]  # a radio button and its label's text: the label names the control
+    for test in prefer if len(found) > 1 else ():
+        preferred = [t for t in found if test(t)]
+        if len(preferred) == 1:
+            return preferred[0]
     if len(found) > 1:
         listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
         raise InvalidInput(f"{len(found)} elements are named {name!r}: {listed}",
