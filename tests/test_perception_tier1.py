@@ -171,6 +171,41 @@ def test_an_unnamed_button_is_named_by_what_wraps_it_alone():
                                                      ("one", ""), ("two", "Cut")]
 
 
+def test_an_unnamed_button_is_named_by_the_one_text_it_shows():
+    """GTK 4's column header: an unnamed button, two layout panels, its label, and a sort arrow
+    beside it. The button takes the label's text, and the label is not listed again. A button
+    holding two texts, or something that acts, or a text drawn at no size (a hidden stack
+    page), is not named by them."""
+    click = frozenset({Operation.INVOKE})
+
+    def holding(n: Node, count: int) -> Node:
+        return Node(**{**n.__dict__, "child_count": count})
+
+    nodes = [
+        holding(node("w", None, "Window", "App", (0, 0, 800, 600)), 3),
+        holding(node("header", 0, "Button", "", (10, 10, 200, 24), ops=click), 1),
+        holding(node("box", 1, "Pane", "", (10, 10, 200, 24)), 2),
+        holding(node("inner", 2, "Pane", "", (10, 10, 60, 24)), 1),
+        node("label", 3, "Text", "Size", (10, 10, 60, 24)),
+        node("arrow", 2, "Image", "", (190, 10, 16, 24)),
+        holding(node("two", 0, "Button", "", (10, 40, 200, 24), ops=click), 2),
+        node("a", 6, "Text", "Left", (10, 40, 60, 24)),
+        node("b", 6, "Text", "Right", (80, 40, 60, 24)),
+        holding(node("combo", 0, "Button", "", (10, 70, 200, 24), ops=click), 2),
+        node("hidden page", 9, "Text", "(None)", (10, 70, 0, 0)),
+        node("shown page", 9, "Text", "Text Files", (10, 70, 100, 24)),
+    ]
+    targets = targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)
+    assert [(t.handle, t.name) for t in targets if t.type == "Button"] == [
+        ("header", "Size"), ("two", ""), ("combo", "Text Files")]
+    assert "label" not in {t.handle for t in targets}
+    assert next(t for t in targets if t.handle == "header").derived_from == "name: the text it holds"
+    acting = [holding(nodes[0], 2), holding(node("outer", 0, "Button", "", (10, 10, 200, 24), ops=click), 1),
+              holding(node("check", 1, "CheckBox", "", (10, 10, 20, 24), ops=click), 1),
+              node("text", 2, "Text", "Wrap", (30, 10, 60, 24))]
+    assert next(t for t in targets_from_snapshot(Snapshot(nodes=acting), SCREEN) if t.handle == "outer").name == ""
+
+
 def test_an_element_reached_twice_is_listed_once():
     """Swing shows a popup menu in its layered pane, and its items are also the children of their
     menu: the same elements, met twice in one walk, were listed twice with the same ids."""

@@ -73,15 +73,23 @@ def test_scrolled_out_rows_are_not_listed(winctl, app):
     assert "file-060.txt" not in names  # row 60 is far below the viewport
 
 
-def test_a_row_scrolled_out_of_view_is_said_to_be_there(winctl, app):
+def test_a_row_scrolled_out_of_view_is_wheeled_to_and_clicked(winctl, app):
     """file-060.txt is in the table's tree, far below its view, and GTK 3 does not scroll a
-    row into view when asked (AT-SPI ScrollTo answers false; the browsers do: test_trust). The
-    pixels were searched for the name instead, in vain, and the error said no element had it.
-    It now says the row is there, out of view, and how to scroll to it; nothing is clicked."""
-    run = winctl("click", "file-060.txt", expect=3)
-    assert "'file-060.txt' is in the window but scrolled out of view" in run.err, run.err
-    assert "winctl scroll" in run.err
-    assert not any("file-060" in str(e) for e in app.events())
+    row into view when asked (AT-SPI ScrollTo answers false; the browsers do: test_trust), nor
+    say where a row far out of view is (its extents are -2**31). `click` said so and stopped; it
+    now turns the mouse wheel over the table, as a user does, until the row shows, and clicks
+    it: down to the last row, then back up to the first (the first turns go down: the list is
+    at its end, so they turn back). `--via semantic` never moves the mouse: it still stops."""
+    refused = winctl("click", "--via", "semantic", "file-055.txt", expect=3)
+    assert "'file-055.txt' is in the window but scrolled out of view" in refused.err, refused.err
+    assert "the wheel is not used" in refused.err and "winctl scroll" in refused.err
+    assert not any("file-055" in str(e) for e in app.events())
+    for name, row in (("file-060.txt", 59), ("file-001.txt", 0), ("file-030.txt", 29)):
+        seen = app.events()[-1]["seq"] if app.events() else 0
+        done = winctl("click", name).out
+        assert re.search(rf"scrolled '{name}' into view with the mouse wheel \(\d+ notches\)", done), done
+        app.wait_for("selection_changed", since=seen, row=row, name=name)
+        assert name in {t["name"] for t in targets(winctl.state(), "DataItem")}  # and it shows
 
 
 def test_verbose_and_tree_and_json(winctl, app):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -237,6 +238,31 @@ def test_a_gtk3_save_as_dialog_names_its_fields_by_their_labels(winctl, desktop,
     assert wait_for_file(copy, "saved through the dialog").strip() == "saved through the dialog"
 
 
+def many_notes(tmp_path: Path) -> Path:
+    """A folder of 80 small files: more than a file dialog's list shows at once."""
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(1, 81):
+        (folder / f"note-{i:02d}.txt").write_text(f"content {i}\n")
+    return folder
+
+
+def test_a_file_far_down_a_gtk3_open_dialog_is_opened_by_name(winctl, desktop, launch, tmp_path):
+    """A real file chooser with 80 files: `click note-70.txt` found the row in the tree, out of
+    view, and stopped (GTK 3 does not scroll a row into view when asked). It now wheels the
+    file list until the row shows and clicks it; Open then opens that file in the editor."""
+    folder = many_notes(tmp_path)
+    launch(mousepad_command(folder / "note-01.txt"), title="note-01.txt")
+    winctl("keys", "ctrl+o")
+    wait_for_window(desktop, "Open File")
+    winctl("focus", "Open File")
+    wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
+    done = winctl("click", "note-70.txt").out
+    assert "scrolled 'note-70.txt' into view with the mouse wheel" in done, done
+    winctl("click", "Open")
+    wait_for_window(desktop, "note-70.txt")  # mousepad's title names the file it opened
+
+
 def test_a_gtk3_context_menu_is_listed_with_its_window(winctl, launch, tmp_path):
     """GTK 3 keeps a context menu in a top-level window of its own, not under the frame: a
     state of mousepad's window listed nothing of its open context menu. Its items are listed
@@ -393,6 +419,37 @@ def test_a_gtk4_save_as_dialog_is_read_and_filled_in(winctl, desktop, launch, tm
     assert wait_for_file(saved, "hello dialog").strip() == "hello dialog"
 
 
+def test_a_gtk4_file_dialogs_buttons_are_named_by_their_text(winctl, desktop, launch, tmp_path):
+    """GTK 4's path bar and column headers are buttons with no name, a label inside (a header's
+    under layout panels, beside its sort arrow): `state` listed `[Button] ""` over `[Text]
+    "tmp"`. They are named by their text now, and the text is not listed again. A user saves
+    into the folder above by clicking its name in the path bar: the file lands there."""
+    folder = tmp_path / "inner"
+    folder.mkdir()
+    doc = folder / "up.txt"
+    doc.write_text("")
+    # the dialog opens in the app's working folder
+    app = launch(["sh", "-c", f"cd {shlex.quote(str(folder))} && exec {shlex.join(gnome_text_editor_command(doc))}"],
+                 title="up.txt")
+    winctl("input", str(target(wait_for(winctl, ("Edit", None), app=app), "Edit")), "saved one folder up")
+    winctl("click", "Menu")
+    wait_for(winctl, ("MenuItem", "Save As…"))
+    winctl("click", "Save As…")
+    wait_for_window(desktop, "Save As")
+    winctl("focus", "Save As")
+    dialog = wait_for(winctl, ("Button", "inner"), ("Button", tmp_path.name), ("Button", "Name"), ("Button", "Size"))
+    assert not any(t["type"] == "Text" and t["name"] in ("Size", "Modified") for t in dialog["targets"])
+    assert "pressed" in next(t for t in dialog["targets"] if t["name"] == "inner" and t["type"] == "Button")["states"]
+    winctl("click", tmp_path.name)
+    deadline = time.monotonic() + 5
+    while "pressed" not in next(t for t in winctl.state()["targets"] if t["name"] == tmp_path.name).get("states", []):
+        assert time.monotonic() < deadline, "the folder above was not chosen"
+        time.sleep(0.1)
+    winctl("input", "Name:", "above.txt")
+    winctl("click", "Save")
+    assert wait_for_file(tmp_path / "above.txt", "saved one folder up").strip() == "saved one folder up"
+
+
 # -- Qt 5 -----------------------------------------------------------------------------------------
 def test_qt5_featherpad(winctl, launch, tmp_path):
     doc = tmp_path / "qt5.txt"
@@ -455,6 +512,22 @@ def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
 
 
 # -- Qt 6 -----------------------------------------------------------------------------------------
+def test_a_file_far_down_a_qt5_open_dialog_is_opened_by_name(winctl, desktop, launch, tmp_path):
+    """Qt's own file dialog with 80 files: Qt does not scroll an item into view when asked
+    either, and makes new objects for the items a scroll brings into view, so the row wheeled
+    to is known again by its name and type. Open then opens that file."""
+    folder = many_notes(tmp_path)
+    launch(featherpad_command(folder / "note-01.txt"), title="note-01.txt")
+    winctl("keys", "ctrl+o")
+    wait_for_window(desktop, "Open file...")
+    winctl("focus", "Open file...")
+    wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
+    done = winctl("click", "note-75.txt").out
+    assert "scrolled 'note-75.txt' into view with the mouse wheel" in done and "located by" not in done, done
+    winctl("click", "Open")
+    wait_for_window(desktop, "note-75.txt")  # featherpad's title is the file it opened
+
+
 def test_qt6_linguist(winctl, launch, tmp_path):
     if not Path(LINGUIST).exists():
         pytest.fail(f"{LINGUIST} is not installed: run scripts/setup.sh test (linguist-qt6)")

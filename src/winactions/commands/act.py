@@ -34,8 +34,9 @@ def click(ctx: Context, p: ClickParams) -> ActionResult:
     """Click an element: its semantic action (press, toggle, select) when it has one,
     else a left click at its visible centre. A menu item whose action would leave its menu
     open (Qt; a Java context menu) is clicked with the mouse, as a user does; a disabled
-    element is refused; a name scrolled out of view is scrolled to first."""
-    target, node = ctx.session.resolve_ref(p.id, ctx.window())
+    element is refused; a name scrolled out of view is scrolled to first (by the app, else with
+    the mouse wheel; never with --via semantic)."""
+    target, node = ctx.session.resolve_ref(p.id, ctx.window(), wheel=p.via is not Via.SEMANTIC)
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)
 
@@ -81,7 +82,7 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
 def set_text(ctx: Context, p: InputParams) -> ActionResult:
     """The body of `input`, shared with `type-into-element`."""
     backend = ctx.session.backend
-    target, node = ctx.session.resolve_ref(p.id, ctx.window(), takes_text=True)
+    target, node = ctx.session.resolve_ref(p.id, ctx.window(), takes_text=True, wheel=p.via is not Via.SEMANTIC)
     if node is not None and ("read_only" in node.states or node.role in READ_ONLY_TYPES):
         # typing "into" it would type into whatever has the focus instead
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '

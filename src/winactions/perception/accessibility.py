@@ -126,6 +126,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
     depth_of: dict[int, int] = {}
     visibles = visible_nodes(snapshot, screens)
     borrowed, lenders = _named_by_wrappers(snapshot.nodes)
+    by_text = _named_by_text(snapshot.nodes)
     wrappers = _inert_wrappers(snapshot.nodes) | lenders
     # A Swing popup menu is reached twice: from its menu, and from the layered pane that shows
     # it. An element is listed where it is first met: one id, one line.
@@ -150,8 +151,8 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         targets.append(Target(
             id=0,
             type=node.role,
-            name=borrowed.get(i) or display_name(node),
-            derived_from=NAMED_BY_WRAPPER if i in borrowed else None,
+            name=borrowed.get(i) or by_text.get(i) or display_name(node),
+            derived_from=NAMED_BY_WRAPPER if i in borrowed else NAMED_BY_TEXT if i in by_text else None,
             rect=vis.rect,
             source=Source.ACCESSIBILITY,
             states=sorted(node.states),
@@ -186,6 +187,7 @@ def _inert_wrappers(nodes: list[Node]) -> set[int]:
 WRAPPER_DEPTH = 3  # single-child wrappers walked up from an unnamed button for its name
 NAMED_BY_WRAPPER = "name: the element wrapping it alone"  # a target's derived_from when so named
 BORROWS_NAME = frozenset({"Button", "SplitButton"})
+CONTENT_NODES = 12  # elements a button may hold and still be named by its one text
 
 
 def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
@@ -219,6 +221,36 @@ def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
             hidden.add(up)
             up = nodes[up].parent
     return names, hidden
+
+
+NAMED_BY_TEXT = "name: the text it holds"  # a target's derived_from when so named
+
+
+def _named_by_text(nodes: list[Node]) -> dict[int, str]:
+    """Unnamed buttons named by the one text they show, as a user reads them (ARIA's name from
+    content). GTK 4 gives its path bar's and column headers' buttons no name, only a label
+    inside (a header's under layout panels, beside a sort arrow): `state` listed `[Button] ""`
+    over `[Text] "tmp"`. A button holding anything that acts, or several texts, is left as it
+    is. The text is then not listed again (`_repeats_parent`)."""
+    names: dict[int, str] = {}
+    for i, node in enumerate(nodes):
+        if node.role not in BORROWS_NAME or display_name(node) or not node.child_count:
+            continue
+        inside, j = {i}, i + 1
+        texts: list[str] = []
+        while j < len(nodes) and nodes[j].parent in inside and len(inside) <= CONTENT_NODES:
+            inner = nodes[j]  # in document order, a node's descendants follow it
+            if inner.operations - {Operation.FOCUS}:
+                texts = []
+                break
+            rect = inner.rect
+            if inner.role in TEXT_TYPES and display_name(inner) and rect is not None and not rect.is_empty:
+                texts.append(display_name(inner))
+            inside.add(j)
+            j += 1
+        if len(texts) == 1 and (j == len(nodes) or nodes[j].parent not in inside):
+            names[i] = texts[0]
+    return names
 
 
 def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -> bool:

@@ -14,16 +14,17 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from winactions import progress
+from winactions import execution, progress
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
-from winactions.perception.accessibility import NAMED_BY_WRAPPER, TEXT_TYPES, display_name
+from winactions.perception.accessibility import NAMED_BY_TEXT, NAMED_BY_WRAPPER, TEXT_TYPES, display_name
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
+from winactions.session.wheel import Landmark, wheel_into_view
 
 
 class DesktopSession:
@@ -296,19 +297,20 @@ class DesktopSession:
                                "nothing was done", hint="the UI changed — run `winctl state`")
         return target, node
 
-    def resolve_ref(self, ref: int | str, window: WindowInfo, *,
-                    takes_text: bool = False) -> tuple[Target, Node | None]:
+    def resolve_ref(self, ref: int | str, window: WindowInfo, *, takes_text: bool = False,
+                    wheel: bool = True) -> tuple[Target, Node | None]:
         """An id from the state, or a visual target (`text:Save`, `image:NAME`...) located now.
 
         A located target has no handle, so actions use its coordinates; its `derived_from`
         says how it was found, and an unreliable match is an error that lists candidates.
         `takes_text` (for `input`): of several elements sharing a plain name, the one that
-        takes text is meant (GTK's Save As has an Edit and a column header named "Name")."""
+        takes text is meant (GTK's Save As has an Edit and a column header named "Name").
+        `wheel` False (`--via semantic`): a name out of view is not scrolled to with the mouse."""
         if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
             return self.resolve(int(ref), acting=True)
         if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
             progress.step(f"looking for {ref!r} in the window's tree")
-            named = self._named_in_tree(ref.strip(), window, takes_text)
+            named = self._named_in_tree(ref.strip(), window, takes_text, wheel)
             if named is not None:
                 return self.resolve(named.id, acting=True)
         result = self.locator().locate(ref, window=window)
@@ -332,26 +334,31 @@ class DesktopSession:
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
 
-    def _named_in_tree(self, name: str, window: WindowInfo, takes_text: bool = False) -> Target | None:
+    def _named_in_tree(self, name: str, window: WindowInfo, takes_text: bool = False,
+                       wheel: bool = True) -> Target | None:
         """The one element of the window's tree with this name (exact, else ignoring case):
         reading the tree costs milliseconds and is exact, reading pixels costs seconds.
         Several are an error that lists them; none is None (then pixels are searched)."""
         state = self.refresh_state(window)
         prefer = (_takes_text, _is_control) if takes_text else (_is_control,)
         found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], prefer)
-        if found is None and (scrolled := self._scrolled_into_view(name, state)) is not None:
+        if found is None and (scrolled := self._scrolled_into_view(name, state, wheel)) is not None:
             deadline = time.monotonic() + SCROLL_SETTLE  # a page lays itself out again after it scrolls
             while found is None and time.monotonic() < deadline:
-                found = _named(name, [t for t in self.refresh_state(window).targets
-                                      if t.source is Source.ACCESSIBILITY and t.handle == scrolled], prefer)
+                shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
+                # Qt makes new objects for the items a scroll brings into view: then its name and type
+                found = _named(name, [t for t in shown if t.handle == scrolled.handle]) or \
+                    _named(name, [t for t in shown if t.type == scrolled.role], prefer)
                 time.sleep(0 if found else 0.05)
         return found
 
-    def _scrolled_into_view(self, name: str, state: UIState) -> str | None:
-        """The handle of the one element of the tree named `name` that is out of view (scrolled
-        away in its list or page), once scrolled into view; None when there is none or it cannot
-        be. A page's "Item 90" below the fold was not found by name, the pixels were read, and
-        another label passed for it; a user scrolls to it, as Playwright does before a click."""
+    def _scrolled_into_view(self, name: str, state: UIState, wheel: bool = True) -> Node | None:
+        """The one element of the tree named `name` that is out of view (scrolled away in its list
+        or page), as it was read before it was scrolled into view; None when there is none or it
+        cannot be. A page's "Item 90" below the fold was not found by name, the pixels were read, and
+        another label passed for it; a user scrolls to it, as Playwright does before a click.
+        The app is asked to scroll it into view; where it cannot, the mouse wheel turns its list
+        (unless `wheel` is False: `--via semantic` never moves the mouse)."""
         listed = {t.handle for t in state.targets}
         read = {n.handle for n in self._read if n.rect is not None and n.handle not in listed
                 and {"showing", "visible"} & n.states and display_name(n) == name}
@@ -363,15 +370,48 @@ class DesktopSession:
         if len(read) != 1:
             return None
         handle = read.pop()
+        node = self.backend.refresh(handle)
+        if node is None:
+            return None
         progress.step(f"scrolling {name!r} into view")
         if self.backend.scroll_into_view(handle):
             self.done_on_the_way.append(f"scrolled {name!r} into view")
+        elif wheel and (notches := self._wheeled_into_view(node, name, state)):
+            self.done_on_the_way.append(f"scrolled {name!r} into view with the mouse wheel ({notches} notches)")
         else:
             scroller = next((str(t.id) for t in state.targets if t.type in SCROLLERS), "ID")
             raise NotFound(f"{name!r} is in the window but scrolled out of view, and the app does not scroll it "
-                           "into view when asked", hint=f"scroll to it (`winctl scroll {scroller} down`), then "
-                                                        "`winctl state`")
-        return handle
+                           "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
+                           hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
+        return node
+
+    def _wheeled_into_view(self, node: Node, name: str, state: UIState) -> int:
+        """Wheel notches turned over the element's list until it showed there (`wheel`); 0 when
+        it did not, or there is no list to turn."""
+        handle = node.handle
+        lists = [t for t in state.targets if t.type in SCROLLERS and t.rect is not None and t.handle is not None]
+        if node.rect is not None:  # the lists across whose width it lies
+            lists = [t for t in lists if t.rect is not None and t.rect.left <= node.rect.center[0] < t.rect.right]
+        elif len(lists) > 1:  # it has no place yet (GTK 3's rows far out of view): the lists that hold it
+            lists = [t for t in lists if handle in self.backend.named_below([str(t.handle)], name, OUT_OF_VIEW_READS)]
+        if not lists:
+            return 0
+        box = min(lists, key=lambda t: t.rect.area if t.rect is not None else 0)  # its own list, not the page
+        view = box.rect
+        assert view is not None
+
+        def landmarks() -> list[Landmark]:
+            """Elements in the view of the element's own type (its list's rows), else of any
+            type but the list's fixed parts and what holds the list."""
+            inside = [t for t in self.refresh_state(state.window).targets
+                      if t.handle is not None and t.rect is not None and t.type not in FIXED_IN_LISTS
+                      and view.left <= t.rect.left and t.rect.right <= view.right
+                      and view.top <= t.rect.top and t.rect.bottom <= view.bottom and t.rect.area < view.area / 2]
+            return [Landmark(str(t.handle), t.rect) for t in [t for t in inside if t.type == node.role] or inside
+                    if t.rect is not None][:LANDMARKS]
+
+        execution.ensure_active(self.backend, state.window)  # the wheel turns what is under the pointer
+        return wheel_into_view(self.backend, handle, view, landmarks)
 
     def locator(self) -> Any:
         """The session's visual locator; its cache is the session's file, so one-shot `winctl`
@@ -417,6 +457,8 @@ WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
+FIXED_IN_LISTS = frozenset({"HeaderItem", "ScrollBar"})  # stay put while their list scrolls: no landmarks
+LANDMARKS = 3  # elements in view watched to tell whether the list moved
 
 
 def _is_control(target: Target) -> bool:
@@ -451,7 +493,7 @@ def _check_identity(target: Target, node: Node) -> None:
     """Refuse to act when the element now is not what the agent was shown."""
     name = display_name(node)
     mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
-    lent = name == "" and target.derived_from == NAMED_BY_WRAPPER  # still unnamed itself, as when listed
+    lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT)  # still unnamed, as when listed
     if name != target.name and not mirrors_value and not lent:
         raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                            f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
