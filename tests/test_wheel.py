@@ -37,31 +37,31 @@ def shows(screen: ListOnScreen, row: int) -> bool:
 
 def test_a_row_far_below_is_reached_in_bursts_then_counted_notches():
     screen = ListOnScreen(rows=100)
-    turned = wheel_into_view(screen, "70", VIEW, screen.landmarks)  # type: ignore[arg-type]
+    turned = wheel_into_view(screen, "70", VIEW, screen.landmarks(), screen.landmarks)  # type: ignore[arg-type]
     assert turned == sum(screen.turned) and shows(screen, 70)
     assert turned <= 70 // 3 + 3, screen.turned  # about the notches needed, not a notch at a time
 
 
 def test_a_row_above_is_reached_after_the_first_turns_find_the_list_at_its_end():
     screen = ListOnScreen(rows=100, first=90)
-    assert wheel_into_view(screen, "2", VIEW, screen.landmarks)  # type: ignore[arg-type]
+    assert wheel_into_view(screen, "2", VIEW, screen.landmarks(), screen.landmarks)  # type: ignore[arg-type]
     assert shows(screen, 2) and screen.turned[0] > 0 > screen.turned[-1]
 
 
 def test_the_last_row_at_the_lists_end_is_enough():
     screen = ListOnScreen(rows=40)
-    assert wheel_into_view(screen, "39", VIEW, screen.landmarks)  # type: ignore[arg-type]
+    assert wheel_into_view(screen, "39", VIEW, screen.landmarks(), screen.landmarks)  # type: ignore[arg-type]
     assert shows(screen, 39)
 
 
 def test_a_list_the_wheel_does_not_move_is_given_up_both_ways():
     screen = ListOnScreen(rows=100, movable=False)
-    assert wheel_into_view(screen, "70", VIEW, screen.landmarks) == 0  # type: ignore[arg-type]
+    assert wheel_into_view(screen, "70", VIEW, screen.landmarks(), screen.landmarks) == 0  # type: ignore[arg-type]
     assert len(screen.turned) == 2 and screen.turned[0] == -screen.turned[1]  # down, then back up
 
 
 def test_a_row_that_goes_away_stops_the_wheel():
     screen = ListOnScreen(rows=100)
     screen.refresh = lambda handle: None  # type: ignore[method-assign]
-    assert wheel_into_view(screen, "70", VIEW, screen.landmarks) == 0  # type: ignore[arg-type]
+    assert wheel_into_view(screen, "70", VIEW, screen.landmarks(), screen.landmarks) == 0  # type: ignore[arg-type]
     assert screen.turned == []

@@ -706,6 +706,23 @@ def test_java_swing_jedit(winctl, desktop, launch, tmp_path):
     assert wait_for_file(saved, "hello swing").strip() == "hello swing"
 
 
+def test_a_file_far_down_a_swing_file_browser_is_opened_by_name(winctl, desktop, launch, tmp_path):
+    """jEdit's file browser, a Swing table of 80 files: Java does not scroll a row into view
+    when asked either. The wheel turns the table, watching its scroll bar's value to know that
+    it moves (reading the tree again costs over a second in Java); Open opens the file."""
+    folder = many_notes(tmp_path)
+    app = launch(jedit_command(tmp_path / "jedit-settings", folder / "note-01.txt"), title="jEdit -")
+    wait_for(winctl, ("Menu", "File"), app=app)
+    winctl("keys", "ctrl+o")
+    wait_for_window(desktop, "File Browser - Open")
+    winctl("focus", "File Browser - Open")
+    wait_for(winctl, ("Text", "note-01.txt"), ("Button", "Open"))
+    done = winctl("click", "note-70.txt").out
+    assert "scrolled 'note-70.txt' into view with the mouse wheel" in done and "located by" not in done, done
+    winctl("click", "Open")
+    wait_for_window(desktop, "note-70.txt")  # jEdit's title names the buffer it opened
+
+
 def test_a_java_app_with_a_splash_screen_is_launched_to_its_window(winctl, desktop, launch, tmp_path):
     """jEdit started as a user starts it shows a splash screen, an undecorated `JWindow` called
     "win0", for the seconds its JVM takes to build the editor, and then closes it. `launch`

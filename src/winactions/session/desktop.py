@@ -24,7 +24,7 @@ from winactions.perception.provider import AccessibilityProvider, Detection, Pro
 from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
-from winactions.session.wheel import Landmark, wheel_into_view
+from winactions.session.wheel import Landmark, landmarks, wheel_into_view
 
 
 class DesktopSession:
@@ -400,18 +400,11 @@ class DesktopSession:
         view = box.rect
         assert view is not None
 
-        def landmarks() -> list[Landmark]:
-            """Elements in the view of the element's own type (its list's rows), else of any
-            type but the list's fixed parts and what holds the list."""
-            inside = [t for t in self.refresh_state(state.window).targets
-                      if t.handle is not None and t.rect is not None and t.type not in FIXED_IN_LISTS
-                      and view.left <= t.rect.left and t.rect.right <= view.right
-                      and view.top <= t.rect.top and t.rect.bottom <= view.bottom and t.rect.area < view.area / 2]
-            return [Landmark(str(t.handle), t.rect) for t in [t for t in inside if t.type == node.role] or inside
-                    if t.rect is not None][:LANDMARKS]
+        def fresh() -> list[Landmark]:
+            return landmarks(self.refresh_state(state.window).targets, view, node.role)
 
         execution.ensure_active(self.backend, state.window)  # the wheel turns what is under the pointer
-        return wheel_into_view(self.backend, handle, view, landmarks)
+        return wheel_into_view(self.backend, handle, view, landmarks(state.targets, view, node.role), fresh)
 
     def locator(self) -> Any:
         """The session's visual locator; its cache is the session's file, so one-shot `winctl`
@@ -457,8 +450,6 @@ WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
-FIXED_IN_LISTS = frozenset({"HeaderItem", "ScrollBar"})  # stay put while their list scrolls: no landmarks
-LANDMARKS = 3  # elements in view watched to tell whether the list moved
 
 
 def _is_control(target: Target) -> bool:
