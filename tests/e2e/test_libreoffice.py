@@ -184,6 +184,25 @@ def test_calc_cells_typed_one_after_another_are_each_committed(winctl, calc):
     assert [row[2] if len(row) > 2 else "" for row in rows[:4]] == ["", "100", "32", "132"], rows
 
 
+def test_calc_cells_out_of_view_are_found_by_address_and_filled_in(winctl, calc):
+    """A user fills Z200 by its address. The sheet lists only the cells in view, and its table
+    declares 2**31 cells, so the name was searched in the pixels and not found ("no element of
+    the window is named 'Z200'", after 5.6 s). The cell is asked of the table by its place now
+    and scrolled to (LibreOffice scrolls to its cell cursor when a key moves it, not when the
+    tree does); the saved file holds the text in row 200, column Z, and a formula beside the
+    first rows reads it."""
+    data, _ = calc
+    done = winctl("input", "Z200", "far away").out
+    assert done.startswith('input [') and '[DataItem] "Z200" via Component.GrabFocus, keyboard' in done, done
+    assert "scrolled 'Z200' into view" in done, done
+    assert "Z200" in {t["name"] for t in winctl.state()["targets"] if t["type"] == "DataItem"}
+    done = winctl("input", "C2", "=Z200").out  # back to the top: C2 is out of view now
+    assert "scrolled 'C2' into view" in done and "the cell reads 'far away'" in done, done
+    rows = saved_rows(winctl, data, lambda rows: len(rows) >= 200)
+    assert rows[199][25] == "far away" and rows[1][2] == "far away", (rows[199], rows[1])
+    assert not any(v for row in rows[4:199] for v in row), "nothing else was written"
+
+
 def test_calc_sidebar_buttons_are_named_by_their_decks(winctl, calc, desktop):
     """The sidebar puts each deck's button in a panel that carries its tooltip, in a toolbar
     named after the deck; the button has no name or description: `state` listed `[Button] ""`

@@ -374,6 +374,7 @@ class DesktopSession:
         if node is None:
             return None
         progress.step(f"scrolling {name!r} into view")
+        execution.ensure_active(self.backend, state.window)  # an app may be moved to it by keys
         if self.backend.scroll_into_view(handle):
             self.done_on_the_way.append(f"scrolled {name!r} into view")
         elif wheel and (notches := self._wheeled_into_view(node, name, state)):
@@ -403,7 +404,6 @@ class DesktopSession:
         def fresh() -> list[Landmark]:
             return landmarks(self.refresh_state(state.window).targets, view, node.role)
 
-        execution.ensure_active(self.backend, state.window)  # the wheel turns what is under the pointer
         return wheel_into_view(self.backend, handle, view, landmarks(state.targets, view, node.role), fresh)
 
     def locator(self) -> Any:

@@ -1424,14 +1424,16 @@ class AtspiClient:
         """A breadth-first walk below `handles` that reads every element, shown or not (a
         state's walk does not expand what does not show: a web page's paragraphs below the
         fold), a level at a time, up to `limit` elements. An element that declares more than
-        HUGE_CHILD_COUNT children (a sheet's 2**31 cells) is not entered."""
+        HUGE_CHILD_COUNT children (a sheet's 2**31 cells) is not entered: a name that is a cell's
+        address ("Z200") is asked of it by its place instead."""
         async def walk() -> list[str]:
             level = [split_handle(h) for h in handles if CELL_MARK not in h]
             counts = await asyncio.gather(*(self._maybe(r[0], r[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
                                             for r in level))
+            found = await self._cells_named(level, counts, name)
             # a spreadsheet declares 2**31 cells: asking for them never ends (see `_snapshot`)
             level = [r for r, c in zip(level, counts) if c and 0 < int(c[0].value) <= HUGE_CHILD_COUNT]
-            read, found = 0, []
+            read = 0
             while level and read < limit:
                 kids = [kid for got in await asyncio.gather(*(self._children(r) for r in level)) for kid in got]
                 kids = kids[:max(0, limit - read)]
@@ -1441,10 +1443,36 @@ class AtspiClient:
                 counts = await asyncio.gather(*(self._maybe(k[0], k[1], PROPERTIES, "Get", "ss",
                                                             [ACCESSIBLE, "ChildCount"]) for k in kids))
                 found += [k[0] + k[1] for k, p in zip(kids, props) if p and " ".join(str(p[0].value).split()) == name]
+                found += await self._cells_named(kids, counts, name)
                 level = [k for k, c in zip(kids, counts) if c and 0 < int(c[0].value) <= HUGE_CHILD_COUNT]
-            return found
+            return list(dict.fromkeys(found))
 
         return self._run(walk())
+
+    async def _cells_named(self, refs: list[tuple[str, str]], counts: list[Any], address: str) -> list[str]:
+        """The cells named `address` of those of `refs` that declare over HUGE_CHILD_COUNT children."""
+        huge = [r for r, c in zip(refs, counts) if c and int(c[0].value) > HUGE_CHILD_COUNT]
+        return [cell for cell in await asyncio.gather(*(self._cell_named(r, address) for r in huge)) if cell]
+
+    async def _cell_named(self, table: tuple[str, str], address: str) -> str | None:
+        """The handle of a spreadsheet's cell by its address ("Z200"), shown or not: the table's
+        cell at that place, if it is named so (a table whose cells are not named by address has
+        no such cell)."""
+        place = _place(address)
+        if place is None:
+            return None
+        cell = _ref_of(await self._maybe(table[0], table[1], IFACE + "Table", "GetAccessibleAt", "ii", list(place)))
+        if cell is None:
+            return None
+        name = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+        if not name or str(name[0].value).replace("$", "") != address.strip().replace("$", ""):
+            return None
+        return f"{table[0]}{table[1]}{CELL_MARK}{place[0]},{place[1]}"
+
+    @staticmethod
+    def is_sheet_cell(handle: str) -> bool:
+        """A spreadsheet's cell asked of its table by place (`_resolve`): made on demand."""
+        return CELL_MARK in handle
 
     def scroll_into_view(self, handle: str) -> bool:
         """Component.ScrollTo (AT-SPI 2.30): Chromium and Firefox scroll their pages, and some

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -20,12 +21,13 @@ from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound, WinctlError
-from winactions.keys import Chord
+from winactions.keys import Chord, parse_keys
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (borders, shadows)
 TITLE_BAR = 64  # px: the tallest window manager's title bar over a frame that reports it as its own
 FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
+SHEET_SCROLL_SETTLE = 1.0  # s for a sheet to scroll to its cell cursor
 
 
 class LinuxBackend(Backend):
@@ -174,7 +176,27 @@ class LinuxBackend(Backend):
         return self.atspi.named_below(handles, name, limit)
 
     def scroll_into_view(self, handle: str) -> bool:
-        return self.atspi.scroll_into_view(handle)
+        """ScrollTo; else, for a spreadsheet's cell, the cell cursor moved there through the tree
+        and nudged by a key: LibreOffice's sheet answers ScrollTo with false and does not scroll
+        to a cell the tree focuses (the cursor goes there out of view), but scrolls to its
+        cursor when a key moves it. Down then Up puts the cursor back on the cell."""
+        if self.atspi.scroll_into_view(handle):
+            return True
+        if not self.atspi.is_sheet_cell(handle):
+            return False
+        try:
+            self.atspi.perform(handle, Operation.FOCUS)
+        except WinctlError:
+            return False
+        self.xinput.press_chords(parse_keys("Down"))
+        self.xinput.press_chords(parse_keys("Up"))
+        deadline = time.monotonic() + SHEET_SCROLL_SETTLE
+        while time.monotonic() < deadline:
+            node = self.atspi.refresh(handle)
+            if node is not None and node.rect is not None:
+                return True
+            time.sleep(0.05)
+        return False
 
     def keeps_menu_open(self, handle: str) -> bool:
         return self.atspi.keeps_menu_open(handle)
