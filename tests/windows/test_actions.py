@@ -117,3 +117,22 @@ def test_a_closed_window_and_an_unknown_id_fail_without_acting(winctl, fake):
     run = winctl("click", str(seven), expect=None)
     assert run.code != 0 and ("closed" in run.err or "gone" in run.err)
     assert not fake.pattern_calls
+
+
+def test_an_item_scrolled_out_of_view_is_scrolled_to_by_its_own_pattern_and_clicked(winctl, fake):
+    """"Item 30" is in the Items list, below its view: the state's one read leaves offscreen
+    items out, so the name was searched in the pixels. The list is asked for it by name (UIA
+    FindAll, offscreen included), the item scrolls itself into view (ScrollItemPattern, as a
+    WinForms list box item does: it becomes the last row shown), and it is selected; the wheel
+    is never turned."""
+    winctl("focus", "Settings")
+    assert "Item 30" not in {t["name"] for t in winctl.state()["targets"]}
+    done = winctl("click", "Item 30").out
+    assert "scrolled 'Item 30' into view" in done and "wheel" not in done, done
+    assert [c[:2] + (c[3],) for c in fake.pattern_calls] == [("ScrollItem", "ScrollIntoView", "Item 30"),
+                                                              ("SelectionItem", "Select", "Item 30")]
+    shown = {t["name"]: t for t in winctl.state()["targets"]}
+    assert "Item 30" in shown and "Item 1" not in shown
+    assert not any(isinstance(e, MouseInput) and "wheel" in e.flags for e in fake.sent)
+    missing = winctl("click", "Item 99", expect=None)
+    assert missing.code != 0 and "Item 99" in missing.err

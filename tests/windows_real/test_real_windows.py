@@ -1,4 +1,4 @@
-"""winctl on a real Windows desktop: Notepad, Calculator, a WinForms grid, bound mode.
+"""winctl on a real Windows desktop: Notepad, Calculator, a WinForms grid and list, bound mode.
 
 These run only on Windows (marker `windows`; .github/workflows/windows.yml runs them on a
 hosted runner). Each checks the app's own account of what happened: the file Notepad
@@ -94,6 +94,23 @@ def test_winforms_grid_cells_and_inferred_column_border(tmp_path):
         lines = wait(lambda: out.exists() and out.read_text(encoding="utf-8-sig").splitlines())
         assert lines[0].startswith("Name:160,Qty:120"), lines[0]
         assert lines[3].startswith("Gadget,"), lines
+    finally:
+        proc.kill()
+
+
+def test_a_list_item_scrolled_out_of_view_is_clicked_by_name(tmp_path):
+    """A list box of 100 entries shows 12: "Entry 80" is not in the state's read (offscreen items
+    are left out). `click "Entry 80"` finds it in the list by name, scrolls it into view (its
+    ScrollItem pattern, else the wheel) and selects it: the app writes which entry it selected."""
+    out = tmp_path / "selected.txt"
+    proc = subprocess.Popen(["powershell", "-NoProfile", "-ExecutionPolicy", "Bypass", "-File",
+                             str(HERE / "list_form.ps1"), "-Out", str(out)])
+    try:
+        wait(lambda: winctl("focus", "Long List", check=False).returncode == 0)
+        assert not any(t["name"] == "Entry 80" for t in state())
+        done = winctl("click", "Entry 80").stdout
+        assert "scrolled 'Entry 80' into view" in done, done
+        assert wait(lambda: out.exists() and out.read_text(encoding="utf-8-sig").strip()) == "Entry 80"
     finally:
         proc.kill()
 

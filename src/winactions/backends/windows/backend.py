@@ -36,7 +36,7 @@ from winactions.backends.windows.native import (
     RawElement,
     load_native,
 )
-from winactions.backends.windows.tree import decode_handle, to_node, to_nodes
+from winactions.backends.windows.tree import decode_handle, encode_handle, to_node, to_nodes
 from winactions.errors import ActionFailed, AppBusy, InvalidInput, StaleElement, WindowClosed
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
@@ -203,6 +203,34 @@ class WindowsBackend(Backend):
                 inside.add(i)
                 found.append(r)
         return found
+
+    def named_below(self, handles: list[str], name: str, limit: int) -> list[str]:
+        """The descendants of `handles` named `name`, offscreen ones too (a state's read leaves
+        them out), each found by the app's provider (UIA FindAll), at most `limit`."""
+        found: list[str] = []
+        for handle in handles:
+            hwnd, rid = decode_handle(handle)
+            try:
+                raws = self.native.find_named(hwnd, rid, name)
+            except NativeError as exc:
+                raise self._translate(exc, "the list") from exc
+            found += [encode_handle(hwnd, r.runtime_id) for r in raws[:limit]]
+        return list(dict.fromkeys(found))
+
+    def scroll_into_view(self, handle: str) -> bool:
+        """ScrollItemPattern.ScrollIntoView: the item's container scrolls it into view (WPF and
+        WinForms list items, browsers' elements); False where the item has no such pattern."""
+        try:
+            hwnd, raw = self._raw(handle)
+        except StaleElement:
+            return False
+        if "ScrollItem" not in raw.patterns:
+            return False
+        try:
+            self.native.call_pattern(hwnd, raw.runtime_id, "ScrollItem", "ScrollIntoView")
+        except NativeError:
+            return False
+        return True
 
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         hwnd, raw = self._raw(handle)

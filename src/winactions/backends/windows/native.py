@@ -163,6 +163,12 @@ class Native(Protocol):
         """One element by runtime id (FindFirstBuildCache with a RuntimeId condition);
         None when it no longer exists. Its `parent` is None."""
 
+    def find_named(self, hwnd: int, runtime_id: tuple[int, ...], name: str) -> list[RawElement]:
+        """The element's descendants named `name`, offscreen ones too (FindAllBuildCache with
+        TreeScope_Descendants, ControlView AND Name == name, no IsOffscreen filter): what a list
+        holds scrolled out of view, which `cache_tree` leaves out. [] when the element is gone;
+        each one's `parent` is None."""
+
     def call_pattern(self, hwnd: int, runtime_id: tuple[int, ...], pattern: str, method: str,
                      *args: Any) -> Any:
         """Get the element's current pattern and call one method or read one property:

@@ -113,8 +113,10 @@ PATTERN_PROPS: dict[str, tuple[int, int, dict[str, int], str]] = {
     "Text": (30040, 10014, {}, "IUIAutomationTextPattern"),
     "Toggle": (30041, 10015, {"ToggleState": 30086}, "IUIAutomationTogglePattern"),
     "Transform": (30042, 10016, {"CanMove": 30087, "CanResize": 30088}, "IUIAutomationTransformPattern"),
+    "ScrollItem": (30035, 10017, {}, "IUIAutomationScrollItemPattern"),
 }
 TREE_SCOPE_SUBTREE = 7  # Element | Children | Descendants
+TREE_SCOPE_DESCENDANTS = 4
 ELEMENT_MODE_FULL = 1
 
 WM_CLOSE, WM_GETOBJECT = 0x0010, 0x003D
@@ -413,6 +415,26 @@ class Win32Native:
             raise error from None
         self._elements[(hwnd, runtime_id)] = fresh
         return self._raw(fresh, None)
+
+    def find_named(self, hwnd: int, runtime_id: tuple[int, ...], name: str) -> list[RawElement]:
+        try:
+            element = self._element(hwnd, runtime_id)
+            condition = self.automation.CreateAndCondition(self.automation.ControlViewCondition,
+                                                           self.automation.CreatePropertyCondition(P["Name"], name))
+            request = self._element_request()
+            request.TreeFilter = self.automation.ControlViewCondition  # offscreen ones too: they are the point
+            found = element.FindAllBuildCache(TREE_SCOPE_DESCENDANTS, condition, request)
+        except NativeError:
+            return []
+        except comtypes.COMError as exc:
+            raise _error(exc) from None
+        out = []
+        for i in range(found.Length if found else 0):
+            each = found.GetElement(i)
+            raw = self._raw(each, None)
+            self._elements[(hwnd, raw.runtime_id)] = each  # acted on next, though no cached tree holds it
+            out.append(raw)
+        return out
 
     def _element_request(self) -> Any:
         request = self.request.Clone()
