@@ -206,6 +206,34 @@ def test_an_unnamed_button_is_named_by_the_one_text_it_shows():
     assert next(t for t in targets_from_snapshot(Snapshot(nodes=acting), SCREEN) if t.handle == "outer").name == ""
 
 
+def test_a_field_without_a_name_of_its_own_is_named_by_the_label_before_it():
+    """Qt names an unlabelled spin box or line edit after its group box: such a field, or an
+    unnamed one, takes the label just before it (beside it on its row, or right above it). A
+    label of symbols ("×") names nothing and the search stops at the field before it; a field
+    with a name of its own, or a label elsewhere, is left alone. The field's own name is kept
+    in derived_from."""
+    set_value = frozenset({Operation.SET_VALUE})
+    nodes = [
+        node("w", None, "Window", "Prefs", (0, 0, 800, 600)),
+        node("group", 0, "Group", "Window Settings", (10, 10, 500, 300)),
+        node("size", 1, "Text", "Start with this size:", (20, 40, 130, 26)),
+        node("width", 1, "Spinner", "Window Settings", (160, 40, 80, 26), ops=set_value),
+        node("times", 1, "Text", "×", (245, 40, 10, 26)),
+        node("height", 1, "Spinner", "Window Settings", (260, 40, 80, 26), ops=set_value),
+        node("cmd label", 1, "Text", "Start with this command:", (20, 100, 200, 20)),
+        node("cmd", 1, "Edit", "", (20, 122, 300, 26)),
+        node("far", 1, "Text", "Elsewhere", (400, 200, 80, 20)),
+        node("named", 1, "Edit", "Own name", (20, 200, 300, 26)),
+    ]
+    named = {t.handle: t for t in targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)}
+    assert named["width"].name == "Start with this size:"
+    assert named["width"].derived_from == "name: the label before it; its own is 'Window Settings'"
+    assert named["height"].name == "Window Settings" and named["height"].derived_from is None
+    assert named["cmd"].name == "Start with this command:"
+    assert named["cmd"].derived_from == "name: the label before it; its own is ''"
+    assert named["named"].name == "Own name"
+
+
 def test_an_element_reached_twice_is_listed_once():
     """Swing shows a popup menu in its layered pane, and its items are also the children of their
     menu: the same elements, met twice in one walk, were listed twice with the same ids."""

@@ -289,6 +289,8 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
             item["confidence"] = t.confidence
             if t.derived_from:
                 item["derived_from"] = t.derived_from
+        elif verbose and t.derived_from:  # a name the tree does not give: lent, or read off a label
+            item["derived_from"] = t.derived_from
         if t.rect is not None and (verbose or t.acts_by_coordinates):
             item["rect"] = t.rect.as_list()
         if verbose:

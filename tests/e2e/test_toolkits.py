@@ -468,6 +468,34 @@ def test_qt5_featherpad(winctl, launch, tmp_path):
     assert wait_for_file(doc, "hello qt5").strip() == "hello qt5"
 
 
+def test_a_qt5_spin_box_is_named_by_the_label_before_it(winctl, desktop, launch, tmp_path):
+    """Qt names a spin box without a buddy label after its group box: featherpad's preferences
+    listed `[Spinner] "Window Settings"` for "Start with this size:". It is named by the label
+    before it now (its own name kept in derived_from, so acting on it still checks that); the
+    height beside it, after a lone "×", keeps Qt's name. Set by that name, the width is in
+    featherpad's own settings file once the dialog closes."""
+    doc = tmp_path / "prefs.txt"
+    doc.write_text("")
+    app = launch(featherpad_command(doc), title="prefs.txt")
+    wait_for(winctl, ("MenuItem", "Options"), app=app)
+    winctl("click", "Options")
+    wait_for(winctl, ("MenuItem", "Preferences"))
+    winctl("click", "Preferences")
+    wait_for_window(desktop, "Preferences")
+    winctl("focus", "Preferences")
+    wait_for(winctl, ("Spinner", "Start with this size:"), ("Spinner", "Window Settings"))
+    prefs = winctl("--json", "state", "--verbose").json["result"]
+    width = next(t for t in prefs["targets"] if t["name"] == "Start with this size:" and t["type"] == "Spinner")
+    assert width["derived_from"] == "name: the label before it; its own is 'Window Settings'", width
+    if "checked" in next(t for t in prefs["targets"] if t["name"] == "Remember window size on closing")["states"]:
+        winctl("click", "Remember window size on closing")  # the size to start with is asked only without it
+    winctl("wait", "--enabled", str(width["id"]), "--timeout", "5")
+    assert "via Value.CurrentValue" in winctl("input", "Start with this size:", "800").out
+    winctl("click", "Close")
+    config = tmp_path / "home" / ".config" / "featherpad" / "fp.conf"
+    assert wait_for_file(config, "startSize=@Size(800 ")
+
+
 def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
     """Qt 5 joins the accessibility bus only if the bus runs when the app starts, and on a fresh
     desktop nothing starts it until something asks for it (GTK and Qt 6 apps do; Qt 5 only

@@ -127,6 +127,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
     visibles = visible_nodes(snapshot, screens)
     borrowed, lenders = _named_by_wrappers(snapshot.nodes)
     by_text = _named_by_text(snapshot.nodes)
+    by_label = _named_by_label(snapshot.nodes)
     wrappers = _inert_wrappers(snapshot.nodes) | lenders
     # A Swing popup menu is reached twice: from its menu, and from the layered pane that shows
     # it. An element is listed where it is first met: one id, one line.
@@ -151,8 +152,9 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         targets.append(Target(
             id=0,
             type=node.role,
-            name=borrowed.get(i) or by_text.get(i) or display_name(node),
-            derived_from=NAMED_BY_WRAPPER if i in borrowed else NAMED_BY_TEXT if i in by_text else None,
+            name=borrowed.get(i) or by_text.get(i) or by_label.get(i) or display_name(node),
+            derived_from=NAMED_BY_WRAPPER if i in borrowed else NAMED_BY_TEXT if i in by_text
+            else named_by_label(display_name(node)) if i in by_label else None,
             rect=vis.rect,
             source=Source.ACCESSIBILITY,
             states=sorted(node.states),
@@ -251,6 +253,72 @@ def _named_by_text(nodes: list[Node]) -> dict[int, str]:
         if len(texts) == 1 and (j == len(nodes) or nodes[j].parent not in inside):
             names[i] = texts[0]
     return names
+
+
+NAMED_BY_LABEL = "name: the label before it"  # a target's derived_from starts so when so named
+PLACED_LABELS = frozenset({"Edit", "Spinner", "ComboBox", "Slider"})  # named by a label beside them
+LABEL_GAP = 200  # px at most between a label and the field right of it
+INHERITED_DEPTH = 3  # ancestors whose name a field may repeat when it has none of its own
+
+
+def named_by_label(own: str) -> str:
+    """The derived_from of a field named by the label before it: says its own name, which
+    is what it still answers when read again (`session.desktop._check_identity`)."""
+    return f"{NAMED_BY_LABEL}; its own is {own!r}"
+
+
+def _named_by_label(nodes: list[Node]) -> dict[int, str]:
+    """Fields with no name of their own named by the label just before them, as a user reads a
+    form: left of it on its row, or right above it. Qt names a spin box or line edit without a
+    buddy label after its group box: featherpad's preferences listed `[Spinner] "Window
+    Settings"` twice, for "Start with this size:". A field named by a relation (GTK, Swing's
+    labelFor) or by the page (browsers) keeps its name. A label of symbols alone ("×" between
+    two spin boxes) names nothing, and the search stops at another field."""
+    names: dict[int, str] = {}
+    for i, node in enumerate(nodes):
+        if node.role not in PLACED_LABELS or node.parent is None or node.rect is None or node.rect.is_empty:
+            continue
+        own = display_name(node)
+        if own and not _inherited(nodes, i, own):
+            continue
+        label = _label_before(nodes, i)
+        if label:
+            names[i] = label
+    return names
+
+
+def _inherited(nodes: list[Node], i: int, name: str) -> bool:
+    """Whether the element's name is an ancestor's (Qt's fallback for an unlabelled field)."""
+    up = nodes[i].parent
+    for _ in range(INHERITED_DEPTH):
+        if up is None:
+            return False
+        if display_name(nodes[up]) == name:
+            return True
+        up = nodes[up].parent
+    return False
+
+
+def _label_before(nodes: list[Node], i: int) -> str:
+    """The text of the label just before element i among its siblings, beside or above it."""
+    field = nodes[i].rect
+    assert field is not None
+    for j in range(i - 1, -1, -1):
+        sibling = nodes[j]
+        if j == nodes[i].parent:
+            return ""
+        if sibling.parent != nodes[i].parent:
+            continue  # inside an earlier sibling
+        text, rect = display_name(sibling), sibling.rect
+        if sibling.role not in TEXT_TYPES or rect is None or rect.is_empty:
+            return ""  # another field, or something else between: not this one's label
+        if not any(c.isalnum() for c in text):
+            continue  # "×" between a width and a height
+        beside = rect.top <= field.center[1] <= rect.bottom and rect.right <= field.left + 2 \
+            and field.left - rect.right <= LABEL_GAP
+        above = field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20
+        return text if beside or above else ""
+    return ""
 
 
 def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -> bool:

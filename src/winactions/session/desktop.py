@@ -19,7 +19,13 @@ from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
-from winactions.perception.accessibility import NAMED_BY_TEXT, NAMED_BY_WRAPPER, TEXT_TYPES, display_name
+from winactions.perception.accessibility import (
+    NAMED_BY_TEXT,
+    NAMED_BY_WRAPPER,
+    TEXT_TYPES,
+    display_name,
+    named_by_label,
+)
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
 from winactions.session.ids import IdRegistry
@@ -484,7 +490,8 @@ def _check_identity(target: Target, node: Node) -> None:
     """Refuse to act when the element now is not what the agent was shown."""
     name = display_name(node)
     mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
-    lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT)  # still unnamed, as when listed
+    lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT) \
+        or target.derived_from == named_by_label(name)  # its own name still what it was when listed
     if name != target.name and not mirrors_value and not lent:
         raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                            f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
