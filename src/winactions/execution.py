@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from enum import Enum
 
-from winactions.backends.base import Backend, MouseButton, WindowAction, no_option, option_index
+from winactions.backends.base import Backend, MouseButton, no_option, option_index
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WinctlError
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Source, Target, WindowInfo
@@ -66,17 +66,6 @@ def check_on_screen(backend: Backend, x: int, y: int) -> None:
                            hint="screens: " + ", ".join(str(s) for s in screens))
 
 
-def ensure_active(backend: Backend, window: WindowInfo) -> None:
-    """Synthesized input goes to the focused window: make it the session's window.
-
-    Seed 001's agents lost keystrokes to the terminal that ran winctl; activating first
-    removes that whole class of bug.
-    """
-    if window.active or backend.bound_window() == window.id:
-        return  # bound input reaches the window in the background: taking focus would defeat it
-    backend.window_action(window.id, WindowAction.ACTIVATE)
-
-
 def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
     """Give the element the keyboard focus without the mouse, and check that it took it.
 
@@ -86,7 +75,7 @@ def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
     False when it has none, refuses, or the focus did not move: then the mouse is used."""
     if node is None or Operation.FOCUS not in node.operations:
         return False
-    ensure_active(backend, window)
+    backend.ensure_active(window)
     try:
         backend.perform(node.handle, Operation.FOCUS)
     except ActionFailed:
@@ -129,7 +118,7 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
         raise ActionFailed(f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
                            hint="use --via auto or --via input to click with the mouse")
     x, y = click_point(target, node)
-    ensure_active(backend, window)
+    backend.ensure_active(window)
     uncovered(backend, window, target, x, y)
     backend.click(x, y, button, count)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")

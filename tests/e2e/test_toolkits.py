@@ -247,20 +247,26 @@ def many_notes(tmp_path: Path) -> Path:
     return folder
 
 
+def open_far_down(winctl: Winctl, desktop, dialog: str, row_type: str, name: str) -> None:
+    """In the app's Open dialog (opened with ctrl+o) on `many_notes`: `click NAME` wheels the
+    list to that file, Open opens it, and the app's title names it."""
+    winctl("keys", "ctrl+o")
+    wait_for_window(desktop, dialog)
+    winctl("focus", dialog)
+    wait_for(winctl, (row_type, "note-01.txt"), ("Button", "Open"))
+    done = winctl("click", name).out
+    assert f"scrolled '{name}' into view with the mouse wheel" in done and "located by" not in done, done
+    winctl("click", "Open")
+    wait_for_window(desktop, name)
+
+
 def test_a_file_far_down_a_gtk3_open_dialog_is_opened_by_name(winctl, desktop, launch, tmp_path):
     """A real file chooser with 80 files: `click note-70.txt` found the row in the tree, out of
     view, and stopped (GTK 3 does not scroll a row into view when asked). It now wheels the
     file list until the row shows and clicks it; Open then opens that file in the editor."""
     folder = many_notes(tmp_path)
     launch(mousepad_command(folder / "note-01.txt"), title="note-01.txt")
-    winctl("keys", "ctrl+o")
-    wait_for_window(desktop, "Open File")
-    winctl("focus", "Open File")
-    wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
-    done = winctl("click", "note-70.txt").out
-    assert "scrolled 'note-70.txt' into view with the mouse wheel" in done, done
-    winctl("click", "Open")
-    wait_for_window(desktop, "note-70.txt")  # mousepad's title names the file it opened
+    open_far_down(winctl, desktop, "Open File", "DataItem", "note-70.txt")
 
 
 def test_a_gtk3_context_menu_is_listed_with_its_window(winctl, launch, tmp_path):
@@ -539,23 +545,16 @@ def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
             _stop_group(group)
 
 
-# -- Qt 6 -----------------------------------------------------------------------------------------
 def test_a_file_far_down_a_qt5_open_dialog_is_opened_by_name(winctl, desktop, launch, tmp_path):
     """Qt's own file dialog with 80 files: Qt does not scroll an item into view when asked
     either, and makes new objects for the items a scroll brings into view, so the row wheeled
     to is known again by its name and type. Open then opens that file."""
     folder = many_notes(tmp_path)
     launch(featherpad_command(folder / "note-01.txt"), title="note-01.txt")
-    winctl("keys", "ctrl+o")
-    wait_for_window(desktop, "Open file...")
-    winctl("focus", "Open file...")
-    wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
-    done = winctl("click", "note-75.txt").out
-    assert "scrolled 'note-75.txt' into view with the mouse wheel" in done and "located by" not in done, done
-    winctl("click", "Open")
-    wait_for_window(desktop, "note-75.txt")  # featherpad's title is the file it opened
+    open_far_down(winctl, desktop, "Open file...", "DataItem", "note-75.txt")
 
 
+# -- Qt 6 -----------------------------------------------------------------------------------------
 def test_qt6_linguist(winctl, launch, tmp_path):
     if not Path(LINGUIST).exists():
         pytest.fail(f"{LINGUIST} is not installed: run scripts/setup.sh test (linguist-qt6)")
@@ -741,14 +740,7 @@ def test_a_file_far_down_a_swing_file_browser_is_opened_by_name(winctl, desktop,
     folder = many_notes(tmp_path)
     app = launch(jedit_command(tmp_path / "jedit-settings", folder / "note-01.txt"), title="jEdit -")
     wait_for(winctl, ("Menu", "File"), app=app)
-    winctl("keys", "ctrl+o")
-    wait_for_window(desktop, "File Browser - Open")
-    winctl("focus", "File Browser - Open")
-    wait_for(winctl, ("Text", "note-01.txt"), ("Button", "Open"))
-    done = winctl("click", "note-70.txt").out
-    assert "scrolled 'note-70.txt' into view with the mouse wheel" in done and "located by" not in done, done
-    winctl("click", "Open")
-    wait_for_window(desktop, "note-70.txt")  # jEdit's title names the buffer it opened
+    open_far_down(winctl, desktop, "File Browser - Open", "Text", "note-70.txt")
 
 
 def test_a_java_app_with_a_splash_screen_is_launched_to_its_window(winctl, desktop, launch, tmp_path):

@@ -304,6 +304,16 @@ class Backend(ABC):
         """The id of the window input is bound to, or None for global input."""
         return None
 
+    def ensure_active(self, window: WindowInfo) -> None:
+        """Synthesized input goes to the focused window: make it the session's window.
+
+        Seed 001's agents lost keystrokes to the terminal that ran winctl; activating first
+        removes that whole class of bug. Bound input reaches its window in the background:
+        taking the focus would defeat it."""
+        if window.active or self.bound_window() == window.id:
+            return
+        self.window_action(window.id, WindowAction.ACTIVATE)
+
     def bound_pointer(self) -> tuple[int, int, int] | None:
         """The bound input's virtual pointer (x, y, buttons held), to be kept between calls."""
         return None

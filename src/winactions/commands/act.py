@@ -108,7 +108,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         if method is None:
             method, note = execution.try_semantic(backend, node, (Operation.SET_TEXT,), text)
         if method and p.enter:
-            execution.ensure_active(backend, window)
+            backend.ensure_active(window)
             backend.press_chords(parse_keys("Enter"))
     if method is None:
         if p.via is Via.SEMANTIC:
@@ -142,7 +142,7 @@ class TypeParams(Params):
 def type_(ctx: Context, p: TypeParams) -> ActionResult:
     """Type text into the focused element of the window (any Unicode)."""
     backend = ctx.session.backend
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.type_text(p.text)
     return ActionResult(action="type", method="keyboard", detail=f"{len(p.text)} characters")
 
@@ -156,7 +156,7 @@ def keys(ctx: Context, p: KeysParams) -> ActionResult:
     """Press keys: chords joined by + and separated by spaces ("ctrl+shift+s", "Down Down Enter")."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)  # a bad key name fails before anything is pressed
     backend = ctx.session.backend
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.press_chords(chords)
     return ActionResult(action="keys", method="keyboard", detail=" ".join(str(c) for c in chords))
 
@@ -178,7 +178,7 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
         return ActionResult(action="scroll", method=method, target=target, detail=f"{p.direction} {p.amount}")
     x, y = execution.click_point(target, node)
     dx, dy = execution.wheel_notches(p.direction, p.amount)
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.scroll(x, y, dx, dy)
     return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),
                         detail=f"{p.direction} {p.amount}" + (f" (semantic route failed: {note})" if note else ""))
@@ -230,7 +230,7 @@ def drag(ctx: Context, p: DragParams) -> ActionResult:
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     x1, y1 = execution.click_point(target, node)
     execution.check_on_screen(backend, p.x2, p.y2)
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.drag(x1, y1, p.x2, p.y2, duration=p.duration)
     return ActionResult(action="drag", method="mouse", target=target, point=(x1, y1),
                         detail=f"to ({p.x2}, {p.y2})")
@@ -248,7 +248,7 @@ def click_at(ctx: Context, p: ClickAtParams) -> ActionResult:
     """Click at screen coordinates (for targets no tier can name)."""
     backend = ctx.session.backend
     execution.check_on_screen(backend, p.x, p.y)
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.click(p.x, p.y, p.button, p.count)
     return ActionResult(action="click-at", method="mouse", point=(p.x, p.y),
                         detail=f"{p.button.value} x{p.count}" if (p.count, p.button) != (1, MouseButton.LEFT) else "")
@@ -271,6 +271,6 @@ def drag_at(ctx: Context, p: DragAtParams) -> ActionResult:
         execution.check_on_screen(backend, x, y)
     if (p.x1, p.y1) == (p.x2, p.y2):
         raise InvalidInput("drag-at start and end are the same point", hint="give two different points")
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.drag(p.x1, p.y1, p.x2, p.y2, button=p.button, duration=p.duration)
     return ActionResult(action="drag-at", method="mouse", point=(p.x1, p.y1), detail=f"to ({p.x2}, {p.y2})")

@@ -65,7 +65,7 @@ def long_press(ctx: Context, p: LongPressParams) -> ActionResult:
         execution.check_on_screen(backend, x, y)
     else:
         raise InvalidInput("long-press needs an element id or --x and --y", hint="winctl long-press 7")
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.long_press(x, y, p.duration)
     return ActionResult(action="long-press", method="touch held" if backend.one_screen else "mouse held",
                         target=target, point=(x, y), detail=f"{p.duration:g}s")
@@ -113,7 +113,7 @@ def swipe(ctx: Context, p: SwipeParams) -> ActionResult:
         x1, y1, x2, y2 = cx - dx, cy - dy, cx + dx, cy + dy
     for x, y in ((x1, y1), (x2, y2)):
         execution.check_on_screen(backend, x, y)
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.swipe(x1, y1, x2, y2, p.duration)
     return ActionResult(action="swipe", method="input swipe" if backend.one_screen else "drag", target=target,
                         point=(x1, y1), detail=f"to ({x2}, {y2}) in {p.duration:g}s")

@@ -36,7 +36,7 @@ def _move_first(ctx: Context, p: MouseButtonParams) -> tuple[int, int] | None:
 @command("mouse-down", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
 def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Press a mouse button and keep it down (end with `mouse-up`), for custom drags."""
-    execution.ensure_active(ctx.session.backend, ctx.window())
+    ctx.session.backend.ensure_active(ctx.window())
     point = _move_first(ctx, p)
     ctx.session.backend.mouse_button(p.button, True)
     return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
@@ -86,7 +86,7 @@ def scroll_at(ctx: Context, p: ScrollAtParams) -> ActionResult:
     """Turn the mouse wheel at a screen point."""
     backend = ctx.session.backend
     execution.check_on_screen(backend, p.x, p.y)
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     dx, dy = execution.wheel_notches(p.direction, p.amount)
     backend.scroll(p.x, p.y, dx, dy)
     return ActionResult(action="scroll-at", method="wheel", point=(p.x, p.y), detail=f"{p.direction} {p.amount}")
@@ -102,7 +102,7 @@ def hold_key(ctx: Context, p: HoldKeyParams) -> ActionResult:
     """Hold keys down for some seconds, then release them (games, key-repeat, shift-select)."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)
     backend = ctx.session.backend
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     backend.hold_keys(chords, p.seconds)
     return ActionResult(action="hold-key", method="keyboard", detail=f"{p.keys} for {p.seconds:g}s")
 
@@ -118,7 +118,7 @@ def press(ctx: Context, p: PressParams) -> ActionResult:
     """Press keys several times with a pause between: `winctl press Down 5`."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)
     backend = ctx.session.backend
-    execution.ensure_active(backend, ctx.window())
+    backend.ensure_active(ctx.window())
     for i in range(p.times):
         if i:
             time.sleep(p.interval)

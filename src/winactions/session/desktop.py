@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from winactions import execution, progress
+from winactions import progress
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
@@ -380,7 +380,7 @@ class DesktopSession:
         if node is None:
             return None
         progress.step(f"scrolling {name!r} into view")
-        execution.ensure_active(self.backend, state.window)  # an app may be moved to it by keys
+        self.backend.ensure_active(state.window)  # an app may be moved to it by keys
         if self.backend.scroll_into_view(handle):
             self.done_on_the_way.append(f"scrolled {name!r} into view")
         elif wheel and (notches := self._wheeled_into_view(node, name, state)):
