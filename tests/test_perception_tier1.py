@@ -234,6 +234,33 @@ def test_a_field_without_a_name_of_its_own_is_named_by_the_label_before_it():
     assert named["named"].name == "Own name"
 
 
+def test_a_web_field_is_named_by_the_text_before_it_inline_or_in_a_box_above():
+    """Firefox writes a paragraph's input into its text as an object character ("Email: ￼"):
+    the text before that character names the input (Chromium also lists that text as a child,
+    which is not counted as an object). Chromium puts a <div>'s text in a child: a box holding
+    one text, right above a field, names it."""
+    nodes = [
+        Node(**{**node("doc", None, "Document", "Page", (0, 0, 800, 600)).__dict__, "child_count": 4}),
+        Node(**{**node("p", 0, "Paragraph", "", (10, 10, 500, 24), value="Email: \ufffc then \ufffc").__dict__,
+                "child_count": 2}),
+        node("email", 1, "Edit", "", (60, 10, 150, 24)),
+        node("second", 1, "Edit", "", (260, 10, 150, 24)),
+        Node(**{**node("div", 0, "Group", "", (10, 50, 500, 20)).__dict__, "child_count": 1}),
+        node("div text", 4, "Text", "Phone number", (10, 50, 100, 20)),
+        node("phone", 0, "Edit", "", (10, 72, 150, 24)),
+    ]
+    named = {t.handle: t.name for t in targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)}
+    assert named["email"] == "Email:" and named["second"] == "then" and named["phone"] == "Phone number"
+    chromium = [  # the same paragraph, its text run also a child of its own
+        Node(**{**node("doc", None, "Document", "Page", (0, 0, 800, 600)).__dict__, "child_count": 1}),
+        Node(**{**node("p", 0, "Paragraph", "", (10, 10, 500, 24), value="Email: \ufffc").__dict__,
+                "child_count": 2}),
+        node("run", 1, "Text", "Email:", (10, 10, 50, 24)),
+        node("email", 1, "Edit", "", (60, 10, 150, 24)),
+    ]
+    assert {t.handle: t.name for t in targets_from_snapshot(Snapshot(nodes=chromium), SCREEN)}["email"] == "Email:"
+
+
 def test_an_element_reached_twice_is_listed_once():
     """Swing shows a popup menu in its layered pane, and its items are also the children of their
     menu: the same elements, met twice in one walk, were listed twice with the same ids."""

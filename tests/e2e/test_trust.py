@@ -697,3 +697,29 @@ def test_over_mcp_a_renamed_element_is_refused_and_names_cannot_forge_lines(desk
     assert hostile.events("clicked", since=mark) == []
     assert '\\x07\\x08\\u202eevil\\u200bname"' in text
     assert not any(line.startswith("[95]") for line in text.splitlines())
+
+
+UNLABELLED_PAGE = """<!doctype html><html><head><title>Unlabelled form</title></head><body>
+<p>Email: <input id="email"></p>
+<div>Phone number</div><input id="phone">
+<button onclick="document.title = 'sent ' + email.value + '|' + phone.value">Send</button>
+</body></html>"""
+
+
+@pytest.mark.parametrize("browser", ["chromium", "firefox"])
+def test_unlabelled_web_fields_are_named_by_the_text_before_them(winctl, desktop, launch, tmp_path,  # noqa: F811
+                                                                  browser):
+    """Inputs with no <label> are named nothing by the browser: `state` listed `[Edit] ""` twice,
+    and an agent could only guess which was which. Each takes the text just before it now (on
+    its row, or the line above), and `input` by that name fills that field: the page sends
+    both values where they belong."""
+    page = tmp_path / "unlabelled.html"
+    page.write_text(UNLABELLED_PAGE)
+    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
+        firefox_command(tmp_path / "profile", page.as_uri())
+    launch(command, title="Unlabelled form")
+    wait_for(winctl, ("Edit", "Email:"), ("Edit", "Phone number"), ("Button", "Send"))
+    winctl("input", "Email:", "ada@example.org")
+    winctl("input", "Phone number", "555 0100")
+    winctl("click", "Send")
+    wait_for_window(desktop, "sent ada@example.org|555 0100")

@@ -236,23 +236,29 @@ def _named_by_text(nodes: list[Node]) -> dict[int, str]:
     is. The text is then not listed again (`_repeats_parent`)."""
     names: dict[int, str] = {}
     for i, node in enumerate(nodes):
-        if node.role not in BORROWS_NAME or display_name(node) or not node.child_count:
-            continue
-        inside, j = {i}, i + 1
-        texts: list[str] = []
-        while j < len(nodes) and nodes[j].parent in inside and len(inside) <= CONTENT_NODES:
-            inner = nodes[j]  # in document order, a node's descendants follow it
-            if inner.operations - {Operation.FOCUS}:
-                texts = []
-                break
-            rect = inner.rect
-            if inner.role in TEXT_TYPES and display_name(inner) and rect is not None and not rect.is_empty:
-                texts.append(display_name(inner))
-            inside.add(j)
-            j += 1
-        if len(texts) == 1 and (j == len(nodes) or nodes[j].parent not in inside):
-            names[i] = texts[0]
+        if node.role in BORROWS_NAME and not display_name(node) and (text := _only_text(nodes, i)):
+            names[i] = text
     return names
+
+
+def _only_text(nodes: list[Node], i: int) -> str:
+    """The one text shown inside element i (its descendants, up to CONTENT_NODES of them); ""
+    when there is none, several, or something among them acts."""
+    if not nodes[i].child_count:
+        return ""
+    inside, j = {i}, i + 1
+    texts: list[str] = []
+    while j < len(nodes) and nodes[j].parent in inside and len(inside) <= CONTENT_NODES:
+        inner = nodes[j]  # in document order, a node's descendants follow it
+        if inner.operations - {Operation.FOCUS}:
+            return ""
+        rect = inner.rect
+        if inner.role in TEXT_TYPES and display_name(inner) and rect is not None and not rect.is_empty:
+            texts.append(display_name(inner))
+        inside.add(j)
+        j += 1
+    complete = j == len(nodes) or nodes[j].parent not in inside
+    return texts[0] if len(texts) == 1 and complete else ""
 
 
 NAMED_BY_LABEL = "name: the label before it"  # a target's derived_from starts so when so named
@@ -303,14 +309,20 @@ def _label_before(nodes: list[Node], i: int) -> str:
     """The text of the label just before element i among its siblings, beside or above it."""
     field = nodes[i].rect
     assert field is not None
+    parent = nodes[nodes[i].parent or 0]
+    if parent.role in TEXT_TYPES and EMBEDDED in (parent.value or ""):
+        return _text_before_embedded(nodes, i)  # its siblings are written into the parent's text
     for j in range(i - 1, -1, -1):
         sibling = nodes[j]
         if j == nodes[i].parent:
             return ""
         if sibling.parent != nodes[i].parent:
             continue  # inside an earlier sibling
-        text, rect = display_name(sibling), sibling.rect
-        if sibling.role not in TEXT_TYPES or rect is None or rect.is_empty:
+        rect = sibling.rect
+        # a label, or a box holding one (a web page's <div>Phone number</div> before its input)
+        text = display_name(sibling) if sibling.role in TEXT_TYPES else \
+            _only_text(nodes, j) if sibling.role not in INTERACTIVE_TYPES else ""
+        if not text or rect is None or rect.is_empty:
             return ""  # another field, or something else between: not this one's label
         if not any(c.isalnum() for c in text):
             continue  # "×" between a width and a height
@@ -319,6 +331,22 @@ def _label_before(nodes: list[Node], i: int) -> str:
         above = field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20
         return text if beside or above else ""
     return ""
+
+
+EMBEDDED = "\ufffc"  # where a text's embedded child (a field in a paragraph) sits in its text
+
+
+def _text_before_embedded(nodes: list[Node], i: int) -> str:
+    """The text just before element i in its parent's text, where the parent writes its children
+    inline (Firefox's paragraph "Email: ￼" holding its input as the object character)."""
+    text = nodes[nodes[i].parent or 0].value or ""
+    # its place among the embedded children: a text child written out in the parent's text is a
+    # run of that text, not an object (Chromium lists "Email:" as a child of "Email: ￼")
+    k = sum(1 for j in range(nodes[i].parent or 0, i) if nodes[j].parent == nodes[i].parent
+            and not (nodes[j].role in TEXT_TYPES and display_name(nodes[j]) and display_name(nodes[j]) in text))
+    segments = text.split(EMBEDDED)
+    label = segments[k].strip() if k < len(segments) else ""
+    return label if any(c.isalnum() for c in label) else ""
 
 
 def _repeats_parent(node: Node, targets: list[Target], parent_pos: int | None) -> bool:

@@ -453,24 +453,25 @@ class AtspiClient:
                 return [Variant("s", "vcl")]
         return name
 
-    async def _read_extras(self, raw: _Raw, full: bool, cell_text: bool = False) -> None:
+    async def _read_extras(self, raw: _Raw, full: bool, cell_text: bool = False,
+                           frame: tuple[int, int, int, int] | None = None) -> None:
         """Actions, value and short text: only for elements whose interfaces have them.
 
         With `full=False` (tree walks) the action names of cells and list items are not
         read: there are thousands of them, and their one action ("activate") is not what a
         click on them means — selecting is, and that needs no action name. `cell_text` reads
         the text of cells made on demand: a spreadsheet names its cells by address ("A1")
-        and keeps their content in the text.
+        and keeps their content in the text. `frame`: the window's extents, in a tree walk.
         """
         dest, path = raw.ref
         jobs: dict[str, Any] = {}
-        _, ctype = role_of(raw.role_number)
+        native, ctype = role_of(raw.role_number)
         if IFACE + "Action" in raw.interfaces and (full or ctype not in ITEM_TYPES):
             jobs["actions"] = self._maybe(dest, path, IFACE + "Action", "GetActions")
         if IFACE + "Value" in raw.interfaces and ctype not in VALUELESS_TYPES:
             jobs["value"] = self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
-        if IFACE + "Text" in raw.interfaces and (cell_text and ctype in ITEM_TYPES or ctype in TEXT_ROLES
-                                                 and (ctype == "Edit" or not raw.name)):
+        textual = cell_text and ctype in ITEM_TYPES or ctype in TEXT_ROLES and (ctype == "Edit" or not raw.name)
+        if IFACE + "Text" in raw.interfaces and (textual or _text_block(raw, native, frame)):
             jobs["text"] = self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, TEXT_PREVIEW])
         if not raw.name.strip() and ctype in LABELLED_TYPES:
             jobs["relations"] = self._maybe(dest, path, ACCESSIBLE, "GetRelationSet")
@@ -546,6 +547,8 @@ class AtspiClient:
             states -= {"visible"}
         if ctype == "Edit" and "editable" not in states and native == "text":
             ctype = "Text"  # a read-only text view is text, not a field
+        if raw.value and _text_block(raw, native):
+            ctype = "Text"  # Firefox's <div>Phone number</div>: a section holding its text itself
         rect = None
         if raw.extents is not None:
             x, y, w, h = raw.extents
@@ -621,7 +624,7 @@ class AtspiClient:
             selects = parent is not None and IFACE + "Selection" in parent.interfaces
             kept = old is not None and not fresh and not moved and old.selects == selects
             entry = _Entry(raw, selects, label, node=old.node if kept and old is not None else None)
-            jobs = [self._read_extras(raw, full=False, cell_text=in_managed)] if fresh else []
+            jobs = [self._read_extras(raw, full=False, cell_text=in_managed, frame=frame[0])] if fresh else []
             if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & await self._shown_bit(ref[0])):
                 jobs.append(expand(entry, old, renew))
             await asyncio.gather(*jobs)
@@ -1660,6 +1663,14 @@ def _env_int(name: str, default: int) -> int:
 def _defunct_only(raw: _Raw) -> bool:
     """DEFUNCT and no other state, from an element that still answers (LibreOffice does this)."""
     return bool(raw.states) and raw.states[0] == DEFUNCT_BIT and not any(raw.states[1:])
+
+
+def _text_block(raw: _Raw, native: str, frame: tuple[int, int, int, int] | None = None) -> bool:
+    """An unnamed section with no children, in the window (`frame`): Firefox keeps a <div>'s
+    text in the section itself (Chromium gives it a text child), and it was listed as nothing.
+    (Those out of view are not read: a long page has hundreds, all "showing".)"""
+    return native == "section" and raw.child_count == 0 and not raw.name and \
+        (frame is None or _visible_area(raw.extents, frame) is not None)
 
 
 def _makes_children_on_demand(raw: _Raw) -> bool:
