@@ -34,6 +34,7 @@ CLIPPING_TYPES = frozenset({
 # Popups live in their own windows: their items are not clipped by the menu bar's rect.
 UNCLIPPED_TYPES = frozenset({"Menu", "MenuItem", "ComboBox", "ToolTip", "Window", "Dialog"})
 TEXT_PREVIEW = 80
+EMBEDDED = "\ufffc"  # where a text's embedded child (a field in a paragraph) sits in its text
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,8 @@ def is_useful(node: Node) -> bool:
         return True
     if node.operations - {Operation.FOCUS}:
         return True
-    if node.role in CONTEXT_TYPES:
-        return bool(node.name.strip() or (node.value or "").strip())
+    if node.role in CONTEXT_TYPES:  # a paragraph's text that is only its children ("￼ ￼") says nothing
+        return bool(node.name.strip() or (node.value or "").replace(EMBEDDED, " ").strip())
     return False
 
 
@@ -111,7 +112,8 @@ _TAGS = re.compile(r"<[^<>]*>")  # Qt tooltips may be rich text: "<p style='whit
 
 
 def _preview(text: str) -> str:
-    text = " ".join(text.split())
+    """One line of at most TEXT_PREVIEW characters, without the marks where children sit."""
+    text = " ".join(text.replace(EMBEDDED, " ").split())
     return text if len(text) <= TEXT_PREVIEW else text[: TEXT_PREVIEW - 1] + "…"
 
 
@@ -333,7 +335,6 @@ def _label_before(nodes: list[Node], i: int) -> str:
     return ""
 
 
-EMBEDDED = "\ufffc"  # where a text's embedded child (a field in a paragraph) sits in its text
 
 
 def _text_before_embedded(nodes: list[Node], i: int) -> str:
