@@ -1,5 +1,5 @@
 """Acting on an id checks that the element is still what the agent was shown, including names
-the tree does not give (lent by a wrapper, held as text, read off the label before it)."""
+the tree does not give (lent by a wrapper, held as text, read off the label beside it)."""
 
 import pytest
 

@@ -227,10 +227,10 @@ def test_a_field_without_a_name_of_its_own_is_named_by_the_label_before_it():
     ]
     named = {t.handle: t for t in targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)}
     assert named["width"].name == "Start with this size:"
-    assert named["width"].derived_from == "name: the label before it; its own is 'Window Settings'"
+    assert named["width"].derived_from == "name: the label beside it; its own is 'Window Settings'"
     assert named["height"].name == "Window Settings" and named["height"].derived_from is None
     assert named["cmd"].name == "Start with this command:"
-    assert named["cmd"].derived_from == "name: the label before it; its own is ''"
+    assert named["cmd"].derived_from == "name: the label beside it; its own is ''"
     assert named["named"].name == "Own name"
 
 

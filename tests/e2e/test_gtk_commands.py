@@ -207,7 +207,14 @@ def test_scroll_moves_the_table(winctl, app):
 
 
 def test_select_chooses_a_combo_option(winctl, app):
-    combo = targets(winctl.state(), "ComboBox")[0]["id"]
+    """GTK names a combo box by its choice: it was listed as `[ComboBox] "Red"`. It is named by
+    its label now, "Color", the choice its value; chosen by that name, and again by its id once
+    its choice (GTK's name for it) changed."""
+    [listed] = targets(winctl.state(), "ComboBox")
+    combo = listed["id"]
+    assert (listed["name"], listed["value"]) == ("Color", "Red"), listed
+    winctl("select", "Color", "Blue")
+    app.wait_for("combo_changed", text="Blue")
     winctl("select", str(combo), "Green")
     app.wait_for("combo_changed", text="Green")
     assert winctl("get", "value", str(combo)).out.strip() == "Green"

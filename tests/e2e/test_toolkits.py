@@ -492,7 +492,7 @@ def test_a_qt5_spin_box_is_named_by_the_label_before_it(winctl, desktop, launch,
     wait_for(winctl, ("Spinner", "Start with this size:"), ("Spinner", "Window Settings"))
     prefs = winctl("--json", "state", "--verbose").json["result"]
     width = next(t for t in prefs["targets"] if t["name"] == "Start with this size:" and t["type"] == "Spinner")
-    assert width["derived_from"] == "name: the label before it; its own is 'Window Settings'", width
+    assert width["derived_from"] == "name: the label beside it; its own is 'Window Settings'", width
     if "checked" in next(t for t in prefs["targets"] if t["name"] == "Remember window size on closing")["states"]:
         winctl("click", "Remember window size on closing")  # the size to start with is asked only without it
     winctl("wait", "--enabled", str(width["id"]), "--timeout", "5")

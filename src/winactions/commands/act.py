@@ -185,7 +185,7 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
 
 
 class SelectParams(Params):
-    id: int = ID
+    id: int | str = REF
     value: str = Field(description="the option to choose (its visible name)")
 
 

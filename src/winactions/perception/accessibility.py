@@ -156,7 +156,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
             type=node.role,
             name=borrowed.get(i) or by_text.get(i) or by_label.get(i) or display_name(node),
             derived_from=NAMED_BY_WRAPPER if i in borrowed else NAMED_BY_TEXT if i in by_text
-            else named_by_label(display_name(node)) if i in by_label else None,
+            else named_by_label(None if _names_its_choice(node) else display_name(node)) if i in by_label else None,
             rect=vis.rect,
             source=Source.ACCESSIBILITY,
             states=sorted(node.states),
@@ -263,36 +263,46 @@ def _only_text(nodes: list[Node], i: int) -> str:
     return texts[0] if len(texts) == 1 and complete else ""
 
 
-NAMED_BY_LABEL = "name: the label before it"  # a target's derived_from starts so when so named
+NAMED_BY_LABEL = "name: the label beside it"  # a target's derived_from starts so when so named
 PLACED_LABELS = frozenset({"Edit", "Spinner", "ComboBox", "Slider"})  # named by a label beside them
 LABEL_GAP = 200  # px at most between a label and the field right of it
 INHERITED_DEPTH = 3  # ancestors whose name a field may repeat when it has none of its own
 
 
-def named_by_label(own: str) -> str:
-    """The derived_from of a field named by the label before it: says its own name, which
-    is what it still answers when read again (`session.desktop._check_identity`)."""
-    return f"{NAMED_BY_LABEL}; its own is {own!r}"
+def named_by_label(own: str | None) -> str:
+    """The derived_from of a field named by the label beside it: says its own name (None: its
+    choice), which is what it still answers when read again (`session.desktop._check_identity`)."""
+    return f"{NAMED_BY_LABEL}; its own is " + ("its choice" if own is None else repr(own))
 
 
 def _named_by_label(nodes: list[Node]) -> dict[int, str]:
-    """Fields with no name of their own named by the label just before them, as a user reads a
-    form: left of it on its row, or right above it. Qt names a spin box or line edit without a
-    buddy label after its group box: featherpad's preferences listed `[Spinner] "Window
-    Settings"` twice, for "Start with this size:". A field named by a relation (GTK, Swing's
-    labelFor) or by the page (browsers) keeps its name. A label of symbols alone ("×" between
-    two spin boxes) names nothing, and the search stops at another field."""
+    """Fields with no name of their own named by the label beside them, as a user reads a form:
+    left of it on its row, or right above it. Qt names a spin box or line edit without a buddy
+    label after its group box: featherpad's preferences listed `[Spinner] "Window Settings"`
+    twice, for "Start with this size:". A GTK combo box is named by its choice: the fixture's
+    `[ComboBox] "Red"` is the "Color" one. A field named by a relation (GTK, Swing's labelFor)
+    or by the page (browsers) keeps its name. A label of symbols alone ("×" between two spin
+    boxes) names nothing, and a label with another field between names nothing either."""
+    children: dict[int, list[int]] = {}
+    for i, node in enumerate(nodes):
+        if node.parent is not None:
+            children.setdefault(node.parent, []).append(i)
     names: dict[int, str] = {}
     for i, node in enumerate(nodes):
         if node.role not in PLACED_LABELS or node.parent is None or node.rect is None or node.rect.is_empty:
             continue
         own = display_name(node)
-        if own and not _inherited(nodes, i, own):
+        if own and not _inherited(nodes, i, own) and not _names_its_choice(node):
             continue
-        label = _label_before(nodes, i)
+        label = _label_beside(nodes, i, children[node.parent])
         if label:
             names[i] = label
     return names
+
+
+def _names_its_choice(node: Node) -> bool:
+    """A combo box whose name is only its chosen option (GTK)."""
+    return node.role == "ComboBox" and bool(node.value) and display_name(node) == node.value
 
 
 def _inherited(nodes: list[Node], i: int, name: str) -> bool:
@@ -307,34 +317,45 @@ def _inherited(nodes: list[Node], i: int, name: str) -> bool:
     return False
 
 
-def _label_before(nodes: list[Node], i: int) -> str:
-    """The text of the label just before element i among its siblings, beside or above it."""
+def _label_beside(nodes: list[Node], i: int, siblings: list[int]) -> str:
+    """The text of the label beside element i among its siblings: the nearest left of it on its
+    row, else the nearest right above it; in either order of the tree (GTK's grid lists a combo
+    box before the label left of it). No label when another field stands between."""
     field = nodes[i].rect
     assert field is not None
     parent = nodes[nodes[i].parent or 0]
     if parent.role in TEXT_TYPES and EMBEDDED in (parent.value or ""):
         return _text_before_embedded(nodes, i)  # its siblings are written into the parent's text
-    for j in range(i - 1, -1, -1):
-        sibling = nodes[j]
-        if j == nodes[i].parent:
-            return ""
-        if sibling.parent != nodes[i].parent:
-            continue  # inside an earlier sibling
-        rect = sibling.rect
-        # a label, or a box holding one (a web page's <div>Phone number</div> before its input)
-        text = display_name(sibling) if sibling.role in TEXT_TYPES else \
-            _only_text(nodes, j) if sibling.role not in INTERACTIVE_TYPES else ""
-        if not text or rect is None or rect.is_empty:
-            return ""  # another field, or something else between: not this one's label
+    left: list[tuple[Rect, str]] = []
+    above: list[tuple[Rect, str]] = []
+    fields: list[Rect] = []
+    for j in siblings:
+        sibling, rect = nodes[j], nodes[j].rect
+        if j == i or rect is None or rect.is_empty:
+            continue
+        if sibling.role in INTERACTIVE_TYPES:
+            fields.append(rect)
+            continue
+        # a label, or a box holding one (a web page's <div>Phone number</div> above its input)
+        text = display_name(sibling) if sibling.role in TEXT_TYPES else _only_text(nodes, j)
         if not any(c.isalnum() for c in text):
             continue  # "×" between a width and a height
-        beside = rect.top <= field.center[1] <= rect.bottom and rect.right <= field.left + 2 \
-            and field.left - rect.right <= LABEL_GAP
-        above = field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20
-        return text if beside or above else ""
+        if rect.top <= field.center[1] <= rect.bottom and rect.right <= field.left + 2 \
+                and field.left - rect.right <= LABEL_GAP:
+            left.append((rect, text))
+        elif field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20:
+            above.append((rect, text))
+    if left:
+        rect, text = max(left, key=lambda found: found[0].right)
+        between = any(f.top <= field.center[1] <= f.bottom and rect.right - 2 <= f.left and f.right <= field.left + 2
+                      for f in fields)
+        return "" if between else text
+    if above:
+        rect, text = max(above, key=lambda found: found[0].bottom)
+        between = any(rect.bottom - 2 <= f.top and f.bottom <= field.top + 2 and abs(f.left - field.left) <= 20
+                      for f in fields)
+        return "" if between else text
     return ""
-
-
 
 
 def _text_before_embedded(nodes: list[Node], i: int) -> str:

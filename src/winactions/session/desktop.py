@@ -491,7 +491,8 @@ def _check_identity(target: Target, node: Node) -> None:
     name = display_name(node)
     mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
     lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT) \
-        or target.derived_from == named_by_label(name)  # its own name still what it was when listed
+        or target.derived_from == named_by_label(name) \
+        or target.derived_from == named_by_label(None) and name == (node.value or "")  # its own name as when listed
     if name != target.name and not mirrors_value and not lent:
         raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                            f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
