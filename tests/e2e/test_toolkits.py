@@ -480,14 +480,7 @@ def test_a_qt5_spin_box_is_named_by_the_label_before_it(winctl, desktop, launch,
     before it now (its own name kept in derived_from, so acting on it still checks that); the
     height beside it, after a lone "×", keeps Qt's name. Set by that name, the width is in
     featherpad's own settings file once the dialog closes."""
-    doc = tmp_path / "prefs.txt"
-    doc.write_text("")
-    app = launch(featherpad_command(doc), title="prefs.txt")
-    wait_for(winctl, ("MenuItem", "Options"), app=app)
-    winctl("click", "Options")
-    wait_for(winctl, ("MenuItem", "Preferences"))
-    winctl("click", "Preferences")
-    wait_for_window(desktop, "Preferences")
+    _featherpad_preferences(winctl, desktop, launch, tmp_path / "prefs.txt")
     winctl("focus", "Preferences")
     wait_for(winctl, ("Spinner", "Start with this size:"), ("Spinner", "Window Settings"))
     prefs = winctl("--json", "state", "--verbose").json["result"]
@@ -579,7 +572,20 @@ def _chosen_by_keys(winctl: Winctl, combo: int, option: str) -> None:
     out = winctl("select", str(combo), option).out
     assert "keyboard to choose" in out, out
     assert next(t for t in winctl("--json", "state").json["result"]["targets"]
-                if int(t["id"]) == combo)["name"] == option
+                if int(t["id"]) == combo)["value"] == option
+
+
+def combo_choosing(winctl: Winctl, option: str, timeout: float = TREE_TIMEOUT) -> tuple[int, str]:
+    """(id, name) of the combo box whose choice is `option`, once one is listed. Qt names a box
+    by its choice; winctl names it by the label beside it, the choice its value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = [t for t in winctl("--json", "state").json["result"]["targets"]
+                 if t["type"] == "ComboBox" and t.get("value") == option]
+        if found:
+            return int(found[0]["id"]), found[0]["name"]
+        assert time.monotonic() < deadline, f"no combo box chose {option!r}"
+        time.sleep(0.3)
 
 
 def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_path):
@@ -596,15 +602,16 @@ def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
                                                      "MenuItem", "Translation File Settings..."))).out
     wait_for_window(desktop, "Settings for")
     winctl("focus", "Settings for")
-    language = target(wait_for(winctl, ("ComboBox", "German (Deutsch)")), "ComboBox", "German (Deutsch)")
+    language, label = combo_choosing(winctl, "German (Deutsch)")
+    assert label == "Language"  # Qt's own name for it is its choice
 
     wrong = winctl("select", str(language), "Klingon", expect=None)
     assert wrong.code != 0 and 'no option "Klingon"' in wrong.err and '"French (français)"' in wrong.err
     assert "collapsed" in next(t for t in winctl("--json", "state").json["result"]["targets"]
                                if int(t["id"]) == language)["states"]
     _chosen_by_keys(winctl, language, "French (français)")  # far down a list of 328: from the nearer end
-    state = wait_for(winctl, ("ComboBox", "Any Country"))  # the app refilled the country box
-    semantic_click(winctl, target(state, "Button", "OK"))
+    combo_choosing(winctl, "Any Country")  # the app refilled the country box
+    semantic_click(winctl, target(winctl.state(), "Button", "OK"))
     winctl("focus", "demo.ts")
     winctl("keys", "ctrl+s")
     assert 'language="fr"' in wait_for_file(ts_file, 'language="fr"')
@@ -687,7 +694,9 @@ def test_a_qt5_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
     when the dialog closes."""
     _featherpad_preferences(winctl, desktop, launch, tmp_path / "qt5.txt")
     winctl("focus", "Preferences")
-    _chosen_by_keys(winctl, target(wait_for(winctl, ("ComboBox", "North")), "ComboBox", "North"), "South")
+    tabs, label = combo_choosing(winctl, "North")
+    assert label == "Tab position:"
+    _chosen_by_keys(winctl, tabs, "South")
     winctl("keys", "Escape")
     settings = tmp_path / "home" / ".config" / "featherpad" / "fp.conf"
     assert "tabPosition=1" in wait_for_file(settings, "tabPosition=1")

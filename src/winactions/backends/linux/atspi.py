@@ -496,7 +496,7 @@ class AtspiClient:
             if label:
                 raw.name = label
         if ctype == "ComboBox":
-            chosen = await self._chosen(raw.ref)
+            chosen = await self._chosen(raw.ref, raw.name)
             if chosen is not None:
                 raw.value = chosen
 
@@ -1552,14 +1552,16 @@ class AtspiClient:
                 pass
         return await self._do_action(raws[index].ref, ("select", *INVOKE_ACTIONS))
 
-    async def _chosen(self, ref: tuple[str, str]) -> str | None:
-        """The name of a combo box's chosen option (Chromium names the box after its label)."""
-        container, _ = await self._options(ref)
+    async def _chosen(self, ref: tuple[str, str], name: str = "") -> str | None:
+        """The name of a combo box's chosen option (Chromium names the box after its label). Qt
+        selects no option in its list; it names the box by its choice: its `name` when that is
+        one of the options."""
+        container, options = await self._options(ref)
         chosen = await self._maybe(container[0], container[1], IFACE + "Selection", "GetSelectedChild", "i", [0])
         if not chosen:
-            return None
-        name = await self._maybe(chosen[0][0], chosen[0][1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
-        return str(name[0].value) if name else None
+            return name if name and any(o.name == name for o in options) else None
+        named = await self._maybe(chosen[0][0], chosen[0][1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+        return str(named[0].value) if named else None
 
 
 async def _cancel_pending() -> None:
