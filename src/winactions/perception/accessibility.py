@@ -266,6 +266,7 @@ def _only_text(nodes: list[Node], i: int) -> str:
 NAMED_BY_LABEL = "name: the label beside it"  # a target's derived_from starts so when so named
 PLACED_LABELS = frozenset({"Edit", "Spinner", "ComboBox", "Slider"})  # named by a label beside them
 LABEL_GAP = 200  # px at most between a label and the field right of it
+LABEL_NEIGHBOURS = 4  # siblings looked at on each side of a field, in the tree's order, for its label
 INHERITED_DEPTH = 3  # ancestors whose name a field may repeat when it has none of its own
 
 
@@ -284,9 +285,12 @@ def _named_by_label(nodes: list[Node]) -> dict[int, str]:
     or by the page (browsers) keeps its name. A label of symbols alone ("×" between two spin
     boxes) names nothing, and a label with another field between names nothing either."""
     children: dict[int, list[int]] = {}
+    place: dict[int, int] = {}  # each node's place among its parent's children
     for i, node in enumerate(nodes):
         if node.parent is not None:
-            children.setdefault(node.parent, []).append(i)
+            kids = children.setdefault(node.parent, [])
+            place[i] = len(kids)
+            kids.append(i)
     names: dict[int, str] = {}
     for i, node in enumerate(nodes):
         if node.role not in PLACED_LABELS or node.parent is None or node.rect is None or node.rect.is_empty:
@@ -294,7 +298,9 @@ def _named_by_label(nodes: list[Node]) -> dict[int, str]:
         own = display_name(node)
         if own and not _inherited(nodes, i, own) and not _names_its_choice(node):
             continue
-        label = _label_beside(nodes, i, children[node.parent])
+        # a label sits next to its field in the tree too (a page of a thousand rows is not searched)
+        near = children[node.parent][max(0, place[i] - LABEL_NEIGHBOURS):place[i] + LABEL_NEIGHBOURS + 1]
+        label = _label_beside(nodes, i, near)
         if label:
             names[i] = label
     return names
@@ -333,18 +339,18 @@ def _label_beside(nodes: list[Node], i: int, siblings: list[int]) -> str:
         sibling, rect = nodes[j], nodes[j].rect
         if j == i or rect is None or rect.is_empty:
             continue
+        beside = rect.top <= field.center[1] <= rect.bottom and rect.right <= field.left + 2 \
+            and field.left - rect.right <= LABEL_GAP
+        over = field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20
+        if not (beside or over):
+            continue
         if sibling.role in INTERACTIVE_TYPES:
             fields.append(rect)
             continue
         # a label, or a box holding one (a web page's <div>Phone number</div> above its input)
         text = display_name(sibling) if sibling.role in TEXT_TYPES else _only_text(nodes, j)
-        if not any(c.isalnum() for c in text):
-            continue  # "×" between a width and a height
-        if rect.top <= field.center[1] <= rect.bottom and rect.right <= field.left + 2 \
-                and field.left - rect.right <= LABEL_GAP:
-            left.append((rect, text))
-        elif field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20:
-            above.append((rect, text))
+        if any(c.isalnum() for c in text):  # not "×" between a width and a height
+            (left if beside else above).append((rect, text))
     if left:
         rect, text = max(left, key=lambda found: found[0].right)
         between = any(f.top <= field.center[1] <= f.bottom and rect.right - 2 <= f.left and f.right <= field.left + 2
