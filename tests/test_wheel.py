@@ -65,3 +65,19 @@ def test_a_row_that_goes_away_stops_the_wheel():
     screen.refresh = lambda handle: None  # type: ignore[method-assign]
     assert wheel_into_view(screen, "70", VIEW, screen.landmarks(), screen.landmarks) == 0  # type: ignore[arg-type]
     assert screen.turned == []
+
+
+def test_a_short_list_whose_notch_jumps_past_the_middle_is_not_turned_back_and_forth():
+    """A view of 10 rows that a notch moves by 7: the row jumps over the middle half (5 rows)
+    from below it to above it; once it passed the middle inside the view, the wheel stops
+    instead of swinging back and forth for 200 notches."""
+    screen = ListOnScreen(rows=100)
+    real_scroll = screen.scroll
+
+    def coarse(x: int, y: int, dx: int, dy: int) -> None:
+        real_scroll(x, y, dx, dy)
+        screen.first = max(0, min(screen.rows - 10, screen.first + 4 * dy))  # 3 + 4 = 7 rows a notch
+
+    screen.scroll = coarse  # type: ignore[method-assign]
+    turned = wheel_into_view(screen, "15", VIEW, screen.landmarks(), screen.landmarks)  # type: ignore[arg-type]
+    assert turned and shows(screen, 15) and len(screen.turned) < 10, screen.turned

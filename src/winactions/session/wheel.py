@@ -75,6 +75,8 @@ def wheel_into_view(backend: Backend, handle: str, view: Rect, marks: list[Landm
             away = rect.center[1] - y
             if view.top + view.height / 4 <= rect.center[1] <= view.bottom - view.height / 4:
                 return turned
+            if turned and (1 if away > 0 else -1) != direction and _inside(rect, view):
+                return turned  # it passed the middle: a notch moves it too far to land there
             direction = 1 if away > 0 else -1
             notches = max(1, min(BURST, round(abs(away) / per_notch))) if per_notch else 1
         else:
