@@ -110,6 +110,27 @@ def test_an_element_that_changed_its_name_is_not_acted_on(route, winctl, daemon,
     assert (clicked["widget"], clicked["label"]) == ("left", "Delete")
 
 
+@pytest.mark.parametrize("route", ["one-shot", "daemon"])
+def test_a_field_whose_label_changed_is_not_typed_into(route, winctl, daemon, hostile):
+    """A field named only by the label beside it keeps its own (empty) name when the labels
+    swap, so checking the element itself passed, and "Amount to keep" took text meant for it
+    under the label "Amount to delete". The label is read again before acting on such a name."""
+    run = winctl if route == "one-shot" else daemon
+    run("focus", HOSTILE)
+    state = run("--json", "state").json["result"]
+    [keep] = [t["id"] for t in state["targets"] if t["type"] == "Edit" and t["name"] == "Amount to keep"]
+    [swap] = ids_named(state, "Swap labels")
+    run("click", str(swap))
+    hostile.wait_for("swapped")
+    mark = hostile.mark()
+    refused = run("input", str(keep), "5", expect=3)
+    assert f'element {keep} was [Edit] "Amount to keep" and is now "Amount to delete"; nothing was done' \
+        in refused.err, refused.err
+    assert hostile.events("amount", since=mark) == [], "the field took the text all the same"
+    run("input", "Amount to keep", "5")  # by the name it shows now: the other field
+    assert hostile.wait_for("amount", since=mark, text="5")["field"] == "deleted"
+
+
 # -- 3. hidden page and closed menu ----------------------------------------------------------
 def test_content_of_a_hidden_tab_is_not_clicked(winctl, hostile):
     winctl("focus", HOSTILE)

@@ -20,6 +20,7 @@ from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, Win
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
 from winactions.perception.accessibility import (
+    NAMED_BY_LABEL,
     NAMED_BY_TEXT,
     NAMED_BY_WRAPPER,
     TEXT_TYPES,
@@ -313,7 +314,9 @@ class DesktopSession:
         takes text is meant (GTK's Save As has an Edit and a column header named "Name").
         `wheel` False (`--via semantic`): a name out of view is not scrolled to with the mouse."""
         if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
-            return self.resolve(int(ref), acting=True)
+            target, node = self.resolve(int(ref), acting=True)
+            self._check_lent_name(target, window)
+            return target, node
         if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
             progress.step(f"looking for {ref!r} in the window's tree")
             named = self._named_in_tree(ref.strip(), window, takes_text, wheel)
@@ -339,6 +342,18 @@ class DesktopSession:
             f", confidence {found.confidence:.2f}"
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
+
+    def _check_lent_name(self, target: Target, window: WindowInfo) -> None:
+        """A name the element does not carry itself (lent by a wrapper, its text, the label
+        beside it) is read again from the window before acting: the label "Amount to keep"
+        beside a field may now say "Amount to delete", the field itself unchanged. One read of
+        the tree, only for such names."""
+        if target.derived_from is None or not target.derived_from.startswith(LENT_NAMES):
+            return
+        now = next((t for t in self.refresh_state(window).targets if t.handle == target.handle), None)
+        if now is not None and now.name != target.name:
+            raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
+                               f'"{now.name}"; nothing was done', hint="the UI changed — run `winctl state`")
 
     def _named_in_tree(self, name: str, window: WindowInfo, takes_text: bool = False,
                        wheel: bool = True) -> Target | None:
@@ -452,6 +467,7 @@ class DesktopSession:
         return state
 
 
+LENT_NAMES = (NAMED_BY_WRAPPER, NAMED_BY_TEXT, NAMED_BY_LABEL)  # derived_from of names read off other elements
 WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without an editable-text interface (web)
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
