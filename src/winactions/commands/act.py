@@ -75,7 +75,8 @@ class InputParams(Params):
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text: replaces it (or appends with --append), through the element's
     editable-text interface when it has one, else by focusing it and typing. A spreadsheet
-    cell is committed (Enter); a disabled field is refused."""
+    cell is committed (Enter), and one out of view is reached by its address (Z200); a
+    disabled field is refused. A name shared with a column header means the field."""
     return set_text(ctx, p)
 
 
@@ -191,7 +192,7 @@ class SelectParams(Params):
 
 @command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"))
 def select(ctx: Context, p: SelectParams) -> ActionResult:
-    """Choose an option by name in a combo box, list or tab list.
+    """Choose an option by name in a combo box, list or tab list (the box by id or by its name).
 
     Where a toolkit takes no choice through its accessibility API (Qt, Java Swing, web pages
     in Firefox), or a combo box refuses one, the box is opened with the mouse and the option
