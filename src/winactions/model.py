@@ -50,6 +50,11 @@ class Rect(BaseModel):
     def contains(self, x: int, y: int) -> bool:
         return self.left <= x < self.right and self.top <= y < self.bottom
 
+    def encloses(self, other: Rect) -> bool:
+        """Whether all of `other` lies within this rectangle."""
+        return self.left <= other.left and other.right <= self.right and self.top <= other.top \
+            and other.bottom <= self.bottom
+
     def intersect(self, other: Rect) -> Rect | None:
         left, top = max(self.left, other.left), max(self.top, other.top)
         right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)

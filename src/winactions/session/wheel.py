@@ -52,8 +52,7 @@ def landmarks(targets: list[Target], view: Rect, role: str) -> list[Landmark]:
             and t.rect.height > t.rect.width and t.rect.top < view.bottom and view.top < t.rect.bottom
             and view.left - BAR_REACH <= t.rect.left and t.rect.right <= view.right + BAR_REACH]
     inside = [t for t in targets if t.handle is not None and t.rect is not None and t.type not in FIXED_IN_LISTS
-              and view.left <= t.rect.left and t.rect.right <= view.right
-              and view.top <= t.rect.top and t.rect.bottom <= view.bottom and t.rect.area < view.area / 2]
+              and view.encloses(t.rect) and t.rect.area < view.area / 2]
     rows = [Landmark(str(t.handle), t.rect) for t in [t for t in inside if t.type == role] or inside
             if t.rect is not None]
     return bars[:1] + rows[:LANDMARKS]
@@ -75,7 +74,7 @@ def wheel_into_view(backend: Backend, handle: str, view: Rect, marks: list[Landm
             away = rect.center[1] - y
             if view.top + view.height / 4 <= rect.center[1] <= view.bottom - view.height / 4:
                 return turned
-            if turned and (1 if away > 0 else -1) != direction and _inside(rect, view):
+            if turned and (1 if away > 0 else -1) != direction and view.encloses(rect):
                 return turned  # it passed the middle: a notch moves it too far to land there
             direction = 1 if away > 0 else -1
             notches = max(1, min(BURST, round(abs(away) / per_notch))) if per_notch else 1
@@ -91,7 +90,7 @@ def wheel_into_view(backend: Backend, handle: str, view: Rect, marks: list[Landm
         if rect is not None and moved.rect is not None and moved.rect.center[1] != rect.center[1]:
             per_notch = max(per_notch, abs(moved.rect.center[1] - rect.center[1]) / notches)
         elif not list_moved:  # the list is at its end this way, or cannot move
-            if moved.rect is not None and _inside(moved.rect, view):
+            if moved.rect is not None and view.encloses(moved.rect):
                 return turned  # at the end of its list: as far in as it comes
             if moved.rect is not None or turned_back:
                 return 0
@@ -113,6 +112,3 @@ def _read_again(backend: Backend, marks: list[Landmark], view: Rect) -> tuple[bo
             kept.append(Landmark(mark.handle, now.rect, now.value, mark.fixed))
     return moved, kept
 
-
-def _inside(rect: Rect, view: Rect) -> bool:
-    return view.left <= rect.left and rect.right <= view.right and view.top <= rect.top and rect.bottom <= view.bottom
