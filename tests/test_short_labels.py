@@ -130,6 +130,25 @@ def test_a_word_beside_the_next_control_is_found_whole():
     assert sum(inside(rect, c.rect.center) for c in found) == 1, "one candidate per place"
 
 
+XMESSAGE = Path(__file__).parent / "fixtures" / "screens" / "xmessage.png"
+XMESSAGE_BUTTONS = {"okay": [4, 359, 53, 386], "cancel": [57, 359, 124, 386]}  # their outlines, read off the picture
+
+
+@pytest.mark.parametrize("label", ["okay", "cancel"])
+def test_a_label_read_in_a_run_of_words_is_cut_from_it(label):
+    """xmessage (which has no accessibility tree) draws its buttons "okay" and "cancel" four
+    pixels apart, and their ink is one run of words; the pointer rests on cancel, whose outline
+    is drawn thicker. "cancel)", read alone with its outline, scored less than the run "okay
+    cancel", whose whole box was given for cancel: its middle lay 7 px inside cancel, its left
+    half over okay. The label's own part of the run is given now."""
+    found = find_text(cv2.imread(str(XMESSAGE)), label)
+    left, top, right, bottom = XMESSAGE_BUTTONS[label]
+    assert found and found[0].confidence >= 0.8, found[:2]
+    rect = found[0].rect
+    assert left - 2 <= rect.left and rect.right <= right + 2, (label, found[:2])
+    assert inside([left + 8, top, right - 8, bottom], rect.center), (label, found[:2])
+
+
 def test_a_slash_read_as_one_counts_only_among_signs():
     """galculator's "+/-" comes back as "+1-": among signs a slash may be a 1 (less sure), but a
     "1" key is never the "/" key, nor an "l" the "1" key (a short label must match itself)."""

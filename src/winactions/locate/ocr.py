@@ -218,7 +218,8 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
             # 0.56): the word's shape vouches for the reading as much as the recogniser's score
             similarity = float(read.detail.get("similarity", 1.0))
             sure = max(line.score, min(1.0, m.score / SHAPE_SURE))
-            found.append(Candidate(word, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:ink",
+            # a run of words holding the label ("okay cancel" for cancel) gives the label's part of it
+            found.append(Candidate(read.rect, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:ink",
                                    query if _fold(line.text, query) == _fold(query, query) else line.text,
                                    {**read.detail, "read": line.text, "shape": round(m.score, 3)}))
         elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY and not (
