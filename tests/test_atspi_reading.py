@@ -24,6 +24,17 @@ def test_a_gtk4_file_dialog_reported_as_a_filler_is_its_window():
     assert _frame_score(raw(FILLER, "Sidebar"), "Save As", DIALOG_RECT, own=True) is None
 
 
+def test_another_process_frame_is_the_window_only_by_its_title():
+    """A window whose app is not on the bus (xmessage) lay over another app's frame: that frame,
+    titled otherwise, was taken for it by its place (anything within 2,000 px). Place is no
+    evidence across processes (every maximized window has the same); the title is."""
+    here = (544, 58, 1232, 419)
+    assert _frame_score(raw(FRAME, "Winactions Fixture", here), "No tree here", DIALOG_RECT, own=False) is None
+    assert _frame_score(raw(FRAME, "Winactions Fixture", here), "", DIALOG_RECT, own=False) is None
+    assert _frame_score(raw(FRAME, "notes.txt - Editor", here), "notes.txt - Editor", DIALOG_RECT, own=False) == 0
+    assert _frame_score(raw(FRAME, "Winactions Fixture", here), "No tree here", DIALOG_RECT, own=True) is not None
+
+
 def test_gtk4_button_names_said_twice_are_said_once():
     assert _gtk4_normalized(raw(BUTTON, "Save Save"), frozenset())[1] == "Save"
     assert _gtk4_normalized(raw(BUTTON, "Cancel Cancel"), frozenset())[1] == "Cancel"

@@ -44,6 +44,13 @@ class StaleElement(NotFound):
     code = "stale_element"
 
 
+class NoTree(NotFound):
+    """The window exposes no accessibility tree (its app is not on the bus, or has none):
+    its elements can only be read from its pixels (`state --vision local`)."""
+
+    code = "no_tree"
+
+
 class WindowClosed(NotFound):
     """The session's window no longer exists."""
 

@@ -610,6 +610,43 @@ def test_a_window_whose_title_and_place_changed_since_it_was_listed_is_still_rea
             backend.close()
 
 
+def test_a_window_with_no_tree_never_lists_another_apps_elements(winctl, desktop, tmp_path):
+    """xmessage has no accessibility tree. Lying over the GTK fixture, near its place, its
+    `state` listed the fixture's splitter and canvas as its own: another process's frame was
+    taken for the window by its place alone (anything within 2,000 px). Now its `state` says
+    it has no tree and how to read its pixels; `--vision local` lists its buttons from them;
+    `click cancel` by name falls back to the pixels, and xmessage prints the button it got."""
+    log = AppLog(str(tmp_path / "under.jsonl"))
+    under = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=10, title="Under"), "Under")
+    try:
+        winctl("focus", "Under")
+        rect = winctl("--json", "windows").json["result"]["windows"]
+        left, top, right, bottom = next(w["rect"] for w in rect if w["title"] == "Under").values()
+        geometry = f"{right - left - 300}x{bottom - top - 300}+{left + 50}+{top + 50}"
+        message = subprocess.Popen(["xmessage", "-print", "-buttons", "okay,cancel", "-geometry", geometry,
+                                    "-title", "No tree here", "pick one"], env=desktop.env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            wait_for_window(desktop, "No tree here")
+            winctl("focus", "No tree here")
+            refused = winctl("--json", "state", expect=3).json["error"]
+            assert refused["code"] == "no_tree" and "exposes no accessibility tree" in refused["message"], refused
+            assert "--vision local" in refused["hint"], refused
+            seen = winctl("--vision", "local", "--json", "state").json["result"]
+            assert all(t["source"] != "accessibility" for t in seen["targets"]), seen["targets"]
+            names = " ".join(t["name"] for t in seen["targets"])  # xmessage's rounded outline may read as "("
+            assert "okay" in names and "cancel" in names, seen["targets"]
+            assert any("exposes no accessibility tree" in w for w in seen["warnings"]), seen["warnings"]
+            winctl("click", "cancel")
+            assert message.communicate(timeout=10)[0].strip() == "cancel"
+        finally:
+            if message.poll() is None:
+                message.kill()
+                message.communicate()
+    finally:
+        stop_app(under)
+
+
 # -- 5. names and titles cannot forge lines -------------------------------------------------------
 LINE = re.compile(r'^(Window: ".*" \(.*\)|\[\d+\] \[\w+\] ".*"( .*)?|tier: .*|warning: .*)$')
 

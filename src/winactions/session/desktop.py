@@ -16,7 +16,7 @@ from typing import Any
 
 from winactions import progress
 from winactions.backends.base import Backend
-from winactions.errors import AppBusy, InvalidInput, NotFound, StaleElement, WinctlError, WindowClosed
+from winactions.errors import AppBusy, InvalidInput, NotFound, NoTree, StaleElement, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
 from winactions.perception.accessibility import (
@@ -187,6 +187,10 @@ class DesktopSession:
                 detection = provider.detect(self.backend, window, detection)
             except AppBusy as exc:
                 raise self._explain_busy(window, exc) from None
+            except NoTree as exc:  # an app not on the bus (xmessage, Java without its bridge) still shows pixels
+                if detection is not None or not any(p.name.startswith("vision") for p in self.providers):
+                    raise
+                detection = Detection([], warnings=[f"{exc.message}: what is listed was seen in its pixels"])
             except Exception as exc:  # a failing extra tier must not hide the others
                 if detection is None:
                     raise
@@ -359,8 +363,12 @@ class DesktopSession:
                        wheel: bool = True) -> Target | None:
         """The one element of the window's tree with this name (exact, else ignoring case):
         reading the tree costs milliseconds and is exact, reading pixels costs seconds.
-        Several are an error that lists them; none is None (then pixels are searched)."""
-        state = self.refresh_state(window)
+        Several are an error that lists them; none is None (then pixels are searched), as is a
+        window with no tree at all (xmessage; an app whose bridge is off)."""
+        try:
+            state = self.refresh_state(window)
+        except NoTree:
+            return None
         prefer = (_takes_text, _is_control) if takes_text else (_is_control,)
         found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], prefer)
         if found is None and (scrolled := self._scrolled_into_view(name, state, wheel)) is not None:

@@ -1601,12 +1601,18 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     A frame of the window's own process (`own`) is never ruled out by title or place: both
     change while an app settles (jEdit maps "jEdit - Untitled-1", then loads its file and
     moves), and the X window we hold may be older than the frame. Another process's frame
-    must match one of them. GTK 4.8 gives its file dialogs the role "filler": a top-level
-    element of the window's own process named as the window is one (else `state` read the
-    app's main window under the dialog's title)."""
+    must carry the window's title (a window whose pid the app does not share: a sandbox's
+    pid namespace): its place alone is no evidence, since a window of an app that is not on
+    the bus (xmessage, a Java app without its bridge) often lies over another app's, and
+    every maximized window has the same place — `state` listed the other app's elements as
+    the window's. GTK 4.8 gives its file dialogs the role "filler": a top-level element of
+    the window's own process named as the window is one (else `state` read the app's main
+    window under the dialog's title)."""
     native, ctype = role_of(raw.role_number)
     if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog") \
             and not (own and title and raw.name == title):
+        return None
+    if not own and not (title and title in raw.name):
         return None
     score = 0.0 if raw.name == title else (1000.0 if title and title in raw.name else 5000.0)
     if rect is not None and raw.extents is not None:

@@ -20,7 +20,7 @@ from winactions.backends.linux import bridges, clipboard
 from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
-from winactions.errors import NotFound, WinctlError
+from winactions.errors import NotFound, NoTree, WinctlError
 from winactions.keys import Chord, parse_keys
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
@@ -102,7 +102,7 @@ class LinuxBackend(Backend):
         if handle is None:
             handle = self.atspi.find_frame(window.pid, window.title, window.rect)
             if handle is None:
-                raise NotFound(f'window "{window.title}" exposes no accessibility tree',
+                raise NoTree(f'window "{window.title}" exposes no accessibility tree',
                                hint=bridges.no_tree_hint(window.pid))
             self._frames[key] = handle
         return handle

@@ -170,6 +170,9 @@ def _gtk2_env(env: dict[str, str], changes: list[str]) -> None:
         changes.append(f"GTK_MODULES+={':'.join(added)}")
 
 
+PIXELS_MEANWHILE = "meanwhile `winctl state --vision local` lists what its pixels show"
+
+
 def no_tree_hint(pid: int | None) -> str:
     """What to do about a window without an accessibility tree, for the toolkit of the process
     that owns it (read from its executable, as `launch` does): its switches, and that `winctl
@@ -181,9 +184,10 @@ def no_tree_hint(pid: int | None) -> str:
     if not kits or kits[0] not in NEEDS or kits[0] in ("gtk3", "gtk4"):
         return ("GTK/Qt apps need the AT-SPI bus; Chromium/Electron need --force-renderer-accessibility; "
                 "start the app with `winctl launch PROGRAM`, which switches its bridge on; "
-                "`winctl screenshot` shows it meanwhile")
+                f"{PIXELS_MEANWHILE}")
     return (f"its toolkit ({kits[0]}) needs {NEEDS[kits[0]]}: close the app and start it again with "
-            "`winctl launch PROGRAM`, which sees to that; `winctl screenshot` shows it meanwhile")
+            f"`winctl launch PROGRAM`, which sees to that; {PIXELS_MEANWHILE}")
+
 
 
 # -- detection --------------------------------------------------------------------------------
