@@ -147,6 +147,7 @@ def test_a_label_read_in_a_run_of_words_is_cut_from_it(label):
     rect = found[0].rect
     assert left - 2 <= rect.left and rect.right <= right + 2, (label, found[:2])
     assert inside([left + 8, top, right - 8, bottom], rect.center), (label, found[:2])
+    assert found[0].label == label, "the label is the part of the run that matched, as `click` reports it"
 
 
 def test_a_slash_read_as_one_counts_only_among_signs():

@@ -220,7 +220,7 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
             sure = max(line.score, min(1.0, m.score / SHAPE_SURE))
             # a run of words holding the label ("okay cancel" for cancel) gives the label's part of it
             found.append(Candidate(read.rect, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:ink",
-                                   query if _fold(line.text, query) == _fold(query, query) else line.text,
+                                   query if _fold(read.label, query) == _fold(query, query) else read.label,
                                    {**read.detail, "read": line.text, "shape": round(m.score, 3)}))
         elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY and not (
                 line.text.strip().isalpha() and line.score >= 0.6):  # it read a letter there: trust that
@@ -307,18 +307,30 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
                 start = -1  # "item 9" inside "item 90" is another label, not item 9
             if start >= 0:  # inside a longer line; OCR sometimes glues words, so unbounded still counts, less
                 similarity = (0.95 if step == "exact" else 0.92) - (0 if _word_bounded(a, start, len(b)) else 0.1)
-                return _candidate(line, _sub_rect(line.rect, len(a), start, len(b)), similarity, step)
+                return _candidate(line, _sub_rect(line.rect, len(a), start, len(b)), similarity, step,
+                                  _part(text, a, start, len(b)))
         else:
             similarity, start, length = _best_fuzzy(a, b)
             if similarity >= min_similarity and _numbers(a[start:start + length]) == _numbers(b):
-                rect = line.rect if length == len(a) else _sub_rect(line.rect, len(a), start, length)
-                return _candidate(line, rect, similarity * 0.95, step)
+                whole = length == len(a)
+                rect = line.rect if whole else _sub_rect(line.rect, len(a), start, length)
+                return _candidate(line, rect, similarity * 0.95, step, None if whole else _part(text, a, start, length))
     return None
 
 
-def _candidate(line: TextBox, rect: Rect, similarity: float, mode: str) -> Candidate:
-    return Candidate(rect, round(similarity * line.score, 3), "ocr", line.text,
-                     {"mode": mode, "score": round(line.score, 3), "similarity": round(similarity, 3)})
+def _candidate(line: TextBox, rect: Rect, similarity: float, mode: str, part: str | None = None) -> Candidate:
+    """A match of the line, or of `part` of it (then labelled by that part, with the line kept
+    in the detail: "cancel" clicked, not "okay cancel")."""
+    detail: dict[str, Any] = {"mode": mode, "score": round(line.score, 3), "similarity": round(similarity, 3)}
+    if part is not None:
+        detail["line"] = line.text
+    return Candidate(rect, round(similarity * line.score, 3), "ocr", line.text if part is None else part, detail)
+
+
+def _part(text: str, compared: str, start: int, length: int) -> str:
+    """The characters of `text` at start..start+length of its `compared` form (case-folded:
+    the same length but for rare letters such as ß, where the whole text is given)."""
+    return text[start:start + length] if len(compared) == len(text) else text
 
 
 def _best_fuzzy(text: str, wanted: str) -> tuple[float, int, int]:
