@@ -1385,9 +1385,33 @@ class AtspiClient:
 
     async def _select_child(self, container: tuple[str, str], index: int) -> str:
         done = await self._call(container[0], container[1], IFACE + "Selection", "SelectChild", "i", [index])
+        if done and done[0]:
+            return "Selection.SelectChild"
+        if await self._select_row(container, index):
+            return "Table.AddRowSelection"
+        raise ActionFailed("the container refused the selection", hint="click the item instead")
+
+    async def _select_row(self, table: tuple[str, str], index: int) -> bool:
+        """Select the row of the table's child `index`, as a click on that cell does: GTK 3
+        selects a child of a tree view only when it has one column (every cell click of a file
+        dialog's list went to the mouse, saying "semantic route failed"), but selects its rows.
+        A table that keeps several rows selected adds the row to them (GTK says nothing of
+        multiple selection in the table's states), so the others are let go, as a click does."""
+        dest, path = table
+        ifaces = await self._maybe(dest, path, ACCESSIBLE, "GetInterfaces")
+        if not ifaces or IFACE + "Table" not in ifaces[0]:
+            return False
+        row = await self._maybe(dest, path, IFACE + "Table", "GetRowAtIndex", "i", [index])
+        if not row or row[0] < 0:
+            return False  # a column header
+        done = await self._maybe(dest, path, IFACE + "Table", "AddRowSelection", "i", [row[0]])
         if not done or not done[0]:
-            raise ActionFailed("the container refused the selection", hint="click the item instead")
-        return "Selection.SelectChild"
+            return False
+        chosen = await self._maybe(dest, path, IFACE + "Table", "GetSelectedRows")
+        for other in (chosen[0] if chosen else []):
+            if other != row[0]:
+                await self._maybe(dest, path, IFACE + "Table", "RemoveRowSelection", "i", [other])
+        return True
 
     async def _options(self, ref: tuple[str, str]) -> tuple[tuple[str, str], list[_Raw]]:
         """(container that selects, its options). A combo box keeps its options in a child
