@@ -212,9 +212,11 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     our CI caught a GTK entry doing this once) — selected all and typed again. If that does not
     give the new text, the caller is told what the element holds, not told it worked."""
     before = _editable_text(backend, node)
-    backend.press_chords(parse_keys("ctrl+End" if append else "ctrl+a"))
+    if append:
+        return _type_appending(backend, node, before, text)
+    backend.press_chords(parse_keys("ctrl+a"))
     backend.type_text(text)
-    if append or before is None or node is None:
+    if before is None or node is None:
         return ""
     # an empty field cannot keep old text: only whether it reads the text typed is asked
     now = _settled_text(backend, node, lambda now: now == text or _typed_into(now, before, text) is not None)
@@ -236,6 +238,22 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     raise ActionFailed(f"the element's old text stayed: it reads {now!r} (ctrl+a did not select all, twice)",
                        hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
                             "then `winctl input ID TEXT --append`")
+
+
+def _type_appending(backend: Backend, node: Node | None, before: str | None, text: str) -> str:
+    """Type `text` after the element's own text: the cursor put at its end through the
+    accessibility API where it can be (ctrl+End goes to the end of a whole document, and
+    LibreOffice got there only after the first letters had gone in: " thrice" appended to a
+    paragraph split as " th" there and "rice" in the last one), else by ctrl+End. Where the
+    text can be read back, the caller is told what it holds when that is not the two joined."""
+    placed = node is not None and before is not None and backend.place_caret(node.handle, len(before))
+    if not placed:
+        backend.press_chords(parse_keys("ctrl+End"))
+    backend.type_text(text)
+    if before is None or node is None:
+        return ""
+    return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == before + text),
+                            before + text)
 
 
 def is_cell(node: Node | None) -> bool:

@@ -288,6 +288,44 @@ def test_writer_lists_only_the_visible_paragraphs_of_a_long_document(winctl, des
         subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
 
 
+def test_a_paragraph_written_by_id_is_written_again_by_that_id(winctl, desktop, tmp_path):
+    """A Writer paragraph is named by its text, so `input 15 TEXT` renamed it, and the next
+    `input 15 --append ...` was refused: "element 15 was [Paragraph] "first line" and is now
+    "written"". The name the agent's own input gave it is accepted now, by either route; a
+    paragraph changed otherwise (typed into with the keyboard) is still refused. Typed, the
+    appended text went half to the end of the document (ctrl+End, which Writer acted on only
+    after " th" had gone in): the cursor is put at the paragraph's end through its text
+    interface now. The saved file (which Writer starts with a BOM) holds what was written."""
+    doc = tmp_path / "notes.txt"
+    doc.write_text("first line\nsecond line\n")
+    proc = start_soffice(desktop, tmp_path, "--writer", str(doc), title="notes.txt - LibreOffice Writer")
+    try:
+        winctl("focus", "notes.txt - LibreOffice Writer")
+        state = winctl.state()
+        first, second = (winctl.find("Paragraph", name, state) for name in ("first line", "second line"))
+        winctl("input", str(first), "written")
+        winctl("input", str(first), "--append", " twice")
+        winctl("input", str(first), "--append", " thrice", "--via", "input")
+        assert winctl.find("Paragraph", "second line") == second  # read again: Writer moves as its bars settle
+        winctl("click", str(second))
+        winctl("keys", "End")
+        winctl("type", " typed")
+        refused = winctl("input", str(second), "--append", " again", expect=3)
+        assert f'element {second} was [Paragraph] "second line" and is now "second line typed"' in refused.err, \
+            refused.err
+        winctl("keys", "ctrl+s")
+        wait_for_window(desktop, "Confirm File Format")
+        winctl("focus", "Confirm File Format")
+        winctl("click", "Use Text Format")
+        deadline = time.monotonic() + 15
+        while doc.read_text("utf-8-sig").splitlines()[:1] != ["written twice thrice"] and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert doc.read_text("utf-8-sig").splitlines() == ["written twice thrice", "second line typed"], doc.read_text()
+    finally:
+        stop_app(proc)
+        subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
+
+
 def test_a_maximized_writer_shows_one_menu_bar_and_is_clicked_where_it_shows(winctl, desktop, tmp_path):
     """Writer keeps its own menu bar, flattened to no height and still "showing", under the GTK
     one: `click File` was refused as ambiguous, and its File took an action that opened

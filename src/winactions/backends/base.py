@@ -155,6 +155,13 @@ class Backend(ABC):
     def read_text(self, handle: str) -> str:
         """The element's full text content (Text interface, Value, or name as a last resort)."""
 
+    def place_caret(self, handle: str, offset: int) -> bool:
+        """Put the element's text cursor at `offset` through the accessibility API; False where
+        it cannot (then the keyboard moves it). `input --append` types at the end of the
+        element's own text: ctrl+End is the end of a whole document in a word processor, and
+        LibreOffice moved there only after the first typed letters had gone in."""
+        return False
+
     def chooses_silently(self, handle: str) -> bool:
         """Whether choosing an option of this combo box through the accessibility API would
         not reach the app: the box may show the option while the app's change handler never

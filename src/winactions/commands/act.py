@@ -125,6 +125,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         if p.enter and not cell:  # a cell's text is committed by Enter already
             backend.press_chords(parse_keys("Enter"))
         method = "Component.GrabFocus, keyboard" if focused else "keyboard"
+    ctx.session.wrote(target)
     return ActionResult(action="input", method=method, target=target, detail=note)
 
 

@@ -213,6 +213,7 @@ class DesktopSession:
             node_count=detection.node_count,
         )
         self.data.state = state
+        self.data.written = {}  # the names read now are the ones shown
         if not (unchanged and previous is not None and previous.warnings == state.warnings):
             self.save()  # an unchanged window (a live tree handed back as it was) changes nothing on disk
         return state
@@ -301,7 +302,7 @@ class DesktopSession:
                 f"element {target_id} was a {target.type} and is now a {node.role}; nothing was done",
                 hint="the UI changed — run `winctl state`")
         if acting:
-            _check_identity(target, node)
+            _check_identity(target, node, self.data.written.get(target_id))
         shown = "showing" in node.states if acting else bool({"visible", "showing"} & node.states)
         if not shown:
             raise StaleElement(f"element {target_id} is no longer shown ([{target.type}] \"{target.name}\"); "
@@ -346,6 +347,25 @@ class DesktopSession:
             f", confidence {found.confidence:.2f}"
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
+
+    def wrote(self, target: Target) -> None:
+        """After `input` put text in an element named by its own text (a LibreOffice or web
+        paragraph): its new name is the text the agent wrote, so the next action by its id is
+        not refused as if the element had changed behind the agent's back (`input 15 --append`
+        after `input 15` was). Any other change of its name is still refused, and so is a
+        change an action made elsewhere, or a label a click changed, which the agent has not
+        seen."""
+        if target.handle is None or self.data.state is None or self.data.state.target(target.id) is None:
+            return
+        try:
+            node = self.backend.refresh(target.handle)
+            name = display_name(node) if node is not None else target.name
+            written = name != target.name and name == self.backend.read_text(target.handle)
+        except WinctlError:  # the text went in; the app is busy with it: the id stays as strict as before
+            return
+        if written:
+            self.data.written[target.id] = name
+            self.save()
 
     def _check_lent_name(self, target: Target, window: WindowInfo) -> None:
         """A name the element does not carry itself (lent by a wrapper, its text, the label
@@ -510,9 +530,12 @@ def _named(name: str, targets: list[Target],
     return found[0] if found else None
 
 
-def _check_identity(target: Target, node: Node) -> None:
-    """Refuse to act when the element now is not what the agent was shown."""
+def _check_identity(target: Target, node: Node, written: str | None = None) -> None:
+    """Refuse to act when the element now is not what the agent was shown, or (`written`) the
+    name the agent's own input gave it."""
     name = display_name(node)
+    if written is not None and name == written:
+        return
     mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
     lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT) \
         or target.derived_from == named_by_label(name) \

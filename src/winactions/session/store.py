@@ -33,6 +33,7 @@ class SessionData(BaseModel):
     registry: dict[str, object] = Field(default_factory=dict)
     state: UIState | None = None
     handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state
+    written: dict[int, str] = Field(default_factory=dict)  # id -> the name its text gave it after our input
 
 
 class SessionStore:

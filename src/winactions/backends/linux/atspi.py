@@ -1040,6 +1040,15 @@ class AtspiClient:
 
         return self._run(refresh())
 
+    def set_caret(self, handle: str, offset: int) -> bool:
+        """Text.SetCaretOffset; False where the element has no text interface or refuses."""
+        async def place() -> bool:
+            dest, path = await self._resolve(handle)
+            done = await self._maybe(dest, path, IFACE + "Text", "SetCaretOffset", "i", [offset])
+            return bool(done and done[0])
+
+        return self._run(place())
+
     def read_text(self, handle: str) -> str:
         async def read() -> str:
             dest, path = await self._resolve(handle)

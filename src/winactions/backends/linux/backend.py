@@ -213,6 +213,9 @@ class LinuxBackend(Backend):
     def read_text(self, handle: str) -> str:
         return self.atspi.read_text(handle)
 
+    def place_caret(self, handle: str, offset: int) -> bool:
+        return self.atspi.set_caret(handle, offset)
+
     # -- input ----------------------------------------------------------------------------
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
         self.xinput.click(x, y, button, count)
