@@ -3,7 +3,10 @@ dialog in gnome-text-editor): which top-level element is a window, and names sai
 
 from __future__ import annotations
 
-from winactions.backends.linux.atspi import _frame_score, _gtk4_normalized, _Raw
+import pytest
+
+from winactions.backends.linux.atspi import _frame_score, _gtk4_normalized, _one_frame, _Raw
+from winactions.errors import NotFound
 from winactions.model import Rect
 
 FRAME, FILLER, BUTTON = 23, 20, 43  # AtspiRole numbers
@@ -33,6 +36,22 @@ def test_another_process_frame_is_the_window_only_by_its_title():
     assert _frame_score(raw(FRAME, "Winactions Fixture", here), "", DIALOG_RECT, own=False) is None
     assert _frame_score(raw(FRAME, "notes.txt - Editor", here), "notes.txt - Editor", DIALOG_RECT, own=False) == 0
     assert _frame_score(raw(FRAME, "Winactions Fixture", here), "No tree here", DIALOG_RECT, own=True) is not None
+
+
+def test_frames_alike_are_told_apart_by_being_active_and_by_order_or_refused():
+    """Two windows of an app alike in title and place: the frame active as the window is, when
+    the app's order of its windows (as many as there are X windows alike) agrees."""
+    active_bit = 1 << 1  # ATSPI_STATE_ACTIVE
+    first, second = raw(FRAME, "Twin"), raw(FRAME, "Twin")
+    first.ref, second.ref, second.states = (":1.5", "/first"), (":1.5", "/second"), [active_bit, 0]
+    assert _one_frame([first, second], "Twin", True, (1, 2)) == ":1.5/second"
+    assert _one_frame([first, second], "Twin", False, (0, 2)) == ":1.5/first"
+    assert _one_frame([first, second], "Twin", True, None) == ":1.5/second"  # no order known: active alone
+    with pytest.raises(NotFound, match="cannot be told"):
+        _one_frame([first, second], "Twin", True, (0, 2))  # the app marked the other active: not yet settled
+    second.states = [0, 0]
+    with pytest.raises(NotFound, match="cannot be told"):
+        _one_frame([first, second], "Twin", False, (0, 2))  # neither active
 
 
 def test_gtk4_button_names_said_twice_are_said_once():

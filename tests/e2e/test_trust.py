@@ -647,6 +647,41 @@ def test_a_window_with_no_tree_never_lists_another_apps_elements(winctl, desktop
         stop_app(under)
 
 
+def test_two_windows_alike_in_title_and_place_are_each_read_as_themselves(winctl, desktop, tmp_path):
+    """An app opens a second "Twin" window exactly over the first. The tree cannot tell them
+    apart by title or place: `state` of the window in front listed the button of the one
+    behind, and a click on that id pressed it. Now each window reads as itself (the frame
+    active as the window is, and at its place in the order the windows were made), the click
+    reaches the button in front (the app's log), and with neither window active the two are
+    refused, not guessed."""
+    log = AppLog(str(tmp_path / "twins.jsonl"))
+    twins = subprocess.Popen([SYSTEM_PYTHON, str(FIXTURES / "twin_windows.py"), "--log", log.path.as_posix()],
+                             env=desktop.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    other = None
+    try:
+        deadline = time.monotonic() + 20
+        while len(ids := [w["id"] for w in winctl("--json", "windows").json["result"]["windows"]
+                          if w["title"] == "Twin"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        back, front = sorted(ids, key=lambda wid: int(wid, 16))
+        time.sleep(0.5)  # both frames on the bus
+        for window, label in ((front, "Right"), (back, "Left"), (front, "Right")):
+            winctl("focus", window)
+            listed = winctl.state()
+            assert [t["name"] for t in listed["targets"] if t["type"] == "Button"] == [label], listed["targets"]
+            seen = log.mark()
+            winctl("click", str(winctl.find("Button", label, listed)))
+            assert log.wait_for("clicked", since=seen)["widget"] == label
+        other = start_app(desktop, gtk_fixture_command(str(tmp_path / "other.jsonl"), rows=3, title="Other"), "Other")
+        winctl("focus", "Other")
+        refused = winctl("state", "--window", back, expect=3)
+        assert 'windows of the app are titled "Twin" at the same place' in refused.err, refused.err
+    finally:
+        if other is not None:
+            stop_app(other)
+        stop_app(twins)
+
+
 # -- 5. names and titles cannot forge lines -------------------------------------------------------
 LINE = re.compile(r'^(Window: ".*" \(.*\)|\[\d+\] \[\w+\] ".*"( .*)?|tier: .*|warning: .*)$')
 

@@ -1090,23 +1090,20 @@ class AtspiClient:
         """(bus name, application name, pid) of every app on the accessibility bus."""
         return self._run(self._applications())
 
-    async def _find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
+    async def _find_frame(self, pid: int | None, title: str, rect: Rect | None, active: bool | None = None,
+                          rank: tuple[int, int] | None = None) -> str | None:
         apps = await self._applications()
         mine = [a for a in apps if pid is not None and a[2] == pid]
-        best: tuple[float, str] | None = None
         for group, own in ((mine, True), ([a for a in apps if a not in mine], False)):
             tops = await asyncio.gather(*(self._children((bus, "/org/a11y/atspi/accessible/root"))
                                           for bus, _, _ in group))
             refs = [ref for kids in tops for ref in kids]
             raws = await asyncio.gather(*(self._read(ref) for ref in refs))
-            for raw in raws:
-                if raw is None:
-                    continue
-                score = _frame_score(raw, title, rect, own=own)
-                if score is not None and (best is None or score < best[0]):
-                    best = (score, raw.ref[0] + raw.ref[1])
-            if best is not None:
-                return best[1]
+            scored = [(score, raw) for raw in raws if raw is not None
+                      and (score := _frame_score(raw, title, rect, own=own)) is not None]
+            if scored:
+                best = min(score for score, _ in scored)
+                return _one_frame([raw for score, raw in scored if score == best], title, active, rank)
         return None
 
     def menu_windows(self, frame: str, menus: list[Rect]) -> list[tuple[str, Rect]]:
@@ -1199,9 +1196,12 @@ class AtspiClient:
             ref = parent
         return found
 
-    def find_frame(self, pid: int | None, title: str, rect: Rect | None) -> str | None:
-        """The handle of the top-level accessible that is this window, if any."""
-        return self._run(self._find_frame(pid, title, rect))
+    def find_frame(self, pid: int | None, title: str, rect: Rect | None, active: bool | None = None,
+                   rank: tuple[int, int] | None = None) -> str | None:
+        """The handle of the top-level accessible that is this window, if any. Two windows alike
+        in title and place are told apart by `active` (whether the window is the active one)
+        and `rank` (its place among the app's windows alike, in the order they were made)."""
+        return self._run(self._find_frame(pid, title, rect, active, rank))
 
     # -- acting -----------------------------------------------------------------------------
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
@@ -1626,6 +1626,25 @@ def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
     """Are GetActions' names real? Chromium leaves them empty, and Firefox puts its key
     binding (";;") in every field; GetName answers right in both."""
     return all(n and ";" not in n for n in names)
+
+
+def _one_frame(alike: list[_Raw], title: str, active: bool | None, rank: tuple[int, int] | None) -> str:
+    """The one of the frames that score best for a window. Two windows of an app may be alike
+    in title and place (a second "Twin" window opened over the first); the first frame was
+    read for both, so `state` of the window in front listed the one behind, and a click on its
+    id pressed a button behind it. The window's frame is the one active as the window is;
+    where the app lists its windows in the order they were made (as many as there are X
+    windows alike), it must also be the one at the window's place in that order: an app may
+    mark the frame active a moment after the window became so. Otherwise nothing is guessed."""
+    if len(alike) == 1:
+        return alike[0].ref[0] + alike[0].ref[1]
+    by_state = [raw for raw in alike if active is not None and ("active" in states_of(raw.states)) == active]
+    by_order = alike[rank[0]] if rank is not None and rank[1] == len(alike) else None
+    if len(by_state) == 1 and (by_order is None or by_order is by_state[0]):
+        return by_state[0].ref[0] + by_state[0].ref[1]
+    raise NotFound(f'{len(alike)} windows of the app are titled "{title}" at the same place, and which one\'s '
+                   "elements are this window's cannot be told", hint="focus the window (`winctl focus ID`): "
+                   "the active one is told apart; or move one (`winctl window move ...`)")
 
 
 def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) -> float | None:

@@ -100,7 +100,10 @@ class LinuxBackend(Backend):
         key = f"{window.id}/{window.pid}"
         handle = self._frames.get(key)
         if handle is None:
-            handle = self.atspi.find_frame(window.pid, window.title, window.rect)
+            alike = sorted((w.id for w in self.list_windows() if w.pid == window.pid and w.title == window.title
+                            and w.rect == window.rect), key=lambda wid: int(wid, 16))  # X ids grow as windows are made
+            rank = (alike.index(window.id), len(alike)) if window.id in alike and len(alike) > 1 else None
+            handle = self.atspi.find_frame(window.pid, window.title, window.rect, window.active, rank)
             if handle is None:
                 raise NoTree(f'window "{window.title}" exposes no accessibility tree',
                                hint=bridges.no_tree_hint(window.pid))
