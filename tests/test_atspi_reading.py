@@ -30,11 +30,16 @@ def test_a_gtk4_file_dialog_reported_as_a_filler_is_its_window():
 def test_another_process_frame_is_the_window_only_by_its_title():
     """A window whose app is not on the bus (xmessage) lay over another app's frame: that frame,
     titled otherwise, was taken for it by its place (anything within 2,000 px). Place is no
-    evidence across processes (every maximized window has the same); the title is."""
+    evidence across processes (every maximized window has the same); the title is, at about
+    the window's place."""
     here = (544, 58, 1232, 419)
     assert _frame_score(raw(FRAME, "Winactions Fixture", here), "No tree here", DIALOG_RECT, own=False) is None
     assert _frame_score(raw(FRAME, "Winactions Fixture", here), "", DIALOG_RECT, own=False) is None
     assert _frame_score(raw(FRAME, "notes.txt - Editor", here), "notes.txt - Editor", DIALOG_RECT, own=False) == 0
+    # the same title elsewhere is another window
+    far = (1544, 58, 1232, 419)
+    assert _frame_score(raw(FRAME, "notes.txt - Editor", far), "notes.txt - Editor", DIALOG_RECT, own=False) is None
+    assert _frame_score(raw(FRAME, "notes.txt - Editor", far), "notes.txt - Editor", DIALOG_RECT, own=True) == 1000
     assert _frame_score(raw(FRAME, "Winactions Fixture", here), "No tree here", DIALOG_RECT, own=True) is not None
 
 

@@ -1628,6 +1628,9 @@ def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
     return all(n and ";" not in n for n in names)
 
 
+OTHER_PROCESS_SLACK = 200  # px (the four edges summed) another process's frame may lie from the window: decorations, shadows
+
+
 def _one_frame(alike: list[_Raw], title: str, active: bool | None, rank: tuple[int, int] | None) -> str:
     """The one of the frames that score best for a window. Two windows of an app may be alike
     in title and place (a second "Twin" window opened over the first); the first frame was
@@ -1653,8 +1656,8 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     A frame of the window's own process (`own`) is never ruled out by title or place: both
     change while an app settles (jEdit maps "jEdit - Untitled-1", then loads its file and
     moves), and the X window we hold may be older than the frame. Another process's frame
-    must carry the window's title (a window whose pid the app does not share: a sandbox's
-    pid namespace): its place alone is no evidence, since a window of an app that is not on
+    must carry the window's title at about its place (a window whose pid the app does not
+    share: a sandbox's pid namespace): its place alone is no evidence, since a window of an app that is not on
     the bus (xmessage, a Java app without its bridge) often lies over another app's, and
     every maximized window has the same place — `state` listed the other app's elements as
     the window's. GTK 4.8 gives its file dialogs the role "filler": a top-level element of
@@ -1669,7 +1672,10 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     score = 0.0 if raw.name == title else (1000.0 if title and title in raw.name else 5000.0)
     if rect is not None and raw.extents is not None:
         x, y, w, h = raw.extents
-        score += abs(x - rect.left) + abs(y - rect.top) + abs(w - rect.width) + abs(h - rect.height)
+        apart = abs(x - rect.left) + abs(y - rect.top) + abs(w - rect.width) + abs(h - rect.height)
+        if not own and apart > OTHER_PROCESS_SLACK:
+            return None  # another window of that title, elsewhere
+        score += apart
     elif rect is not None:
         score += 2000.0
     if score >= 5000.0 + 2000.0 and not own:
