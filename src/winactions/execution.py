@@ -54,6 +54,17 @@ def click_point(target: Target, node: Node | None) -> tuple[int, int]:
     return overlap.center
 
 
+def pointer_point(backend: Backend, window: WindowInfo, target: Target, node: Node | None) -> tuple[int, int]:
+    """Where the pointer goes on the element, its window made active first. A minimized window
+    is brought back and the element read again there: while it is minimized, or on its way
+    back (openbox slides it in), its toolkit places its elements wherever the window is on
+    that way, and a click sent meanwhile went to whatever lay under the point."""
+    backend.ensure_active(window)
+    if window.minimized and node is not None:
+        node = backend.refresh(node.handle) or node
+    return click_point(target, node)
+
+
 def wheel_notches(direction: str, amount: int) -> tuple[int, int]:
     """(dx, dy) wheel notches for "up" / "down" / "left" / "right"; down and right are positive."""
     return ({"left": -amount, "right": amount}.get(direction, 0), {"up": -amount, "down": amount}.get(direction, 0))
@@ -117,8 +128,7 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     if via is Via.SEMANTIC:
         raise ActionFailed(f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
                            hint="use --via auto or --via input to click with the mouse")
-    x, y = click_point(target, node)
-    backend.ensure_active(window)
+    x, y = pointer_point(backend, window, target, node)
     uncovered(backend, window, target, x, y)
     backend.click(x, y, button, count)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")

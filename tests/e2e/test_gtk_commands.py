@@ -7,13 +7,14 @@ to a JSON-lines log; a test acts through winctl and waits for the event in the l
 from __future__ import annotations
 
 import re
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from tests.conftest import start_app, stop_app
+from tests.conftest import start_app, stop_app, wait_for_window
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 
@@ -466,6 +467,32 @@ def test_window_management(winctl, app):
     apply = winctl.find("Button", "Apply")  # the tree follows the window to its new place
     rect = winctl("--json", "get", "rect", str(apply)).json["result"]["value"]
     assert 100 <= rect[0] < 300 and 120 <= rect[1] < 300
+
+
+def test_a_minimized_window_is_back_in_place_before_the_mouse_clicks_in_it(winctl, app):
+    """A minimized window is active again at once, but openbox slides it back in from below
+    the screen: the click was sent while it was on its way, went to whatever lay under the
+    point, and `click` said it clicked. With no other window to take the focus, the window
+    stays the active one while minimized, and was not brought back at all. The app's log now
+    has the click, each time, either way."""
+    add_row = winctl.find("Button", "Add Row")
+    for _ in range(2):  # nothing else to take the focus
+        winctl("window", "minimize")
+        seen = app.mark()
+        assert "via mouse" in winctl("click", str(add_row), "--via", "input").out
+        app.wait_for("row_added", since=seen)
+    other = subprocess.Popen(["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
+                             env=winctl.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_window(winctl.desk, "Elsewhere")
+        for _ in range(2):  # the focus goes to the other window
+            winctl("window", "minimize")
+            seen = app.mark()
+            assert "via mouse" in winctl("click", str(add_row), "--via", "input").out
+            app.wait_for("row_added", since=seen)
+    finally:
+        other.kill()
+        other.wait()
 
 
 def test_multiline_text(winctl, app):

@@ -178,9 +178,8 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
     method, note = execution.try_semantic(backend, node, (Operation.SCROLL,), f"{p.direction}:{p.amount}")
     if method:
         return ActionResult(action="scroll", method=method, target=target, detail=f"{p.direction} {p.amount}")
-    x, y = execution.click_point(target, node)
+    x, y = execution.pointer_point(backend, ctx.window(), target, node)
     dx, dy = execution.wheel_notches(p.direction, p.amount)
-    backend.ensure_active(ctx.window())
     backend.scroll(x, y, dx, dy)
     return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),
                         detail=f"{p.direction} {p.amount}" + (f" (semantic route failed: {note})" if note else ""))
@@ -230,9 +229,8 @@ def drag(ctx: Context, p: DragParams) -> ActionResult:
     """Drag an element from its centre to a screen point."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
-    x1, y1 = execution.click_point(target, node)
     execution.check_on_screen(backend, p.x2, p.y2)
-    backend.ensure_active(ctx.window())
+    x1, y1 = execution.pointer_point(backend, ctx.window(), target, node)
     backend.drag(x1, y1, p.x2, p.y2, duration=p.duration)
     return ActionResult(action="drag", method="mouse", target=target, point=(x1, y1),
                         detail=f"to ({p.x2}, {p.y2})")

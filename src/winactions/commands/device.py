@@ -59,13 +59,13 @@ def long_press(ctx: Context, p: LongPressParams) -> ActionResult:
         if p.x is not None or p.y is not None:
             raise InvalidInput("give an element or --x/--y, not both", hint="winctl long-press 7")
         target, node = ctx.session.resolve_ref(p.id, ctx.window())
-        x, y = execution.click_point(target, node)
+        x, y = execution.pointer_point(backend, ctx.window(), target, node)
     elif p.x is not None and p.y is not None:
         x, y = p.x, p.y
         execution.check_on_screen(backend, x, y)
+        backend.ensure_active(ctx.window())
     else:
         raise InvalidInput("long-press needs an element id or --x and --y", hint="winctl long-press 7")
-    backend.ensure_active(ctx.window())
     backend.long_press(x, y, p.duration)
     return ActionResult(action="long-press", method="touch held" if backend.one_screen else "mouse held",
                         target=target, point=(x, y), detail=f"{p.duration:g}s")

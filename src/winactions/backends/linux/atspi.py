@@ -1628,7 +1628,7 @@ def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
     return all(n and ";" not in n for n in names)
 
 
-OTHER_PROCESS_SLACK = 200  # px (the four edges summed) another process's frame may lie from the window: decorations, shadows
+OTHER_PROCESS_SLACK = 200  # px (four edges summed) another process's frame may lie from the window: decorations
 
 
 def _one_frame(alike: list[_Raw], title: str, active: bool | None, rank: tuple[int, int] | None) -> str:

@@ -35,6 +35,7 @@ from winactions.model import Rect, WindowInfo
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
 SETTLE_TIMEOUT = 3.0
 DIALOG_GRACE = 0.5  # s a modal dialog may stay in front of a window being activated (one closing goes)
+AT_REST = 0.15  # s a window coming back from minimized must stay put to count as in its place (openbox slides it in)
 # override-redirect windows that cover what is under them, and are never what an agent clicks
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
                    "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
@@ -268,17 +269,27 @@ class X11Windows:
             self._move_resize(window_id, wid, rect)
 
     def _activate(self, window: WindowInfo) -> None:
-        """Bring the window forward and wait until it is active. A modal dialog of its own is
-        given the focus instead by the window manager: if it stays in front for DIALOG_GRACE
-        (one being closed goes within it, and the window is asked for again), DialogInFront."""
+        """Bring the window forward and wait until it is active and in its place. A minimized
+        window is active at once but still on its way back: openbox slides it in from below
+        the screen for ~0.2 s, and a click sent meanwhile went to whatever was under it, while
+        `click` said it clicked. A modal dialog of its own is given the focus instead by the
+        window manager: if it stays in front for DIALOG_GRACE (one being closed goes within it,
+        and the window is asked for again), DialogInFront."""
         wid = int(window.id, 16)
         self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
         deadline = time.monotonic() + SETTLE_TIMEOUT
         held: float | None = None  # since when a modal dialog of the window has been in front
+        seen: tuple[Rect | None, float] | None = None  # where it was last seen on its way, and since when
         while True:
             current = next((w for w in self.list_windows() if w.id == window.id), None)
-            if current is not None and current.active:
-                return
+            if current is not None and current.active and not current.minimized:
+                now = time.monotonic()
+                if seen is None or seen[0] != current.rect:
+                    seen = (current.rect, now)
+                if current.rect == window.rect or now - seen[1] >= AT_REST or now > deadline:
+                    return
+                time.sleep(0.03)
+                continue
             dialog = self._modal_in_front(wid)
             if dialog is not None:
                 held = held or time.monotonic()
