@@ -23,6 +23,7 @@ from winactions.errors import (
     InvalidInput,
     LLMFailed,
     NotFound,
+    NoTree,
     StaleElement,
     Unsupported,
     WaitTimeout,
@@ -61,8 +62,8 @@ _EXPORTS = {
 
 __all__ = [  # the literal list, for readers and linters; a test keeps it equal to _EXPORTS and the errors
     "__version__",
-    "ActionFailed", "AppBusy", "BackendUnavailable", "InvalidInput", "LLMFailed", "NotFound", "StaleElement",
-    "Unsupported", "WaitTimeout", "WindowClosed", "WinctlError",
+    "ActionFailed", "AppBusy", "BackendUnavailable", "InvalidInput", "LLMFailed", "NotFound", "NoTree",
+    "StaleElement", "Unsupported", "WaitTimeout", "WindowClosed", "WinctlError",
     "Desktop", "GlobalOptions", "Result", "locate_in", "match", "verify_location",
     "ActionResult", "InspectResult", "LocateCommandResult", "MatchResult", "ScreenshotResult", "StateResult",
     "ValueResult", "VerifyResult", "WaitResult", "WindowResult", "WindowsResult",
