@@ -321,6 +321,22 @@ def test_get_rect_and_value(winctl, app):
     assert float(winctl("get", "value", str(spin)).out) == 42
 
 
+def test_get_and_inspect_take_a_name_as_click_and_input_do(winctl, app):
+    """`get value Name` was an error ("'Name' is not a valid integer") where `input Name ...`
+    worked. A name the window shows is read now; of the field and the label named "Name",
+    the field; a name nothing has is a clear error."""
+    winctl("input", "Name", "héllo 中文")
+    app.wait_for("entry_changed", text="héllo 中文")
+    read = winctl("--json", "get", "value", "Name").json["result"]
+    assert read["value"] == "héllo 中文" and read["target_id"] == winctl.find("Edit", "Name")
+    assert winctl("get", "value", "Quantity").out.strip() == "0"
+    assert winctl("--json", "get", "rect", "Apply").json["result"]["value"] == \
+        winctl("--json", "get", "rect", str(winctl.find("Button", "Apply"))).json["result"]["value"]
+    assert winctl("inspect", "Apply").out.startswith(f'[{winctl.find("Button", "Apply")}] [Button] "Apply"')
+    missing = winctl("get", "text", "No Such Thing", expect=3)
+    assert "no element the window shows is named 'No Such Thing'" in missing.err, missing.err
+
+
 def test_wait_seconds_and_conditions(winctl, app):
     assert "waited" in winctl("wait", "0.2").out
     apply = winctl.find("Button", "Apply")

@@ -97,13 +97,13 @@ def _too_dense(layout: marks.Layout, window: Rect) -> str:
 
 
 class InspectParams(Params):
-    id: int = Field(description="element id from `winctl state`")
+    id: int | str = Field(description="element id, or a name the window shows")
 
 
 @command("inspect", InspectParams, positional=("id",))
 def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
     """Everything known about one element: role, states, full rect, actions, interfaces."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     element: dict[str, object] = {"source": target.source.value, "visible_rect": target.rect}
     if node is not None:
         element.update({

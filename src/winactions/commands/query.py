@@ -13,36 +13,37 @@ from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTime
 from winactions.model import Node, Target
 
 ID = Field(description="element id from `winctl state`")
+ID_OR_NAME = Field(description="element id, or a name the window shows")
 
 
 class GetParams(Params):
-    id: int = ID
+    id: int | str = ID_OR_NAME
 
 
 @command("get text", GetParams, positional=("id",))
 def get_text(ctx: Context, p: GetParams) -> ValueResult:
     """The element's full text (its text content, else its value, else its name)."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     _refuse_protected(target, node, "text")
     text = ctx.session.backend.read_text(node.handle) if node is not None else target.name
-    return ValueResult(what="text", target_id=p.id, value=text)
+    return ValueResult(what="text", target_id=target.id, value=text)
 
 
 @command("get rect", GetParams, positional=("id",))
 def get_rect(ctx: Context, p: GetParams) -> ValueResult:
     """The element's rectangle now: [left, top, right, bottom] in screen pixels."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     rect = node.rect if node is not None and node.rect is not None else target.rect
-    return ValueResult(what="rect", target_id=p.id, value=rect.as_list() if rect else None)
+    return ValueResult(what="rect", target_id=target.id, value=rect.as_list() if rect else None)
 
 
 @command("get value", GetParams, positional=("id",))
 def get_value(ctx: Context, p: GetParams) -> ValueResult:
     """The element's value: an edit's text, a slider's number, a check box's checked state,
     a combo box's chosen option."""
-    target, node = ctx.session.resolve(p.id)
+    target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     _refuse_protected(target, node, "value")
-    return ValueResult(what="value", target_id=p.id, value=_value(ctx, target, node))
+    return ValueResult(what="value", target_id=target.id, value=_value(ctx, target, node))
 
 
 def _refuse_protected(target: Target, node: Node | None, what: str) -> None:

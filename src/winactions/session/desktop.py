@@ -309,6 +309,19 @@ class DesktopSession:
                                "nothing was done", hint="the UI changed — run `winctl state`")
         return target, node
 
+    def resolve_to_read(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
+        """An id, or the one element the window shows now with this name (`get value Name`):
+        a fresh state is read and nothing is scrolled, as reading changes nothing. Of a field
+        and a label sharing the name, the field is meant; several others are an error."""
+        if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
+            return self.resolve(int(ref))
+        shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
+        found = _named(ref.strip(), shown, (_takes_text, _is_control))
+        if found is None:
+            raise NotFound(f"no element the window shows is named {ref!r}",
+                           hint="run `winctl state` for names and ids (one out of view is read by its id)")
+        return self.resolve(found.id)
+
     def resolve_ref(self, ref: int | str, window: WindowInfo, *, takes_text: bool = False,
                     wheel: bool = True) -> tuple[Target, Node | None]:
         """An id from the state, or a visual target (`text:Save`, `image:NAME`...) located now.
