@@ -84,8 +84,13 @@ def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
     focus operation puts the cursor exactly there, wherever the toolkit says it is drawn
     (LibreOffice reports positions off by a menu bar's height until its window is clicked).
     False when it has none, refuses, or the focus did not move: then the mouse is used."""
-    if node is None or Operation.FOCUS not in node.operations:
+    if node is None:
         return False
+    if Operation.FOCUS not in node.operations:  # a web page's paragraph: its editable section takes the keys
+        if not is_piece_of_text(node):
+            return False
+        backend.ensure_active(window)
+        return backend.focus_holder(node.handle)
     backend.ensure_active(window)
     try:
         backend.perform(node.handle, Operation.FOCUS)
@@ -93,6 +98,28 @@ def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
         return False
     fresh = backend.refresh(node.handle)
     return fresh is not None and "focused" in fresh.states
+
+
+def click_to_type(backend: Backend, window: WindowInfo, target: Target, node: Node | None) -> None:
+    """Click where the element is, to type into it. A browser acts on the click after it has
+    answered the tree's calls made next: the cursor put at a paragraph's end through the tree
+    was moved back by the click, and " typed" went in as "typed " (Chromium); a part of a larger
+    text is given CLICK_SETTLE to take the click first."""
+    click(backend, window, target, node, via=Via.INPUT)
+    if is_piece_of_text(node):
+        time.sleep(CLICK_SETTLE)
+
+
+CLICK_SETTLE = 0.15  # s
+
+
+def is_piece_of_text(node: Node | None) -> bool:
+    """An editable part of a larger text (a paragraph of a document or of a web page's editable
+    section): ctrl+a there selects the whole, and typing replaces every other part with it."""
+    return node is not None and "editable" in node.states and node.role not in WHOLE_TEXT_TYPES
+
+
+WHOLE_TEXT_TYPES = frozenset({"Edit", "Document", "DataItem", "ComboBox", "Spinner"})  # ctrl+a selects just theirs
 
 
 def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operation, ...],
@@ -224,6 +251,14 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     before = _editable_text(backend, node)
     if append:
         return _type_appending(backend, node, before, text)
+    if is_piece_of_text(node):  # ctrl+a would select all the text it is part of: its own is selected exactly
+        assert node is not None
+        if before is not None and backend.select_text(node.handle, 0, len(before)):
+            backend.type_text(text)
+            return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == text), text)
+        raise ActionFailed("this element is part of a larger text, and its own text could not be selected: "
+                           "ctrl+a would select all of the text it is part of, and typing would replace that; "
+                           "nothing was typed", hint="select it yourself (click, shift+End), then `winctl type`")
     backend.press_chords(parse_keys("ctrl+a"))
     backend.type_text(text)
     if before is None or node is None:
@@ -319,7 +354,7 @@ def _editable_text(backend: Backend, node: Node | None) -> str | None:
     """The text of an element that holds typed text, or None when there is none to read."""
     if node is None or "protected" in node.states:  # a password's text is never read
         return None
-    if not (Operation.SET_TEXT in node.operations or node.role == "Edit"):
+    if not (Operation.SET_TEXT in node.operations or node.role == "Edit" or "editable" in node.states):
         return None
     try:
         return backend.read_text(node.handle)

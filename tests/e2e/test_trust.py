@@ -816,3 +816,36 @@ def test_unlabelled_web_fields_are_named_by_the_text_before_them(winctl, desktop
     winctl("input", "Phone number", "555 0100")
     winctl("click", "Send")
     wait_for_window(desktop, "sent ada@example.org|555 0100")
+
+
+NOTE_PAGE = """<!doctype html><html><head><title>Note page</title></head><body>
+<div contenteditable="true" oninput="document.title = 'notes: ' + this.innerText.trim().replace(/\\n+/g, ' | ')">
+<p>first note</p><p>second note</p></div>
+</body></html>"""
+
+
+@pytest.mark.parametrize("browser", ["chromium", "firefox"])
+def test_a_web_paragraph_is_written_alone_and_again_by_its_id(winctl, desktop, launch, tmp_path,  # noqa: F811
+                                                              browser):
+    """An editable web section of two paragraphs. `input ID TEXT` on the first focused it with a
+    click and pressed ctrl+a, which selects the whole section: the second paragraph was gone, and
+    `input` said it worked. The paragraph's own text is selected through the tree now (its
+    section given the focus first), and only it is replaced. A paragraph is named by its text:
+    the name the agent's own input gave it is accepted by the next `input ID --append`. The
+    page's own title follows every edit."""
+    page = tmp_path / "note.html"
+    page.write_text(NOTE_PAGE)
+    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
+        firefox_command(tmp_path / "profile", page.as_uri())
+    launch(command, title="Note page")
+    listed = wait_for(winctl, ("Paragraph", "first note"), ("Paragraph", "second note"))
+    first, second = target(listed, "Paragraph", "first note"), target(listed, "Paragraph", "second note")
+    for element, args, title in ((first, ("edited",), "notes: edited | second note"),
+                                 (first, ("--append", " twice"), "notes: edited twice | second note"),
+                                 (second, ("--append", " typed", "--via", "input"),
+                                  "notes: edited twice | second note typed")):
+        done = winctl("input", str(element), *args)
+        try:
+            wait_for_window(desktop, title, timeout=5)
+        except AssertionError:
+            raise AssertionError(f"{done.out}\n{winctl('windows').out}") from None

@@ -155,6 +155,18 @@ class Backend(ABC):
     def read_text(self, handle: str) -> str:
         """The element's full text content (Text interface, Value, or name as a last resort)."""
 
+    def focus_holder(self, handle: str) -> bool:
+        """Give the keyboard focus to the editable that holds this element (a web page's
+        editable section holds its paragraphs), through the accessibility API; False where
+        there is none or it refuses. Then the element's text is typed into without a click."""
+        return False
+
+    def select_text(self, handle: str, start: int, end: int) -> bool:
+        """Select characters start..end of the element's own text through the accessibility
+        API; False where it cannot. `input` replaces a paragraph's text so: ctrl+a selects the
+        whole editable it is part of, and typing then replaced every paragraph of the section."""
+        return False
+
     def place_caret(self, handle: str, offset: int) -> bool:
         """Put the element's text cursor at `offset` through the accessibility API; False where
         it cannot (then the keyboard moves it). `input --append` types at the end of the

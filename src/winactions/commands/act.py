@@ -90,6 +90,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
                            "nothing was typed",
                            hint="input works on edits and documents; choose a combo box's option with `winctl select`")
     execution.refuse_disabled(target, node, p.via, "it takes no text; nothing was typed", "types anyway")
+    naming = ctx.session.text_naming(target, node)  # the element is named by this text: see Session.wrote
     if p.append and p.via is not Via.SEMANTIC and node is not None and execution.is_cell(node) \
             and Operation.SET_TEXT not in node.operations:
         # typed, ctrl+End on a cell goes to the sheet's last cell, and Calc's editor did not open
@@ -117,7 +118,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
                                hint="use --via auto to type into it instead")
         focused = p.via is Via.AUTO and execution.focus(backend, window, node)
         if not focused:  # the mouse, at where the element was seen
-            execution.click(backend, window, target, node, via=Via.INPUT)
+            execution.click_to_type(backend, window, target, node)
         cell = execution.is_cell(node)
         typed = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
             else execution.type_replacing(backend, node, p.text, append=p.append)
@@ -125,7 +126,8 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         if p.enter and not cell:  # a cell's text is committed by Enter already
             backend.press_chords(parse_keys("Enter"))
         method = "Component.GrabFocus, keyboard" if focused else "keyboard"
-    ctx.session.wrote(target)
+    if naming is not None:
+        ctx.session.wrote(target, naming + p.text if p.append else p.text)
     return ActionResult(action="input", method=method, target=target, detail=note)
 
 

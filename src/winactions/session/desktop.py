@@ -361,24 +361,39 @@ class DesktopSession:
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
 
-    def wrote(self, target: Target) -> None:
-        """After `input` put text in an element named by its own text (a LibreOffice or web
-        paragraph): its new name is the text the agent wrote, so the next action by its id is
-        not refused as if the element had changed behind the agent's back (`input 15 --append`
-        after `input 15` was). Any other change of its name is still refused, and so is a
-        change an action made elsewhere, or a label a click changed, which the agent has not
-        seen."""
-        if target.handle is None or self.data.state is None or self.data.state.target(target.id) is None:
-            return
+    def text_naming(self, target: Target, node: Node | None) -> str | None:
+        """The element's text when its name is its text (a LibreOffice or web paragraph, a
+        table's cell), else None; asked before `input` changes both (see `wrote`)."""
+        if node is None or target.handle is None:
+            return None
         try:
-            node = self.backend.refresh(target.handle)
-            name = display_name(node) if node is not None else target.name
-            written = name != target.name and name == self.backend.read_text(target.handle)
-        except WinctlError:  # the text went in; the app is busy with it: the id stays as strict as before
+            text = self.backend.read_text(target.handle)
+        except WinctlError:
+            return None
+        return text if text and display_name(node) == text else None
+
+    def wrote(self, target: Target, text: str) -> None:
+        """After `input` wrote `text` into an element named by its text (`text_naming`): once
+        its name is that text, the next action by its id is not refused as if the element had
+        changed behind the agent's back (`input 15 --append` after `input 15` was). Typed keys
+        and the name arrive a moment later (Chromium updates its tree after them). Any other
+        name is still refused, as is a change an action made elsewhere, or a label a click
+        changed, which the agent has not seen."""
+        if self.data.state is None or self.data.state.target(target.id) is None or target.handle is None:
             return
-        if written:
-            self.data.written[target.id] = name
-            self.save()
+        deadline = time.monotonic() + NAME_FOLLOWS_TEXT
+        while True:
+            try:
+                node = self.backend.refresh(target.handle)
+            except WinctlError:  # the text went in; the app is busy with it: the id stays as strict as before
+                return
+            if node is not None and display_name(node) == text:
+                self.data.written[target.id] = text
+                self.save()
+                return
+            if node is None or time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
 
     def _check_lent_name(self, target: Target, window: WindowInfo) -> None:
         """A name the element does not carry itself (lent by a wrapper, its text, the label
@@ -388,7 +403,7 @@ class DesktopSession:
         if target.derived_from is None or not target.derived_from.startswith(LENT_NAMES):
             return
         now = next((t for t in self.refresh_state(window).targets if t.handle == target.handle), None)
-        if now is not None and now.name != target.name:
+        if now is not None and now.name not in (target.name, self.data.written.get(target.id)):
             raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                                f'"{now.name}"; nothing was done', hint="the UI changed — run `winctl state`")
 
@@ -508,6 +523,7 @@ class DesktopSession:
         return state
 
 
+NAME_FOLLOWS_TEXT = 1.0  # s an element named by its text may take to be named by the text written into it
 LENT_NAMES = (NAMED_BY_WRAPPER, NAMED_BY_TEXT, NAMED_BY_LABEL)  # derived_from of names read off other elements
 WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without an editable-text interface (web)
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view

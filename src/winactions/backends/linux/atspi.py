@@ -1040,6 +1040,45 @@ class AtspiClient:
 
         return self._run(refresh())
 
+    def focus_holder(self, handle: str) -> bool:
+        """GrabFocus on the nearest of the element's ancestors (up to HOLDER_DEPTH) that is
+        focusable and editable: Chromium's editable section, which holds its paragraphs."""
+        async def grab() -> bool:
+            ref = await self._resolve(handle)
+            for _ in range(HOLDER_DEPTH):
+                parent = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+                if not parent:
+                    return False
+                ref = tuple(parent[0].value)
+                words = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetState")
+                states = states_of(list(words[0])) if words else frozenset()
+                if {"focusable", "editable"} <= states:
+                    done = await self._maybe(ref[0], ref[1], IFACE + "Component", "GrabFocus")
+                    if not (done and done[0]):
+                        return False
+                    deadline = time.monotonic() + FOCUS_SETTLE  # Chromium moves the focus after answering
+                    while "focused" not in states and time.monotonic() < deadline:
+                        await asyncio.sleep(0.02)
+                        words = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetState")
+                        states = states_of(list(words[0])) if words else frozenset()
+                    return "focused" in states
+            return False
+
+        return self._run(grab())
+
+    def select_text(self, handle: str, start: int, end: int) -> bool:
+        """Text.SetSelection of the first selection, else AddSelection; False where refused."""
+        async def select() -> bool:
+            dest, path = await self._resolve(handle)
+            count = await self._maybe(dest, path, IFACE + "Text", "GetNSelections")
+            if count and count[0] > 0:
+                done = await self._maybe(dest, path, IFACE + "Text", "SetSelection", "iii", [0, start, end])
+            else:
+                done = await self._maybe(dest, path, IFACE + "Text", "AddSelection", "ii", [start, end])
+            return bool(done and done[0])
+
+        return self._run(select())
+
     def set_caret(self, handle: str, offset: int) -> bool:
         """Text.SetCaretOffset; False where the element has no text interface or refuses."""
         async def place() -> bool:
@@ -1628,6 +1667,8 @@ def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
     return all(n and ";" not in n for n in names)
 
 
+FOCUS_SETTLE = 0.5  # s an editable given the focus through the tree may take to say it has it
+HOLDER_DEPTH = 4  # ancestors looked at for the editable that holds an element (a section holds paragraphs)
 OTHER_PROCESS_SLACK = 200  # px (four edges summed) another process's frame may lie from the window: decorations
 
 

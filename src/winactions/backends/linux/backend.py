@@ -219,9 +219,17 @@ class LinuxBackend(Backend):
     def place_caret(self, handle: str, offset: int) -> bool:
         return self.atspi.set_caret(handle, offset)
 
+    def focus_holder(self, handle: str) -> bool:
+        return self.atspi.focus_holder(handle)
+
+    def select_text(self, handle: str, start: int, end: int) -> bool:
+        return self.atspi.select_text(handle, start, end)
+
     # -- input ----------------------------------------------------------------------------
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+        self.x11.wait_out_double_click(x, y)  # two actions must not reach the app as one double-click
         self.xinput.click(x, y, button, count)
+        self.x11.note_click(x, y)
 
     def mouse_move(self, x: int, y: int) -> None:
         self.xinput.mouse_move(x, y)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import mss
 import psutil
 from PIL import Image
-from Xlib import X, display, error
+from Xlib import X, Xatom, display, error
 from Xlib.protocol import event
 
 from winactions.backends.base import (
@@ -35,6 +35,9 @@ from winactions.model import Rect, WindowInfo
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
 SETTLE_TIMEOUT = 3.0
 DIALOG_GRACE = 0.5  # s a modal dialog may stay in front of a window being activated (one closing goes)
+DOUBLE_CLICK = 0.55  # s: longer than any toolkit's double-click time (GTK and Qt 0.4 s, Java 0.5 s)
+DOUBLE_CLICK_REACH = 8  # px: farther apart, two clicks are never one double-click (GTK counts 5 px)
+CLICK_PROPERTY = "_WINACTIONS_LAST_CLICK"  # on the root window: x, y and when (ms), shared by every process
 AT_REST = 0.15  # s a window coming back from minimized must stay put to count as in its place (openbox slides it in)
 # override-redirect windows that cover what is under them, and are never what an agent clicks
 COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
@@ -84,6 +87,30 @@ class X11Windows:
             return None
         value = reply.value
         return value.decode("utf-8", "replace") if isinstance(value, bytes) else list(value)
+
+    # -- clicks -----------------------------------------------------------------------------
+    def wait_out_double_click(self, x: int, y: int) -> None:
+        """Wait until a click at (x, y) cannot join the last one into a double-click.
+
+        Toolkits count a second press within their double-click time (GTK and Qt 400 ms, Java
+        500 ms) and a few pixels of the first as a double-click: a text field selects the word
+        there, a list opens the row. Agents act faster than people: two `input` calls on a web
+        paragraph, each focusing it with a click at its centre, selected the word "note", and
+        the text appended replaced it. The last click is kept on the display's root window
+        (`note_click`), which every winctl process on the display shares."""
+        last = self._prop(self.root, CLICK_PROPERTY, X.AnyPropertyType)
+        if not isinstance(last, list) or len(last) != 3:
+            return
+        lx, ly = (v - 2**32 if v >= 2**31 else v for v in last[:2])  # stored unsigned: a monitor left of 0
+        since = (_now_ms() - last[2]) % 2**32 / 1000
+        if since < DOUBLE_CLICK and abs(x - lx) <= DOUBLE_CLICK_REACH and abs(y - ly) <= DOUBLE_CLICK_REACH:
+            time.sleep(DOUBLE_CLICK - since)
+
+    def note_click(self, x: int, y: int) -> None:
+        """Keep where and when the last click was, for `wait_out_double_click`."""
+        self.root.change_property(self.atom(CLICK_PROPERTY), Xatom.CARDINAL, 32, [x & 0xFFFFFFFF, y & 0xFFFFFFFF,
+                                                                             _now_ms()])
+        self.d.flush()
 
     # -- listing ---------------------------------------------------------------------------
     def list_windows(self) -> list[WindowInfo]:
@@ -411,4 +438,6 @@ def _process_name(pid: int | None) -> str:
         return ""
 
 
-
+def _now_ms() -> int:
+    """Wall-clock milliseconds, wrapped to 32 bits as an X property holds them."""
+    return int(time.time() * 1000) % 2**32
