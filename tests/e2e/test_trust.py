@@ -37,6 +37,16 @@ def hostile(desktop, tmp_path):
     stop_app(proc)
 
 
+def open_page(launcher, tmp_path: Path, browser: str, html: str, title: str) -> None:
+    """A page of ours, written to a file and opened in a fresh Chromium or Firefox (`launcher`:
+    the `launch` fixture)."""
+    page = tmp_path / "page.html"
+    page.write_text(html)
+    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
+        firefox_command(tmp_path / "profile", page.as_uri())
+    launcher(command, title=title)
+
+
 class Daemon:
     """`winctl` as a separate process, through the session's daemon, beside the in-process
     one-shot `winctl` fixture on the same runtime folder (so both serve one session)."""
@@ -431,11 +441,7 @@ def test_a_web_page_banner_over_a_button_takes_no_click_meant_for_it(winctl, des
     centre reached the banner, the page saw nothing, and winctl said it had clicked the button.
     The browser's own hit test now names the banner and nothing is clicked; the page's title,
     which each button sets, says what was clicked (wmctrl reads it)."""
-    page = tmp_path / "overlay.html"
-    page.write_text(OVERLAID_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Overlay page")
+    open_page(launch, tmp_path, browser, OVERLAID_PAGE, "Overlay page")
     state = wait_for(winctl, ("Button", "Under button"), ("Button", "Free button"), ("Button", "Accept all"))
     under, free = target(state, "Button", "Under button"), target(state, "Button", "Free button")
     refused = winctl("click", str(under), "--via", "input", expect=4)
@@ -466,11 +472,7 @@ def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, t
     nothing: an agent went on as if it had sent. It is refused now, naming the state and the
     wait that helps, as is `input` into a disabled field (its keys went to whatever had the
     focus); once the field is filled in, the same id is clicked and the page counts it."""
-    page = tmp_path / "disabled.html"
-    page.write_text(DISABLED_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Disabled page")
+    open_page(launch, tmp_path, browser, DISABLED_PAGE, "Disabled page")
     state = wait_for(winctl, ("Button", "Send"), ("Edit", "Name"))
     send = target(state, "Button", "Send")
     refused = winctl("click", str(send), expect=4)
@@ -500,11 +502,7 @@ def test_a_name_scrolled_out_of_view_is_scrolled_to_not_taken_for_a_shorter_one(
     `click "Item 90"` pressed item 9. Now the page's tree is searched for the name and the
     element scrolled into view, as a user (or Playwright) does, then pressed. And a reading
     that differs in its numbers is another label: `text:Item 90` off screen finds nothing."""
-    page = tmp_path / "numbered.html"
-    page.write_text(NUMBERED_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Numbered page")
+    open_page(launch, tmp_path, browser, NUMBERED_PAGE, "Numbered page")
     wait_for(winctl, ("Button", "Item 9"))
     missed = winctl("click", "text:Item 90", expect=3)
     assert "no reliable match for 'text:Item 90'" in missed.err, missed.err
@@ -530,11 +528,7 @@ def test_a_number_field_and_a_labelled_radio_reach_the_page(winctl, desktop, lau
     box read 7 and the page never knew. Its number fields are typed into now. And Firefox lists
     a radio button's label as text of the same name: `click Large` was refused as ambiguous;
     a name shared only with static text means the control."""
-    page = tmp_path / "form.html"
-    page.write_text(FORM_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Form page")
+    open_page(launch, tmp_path, browser, FORM_PAGE, "Form page")
     wait_for(winctl, ("Spinner", "Count"), ("RadioButton", "Large"))
     winctl("input", "Count", "7")
     wait_for_window(desktop, "count 7")
@@ -554,11 +548,7 @@ def test_a_web_page_sees_each_option_chosen(winctl, desktop, launch, tmp_path, b
     action) without the page's change event: the box showed "Overnight", winctl said it had
     chosen it, and the page never knew. Each `select` must now reach the page once: its title
     counts the change events."""
-    page = tmp_path / "select.html"
-    page.write_text(SELECT_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Select page")
+    open_page(launch, tmp_path, browser, SELECT_PAGE, "Select page")
     combo = target(wait_for(winctl, ("ComboBox", "Shipping")), "ComboBox", "Shipping")
     for count, option in enumerate(("Overnight", "Standard", "Express"), start=1):
         assert option in winctl("select", str(combo), option).out
@@ -806,11 +796,7 @@ def test_unlabelled_web_fields_are_named_by_the_text_before_them(winctl, desktop
     and an agent could only guess which was which. Each takes the text just before it now (on
     its row, or the line above), and `input` by that name fills that field: the page sends
     both values where they belong."""
-    page = tmp_path / "unlabelled.html"
-    page.write_text(UNLABELLED_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Unlabelled form")
+    open_page(launch, tmp_path, browser, UNLABELLED_PAGE, "Unlabelled form")
     wait_for(winctl, ("Edit", "Email:"), ("Edit", "Phone number"), ("Button", "Send"))
     winctl("input", "Email:", "ada@example.org")
     winctl("input", "Phone number", "555 0100")
@@ -833,11 +819,7 @@ def test_a_web_paragraph_is_written_alone_and_again_by_its_id(winctl, desktop, l
     section given the focus first), and only it is replaced. A paragraph is named by its text:
     the name the agent's own input gave it is accepted by the next `input ID --append`. The
     page's own title follows every edit."""
-    page = tmp_path / "note.html"
-    page.write_text(NOTE_PAGE)
-    command = chromium_plain_command(page.as_uri(), tmp_path / "profile") if browser == "chromium" else \
-        firefox_command(tmp_path / "profile", page.as_uri())
-    launch(command, title="Note page")
+    open_page(launch, tmp_path, browser, NOTE_PAGE, "Note page")
     listed = wait_for(winctl, ("Paragraph", "first note"), ("Paragraph", "second note"))
     first, second = target(listed, "Paragraph", "first note"), target(listed, "Paragraph", "second note")
     for element, args, title in ((first, ("edited",), "notes: edited | second note"),

@@ -155,6 +155,12 @@ class Backend(ABC):
     def read_text(self, handle: str) -> str:
         """The element's full text content (Text interface, Value, or name as a last resort)."""
 
+    def space_clicks(self, x: int, y: int) -> None:
+        """Wait until a click at (x, y) cannot join the last click into a double-click (where
+        the last click is known: every click of this backend). Called before a click on text
+        or on a list's item, where a double-click means something else: it selects a word,
+        or opens the row."""
+
     def focus_holder(self, handle: str) -> bool:
         """Give the keyboard focus to the editable that holds this element (a web page's
         editable section holds its paragraphs), through the accessibility API; False where

@@ -227,9 +227,11 @@ class LinuxBackend(Backend):
 
     # -- input ----------------------------------------------------------------------------
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
-        self.x11.wait_out_double_click(x, y)  # two actions must not reach the app as one double-click
         self.xinput.click(x, y, button, count)
-        self.x11.note_click(x, y)
+        self.x11.note_click(x, y)  # for space_clicks, in whichever winctl process clicks next
+
+    def space_clicks(self, x: int, y: int) -> None:
+        self.x11.wait_out_double_click(x, y)
 
     def mouse_move(self, x: int, y: int) -> None:
         self.xinput.mouse_move(x, y)

@@ -96,8 +96,9 @@ class X11Windows:
         500 ms) and a few pixels of the first as a double-click: a text field selects the word
         there, a list opens the row. Agents act faster than people: two `input` calls on a web
         paragraph, each focusing it with a click at its centre, selected the word "note", and
-        the text appended replaced it. The last click is kept on the display's root window
-        (`note_click`), which every winctl process on the display shares."""
+        the text appended replaced it (`execution.DOUBLE_CLICK_TYPES` says where this is asked).
+        The last click is kept on the display's root window (`note_click`), which every winctl
+        process on the display shares."""
         last = self._prop(self.root, CLICK_PROPERTY, X.AnyPropertyType)
         if not isinstance(last, list) or len(last) != 3:
             return
