@@ -363,8 +363,9 @@ class DesktopSession:
 
     def text_naming(self, target: Target, node: Node | None) -> str | None:
         """The element's text when its name is its text (a LibreOffice or web paragraph, a
-        table's cell), else None; asked before `input` changes both (see `wrote`)."""
-        if node is None or target.handle is None:
+        table's cell), else None; asked before `input` changes both (see `wrote`). A password
+        field's text is never read."""
+        if node is None or target.handle is None or "protected" in node.states or "protected" in target.states:
             return None
         try:
             text = self.backend.read_text(target.handle)

@@ -1698,10 +1698,10 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     change while an app settles (jEdit maps "jEdit - Untitled-1", then loads its file and
     moves), and the X window we hold may be older than the frame. Another process's frame
     must carry the window's title at about its place (a window whose pid the app does not
-    share: a sandbox's pid namespace): its place alone is no evidence, since a window of an app that is not on
-    the bus (xmessage, a Java app without its bridge) often lies over another app's, and
-    every maximized window has the same place — `state` listed the other app's elements as
-    the window's. GTK 4.8 gives its file dialogs the role "filler": a top-level element of
+    share: a sandbox's pid namespace): its place alone is no evidence, since a window of an
+    app that is not on the bus (xmessage, a Java app without its bridge) often lies over
+    another app's, and every maximized window has the same place — `state` listed the other
+    app's elements as the window's. GTK 4.8 gives its file dialogs the role "filler": a top-level element of
     the window's own process named as the window is one (else `state` read the app's main
     window under the dialog's title)."""
     native, ctype = role_of(raw.role_number)

@@ -189,7 +189,6 @@ def no_tree_hint(pid: int | None) -> str:
             f"`winctl launch PROGRAM`, which sees to that; {PIXELS_MEANWHILE}")
 
 
-
 # -- detection --------------------------------------------------------------------------------
 def detect(argv: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The toolkits `argv` appears to start, best guess first; empty when nothing tells."""
