@@ -15,7 +15,6 @@ from winactions.execution import Via
 from winactions.keys import parse_keys
 from winactions.model import Operation
 
-ID = Field(description="element id from `winctl state`")
 # Static text (a label): no backend's Text type takes text (an editable one is an Edit).
 READ_ONLY_TYPES = frozenset({"Text"})
 REF = Field(description="element id from `winctl state`, or a visual target found on screen: "

@@ -31,6 +31,10 @@ class Kind(str, Enum):
     SESSION = "session"  # changes winctl's own state (the locator's cache), not the UI: not read-only
 
 
+# an element to read, by id or by name (`get value Name`), for every command that only reads one
+ID_OR_NAME = Field(description="element id, or a name the window shows")
+
+
 class Params(BaseModel):
     """Base of every command's parameters: unknown fields are an error, not ignored."""
 

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from winactions import marks, screenshots
 from winactions.commands import stateview
-from winactions.commands.base import Context, Params, command
+from winactions.commands.base import ID_OR_NAME, Context, Params, command
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
 from winactions.errors import ActionFailed
 from winactions.model import Rect
@@ -97,7 +97,7 @@ def _too_dense(layout: marks.Layout, window: Rect) -> str:
 
 
 class InspectParams(Params):
-    id: int | str = Field(description="element id, or a name the window shows")
+    id: int | str = ID_OR_NAME
 
 
 @command("inspect", InspectParams, positional=("id",))

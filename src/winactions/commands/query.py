@@ -7,13 +7,10 @@ import time
 from pydantic import Field
 
 from winactions import progress
-from winactions.commands.base import Context, Params, command
+from winactions.commands.base import ID_OR_NAME, Context, Params, command
 from winactions.commands.results import ValueResult, WaitResult
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
 from winactions.model import Node, Target
-
-ID = Field(description="element id from `winctl state`")
-ID_OR_NAME = Field(description="element id, or a name the window shows")
 
 
 class GetParams(Params):

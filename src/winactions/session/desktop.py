@@ -313,7 +313,7 @@ class DesktopSession:
         """An id, or the one element the window shows now with this name (`get value Name`):
         a fresh state is read and nothing is scrolled, as reading changes nothing. Of a field
         and a label sharing the name, the field is meant; several others are an error."""
-        if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
+        if isinstance(ref, int) or _is_id(ref):
             return self.resolve(int(ref))
         shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
         found = _named(ref.strip(), shown, (_takes_text, _is_control))
@@ -331,7 +331,7 @@ class DesktopSession:
         `takes_text` (for `input`): of several elements sharing a plain name, the one that
         takes text is meant (GTK's Save As has an Edit and a column header named "Name").
         `wheel` False (`--via semantic`): a name out of view is not scrolled to with the mouse."""
-        if isinstance(ref, int) or ref.strip().lstrip("-").isdigit():
+        if isinstance(ref, int) or _is_id(ref):
             target, node = self.resolve(int(ref), acting=True)
             self._check_lent_name(target, window)
             return target, node
@@ -542,6 +542,11 @@ def _takes_text(target: Target) -> bool:
     """An element `input` can write in: an edit, a document, or anything with editable text."""
     return (target.type in WRITABLE_TYPES or Operation.SET_TEXT in target.operations) and \
         "read_only" not in target.states
+
+
+def _is_id(ref: str) -> bool:
+    """An element id given as text (`15`), not a name or a visual target."""
+    return ref.strip().lstrip("-").isdigit()
 
 
 def _named(name: str, targets: list[Target],
