@@ -258,6 +258,26 @@ def test_a_real_calculator_that_rewrites_typed_text_is_reported_as_it_reads(winc
     assert "the field reads '2×3', not the text typed" in out, out
     assert winctl("get", "text", str(display)).out.strip() == "2×3"
 
+def test_a_minimized_real_calculator_takes_each_key_clicked_with_the_mouse(winctl, launch, desktop):  # noqa: F811
+    """galculator minimized, another window holding the focus: each `click 7 --via input` said
+    "via mouse" and its display stayed 0 (the window was still sliding back into place, or the
+    click went under it). The display now reads 777."""
+    app = launch(["galculator"], title="galculator")
+    seven = target(wait_for(winctl, ("Button", "7"), app=app), "Button", "7")
+    other = subprocess.Popen(["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
+                             env=winctl.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_window(desktop, "Elsewhere")
+        for _ in range(3):
+            winctl("window", "minimize")
+            assert "via mouse" in winctl("click", str(seven), "--via", "input").out
+        display = next(t["id"] for t in winctl.state()["targets"] if t["type"] == "Text" and t["name"] == "777")
+        assert winctl("get", "text", str(display)).out.strip() == "777"
+    finally:
+        other.kill()
+        other.wait()
+
+
 # -- 3c. a mouse click reaches the element, not what covers it ------------------------------------
 def _top_level_windows(desktop) -> list[tuple[str, str, int, int, int, int]]:
     """(id, name, x, y, width, height) of every mapped child of the root, as xwininfo sees them."""
