@@ -1,15 +1,16 @@
-"""Multi-scale template search for about the cost of one full-resolution grey `matchTemplate`.
+"""Multi-scale template search, most of it on coarse levels, told apart at full resolution.
 
 A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
 tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
-window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window); this module searches the
-whole range for less than one grey match costs on windows drawn at 1–1.5×, and 1.2–2× one
-grey match on windows drawn at 0.5–0.75× (benchmarks/locate.py measures it). What it costs:
-the coarse levels scanned add up to about one window's pixels (small references keep their
-detail only on levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7
-of the cost of OpenCV's normed match of the same sizes (`coarse_scores`, half of it the
-correlation itself); looks, refinement and judgement add 3–4 ms of small matches, which is
-most of one grey match on a small window:
+window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window). This module searches the
+whole range for 0.6–0.8 of one grey match on large windows drawn at 1.25–1.5×, and 1.3–2.5
+times it on windows drawn at 0.5–0.75×; on a small window such as a keypad, where one grey
+match costs 0.5–5 ms, 2–8 times it (benchmarks/locate.py measures it). What it costs: the coarse
+levels scanned add up to about one window's pixels (small references keep their detail only on
+levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7 of the cost of
+OpenCV's normed match of the same sizes (`coarse_scores`); looks, refinement and judgement add
+3–4 ms of small matches; where look-alikes crowd a scale, one full-resolution match of their
+area at the scale found (`survey`) adds about one grey match of that area:
 
 1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
    separately, so that the reference at the scale being tried keeps 64–128 px there and each
@@ -23,7 +24,14 @@ most of one grey match on a small window:
    get one cheap look; the best looks are refined (parabolas through the score over the scale)
    on the half-resolution level, where a resampled or re-rendered copy's pixel phase no longer
    swings the score, then judged at full resolution.
-4. **Judged by the whole and the middle.** The confidence is the lower of the TM_CCOEFF_NORMED
+4. **Look-alikes surveyed.** Keys of a keypad share one frame, and on a coarse level the frame
+   is all that is left of them: a scale's eight peaks are eight of thirty keys in no useful
+   order. Where a scale had more peaks about as good as were kept, and the best sighting is
+   only a look-alike (judged below SURE), the look-alikes' area is matched once at full
+   resolution at that sighting's scale (`survey`). On galculator's and MATE Calculator's
+   keypads drawn at 0.75–1.5× this took keys found on themselves from 31–37 of 49 to 40–43, and
+   locates on another key from 2–5 to 0–2 (`test_keys_of_real_keypads_are_seldom_taken_for_others`).
+5. **Judged by the whole and the middle.** The confidence is the lower of the TM_CCOEFF_NORMED
    scores of the whole patch and of its middle half: keys of one app share a frame that would
    otherwise make any key match any other (`judge`). Scores are computed again on the patch,
    so OpenCV's flat-window shortcut (±1 on a flat patch) never reaches a user.
@@ -50,12 +58,15 @@ MAX_LEVEL = 5  # 2**5 = 32x along one axis at most
 STEP = 1.4  # next scale = s * (1 + STEP / coarse length): edges move ~STEP/2 px per side at the coarse level
 PEAKS_PER_SCALE = 8
 COARSE_FLOOR = 0.35  # coarse scores below this are not worth a look
+CROWD_MARGIN = 0.1  # a scale whose last kept peak is within this of its best has more look-alikes than peaks
 # looks, refinement and judgement
 REFINE_LIMIT = 24  # coarse peaks given a first look ...
 CHECK_MARGIN = 0.3  # ... kept if it scores at least the threshold less this ...
 REFINE_EXTRA = 3  # ... and the best `limit` + this many are refined ...
 LOOK_MARGIN = 0.1  # ... if they look about as good as the best one
 HALF_MIN = 16  # px: a reference whose short side is at least this at its scale is refined at half resolution
+SURE = 0.95  # a match judged this well is the one wanted: look-alikes score less in their middle ...
+LOOK_ALIKE = 0.1  # ... and one judged at least the threshold less this has its frame, and so its scale
 JUDGED = 2  # the sizes tried in a polish that score best whole are judged (whole and middle)
 POLISH = 3  # px the long side may grow or shrink when a half-resolution match is judged at full resolution
 CENTRE_DETAIL = 8.0  # grey levels: a reference's middle with less spread than this is a flat fill
@@ -212,6 +223,7 @@ class Seed:
     length: float  # the coarse reference's longer side: sets how far off the scale may be
     fx: int  # the coarse level's pixel size: how far off the centre may be
     fy: int
+    crowd: tuple[int, int, int, int] | None = None  # where look-alikes lie (full-resolution px), if more than were kept
 
 
 def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAKS_PER_SCALE,
@@ -236,8 +248,14 @@ def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAK
     if small.spread < 1.0:  # the reference's detail vanished at this level: no evidence here
         return [], length
     result = coarse_scores(pyramid.coarse(kx, ky), small) if cw * ch <= FAST_AREA else _scores(level, t.sized(cw, ch))
-    peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy)
-             for score, x, y in local_peaks(result, (ch, cw), count, COARSE_FLOOR)]
+    band = result >= float(result.max()) - CROWD_MARGIN  # before `local_peaks` overwrites the scores
+    found = local_peaks(result, (ch, cw), count, COARSE_FLOOR)
+    crowd = None
+    if len(found) == count and found[-1][0] >= found[0][0] - CROWD_MARGIN:
+        ys, xs = np.nonzero(band)
+        crowd = (int(xs.min()) * fx, int(ys.min()) * fy, (int(xs.max()) + cw + 1) * fx, (int(ys.max()) + ch + 1) * fy)
+    peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy, crowd)
+             for score, x, y in found]
     return peaks, length
 
 
@@ -288,19 +306,56 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
     looks = [(look, seed) for seed in seeds if (look := first_look(s, t, seed, pyramid)) is not None
              and look.score >= threshold - CHECK_MARGIN]
     looks.sort(key=lambda pair: -pair[0].score)
-    found: list[Match] = []
+    sightings: list[Match] = []
     for look, seed in looks[:limit + REFINE_EXTRA]:
-        if look.score < looks[0][0].score - LOOK_MARGIN or not all(apart(look, other) for other in found):
+        if look.score < looks[0][0].score - LOOK_MARGIN or not all(apart(look, other) for other in sightings):
             continue
-        if _half(t, seed.scale):
-            match = polish(s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2),
-                                                   STEP / max(seed.length, 3.0)), t, 2))
-        else:
-            match = polish(s, t, look, reach=math.ceil(STEP / max(seed.length, 3.0) / 2 * max(look.width, look.height)))
+        sightings.append(settle(s, t, look, seed, pyramid))
+    best = max(sightings, key=lambda m: m.score, default=None)
+    crowds = [seed.crowd for seed in seeds if seed.crowd is not None]
+    if best is not None and threshold - LOOK_ALIKE <= best.score < SURE and crowds:
+        lefts, tops, rights, bottoms = zip(*crowds)
+        sightings += [m for m in survey(s, t, best.scale, (min(lefts), min(tops), max(rights), max(bottoms)),
+                                        limit + REFINE_EXTRA, threshold) if m.score > best.score]
+    found: list[Match] = []
+    for match in sorted(sightings, key=lambda m: -m.score):
         if match.score >= threshold and all(apart(match, other) for other in found):
             found.append(match)
-    found.sort(key=lambda m: -m.score)
     return found[:limit]
+
+
+def settle(s: np.ndarray, t: Reference, look: Match, seed: Seed, pyramid: Pyramid) -> Match:
+    """A first look refined to its scale and place, and judged at full resolution: on the
+    half-resolution level (`refine`) when the reference keeps its detail there, else by a
+    polish as wide as the seed's scale doubt."""
+    if _half(t, seed.scale):
+        return polish(s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2),
+                                              STEP / max(seed.length, 3.0)), t, 2))
+    return polish(s, t, look, reach=math.ceil(STEP / max(seed.length, 3.0) / 2 * max(look.width, look.height)))
+
+
+def survey(s: np.ndarray, t: Reference, scale: float, area: tuple[int, int, int, int], count: int,
+           threshold: float) -> list[Match]:
+    """Every place in `area` (left, top, right, bottom) that shows the reference at `scale`, each
+    judged: one full-resolution match there. The key wanted differs from its look-alikes only
+    in its middle, which only full resolution shows. The scale is the best settled sighting's:
+    a look-alike has the wanted key's frame, and so its scale. `sweep` surveys only after a
+    sighting judged near the threshold (LOOK_ALIKE), and keeps only what beats it: surveyed at
+    the scale of a poor sighting, a whole Chromium window turned up a 0.75 match of its
+    profile icon where that icon had been painted over."""
+    w, h = round(t.shape[1] * scale), round(t.shape[0] * scale)
+    left, top = max(0, area[0] - w // 2), max(0, area[1] - h // 2)
+    right, bottom = min(s.shape[1], area[2] + w // 2), min(s.shape[0], area[3] + h // 2)
+    if w < 3 or h < 3 or w > right - left or h > bottom - top:
+        return []
+    found = []
+    for _, x, y in local_peaks(_scores(s[top:bottom, left:right], t.sized(w, h)), (h, w), count,
+                               threshold - CHECK_MARGIN):
+        m = _at(s, t, scale, left + x + w / 2, top + y + h / 2, (2, 2))
+        if m is not None and (score := judge(s[m.top:m.top + m.height, m.left:m.left + m.width],
+                                             t.sized(m.width, m.height))) >= threshold:
+            found.append(Match(score, m.scale, m.left, m.top, m.width, m.height))
+    return found
 
 
 def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:

@@ -3,8 +3,9 @@
 The budget: the whole search costs no more than one plain full-resolution grey
 `cv2.matchTemplate(window, reference, TM_CCOEFF_NORMED)` of the same window, although the
 reference may be drawn anywhere from 0.5 to 1.5 times its size (seed 004's tolerance; a plain
-match finds it only at 1x). Met where the window is drawn at 1x or larger; on windows drawn
-smaller (0.5-0.75x, where that one match is cheap) it costs 1.2-2 times as much — see
+match finds it only at 1x). Met where the window is drawn at 1x, and on large windows drawn
+at 1.25-1.5x; on windows drawn smaller, and on small crowded ones such as a calculator's keypad
+(where that one match is cheap and the keys look alike), it costs 1.3-8 times as much — see
 `scales` and benchmarks/locate.py. The rungs, cheapest first:
 
 1. `hint` — where this image was last found: exact match in a small window around it.
