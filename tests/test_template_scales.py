@@ -157,7 +157,8 @@ def test_nothing_is_found_where_the_control_was_painted_over(scale):
 # Keys a coarse search took for another key of the same frame (on the code before the survey):
 # (keypad, scale, label), each found at a look-alike with a confidence the locator clicks (≥ 0.8)
 # or just under it.
-LOOK_ALIKE_KEYS = [("mate-calc-basic", 0.5, "2"), ("mate-calc-basic", 0.5, "7"), ("mate-calc-basic", 1.5, "3"),
+LOOK_ALIKE_KEYS = [("mate-calc-basic", 0.5, "2"), ("mate-calc-basic", 0.5, "7"), ("mate-calc-basic", 0.5, "+"),
+                   ("mate-calc-basic", 1.5, "3"),
                    ("mate-calc-basic", 1.5, "6"), ("galculator-basic", 1.5, "8"), ("galculator-basic", 0.5, "4")]
 
 
@@ -183,12 +184,12 @@ def test_a_key_is_found_on_itself_among_keys_of_the_same_frame(name, scale, labe
     assert found[0].confidence >= 0.85
 
 
-@pytest.mark.parametrize(("scale", "allowed"), [(0.5, 6), (0.75, 2), (1.25, 2), (1.5, 2)])
-def test_keys_of_real_keypads_are_seldom_taken_for_others(scale, allowed):
-    """Every key of galculator and MATE Calculator drawn at another scale: three in four are
-    found on themselves, and what a locate would click (≥ 0.8) is on another key at most
-    `allowed` times in 49. At 0.5x a glyph is 4-5 px tall and "+" scores 0.93 on "−"'s key:
-    there six remain (the code before the survey: 32-37 found, 2-7 on other keys)."""
+@pytest.mark.parametrize("scale", (0.5, 0.75, 1.25, 1.5))
+def test_keys_of_real_keypads_are_seldom_taken_for_others(scale):
+    """Every key of galculator and MATE Calculator drawn at another scale: four in five are
+    found on themselves (40-44 of 49), and what a locate would click (≥ 0.8) is on another key
+    at most once. The code before the survey found 31-37, and 2-7 on other keys: at 0.5x,
+    where a glyph is 4-5 px tall, MATE's "+" on another key at 0.93."""
     right = wrong = total = 0
     for name in ("galculator-basic", "mate-calc-basic"):
         image, drawn, keys = keypad(name, scale)
@@ -200,7 +201,7 @@ def test_keys_of_real_keypads_are_seldom_taken_for_others(scale, allowed):
             right += on_it
             wrong += bool(found) and not on_it and found[0].confidence >= 0.8
     assert total == 49
-    assert right >= 0.75 * total and wrong <= allowed, (right, wrong, total)
+    assert right >= 0.8 * total and wrong <= 1, (right, wrong, total)
 
 
 def test_scale_range_must_be_a_range():
