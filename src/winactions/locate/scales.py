@@ -3,9 +3,9 @@
 A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
 tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
 window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window). This module searches the
-whole range for 0.6–0.8 of one grey match on large windows drawn at 1.25–1.5×, and 1.3–2.5
+whole range for 0.7–1.0 of one grey match on large windows drawn at 1.25–1.5×, and 1.25–2.5
 times it on windows drawn at 0.5–0.75×; on a small window such as a keypad, where one grey
-match costs 0.5–5 ms, 2–8 times it (benchmarks/locate.py measures it). What it costs: the coarse
+match costs 0.5–5 ms, 2–10 times it (benchmarks/locate.py measures it). What it costs: the coarse
 levels scanned add up to about one window's pixels (small references keep their detail only on
 levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7 of the cost of
 OpenCV's normed match of the same sizes (`coarse_scores`); looks, refinement and judgement add

@@ -5,7 +5,7 @@ The budget: the whole search costs no more than one plain full-resolution grey
 reference may be drawn anywhere from 0.5 to 1.5 times its size (seed 004's tolerance; a plain
 match finds it only at 1x). Met where the window is drawn at 1x, and on large windows drawn
 at 1.25-1.5x; on windows drawn smaller, and on small crowded ones such as a calculator's keypad
-(where that one match is cheap and the keys look alike), it costs 1.3-8 times as much — see
+(where that one match is cheap and the keys look alike), it costs 1.25-10 times as much — see
 `scales` and benchmarks/locate.py. The rungs, cheapest first:
 
 1. `hint` — where this image was last found: exact match in a small window around it.
