@@ -158,8 +158,8 @@ def test_nothing_is_found_where_the_control_was_painted_over(scale):
 # (keypad, scale, label), each found at a look-alike with a confidence the locator clicks (≥ 0.8)
 # or just under it.
 LOOK_ALIKE_KEYS = [("mate-calc-basic", 0.5, "2"), ("mate-calc-basic", 0.5, "7"), ("mate-calc-basic", 0.5, "+"),
-                   ("mate-calc-basic", 1.5, "3"),
-                   ("mate-calc-basic", 1.5, "6"), ("galculator-basic", 1.5, "8"), ("galculator-basic", 0.5, "4")]
+                   ("mate-calc-basic", 1.5, "3"), ("mate-calc-basic", 1.5, "6"), ("galculator-basic", 1.5, "8"),
+                   ("galculator-basic", 0.5, "4")]
 
 
 def keypad(name: str, scale: float) -> tuple[np.ndarray, np.ndarray, list[dict]]:
