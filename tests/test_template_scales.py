@@ -158,8 +158,9 @@ def test_nothing_is_found_where_the_control_was_painted_over(scale):
 # (keypad, scale, label), each found at a look-alike with a confidence the locator clicks (≥ 0.8)
 # or just under it.
 LOOK_ALIKE_KEYS = [("mate-calc-basic", 0.5, "2"), ("mate-calc-basic", 0.5, "7"), ("mate-calc-basic", 0.5, "+"),
-                   ("mate-calc-basic", 1.5, "3"), ("mate-calc-basic", 1.5, "6"), ("galculator-basic", 1.5, "8"),
-                   ("galculator-basic", 0.5, "4")]
+                   ("mate-calc-basic", 1.5, "3"), ("mate-calc-basic", 1.5, "6"), ("galculator-basic", 1.5, "8")]
+# (galculator's "4" at 0.5x is found on itself at 0.87, with another key at 0.82: reported as
+# ambiguous, at the threshold, and not clicked; `test_a_key_painted_over_is_seldom_clicked_elsewhere`)
 
 
 def keypad(name: str, scale: float) -> tuple[np.ndarray, np.ndarray, list[dict]]:
@@ -202,6 +203,30 @@ def test_keys_of_real_keypads_are_seldom_taken_for_others(scale):
             wrong += bool(found) and not on_it and found[0].confidence >= 0.8
     assert total == 49
     assert right >= 0.8 * total and wrong <= 1, (right, wrong, total)
+
+
+@pytest.mark.parametrize(("scale", "allowed"), [(0.5, 10), (1.0, 8), (1.5, 7)])
+def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, allowed):
+    """Each key of galculator and MATE Calculator painted over, then searched for: its look-alikes
+    remain, and a locate clicks what scores ≥ 0.8. A best match below 0.95 with another place
+    within 0.05 of it is ambiguous and reported at the threshold, below that bar. Without that
+    rule 26, 12 and 16 of 49 were clicked on another key; with it `allowed` remain, a look-alike
+    that alone scores 0.8-0.9 ("7"'s crop on "1")."""
+    wrong = total = 0
+    for name in ("galculator-basic", "mate-calc-basic"):
+        image, _, keys = keypad(name, scale)
+        for key in keys:
+            r = box(key["rect"])
+            gone = erased(image, r)
+            if scale != 1.0:
+                gone = cv2.resize(gone, None, fx=scale, fy=scale,
+                                  interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+            found = find_template(np.ascontiguousarray(gone), image[r.top:r.bottom, r.left:r.right])
+            total += 1
+            wrong += bool(found) and found[0].confidence >= 0.8
+            assert not found or found[0].confidence < 0.8 or "runner_up" not in found[0].detail
+    assert total == 49
+    assert wrong <= allowed, (wrong, total)
 
 
 def test_scale_range_must_be_a_range():

@@ -17,12 +17,16 @@ at 1.25-1.5x; on windows drawn smaller, and on small crowded ones such as a calc
    sweep; confidence is the inlier share. (ORB finds no keypoints on small icons.)
 
 A match counts at ≥ threshold (0.75 by default, the full-resolution TM_CCOEFF_NORMED score).
+A best match below 0.95 with another place within 0.05 of it is ambiguous (a key whose own
+picture is gone still has its look-alikes): all are reported at the threshold, with the
+runner-up's score in `detail`, below the locator's reliable bar.
 Uniform references (a flat colour) match everywhere and are refused rather than guessed.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +40,7 @@ from winactions.model import Rect
 THRESHOLD = 0.75
 SCALES = (0.5, 1.5)  # seed 004: a reference is found drawn half to one and a half times its size
 RELIABLE_EXACT = 0.95  # an exact match this good ends the search: no other scale can beat it by much
+AMBIGUOUS = 0.05  # a best match below RELIABLE_EXACT with another place within this of it is a look-alike's
 ORB_MIN_SIDE = 48
 ORB_MIN_MATCHES = 10
 
@@ -88,7 +93,7 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
         if all(apart(m, other) for other, _ in kept):
             kept.append((m, _from_match(m, ox, oy, method, detail)))
     if kept:
-        return [candidate for _, candidate in kept[:max_candidates]]
+        return _unless_ambiguous([candidate for _, candidate in kept[:max_candidates]], threshold)
     if min(t.shape[:2]) >= ORB_MIN_SIDE:
         orb = _orb(s, t)
         if orb is not None and orb[0] >= threshold:
@@ -140,6 +145,26 @@ def _orb(s: np.ndarray, t: np.ndarray) -> tuple[float, Rect] | None:
 
 
 # -- helpers -------------------------------------------------------------------------------
+def _ambiguous(found: list[Candidate]) -> bool:
+    """Whether the best match is not told from another place: below RELIABLE_EXACT, with a
+    second place within AMBIGUOUS of it. A keypad's key that is not on screen (painted over,
+    under a tooltip) still has thirty look-alikes: "7"'s crop scored 0.8-0.9 on other keys,
+    several alike, where the key itself scores 0.95-1.0 above them all."""
+    return len(found) > 1 and found[0].confidence < RELIABLE_EXACT and \
+        found[0].confidence - found[1].confidence < AMBIGUOUS
+
+
+def _unless_ambiguous(found: list[Candidate], threshold: float) -> list[Candidate]:
+    """The matches, their confidence lowered to the threshold when the best is `_ambiguous`
+    (`detail["runner_up"]` says why): still listed as alternatives, below the locator's
+    reliable bar, so a locate reports them instead of clicking one."""
+    if not _ambiguous(found):
+        return found
+    runner_up = round(found[1].confidence, 3)
+    return [replace(c, confidence=min(c.confidence, threshold), detail={**c.detail, "runner_up": runner_up})
+            for c in found]
+
+
 def _grey(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
