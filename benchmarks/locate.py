@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from winactions.locate.cache import LocateCache  # noqa: E402
+from winactions.locate.locator import SURE_SCALE  # noqa: E402
 from winactions.locate.ocr import OcrEngine, find_text  # noqa: E402
 from winactions.locate.template import find_template  # noqa: E402
 from winactions.model import Rect  # noqa: E402
@@ -91,26 +92,31 @@ def template_cases(apps: list[str]) -> list[TemplateCase]:
 
 def template_bench(cases: list[TemplateCase]) -> None:
     """Every control's crop searched for in its window drawn at 0.5-1.5x (the screenshot resized, as
-    a reference captured on one display meets another): ours (scale tolerance 0.5-1.5, the default)
-    against pyscreeze.locate (confidence 0.9) and one plain single-scale cv2.matchTemplate +
-    minMaxLoc of the same window crop (colour as captured, and grey: the stricter baseline, which
-    like ours converts the captured colour pixels to grey first), each target timed by all four
-    back to back. `wrong` counts what a locate would click elsewhere: our best match, reliable
-    (≥ 0.8, the locator's bar) and outside the true rect."""
+    a reference captured on one display meets another): ours (scale tolerance 0.5-1.5, the default),
+    cold and in a session that remembers the display's scale (`scale_hint`: the scale of the last
+    find >= SURE_SCALE in that window, as the locator keeps it), against pyscreeze.locate (confidence 0.9)
+    and one plain single-scale cv2.matchTemplate + minMaxLoc of the same window crop (colour as
+    captured, and grey: the stricter baseline, which like ours converts the captured colour pixels
+    to grey first), each target timed by all five back to back. `wrong` counts what a locate would
+    click elsewhere: our best match, reliable (≥ 0.8, the locator's bar) and outside the true rect."""
     print("template: reference = a control's crop at 1x, window drawn at the scale; correct = click point "
-          "inside the true rect (cv2: best score >= 0.75 there); ms min/median/max")
-    print(f"{'group':>8} {'scale':>5}  {'ours':>24} {'wrong':>5}  {'pyscreeze':>24}  {'cv2 colour 1x':>24}  "
-          f"{'cv2 grey 1x':>24}  {'grey/ours':>9} {'colour/ours':>11} {'ours slower than grey':>21}")
+          "inside the true rect (cv2: best score >= 0.75 there); ms min/median/max; 'known' = ours with the "
+          "display's scale remembered from an earlier find in the window")
+    print(f"{'group':>8} {'scale':>5}  {'ours':>24} {'wrong':>5}  {'ours, scale known':>24} {'wrong':>5}  "
+          f"{'pyscreeze':>24}  {'cv2 colour 1x':>24}  {'cv2 grey 1x':>24}  {'grey/ours':>9} {'grey/known':>10} "
+          f"{'colour/ours':>11} {'ours slower than grey':>21}")
     for group in dict.fromkeys(case.group for case in cases):
         for scale in (0.5, 0.75, 1.0, 1.25, 1.5):
             template_row([case for case in cases if case.group == group], group, scale)
 
 
 def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
-    names = ("ours", "pyscreeze", "cv2 colour", "cv2 grey")
+    names = ("ours", "known", "pyscreeze", "cv2 colour", "cv2 grey")
     correct = dict.fromkeys(names, 0)
+    wrong = dict.fromkeys(names, 0)
     times: dict[str, list[float]] = {name: [] for name in names}
-    total = slower = wrong = 0
+    learned: dict[int, float] = {}  # per window: the scale a session would remember
+    total = slower = 0
     for case in cases:
         r = case.rect
         needle = np.ascontiguousarray(case.window[r.top:r.bottom, r.left:r.right])
@@ -122,11 +128,14 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
         true = Rect(left=round(r.left * scale), top=round(r.top * scale),
                     right=round(r.right * scale), bottom=round(r.bottom * scale))
         total += 1
-        started = time.perf_counter()
-        found = find_template(window, needle)
-        times["ours"].append(time.perf_counter() - started)
-        correct["ours"] += bool(found) and true.contains(*found[0].rect.center)
-        wrong += bool(found) and found[0].confidence >= 0.8 and not true.contains(*found[0].rect.center)
+        for name, hint in (("ours", None), ("known", learned.get(id(case.window)))):
+            started = time.perf_counter()
+            found = find_template(window, needle, scale_hint=hint)
+            times[name].append(time.perf_counter() - started)
+            correct[name] += bool(found) and true.contains(*found[0].rect.center)
+            wrong[name] += bool(found) and found[0].confidence >= 0.8 and not true.contains(*found[0].rect.center)
+            if name == "known" and found and found[0].confidence >= SURE_SCALE and "scale" in found[0].detail:
+                learned[id(case.window)] = float(found[0].detail["scale"])
         started = time.perf_counter()
         try:
             box = pyscreeze.locate(Image.fromarray(needle[:, :, ::-1]), Image.fromarray(window[:, :, ::-1]),
@@ -150,10 +159,11 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
     for name in names:
         ms = [v * 1000 for v in times[name]]
         cells.append(f"{correct[name]:>3}/{total} {min(ms):4.1f}/{statistics.median(ms):5.1f}/{max(ms):5.1f}")
-    ours = statistics.median(times["ours"])
-    print(f"{group:>8} {scale:>5}  {cells[0]:>24} {wrong:>5}  " + "  ".join(f"{c:>24}" for c in cells[1:]) +
-          f"  {statistics.median(times['cv2 grey']) / ours:>8.1f}x"
-          f" {statistics.median(times['cv2 colour']) / ours:>10.1f}x {slower:>14}/{total}")
+    grey = statistics.median(times["cv2 grey"])
+    print(f"{group:>8} {scale:>5}  {cells[0]:>24} {wrong['ours']:>5}  {cells[1]:>24} {wrong['known']:>5}  "
+          + "  ".join(f"{c:>24}" for c in cells[2:])
+          + f"  {grey / statistics.median(times['ours']):>8.1f}x {grey / statistics.median(times['known']):>9.1f}x"
+          f" {statistics.median(times['cv2 colour']) / statistics.median(times['ours']):>10.1f}x {slower:>14}/{total}")
 
 
 @dataclass

@@ -106,3 +106,71 @@ def test_processes_writing_at_once_lose_nothing(tmp_path):
         assert w.exitcode == 0
     stats = LocateCache(path=tmp_path / "race.locate.json").stats
     assert stats["entries"] == 60 and stats["hits"] == 60 and stats["misses"] == 0
+
+
+def test_a_remembered_scale_is_shared_by_processes_and_forgotten_on_clear(tmp_path):
+    """The scale at which a display draws an app's reference images (`remember_scale`) lives in
+    the session's cache file beside the places: a later one-shot process searches at it first.
+    It has no TTL; `locate-cache clear` forgets it with the places."""
+    now = [1000.0]
+    first, second = file_cache(tmp_path / "c.json", now), file_cache(tmp_path / "c.json", now)
+    assert second.known_scale("galculator") is None
+    first.remember_scale("galculator", 1.2496)
+    first.remember_scale("", 0.5)
+    now[0] += 3600
+    assert second.known_scale("galculator") == 1.2496 and second.known_scale("") == 0.5
+    assert second.known_scale("mate-calc") is None
+    second.put("a", 1, BOX, PIXELS)
+    assert json.loads((tmp_path / "c.json").read_text())["scales"] == {"galculator": 1.2496, "": 0.5}
+    assert first.clear() == 1
+    assert second.known_scale("galculator") is None
+
+
+def test_a_torn_scale_memory_starts_over(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"format": 1, "hits": 0, "misses": 0, "stale": 0, "entries": [],
+                                "scales": {"galculator": "large"}}))
+    cache = file_cache(path, [0.0])
+    assert cache.known_scale("galculator") is None and cache.stats["entries"] == 0
+    cache.remember_scale("galculator", 2.0)
+    assert file_cache(path, [0.0]).known_scale("galculator") == 2.0
+
+
+def test_a_second_process_searches_at_the_scale_the_first_found(tmp_path, monkeypatch):
+    """Two locators on one session's cache file, as two one-shot `winctl` processes: the first
+    finds MATE Calculator's "7" (captured at 1x) in the window drawn at 1.25x, and keeps that
+    scale; the second is handed it for "8", and finds "8" there."""
+    import cv2
+
+    from winactions.locate import template
+    from winactions.locate.files import ScreenFile
+    from winactions.locate.locator import Locator
+
+    keypads = Path(__file__).parent / "fixtures" / "screens" / "keypads"
+    image = cv2.imread(str(keypads / "mate-calc-basic.png"))
+    labels = {k["label"]: k["rect"] for k in json.loads((keypads / "mate-calc-basic.json").read_text())["labels"]}
+    cv2.imwrite(str(tmp_path / "shot.png"), cv2.resize(image, None, fx=1.25, fy=1.25, interpolation=cv2.INTER_LINEAR))
+    for key in ("7", "8"):
+        left, top, right, bottom = labels[key]
+        cv2.imwrite(str(tmp_path / f"{key}.png"), image[top:bottom, left:right])
+    hints: list[float | None] = []
+    real = template.find_template
+
+    def spy(*args, **kwargs):
+        hints.append(kwargs.get("scale_hint"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(template, "find_template", spy)
+    store = SessionStore("s", directory=tmp_path)
+
+    def locate(key: str):
+        locator = Locator(ScreenFile.open(tmp_path / "shot.png"),
+                          cache=session_cache(store.locate_cache_path(), store.locate_cache_lock))
+        return locator.locate(f"image:{tmp_path / f'{key}.png'}", strategies=["template"])
+
+    for key in ("7", "8"):
+        found = locate(key)
+        left, top, right, bottom = (round(v * 1.25) for v in labels[key])
+        x, y = found.element.click_point
+        assert found.success and left <= x < right and top <= y < bottom, (key, found)
+    assert hints[0] is None and abs(hints[1] - 1.25) < 0.03, hints

@@ -37,6 +37,7 @@ from winactions.locate.scales import (
     exponents,
     local_peaks,
 )
+from winactions.locate.locator import SURE_SCALE
 from winactions.locate.template import find_template
 from winactions.model import Rect
 
@@ -205,13 +206,15 @@ def test_keys_of_real_keypads_are_seldom_taken_for_others(scale):
     assert right >= 0.8 * total and wrong <= 1, (right, wrong, total)
 
 
-@pytest.mark.parametrize(("scale", "allowed"), [(0.5, 10), (1.0, 8), (1.5, 7)])
-def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, allowed):
+@pytest.mark.parametrize(("scale", "remembered", "allowed"),
+                         [(0.5, False, 10), (1.0, False, 8), (1.5, False, 7), (0.5, True, 11), (1.5, True, 7)])
+def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, remembered, allowed):
     """Each key of galculator and MATE Calculator painted over, then searched for: its look-alikes
     remain, and a locate clicks what scores ≥ 0.8. A best match below 0.95 with another place
     within 0.05 of it is ambiguous and reported at the threshold, below that bar. Without that
     rule 26, 12 and 16 of 49 were clicked on another key; with it `allowed` remain, a look-alike
-    that alone scores 0.8-0.9 ("7"'s crop on "1")."""
+    that alone scores 0.8-0.9 ("7"'s crop on "1"). With the display's scale remembered, one
+    more at 0.5x: a look-alike judged ≥ 0.9 at that scale, with nothing close behind."""
     wrong = total = 0
     for name in ("galculator-basic", "mate-calc-basic"):
         image, _, keys = keypad(name, scale)
@@ -221,12 +224,73 @@ def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, allowed):
             if scale != 1.0:
                 gone = cv2.resize(gone, None, fx=scale, fy=scale,
                                   interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-            found = find_template(np.ascontiguousarray(gone), image[r.top:r.bottom, r.left:r.right])
+            found = find_template(np.ascontiguousarray(gone), image[r.top:r.bottom, r.left:r.right],
+                                  scale_hint=scale if remembered else None)
             total += 1
             wrong += bool(found) and found[0].confidence >= 0.8
             assert not found or found[0].confidence < 0.8 or "runner_up" not in found[0].detail
     assert total == 49
     assert wrong <= allowed, (wrong, total)
+
+
+@pytest.mark.parametrize("scale", (0.75, 1.25, 1.5))
+def test_a_remembered_scale_finds_most_keys_in_one_match(scale):
+    """A session remembers the scale of a sure find (≥ SURE_SCALE; the locator keeps one per app), and
+    searches the next reference at that scale first: one coarse-to-fine match instead of the
+    sweep of 0.5-1.5x. Most keys of galculator and MATE Calculator end there ("known scale"),
+    no more are clicked on another key than by the whole ladder, and no fewer are found on
+    themselves: the sweep's scale for one key is a pixel off for the next, which the known
+    scale's polish mends."""
+    cold_right = cold_wrong = warm_right = warm_wrong = known = total = 0
+    for name in ("galculator-basic", "mate-calc-basic"):
+        image, drawn, keys = keypad(name, scale)
+        learned = None
+        for key in keys:
+            r = box(key["rect"])
+            reference = image[r.top:r.bottom, r.left:r.right]
+            cold = find_template(drawn, reference)
+            warm = find_template(drawn, reference, scale_hint=learned)
+            total += 1
+            cold_on_it = bool(cold) and scaled(r, scale).contains(*cold[0].rect.center)
+            cold_right += cold_on_it
+            cold_wrong += bool(cold) and not cold_on_it and cold[0].confidence >= 0.8
+            on_it = bool(warm) and scaled(r, scale).contains(*warm[0].rect.center)
+            warm_right += on_it
+            warm_wrong += bool(warm) and not on_it and warm[0].confidence >= 0.8
+            known += bool(warm) and warm[0].detail.get("stage") == "known scale"
+            if warm and warm[0].confidence >= SURE_SCALE:
+                learned = float(warm[0].detail["scale"])
+                assert abs(learned - scale) < 0.05 * scale
+    assert total == 49
+    assert known >= total / 2 and warm_right >= cold_right and warm_wrong <= cold_wrong, \
+        (known, warm_right, cold_right, warm_wrong, cold_wrong)
+
+
+@pytest.mark.parametrize("wrong_scale", (0.5, 1.0, 1.4))
+def test_a_wrong_remembered_scale_changes_nothing_but_the_time(wrong_scale):
+    """The display's scale changed since it was remembered (the window moved to another
+    monitor): the match at the old scale is poor, and the whole ladder answers as if none
+    were remembered."""
+    image, drawn, keys = keypad("mate-calc-basic", 0.75)
+    for key in keys:
+        r = box(key["rect"])
+        reference = image[r.top:r.bottom, r.left:r.right]
+        assert find_template(drawn, reference, scale_hint=wrong_scale) == find_template(drawn, reference), key
+
+
+def test_two_look_alikes_at_the_remembered_scale_send_the_search_down_the_ladder():
+    """Chromium draws a close cross on its window and on a dialog: at 1.5x, at the remembered
+    scale, the window's scored 0.979 and the dialog's 0.964. The first place is not taken for
+    being ≥ 0.95: the whole ladder reports the two as ambiguous, below the reliable bar."""
+    image, truth = screen("chromium_form")
+    window, (ox, oy) = window_at(image, truth, 1.5)
+    r = rect(next(t for t in truth["targets"] if t["type"] == "Button" and t["name"] == "Close"
+                  and t["rect"][1] > 150))
+    found = find_template(np.ascontiguousarray(window), image[r.top:r.bottom, r.left:r.right], origin=(ox, oy),
+                          scale_hint=1.5)
+    assert found
+    assert found[0].detail.get("stage") != "known scale"
+    assert scaled(r, 1.5).contains(*found[0].rect.center) or found[0].confidence < 0.8, found[:2]
 
 
 def test_scale_range_must_be_a_range():
@@ -482,7 +546,8 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
     """The same calculator rendered by GTK at 1x and 2x (fonts hinted anew, not resampled): a
     key's 2x crop is found in the 1x window (scale 0.5) and its 1x crop in the 2x window
     (scale 2, with the range widened to it). The keys share one frame and differ by a glyph a
-    few pixels wide, so some are refused; none may be found on another key."""
+    few pixels wide, so some are refused; none may be found on another key. Again with the
+    scale remembered from the last sure find, as a session searches: no fewer found."""
     single, state = _calculator(desktop, winctl, tmp_path / "home1", 1, tmp_path / "1x.png")
     double, _ = _calculator(desktop, winctl, tmp_path / "home2", 2, tmp_path / "2x.png")
     # AT-SPI reports GDK_SCALE=2 extents in logical pixels (the backend scales them back, see
@@ -493,16 +558,31 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
     keys = [Rect(left=t["rect"][0] - w.left, top=t["rect"][1] - w.top, right=t["rect"][2] - w.left,
                  bottom=t["rect"][3] - w.top) for t in state["targets"] if t["type"] == "Button"]
     assert len(keys) >= 25
-    down = up = 0
+    down = up = warm_down = warm_up = known = 0
+    learned: dict[str, float] = {}  # the display's scale, as a session remembers it from a sure find
     for r in keys:
         r2 = scaled(r, 2.0)
-        found = find_template(single, double[r2.top:r2.bottom, r2.left:r2.right])
-        if found:
-            assert r.contains(*found[0].rect.center), (r, found[0])
-            assert abs(float(found[0].detail["scale"]) - 0.5) < 0.05
-            down += 1
-        found = find_template(double, single[r.top:r.bottom, r.left:r.right], scales=(0.5, 2.0))
-        if found:
-            assert r2.contains(*found[0].rect.center), (r2, found[0])
-            up += 1
+        for way, hint in (("cold", None), ("warm", learned.get("down"))):
+            found = find_template(single, double[r2.top:r2.bottom, r2.left:r2.right], scale_hint=hint)
+            if found:
+                assert r.contains(*found[0].rect.center), (way, r, found[0])
+                assert abs(float(found[0].detail["scale"]) - 0.5) < 0.05
+                down += way == "cold"
+                warm_down += way == "warm"
+                known += found[0].detail.get("stage") == "known scale"
+                if way == "warm" and found[0].confidence >= SURE_SCALE:
+                    learned["down"] = float(found[0].detail["scale"])
+        for way, hint in (("cold", None), ("warm", learned.get("up"))):
+            found = find_template(double, single[r.top:r.bottom, r.left:r.right], scales=(0.5, 2.0), scale_hint=hint)
+            if found:
+                assert r2.contains(*found[0].rect.center), (way, r2, found[0])
+                up += way == "cold"
+                warm_up += way == "warm"
+                known += found[0].detail.get("stage") == "known scale"
+                if way == "warm" and found[0].confidence >= SURE_SCALE:
+                    learned["up"] = float(found[0].detail["scale"])
     assert down >= 0.6 * len(keys) and up >= 0.6 * len(keys), (down, up, len(keys))
+    # with the scale remembered: no key on another, and no fewer found
+    assert warm_down >= down and warm_up >= up and known >= 1, (warm_down, down, warm_up, up, known)
+    print(f"galculator keys: 0.5x {down} -> {warm_down}, 2x {up} -> {warm_up} of {len(keys)}; {known} at the "
+          "remembered scale")

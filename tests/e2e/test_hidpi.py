@@ -11,11 +11,13 @@ Editor (GTK 4) by GDK_SCALE=2, jEdit (Java Swing) by sun.java2d.uiScale=2.
 - A reference captured on the HiDPI display (a key's crop from the 2x screenshot, cut where
   `state` says the key is) is found on the same app drawn at 1x, at half its size (seed 004's
   scale tolerance on real rendering, not a resized screenshot), or refused, never found on
-  another key; clicking one presses the key.
+  another key; clicking one presses the key. The session remembers the scale of its sure
+  finds, and later one-shot processes search at it first.
 Each outcome is checked in galculator's own display."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import cv2
@@ -86,6 +88,9 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
         assert 0.45 <= (box["right"] - box["left"]) / ref_width <= 0.55, ("not at half its size", key, box)
         found.append(key)
     assert len(found) >= 0.6 * len(refs), f"found {sorted(found)} of {sorted(refs)}"
+    # the session kept the scale of its sure finds: each later process searched there first
+    kept = [json.loads(p.read_text()).get("scales", {}) for p in winctl.runtime_dir.rglob("*.locate.json")]
+    assert any(abs(scale - 0.5) < 0.03 for scales in kept for scale in scales.values()), kept
     digits = [key for key in found if key.isdigit() and key != "0"][:2]
     assert len(digits) == 2, found
     for key in digits:

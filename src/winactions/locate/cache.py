@@ -14,6 +14,11 @@ when another process wrote it, and writes it back atomically under the cache's o
 (`lock`), so concurrent processes never lose each other's entries or counters. Entries are
 stamped with the wall clock then (a monotonic clock does not carry across processes).
 `WINCTL_LOCATE_CACHE_TTL` lowers the TTL (seconds, 0–30; tests use it to see entries expire).
+
+Beside the places, the cache keeps one number per app: the scale at which this display drew
+its reference images in the last sure template find (`remember_scale`). A later search tries
+that scale first: one match instead of a sweep of 0.5–1.5×. It has no TTL and no pixel check:
+a scale that no longer holds costs one failed match (~1 ms), and the next sure find replaces it.
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ class LocateCache:
         self._decode = decode or (lambda v: v)
         self._file_lock = lock or contextlib.nullcontext
         self._seen: tuple[int, int, int] | None = None
+        self._scales: dict[str, float] = {}
 
     def get(self, key: Hashable, grab: Callable[[Rect], np.ndarray]) -> Any | None:
         """The cached value if it is fresh and `grab(rect)` (grey pixels there now) still matches."""
@@ -104,11 +110,23 @@ class LocateCache:
             self._entries[key] = _Entry(value, rect, thumbnail(pixels), self.clock())
 
     def clear(self) -> int:
-        """Forget every entry (the counters stay); returns how many entries there were."""
+        """Forget every entry and remembered scale (the counters stay); returns how many entries
+        there were."""
         with self._update():
             count = len(self._entries)
             self._entries.clear()
+            self._scales.clear()
         return count
+
+    def remember_scale(self, app: str, scale: float) -> None:
+        """This display draws `app`'s reference images `scale` times their size (a sure find)."""
+        with self._update():
+            self._scales[app] = round(scale, 4)
+
+    def known_scale(self, app: str) -> float | None:
+        """The scale `remember_scale` last kept for `app`, if any."""
+        with self._update(write=False):
+            return self._scales.get(app)
 
     @property
     def stats(self) -> dict[str, float]:
@@ -131,7 +149,7 @@ class LocateCache:
         if self.path is None or stamp(self.path) == self._seen:
             return
         self._seen = stamp(self.path)
-        self._entries, self.hits, self.misses, self.stale = {}, 0, 0, 0
+        self._entries, self._scales, self.hits, self.misses, self.stale = {}, {}, 0, 0, 0
         try:
             raw = json.loads(self.path.read_text(encoding="utf-8"))
             if raw.get("format") != FORMAT:
@@ -142,8 +160,9 @@ class LocateCache:
                 self._entries[item["key"]] = _Entry(self._decode(item["value"]),
                                                     Rect(left=left, top=top, right=right, bottom=bottom),
                                                     decode_thumbnail(item["thumb"]), float(item["stored"]))
+            self._scales = {str(app): float(scale) for app, scale in raw.get("scales", {}).items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            self._entries = {}  # a torn or foreign file: start over rather than fail the locate
+            self._entries, self._scales = {}, {}  # a torn or foreign file: start over rather than fail the locate
 
     def _save(self) -> None:
         assert self.path is not None
@@ -151,7 +170,8 @@ class LocateCache:
             "format": FORMAT, "hits": self.hits, "misses": self.misses, "stale": self.stale,
             "entries": [{"key": key, "value": self._encode(e.value), "thumb": encode_thumbnail(e.thumb),
                          "rect": [e.rect.left, e.rect.top, e.rect.right, e.rect.bottom], "stored": e.stored}
-                        for key, e in self._entries.items()]})
+                        for key, e in self._entries.items()],
+            "scales": self._scales})
         self._seen = write_whole(self.path, payload)
 
 

@@ -40,6 +40,7 @@ PREFIXES = {"text": "ocr", "image": "template", "dynamic": "vision", "fixed": "f
 RELIABLE = 0.8
 TEMPLATE_THRESHOLD = 0.75
 MAX_CANDIDATES = 5
+SURE_SCALE = 0.9  # a template found this well teaches the session the scale its app's images are drawn at
 
 
 class Located(BaseModel):
@@ -212,6 +213,8 @@ class Locator:
             if best is not None and best.confidence >= reliable:
                 if best.method.startswith("template"):
                     self.last_seen[query.value] = best.rect
+                    if best.confidence >= SURE_SCALE and "scale" in best.detail:
+                        self.cache.remember_scale(_app(window) or "", float(best.detail["scale"]))
                 element = _located(best, screens)
                 others = [_located(c, screens) for c in valid[1:MAX_CANDIDATES]]
                 return LocateResult(target=target, success=True, reliable=True, element=element,
@@ -248,7 +251,8 @@ class Locator:
         best: list[Candidate] = []
         for path in asset.images:
             found = find_template(shot.bgr, load_image(path), origin=shot.origin, threshold=self.template_threshold,
-                                  hint=self.last_seen.get(query.value))
+                                  hint=self.last_seen.get(query.value),
+                                  scale_hint=self.cache.known_scale(_app(window) or ""))
             found = [Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, "image": path.name})
                      for c in found]
             best = sorted([*best, *found], key=lambda c: -c.confidence)
