@@ -3,18 +3,20 @@
 The budget: the whole search costs no more than one plain full-resolution grey
 `cv2.matchTemplate(window, reference, TM_CCOEFF_NORMED)` of the same window, although the
 reference may be drawn anywhere from 0.5 to 1.5 times its size (seed 004's tolerance; a plain
-match finds it only at 1x). Met where the window is drawn at 1x, and on large windows drawn
-at 1.25-1.5x; on windows drawn smaller, and on small crowded ones such as a calculator's keypad
-(where that one match is cheap and the keys look alike), it costs 1.25-10 times as much — see
-`scales` and benchmarks/locate.py. The rungs, cheapest first:
+match finds it only at 1x). Met where the window is drawn at 1x; at other scales, once the
+session remembers the display's scale (rung 2), on every window benchmarks/locate.py draws at
+0.5-1.5x but a keypad at 0.5x (where one grey match costs 0.5 ms: ours 3.3). The first search
+at another scale, with nothing remembered, costs 0.7-2.5 times one grey match on large windows
+and 2-10 times on small crowded ones such as a calculator's keypad (where the keys look
+alike) — see `scales`. The rungs, cheapest first:
 
 1. `hint` — where this image was last found: exact match in a small window around it.
 2. known scale — when the session remembers the scale at which this display drew the app's
    references (`scale_hint`, kept by the locator from a find ≥ 0.9), the exact rung at that
    scale, its best peak polished by 2 px; a match ≥ 0.9 with no other place within 0.05 ends
-   the search. On windows drawn at 0.75-1.5x this is 1.1-8 times faster than one grey match,
-   and finds more (the sweep's scale for one reference is a pixel off for the next). Lower
-   bars clicked more painted-over keys' look-alikes (3 -> 13 of 49 at 0.75x at 0.8).
+   the search: 1.1-8 times faster than one grey match but on a keypad at 0.5x, and it finds
+   more (the sweep's scale for one reference is a pixel off for the next). Lower bars clicked
+   more painted-over keys' look-alikes (3 -> 13 of 49 at 0.75x at a bar of 0.8).
 3. exact — one match on a pyramid level chosen by the reference's size (`scales.exact`), each
    peak confirmed at full resolution; an exact match ≥ 0.95 ends the search.
 4. multi-scale — `scales.sweep`: coarse matches on per-axis pyramid levels, scales spaced by
