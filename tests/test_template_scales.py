@@ -22,6 +22,7 @@ import pytest
 from tests.conftest import Winctl, stop_app, wait_for_window
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.errors import InvalidInput
+from winactions.locate.locator import SURE_SCALE
 from winactions.locate.scales import (
     COARSE_FLOOR,
     DIRECT_AREA,
@@ -37,7 +38,6 @@ from winactions.locate.scales import (
     exponents,
     local_peaks,
 )
-from winactions.locate.locator import SURE_SCALE
 from winactions.locate.template import find_template
 from winactions.model import Rect
 
