@@ -24,6 +24,21 @@ saved screenshot, spawn to exit: `winctl --no-daemon locate text:WORD --in SHOT 
 WINDOW` against a one-shot process that reads the same file, crops the same window and runs
 rapidocr's default pass (then looks the word up as above). Correct = inside the rect from
 Chromium's tree.
+
+    .venv/bin/python benchmarks/locate_oneshot.py --image [--rounds 3]
+
+times `winctl locate image:REF` on live galculator drawn at 1x, the references its keys cut
+from the same app drawn at GDK_SCALE=2 (a library captured on a HiDPI display: found at half
+their size, re-rendered, not resampled). Spawn to exit, interleaved per key:
+
+  first search     `winctl --no-daemon locate image:REF --no-cache` in a session whose
+                   memory was cleared just before (untimed): the sweep over 0.5-1.5x
+  scale known      the same in a session that keeps the scale of its sure finds
+  daemon, known    the same through that session's warm daemon
+  baseline         `python match_baseline.py`: interpreter, OpenCV and mss imports, capture of
+                   the window, both to grey, one cv2.matchTemplate at 1x and its best place
+
+Correct = the centre printed lies inside the key's rect from galculator's tree (at 1x).
 """
 
 from __future__ import annotations
@@ -66,6 +81,20 @@ with mss.mss() as grab:
     shot = grab.grab({"left": left, "top": top, "width": width, "height": height})
     image = np.ascontiguousarray(np.asarray(shot)[:, :, :3])
 ''' + LOOKUP
+
+
+MATCH_BASELINE = '''
+import sys, cv2, mss, numpy as np
+left, top, width, height, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+with mss.mss() as grab:
+    shot = np.ascontiguousarray(np.asarray(grab.grab({"left": left, "top": top, "width": width, "height": height}))[:, :, :3])
+ref = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2GRAY)
+_, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(cv2.cvtColor(shot, cv2.COLOR_BGR2GRAY), ref, cv2.TM_CCOEFF_NORMED))
+if score < 0.75:
+    sys.exit(1)
+print(left + x + ref.shape[1] // 2, top + y + ref.shape[0] // 2)
+'''
+IMAGE_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=")
 
 
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
@@ -127,6 +156,84 @@ def web(rounds: int) -> None:
     print("methods: " + "; ".join(methods))
 
 
+def galculator_keys(env: dict[str, str], scale: int) -> tuple[dict, dict[str, list[int]]]:
+    """galculator launched drawn `scale` times as large, once its keys show: its window and keys."""
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=env, check=True)  # no hover, no tooltip
+    subprocess.run([WINCTL, "--no-daemon", "launch", "--", "env", f"GDK_SCALE={scale}", "galculator"], env=env,
+                   check=True, capture_output=True)
+    deadline = time.monotonic() + 30
+    while True:
+        state = json.loads(subprocess.run([WINCTL, "--no-daemon", "--json", "state", "--verbose"], env=env,
+                                          check=True, capture_output=True, text=True).stdout)["result"]
+        keys = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button" and t["name"]}
+        if all(key in keys for key in IMAGE_KEYS) or time.monotonic() > deadline:
+            time.sleep(1.0)  # drawn, not only listed
+            return state["window"], keys
+
+
+def image(rounds: int) -> None:
+    import cv2  # the benchmark's own crops; the contenders import what they need themselves
+
+    with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as scratch:
+        env = {**desk.env, "XDG_RUNTIME_DIR": scratch, "HOME": scratch}
+        folder = Path(scratch)
+        _, big = galculator_keys(env, 2)
+        shot = folder / "hidpi.png"
+        subprocess.run([WINCTL, "--no-daemon", "screenshot", "--screen", str(shot)], env=env, check=True,
+                       capture_output=True)
+        pixels = cv2.imread(str(shot))
+        refs = {}
+        for n, key in enumerate(IMAGE_KEYS):
+            left, top, right, bottom = big[key]
+            refs[key] = folder / f"key{n}@2x.png"
+            cv2.imwrite(str(refs[key]), pixels[top:bottom, left:right])
+        subprocess.run([WINCTL, "--no-daemon", "close"], env=env, check=True, capture_output=True)
+        time.sleep(1.0)
+        window, small = galculator_keys(env, 1)
+        w = window["rect"]
+        script = folder / "match_baseline.py"
+        script.write_text(MATCH_BASELINE)
+        subprocess.run([WINCTL, "--session", "daemon", "cursor"], env=env, check=True, capture_output=True)
+        located = ["--window", "galculator", "--json", "locate", "--strategy", "template", "--no-cache"]
+        contenders = {
+            "first search": lambda ref: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{ref}"],
+            "scale known": lambda ref: [WINCTL, "--session", "known", "--no-daemon", *located, f"image:{ref}"],
+            "daemon, known": lambda ref: [WINCTL, "--session", "daemon", *located, f"image:{ref}"],
+            "baseline": lambda ref: [sys.executable, str(script), str(w["left"]), str(w["top"]),
+                                     str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), str(ref)],
+        }
+        times: dict[str, list[float]] = {name: [] for name in contenders}
+        right: dict[str, int] = {name: 0 for name in contenders}
+        searched: dict[str, list[float]] = {name: [] for name in contenders if name != "baseline"}
+        for r in range(rounds):
+            order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
+            for key in IMAGE_KEYS:
+                for name in order:
+                    if name == "first search":  # nothing remembered: the search a session starts with
+                        subprocess.run([WINCTL, "--session", "first", "--no-daemon", "locate-cache", "clear"],
+                                       env=env, check=True, capture_output=True)
+                    seconds, code, out = timed(contenders[name](refs[key]), env)
+                    times[name].append(seconds)
+                    if name != "baseline" and out.strip():
+                        answer = json.loads(out)
+                        attempts = (answer["result"]["located"] if answer["ok"] else {}).get("attempts", [])
+                        searched[name] += [a["ms"] for a in attempts if a["strategy"] == "template"]
+                    if code != 0 or r != 0:
+                        continue
+                    if name == "baseline":
+                        x, y = (int(v) for v in out.split())
+                    else:
+                        x, y = json.loads(out)["result"]["located"]["element"]["center"]
+                    box = small[key]
+                    right[name] += box[0] <= x < box[2] and box[1] <= y < box[3]
+        subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
+    print(f"galculator at 1x, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE=2; {rounds} rounds interleaved; "
+          "seconds per call, spawn to exit")
+    report(times, right, len(IMAGE_KEYS))
+    print("the template search inside our calls (the locate's own `attempts` timing, found or not), ms median: "
+          + ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in searched.items() if ms))
+
+
 def report(times: dict[str, list[float]], right: dict[str, int], total: int) -> None:
     print(f"{'contender':<16} {'correct':>8} {'min':>6} {'median':>7} {'max':>6}")
     for name, values in times.items():
@@ -142,10 +249,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--web", action="store_true", help="the words of a saved Chromium form instead")
+    parser.add_argument("--image", action="store_true", help="galculator's keys by image, captured at 2x")
     args = parser.parse_args()
     rounds = args.rounds
     if args.web:
         web(rounds)
+        return
+    if args.image:
+        image(rounds)
         return
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as scratch:
         env = {**desk.env, "XDG_RUNTIME_DIR": scratch, "HOME": scratch}
