@@ -9,7 +9,8 @@ rect. Printed side by side, each measured here and now:
 - template: ours (scale tolerance 0.5-1.5x) vs pyscreeze.locate (pyautogui's locateOnScreen,
   OpenCV path, confidence 0.9) vs one single-scale cv2.matchTemplate, all on the window crop,
   on crops of every button/check box/menu/combo and of every key of four real calculators,
-  with the screen rescaled to 0.5-1.5x, and how often ours would click a look-alike instead;
+  with the screen rescaled to 0.5-1.5x, and how often ours would click a look-alike instead,
+  also with each key painted over (its look-alikes remain);
 - text: ours vs rapidocr's default pass on the same window crop (the baseline finds the label
   in its lines), interleaved per label, on every visibly labelled element of the GTK and
   Chromium windows and on the keypads of four real calculators (tests/fixtures/screens/keypads,
@@ -164,6 +165,29 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
           + "  ".join(f"{c:>24}" for c in cells[2:])
           + f"  {grey / statistics.median(times['ours']):>8.1f}x {grey / statistics.median(times['known']):>9.1f}x"
           f" {statistics.median(times['cv2 colour']) / statistics.median(times['ours']):>10.1f}x {slower:>14}/{total}")
+
+
+def painted_bench(cases: list[TemplateCase]) -> None:
+    """Each keypad key painted over (in the colour around it), its crop then searched for in the
+    window drawn at each scale: the key is not there, its look-alikes are, and a locate clicks
+    what scores >= 0.8. Counts the keys that would be clicked on another key."""
+    keys = [case for case in cases if case.group == "keypads"
+            and case.rect.top >= 2 and case.rect.bottom + 1 < case.window.shape[0]]
+    counts = []
+    for scale in (0.5, 0.75, 1.0, 1.25, 1.5):
+        clicked = 0
+        for case in keys:
+            r = case.rect
+            gone = case.window.copy()
+            ring = np.concatenate([case.window[r.top - 2, r.left:r.right], case.window[r.bottom + 1, r.left:r.right]])
+            gone[r.top:r.bottom, r.left:r.right] = np.median(ring, axis=0).astype(np.uint8)
+            if scale != 1.0:
+                gone = cv2.resize(gone, None, fx=scale, fy=scale,
+                                  interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+            found = find_template(np.ascontiguousarray(gone), case.window[r.top:r.bottom, r.left:r.right])
+            clicked += bool(found) and found[0].confidence >= 0.8
+        counts.append(f"{scale}x {clicked}/{len(keys)}")
+    print("template, keypad keys painted over, clicked on another key (>= 0.8): " + ", ".join(counts))
 
 
 @dataclass
@@ -336,6 +360,7 @@ def fallback_bench(apps: list[str]) -> None:
 if __name__ == "__main__":
     apps = ["gtk_fixture", "chromium_form"]
     template_bench(template_cases(apps))
+    painted_bench(template_cases(apps))
     text_bench(word_cases(apps) + keypad_cases())
     cache_bench("gtk_fixture")
     fallback_bench(apps)

@@ -87,9 +87,11 @@ MATCH_BASELINE = '''
 import sys, cv2, mss, numpy as np
 left, top, width, height, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 with mss.mss() as grab:
-    shot = np.ascontiguousarray(np.asarray(grab.grab({"left": left, "top": top, "width": width, "height": height}))[:, :, :3])
+    pixels = grab.grab({"left": left, "top": top, "width": width, "height": height})
+    shot = np.ascontiguousarray(np.asarray(pixels)[:, :, :3])
 ref = cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2GRAY)
-_, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(cv2.cvtColor(shot, cv2.COLOR_BGR2GRAY), ref, cv2.TM_CCOEFF_NORMED))
+grey = cv2.cvtColor(shot, cv2.COLOR_BGR2GRAY)
+_, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(grey, ref, cv2.TM_CCOEFF_NORMED))
 if score < 0.75:
     sys.exit(1)
 print(left + x + ref.shape[1] // 2, top + y + ref.shape[0] // 2)
