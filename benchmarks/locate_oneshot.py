@@ -99,6 +99,17 @@ print(left + x + ref.shape[1] // 2, top + y + ref.shape[0] // 2)
 IMAGE_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=")
 
 
+def answered(name: str, out: str) -> tuple[int, int]:
+    """The point a contender printed: a baseline's "x y", or the centre of what we located."""
+    x, y = (int(v) for v in out.split()) if name == "baseline" else \
+        json.loads(out)["result"]["located"]["element"]["center"]
+    return x, y
+
+
+def inside(box: list[int], point: tuple[int, int]) -> bool:
+    return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
+
+
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
     started = time.perf_counter()
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
@@ -145,13 +156,9 @@ def web(rounds: int) -> None:
                     times[name].append(seconds)
                     if code != 0 or r != 0:
                         continue
-                    if name == "baseline":
-                        x, y = (int(v) for v in out.split())
-                    else:
-                        located = json.loads(out)["result"]["located"]
-                        x, y = located["element"]["center"]
-                        methods.append(f"{word}: {located['method_used']}")
-                    right[name] += box[0] <= x < box[2] and box[1] <= y < box[3]
+                    if name != "baseline":
+                        methods.append(f"{word}: {json.loads(out)['result']['located']['method_used']}")
+                    right[name] += inside(box, answered(name, out))
     print(f"Chromium form (saved screenshot, its window), words {', '.join(w for w, _, _ in WEB_WORDS)}; "
           f"{rounds} rounds interleaved; seconds per call, spawn to exit")
     report(times, right, len(WEB_WORDS))
@@ -184,11 +191,12 @@ def image(rounds: int) -> None:
         subprocess.run([WINCTL, "--no-daemon", "screenshot", "--screen", str(shot)], env=env, check=True,
                        capture_output=True)
         pixels = cv2.imread(str(shot))
+        assert pixels is not None, f"the screenshot {shot} did not load"
         refs = {}
         for n, key in enumerate(IMAGE_KEYS):
-            left, top, right, bottom = big[key]
+            x0, y0, x1, y1 = big[key]
             refs[key] = folder / f"key{n}@2x.png"
-            cv2.imwrite(str(refs[key]), pixels[top:bottom, left:right])
+            cv2.imwrite(str(refs[key]), pixels[y0:y1, x0:x1])
         subprocess.run([WINCTL, "--no-daemon", "close"], env=env, check=True, capture_output=True)
         time.sleep(1.0)
         window, small = galculator_keys(env, 1)
@@ -220,14 +228,8 @@ def image(rounds: int) -> None:
                         answer = json.loads(out)
                         attempts = (answer["result"]["located"] if answer["ok"] else {}).get("attempts", [])
                         searched[name] += [a["ms"] for a in attempts if a["strategy"] == "template"]
-                    if code != 0 or r != 0:
-                        continue
-                    if name == "baseline":
-                        x, y = (int(v) for v in out.split())
-                    else:
-                        x, y = json.loads(out)["result"]["located"]["element"]["center"]
-                    box = small[key]
-                    right[name] += box[0] <= x < box[2] and box[1] <= y < box[3]
+                    if code == 0 and r == 0:
+                        right[name] += inside(small[key], answered(name, out))
         subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
     print(f"galculator at 1x, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE=2; {rounds} rounds interleaved; "
           "seconds per call, spawn to exit")
@@ -287,12 +289,7 @@ def main() -> None:
                     seconds, code, out = timed(contenders[name](key), env)
                     times[name].append(seconds)
                     if code == 0 and r == 0:
-                        if name == "baseline":
-                            x, y = (int(v) for v in out.split())
-                        else:
-                            x, y = json.loads(out)["result"]["located"]["element"]["center"]
-                        box = rects[key]
-                        right[name] += box[0] <= x < box[2] and box[1] <= y < box[3]
+                        right[name] += inside(rects[key], answered(name, out))
         subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
     print(f"galculator, keys {' '.join(KEYS)}; {rounds} rounds interleaved; seconds per call, spawn to exit")
     report(times, right, len(KEYS))

@@ -33,8 +33,10 @@ area at the scale found (`survey`) adds about one grey match of that area:
    locates on another key from 2–7 to 0–1 (`test_keys_of_real_keypads_are_seldom_taken_for_others`).
 5. **Judged by the whole and the middle.** The confidence is the lower of the TM_CCOEFF_NORMED
    scores of the whole patch and of its middle half: keys of one app share a frame that would
-   otherwise make any key match any other (`judge`). Scores are computed again on the patch,
-   so OpenCV's flat-window shortcut (±1 on a flat patch) never reaches a user.
+   otherwise make any key match any other (`judge`). Drawn about its own size, the glyph's
+   tight box counts too: there a copy is the same pixel for pixel, and a look-alike is not.
+   Scores are computed again on the patch, so OpenCV's flat-window shortcut (±1 on a flat
+   patch) never reaches a user.
 
 Coordinates: every match is (score, scale, left, top, width, height) in the searched image.
 """
