@@ -10,7 +10,8 @@ at another scale, with nothing remembered, costs 0.7-2.5 times one grey match on
 and 2-10 times on small crowded ones such as a calculator's keypad (where the keys look
 alike) — see `scales`. The rungs, cheapest first:
 
-1. `hint` — where this image was last found: exact match in a small window around it.
+1. `hint` — where this image was last found: exact match in a small window around it, judged
+   (whole, middle, glyph) at least 0.95, or the search goes on: another key may sit there now.
 2. known scale — when the session remembers the scale at which this display drew the app's
    references (`scale_hint`, kept by the locator from a find ≥ 0.9), the exact rung at that
    scale, its best peak polished by 2 px; a match ≥ 0.9 with no other place within 0.05 ends
@@ -41,7 +42,7 @@ import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput
-from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, sweep
+from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, judge, sweep
 from winactions.locate.types import Candidate
 from winactions.model import Rect
 
@@ -86,17 +87,17 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
     ox, oy = origin
     if hint is not None:
         found = _around(s, t, Rect(left=hint.left - ox, top=hint.top - oy, right=hint.right - ox,
-                                   bottom=hint.bottom - oy), threshold)
+                                   bottom=hint.bottom - oy), RELIABLE_EXACT)
         if found is not None:
             score, x, y = found
-            return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "hint"})]
+            return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "hint", "scale": 1.0})]
     pyramid = Pyramid(s)
     reference = Reference(t)
     if scale_hint is not None and low * 0.97 <= scale_hint <= high * 1.03 and round(scale_hint, 3) != 1:
         known = exact(s, reference, threshold, max_candidates, pyramid, scale_hint)
         # a second place close behind sends the search down the whole ladder, even above
         # RELIABLE_EXACT: two close buttons drawn 1.5x scored 0.979 and 0.964 at the scale
-        if known and known[0].score >= KNOWN_SURE and (len(known) == 1 or known[0].score - known[1].score >= AMBIGUOUS):
+        if known and known[0].score >= KNOWN_SURE and not _close_behind([m.score for m in known]):
             return [_from_match(m, ox, oy, "template:multiscale", {"scale": round(m.scale, 3), "stage": "known scale"})
                     for m in known]
     same = exact(s, reference, threshold, max_candidates, pyramid) if low <= 1 <= high else []
@@ -122,7 +123,12 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
 
 
 # -- rungs ---------------------------------------------------------------------------------
-def _around(s: np.ndarray, t: np.ndarray, last: Rect, threshold: float) -> tuple[float, int, int] | None:
+def _around(s: np.ndarray, t: np.ndarray, last: Rect, sure: float) -> tuple[float, int, int] | None:
+    """The reference where it was last found, if it is still there as it was: judged (whole,
+    middle and glyph) at least `sure`. Anything less goes down the ladder, which looks
+    everywhere: when an app rearranges its keys, another key of the same frame lands where this
+    one was, and its plain score passed the bar (24 of 702 galculator and 36 of 462 MATE
+    Calculator key pairs were clicked there, the key itself still on screen elsewhere)."""
     th, tw = t.shape[:2]
     pad = max(8, min(th, tw) // 2)
     x0, y0 = max(0, last.left - pad), max(0, last.top - pad)
@@ -131,7 +137,10 @@ def _around(s: np.ndarray, t: np.ndarray, last: Rect, threshold: float) -> tuple
         return None
     result = cv2.matchTemplate(s[y0:y1, x0:x1], t, cv2.TM_CCOEFF_NORMED)
     _, score, _, (x, y) = cv2.minMaxLoc(result)
-    return (float(score), x0 + x, y0 + y) if score >= threshold else None
+    if score < sure:
+        return None
+    score = judge(s[y0 + y:y0 + y + th, x0 + x:x0 + x + tw], t, glyph=True)
+    return (score, x0 + x, y0 + y) if score >= sure else None
 
 
 def _orb(s: np.ndarray, t: np.ndarray) -> tuple[float, Rect] | None:
@@ -168,7 +177,12 @@ def _ambiguous(scores: list[float]) -> bool:
     second place within AMBIGUOUS of it. A keypad's key that is not on screen (painted over,
     under a tooltip) still has thirty look-alikes: "7"'s crop scored 0.8-0.9 on other keys,
     several alike, where the key itself scores 0.95-1.0 above them all."""
-    return len(scores) > 1 and scores[0] < RELIABLE_EXACT and scores[0] - scores[1] < AMBIGUOUS
+    return scores[0] < RELIABLE_EXACT and _close_behind(scores)
+
+
+def _close_behind(scores: list[float]) -> bool:
+    """Whether a second place scores within AMBIGUOUS of the best."""
+    return len(scores) > 1 and scores[0] - scores[1] < AMBIGUOUS
 
 
 def _unless_ambiguous(found: list[Candidate], threshold: float) -> list[Candidate]:
