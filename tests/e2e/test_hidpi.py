@@ -12,7 +12,8 @@ Editor (GTK 4) by GDK_SCALE=2, jEdit (Java Swing) by sun.java2d.uiScale=2.
   `state` says the key is) is found on the same app drawn at 1x, at half its size (seed 004's
   scale tolerance on real rendering, not a resized screenshot), or refused, never found on
   another key; clicking one presses the key. The session remembers the scale of its sure
-  finds, and later one-shot processes search at it first.
+  finds, and later one-shot processes search at it first; when the app restarts drawn at 2x,
+  the stale scale costs nothing but a match: the keys are found at their own size.
 Each outcome is checked in galculator's own display."""
 
 from __future__ import annotations
@@ -96,6 +97,19 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
     for key in digits:
         winctl("click", f"image:{refs[key]}")
     shows(winctl, "".join(digits))
+
+    # the app restarts drawn at 2x again: the remembered 0.5 no longer holds, the keys are
+    # found at their own size, and the session learns that
+    winctl("close")
+    _, big = galculator_at(winctl, launch, desktop, 2)
+    for key in digits:
+        located = winctl("--json", "locate", f"image:{refs[key]}").json["result"]["located"]["element"]
+        left, top, right, bottom = big[key]
+        x, y = located["click_point"]
+        assert left <= x < right and top <= y < bottom, ("found on another key", key, located, big[key])
+        assert located["method"] == "template:exact", located
+    kept = [json.loads(p.read_text()).get("scales", {}) for p in winctl.runtime_dir.rglob("*.locate.json")]
+    assert any(scale == 1.0 for scales in kept for scale in scales.values()), kept
 
 
 def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811

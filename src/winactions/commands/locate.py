@@ -136,7 +136,8 @@ def verify_location(ctx: Context, p: VerifyParams) -> VerifyResult:
 
 
 class CacheParams(Params):
-    action: Literal["stats", "clear"] = Field("stats", description="show hit/miss counts, or forget every entry")
+    action: Literal["stats", "clear"] = Field(
+        "stats", description="show hit/miss counts, or forget every entry and remembered scale")
 
 
 @command("locate-cache", CacheParams, kind=Kind.SESSION, positional=("action",))
@@ -144,7 +145,9 @@ def locate_cache(ctx: Context, p: CacheParams) -> LocateCacheResult:
     """The locator's cache of this session: `stats` (hits, misses, entries) or `clear`.
 
     Cached places live at most 30 s and only while the pixels there still match; the cache
-    is the session's, shared by its one-shot `winctl` calls, its daemon and MCP server."""
+    is the session's, shared by its one-shot `winctl` calls, its daemon and MCP server. It
+    also keeps, per app, the scale the display draws reference images at (from a find of 0.9
+    or more), tried first by the next image search; `clear` forgets that too."""
     cache = ctx.session.locator().cache
     cleared = cache.clear() if p.action == "clear" else 0
     return LocateCacheResult(action=p.action, cleared=cleared, stats=cache.stats)
