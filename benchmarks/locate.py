@@ -37,6 +37,8 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.fixtures.screens.paint import erased  # noqa: E402
+
 from winactions.locate.cache import LocateCache  # noqa: E402
 from winactions.locate.locator import SURE_SCALE  # noqa: E402
 from winactions.locate.ocr import OcrEngine, find_text  # noqa: E402
@@ -178,9 +180,7 @@ def painted_bench(cases: list[TemplateCase]) -> None:
         clicked = 0
         for case in keys:
             r = case.rect
-            gone = case.window.copy()
-            ring = np.concatenate([case.window[r.top - 2, r.left:r.right], case.window[r.bottom + 1, r.left:r.right]])
-            gone[r.top:r.bottom, r.left:r.right] = np.median(ring, axis=0).astype(np.uint8)
+            gone = erased(case.window, r)
             if scale != 1.0:
                 gone = cv2.resize(gone, None, fx=scale, fy=scale,
                                   interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)

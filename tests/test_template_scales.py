@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import Winctl, stop_app, wait_for_window
+from tests.fixtures.screens.paint import erased
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.errors import InvalidInput
 from winactions.locate.locator import SURE_SCALE
@@ -93,14 +94,6 @@ def window_at(image: np.ndarray, truth: dict, scale: float) -> tuple[np.ndarray,
                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     w = scaled(Rect(**truth["window"]["rect"]), scale)
     return image[w.top:w.bottom, w.left:w.right], (w.left, w.top)
-
-
-def erased(image: np.ndarray, r: Rect) -> np.ndarray:
-    """The screenshot with the control painted over in the colour around it."""
-    out = image.copy()
-    ring = np.concatenate([image[r.top - 2, r.left:r.right], image[r.bottom + 1, r.left:r.right]])
-    out[r.top:r.bottom, r.left:r.right] = np.median(ring, axis=0).astype(np.uint8)
-    return out
 
 
 @pytest.mark.parametrize("scale", SCALES)
