@@ -55,7 +55,7 @@ def test_visible_labels_are_found_where_they_are(outcomes):
     sure = [c for c in right if c.confidence >= 0.8]
     missed = [(name, label["label"]) for name, label, found in visible
               if not (found and inside(label["rect"], found[0].rect.center))]
-    # issue 15 asks for 95% found and 90% found at >= 0.8; measured 185/192 and 179/192
+    # issue 15 asks for 95% found and 90% found at >= 0.8; measured 187/192 and 184/192
     assert len(right) / len(visible) >= 0.95, missed
     assert len(sure) / len(visible) >= 0.90
 
@@ -70,6 +70,27 @@ def test_operators_and_short_names_are_found_reliably(outcomes, picture, label):
     [(_, truth, found)] = [o for o in outcomes if o[0] == picture and o[1]["label"] == label]
     assert found and inside(truth["rect"], found[0].rect.center), found[:3]
     assert found[0].confidence >= 0.8
+
+
+@pytest.mark.parametrize("picture,label", [("galculator-basic", "="), ("qalculate-keypad", "="),
+                                           ("qalculate-keypad", "−"), ("gnome-calculator-basic", "−")])
+def test_a_symbol_is_compared_with_its_ink_not_the_box_around_it(outcomes, picture, label):
+    """The word's box from the stroke gradient is a pixel taller and wider than its ink, and a
+    theme's light row under each stroke falls in it; the query's rendered shape, stretched
+    over that box, scored these 0.28-0.37 (confidence 0.82-0.94), compared with the ink's own box 0.9-1."""
+    [(_, truth, found)] = [o for o in outcomes if o[0] == picture and o[1]["label"] == label]
+    assert found and inside(truth["rect"], found[0].rect.center), found[:3]
+    assert found[0].detail["shape"] >= 0.85 and found[0].confidence >= 0.95, found[0]
+
+
+def test_no_visible_label_is_clicked_elsewhere(outcomes):
+    """A reliable answer is on its label or there is none: gnome-calculator's `.` was found at
+    0.86 in the hole of the window's maximize button (a light square in a dark frame) when the
+    background was read from the frame right around it."""
+    wrong = [(name, label["label"], found[0]) for name, label, found in outcomes
+             if not label["covered"] and found and found[0].confidence >= 0.8
+             and not inside(label["rect"], found[0].rect.center)]
+    assert not wrong
 
 
 def test_a_label_under_a_tooltip_is_never_found_there(outcomes):
@@ -173,3 +194,5 @@ def test_letters_misread_in_a_numbered_label_still_match():
     box = Rect(left=0, top=0, right=80, bottom=12)
     assert match_line(TextBox(box, "Itern 90", 0.99), "Item 90", "auto", 0.75) is not None
     assert match_line(TextBox(box, "Page 12 of 30", 0.99), "Page 12", "auto", 0.75) is not None
+
+

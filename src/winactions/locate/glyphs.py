@@ -51,6 +51,8 @@ FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts
 MAX_FONTS = 3
 RENDER_SIZE = 64  # px: the query is drawn once this large, then scaled to each word
 OTHER_WORD_COUNT = 0.8  # a word or run of another number of words than the query is ranked this much lower
+BACKGROUND_RING = 3  # px outside a word where its background is read
+INK_EDGE = 0.25  # of the peak: a word's pixels this far off its background are its ink (`rendered` crops so)
 ASPECT_SLACK = 2.0  # a word's width/height may differ this much from the rendered query's (a drop-down arrow)
 
 
@@ -308,28 +310,52 @@ def usual_height(words: list[Word]) -> float:
 
 
 def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:
-    """Normalised correlation of the word's ink (either polarity) with the rendered query."""
+    """Normalised correlation of the word's ink (either polarity) with the rendered query, the
+    query scaled to the ink's own box (`_inked`), as `rendered` crops it."""
     pad = 1
     top, left = max(0, rect.top - pad), max(0, rect.left - pad)
     crop = grey[top:rect.bottom + pad, left:rect.right + pad].astype(np.float32)
     if crop.size == 0:
         return 0.0
-    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
-    background = float(np.median(border))
+    background = _background(grey, rect)
     ink = np.abs(crop - background)
     peak = float(ink.max())
     if peak < 20:
         return 0.0
     ink /= peak
-    h, w = rect.height, rect.width
+    dy, dx = rect.top - top, rect.left - left
+    y0, y1, x0, x1 = _inked(ink[dy:dy + rect.height, dx:dx + rect.width])
+    y0, y1, x0, x1 = y0 + dy, y1 + dy, x0 + dx, x1 + dx
+    h, w = y1 - y0, x1 - x0
     template = cv2.resize(shape, (max(1, w), max(1, h)), interpolation=cv2.INTER_AREA)
-    if ink.shape[0] < template.shape[0] or ink.shape[1] < template.shape[1]:
-        return 0.0
     if float(template.std()) < 1e-3:  # a solid box (`.` or `-` at a few pixels): compare as plain ink
-        inner = ink[rect.top - top:rect.top - top + h, rect.left - left:rect.left - left + w]
-        return float(max(0.0, 1.0 - np.abs(inner - template).mean() * 2))
-    result = cv2.matchTemplate(ink, template, cv2.TM_CCOEFF_NORMED)
+        return float(max(0.0, 1.0 - np.abs(ink[y0:y1, x0:x1] - template).mean() * 2))
+    around = ink[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
+    result = cv2.matchTemplate(around, template, cv2.TM_CCOEFF_NORMED)
     return float(max(0.0, np.nan_to_num(result, nan=0.0).max()))
+
+
+def _background(grey: np.ndarray, rect: Rect) -> float:
+    """The grey level around a word: the median of a ring BACKGROUND_RING px outside its box.
+    The ring right at its edge is not enough: inside the hollow square of a window's maximize
+    button that ring is the square's dark frame, and the hole read as a light dot on it
+    (gnome-calculator's `.` was clicked there)."""
+    ring = BACKGROUND_RING
+    top, left = max(0, rect.top - ring), max(0, rect.left - ring)
+    around = grey[top:rect.bottom + ring, left:rect.right + ring]
+    return float(np.median(np.concatenate([around[0], around[-1], around[:, 0], around[:, -1]])))
+
+
+def _inked(ink: np.ndarray) -> tuple[int, int, int, int]:
+    """(top, bottom, left, right) of the pixels more than INK_EDGE of the peak ink: a word's
+    box from the stroke gradient is a pixel too tall and too wide (the 2x2 gradient marks the
+    pixel after each edge), and a theme's embossed highlight under a stroke falls in it too.
+    Stretched over such a box, qalculate's `=` (two bars 4 px apart, a light row under each)
+    scored 0.37 against `=` drawn in the desktop's font."""
+    rows, cols = np.flatnonzero(ink.max(axis=1) > INK_EDGE), np.flatnonzero(ink.max(axis=0) > INK_EDGE)
+    if rows.size == 0:
+        return 0, ink.shape[0], 0, ink.shape[1]
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
 ALPHABET = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
