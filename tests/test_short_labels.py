@@ -8,6 +8,9 @@ some buttons.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -196,3 +199,37 @@ def test_letters_misread_in_a_numbered_label_still_match():
     assert match_line(TextBox(box, "Page 12 of 30", 0.99), "Page 12", "auto", 0.75) is not None
 
 
+
+def test_a_label_written_twice_is_found_in_neither_for_sure(tmp_path):
+    """Qalculate! after 7×8−5: its "5" key and the 5 of the expression shown above the keys
+    read alike (0.96 each), and `click text:5` pressed whichever sorted first. Here the key's
+    middle is copied into the empty display of the real keypad picture: both places are
+    reported below the reliable bar, with the runner-up's score, and `locate` says why."""
+    picture = KEYPADS / "qalculate-keypad.png"
+    image = cv2.imread(str(picture))
+    [key] = [label["rect"] for label in json.loads(picture.with_suffix(".json").read_text())["labels"]
+             if label["label"] == "5"]
+    once = find_text(image, "5")
+    assert inside(key, once[0].rect.center) and once[0].confidence >= 0.8
+    left, top, right, bottom = key
+    w, h = right - left, bottom - top
+    image[60:60 + h // 2, 300:300 + w // 2] = image[top + h // 4:bottom - h // 4, left + w // 4:right - w // 4]
+    twice = find_text(image, "5")
+    assert len(twice) >= 2 and all(c.confidence <= 0.75 for c in twice), twice
+    assert twice[0].detail["runner_up"] >= 0.8
+    cv2.imwrite(str(tmp_path / "twice.png"), image)
+    done = subprocess.run([sys.executable, "-m", "winactions.cli.entry", "locate", "text:5", "--in",
+                           str(tmp_path / "twice.png")], capture_output=True, text=True, timeout=180,
+                          env={k: v for k, v in os.environ.items() if k != "DISPLAY"})
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "another place matches about as well" in done.stderr and "--region" in done.stderr
+
+
+def test_a_label_read_without_its_spaces_still_matches():
+    """The recogniser drops the spaces of Qalculate's "a / b" button ("a/b", live: not found)."""
+    box = Rect(left=0, top=0, right=40, bottom=14)
+    found = match_line(TextBox(box, "a/b", 0.99), "a / b", "auto", 0.8)
+    assert found is not None and found.detail["mode"] == "spacing" and found.confidence >= 0.9
+    assert match_line(TextBox(box, "x =", 0.99), "x=", "auto", 0.8) is not None
+    assert match_line(TextBox(box, "A/b", 0.99), "a / b", "exact", 0.8) is None  # exact keeps the case
+    assert match_line(TextBox(box, "a/c", 0.99), "a / b", "auto", 0.8) is None

@@ -12,7 +12,9 @@ recognition (every text line is read). Locating one label does not need every li
 
 Matching is exact, then case-insensitive, then fuzzy (difflib ratio ≥ 0.8); a query inside a
 longer line ("Help" in "Edit Help") gets a box cut from the line in proportion to character
-positions. Confidence = text similarity × the recogniser's score.
+positions. Confidence = text similarity × the recogniser's score. A label read as well in two
+places (within TIE) is in neither for sure: both are reported at TIED, below the locator's
+reliable bar, so that a click asks where instead of picking one (Playwright's strict mode).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import difflib
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -47,6 +49,9 @@ INK_BATCH = 4
 SHORT_CLASSIFY = 2  # of those, how many a symbol the recogniser cannot read is judged on by shape
 SHAPE_SURE = 0.8  # shape correlation that counts as a sure match of a symbol
 BASELINE_MARKS = {".", ",", "_"}
+TIE = 0.05  # a second place read within this of the best: the label is written twice ...
+TIED = 0.75  # ... and both are reported at this confidence, below the locator's reliable bar (0.8)
+SPACED = 0.95  # similarity of a line that differs from the label only in its spaces
 PART_OF_LINE = 0.75  # a short label's confidence when other words stand close on its line
 
 
@@ -145,7 +150,7 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
     if len(wanted.split(" ")) < INK_WORDS:
         short = find_by_ink(image, query, origin=origin, mode=mode, min_similarity=min_similarity, engine=engine)
         if short and short[0].confidence >= GOOD_MATCH:
-            return short
+            return _unless_tied(_merge(short, []))
     boxes = [b for b in engine.detect(image, origin=origin) if could_hold(b, len(wanted))]
     # read the lines whose width best fits the query first, a batch at a time, and stop at a good match
     boxes.sort(key=lambda b: abs(b.width - expected_width(b, len(wanted))) / expected_width(b, len(wanted)))
@@ -159,7 +164,19 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
             break
     found = _merge(short, found)
     found.sort(key=lambda c: (-c.confidence, c.rect.top, c.rect.left))
-    return found
+    return _unless_tied(found)
+
+
+def _unless_tied(found: list[Candidate]) -> list[Candidate]:
+    """The matches (one per place, best first), their confidence lowered to TIED when a second
+    place reads within TIE of the best (`detail["runner_up"]` says why): Qalculate's "5" key and
+    the 5 of the expression "(7 × 8) − 5" above it both read at 0.96, and `click text:5` pressed
+    whichever sorted first."""
+    if len(found) < 2 or found[1].confidence < TIED or found[0].confidence - found[1].confidence >= TIE:
+        return found
+    runner_up = round(found[1].confidence, 3)
+    return [replace(c, confidence=min(c.confidence, TIED), detail={**c.detail, "runner_up": runner_up})
+            for c in found]
 
 
 def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
@@ -281,6 +298,9 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
     arrow of a drop-down button, "MS▾" read as "MS√")."""
     wanted = _fold(_normal(query), _normal(query))
     text = _fold(_normal(line.text), _normal(query))
+    if text.count(" ") != wanted.count(" ") and _spaced(text, mode) == _spaced(wanted, mode):
+        # the recogniser drops and inserts spaces: Qalculate's "a / b" button is read "a/b"
+        return _candidate(line, line.rect, SPACED, "spacing")
     signs = len(wanted) >= 2 and not wanted.replace(" ", "").isalnum()
     if len(wanted.replace(" ", "")) <= SHORT and text != wanted and text.casefold() != wanted.casefold() and not (
             signs and _alike(text, SAME_SHAPE_AMONG_SIGNS) == _alike(wanted, SAME_SHAPE_AMONG_SIGNS)):
@@ -390,6 +410,13 @@ SAME_SHAPE = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o"})  # applied 
 # in a label of signs a slash is read as 1 too (galculator's "+/-" as "+1-"); not for "/" alone,
 # which would then be any "1" key
 SAME_SHAPE_AMONG_SIGNS = {**SAME_SHAPE, ord("/"): "l"}
+
+
+def _spaced(text: str, mode: str) -> str:
+    """`text` as compared when only its spaces differ: without them, case folded unless `mode`
+    is exact."""
+    bare = text.replace(" ", "")
+    return bare if mode == "exact" else bare.casefold()
 
 
 def _alike(text: str, table: dict[int, str]) -> str:
