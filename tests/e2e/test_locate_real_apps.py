@@ -171,3 +171,38 @@ def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(win
     assert "located by vision:reference" in out
     shows(winctl, "15")  # galculator's own display: 7 + 8 =
 
+
+
+def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launch, desktop):  # noqa: F811
+    """Two galculators, the second on top of the first, 40 px right and 30 px down: the
+    first's capture is mostly the second's keys. Its "7" found there is refused, naming the
+    window that covers it; `click text:7` brings the first forward before it reads its pixels,
+    and presses the first's own 7. Before, the second's 7 was found in the first's capture and
+    clicked there once the first had come forward: on the first's 5 (its display read 75)."""
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
+    first = launch(["galculator"], title="galculator").window
+    wait_for_buttons(winctl, 20)
+    app = subprocess.Popen(["galculator"], env=winctl.env, start_new_session=True)  # launch would pick the first
+    try:
+        deadline = time.monotonic() + 20
+        while not (others := [w["id"] for w in winctl("--json", "windows").json["result"]["windows"]
+                              if w["title"] == "galculator" and w["id"] != first["id"]]):
+            assert time.monotonic() < deadline, "the second galculator did not appear"
+            time.sleep(0.3)
+        second = others[0]
+        r = first["rect"]
+        winctl("--window", second, "window", "move", str(r["left"] + 40), str(r["top"] + 30))
+        wait_for_buttons(winctl, 20)
+        winctl("focus", second)
+        refused = winctl("--window", first["id"], "locate", "text:7", expect=3)  # --window: remembered after
+        assert 'found only where the window "galculator" covers the window' in refused.err, refused.err
+        assert "located by ocr" in winctl("click", "text:7").out
+        deadline = time.monotonic() + 5
+        while display(winctl) != ["7"]:
+            assert time.monotonic() < deadline, f"the first galculator's display shows {display(winctl)}, not 7"
+            time.sleep(0.3)
+        shown = winctl("--window", second, "--json", "state").json["result"]["targets"]
+        assert [t["name"] for t in shown if t["type"] == "Text"] == ["0"]
+    finally:
+        app.kill()
+        app.wait()

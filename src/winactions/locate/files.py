@@ -64,6 +64,9 @@ class ScreenFile:
     def screens(self) -> list[Rect]:
         return [self.rect]
 
+    def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
+        return None  # a picture has no windows over one another
+
     def capture(self, rect: Rect) -> Image.Image:
         part = rect.intersect(self.rect)
         if part is None:

@@ -208,6 +208,9 @@ class Locator:
             valid = [c for c in found if validate(c.rect, screens).valid]
             if found and not valid:
                 attempt.error = "found only off screen"
+            valid, cover = self._shown(valid, window)
+            if cover is not None and not valid:
+                attempt.error = f"found only where {cover} covers the window"
             pool += valid
             best = valid[0] if valid else None
             if best is not None and best.confidence >= reliable:
@@ -289,6 +292,22 @@ class Locator:
         return find_described(model, image, shot.origin, description)
 
     # -- helpers -----------------------------------------------------------------------------
+    def _shown(self, found: list[Candidate], window: WindowInfo | None) -> tuple[list[Candidate], str | None]:
+        """The candidates the window itself shows, and what lies over the first that it does
+        not: a window's capture holds whatever covers it, and "RAD" drawn by Qalculate! over
+        featherpad was found in featherpad's window, and clicked there once featherpad had come
+        forward (on its empty text). A tooltip over a label covers it the same way."""
+        if window is None:
+            return found, None
+        shown, cover = [], None
+        for c in found:
+            over = self.backend.covering(window.id, *c.rect.center, True)  # a menu of its own is the window's
+            if over is None:
+                shown.append(c)
+            elif cover is None:
+                cover = over
+        return shown, cover
+
     def _asset(self, name: str, window: WindowInfo | None) -> Any:
         try:
             return self.assets.resolve(name, _app(window))

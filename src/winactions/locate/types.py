@@ -17,6 +17,11 @@ class PixelSource(Protocol):
 
     def capture(self, rect: Rect) -> Image.Image: ...
 
+    def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
+        """What lies over the window at (x, y): another window, a tooltip (`Backend.covering`);
+        None when the window shows there, or when it cannot be told (a screenshot on disk)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Candidate:

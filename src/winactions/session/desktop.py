@@ -340,6 +340,9 @@ class DesktopSession:
             named = self._named_in_tree(ref.strip(), window, takes_text, wheel)
             if named is not None:
                 return self.resolve(named.id, acting=True)
+        # the window comes forward before its pixels are read, as the action would bring it: read
+        # behind another window, they are partly that window's (`Locator._shown`)
+        self.backend.ensure_active(window)
         result = self.locator().locate(ref, window=window)
         if not result.success or result.element is None:
             options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
