@@ -53,6 +53,7 @@ RENDER_SIZE = 64  # px: the query is drawn once this large, then scaled to each 
 OTHER_WORD_COUNT = 0.8  # a word or run of another number of words than the query is ranked this much lower
 BACKGROUND_RING = 3  # px outside a word where its background is read
 INK_EDGE = 0.25  # of the peak: a word's pixels this far off its background are its ink (`rendered` crops so)
+MNEMONIC_ROWS = 2  # px: how thick a mnemonic's underline is drawn
 ASPECT_SLACK = 2.0  # a word's width/height may differ this much from the rendered query's (a drop-down arrow)
 
 
@@ -64,6 +65,7 @@ class Word:
     glyphs: int
     alone: bool = True  # no other word close on its line: a label of its own, not a part of one
     words: int = 1  # how many words a run joins
+    beside: int = 0  # glyphs of the largest word a space away on its line, icons (`_icon`) not counted
 
 
 def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
@@ -73,7 +75,7 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
     words = _words(grey)
     runs = []
     line = sorted(words, key=lambda w: (w.rect.left))
-    joined: set[int] = set()
+    joined: dict[int, int] = {}  # a word's index on the line: glyphs of the largest word a space away
     for i, first in enumerate(line):
         if first.rect.height > MAX_GLYPH:
             continue  # glyphs stacked into a blob taller than any text: no line of words starts or runs through it
@@ -97,13 +99,20 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
                 before = line[last]
                 if other.rect.left - before.rect.right <= SPACE * h:
                     if before.rect.height >= 0.75 * other.rect.height:
-                        joined.add(j)
+                        joined[j] = max(joined.get(j, 0), 0 if _icon(before, other) else before.glyphs)
                     if other.rect.height >= 0.75 * before.rect.height:
-                        joined.add(last)
+                        joined[last] = max(joined.get(last, 0), 0 if _icon(other, before) else other.glyphs)
                 last = j
                 if run.words >= max_words:
                     break
-    return [Word(w.rect, w.glyphs, alone=k not in joined) for k, w in enumerate(line)] + runs
+    return [Word(w.rect, w.glyphs, alone=k not in joined, beside=joined.get(k, 0)) for k, w in enumerate(line)] + runs
+
+
+def _icon(word: Word, beside: Word) -> bool:
+    """Whether `word` is drawn like an icon beside a label: one blob, about square, as tall as
+    the label or taller (a digit or a letter is narrower, or shorter)."""
+    r = word.rect
+    return word.glyphs == 1 and r.width >= 0.8 * r.height and r.height >= beside.rect.height
 
 
 def _words(grey: np.ndarray) -> list[Word]:
@@ -301,6 +310,33 @@ def _above_underline(grey: np.ndarray, rect: Rect) -> Rect | None:
                 return Rect(left=rect.left, top=rect.top, right=rect.right, bottom=rect.top + gap)
             return None
     return None
+
+
+def mnemonic_bar(grey: np.ndarray, rect: Rect) -> Rect | None:
+    """The underline of a mnemonic at the foot of a word, if it has one: one to MNEMONIC_ROWS
+    rows of ink in a single run about a letter wide, under a blank row. Qt and Java (Metal)
+    underline a letter of every menu item and button, always; the recogniser reads featherpad's
+    F̲ind as "Eind". None when the word has none (a descender joins its letter; a link's
+    underline runs the whole word)."""
+    if rect.height < 8:
+        return None
+    crop = grey[rect.top:rect.bottom, rect.left:rect.right].astype(np.int16)
+    ink = np.abs(crop - int(np.median(np.concatenate([crop[0], crop[:, 0], crop[:, -1]])))) > 48
+    inked = np.flatnonzero(ink.any(axis=1))
+    if inked.size < 4:
+        return None
+    last = int(inked[-1])
+    first = last
+    while first - 1 >= 0 and ink[first - 1].any():
+        first -= 1
+    if last - first + 1 > MNEMONIC_ROWS or first < 3 or ink[first - 1].any() or not ink[:first - 1].any():
+        return None
+    cols = np.flatnonzero(ink[first:last + 1].any(axis=0))
+    width, text = int(cols[-1] - cols[0] + 1), np.flatnonzero(ink[:first].any(axis=0))
+    if width != cols.size or width < 3 or width > 0.5 * (text[-1] - text[0] + 1):
+        return None  # not one short bar: a run of marks, or a link's whole underline
+    return Rect(left=rect.left + int(cols[0]), top=rect.top + first, right=rect.left + int(cols[-1]) + 1,
+                bottom=rect.top + last + 1)
 
 
 def usual_height(words: list[Word]) -> float:

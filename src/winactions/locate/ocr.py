@@ -203,6 +203,7 @@ def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 
     for m in matches:
         box = _reading_box(m.word.rect, usual, query, width, height)
         boxes.append(Rect(left=box.left + ox, top=box.top + oy, right=box.right + ox, bottom=box.bottom + oy))
+    image = _without_mnemonics(image, grey, [m.word.rect for m in matches], query)
     found: list[Candidate] = []
     batch = SHORT_BATCH if short else INK_BATCH
     for start in range(0, len(matches), batch):  # the best-shaped first: usually one batch
@@ -212,6 +213,23 @@ def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 
             break
     found.sort(key=lambda c: -c.confidence)
     return found
+
+
+def _without_mnemonics(image: np.ndarray, grey: np.ndarray, words: list[Rect], query: str) -> np.ndarray:
+    """`image` with the mnemonic underlines of these words (`glyphs.mnemonic_bar`) painted over
+    in the blank row above them, for the recogniser: F̲ind was read "Eind". A copy, when there
+    are any; not for a query with an underscore, which is drawn where such a bar is."""
+    from winactions.locate import glyphs
+
+    if "_" in query:
+        return image
+    bars = [bar for word in words if (bar := glyphs.mnemonic_bar(grey, word)) is not None]
+    if not bars:
+        return image
+    image = image.copy()
+    for bar in bars:
+        image[bar.top:bar.bottom, bar.left:bar.right] = image[bar.top - 1:bar.top, bar.left:bar.right]
+    return image
 
 
 def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: list[Rect], query: str, first: int,
@@ -228,8 +246,10 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
                     bottom=m.word.rect.bottom + oy)
         read = match_line(TextBox(word, line.text, line.score), query, mode, min_similarity)
         size = 0.75 + 0.25 * m.size_fit  # a display's big digits are not a keypad's button
-        if not m.word.alone:
-            size *= PART_OF_LINE  # "=" of a button that reads "x =" is not the "=" key
+        if not m.word.alone and (len(wanted) <= SHORT or m.word.beside):
+            # "=" of a button that reads "x =" is not the "=" key; a word beside an icon alone
+            # (featherpad's magnifier before "Find" in its menu) is still a label of its own
+            size *= PART_OF_LINE
         if read is not None:
             # the recogniser is unsure of lone symbols even when it reads them right (`+` as 十 at
             # 0.56): the word's shape vouches for the reading as much as the recogniser's score
