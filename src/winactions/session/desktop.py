@@ -340,10 +340,13 @@ class DesktopSession:
             named = self._named_in_tree(ref.strip(), window, takes_text, wheel)
             if named is not None:
                 return self.resolve(named.id, acting=True)
-        # the window comes forward before its pixels are read, as the action would bring it: read
-        # behind another window, they are partly that window's (`Locator._shown`)
-        self.backend.ensure_active(window)
+        forward = self._bring_forward(window)
         result = self.locator().locate(ref, window=window)
+        if forward and result.success:
+            # pixels read while the window still repainted what had covered it: the cached box
+            # is checked against the screen again, and looked for anew if it changed
+            time.sleep(REPAINT_QUIET)
+            result = self.locator().locate(ref, window=window)
         if not result.success or result.element is None:
             options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
                                 for c in result.candidates[:3])
@@ -363,6 +366,29 @@ class DesktopSession:
             f", confidence {found.confidence:.2f}"
         return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
                       confidence=found.confidence, derived_from=how, states=["enabled"]), None
+
+    def _bring_forward(self, window: WindowInfo) -> bool:
+        """Bring the window forward before its pixels are read, as the action would: read behind
+        another window, they are partly that window's (`Locator._shown`). Once in front, it
+        repaints what was covered, and until then the screen still shows the other window there:
+        wait until its pixels hold still for REPAINT_QUIET (at most REPAINT_LIMIT). Two
+        galculators, the second over the first: the second's 7, read in the first's pixels just
+        after the first came forward, had the first's 5 pressed. True when it was brought."""
+        if window.active and not window.minimized or self.backend.bound_window() == window.id:
+            return False
+        self.backend.ensure_active(window)
+        now = next((w for w in self.backend.list_windows() if w.id == window.id), window)
+        if now.rect is None:
+            return True
+        deadline = time.monotonic() + REPAINT_LIMIT
+        last = self.backend.capture(now.rect).tobytes()
+        while time.monotonic() < deadline:
+            time.sleep(REPAINT_QUIET)
+            pixels = self.backend.capture(now.rect).tobytes()
+            if pixels == last:
+                break
+            last = pixels
+        return True
 
     def text_naming(self, target: Target, node: Node | None) -> str | None:
         """The element's text when its name is its text (a LibreOffice or web paragraph, a
@@ -533,6 +559,8 @@ WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
+REPAINT_QUIET = 0.08  # s a window brought forward must hold its pixels still before they are read ...
+REPAINT_LIMIT = 1.0  # ... waited for at most this long (a clock or a spinner never holds still)
 
 
 def _is_control(target: Target) -> bool:
