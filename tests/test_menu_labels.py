@@ -1,7 +1,10 @@
-"""Menu items found by their ink on a real Qt menu (featherpad, no accessibility tree: pixels
-are all an agent has). tests/fixtures/screens/featherpad_menu.png is featherpad 1.3 (Qt 5) in
-Xvfb under openbox with its Search menu open, cropped to the menu bar and the menu: Qt
-underlines a letter of each item (its mnemonic), always, and draws an icon before it."""
+"""Menu items found by their ink on real Qt and Java menus, which underline a letter of each
+item (its mnemonic), always, and draw an icon before most. Both pictures are screenshots in
+Xvfb under openbox, cropped to the menu bar and an open menu:
+- featherpad_menu.png: featherpad 1.3.5 (Qt 5, no accessibility tree unless started for it:
+  pixels are all an agent has), its Search menu;
+- jedit_menu.png: jEdit 5.5 (Swing's Metal look, OpenJDK 17), its Search menu, where
+  "Find Next" is an item of its own and the end of "Replace and Find Next"."""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ import numpy as np
 from winactions.locate import glyphs, ocr
 from winactions.model import Rect
 
-MENU = cv2.imread(str(Path(__file__).parent / "fixtures" / "screens" / "featherpad_menu.png"))
+SCREENS = Path(__file__).parent / "fixtures" / "screens"
+MENU = cv2.imread(str(SCREENS / "featherpad_menu.png"))
+JEDIT = cv2.imread(str(SCREENS / "jedit_menu.png"))
 FIND = Rect(left=175, top=29, right=203, bottom=42)  # the ink of "Find" with the bar under its F
 
 
@@ -47,3 +52,27 @@ def test_no_bar_under_words_without_one():
     cv2.line(image, (120, 27), (158, 27), 0, 1)
     assert glyphs.mnemonic_bar(image, Rect(left=4, top=8, right=80, bottom=30)) is None
     assert glyphs.mnemonic_bar(image, Rect(left=119, top=8, right=160, bottom=29)) is None
+
+
+JEDIT_ITEMS = {  # the click point's row for each item of jEdit's Search menu
+    "Find...": 35, "Find Next": 63, "Find Previous": 86, "Search in Directory...": 131,
+    "Replace in Selection": 162, "Replace All": 216, "Incremental Search Bar": 247, "HyperSearch Bar": 274,
+    "Whole Word": 356, "Ignore Case": 376, "Regular Expressions": 395}
+
+
+def test_java_menu_items_are_found_by_their_ink_on_their_own_rows():
+    """Swing draws its icons taller than the text and as close to it as letters are: the
+    magnifier and "F̲ind..." were one word, not among the best-shaped, and the slow line pass
+    read "Eind..." (0.80, 1 s). Each item is now found by its ink on its own row (0.1 s)."""
+    for label, row in JEDIT_ITEMS.items():
+        found = ocr.find_text(JEDIT, label)
+        assert found and found[0].method == "ocr:ink" and found[0].confidence >= 0.85, (label, found[:2])
+        assert abs(found[0].rect.center[1] - row) <= 4, (label, found[0])
+
+
+def test_a_label_at_the_end_of_a_longer_one_is_not_that_label():
+    """ "Find Next" read at the end of "Replace and Find Next" was clicked (0.97) instead of the
+    item "Fi̲nd Next" above it: a run of words with a word a space before it is part of a line."""
+    found = ocr.find_text(JEDIT, "Find Next")
+    assert abs(found[0].rect.center[1] - 63) <= 4 and found[0].confidence >= 0.9, found[:2]
+    assert all(c.confidence < 0.8 for c in found[1:]), found[:3]

@@ -53,6 +53,7 @@ RENDER_SIZE = 64  # px: the query is drawn once this large, then scaled to each 
 OTHER_WORD_COUNT = 0.8  # a word or run of another number of words than the query is ranked this much lower
 BACKGROUND_RING = 3  # px outside a word where its background is read
 INK_EDGE = 0.25  # of the peak: a word's pixels this far off its background are its ink (`rendered` crops so)
+ICON_TALL = 1.8  # a blob about square and this many times the usual glyph's height is an icon, not a letter
 MNEMONIC_ROWS = 2  # px: how thick a mnemonic's underline is drawn
 ASPECT_SLACK = 2.0  # a word's width/height may differ this much from the rendered query's (a drop-down arrow)
 
@@ -71,41 +72,48 @@ class Word:
 def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
     """The words of an image (glyphs joined on a line or in a stack), and runs of up to
     `max_words` words close on a line: a label such as `+/-` or `a / b` is drawn with gaps
-    between its signs, and "Add Row" with a space."""
+    between its signs, and "Add Row" with a space. A word or run with another word a space
+    before or after it on its line is part of a longer label (`Word.alone`)."""
     words = _words(grey)
-    runs = []
+    runs: list[tuple[int, int, Rect, int, int]] = []  # first and last word, box, glyphs, words
     line = sorted(words, key=lambda w: (w.rect.left))
-    joined: dict[int, int] = {}  # a word's index on the line: glyphs of the largest word a space away
+    before_it: dict[int, int] = {}  # a word's index on the line: glyphs of the word a space before it ...
+    after_it: dict[int, int] = {}  # ... and after it (0 for an icon: `_icon`)
     for i, first in enumerate(line):
         if first.rect.height > MAX_GLYPH:
             continue  # glyphs stacked into a blob taller than any text: no line of words starts or runs through it
-        run, last = first, i
+        box, glyphs, count, last = first.rect, first.glyphs, 1, i
         for j, other in enumerate(line[i + 1:], start=i + 1):
-            if other.rect.left > run.rect.right + 2 * MAX_GLYPH:
+            if other.rect.left > box.right + 2 * MAX_GLYPH:
                 break
             if other.rect.height > MAX_GLYPH:
                 continue
-            h = max(run.rect.height, other.rect.height)
-            overlap = min(run.rect.bottom, other.rect.bottom) - max(run.rect.top, other.rect.top)
-            if overlap >= 0.4 * min(run.rect.height, other.rect.height) and \
-                    0 <= other.rect.left - run.rect.right <= 0.9 * h:
-                box = Rect(left=run.rect.left, top=min(run.rect.top, other.rect.top),
-                           right=other.rect.right, bottom=max(run.rect.bottom, other.rect.bottom))
-                run = Word(box, run.glyphs + other.glyphs, words=run.words + 1)
-                runs.append(run)
+            h = max(box.height, other.rect.height)
+            overlap = min(box.bottom, other.rect.bottom) - max(box.top, other.rect.top)
+            if overlap >= 0.4 * min(box.height, other.rect.height) and 0 <= other.rect.left - box.right <= 0.9 * h:
+                box = Rect(left=box.left, top=min(box.top, other.rect.top), right=other.rect.right,
+                           bottom=max(box.bottom, other.rect.bottom))
+                glyphs, count = glyphs + other.glyphs, count + 1
+                runs.append((i, j, box, glyphs, count))
                 # a neighbour a space away makes a word part of a longer label unless it is a mere
                 # mark beside it (the arrow of a drop-down button is much smaller than the label);
                 # one further off is the next control of a row ("Shipping" beside its drop-down)
                 before = line[last]
                 if other.rect.left - before.rect.right <= SPACE * h:
                     if before.rect.height >= 0.75 * other.rect.height:
-                        joined[j] = max(joined.get(j, 0), 0 if _icon(before, other) else before.glyphs)
+                        before_it[j] = max(before_it.get(j, 0), 0 if _icon(before, other) else before.glyphs)
                     if other.rect.height >= 0.75 * before.rect.height:
-                        joined[last] = max(joined.get(last, 0), 0 if _icon(other, before) else other.glyphs)
+                        after_it[last] = max(after_it.get(last, 0), 0 if _icon(other, before) else other.glyphs)
                 last = j
-                if run.words >= max_words:
+                if count >= max_words:
                     break
-    return [Word(w.rect, w.glyphs, alone=k not in joined, beside=joined.get(k, 0)) for k, w in enumerate(line)] + runs
+
+    def placed(rect: Rect, glyphs: int, first: int, last: int, count: int = 1) -> Word:
+        alone = first not in before_it and last not in after_it
+        return Word(rect, glyphs, alone=alone, words=count, beside=max(before_it.get(first, 0), after_it.get(last, 0)))
+
+    return [placed(w.rect, w.glyphs, k, k) for k, w in enumerate(line)] + \
+        [placed(box, glyphs, first, last, count) for first, last, box, glyphs, count in runs]
 
 
 def _icon(word: Word, beside: Word) -> bool:
@@ -183,6 +191,9 @@ def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int], stack: f
     """Two glyphs of one word: side by side on a line, or stacked (the bars of `=`) into a sign
     at most `stack` px tall."""
     ha, hb, wa, wb = a[3] - a[1], b[3] - b[1], a[2] - a[0], b[2] - b[0]
+    tall = ICON_TALL * stack / 2  # stack is twice the window's usual glyph height
+    if (ha >= tall and wa >= 0.8 * ha) != (hb >= tall and wb >= 0.8 * hb):
+        return False  # an icon beside a letter: Java's magnifier joined "F̲ind..." as one word with it
     overlap_y = min(a[3], b[3]) - max(a[1], b[1])
     overlap_x = min(a[2], b[2]) - max(a[0], b[0])
     gap_x = b[0] - a[2]
