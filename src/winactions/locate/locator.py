@@ -227,7 +227,7 @@ class Locator:
                 attempt.error = f"best confidence {best.confidence:.2f} < {reliable}"
                 if "runner_up" in best.detail:  # lowered by the strategy: another place matches as well
                     attempt.error += (f", as another place matches about as well ({best.detail['runner_up']}):"
-                                      " narrow it with --region")
+                                      " `winctl locate` with --region picks one")
         pool.sort(key=lambda c: -c.confidence)
         why = "; ".join(f"{a.strategy}: {a.error}" for a in attempts) or "no strategy applies"
         return LocateResult(target=target, success=False, candidates=[_located(c, screens) for c in
