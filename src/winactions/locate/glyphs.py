@@ -192,8 +192,10 @@ def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int], stack: f
     at most `stack` px tall."""
     ha, hb, wa, wb = a[3] - a[1], b[3] - b[1], a[2] - a[0], b[2] - b[0]
     tall = ICON_TALL * stack / 2  # stack is twice the window's usual glyph height
-    if (ha >= tall and wa >= 0.8 * ha) != (hb >= tall and wb >= 0.8 * hb):
-        return False  # an icon beside a letter: Java's magnifier joined "F̲ind..." as one word with it
+    if (ha >= tall and wa >= 0.8 * ha) != (hb >= tall and wb >= 0.8 * hb) and max(ha, hb) >= 1.5 * min(ha, hb):
+        # an icon beside a letter (Java's magnifier joined "F̲ind..." as one word with it), not
+        # an "m" of a heading beside its other letters
+        return False
     overlap_y = min(a[3], b[3]) - max(a[1], b[1])
     overlap_x = min(a[2], b[2]) - max(a[0], b[0])
     gap_x = b[0] - a[2]
