@@ -29,6 +29,7 @@ CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
+RESTORE_SETTLE = 1.0  # s: how long an app may take to place its elements again after its window is restored
 MENU_LEFT_OPEN = "the app leaves its menu open after a semantic press: `winctl keys Escape` closes it"
 POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down ...
 SEEN_ON_SCREEN = frozenset({Source.VISION, Source.OCR, Source.TEMPLATE, Source.FIXED})  # ... as may what was seen there
@@ -61,8 +62,22 @@ def pointer_point(backend: Backend, window: WindowInfo, target: Target, node: No
     that way, and a click sent meanwhile went to whatever lay under the point."""
     backend.ensure_active(window)
     if window.minimized and node is not None:
-        node = backend.refresh(node.handle) or node
+        node = _back_in_place(backend, target, node)
     return click_point(target, node)
+
+
+def _back_in_place(backend: Backend, target: Target, node: Node) -> Node:
+    """The element read again once its window is back from minimized: where it was seen, or
+    wherever it still is after RESTORE_SETTLE. The window manager has the window in place
+    before the app has caught up: a loaded galculator still reported its 7 key where it had
+    been on the way back (43 px right and 341 px down), and the click was refused as moved."""
+    deadline = time.monotonic() + RESTORE_SETTLE
+    while True:
+        now = backend.refresh(node.handle) or node
+        seen_there = now.rect is not None and target.rect is not None and now.rect.intersect(target.rect) is not None
+        if seen_there or time.monotonic() > deadline:
+            return now
+        time.sleep(0.05)
 
 
 def wheel_notches(direction: str, amount: int) -> tuple[int, int]:
