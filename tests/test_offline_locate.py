@@ -110,6 +110,9 @@ def test_locate_in_a_screenshot_by_text_image_and_plain_name(offline, crops):
     image = located(f"image:{crops / 'apply.png'}")
     assert image["method_used"] == "template:exact" and box(image["element"]["bbox"]) == truth("Button", "Apply")
     assert len(image["element"]["thumbnail"]) == 344  # 256 grey bytes in base64: verify-location's witness
+    assert image["element"]["scale"] == 1.0 and text["element"]["scale"] is None
+    wider = offline("locate", f"image:{crops / 'apply_110.png'}", "--in", str(GTK)).stdout
+    assert "by template:multiscale" in wider and "drawn at 0.9" in wider and "x the reference's size" in wider, wider
     plain = located("Open Dialog", "--region", "200,90,500,60")
     assert [a["strategy"] for a in plain["attempts"]] == ["ocr"]
     assert inside(truth("Button", "Open Dialog"), plain["element"]["click_point"])

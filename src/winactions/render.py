@@ -228,7 +228,8 @@ def _located_text(result: LocateCommandResult) -> str:
     e = r.element
     lines = [f'"{_clean(r.target)}" found by {r.method_used}{" (cached)" if r.cache_hit else ""}: '
              f'"{_clean(e.label)}" at {e.bbox}, click ({e.click_point[0]}, {e.click_point[1]}), '
-             f"confidence {e.confidence:.2f}"]
+             f"confidence {e.confidence:.2f}" + (f", drawn at {e.scale:g}x the reference's size"
+                                                  if e.scale is not None and e.scale != 1 else "")]
     if e.visible_fraction < 1:
         lines.append(f"partly visible ({e.visible_fraction:.0%}): safe region {e.safe_region}, "
                      f"can interact: {'yes' if e.can_interact else 'no'}")

@@ -58,6 +58,7 @@ class Located(BaseModel):
     can_interact: bool = False
     valid: bool = True
     error: str | None = None
+    scale: float | None = None  # an image found drawn this many times its reference's size (1 at its own)
     thumbnail: str | None = None  # the box's pixels when found (16x16 grey, base64): `verify-location` compares
 
 
@@ -342,9 +343,11 @@ def session_cache(path: Path, lock: Callable[[], AbstractContextManager[Any]]) -
 
 def _located(c: Candidate, screens: list[Rect]) -> Located:
     v = validate(c.rect, screens)
+    scale = c.detail.get("scale") if c.method.startswith("template") else None
     return Located(bbox=c.rect, center=c.rect.center, click_point=v.click_point, confidence=round(c.confidence, 3),
                    method=c.method, label=c.label, visible_region=v.visible_region, safe_region=v.safe_region,
-                   visible_fraction=v.visible_fraction, can_interact=v.can_interact, valid=v.valid, error=v.error)
+                   visible_fraction=v.visible_fraction, can_interact=v.can_interact, valid=v.valid, error=v.error,
+                   scale=None if scale is None else float(scale))
 
 
 def to_grey(bgr: np.ndarray) -> np.ndarray:
