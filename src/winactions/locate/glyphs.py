@@ -423,7 +423,7 @@ def _inked(ink: np.ndarray) -> tuple[int, int, int, int]:
 
 ALPHABET = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
             "+-=*/%().,:;!?<>[]{}|#&@$^~_'\"×÷−±√π∑€£¥°→←↑↓•")
-EQUIVALENT = [set("-−–—‐"), set("×✕xX"), set("/∕⁄"), set(".·•"), set("0Oo"), set("1lI|"), set("'`´")]
+EQUIVALENT = [set("-−–—‐"), set("×✕"), set("/∕⁄"), set(".·•"), set("0Oo"), set("1lI|"), set("'`´")]
 
 
 def same_symbol(a: str, b: str) -> bool:

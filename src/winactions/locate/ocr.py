@@ -46,7 +46,7 @@ SHORT_READS = 6  # best-shaped words read by the recogniser for a short query...
 SHORT_BATCH = 2  # ...a few at a time (each read costs ~20 ms), stopping at a good match
 INK_READS = 12  # the same for a longer query, whose shape ranks words less surely
 INK_BATCH = 4
-SHORT_CLASSIFY = 2  # of those, how many a symbol the recogniser cannot read is judged on by shape
+SHORT_CLASSIFY = 3  # of those, how many a symbol the recogniser cannot read is judged on by shape
 SHAPE_SURE = 0.8  # shape correlation that counts as a sure match of a symbol
 BASELINE_MARKS = {".", ",", "_"}
 TIE = 0.05  # a second place read within this of the best: the label is written twice ...
@@ -322,8 +322,11 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
         # the recogniser drops and inserts spaces: Qalculate's "a / b" button is read "a/b"
         return _candidate(line, line.rect, SPACED, "spacing")
     signs = len(wanted) >= 2 and not wanted.replace(" ", "").isalnum()
+    table = SAME_SHAPE_AMONG_SIGNS if signs else SAME_SHAPE
+    # a label of two or three letters read with its look-alikes (GNOME Calculator's "Im" as
+    # "lm") is that label; a single one is not: a text cursor reads as "|", and "1" is not it
     if len(wanted.replace(" ", "")) <= SHORT and text != wanted and text.casefold() != wanted.casefold() and not (
-            signs and _alike(text, SAME_SHAPE_AMONG_SIGNS) == _alike(wanted, SAME_SHAPE_AMONG_SIGNS)):
+            len(wanted) >= 2 and _alike(text, table) == _alike(wanted, table)):
         rest = text[len(wanted):].strip()
         if not (text.casefold().startswith(wanted.casefold()) and len(rest) <= 1 and not rest.isalnum()):
             return None
@@ -334,7 +337,6 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
     for step in steps:
         a, b = (text, wanted) if step == "exact" else (text.casefold(), wanted.casefold())
         if step == "alike":  # l I 1 | and O 0 look the same in many UI fonts: equal, but less sure
-            table = SAME_SHAPE_AMONG_SIGNS if signs else SAME_SHAPE
             a, b = _alike(text, table), _alike(wanted, table)
             if a == b:
                 return _candidate(line, line.rect, 0.9, step)
