@@ -21,6 +21,7 @@ import time
 import cv2
 import pytest
 
+from tests.conftest import wait_for_window
 from tests.e2e.test_locate_sessions import inside, one_shot, xywh  # noqa: F401  (one_shot: the fixture)
 from tests.e2e.test_short_labels_live import display, wait_for_buttons
 from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
@@ -206,3 +207,20 @@ def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launc
     finally:
         app.kill()
         app.wait()
+
+
+def test_a_key_of_a_window_partly_off_the_screen_and_behind_another(winctl, galculator, desktop):
+    """An action on a visual target brings its window forward and waits for its pixels to hold
+    still: only the part of the window on a screen is read (a capture of the whole window, 60
+    px of it left of the screen, is refused by the X server)."""
+    other = subprocess.Popen(["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
+                             env=winctl.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_window(desktop, "Elsewhere")
+        winctl("window", "move", "--", "-60", "200")
+        winctl("focus", "Elsewhere")
+        winctl("--window", "galculator", "click", "text:9")
+        shows(winctl, "9")
+    finally:
+        other.kill()
+        other.wait()

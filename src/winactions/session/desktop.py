@@ -378,13 +378,16 @@ class DesktopSession:
             return False
         self.backend.ensure_active(window)
         now = next((w for w in self.backend.list_windows() if w.id == window.id), window)
-        if now.rect is None:
-            return True
+        shown = [part for screen in self.backend.screens()
+                 if now.rect is not None and (part := now.rect.intersect(screen)) is not None]
+        if not shown:
+            return True  # nothing of it on a screen to wait for (the locate says so)
+        area = max(shown, key=lambda part: part.area)
         deadline = time.monotonic() + REPAINT_LIMIT
-        last = self.backend.capture(now.rect).tobytes()
+        last = self.backend.capture(area).tobytes()
         while time.monotonic() < deadline:
             time.sleep(REPAINT_QUIET)
-            pixels = self.backend.capture(now.rect).tobytes()
+            pixels = self.backend.capture(area).tobytes()
             if pixels == last:
                 break
             last = pixels

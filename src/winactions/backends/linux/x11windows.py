@@ -265,8 +265,12 @@ class X11Windows:
 
     # -- actions ----------------------------------------------------------------------------
     def _send(self, window_id: int, message: str, data: list[int]) -> None:
+        """An EWMH client message; its five 32-bit fields go as two's complement, so a place
+        left of or above the first screen (`window move -- -60 200`) is sent, not an
+        OverflowError from the unsigned packing."""
+        words = [value & 0xFFFFFFFF for value in (data + [0] * 5)[:5]]
         ev = event.ClientMessage(window=self.d.create_resource_object("window", window_id),
-                                 client_type=self.atom(message), data=(32, (data + [0] * 5)[:5]))
+                                 client_type=self.atom(message), data=(32, words))
         self.root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
         self.d.flush()
 
