@@ -25,6 +25,13 @@ WINDOW` against a one-shot process that reads the same file, crops the same wind
 rapidocr's default pass (then looks the word up as above). Correct = inside the rect from
 Chromium's tree.
 
+    .venv/bin/python benchmarks/locate_oneshot.py --menus [--rounds 3]
+
+times the same way the labels of saved pictures of apps of four toolkits (featherpad's and
+jEdit's Search menus, Writer's style buttons, GNOME Calculator's Advanced keys: menu items
+with underlined letters and icons, an italic I, a × beside an x key), each located in the
+whole picture. Correct = inside the item's row or the button, boxes read off the pictures.
+
     .venv/bin/python benchmarks/locate_oneshot.py --image [--rounds 3]
 
 times `winctl locate image:REF` on live galculator drawn at 1x, the references its keys cut
@@ -53,12 +60,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import cv2
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E402
 
 WINCTL = str(Path(sys.executable).with_name("winctl"))
+SCREENS = ROOT / "tests" / "fixtures" / "screens"
 KEYS = ("7", "+", "=", "MR", "sqrt")
 # both baselines end alike: rapidocr's default pass over `image`, then `key` looked up in its lines
 # (whole line, else ignoring case, else inside a line), its centre printed in screen pixels
@@ -129,39 +139,67 @@ image = cv2.imread(path)[top:bottom, left:right]
 
 
 def web(rounds: int) -> None:
-    shot = ROOT / "tests" / "fixtures" / "screens" / "chromium_form.png"
+    shot = SCREENS / "chromium_form.png"
     truth = json.loads(shot.with_suffix(".json").read_text())
     w = truth["window"]["rect"]
-    region = f"{w['left']},{w['top']},{w['right'] - w['left']},{w['bottom'] - w['top']}"
+    window = (w["left"], w["top"], w["right"], w["bottom"])
+    cases = [(shot, window, word, next(t["rect"] for t in truth["targets"] if t["name"] == shown_by
+                                       and t["type"] == kind)) for word, kind, shown_by in WEB_WORDS]
+    saved(f"Chromium form (saved screenshot, its window), words {', '.join(w for w, _, _ in WEB_WORDS)}", cases,
+          rounds)
+
+
+# a menu item's row or a button, by hand from the picture (featherpad and the Writer crop have no tree recorded)
+MENU_LABELS = (
+    ("featherpad_menu.png", "Find", [148, 22, 372, 47]), ("featherpad_menu.png", "Replace", [148, 47, 372, 72]),
+    ("jedit_menu.png", "Find...", [72, 24, 515, 47]), ("jedit_menu.png", "Find Next", [72, 51, 515, 75]),
+    ("jedit_menu.png", "Replace All", [72, 205, 515, 228]), ("jedit_menu.png", "HyperSearch Bar", [72, 262, 515, 286]),
+    ("writer_toolbar.png", "I", [628, 70, 656, 98]), ("writer_toolbar.png", "U", [660, 70, 688, 98]),
+    ("gnome_calculator_advanced.png", "×", [214, 461, 266, 501]),
+    ("gnome_calculator_advanced.png", "Im", [608, 509, 658, 549]),
+)
+
+
+def menus(rounds: int) -> None:
+    cases = []
+    for name, label, box in MENU_LABELS:
+        picture = SCREENS / name
+        height, width = cv2.imread(str(picture)).shape[:2]
+        cases.append((picture, (0, 0, width, height), label, box))
+    saved("Qt, Java, LibreOffice and GTK 4 menus and keys (saved screenshots, tests/fixtures/screens), labels "
+          + ", ".join(label for _, label, _ in MENU_LABELS), cases, rounds)
+
+
+def saved(title: str, cases: list[tuple[Path, tuple[int, int, int, int], str, list[int]]], rounds: int) -> None:
+    """Each label located in its window of a saved screenshot by a one-shot `winctl locate --in`,
+    interleaved with a one-shot process running rapidocr's default pass on the same crop."""
     with tempfile.TemporaryDirectory() as scratch:
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
         env["XDG_RUNTIME_DIR"] = scratch
-        script = Path(scratch) / "web_baseline.py"
+        script = Path(scratch) / "saved_baseline.py"
         script.write_text(WEB_BASELINE)
         contenders = {
-            "ours, one-shot": lambda word: [WINCTL, "--no-daemon", "--json", "locate", f"text:{word}",
-                                            "--in", str(shot), "--region", region],
-            "baseline": lambda word: [sys.executable, str(script), str(shot), str(w["left"]), str(w["top"]),
-                                      str(w["right"]), str(w["bottom"]), word],
+            "ours, one-shot": lambda shot, w, label: [
+                WINCTL, "--no-daemon", "--json", "locate", f"text:{label}", "--in", str(shot),
+                "--region", f"{w[0]},{w[1]},{w[2] - w[0]},{w[3] - w[1]}"],
+            "baseline": lambda shot, w, label: [sys.executable, str(script), str(shot), *map(str, w), label],
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
         right: dict[str, int] = {name: 0 for name in contenders}
         methods: list[str] = []
         for r in range(rounds):
             order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
-            for word, kind, shown_by in WEB_WORDS:
-                box = next(t["rect"] for t in truth["targets"] if t["name"] == shown_by and t["type"] == kind)
+            for shot, window, label, box in cases:
                 for name in order:
-                    seconds, code, out = timed(contenders[name](word), env)
+                    seconds, code, out = timed(contenders[name](shot, window, label), env)
                     times[name].append(seconds)
                     if code != 0 or r != 0:
                         continue
                     if name != "baseline":
-                        methods.append(f"{word}: {json.loads(out)['result']['located']['method_used']}")
+                        methods.append(f"{label}: {json.loads(out)['result']['located']['method_used']}")
                     right[name] += inside(box, answered(name, out))
-    print(f"Chromium form (saved screenshot, its window), words {', '.join(w for w, _, _ in WEB_WORDS)}; "
-          f"{rounds} rounds interleaved; seconds per call, spawn to exit")
-    report(times, right, len(WEB_WORDS))
+    print(f"{title}; {rounds} rounds interleaved; seconds per call, spawn to exit")
+    report(times, right, len(cases))
     print("methods: " + "; ".join(methods))
 
 
@@ -254,6 +292,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--web", action="store_true", help="the words of a saved Chromium form instead")
     parser.add_argument("--image", action="store_true", help="galculator's keys by image, captured at 2x")
+    parser.add_argument("--menus", action="store_true", help="labels of saved Qt, Java, LibreOffice and GTK 4 pictures")
     args = parser.parse_args()
     rounds = args.rounds
     if args.web:
@@ -261,6 +300,9 @@ def main() -> None:
         return
     if args.image:
         image(rounds)
+        return
+    if args.menus:
+        menus(rounds)
         return
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as scratch:
         env = {**desk.env, "XDG_RUNTIME_DIR": scratch, "HOME": scratch}
