@@ -14,6 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from winactions.locate import glyphs, ocr
 from winactions.model import Rect
@@ -89,3 +90,20 @@ def test_a_toolbars_style_letters_are_found_on_their_buttons():
     for letter, (x, y) in buttons.items():
         found = ocr.find_text(WRITER, letter)
         assert found and found[0].rect.contains(x, y) and found[0].confidence >= 0.9, (letter, found[:2])
+
+
+@pytest.mark.parametrize("size", [32, 40])
+def test_a_headings_big_letters_are_not_icons(size):
+    """An icon is split from a letter only when it is half as tall again: without that, a
+    heading's square letters (its "m", its "W") at 32-40 px over 13 px body text were taken for
+    icons, and "Summary of my quarterly Wagon" fell into 9 and 12 pieces instead of 5 words."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    face = glyphs.ui_fonts()[0]
+    picture = Image.new("L", (700, 160), 255)
+    draw = ImageDraw.Draw(picture)
+    draw.text((10, 5), "Summary of my quarterly Wagon", font=ImageFont.truetype(face, size), fill=0)
+    for row in range(5):
+        draw.text((10, 70 + row * 16), "some body text here and there", font=ImageFont.truetype(face, 13), fill=0)
+    heading = [w for w in glyphs.ink_groups(np.asarray(picture)) if w.rect.top < 60 and w.words == 1]
+    assert len(heading) == 5, [(w.rect.left, w.rect.right) for w in heading]
