@@ -435,9 +435,11 @@ SAME_SHAPE_AMONG_SIGNS = {**SAME_SHAPE, ord("/"): "l"}
 
 
 def _spaced(text: str, mode: str) -> str:
-    """`text` as compared when only its spaces differ: without them, case folded unless `mode`
-    is exact."""
-    bare = text.replace(" ", "")
+    """`text` as compared when only its spaces differ: without them (`glyphs.normal`, as the
+    ink path compares a label), case folded unless `mode` is exact."""
+    from winactions.locate import glyphs
+
+    bare = glyphs.normal(text)
     return bare if mode == "exact" else bare.casefold()
 
 
