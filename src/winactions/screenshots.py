@@ -32,14 +32,15 @@ def capture(backend: Backend, rect: Rect) -> Image.Image:
     return backend.capture(max(visible, key=lambda r: r.area))
 
 
-def save_png(image: Image.Image, path: Path) -> Path:
-    """Fast PNG (compression level 1): screenshots are read once, speed beats size.
+def save_png(image: Image.Image, path: Path, metadata: dict[str, object] | None = None) -> Path:
+    """Fast PNG (compression level 1): screenshots are read once, speed beats size. `metadata`:
+    what PIL's PNG encoder writes besides the pixels (`locate.density.pnginfo`).
 
     A path that cannot be written (a full disk, /dev/full, no permission, a folder) is the
     caller's error, said plainly; a half-written file is removed."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        image.save(path, format="PNG", compress_level=1)
+        image.save(path, format="PNG", compress_level=1, **(metadata or {}))
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if path.is_file():  # half written

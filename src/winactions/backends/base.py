@@ -310,6 +310,13 @@ class Backend(ABC):
         something there, since some apps never expose them (Qt's context menus)."""
         return []
 
+    def density(self, window: WindowInfo | None) -> float | None:
+        """How many screen pixels the window draws per logical pixel (GDK_SCALE, a display's
+        DPI over 96, an Android screen's over 160); None when the platform cannot tell. The
+        locator searches a reference image first at this over the density it was captured at
+        (`locate.density`)."""
+        return None
+
     # --- bound-window input (seed 003) ------------------------------------------------------
     def bind(self, window_id: str, pointer: tuple[int, int, int] | None = None) -> str:
         """Deliver all further input to this window in the background — without moving the

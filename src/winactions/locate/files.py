@@ -17,7 +17,8 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from winactions.errors import InvalidInput
-from winactions.model import Rect
+from winactions.locate import density
+from winactions.model import Rect, WindowInfo
 
 Image.MAX_IMAGE_PIXELS = None  # our own screenshots: a 3-monitor capture is no decompression bomb
 
@@ -52,10 +53,11 @@ class ScreenFile:
 
     image: Image.Image
     name: str = "screenshot"
+    recorded: float | None = None  # the density the file says it was captured at (`locate.density`)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> ScreenFile:
-        return cls(read_image(path, "the screenshot"), str(path))
+        return cls(read_image(path, "the screenshot"), str(path), density.recorded(path))
 
     @property
     def rect(self) -> Rect:
@@ -66,6 +68,9 @@ class ScreenFile:
 
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         return None  # a picture has no windows over one another
+
+    def density(self, window: WindowInfo | None) -> float | None:
+        return self.recorded
 
     def capture(self, rect: Rect) -> Image.Image:
         part = rect.intersect(self.rect)

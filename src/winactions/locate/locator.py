@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from winactions import progress
 from winactions.errors import InvalidInput, NotFound, WinctlError
+from winactions.locate import density
 from winactions.locate.assets import AssetLibrary
 from winactions.locate.cache import LocateCache, encode_thumbnail, thumbnail, ttl_from_env
 from winactions.locate.fixed import FixedPoints
@@ -218,7 +219,9 @@ class Locator:
                 if best.method.startswith("template"):
                     self.last_seen[query.value] = best.rect
                     if best.confidence >= SURE_SCALE and "scale" in best.detail:
-                        self.cache.remember_scale(_app(window) or "", float(best.detail["scale"]))
+                        captured = best.detail.get("density")
+                        self.cache.remember_scale(_app(window) or "", density.learned(
+                            float(best.detail["scale"]), None if captured is None else float(captured)))
                 element = _located(best, screens)
                 others = [_located(c, screens) for c in valid[1:MAX_CANDIDATES]]
                 return LocateResult(target=target, success=True, reliable=True, element=element,
@@ -250,18 +253,23 @@ class Locator:
         raise InvalidInput(f"unknown strategy {strategy!r}")
 
     def _template(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
+        """The asset's images in the shot, each searched first at the scale its density and the
+        window's say (`locate.density`), else at the one this session remembers for the app."""
         from winactions.locate.template import find_template, load_image
 
         asset = self._asset(query.value, window)
         if asset is None:
             asset = self.assets.resolve(query.value, _app(window))  # raises with the library's hint
+        drawn = self.backend.density(window)
         best: list[Candidate] = []
         for path in asset.images:
+            captured = density.recorded(path)
+            where = density.search(captured, drawn, self.cache.known_scale(_app(window) or ""))
             found = find_template(shot.bgr, load_image(path), origin=shot.origin, threshold=self.template_threshold,
-                                  hint=self.last_seen.get(query.value),
-                                  scale_hint=self.cache.known_scale(_app(window) or ""))
-            found = [Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, "image": path.name})
-                     for c in found]
+                                  hint=self.last_seen.get(query.value), scales=where.scales, scale_hint=where.first)
+            mark: dict[str, float | str] = {"image": path.name} if captured is None else {
+                "image": path.name, "density": captured}
+            found = [Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, **mark}) for c in found]
             best = sorted([*best, *found], key=lambda c: -c.confidence)
             if best and best[0].confidence >= self.reliable:
                 break

@@ -12,12 +12,15 @@ alike) — see `scales`. The rungs, cheapest first:
 
 1. `hint` — where this image was last found: exact match in a small window around it, judged
    (whole, middle, glyph) at least 0.95, or the search goes on: another key may sit there now.
-2. known scale — when the session remembers the scale at which this display drew the app's
-   references (`scale_hint`, kept by the locator from a find ≥ 0.9), the exact rung at that
-   scale, its best peak polished by 2 px; a match ≥ 0.9 with no other place within 0.05 ends
-   the search: 1.1-8 times faster than one grey match but on a keypad at 0.5x, and it finds
-   more (the sweep's scale for one reference is a pixel off for the next). Lower bars clicked
-   more painted-over keys' look-alikes (3 -> 13 of 49 at 0.75x at a bar of 0.8).
+2. known scale — when the scale is expected (`scale_hint`: the window's pixel density over the
+   reference's, `locate.density`, else the scale the session remembers for the app's
+   references from a find ≥ 0.9), the exact rung at that scale, its best peak polished by
+   2 px; a match ≥ 0.9 with no other place within 0.05 ends the search: 1.1-8 times faster
+   than one grey match but on a keypad at 0.5x, and it finds more (the sweep's scale for one
+   reference is a pixel off for the next). Lower bars clicked more painted-over keys'
+   look-alikes (3 -> 13 of 49 at 0.75x at a bar of 0.8). What it found below that bar is
+   left to the rungs below: joining it to their sightings found one key more of 121 and took
+   2-4 more painted-over keys' look-alikes for them, at each scale.
 3. exact — one match on a pyramid level chosen by the reference's size (`scales.exact`), each
    peak confirmed at full resolution; an exact match ≥ 0.95 ends the search.
 4. multi-scale — `scales.sweep`: coarse matches on per-axis pyramid levels, scales spaced by
@@ -42,12 +45,13 @@ import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput
+from winactions.locate.density import TOLERANCE
 from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, judge, sweep
 from winactions.locate.types import Candidate
 from winactions.model import Rect
 
 THRESHOLD = 0.75
-SCALES = (0.5, 1.5)  # seed 004: a reference is found drawn half to one and a half times its size
+SCALES = TOLERANCE  # seed 004: a reference is found drawn half to one and a half times its size
 RELIABLE_EXACT = 0.95  # an exact match this good ends the search: no other scale can beat it by much
 KNOWN_SURE = 0.9  # a match at the display's remembered scale this good, unambiguous, ends it too
 AMBIGUOUS = 0.05  # a best match below RELIABLE_EXACT with another place within this of it is a look-alike's

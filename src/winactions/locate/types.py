@@ -7,7 +7,7 @@ from typing import Protocol
 
 from PIL import Image
 
-from winactions.model import Rect
+from winactions.model import Rect, WindowInfo
 
 
 class PixelSource(Protocol):
@@ -20,6 +20,11 @@ class PixelSource(Protocol):
     def covering(self, window_id: str, x: int, y: int, in_popup: bool) -> str | None:
         """What lies over the window at (x, y): another window, a tooltip (`Backend.covering`);
         None when the window shows there, or when it cannot be told (a screenshot on disk)."""
+        ...
+
+    def density(self, window: WindowInfo | None) -> float | None:
+        """Screen pixels per logical pixel in the window (`Backend.density`); for a screenshot on
+        disk, what the file recorded; None when nothing says."""
         ...
 
 

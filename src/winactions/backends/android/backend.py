@@ -38,6 +38,8 @@ REFRESH_TRUST = 1.0  # seconds a dump answers `refresh` when nothing was sent to
 FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/([\w.$]+)\}")
 FOCUSED_APP = re.compile(r"mFocusedApp=\S*\{\S+ \S+ ([\w.]+)/([\w.$]+)")
 SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+DENSITY = re.compile(r"(Physical|Override) density: (\d+)")
+BASE_DPI = 160  # Android's "mdpi": one density-independent pixel is one screen pixel there
 SCROLL_NOTCH = 0.1  # a wheel notch is a swipe over a tenth of the element's height (three = 30 %)
 LACKS = {
     Capability.POINTER: "a phone has no mouse pointer to hover, hold or move (use tap, long-press and swipe)",
@@ -62,6 +64,7 @@ class AndroidBackend(Backend):
         self.device = adb.Device(entry.serial)
         self.source = tree_source or UiautomatorDump(self.shell)
         self._size: tuple[int, int] | None = None
+        self._density: float | None = None  # 0.0 once the device said none
         self._rotation = 0
         self._cache: tuple[float, dict[str, Node]] | None = None
 
@@ -106,6 +109,15 @@ class AndroidBackend(Backend):
             self._size = size
         w, h = self._size
         return (h, w) if self._rotation % 2 else (w, h)
+
+    def density(self, window: WindowInfo | None) -> float | None:
+        """The screen's DPI over 160 (`wm density`; its override when the user set one): a
+        reference captured on a 420 dpi phone is drawn 480 / 420 times as large on a 480 dpi one."""
+        if self._density is None:
+            dpis = {kind: int(dpi) for kind, dpi in DENSITY.findall(self.shell(["wm", "density"]))}
+            dpi = dpis.get("Override") or dpis.get("Physical")
+            self._density = dpi / BASE_DPI if dpi else 0.0
+        return self._density or None
 
     def foreground(self) -> tuple[str, str]:
         """(package, activity) of the app in front."""

@@ -17,6 +17,7 @@ from PIL import Image
 
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction, covered_by_element
 from winactions.backends.linux import bridges, clipboard
+from winactions.backends.linux import density as app_density
 from winactions.backends.linux.atspi import AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
@@ -83,6 +84,22 @@ class LinuxBackend(Backend):
 
     def popups(self, window: WindowInfo) -> list[Rect]:
         return self.x11.popups(window)
+
+    def density(self, window: WindowInfo | None) -> float | None:
+        """What the app was told in its environment or command line (`density.told`), else the
+        scale its tree is placed at when that is more than 1 (GTK and Java report logical pixels:
+        a desktop scaling GTK through XSETTINGS shows only there); None otherwise: a tree placed
+        as it is proves nothing (Qt and Chromium report screen pixels at any scale)."""
+        if window is None:
+            return None
+        told = app_density.told(window.pid)
+        if told is not None:
+            return told
+        try:
+            scale = self._placement_of(self.frame_handle(window)).scale
+        except WinctlError:
+            return None  # no tree, or it did not answer: nothing says
+        return float(scale) if scale > 1 else None
 
     def obscuring(self, handle: str, x: int, y: int) -> str | None:
         try:

@@ -147,6 +147,16 @@ class WindowsBackend(Backend):
         except NativeError:
             return None  # a window went away while we looked: nothing known to be in the way
 
+    def density(self, window: WindowInfo | None) -> float | None:
+        """The window's DPI over 96 (1.5 at 150%): this process is per-monitor DPI aware, so
+        that is what the window is drawn at on its monitor."""
+        if window is None:
+            return None
+        try:
+            return self.native.window_dpi(parse_window_id(window.id)) / 96
+        except NativeError:
+            return None  # the window went away: nothing says
+
     # -- accessibility ----------------------------------------------------------------------
     def _translate(self, exc: NativeError, what: str) -> Exception:
         if exc.kind is ErrorKind.GONE:

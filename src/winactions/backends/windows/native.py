@@ -216,6 +216,11 @@ class Native(Protocol):
 
     def set_clipboard(self, text: str) -> None: ...
 
+    def window_dpi(self, hwnd: int) -> int:
+        """GetDpiForWindow: the DPI the window is drawn at (96 at 100%), as this per-monitor aware
+        process sees it."""
+        ...
+
     def set_border_color(self, hwnd: int, rgb: tuple[int, int, int] | None) -> bool:
         """DWMWA_BORDER_COLOR (Windows 11); None restores the default. False when unsupported."""
 

@@ -608,6 +608,12 @@ class Win32Native:
         finally:
             user32.CloseClipboard()
 
+    def window_dpi(self, hwnd: int) -> int:
+        dpi = int(user32.GetDpiForWindow(hwnd))
+        if dpi == 0:  # an invalid window
+            raise NativeError(ErrorKind.GONE, f"no window 0x{hwnd:x}")
+        return dpi
+
     def set_border_color(self, hwnd: int, rgb: tuple[int, int, int] | None) -> bool:
         value = DWMWA_COLOR_DEFAULT if rgb is None else rgb[0] | rgb[1] << 8 | rgb[2] << 16  # COLORREF
         colour = wintypes.DWORD(value)
