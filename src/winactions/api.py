@@ -128,8 +128,10 @@ class Desktop:
     def inspect(self, id: int) -> InspectResult:
         return self._typed(InspectResult, self.call("inspect", id=id))
 
-    def screenshot(self, path: str | None = None, *, screen: bool = False) -> ScreenshotResult:
-        return self._typed(ScreenshotResult, self.call("screenshot", path=path, screen=screen))
+    def screenshot(self, path: str | None = None, *, screen: bool = False,
+                   element: int | str | None = None) -> ScreenshotResult:
+        """A PNG of the window (`screen`: every screen; `element`: one element, as a reference image)."""
+        return self._typed(ScreenshotResult, self.call("screenshot", path=path, screen=screen, element=element))
 
     def locate(self, target: str, **options: Any) -> LocateCommandResult:
         """Find `target` from pixels (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:NAME`)."""

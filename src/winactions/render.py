@@ -173,7 +173,8 @@ def _body_text(result: Result) -> str:
         lines += [f"  {k}: {_safe(str(v))}" for k, v in result.element.items() if v not in (None, "", [], {})]
         return "\n".join(lines)
     if isinstance(result, ScreenshotResult):
-        return f"{result.path} ({result.width}x{result.height}, rect={result.rect})"
+        drawn = "" if result.density is None else f", drawn at {result.density:g}x"
+        return f"{result.path} ({result.width}x{result.height}, rect={result.rect}{drawn})"
     if isinstance(result, BatchResult):
         lines = [f"batch: {result.completed} of {result.total} steps done"]
         for step in result.steps:

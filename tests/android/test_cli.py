@@ -244,3 +244,19 @@ def test_double_tap_taps_twice(phone: Phone) -> None:
     login = ids(phone.winctl("state").out)["Button button-LOGIN"]
     assert phone.winctl("dblclick", str(login)).code == 0
     assert phone.inputs() == [["input", "tap", "539", "1514"]] * 2
+
+
+def test_an_element_screenshot_records_the_phones_density(phone: Phone, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A reference image cut from a 420 dpi phone says 2.625 (dpi over Android's 160), so it is
+    searched for at 480 / 420 of its size on a 480 dpi one; a density the user set with
+    `wm density` is what apps draw at, and wins."""
+    from winactions.locate import density
+
+    login = ids(phone.winctl("state").out)["Button button-LOGIN"]
+    path = tmp_path / "login.png"
+    run = phone.winctl("--json", "screenshot", "--element", str(login), str(path))
+    assert run.code == 0, run.err
+    assert run.json["result"]["density"] == 2.625 and density.recorded(path) == 2.625
+    phone.state.screen.override = 480
+    run = phone.winctl("--json", "screenshot", "--element", str(login), str(path))
+    assert run.json["result"]["density"] == 3.0 and density.recorded(path) == 3.0

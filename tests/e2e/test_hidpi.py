@@ -68,7 +68,7 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
     pixels = cv2.imread(str(shot))
     refs = {}
     for n, (key, (left, top, right, bottom)) in enumerate(big.items()):
-        refs[key] = tmp_path / f"key{n}@2x.png"
+        refs[key] = tmp_path / f"key{n}.png"  # a crop that says nothing of its density: the session learns it
         cv2.imwrite(str(refs[key]), pixels[top:bottom, left:right])
     winctl("close")
 
@@ -110,6 +110,72 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
         assert located["method"] == "template:exact", located
     kept = [json.loads(p.read_text()).get("scales", {}) for p in winctl.runtime_dir.rglob("*.locate.json")]
     assert any(scale == 1.0 for scales in kept for scale in scales.values()), kept
+
+
+def test_a_key_captured_on_one_display_is_found_on_another_by_the_density_its_file_records(
+        winctl, launch, desktop, tmp_path):  # noqa: F811
+    """`winctl screenshot --element` cuts a key out as a reference image and records in it the
+    density galculator draws at (what it was started with: GDK_SCALE). A key cut at 1x is then
+    found on the app drawn at 2x: twice its size, beyond seed 004's 0.5-1.5x, where the same
+    crop without its density is not found at all; one cut at 2x is found at 1x. Keys GTK
+    re-renders too differently are refused; none may be found on another key, and the keys
+    clicked by image must show in galculator's own display."""
+    def cut(scale: int) -> dict[str, object]:
+        state = winctl.state()
+        refs = {}
+        for n, key in enumerate(keys(winctl)):
+            path = tmp_path / f"key{n}-at-{scale}.png"
+            shot = winctl("--json", "screenshot", "--element", str(winctl.find("Button", key, state)),
+                          str(path)).json["result"]
+            assert shot["density"] == scale, shot
+            refs[key] = path
+        assert len(refs) >= 25, sorted(refs)
+        return refs
+
+    galculator_at(winctl, launch, desktop, 1)
+    single = cut(1)
+    winctl("close")
+    _, big = galculator_at(winctl, launch, desktop, 2)
+    double = cut(2)
+    unmarked = tmp_path / "7-unmarked.png"
+    cv2.imwrite(str(unmarked), cv2.imread(str(single["7"])))  # the same pixels, the density chunk dropped
+    assert winctl("--json", "locate", f"image:{unmarked}", expect=3).json["error"]["code"] == "not_found"
+    found = found_on_their_keys(winctl, single, big, 2.0)
+    print(f"1x keys found at 2x: {len(found)} of {len(single)}")
+    assert len(found) >= 0.5 * len(single), found  # 17 of 27 here: a 1x glyph drawn up is blurred
+    digits = [key for key in found if key.isdigit() and key != "0"][:2]
+    for key in digits:
+        winctl("click", f"image:{single[key]}")
+    shows(winctl, "".join(digits))
+    winctl("close")
+    _, small = galculator_at(winctl, launch, desktop, 1)
+    found = found_on_their_keys(winctl, double, small, 0.5)
+    print(f"2x keys found at 1x: {len(found)} of {len(double)}")
+    assert len(found) >= 0.6 * len(double), found  # 21 of 27 here
+    digits = [key for key in found if key.isdigit() and key != "0"][:2]
+    for key in digits:
+        winctl("click", f"image:{double[key]}")
+    shows(winctl, "".join(digits))
+
+
+def found_on_their_keys(winctl, refs: dict[str, object], keys: dict[str, list[int]], scale: float) -> list[str]:
+    """The keys whose reference a fresh session finds reliably, each on itself at about `scale`;
+    the rest refused."""
+    winctl("locate-cache", "clear")  # nothing remembered: the densities alone say the scale
+    found = []
+    for key, ref in refs.items():
+        run = winctl("--json", "locate", f"image:{ref}", "--no-cache", expect=None)
+        if run.code == 3:
+            assert "no reliable match" in run.json["error"]["message"], run.out
+            continue
+        assert run.code == 0, run.out + run.err
+        located = run.json["result"]["located"]["element"]
+        left, top, right, bottom = keys[key]
+        x, y = located["click_point"]
+        assert left <= x < right and top <= y < bottom, ("found on another key", key, located, keys[key])
+        assert abs(located["scale"] - scale) < 0.06 * scale, (key, located)
+        found.append(key)
+    return found
 
 
 def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811

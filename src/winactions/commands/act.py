@@ -17,10 +17,10 @@ from winactions.model import Operation
 
 # Static text (a label): no backend's Text type takes text (an editable one is an Edit).
 READ_ONLY_TYPES = frozenset({"Text"})
-REF = Field(description="element id from `winctl state`, or a visual target found on screen: "
+REF = Field(description="element id from `winctl state`, or a target on screen: "
                         "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
-VIA = Field(Via.AUTO, description="auto: semantic action when it fits, else the mouse; "
-                                  "semantic: never move the mouse; input: always the mouse")
+VIA = Field(Via.AUTO, description="auto: semantic action if it fits, else the mouse; "
+                                  "semantic: never the mouse; input: always the mouse")
 
 
 class ClickParams(Params):
@@ -32,9 +32,9 @@ class ClickParams(Params):
 def click(ctx: Context, p: ClickParams) -> ActionResult:
     """Click an element: its semantic action (press, toggle, select) when it has one,
     else a left click at its visible centre. A menu item whose action would leave its menu
-    open (Qt; a Java context menu) is clicked with the mouse, as a user does; a disabled
-    element is refused; a name scrolled out of view is scrolled to first (by the app, else with
-    the mouse wheel; never with --via semantic)."""
+    open (Qt, Java) is clicked with the mouse; a disabled element is refused; a name scrolled
+    out of view is scrolled to first (by the app, else with the mouse wheel; never with
+    --via semantic)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window(), wheel=p.via is not Via.SEMANTIC)
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)

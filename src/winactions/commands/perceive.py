@@ -10,7 +10,8 @@ from winactions import marks, screenshots
 from winactions.commands import stateview
 from winactions.commands.base import ID_OR_NAME, Context, Params, command
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
-from winactions.errors import ActionFailed
+from winactions.errors import ActionFailed, InvalidInput
+from winactions.locate.density import pnginfo
 from winactions.model import Rect
 
 
@@ -40,9 +41,9 @@ class StateParams(Params):
 def state(ctx: Context, p: StateParams) -> StateResult:
     """List the window's elements with stable ids: `[id] [Type] "Name"`.
 
-    Ids stay bound to the same element for the whole session and are never reused, so an
-    id read here stays valid until its element disappears. Elements that can only be acted
-    on by coordinates (inferred, vision) always show their rect.
+    Ids stay bound to their element for the whole session and are never reused: an id stays
+    valid until its element disappears. Elements that can only be acted on by coordinates
+    (inferred, vision) always show their rect.
     """
     window = ctx.window()
     before = ctx.session.data.state
@@ -129,12 +130,17 @@ def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
 class ScreenshotParams(Params):
     path: str | None = Field(None, description="where to save the PNG (default: the session's folder)")
     screen: bool = Field(False, description="the whole screen instead of the window")
+    element: int | str | None = Field(None, description="just this element (id or name)")
 
 
 @command("screenshot", ScreenshotParams, positional=("path",))
 def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
-    """Save a PNG of the window's client area (or of the whole screen with --screen)."""
+    """Save a PNG of the window, the screen (--screen) or one element (--element: an `image:`
+    reference, which records the window's pixel density)."""
     backend = ctx.session.backend
+    drawn: float | None = None
+    if p.screen and p.element is not None:
+        raise InvalidInput("--screen and --element each say what to capture: give one")
     if p.screen:
         screens = backend.screens()
         rect = Rect(left=min(s.left for s in screens), top=min(s.top for s in screens),
@@ -145,7 +151,15 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
             raise ActionFailed(f'window "{window.title}" has no geometry (minimized?)',
                                hint="restore it with `winctl window restore`, or use --screen")
         rect = window.rect
+        if p.element is not None:
+            target, _ = ctx.session.resolve_to_read(p.element, window)
+            if target.rect is None or target.rect.is_empty:
+                raise ActionFailed(f"element {p.element} has no place on the screen to capture",
+                                   hint="scroll it into view, then run `winctl state`")
+            rect = target.rect
+        drawn = backend.density(window)
     image = screenshots.capture(backend, rect)
     path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "screenshot")
-    screenshots.save_png(image, path)
-    return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height)
+    screenshots.save_png(image, path, pnginfo(drawn))
+    return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height,
+                            density=drawn)

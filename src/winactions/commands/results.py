@@ -89,6 +89,7 @@ class ScreenshotResult(Result):
     rect: Rect
     width: int
     height: int
+    density: float | None = None  # screen pixels per logical pixel, recorded in the file (None: unknown)
 
 
 class BatchStep(BaseModel):
