@@ -208,3 +208,33 @@ def test_an_x11_app_told_nothing_is_at_the_scale_its_tree_is_placed_at(monkeypat
     monkeypatch.setattr(backend, "_placement_of", lambda handle: placed[int(handle.split("/")[0][3:])])
     assert [backend.density(WindowInfo(id="0x1", title="app", pid=pid)) for pid in (101, 102, 103)] == [2.0, None, None]
     assert backend.density(None) is None
+
+
+def test_an_app_modules_image_is_matched_at_the_density_it_and_the_screenshot_say(tmp_path):
+    """The task runner matches an app module's images in the window's screenshot, which
+    `winctl screenshot` saved with the window's density: a module image cut at 2x (its name says
+    so) is searched for at 0.5x first in a 1x screenshot, and found there."""
+    from winactions.agent.images import images_for, match_image
+
+    image, keys = keypad("galculator-basic")
+    r = next(k["rect"] for k in keys if k["label"] == "MR")
+    big = drawn(image, 2.0)
+    folder = tmp_path / "images"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "memory_recall@2x.png"), big[2 * r[1]:2 * r[3], 2 * r[0]:2 * r[2]])
+    shot = screenshots.save_png(Image.fromarray(image[:, :, ::-1]), tmp_path / "shot.png", density.pnginfo(1.0))
+    assert images_for(folder, "memory_recall") == [folder / "memory_recall@2x.png"]  # @2x is no part of its name
+    found = match_image(images_for(folder, "memory_recall"), shot, (100, 50))
+    assert found.detail.get("stage") == "known scale", found
+    assert Rect(left=r[0] + 100, top=r[1] + 50, right=r[2] + 100, bottom=r[3] + 50).contains(*found.rect.center)
+
+
+def test_an_asset_captured_at_2x_is_one_of_its_names_images(tmp_path):
+    from winactions.locate.assets import AssetLibrary
+
+    (tmp_path / "editor").mkdir()
+    for name in ("run_button.png", "run_button@2x.png", "run_button_v2@1.5x.png", "run_buttons.png"):
+        Image.new("RGB", (8, 8)).save(tmp_path / "editor" / name)
+    asset = AssetLibrary.open(tmp_path).resolve("run_button", "editor")
+    assert [p.name for p in asset.images] == ["run_button.png", "run_button@2x.png", "run_button_v2@1.5x.png"]
+    assert [density.recorded(p) for p in asset.images] == [None, 2.0, 1.5]

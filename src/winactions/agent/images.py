@@ -2,6 +2,7 @@
 
     images/help_button.png        the element, as a crop of a screenshot
     images/help_button_v2.png     another look of it (theme, state)
+    images/help_button@2x.png     it captured on a 2x display: searched for at its density first
     images/aliases.yaml           {help_button: ["Help", "帮助"]}: other names for it
 
 The session's asset library (WINCTL_ASSETS) serves `image:NAME` through the table; a
@@ -18,11 +19,12 @@ from typing import Any
 import yaml
 
 from winactions.errors import BackendUnavailable, InvalidInput, NotFound
+from winactions.locate import density
 from winactions.locate.types import Candidate
 
 SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 RELIABLE = 0.8
-_VARIANT = re.compile(r"^(?P<name>.+?)(?:_v\d+)?$")
+_VARIANT = re.compile(rf"^(?P<name>.+?)(?:_v\d+)?(?:{density.SUFFIX})?$")  # help_button_v2@2x: help_button
 
 
 def images_for(folder: Path, name: str) -> list[Path]:
@@ -56,9 +58,12 @@ def match_image(images: list[Path], screenshot: Path, origin: tuple[int, int]) -
         raise BackendUnavailable("matching an app module's images needs the vision extra",
                                  hint="pip install 'winactions[vision]'") from None
     screen = load_image(screenshot)
+    drawn = density.recorded(screenshot)
     best: Candidate | None = None
     for path in images:
-        for candidate in find_template(screen, load_image(path), origin=origin):
+        where = density.search(density.recorded(path), drawn)  # each image at the size its density says first
+        for candidate in find_template(screen, load_image(path), origin=origin, scales=where.scales,
+                                       scale_hint=where.first):
             if best is None or candidate.confidence > best.confidence:
                 best = candidate
     if best is None or best.confidence < RELIABLE:

@@ -53,8 +53,9 @@ def state(ctx: Context, p: StateParams) -> StateResult:
     if (p.screenshot or p.annotated) and window.rect is not None:
         image = screenshots.capture(ctx.session.backend, window.rect)
         directory = ctx.session.store.artifacts_dir()
-        if p.screenshot:
-            ui.screenshot = str(screenshots.save_png(image, screenshots.default_path(directory, "state")))
+        if p.screenshot:  # with its density: an app module's images are matched in it (`agent.images`)
+            ui.screenshot = str(screenshots.save_png(image, screenshots.default_path(directory, "state"),
+                                                     pnginfo(ctx.session.backend.density(window))))
         if p.annotated:
             marked, layout = screenshots.annotate(image, (window.rect.left, window.rect.top), view)
             if layout.unplaced:

@@ -6,6 +6,7 @@
       common/close.png      shared by every app
       editor/run_button.png
       editor/run_button_v2.png   another look of the same element (theme, state, scale)
+      editor/run_button@2x.png   the same captured on a 2x display (`locate.density`)
 
 A name resolves through the index (name or any alias, case-insensitive, any language) to
 the images of its app folder and then `common/`, every `_vN` variant included; a name the
@@ -25,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from winactions.errors import InvalidInput, NotFound
+from winactions.locate.density import SUFFIX
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
-_VARIANT = re.compile(r"^(?P<name>.+?)(?:_v(?P<n>\d+))?$")
+_VARIANT = re.compile(rf"^(?P<name>.+?)(?:_v(?P<n>\d+))?(?:{SUFFIX})?$")  # run_button_v2@2x: run_button
 
 
 @dataclass(frozen=True)

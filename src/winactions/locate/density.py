@@ -30,7 +30,8 @@ DPI_PER_UNIT = 96  # the DPI of a 1x screen, as Windows and X11 count it
 LIMITS = (0.25, 4.0)  # densities outside this are no screen's: an @100x name is not one
 TOLERANCE = (0.5, 1.5)  # seed 004: a reference is found drawn half to one and a half times the size expected
 KNOWN = (0.7, 1.4)  # ... and within this of it when both densities are known (only rounding and rendering differ)
-_SUFFIX = re.compile(r"@(\d+(?:\.\d+)?)x$")
+SUFFIX = r"@(?P<density>\d+(?:\.\d+)?)x"  # a name's `@2x`: part of no asset's name (`assets`, `agent.images`)
+_SUFFIX = re.compile(SUFFIX + "$")
 
 
 def recorded(path: str | os.PathLike[str]) -> float | None:
