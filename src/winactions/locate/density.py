@@ -75,12 +75,14 @@ def search(reference: float | None, window: float | None, remembered: float | No
       0.7-1.4 times that (a 1x crop on a 2x display: 1.4-2.8x). Seed 004's 0.5-1.5 there
       searched keys drawn down to 0.25x, where look-alikes abound: on the benchmark's keypads
       at 0.5x it found 104 of 121 and one on another key, and took 37 painted-over keys'
-      look-alikes for them; the narrower range 111, none and 23.
+      look-alikes for them; the narrower range 111, none and 23. Equal densities search as if
+      nothing were said: there the narrower range found no more, and took 8 painted-over
+      keys' look-alikes for them against 5 (with fewer places seen, fewer showed a match ambiguous).
     - Otherwise the unknown density is guessed to be 1x: the tolerance spans both the guess and
       the reference's own size (a crop that says nothing may have been taken on this very
       display), and the scale remembered, else the guess, is tried first."""
     low, high = TOLERANCE
-    if reference is not None and window is not None:
+    if reference is not None and window is not None and round(window / reference, 3) != 1:
         expected = window / reference
         return Search(_clipped(KNOWN[0] * expected, KNOWN[1] * expected), _unless_one(expected))
     guess = (window or 1.0) / (reference or 1.0)
