@@ -39,10 +39,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fixtures.screens.paint import erased  # noqa: E402
 
+from winactions.locate import density  # noqa: E402
 from winactions.locate.cache import LocateCache  # noqa: E402
 from winactions.locate.locator import SURE_SCALE  # noqa: E402
 from winactions.locate.ocr import OcrEngine, find_text  # noqa: E402
-from winactions.locate.template import find_template  # noqa: E402
+from winactions.locate.template import SCALES, find_template  # noqa: E402
 from winactions.model import Rect  # noqa: E402
 
 SCREENS = ROOT / "tests" / "fixtures" / "screens"
@@ -96,17 +97,22 @@ def template_cases(apps: list[str]) -> list[TemplateCase]:
 def template_bench(cases: list[TemplateCase]) -> None:
     """Every control's crop searched for in its window drawn at 0.5-1.5x (the screenshot resized, as
     a reference captured on one display meets another): ours (scale tolerance 0.5-1.5, the default),
-    cold and in a session that remembers the display's scale (`scale_hint`: the scale of the last
-    find >= SURE_SCALE in that window, as the locator keeps it), against pyscreeze.locate (confidence 0.9)
+    cold, in a session that remembers the display's scale (`scale_hint`: the scale of the last
+    find >= SURE_SCALE in that window, as the locator keeps it), and with the densities said (the
+    reference's 1x and the window's, as `winctl screenshot --element` and the backend give them:
+    `locate.density.search`), against pyscreeze.locate (confidence 0.9)
     and one plain single-scale cv2.matchTemplate + minMaxLoc of the same window crop (colour as
     captured, and grey: the stricter baseline, which like ours converts the captured colour pixels
-    to grey first), each target timed by all five back to back. `wrong` counts what a locate would
+    to grey first), each target timed by all six back to back. `wrong` counts what a locate would
     click elsewhere: our best match, reliable (≥ 0.8, the locator's bar) and outside the true rect."""
     print("template: reference = a control's crop at 1x, window drawn at the scale; correct = click point "
           "inside the true rect (cv2: best score >= 0.75 there); ms min/median/max; 'known' = ours with the "
-          "display's scale remembered from an earlier find in the window")
+          "display's scale remembered from an earlier find in the window; 'densities said' = the reference's "
+          "and the window's pixel density known")
     print(f"{'group':>8} {'scale':>5}  {'ours':>24} {'wrong':>5}  {'ours, scale known':>24} {'wrong':>5}  "
+          f"{'ours, densities said':>24} {'wrong':>5}  "
           f"{'pyscreeze':>24}  {'cv2 colour 1x':>24}  {'cv2 grey 1x':>24}  {'grey/ours':>9} {'grey/known':>10} "
+          f"{'grey/density':>12} "
           f"{'colour/ours':>11} {'ours slower than grey':>21}")
     for group in dict.fromkeys(case.group for case in cases):
         for scale in (0.5, 0.75, 1.0, 1.25, 1.5):
@@ -114,7 +120,7 @@ def template_bench(cases: list[TemplateCase]) -> None:
 
 
 def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
-    names = ("ours", "known", "pyscreeze", "cv2 colour", "cv2 grey")
+    names = ("ours", "known", "density", "pyscreeze", "cv2 colour", "cv2 grey")
     correct = dict.fromkeys(names, 0)
     wrong = dict.fromkeys(names, 0)
     times: dict[str, list[float]] = {name: [] for name in names}
@@ -131,9 +137,11 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
         true = Rect(left=round(r.left * scale), top=round(r.top * scale),
                     right=round(r.right * scale), bottom=round(r.bottom * scale))
         total += 1
-        for name, hint in (("ours", None), ("known", learned.get(id(case.window)))):
+        where = density.search(1.0, scale)  # a reference captured at 1x, the window drawn at `scale`, both said
+        for name, hint, scales in (("ours", None, SCALES), ("known", learned.get(id(case.window)), SCALES),
+                                   ("density", where.first, where.scales)):
             started = time.perf_counter()
-            found = find_template(window, needle, scale_hint=hint)
+            found = find_template(window, needle, scale_hint=hint, scales=scales)
             times[name].append(time.perf_counter() - started)
             correct[name] += bool(found) and true.contains(*found[0].rect.center)
             wrong[name] += bool(found) and found[0].confidence >= 0.8 and not true.contains(*found[0].rect.center)
@@ -164,30 +172,38 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
         cells.append(f"{correct[name]:>3}/{total} {min(ms):4.1f}/{statistics.median(ms):5.1f}/{max(ms):5.1f}")
     grey = statistics.median(times["cv2 grey"])
     print(f"{group:>8} {scale:>5}  {cells[0]:>24} {wrong['ours']:>5}  {cells[1]:>24} {wrong['known']:>5}  "
-          + "  ".join(f"{c:>24}" for c in cells[2:])
+          f"{cells[2]:>24} {wrong['density']:>5}  " + "  ".join(f"{c:>24}" for c in cells[3:])
           + f"  {grey / statistics.median(times['ours']):>8.1f}x {grey / statistics.median(times['known']):>9.1f}x"
+          f" {grey / statistics.median(times['density']):>11.1f}x"
           f" {statistics.median(times['cv2 colour']) / statistics.median(times['ours']):>10.1f}x {slower:>14}/{total}")
 
 
 def painted_bench(cases: list[TemplateCase]) -> None:
     """Each keypad key painted over (in the colour around it), its crop then searched for in the
-    window drawn at each scale: the key is not there, its look-alikes are, and a locate clicks
-    what scores >= 0.8. Counts the keys that would be clicked on another key."""
+    window drawn at each scale, cold and with the densities said: the key is not there, its
+    look-alikes are, and a locate clicks what scores >= 0.8. Counts the keys that would be
+    clicked on another key."""
     keys = [case for case in cases if case.group == "keypads"
             and case.rect.top >= 2 and case.rect.bottom + 1 < case.window.shape[0]]
-    counts = []
+    counts: dict[str, list[str]] = {"cold": [], "densities said": []}
     for scale in (0.5, 0.75, 1.0, 1.25, 1.5):
-        clicked = 0
+        where = density.search(1.0, scale)
+        clicked = dict.fromkeys(counts, 0)
         for case in keys:
             r = case.rect
             gone = erased(case.window, r)
             if scale != 1.0:
                 gone = cv2.resize(gone, None, fx=scale, fy=scale,
                                   interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-            found = find_template(np.ascontiguousarray(gone), case.window[r.top:r.bottom, r.left:r.right])
-            clicked += bool(found) and found[0].confidence >= 0.8
-        counts.append(f"{scale}x {clicked}/{len(keys)}")
-    print("template, keypad keys painted over, clicked on another key (>= 0.8): " + ", ".join(counts))
+            gone, reference = np.ascontiguousarray(gone), case.window[r.top:r.bottom, r.left:r.right]
+            for name, found in (("cold", find_template(gone, reference)),
+                                ("densities said", find_template(gone, reference, scales=where.scales,
+                                                                 scale_hint=where.first))):
+                clicked[name] += bool(found) and found[0].confidence >= 0.8
+        for name in counts:
+            counts[name].append(f"{scale}x {clicked[name]}/{len(keys)}")
+    for name, row in counts.items():
+        print(f"template, keypad keys painted over, clicked on another key (>= 0.8), {name}: " + ", ".join(row))
 
 
 @dataclass

@@ -39,9 +39,13 @@ from the same app drawn at GDK_SCALE=2 (a library captured on a HiDPI display: f
 their size, re-rendered, not resampled). Spawn to exit, interleaved per key:
 
   first search     `winctl --no-daemon locate image:REF --no-cache` in a session whose
-                   memory was cleared just before (untimed): the sweep over 0.5-1.5x
-  scale known      the same in a session that keeps the scale of its sure finds
+                   memory was cleared just before (untimed), REF named keyN.png (it says
+                   nothing of its density): the sweep over 0.5-1.5x
+  first, @2x       the same with REF named keyN@2x.png: its density and the window's say 0.5x
+                   (`locate.density`), searched first, then 0.25-0.75x
+  scale known      keyN.png in a session that keeps the scale of its sure finds
   daemon, known    the same through that session's warm daemon
+  daemon, @2x      keyN@2x.png through a warm daemon whose memory was cleared just before
   baseline         `python match_baseline.py`: interpreter, OpenCV and mss imports, capture of
                    the window, both to grey, one cv2.matchTemplate at 1x and its best place
 
@@ -230,25 +234,29 @@ def image(rounds: int) -> None:
                        capture_output=True)
         pixels = cv2.imread(str(shot))
         assert pixels is not None, f"the screenshot {shot} did not load"
-        refs = {}
+        plain, marked = {}, {}  # the same crops, named without and with their density
         for n, key in enumerate(IMAGE_KEYS):
             x0, y0, x1, y1 = big[key]
-            refs[key] = folder / f"key{n}@2x.png"
-            cv2.imwrite(str(refs[key]), pixels[y0:y1, x0:x1])
+            plain[key], marked[key] = folder / f"key{n}.png", folder / f"key{n}@2x.png"
+            cv2.imwrite(str(plain[key]), pixels[y0:y1, x0:x1])
+            cv2.imwrite(str(marked[key]), pixels[y0:y1, x0:x1])
         subprocess.run([WINCTL, "--no-daemon", "close"], env=env, check=True, capture_output=True)
         time.sleep(1.0)
         window, small = galculator_keys(env, 1)
         w = window["rect"]
         script = folder / "match_baseline.py"
         script.write_text(MATCH_BASELINE)
-        subprocess.run([WINCTL, "--session", "daemon", "cursor"], env=env, check=True, capture_output=True)
+        for session in ("daemon", "first"):  # both daemons started, untimed
+            subprocess.run([WINCTL, "--session", session, "cursor"], env=env, check=True, capture_output=True)
         located = ["--window", "galculator", "--json", "locate", "--strategy", "template", "--no-cache"]
         contenders = {
-            "first search": lambda ref: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{ref}"],
-            "scale known": lambda ref: [WINCTL, "--session", "known", "--no-daemon", *located, f"image:{ref}"],
-            "daemon, known": lambda ref: [WINCTL, "--session", "daemon", *located, f"image:{ref}"],
-            "baseline": lambda ref: [sys.executable, str(script), str(w["left"]), str(w["top"]),
-                                     str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), str(ref)],
+            "first search": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{plain[key]}"],
+            "first, @2x": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{marked[key]}"],
+            "scale known": lambda key: [WINCTL, "--session", "known", "--no-daemon", *located, f"image:{plain[key]}"],
+            "daemon, known": lambda key: [WINCTL, "--session", "daemon", *located, f"image:{plain[key]}"],
+            "daemon, @2x": lambda key: [WINCTL, "--session", "first", *located, f"image:{marked[key]}"],
+            "baseline": lambda key: [sys.executable, str(script), str(w["left"]), str(w["top"]),
+                                     str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), str(plain[key])],
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
         right: dict[str, int] = {name: 0 for name in contenders}
@@ -257,10 +265,10 @@ def image(rounds: int) -> None:
             order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
             for key in IMAGE_KEYS:
                 for name in order:
-                    if name == "first search":  # nothing remembered: the search a session starts with
+                    if name.startswith("first") or name == "daemon, @2x":  # nothing remembered: a session's start
                         subprocess.run([WINCTL, "--session", "first", "--no-daemon", "locate-cache", "clear"],
                                        env=env, check=True, capture_output=True)
-                    seconds, code, out = timed(contenders[name](refs[key]), env)
+                    seconds, code, out = timed(contenders[name](key), env)
                     times[name].append(seconds)
                     if name != "baseline" and out.strip():
                         answer = json.loads(out)
