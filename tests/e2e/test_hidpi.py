@@ -73,21 +73,7 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
     winctl("close")
 
     _, small = galculator_at(winctl, launch, desktop, 1)
-    found = []
-    for key, ref in refs.items():
-        run = winctl("--json", "locate", f"image:{ref}", expect=None)
-        if run.code == 3:
-            assert "no reliable match" in run.json["error"]["message"], run.out
-            continue
-        assert run.code == 0, run.out + run.err
-        located = run.json["result"]["located"]["element"]
-        left, top, right, bottom = small[key]
-        x, y = located["click_point"]
-        assert left <= x < right and top <= y < bottom, ("found on another key", key, located, small[key])
-        assert located["method"] == "template:multiscale", located
-        box, ref_width = located["bbox"], big[key][2] - big[key][0]
-        assert 0.45 <= (box["right"] - box["left"]) / ref_width <= 0.55, ("not at half its size", key, box)
-        found.append(key)
+    found = found_on_their_keys(winctl, refs, small, 0.5, fresh=False)
     assert len(found) >= 0.6 * len(refs), f"found {sorted(found)} of {sorted(refs)}"
     # the session kept the scale of its sure finds: each later process searched there first
     kept = [json.loads(p.read_text()).get("scales", {}) for p in winctl.runtime_dir.rglob("*.locate.json")]
@@ -158,10 +144,13 @@ def test_a_key_captured_on_one_display_is_found_on_another_by_the_density_its_fi
     shows(winctl, "".join(digits))
 
 
-def found_on_their_keys(winctl, refs: dict[str, object], keys: dict[str, list[int]], scale: float) -> list[str]:
-    """The keys whose reference a fresh session finds reliably, each on itself at about `scale`;
-    the rest refused."""
-    winctl("locate-cache", "clear")  # nothing remembered: the densities alone say the scale
+def found_on_their_keys(winctl, refs: dict[str, object], keys: dict[str, list[int]], scale: float,
+                        fresh: bool = True) -> list[str]:
+    """The keys whose reference the session finds reliably, each on itself at about `scale`; the
+    rest refused. `fresh`: the session's memory cleared first, so only the densities say the
+    scale; else each find may teach the next its scale."""
+    if fresh:
+        winctl("locate-cache", "clear")
     found = []
     for key, ref in refs.items():
         run = winctl("--json", "locate", f"image:{ref}", "--no-cache", expect=None)
