@@ -225,3 +225,33 @@ def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, lau
     winctl("input", str(editor), "saved at 2x")
     choose_by_mouse(winctl, app, ("MenuItem", "File"), "Save", tall=40)
     assert wait_for_file(doc, "saved at 2x").strip() == "saved at 2x"
+
+
+def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winctl, launch, desktop,  # noqa: F811
+                                                                           tmp_path):
+    """featherpad's toolbar buttons cut at QT_SCALE_FACTOR=2 by `screenshot --element`: the file
+    records 2 (what the app was started with: Qt reports screen pixels, so only its environment
+    says it), and a session that remembers nothing finds each on its button at 1x, at half its
+    size. Clicking New by its picture opens a second tab in featherpad."""
+    doc = tmp_path / "toolbar.txt"
+    doc.write_text("")
+    names = ("New", "Open", "Reload", "Find", "Replace")
+    app = launch(["env", "QT_SCALE_FACTOR=2", *featherpad_command(doc)], title="toolbar.txt")
+    state = wait_for(winctl, *(("Button", name) for name in names), app=app)
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)  # no hover highlight
+    refs = {}
+    for name in names:
+        refs[name] = tmp_path / f"{name}.png"
+        shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", name)),
+                      str(refs[name])).json["result"]
+        assert shot["density"] == 2.0, shot
+    winctl("close")
+    app = launch(featherpad_command(doc), title="toolbar.txt")
+    state = wait_for(winctl, *(("Button", name) for name in names), app=app)
+    rects = {t["name"]: t["rect"] for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+             if t["type"] == "Button"}
+    found = found_on_their_keys(winctl, refs, rects, 0.5)
+    assert found == list(names), found
+    winctl("click", f"image:{refs['New']}")
+    tabs = wait_for(winctl, ("TabItem", "Untitled"), app=app)
+    assert sum(t["type"] == "TabItem" for t in tabs["targets"]) == 2, tabs["targets"]
