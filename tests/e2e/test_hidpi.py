@@ -29,6 +29,7 @@ from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
 from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.toolkit_apps import featherpad_command, gnome_text_editor_command, jedit_command
+from winactions.locate import density
 
 pytestmark = pytest.mark.desktop
 
@@ -123,6 +124,8 @@ def test_a_key_captured_on_one_display_is_found_on_another_by_the_density_its_fi
     winctl("close")
     _, big = galculator_at(winctl, launch, desktop, 2)
     double = cut(2)
+    shot = winctl("--json", "state", "--screenshot").json["result"]["screenshot"]
+    assert density.recorded(shot) == 2.0  # the task runner matches app modules' images in it
     unmarked = tmp_path / "7-unmarked.png"
     cv2.imwrite(str(unmarked), cv2.imread(str(single["7"])))  # the same pixels, the density chunk dropped
     assert winctl("--json", "locate", f"image:{unmarked}", expect=3).json["error"]["code"] == "not_found"
