@@ -238,3 +238,24 @@ def test_an_asset_captured_at_2x_is_one_of_its_names_images(tmp_path):
     asset = AssetLibrary.open(tmp_path).resolve("run_button", "editor")
     assert [p.name for p in asset.images] == ["run_button.png", "run_button@2x.png", "run_button_v2@1.5x.png"]
     assert [density.recorded(p) for p in asset.images] == [None, 2.0, 1.5]
+
+
+def test_a_file_that_says_its_density_wrongly_is_still_found_at_its_own_size(tmp_path):
+    """A 1x crop named `@2x` in a shot recorded at 1x: the densities say 0.5x, where nothing is;
+    searched again as if nothing were said, it is found at its own size (1.00). Before, it was
+    refused though its own picture was on the screen. A reference that is nowhere says both
+    ranges were tried."""
+    from winactions.errors import NotFound
+
+    image, keys = keypad("mate-calc-basic")
+    r = next(k["rect"] for k in keys if k["label"] == "7")
+    cv2.imwrite(str(tmp_path / "seven@2x.png"), image[r[1]:r[3], r[0]:r[2]])
+    shot = screenshots.save_png(Image.fromarray(image[:, :, ::-1]), tmp_path / "shot.png", density.pnginfo(1.0))
+    found = match_files(tmp_path / "seven@2x.png", shot, 0.75)
+    assert found[0].confidence >= 0.99 and found[0].detail["scale"] == 1.0
+    assert Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]).contains(*found[0].rect.center)
+    elsewhere = np.full((60, 90, 3), 200, np.uint8)
+    cv2.circle(elsewhere, (45, 30), 20, (0, 0, 0), 3)
+    cv2.imwrite(str(tmp_path / "ring@2x.png"), elsewhere)
+    with pytest.raises(NotFound, match="scales 0.35-0.7, then 0.5-1.5"):
+        match_files(tmp_path / "ring@2x.png", shot, 0.75)

@@ -53,7 +53,7 @@ def images_for(folder: Path, name: str) -> list[Path]:
 def match_image(images: list[Path], screenshot: Path, origin: tuple[int, int]) -> Candidate:
     """The best reliable match of any of the images in the screenshot; NotFound otherwise."""
     try:
-        from winactions.locate.template import find_template, load_image
+        from winactions.locate.template import find_as_said, load_image
     except ImportError:
         raise BackendUnavailable("matching an app module's images needs the vision extra",
                                  hint="pip install 'winactions[vision]'") from None
@@ -62,8 +62,7 @@ def match_image(images: list[Path], screenshot: Path, origin: tuple[int, int]) -
     best: Candidate | None = None
     for path in images:
         where = density.search(density.recorded(path), drawn)  # each image at the size its density says first
-        for candidate in find_template(screen, load_image(path), origin=origin, scales=where.scales,
-                                       scale_hint=where.first):
+        for candidate in find_as_said(screen, load_image(path), where, origin=origin):
             if best is None or candidate.confidence > best.confidence:
                 best = candidate
     if best is None or best.confidence < RELIABLE:

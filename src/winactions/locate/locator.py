@@ -255,7 +255,7 @@ class Locator:
     def _template(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
         """The asset's images in the shot, each searched first at the scale its density and the
         window's say (`locate.density`), else at the one this session remembers for the app."""
-        from winactions.locate.template import find_template, load_image
+        from winactions.locate.template import find_as_said, load_image
 
         asset = self._asset(query.value, window)
         if asset is None:
@@ -265,8 +265,8 @@ class Locator:
         for path in asset.images:
             captured = density.recorded(path)
             where = density.search(captured, drawn, self.cache.known_scale(_app(window) or ""))
-            found = find_template(shot.bgr, load_image(path), origin=shot.origin, threshold=self.template_threshold,
-                                  hint=self.last_seen.get(query.value), scales=where.scales, scale_hint=where.first)
+            found = find_as_said(shot.bgr, load_image(path), where, origin=shot.origin,
+                                 threshold=self.template_threshold, hint=self.last_seen.get(query.value))
             mark: dict[str, float | str] = {"image": path.name} if captured is None else {
                 "image": path.name, "density": captured}
             found = [Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, **mark}) for c in found]

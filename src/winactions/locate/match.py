@@ -16,6 +16,7 @@ import numpy as np
 
 from winactions.errors import InvalidInput, NotFound
 from winactions.locate import density
+from winactions.locate.density import TOLERANCE
 from winactions.locate.files import read_image, to_bgr
 from winactions.locate.types import Candidate
 
@@ -23,7 +24,7 @@ from winactions.locate.types import Candidate
 def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str],
                 threshold: float) -> list[Candidate]:
     """Where `reference` appears in `image`, best first, in the image's pixels."""
-    from winactions.locate.template import find_template
+    from winactions.locate.template import find_as_said
 
     ref = to_bgr(read_image(reference, "the reference"))
     shot = to_bgr(read_image(image, "the screenshot"))
@@ -33,12 +34,13 @@ def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str]
                            f"({sw}x{sh})", hint="pass the small crop first, then the screenshot: "
                                                 "`winctl match REF.png SHOT.png`")
     where = density.search(density.recorded(reference), density.recorded(image))
-    found = find_template(shot, ref, threshold=threshold, scales=where.scales, scale_hint=where.first)
+    found = find_as_said(shot, ref, where, threshold=threshold)
     if not found:
         score, (x, y) = best_plain(shot, ref)
         low, high = where.scales
+        tried = f"{low:g}-{high:g}" if low <= 1 <= high else f"{low:g}-{high:g}, then {TOLERANCE[0]:g}-{TOLERANCE[1]:g}"
         raise NotFound(f"the reference {reference} is not in {image} at confidence >= {threshold:g} "
-                       f"(best plain score {score:.2f} at ({x}, {y}), scales {low:g}-{high:g} and features tried)",
+                       f"(best plain score {score:.2f} at ({x}, {y}), scales {tried} and features tried)",
                        hint="lower --threshold if that place is right, or crop the reference again")
     return found
 

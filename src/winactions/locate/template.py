@@ -46,7 +46,7 @@ import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput
-from winactions.locate.density import TOLERANCE
+from winactions.locate.density import TOLERANCE, Search
 from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, judge, sweep
 from winactions.locate.types import Candidate
 from winactions.model import Rect
@@ -125,6 +125,19 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
             return [Candidate(Rect(left=rect.left + ox, top=rect.top + oy, right=rect.right + ox,
                                    bottom=rect.bottom + oy), round(score, 3), "template:orb", "", {"stage": "orb"})]
     return []
+
+
+def find_as_said(screen: np.ndarray, template: np.ndarray, where: Search, *, origin: tuple[int, int] = (0, 0),
+                 threshold: float = THRESHOLD, hint: Rect | None = None) -> list[Candidate]:
+    """`find_template` where the densities say to look (`locate.density.search`); when that
+    range leaves out the reference's own size and finds nothing, again as if nothing were
+    said: a file that says its density wrongly (a 1x crop named `@2x`) was otherwise never
+    found, its own picture on the screen scoring 1.00 at 1x."""
+    found = find_template(screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.scales,
+                          scale_hint=where.first)
+    if found or where.scales[0] <= 1 <= where.scales[1]:
+        return found
+    return find_template(screen, template, origin=origin, threshold=threshold, hint=hint)
 
 
 # -- rungs ---------------------------------------------------------------------------------
