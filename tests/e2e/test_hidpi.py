@@ -19,7 +19,9 @@ Each outcome is checked in galculator's own display."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import time
 
 import cv2
 import pytest
@@ -34,10 +36,12 @@ from winactions.locate import density
 pytestmark = pytest.mark.desktop
 
 
-def galculator_at(winctl, launch, desktop, scale: int):  # noqa: F811
-    """galculator drawn `scale` times as large, the pointer parked where no tooltip opens."""
+def galculator_at(winctl, launch, desktop, scale: int | None):  # noqa: F811
+    """galculator drawn `scale` times as large (None: told nothing), the pointer parked where no
+    tooltip opens."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
-    window = launch(["env", f"GDK_SCALE={scale}", "galculator"], title="galculator").window
+    told = [] if scale is None else [f"GDK_SCALE={scale}"]
+    window = launch(["env", "-u", "GDK_SCALE", *told, "galculator"], title="galculator").window
     wait_for_buttons(winctl, 20)
     return window, keys(winctl)
 
@@ -258,3 +262,27 @@ def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winct
     winctl("click", f"image:{refs['New']}")
     tabs = wait_for(winctl, ("TabItem", "Untitled"), app=app)
     assert sum(t["type"] == "TabItem" for t in tabs["targets"]) == 2, tabs["targets"]
+
+
+def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desktop, tmp_path):  # noqa: F811
+    """GNOME scales GTK through XSETTINGS (Gdk/WindowScalingFactor), which leaves nothing in the
+    app's environment: the density comes from the tree, placed twice as large. Here xsettingsd
+    says 2 on the test display, galculator starts with no GDK_SCALE, and a key cut out by
+    `screenshot --element` records 2."""
+    if shutil.which("xsettingsd") is None:
+        pytest.fail("xsettingsd is not installed: run scripts/setup.sh test")
+    conf = tmp_path / "xsettings.conf"
+    conf.write_text("Gdk/WindowScalingFactor 2\n")
+    settings = subprocess.Popen(["xsettingsd", "-c", str(conf)], env=desktop.env, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)  # it owns the settings selection before GTK asks
+        _, keys_2x = galculator_at(winctl, launch, desktop, None)
+        state = winctl.state()
+        shot = winctl("--json", "screenshot", "--element", str(winctl.find("Button", "7", state)),
+                      str(tmp_path / "seven.png")).json["result"]
+        left, top, right, bottom = keys_2x["7"]
+        assert right - left >= 100, f"galculator's 7 key drawn at 2x by XSETTINGS: {keys_2x['7']}"
+        assert shot["density"] == 2.0 and density.recorded(tmp_path / "seven.png") == 2.0, shot
+    finally:
+        settings.terminate()
+        settings.wait(5)
