@@ -259,3 +259,23 @@ def test_a_file_that_says_its_density_wrongly_is_still_found_at_its_own_size(tmp
     cv2.imwrite(str(tmp_path / "ring@2x.png"), elsewhere)
     with pytest.raises(NotFound, match="scales 0.35-0.7, then 0.5-1.5"):
         match_files(tmp_path / "ring@2x.png", shot, 0.75)
+
+
+def test_a_file_that_says_its_density_wrongly_teaches_the_session_nothing_from_it(tmp_path):
+    """A 1x crop named `@2x` is found at its own size only when its name is ignored (above).
+    What the session remembers must not take the name at its word: 1.0 x 2 would be kept as the
+    app's scale, and every plain crop of the app searched first at twice its size."""
+    from winactions.locate.cache import LocateCache
+    from winactions.locate.files import ScreenFile
+    from winactions.locate.locator import Locator
+
+    image, keys = keypad("mate-calc-basic")
+    r = next(k["rect"] for k in keys if k["label"] == "7")
+    cv2.imwrite(str(tmp_path / "seven@2x.png"), image[r[1]:r[3], r[0]:r[2]])
+    screenshots.save_png(Image.fromarray(image[:, :, ::-1]), tmp_path / "shot.png", density.pnginfo(1.0))
+    cache = LocateCache()
+    result = Locator(ScreenFile.open(tmp_path / "shot.png"), cache=cache).locate(
+        f"image:{tmp_path / 'seven@2x.png'}", use_cache=False)
+    assert result.success and result.element is not None, result.error
+    assert Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]).contains(*result.element.center)
+    assert cache.known_scale("") in (None, pytest.approx(1.0, abs=0.06))

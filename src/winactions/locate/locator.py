@@ -267,9 +267,8 @@ class Locator:
             where = density.search(captured, drawn, self.cache.known_scale(_app(window) or ""))
             found = find_as_said(shot.bgr, load_image(path), where, origin=shot.origin,
                                  threshold=self.template_threshold, hint=self.last_seen.get(query.value))
-            mark: dict[str, float | str] = {"image": path.name} if captured is None else {
-                "image": path.name, "density": captured}
-            found = [Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, **mark}) for c in found]
+            found = [Candidate(c.rect, c.confidence, c.method, asset.name,
+                               {**c.detail, **_marked(path.name, captured, c)}) for c in found]
             best = sorted([*best, *found], key=lambda c: -c.confidence)
             if best and best[0].confidence >= self.reliable:
                 break
@@ -364,6 +363,15 @@ def to_grey(bgr: np.ndarray) -> np.ndarray:
 
 def _app(window: WindowInfo | None) -> str | None:
     return window.process if window is not None else None
+
+
+def _marked(image: str, captured: float | None, found: Candidate) -> dict[str, float | str]:
+    """What a template find says of its reference: the image, and the density it was captured
+    at, which the session's remembered scale is taken from (`density.learned`) unless the find
+    ignored it (a file that says its density wrongly)."""
+    if captured is None or found.detail.get("densities") == "ignored":
+        return {"image": image}
+    return {"image": image, "density": captured}
 
 
 def parse_region(text: str) -> Rect:

@@ -132,12 +132,14 @@ def find_as_said(screen: np.ndarray, template: np.ndarray, where: Search, *, ori
     """`find_template` where the densities say to look (`locate.density.search`); when that
     range leaves out the reference's own size and finds nothing, again as if nothing were
     said: a file that says its density wrongly (a 1x crop named `@2x`) was otherwise never
-    found, its own picture on the screen scoring 1.00 at 1x."""
+    found, its own picture on the screen scoring 1.00 at 1x. What that second search finds is
+    marked `detail["densities"] = "ignored"`: its scale is no evidence of what the app draws at."""
     found = find_template(screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.scales,
                           scale_hint=where.first)
     if found or where.scales[0] <= 1 <= where.scales[1]:
         return found
-    return find_template(screen, template, origin=origin, threshold=threshold, hint=hint)
+    return [replace(c, detail={**c.detail, "densities": "ignored"})
+            for c in find_template(screen, template, origin=origin, threshold=threshold, hint=hint)]
 
 
 # -- rungs ---------------------------------------------------------------------------------
