@@ -66,3 +66,28 @@ def test_a_maximized_window_under_a_title_bar_is_left_alone():
     assert placement_of(xywh(0, 0, 960, 540), xywh(0, 19, 1920, 1061)) == Placement(2, 0, 1)
     # GTK 4 maximized: its frame is its client area, inside the window
     assert placement_of(xywh(0, 0, 1920, 1061), xywh(0, 19, 1920, 1061)) == Placement(1, 0, 19)
+
+
+def test_chromium_at_device_scale_2_keeps_its_page_in_screen_pixels():
+    """Chromium with Xft.dpi 192: its frame reports 800x540 logical pixels for a 1600x1080 window,
+    its toolbar logical too, but its page (the outermost document) and all in it the screen's.
+    Measured on the real app: the page's button drawn at (124, 418)-(302, 469)."""
+    window = Rect(left=100, top=0, right=1700, bottom=1080)
+    placement = placement_of(xywh(50, 0, 800, 540), window)
+    assert placement == Placement(2, 0, 0)
+    nodes = [Node(handle=":1.9/frame", parent=None, role="Window", native_role="frame", rect=xywh(50, 0, 800, 540)),
+             Node(handle=":1.9/reload", parent=0, role="Button", native_role="push-button",
+                  rect=Rect(left=132, top=46, right=166, bottom=80)),
+             Node(handle=":1.9/page", parent=0, role="Document", native_role="document-web",
+                  rect=Rect(left=108, top=286, right=1692, bottom=1072)),
+             Node(handle=":1.9/section", parent=2, role="Group", native_role="section",
+                  rect=Rect(left=108, top=286, right=1692, bottom=500)),
+             Node(handle=":1.9/button", parent=3, role="Button", native_role="push-button",
+                  rect=Rect(left=124, top=418, right=302, bottom=469))]
+    placed = placement.placed(nodes)
+    assert placed[1].rect == Rect(left=264, top=92, right=332, bottom=160)  # the toolbar: scaled
+    assert [n.rect for n in placed[2:]] == [n.rect for n in nodes[2:]]  # the page and all in it: as reported
+    assert placement.in_screen_pixels(nodes[2].rect)
+    # a page that reports logical pixels like its frame (Chromium at 1x, or GTK's WebKit) is placed like it
+    assert not placement.in_screen_pixels(Rect(left=54, top=143, right=846, bottom=536))
+    assert not IDENTITY.in_screen_pixels(nodes[2].rect)

@@ -8,6 +8,9 @@ Editor (GTK 4) by GDK_SCALE=2, jEdit (Java Swing) by sun.java2d.uiScale=2.
   must land on that tab (before, it landed a quarter of the window away).
 - Java reports logical pixels, and its frame no place at all: jEdit's menus must be opened
   and chosen by the mouse (before, its File menu was listed 100 px left of the window).
+- Chromium at a device scale factor of 2 (Xft.dpi 192, as a HiDPI desktop sets it, or its own
+  flag) reports its frame and toolbar in logical pixels but its page in the screen's: a mouse
+  click on the page's button must press it (before, it landed at twice the button's place).
 - A reference captured on the HiDPI display (a key's crop from the 2x screenshot, cut where
   `state` says the key is) is found on the same app drawn at 1x, at half its size (seed 004's
   scale tolerance on real rendering, not a resized screenshot), or refused, never found on
@@ -18,19 +21,29 @@ Each outcome is checked in galculator's own display."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
 
 import cv2
 import pytest
+from Xlib import Xatom
+from Xlib import display as xdisplay
 
 from tests.conftest import wait_for_window
 from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
 from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
-from tests.fixtures.toolkit_apps import featherpad_command, gnome_text_editor_command, jedit_command
+from tests.fixtures.toolkit_apps import (
+    chromium_plain_command,
+    featherpad_command,
+    gnome_text_editor_command,
+    jedit_command,
+    web_page,
+)
 from winactions.locate import density
 
 pytestmark = pytest.mark.desktop
@@ -286,3 +299,49 @@ def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desk
     finally:
         settings.terminate()
         settings.wait(5)
+
+
+@contextlib.contextmanager
+def x_resources(desktop, text: str) -> Iterator[None]:
+    """The display's X resources (what `xrdb` sets, and Chromium and Qt read Xft.dpi from) for
+    the apps started inside the block."""
+    screen = xdisplay.Display(desktop.env["DISPLAY"])
+    root, name = screen.screen().root, screen.intern_atom("RESOURCE_MANAGER")
+    root.change_property(name, Xatom.STRING, 8, text.encode())
+    screen.sync()
+    try:
+        yield
+    finally:
+        root.delete_property(name)
+        screen.close()
+
+
+@pytest.mark.parametrize("how", ["Xft.dpi", "flag"])
+def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
+                                                                            how):
+    """Chromium drawn at 2x, by the desktop's Xft.dpi 192 or by --force-device-scale-factor=2.
+    Its frame reports logical pixels (half the window), its page the screen's: placed like the
+    frame, the page's button was listed at twice its place, and a mouse click there pressed
+    nothing (the page's lower part fell outside the window and vanished from `state`). The
+    button pressed and the field clicked into by the mouse each rename the tab (wmctrl reads
+    it back); the toolbar, in logical pixels, is still placed on the window."""
+    command = chromium_plain_command(web_page(tmp_path), tmp_path / "profile")
+    if how == "flag":
+        command.insert(1, "--force-device-scale-factor=2")
+    with x_resources(desktop, "Xft.dpi:\t192\n" if how == "Xft.dpi" else ""):
+        app = launch(command, title="Toolkit page")
+        state = wait_for(winctl, ("Button", "Press me"), ("Edit", "Name"), ("Button", "Reload"), app=app)
+    window = app.window["rect"]
+    listed = winctl("--json", "state", "--verbose").json["result"]["targets"]
+    targets = {(t["type"], t["name"]): t["rect"] for t in listed}
+    for key in (("Heading", "Toolkit page"), ("Button", "Press me"), ("Edit", "Name"), ("Button", "Reload")):
+        left, top, right, bottom = targets[key]
+        assert window["left"] <= left < right <= window["right"], (key, targets[key], window)
+        assert window["top"] <= top < bottom <= window["bottom"], (key, targets[key], window)
+    left, top, right, bottom = targets[("Button", "Press me")]
+    assert bottom - top >= 36, f"the page's button drawn 2x: {targets[('Button', 'Press me')]}"
+    assert "mouse" in winctl("click", str(target(state, "Button", "Press me")), "--via", "input").out
+    wait_for_window(desktop, "Pressed 1")
+    assert "mouse" in winctl("click", str(target(state, "Edit", "Name")), "--via", "input").out
+    winctl("type", "at 2x")
+    wait_for_window(desktop, "Typed at 2x")

@@ -79,6 +79,8 @@ MAX_DEPTH = 64  # parents asked for on the way from an element up to its window
 # call from the window: a web page's overlay (a cookie banner, a sticky header) is found there.
 # GTK and Qt answer with a direct child only, from extents that may be off (LibreOffice).
 HIT_TESTED = frozenset({"chromium", "gecko"})
+WEB_TOOLKITS = frozenset({"chromium", "gecko"})  # browser engines: their web pages' roles are "document-web"
+WEB_PAGE = "document-web"  # the native role of a web page's document
 # the roles of a top-level element that holds a context menu, and how far its size may be from the
 # menu's X window (px, width and height together)
 MENU_WINDOW_ROLES = frozenset({"window", "menu", "popup-menu"})
@@ -1222,6 +1224,24 @@ class AtspiClient:
         role, name = await asyncio.gather(self._maybe(*hit, ACCESSIBLE, "GetRole"),
                                           self._maybe(*hit, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
         return (role_of(int(role[0]))[1] if role else "Custom"), (str(name[0].value) if name else "")
+
+    def outer_page(self, handle: str) -> Rect | None:
+        """The place the outermost web page around this element (or the element itself)
+        reports, as it reports it; None outside any page, and for apps that show none (only
+        browser engines are asked: the walk up costs a round trip per level)."""
+        async def find() -> Rect | None:
+            ref = await self._resolve(handle)
+            if await self._toolkit(ref[0]) not in WEB_TOOLKITS:
+                return None
+            chain = [ref, *await self._ancestors(ref)]
+            roles = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
+            pages = [r for r, role in zip(chain, roles) if role and role_of(int(role[0]))[0] == WEB_PAGE]
+            if not pages:
+                return None
+            extents = await self._maybe(*pages[-1], IFACE + "Component", "GetExtents", "u", [0])
+            return Rect.from_xywh(*extents[0]) if extents and extents[0][2] > 0 and extents[0][3] > 0 else None
+
+        return self._run(find(), doing="while the element's web page was looked for")
 
     async def _ancestors(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
         """The element's parents, nearest first, up to its window (the child of the app's root)."""

@@ -18,7 +18,7 @@ from PIL import Image
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction, covered_by_element
 from winactions.backends.linux import bridges, clipboard
 from winactions.backends.linux import density as app_density
-from winactions.backends.linux.atspi import AtspiClient, split_handle
+from winactions.backends.linux.atspi import WEB_PAGE, AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound, NoTree, WinctlError
@@ -168,7 +168,12 @@ class LinuxBackend(Backend):
         node = self.atspi.refresh(handle)
         if node is None or node.rect is None:
             return node
-        return self._placement_of(handle).place(node)
+        placement = self._placement_of(handle)
+        if placement.scale > 1:  # in a web page that reports screen pixels (see `_on_screen`)?
+            page = self.atspi.outer_page(handle)
+            if page is not None and placement.in_screen_pixels(page):
+                return node
+        return placement.place(node)
 
     def _placement_of(self, handle: str) -> Placement:
         """How `_on_screen` places this element's app: known from its last snapshot in this
@@ -328,6 +333,10 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
       place is multiplied back to the screen's pixels (left as it was, the keys of a
       calculator fell outside its window and vanished from `state`). A Java frame reports no
       place at all: its first element that does stands for it;
+      Chromium and Electron at a device scale factor (Xft.dpi 192, as a HiDPI desktop sets
+      it, or --force-device-scale-factor) report their frame and toolbar in logical pixels,
+      but their pages in the screen's: a page is kept as it reports (`Placement.placed`), or a
+      click on its button landed at twice its place and its lower half vanished from `state`;
     - Java dialogs keep reporting where they were before the window manager placed them,
       which would clip all their content away: a root far from its X window takes the window's rect.
     Returns the snapshot and how it was placed (for elements read again later: `refresh`).
@@ -338,7 +347,7 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
     root = next((n.rect for n in nodes[:FRAME_STAND_INS] if n.rect is not None), None)
     placement = placement_of(root, window) if root is not None else IDENTITY
     if placement != IDENTITY:
-        nodes = [placement.place(n) for n in nodes]
+        nodes = placement.placed(nodes)
     root = nodes[0].rect
     if root is not None and (abs(root.left - window.left) > ROOT_SLACK or abs(root.top - window.top) > ROOT_SLACK):
         nodes = [dataclasses.replace(nodes[0], rect=window), *nodes[1:]]  # never edit a cached tree in place
@@ -354,6 +363,31 @@ class Placement:
     scale: int = 1
     dx: int = 0
     dy: int = 0
+    # the X window it was fitted to, when scaled (a page in it may report screen pixels); not part of how it places
+    window: Rect | None = dataclasses.field(default=None, compare=False)
+
+    def placed(self, nodes: list[Node]) -> list[Node]:
+        """A snapshot's nodes on the screen: each placed, but a web page that reports screen
+        pixels already (`in_screen_pixels`) and everything in it kept as reported."""
+        kept = [False] * len(nodes)
+        out = []
+        for i, node in enumerate(nodes):  # document order: a parent comes before its children
+            kept[i] = (node.parent is not None and kept[node.parent]) or (
+                node.native_role == WEB_PAGE and node.rect is not None and self.in_screen_pixels(node.rect))
+            out.append(node if kept[i] else self.place(node))
+        return out
+
+    def in_screen_pixels(self, page: Rect) -> bool:
+        """Whether a web page (the outermost document) reports its places in the screen's pixels
+        although its app's frame reports logical ones: it lies inside the X window as reported,
+        and would not once scaled. Chromium does so at a device scale factor of 2: its frame
+        800 px wide for a 1600 px window, its page 1584 px wide."""
+        if self.scale == 1 or self.window is None:
+            return False
+        k, w = self.scale, self.window
+        scaled = Rect(left=page.left * k + self.dx, top=page.top * k + self.dy,
+                      right=page.right * k + self.dx, bottom=page.bottom * k + self.dy)
+        return _within(page, w) and not _within(scaled, w)
 
     def place(self, node: Node) -> Node:
         """The node where it is on the screen: a copy (a kept tree is never edited in place), made
@@ -377,6 +411,11 @@ IDENTITY = Placement()
 HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
 
 
+def _within(inner: Rect, outer: Rect) -> bool:
+    return inner.left >= outer.left - ROOT_SLACK and inner.top >= outer.top - ROOT_SLACK and \
+        inner.right <= outer.right + ROOT_SLACK and inner.bottom <= outer.bottom + ROOT_SLACK
+
+
 def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
     """Whether a frame reported as `root` is `window` in pixels k times as large: as wide to a
     pixel or two, as tall or taller by up to ROOT_SLACK (GTK 3 reports its frame with the
@@ -396,7 +435,7 @@ def placement_of(root: Rect, window: Rect) -> Placement:
     for k in HIDPI_SCALES:
         if _scaled_frame(root, window, k):
             # GDK places a toplevel at its screen position divided by the scale, rounded down
-            return Placement(k, window.left % k, window.top % k)
+            return Placement(k, window.left % k, window.top % k, window)
     return IDENTITY
 
 
