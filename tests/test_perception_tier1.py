@@ -86,6 +86,30 @@ def test_a_popup_menu_is_not_clipped_by_its_menu_bar():
     assert [t.name for t in targets_from_snapshot(snap, SCREEN)] == ["File", "Open"]
 
 
+def test_a_qt_scroll_areas_content_is_clipped_by_its_viewport():
+    """Qt Linguist drawn at 2x (read off the real tree): its message editor's QScrollArea shows
+    its content, reported as a frame, through a filler viewport; the translation field lies
+    below the viewport, under the "Phrases and guesses" pane, and Qt calls it showing. Listed,
+    a mouse click on it landed on that pane. A popup window (not in a viewport) stays unclipped."""
+    snap = Snapshot(nodes=[
+        node("w", None, "Window", "Qt Linguist", (30, 39, 1860, 1020)),
+        node("area", 0, "Pane", "", (554, 683, 1336, 140)),
+        node("viewport", 1, "Pane", "", (556, 685, 1304, 136)),
+        node("content", 2, "Window", "", (556, 685, 1304, 338)),
+        node("label", 3, "Text", "Translation to Deutsch", (570, 807, 1276, 28)),
+        node("field", 3, "Edit", "", (570, 847, 1276, 48)),
+        node("phrases", 0, "Pane", "", (554, 830, 640, 180)),
+        node("guess", 6, "Button", "Guess", (560, 840, 80, 30), ops=frozenset({Operation.INVOKE})),
+        node("combo", 0, "ComboBox", "Language", (100, 100, 200, 30)),
+        node("popup", 8, "Window", "", (100, 130, 200, 400)),
+        node("french", 9, "MenuItem", "French", (100, 480, 200, 30)),
+    ])
+    shown = {t.handle: t.rect for t in targets_from_snapshot(snap, SCREEN)}
+    assert "field" not in shown
+    assert shown["label"] == Rect(left=570, top=807, right=1846, bottom=821)  # the part the viewport shows
+    assert "guess" in shown and "french" in shown
+
+
 def test_ids_are_stable_across_states_and_never_reused():
     registry = IdRegistry()
     first = registry.assign(targets_from_snapshot(table_snapshot(2), SCREEN))

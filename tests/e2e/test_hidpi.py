@@ -42,6 +42,7 @@ from tests.fixtures.toolkit_apps import (
     featherpad_command,
     gnome_text_editor_command,
     jedit_command,
+    linguist_command,
     web_page,
 )
 from winactions.locate import density
@@ -345,3 +346,34 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     assert "mouse" in winctl("click", str(target(state, "Edit", "Name")), "--via", "input").out
     winctl("type", "at 2x")
     wait_for_window(desktop, "Typed at 2x")
+
+
+def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
+    """Qt 6 scales itself by the desktop's Xft.dpi (192: 2x) with nothing in its environment,
+    and reports logical pixels, as its frame against its X window shows. Drawn that large,
+    linguist's translation field lies below the fold of its editor's scroll area, under the
+    "Phrases and guesses" pane: it must not be listed until scrolled into view (Qt reports it
+    "showing"; listed, a mouse click on it landed on that pane and the text typed was lost).
+    The field, Done and Save All, each clicked by the mouse at the places `state` gives, save
+    the translation in the file; a button cut out by `screenshot --element` records 2."""
+    ts_file = tmp_path / "demo.ts"
+    label = "Translation to Deutsch (Deutschland)"
+    with x_resources(desktop, "Xft.dpi:\t192\n"):
+        app = launch(linguist_command(ts_file), title="demo.ts")
+        state = wait_for(winctl, ("Button", "Done"), ("Button", "Save All"), ("Text", label), app=app)
+    window = app.window["rect"]
+    listed = {(t["type"], t["name"]): t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]}
+    done = listed[("Button", "Done")]["rect"]
+    assert window["left"] <= done[0] < done[2] <= window["right"] and done[3] - done[1] >= 40, (done, window)
+    assert ("Edit", label) not in listed, f"the field under another pane is listed: {listed.get(('Edit', label))}"
+    winctl("scroll", str(target(state, "Text", label)), "down")  # as an agent reaches it
+    state = wait_for(winctl, ("Edit", label), app=app)
+    assert "mouse" in winctl("click", str(target(state, "Edit", label)), "--via", "input").out
+    winctl("type", "Hallo 2x")
+    for button in ("Done", "Save All"):
+        assert "mouse" in winctl("click", str(target(state, "Button", button)), "--via", "input").out
+    text = wait_for_file(ts_file, "<translation>Hallo 2x</translation>")
+    assert 'type="unfinished"' not in text  # "Done" was pressed where it is drawn
+    shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", "Done")),
+                  str(tmp_path / "done.png")).json["result"]
+    assert shot["density"] == 2.0, shot

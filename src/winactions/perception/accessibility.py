@@ -47,23 +47,33 @@ def visible_nodes(snapshot: Snapshot, screens: list[Rect]) -> list[Visible | Non
     """Each node's visible rectangle after clipping, or None when nothing of it shows."""
     clips: list[Rect | None] = []  # what a child of node i may occupy
     out: list[Visible | None] = []
-    for node in snapshot.nodes:
+    nodes = snapshot.nodes
+    for node in nodes:
         parent_clip = clips[node.parent] if node.parent is not None else None
         parent_gone = node.parent is not None and out[node.parent] is None
         says_hidden = not ({"visible", "showing"} & node.states)  # trusted only when negative
         hidden = parent_gone or (says_hidden and node.parent is not None)
+        unclipped = node.role in UNCLIPPED_TYPES
+        if node.role == "Window" and node.parent is not None and nodes[node.parent].role == "Pane":
+            # a scroll area's content (Qt's QScrollArea reports it as a frame in its viewport):
+            # the viewport shows part of it, and what lies outside is under other panes
+            unclipped = False
+            shown = out[node.parent]
+            if shown is not None and shown.rect is not None:
+                parent_clip = shown.rect if parent_clip is None else parent_clip.intersect(shown.rect)
+                hidden = hidden or parent_clip is None
         rect = node.rect
         visible: Rect | None = None
         if rect is not None and not rect.is_empty and not hidden:
             visible = _clip_to_screens(rect, screens)
-            if visible is not None and parent_clip is not None and node.role not in UNCLIPPED_TYPES:
+            if visible is not None and parent_clip is not None and not unclipped:
                 visible = visible.intersect(parent_clip)
             if visible is None:
                 hidden = True
         elif rect is None and not hidden:
             visible = None  # no geometry (some containers): keep the node, pass the clip on
         out.append(None if hidden else Visible(node, visible))
-        clip = parent_clip if node.role not in UNCLIPPED_TYPES else None
+        clip = parent_clip if not unclipped else None
         if not hidden and node.role in CLIPPING_TYPES and visible is not None:
             clip = visible if clip is None else (clip.intersect(visible) or visible)
         clips.append(clip)
