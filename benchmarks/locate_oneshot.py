@@ -50,6 +50,13 @@ their size, re-rendered, not resampled). Spawn to exit, interleaved per key:
                    the window, both to grey, one cv2.matchTemplate at 1x and its best place
 
 Correct = the centre printed lies inside the key's rect from galculator's tree (at 1x).
+
+    .venv/bin/python benchmarks/locate_oneshot.py --image-up [--rounds 3]
+
+the other way: the keys cut at 1x (`keyN.png`, and `keyN@1x.png`, which says so), galculator
+drawn at GDK_SCALE=2, where they are twice their size, beyond seed 004's 1.5x. The window says
+its density (the app's environment): a crop that says nothing is guessed 1x, searched first at
+2x, then 0.5-3x; `@1x` narrows that to 1.4-2.8x. Correct = inside the key's rect at 2x.
 """
 
 from __future__ import annotations
@@ -222,14 +229,16 @@ def galculator_keys(env: dict[str, str], scale: int) -> tuple[dict, dict[str, li
             return state["window"], keys
 
 
-def image(rounds: int) -> None:
+def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
+    """The keys cut from galculator drawn `cut` times as large, located in it drawn `drawn` times."""
     import cv2  # the benchmark's own crops; the contenders import what they need themselves
 
+    said = f"@{cut}x"
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as scratch:
         env = {**desk.env, "XDG_RUNTIME_DIR": scratch, "HOME": scratch}
         folder = Path(scratch)
-        _, big = galculator_keys(env, 2)
-        shot = folder / "hidpi.png"
+        _, big = galculator_keys(env, cut)
+        shot = folder / "cut.png"
         subprocess.run([WINCTL, "--no-daemon", "screenshot", "--screen", str(shot)], env=env, check=True,
                        capture_output=True)
         pixels = cv2.imread(str(shot))
@@ -237,12 +246,12 @@ def image(rounds: int) -> None:
         plain, marked = {}, {}  # the same crops, named without and with their density
         for n, key in enumerate(IMAGE_KEYS):
             x0, y0, x1, y1 = big[key]
-            plain[key], marked[key] = folder / f"key{n}.png", folder / f"key{n}@2x.png"
+            plain[key], marked[key] = folder / f"key{n}.png", folder / f"key{n}{said}.png"
             cv2.imwrite(str(plain[key]), pixels[y0:y1, x0:x1])
             cv2.imwrite(str(marked[key]), pixels[y0:y1, x0:x1])
         subprocess.run([WINCTL, "--no-daemon", "close"], env=env, check=True, capture_output=True)
         time.sleep(1.0)
-        window, small = galculator_keys(env, 1)
+        window, small = galculator_keys(env, drawn)
         w = window["rect"]
         script = folder / "match_baseline.py"
         script.write_text(MATCH_BASELINE)
@@ -251,10 +260,11 @@ def image(rounds: int) -> None:
         located = ["--window", "galculator", "--json", "locate", "--strategy", "template", "--no-cache"]
         contenders = {
             "first search": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{plain[key]}"],
-            "first, @2x": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{marked[key]}"],
+            f"first, {said}": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located,
+                                           f"image:{marked[key]}"],
             "scale known": lambda key: [WINCTL, "--session", "known", "--no-daemon", *located, f"image:{plain[key]}"],
             "daemon, known": lambda key: [WINCTL, "--session", "daemon", *located, f"image:{plain[key]}"],
-            "daemon, @2x": lambda key: [WINCTL, "--session", "first", *located, f"image:{marked[key]}"],
+            f"daemon, {said}": lambda key: [WINCTL, "--session", "first", *located, f"image:{marked[key]}"],
             "baseline": lambda key: [sys.executable, str(script), str(w["left"]), str(w["top"]),
                                      str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), str(plain[key])],
         }
@@ -265,7 +275,7 @@ def image(rounds: int) -> None:
             order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
             for key in IMAGE_KEYS:
                 for name in order:
-                    if name.startswith("first") or name == "daemon, @2x":  # nothing remembered: a session's start
+                    if name.startswith("first") or name == f"daemon, {said}":  # nothing remembered: a session's start
                         subprocess.run([WINCTL, "--session", "first", "--no-daemon", "locate-cache", "clear"],
                                        env=env, check=True, capture_output=True)
                     seconds, code, out = timed(contenders[name](key), env)
@@ -277,8 +287,8 @@ def image(rounds: int) -> None:
                     if code == 0 and r == 0:
                         right[name] += inside(small[key], answered(name, out))
         subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
-    print(f"galculator at 1x, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE=2; {rounds} rounds interleaved; "
-          "seconds per call, spawn to exit")
+    print(f"galculator at GDK_SCALE={drawn}, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE={cut}; {rounds} rounds "
+          "interleaved; seconds per call, spawn to exit")
     report(times, right, len(IMAGE_KEYS))
     print("the template search inside our calls (the locate's own `attempts` timing, found or not), ms median: "
           + ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in searched.items() if ms))
@@ -300,14 +310,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--web", action="store_true", help="the words of a saved Chromium form instead")
     parser.add_argument("--image", action="store_true", help="galculator's keys by image, captured at 2x")
+    parser.add_argument("--image-up", action="store_true", help="galculator at 2x, its keys captured at 1x")
     parser.add_argument("--menus", action="store_true", help="labels of saved Qt, Java, LibreOffice and GTK 4 pictures")
     args = parser.parse_args()
     rounds = args.rounds
     if args.web:
         web(rounds)
         return
-    if args.image:
-        image(rounds)
+    if args.image or args.image_up:
+        image(rounds, *((1, 2) if args.image_up else (2, 1)))
         return
     if args.menus:
         menus(rounds)

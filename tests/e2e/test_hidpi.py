@@ -36,7 +36,7 @@ from Xlib import display as xdisplay
 from tests.conftest import wait_for_window
 from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.test_toolkits import launch, target, translation_field, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.toolkit_apps import (
     chromium_plain_command,
     featherpad_command,
@@ -341,6 +341,10 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
         assert window["top"] <= top < bottom <= window["bottom"], (key, targets[key], window)
     left, top, right, bottom = targets[("Button", "Press me")]
     assert bottom - top >= 36, f"the page's button drawn 2x: {targets[('Button', 'Press me')]}"
+    shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", "Press me")),
+                  str(tmp_path / "press.png")).json["result"]
+    assert shot["density"] == 2.0, shot  # told by its frame
+    assert [shot["rect"][side] for side in ("left", "top", "right", "bottom")] == [left, top, right, bottom], shot
     assert "mouse" in winctl("click", str(target(state, "Button", "Press me")), "--via", "input").out
     wait_for_window(desktop, "Pressed 1")
     assert "mouse" in winctl("click", str(target(state, "Edit", "Name")), "--via", "input").out
@@ -360,14 +364,13 @@ def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch
     label = "Translation to Deutsch (Deutschland)"
     with x_resources(desktop, "Xft.dpi:\t192\n"):
         app = launch(linguist_command(ts_file), title="demo.ts")
-        state = wait_for(winctl, ("Button", "Done"), ("Button", "Save All"), ("Text", label), app=app)
+        wait_for(winctl, ("Button", "Done"), ("Button", "Save All"), ("Text", label), app=app)
     window = app.window["rect"]
     listed = {(t["type"], t["name"]): t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]}
     done = listed[("Button", "Done")]["rect"]
     assert window["left"] <= done[0] < done[2] <= window["right"] and done[3] - done[1] >= 40, (done, window)
     assert ("Edit", label) not in listed, f"the field under another pane is listed: {listed.get(('Edit', label))}"
-    winctl("scroll", str(target(state, "Text", label)), "down")  # as an agent reaches it
-    state = wait_for(winctl, ("Edit", label), app=app)
+    state = translation_field(winctl, app, label)
     assert "mouse" in winctl("click", str(target(state, "Edit", label)), "--via", "input").out
     winctl("type", "Hallo 2x")
     for button in ("Done", "Save All"):

@@ -323,7 +323,7 @@ class LinuxBackend(Backend):
 def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Placement]:
     """Screen coordinates where a toolkit gets them wrong; the X window has them right.
 
-    Three ways they go wrong, each told by the window's frame against its X window:
+    Four ways they go wrong, each told by the window's frame against its X window:
     - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
       (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
       window elsewhere moves there, the border split evenly — unless the frame holds the whole
@@ -333,7 +333,7 @@ def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Place
       place is multiplied back to the screen's pixels (left as it was, the keys of a
       calculator fell outside its window and vanished from `state`). A Java frame reports no
       place at all: its first element that does stands for it;
-      Chromium and Electron at a device scale factor (Xft.dpi 192, as a HiDPI desktop sets
+    - Chromium and Electron at a device scale factor (Xft.dpi 192, as a HiDPI desktop sets
       it, or --force-device-scale-factor) report their frame and toolbar in logical pixels,
       but their pages in the screen's: a page is kept as it reports (`Placement.placed`), or a
       click on its button landed at twice its place and its lower half vanished from `state`;
