@@ -33,11 +33,12 @@ import pytest
 from Xlib import Xatom
 from Xlib import display as xdisplay
 
-from tests.conftest import wait_for_window
+from tests.conftest import wait_for_window, window_gone
 from tests.e2e.test_locate_real_apps import keys, shows
 from tests.e2e.test_short_labels_live import wait_for_buttons
 from tests.e2e.test_toolkits import launch, target, translation_field, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.toolkit_apps import (
+    PAGE,
     chromium_plain_command,
     featherpad_command,
     gnome_text_editor_command,
@@ -302,6 +303,12 @@ def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desk
         settings.wait(5)
 
 
+# a button under a banner fixed over it, on the toolkit page: a click there reaches the banner
+COVERED = """<button style="position:absolute;left:8px;top:300px" onclick="document.title = 'Covered'">Covered</button>
+<div style="position:fixed;left:0;top:290px;width:300px;height:60px;background:#fc8">Cookie banner</div>
+"""
+
+
 @contextlib.contextmanager
 def x_resources(desktop, text: str) -> Iterator[None]:
     """The display's X resources (what `xrdb` sets, and Chromium and Qt read Xft.dpi from) for
@@ -325,13 +332,17 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     frame, the page's button was listed at twice its place, and a mouse click there pressed
     nothing (the page's lower part fell outside the window and vanished from `state`). The
     button pressed and the field clicked into by the mouse each rename the tab (wmctrl reads
-    it back); the toolbar, in logical pixels, is still placed on the window."""
-    command = chromium_plain_command(web_page(tmp_path), tmp_path / "profile")
+    it back); the toolbar, in logical pixels, is still placed on the window. Chromium's own hit
+    test takes the same screen pixels: a button under a cookie banner is refused, not clicked."""
+    page = web_page(tmp_path)
+    (tmp_path / "page.html").write_text(PAGE.replace("</body>", COVERED + "</body>"))
+    command = chromium_plain_command(page, tmp_path / "profile")
     if how == "flag":
         command.insert(1, "--force-device-scale-factor=2")
     with x_resources(desktop, "Xft.dpi:\t192\n" if how == "Xft.dpi" else ""):
         app = launch(command, title="Toolkit page")
-        state = wait_for(winctl, ("Button", "Press me"), ("Edit", "Name"), ("Button", "Reload"), app=app)
+        state = wait_for(winctl, ("Button", "Press me"), ("Edit", "Name"), ("Button", "Reload"), ("Button", "Covered"),
+                         app=app)
     window = app.window["rect"]
     listed = winctl("--json", "state", "--verbose").json["result"]["targets"]
     targets = {(t["type"], t["name"]): t["rect"] for t in listed}
@@ -350,6 +361,10 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     assert "mouse" in winctl("click", str(target(state, "Edit", "Name")), "--via", "input").out
     winctl("type", "at 2x")
     wait_for_window(desktop, "Typed at 2x")
+    refused = winctl("click", str(target(state, "Button", "Covered")), "--via", "input", expect=None)
+    assert refused.code != 0 and "is covered at" in refused.err, refused.err  # by the banner's box
+    time.sleep(0.5)
+    assert window_gone(desktop, "Covered"), "the button under the banner was pressed"
 
 
 def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
