@@ -270,6 +270,7 @@ def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
         right: dict[str, int] = {name: 0 for name in contenders}
+        elsewhere: dict[str, int] = {name: 0 for name in contenders}  # answered with a place off the key
         searched: dict[str, list[float]] = {name: [] for name in contenders if name != "baseline"}
         for r in range(rounds):
             order = list(contenders) if r % 2 == 0 else list(reversed(contenders))
@@ -285,11 +286,15 @@ def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
                         attempts = (answer["result"]["located"] if answer["ok"] else {}).get("attempts", [])
                         searched[name] += [a["ms"] for a in attempts if a["strategy"] == "template"]
                     if code == 0 and r == 0:
-                        right[name] += inside(small[key], answered(name, out))
+                        hit = inside(small[key], answered(name, out))
+                        right[name] += hit
+                        elsewhere[name] += not hit
         subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
     print(f"galculator at GDK_SCALE={drawn}, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE={cut}; {rounds} rounds "
           "interleaved; seconds per call, spawn to exit")
     report(times, right, len(IMAGE_KEYS))
+    print("answered with a place off the key (our locates: a click on another key): "
+          + ", ".join(f"{name} {count}" for name, count in elsewhere.items()))
     print("the template search inside our calls (the locate's own `attempts` timing, found or not), ms median: "
           + ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in searched.items() if ms))
 
