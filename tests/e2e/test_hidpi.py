@@ -44,6 +44,7 @@ from tests.fixtures.toolkit_apps import (
     gnome_text_editor_command,
     jedit_command,
     linguist_command,
+    mousepad_command,
     web_page,
 )
 from winactions.locate import density
@@ -395,3 +396,25 @@ def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch
     shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", "Done")),
                   str(tmp_path / "done.png")).json["result"]
     assert shot["density"] == 2.0, shot
+
+
+def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_drawn(winctl, launch, tmp_path):  # noqa: F811
+    """GTK 3 reports its context menu's window in logical pixels too, half the X window's size:
+    it was not matched to that window, and `state` warned of a menu it does not list. Its items
+    are listed now, placed as its window's are, and "Select All" clicked by the mouse acts: the
+    text typed next replaces all of it, in the file saved."""
+    doc = tmp_path / "context.txt"
+    doc.write_text("hello world\n")
+    launch(["env", "GDK_SCALE=2", *mousepad_command(doc)], title="context.txt")
+    editor = target(wait_for(winctl, ("Edit", None)), "Edit")
+    winctl("rightclick", str(editor))
+    menu = wait_for(winctl, ("MenuItem", "Select All"), ("MenuItem", "Paste"))
+    assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
+    item = next(t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+                if (t["type"], t["name"]) == ("MenuItem", "Select All"))
+    left, top, right, bottom = item["rect"]
+    assert bottom - top >= 40, f"a menu item drawn 2x: {item['rect']}"
+    assert "via mouse" in winctl("click", str(target(menu, "MenuItem", "Select All")), "--via", "input").out
+    winctl("type", "replaced")
+    winctl("keys", "ctrl+s")
+    assert wait_for_file(doc, "replaced").strip() == "replaced"

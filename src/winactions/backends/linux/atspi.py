@@ -1147,10 +1147,12 @@ class AtspiClient:
                 return _one_frame([raw for score, raw in scored if score == best], title, active, rank)
         return None
 
-    def menu_windows(self, frame: str, menus: list[Rect]) -> list[tuple[str, Rect]]:
+    def menu_windows(self, frame: str, menus: list[Rect], scale: int = 1) -> list[tuple[str, Rect]]:
         """The frame's app's top-level windows that show `menus` (open menus, as the X server
         places them; GTK 3's and Java's context menus), matched by size (Java reports the
-        window's place off by its frame's), each with the menu it shows."""
+        window's place off by its frame's), each with the menu it shows. An app that reports
+        logical pixels `scale` times smaller than the screen's (GTK under GDK_SCALE) reports its
+        menus that much smaller too."""
         async def find() -> list[tuple[str, Rect]]:
             dest = split_handle(frame)[0]
             tops = await self._children((dest, APP_ROOT))
@@ -1162,7 +1164,7 @@ class AtspiClient:
                 if not (raw.states and raw.states[0] & SHOWING_BIT):
                     continue
                 x, y, w, h = raw.extents
-                same = [m for m in menus if abs(w - m.width) + abs(h - m.height) <= MENU_SLACK]
+                same = [m for m in menus if abs(w * scale - m.width) + abs(h * scale - m.height) <= MENU_SLACK * scale]
                 if same:
                     menu = min(same, key=lambda m: abs(x - m.left) + abs(y - m.top))
                     found.append((raw.ref[0] + raw.ref[1], menu))

@@ -149,10 +149,14 @@ class LinuxBackend(Backend):
         """The window's placed tree with the context menus its app has open: GTK 3 and Java
         keep one in a top-level window of its own, not under the frame, so a state of the frame
         alone listed nothing of it. Each menu window takes the place the X server gives it (Java
-        reports it off by its frame's place; its items' places are right). Menus the app lists
-        nowhere (Qt's) stay out: `state` warns."""
+        reports it off by its frame's place; its items' places are right). An app that reports
+        logical pixels (GTK under GDK_SCALE) has its menus' items placed as its window's are: at
+        GDK_SCALE=2 galculator's context menu was not matched (half the X window's size) and
+        `state` warned of a menu it does not list. Menus the app lists nowhere (Qt's) stay out:
+        `state` warns."""
         menus = self.x11.popups(window)
-        tops = self.atspi.menu_windows(found.nodes[0].handle, menus) if menus else []
+        placement = self._placements.get(split_handle(found.nodes[0].handle)[0], IDENTITY)
+        tops = self.atspi.menu_windows(found.nodes[0].handle, menus, placement.scale) if menus else []
         if not tops:
             return found.model_copy(update={"popups": menus})
         nodes = list(found.nodes)
@@ -160,7 +164,7 @@ class LinuxBackend(Backend):
             extra = self.atspi.snapshot(top, max_nodes=max(1, max_nodes - len(nodes)))
             base = len(nodes)
             nodes += [dataclasses.replace(n, parent=0, rect=shown) if n.parent is None else
-                      dataclasses.replace(n, parent=n.parent + base) for n in extra.nodes]
+                      dataclasses.replace(placement.place(n), parent=n.parent + base) for n in extra.nodes]
         return found.model_copy(update={"nodes": nodes, "popups": menus})
 
     def refresh(self, handle: str) -> Node | None:
