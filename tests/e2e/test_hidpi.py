@@ -215,6 +215,16 @@ def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, d
     monkeypatch.setitem(desktop.env, "_JAVA_OPTIONS", "-Dsun.java2d.uiScale=2")
     app = launch(jedit_command(tmp_path / "jedit-settings", tmp_path / "hidpi.txt"), title="jEdit -")
     wait_for(winctl, ("Menu", "File"), ("Menu", "Help"), app=app)
+    # its text area's context menu, a window of its own reported in logical pixels: listed, drawn 2x
+    rect = app.window["rect"]
+    winctl("click-at", str((rect["left"] + rect["right"]) // 2), str((rect["top"] + rect["bottom"]) // 2),
+           "--button", "right")
+    menu = wait_for(winctl, ("MenuItem", "Cut"), ("MenuItem", "Paste"), app=app)
+    assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
+    cut = next(t["rect"] for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+               if (t["type"], t["name"]) == ("MenuItem", "Cut"))
+    assert cut[3] - cut[1] >= 30, f"a menu item drawn 2x: {cut}"
+    winctl("keys", "Escape")
     choose_by_mouse(winctl, app, ("Menu", "File"), "Save As...", tall=30)
     wait_for_window(desktop, "File Browser - Save")  # the item under the mouse was the one chosen
 
