@@ -332,6 +332,7 @@ def x_resources(desktop, text: str) -> Iterator[None]:
         yield
     finally:
         root.delete_property(name)
+        screen.sync()  # closing does not send what is queued: the resources outlived the test and scaled later apps
         screen.close()
 
 
