@@ -11,6 +11,9 @@ Editor (GTK 4) by GDK_SCALE=2, jEdit (Java Swing) by sun.java2d.uiScale=2.
 - Chromium at a device scale factor of 2 (Xft.dpi 192, as a HiDPI desktop sets it, or its own
   flag) reports its frame and toolbar in logical pixels but its page in the screen's: a mouse
   click on the page's button must press it (before, it landed at twice the button's place).
+- Qt 6 scales itself by Xft.dpi and reports logical pixels; GTK 3's and Java's context menus,
+  windows of their own, are reported in logical pixels too: each must be listed and clicked
+  where it is drawn.
 - A reference captured on the HiDPI display (a key's crop from the 2x screenshot, cut where
   `state` says the key is) is found on the same app drawn at 1x, at half its size (seed 004's
   scale tolerance on real rendering, not a resized screenshot), or refused, never found on
