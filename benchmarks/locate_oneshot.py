@@ -175,7 +175,9 @@ def menus(rounds: int) -> None:
     cases = []
     for name, label, box in MENU_LABELS:
         picture = SCREENS / name
-        height, width = cv2.imread(str(picture)).shape[:2]
+        pixels = cv2.imread(str(picture))
+        assert pixels is not None, f"the saved picture {picture} did not load"
+        height, width = pixels.shape[:2]
         cases.append((picture, (0, 0, width, height), label, box))
     saved("Qt, Java, LibreOffice and GTK 4 menus and keys (saved screenshots, tests/fixtures/screens), labels "
           + ", ".join(label for _, label, _ in MENU_LABELS), cases, rounds)
