@@ -388,20 +388,24 @@ class Placement:
         800 px wide for a 1600 px window, its page 1584 px wide."""
         if self.scale == 1 or self.window is None:
             return False
-        k, w = self.scale, self.window
-        scaled = Rect(left=page.left * k + self.dx, top=page.top * k + self.dy,
-                      right=page.right * k + self.dx, bottom=page.bottom * k + self.dy)
-        return _within(page, w) and not _within(scaled, w)
+        w = self.window
+        around = Rect(left=w.left - ROOT_SLACK, top=w.top - ROOT_SLACK, right=w.right + ROOT_SLACK,
+                      bottom=w.bottom + ROOT_SLACK)
+        return around.encloses(page) and not around.encloses(self.on_screen(page))
+
+    def on_screen(self, r: Rect) -> Rect:
+        """A reported rect where it is on the screen."""
+        k = self.scale
+        return Rect(left=r.left * k + self.dx, top=r.top * k + self.dy, right=r.right * k + self.dx,
+                    bottom=r.bottom * k + self.dy)
 
     def place(self, node: Node) -> Node:
         """The node where it is on the screen: a copy (a kept tree is never edited in place), made
         field by field: `dataclasses.replace` costs ~20 us, on every element of a big window each state."""
         if node.rect is None or self == IDENTITY:
             return node
-        r, k = node.rect, self.scale
         moved = object.__new__(Node)
-        moved.__dict__.update(node.__dict__, rect=Rect(left=r.left * k + self.dx, top=r.top * k + self.dy,
-                                                       right=r.right * k + self.dx, bottom=r.bottom * k + self.dy))
+        moved.__dict__.update(node.__dict__, rect=self.on_screen(node.rect))
         return moved
 
     def misfit(self, frames: list[Rect], window: Rect) -> int:
@@ -413,11 +417,6 @@ class Placement:
 
 IDENTITY = Placement()
 HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
-
-
-def _within(inner: Rect, outer: Rect) -> bool:
-    return inner.left >= outer.left - ROOT_SLACK and inner.top >= outer.top - ROOT_SLACK and \
-        inner.right <= outer.right + ROOT_SLACK and inner.bottom <= outer.bottom + ROOT_SLACK
 
 
 def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
