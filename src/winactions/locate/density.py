@@ -65,6 +65,12 @@ class Search:
     scales: tuple[float, float]
     first: float | None
 
+    @property
+    def then(self) -> tuple[float, float] | None:
+        """The scales searched next when these find nothing: the default tolerance, if these
+        leave out the reference's own size (a file may say its density wrongly)."""
+        return None if self.scales[0] <= 1 <= self.scales[1] else TOLERANCE
+
 
 def search(reference: float | None, window: float | None, remembered: float | None = None) -> Search:
     """Where to look for a reference of density `reference` in a window of density `window`

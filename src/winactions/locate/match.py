@@ -16,7 +16,6 @@ import numpy as np
 
 from winactions.errors import InvalidInput, NotFound
 from winactions.locate import density
-from winactions.locate.density import TOLERANCE
 from winactions.locate.files import read_image, to_bgr
 from winactions.locate.types import Candidate
 
@@ -37,8 +36,8 @@ def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str]
     found = find_as_said(shot, ref, where, threshold=threshold)
     if not found:
         score, (x, y) = best_plain(shot, ref)
-        low, high = where.scales
-        tried = f"{low:g}-{high:g}" if low <= 1 <= high else f"{low:g}-{high:g}, then {TOLERANCE[0]:g}-{TOLERANCE[1]:g}"
+        ranges = [where.scales] if where.then is None else [where.scales, where.then]
+        tried = ", then ".join(f"{low:g}-{high:g}" for low, high in ranges)
         raise NotFound(f"the reference {reference} is not in {image} at confidence >= {threshold:g} "
                        f"(best plain score {score:.2f} at ({x}, {y}), scales {tried} and features tried)",
                        hint="lower --threshold if that place is right, or crop the reference again")

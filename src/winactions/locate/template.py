@@ -136,10 +136,10 @@ def find_as_said(screen: np.ndarray, template: np.ndarray, where: Search, *, ori
     marked `detail["densities"] = "ignored"`: its scale is no evidence of what the app draws at."""
     found = find_template(screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.scales,
                           scale_hint=where.first)
-    if found or where.scales[0] <= 1 <= where.scales[1]:
+    if found or where.then is None:
         return found
-    return [replace(c, detail={**c.detail, "densities": "ignored"})
-            for c in find_template(screen, template, origin=origin, threshold=threshold, hint=hint)]
+    return [replace(c, detail={**c.detail, "densities": "ignored"}) for c in find_template(
+        screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.then)]
 
 
 # -- rungs ---------------------------------------------------------------------------------
