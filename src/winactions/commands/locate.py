@@ -93,10 +93,10 @@ class MatchParams(Params):
 def match(ctx: Context, p: MatchParams) -> MatchResult:
     """Find a reference image in a screenshot file: seed 004's template ladder on two files.
 
-    Exact match first, then scales 0.5-1.5 (first at the ratio of the files' pixel densities
-    when both record one: `screenshot --element`, or a name like ref@2x.png), then ORB
-    features; prints each place with its box, confidence, method and scale. Needs no desktop:
-    for checks on saved screenshots."""
+    Exact match first, then scales 0.5-1.5, then ORB features. When both files record their
+    pixel density (`screenshot --element`, or a name like ref@2x.png) and they differ: their
+    ratio first, then 0.7-1.4 times it, then 0.5-1.5. Prints each place with its box,
+    confidence, method and scale. Needs no desktop: for checks on saved screenshots."""
     from winactions.extras import require
 
     require("vision", "numpy", "cv2", feature="matching images")
