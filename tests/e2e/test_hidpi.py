@@ -317,9 +317,12 @@ def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desk
         settings.wait(5)
 
 
-# a button under a banner fixed over it, on the toolkit page: a click there reaches the banner
+# on the toolkit page: a button under a banner fixed over it (a click there reaches the banner),
+# and a button in a frame (a page within the page: the outermost one says how both report)
 COVERED = """<button style="position:absolute;left:8px;top:300px" onclick="document.title = 'Covered'">Covered</button>
 <div style="position:fixed;left:0;top:290px;width:300px;height:60px;background:#fc8">Cookie banner</div>
+<iframe style="position:absolute;left:340px;top:290px;width:200px;height:80px"
+ srcdoc="<button onclick=&quot;parent.document.title = 'Framed'&quot;>Inner</button>"></iframe>
 """
 
 
@@ -348,7 +351,8 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     nothing (the page's lower part fell outside the window and vanished from `state`). The
     button pressed and the field clicked into by the mouse each rename the tab (wmctrl reads
     it back); the toolbar, in logical pixels, is still placed on the window. Chromium's own hit
-    test takes the same screen pixels: a button under a cookie banner is refused, not clicked."""
+    test takes the same screen pixels: a button under a cookie banner is refused, not clicked.
+    A button in a frame (a page within the page) is clicked where it is drawn too."""
     page = web_page(tmp_path)
     (tmp_path / "page.html").write_text(PAGE.replace("</body>", COVERED + "</body>"))
     command = chromium_plain_command(page, tmp_path / "profile")
@@ -357,7 +361,7 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     with x_resources(desktop, "Xft.dpi:\t192\n" if how == "Xft.dpi" else ""):
         app = launch(command, title="Toolkit page")
         state = wait_for(winctl, ("Button", "Press me"), ("Edit", "Name"), ("Button", "Reload"), ("Button", "Covered"),
-                         app=app)
+                         ("Button", "Inner"), app=app)
     window = app.window["rect"]
     listed = winctl("--json", "state", "--verbose").json["result"]["targets"]
     targets = {(t["type"], t["name"]): t["rect"] for t in listed}
@@ -380,6 +384,8 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     assert refused.code != 0 and "is covered at" in refused.err, refused.err  # by the banner's box
     time.sleep(0.5)
     assert window_gone(desktop, "Covered"), "the button under the banner was pressed"
+    assert "mouse" in winctl("click", str(target(state, "Button", "Inner")), "--via", "input").out
+    wait_for_window(desktop, "Framed")
 
 
 def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
