@@ -29,6 +29,13 @@ from winactions.perception.provider import Detection
 
 IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
+# Elements whose inside is all their own: a shape or text seen within one is a part of it (its
+# label, its arrow, its selected text), not another element. Containers (Canvas, Image, Pane,
+# Document, ...) stay out: what they paint is what the tree lacks.
+WHOLE_TYPES = frozenset({
+    "Button", "SplitButton", "CheckBox", "RadioButton", "ComboBox", "Edit", "Spinner", "Slider", "ScrollBar",
+    "Menu", "MenuItem", "TabItem", "HeaderItem", "Hyperlink", "ListItem", "TreeItem", "DataItem",
+})
 
 SYSTEM = "You detect UI elements in screenshots. Answer with JSON only."
 PROMPT = """This is a screenshot of the window "{title}", {width}x{height} pixels.
@@ -67,10 +74,11 @@ class VisionProvider:
         image = screenshots.capture(backend, seen)
         origin = (seen.left, seen.top)
         # what lies under such a menu is hidden by it: it must not pass for the menu's items
-        known = [t.rect for t in base.targets if t.rect is not None
+        shown = [t for t in base.targets if t.rect is not None
                  and not any(menu.contains(*t.rect.center) for menu in base.popups)]
+        known = [t.rect for t in shown if t.rect is not None]
         if self.mode == "local":
-            found, detail = self._local(image, origin, known, base.targets)
+            found, detail = self._local(image, origin, known, shown, base.popups)
         else:
             found, detail = self._llm(image, origin, window)
         added = merge(found, known, seen, self.iou_threshold)
@@ -80,7 +88,7 @@ class VisionProvider:
 
     # -- local: shapes and OCR -----------------------------------------------------------
     def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect],
-               targets: list[Target]) -> tuple[list[Target], str]:
+               targets: list[Target], popups: list[Rect]) -> tuple[list[Target], str]:
         from winactions.extras import require
 
         require("vision", feature="--vision local")
@@ -90,17 +98,20 @@ class VisionProvider:
         from winactions.perception.shapes import detect_widgets
 
         bgr = np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+        wholes = [t.rect for t in targets if t.type in WHOLE_TYPES and t.rect is not None]
+        named = [t.rect for t in targets if t.type in WHOLE_TYPES and t.rect is not None and (t.name or t.value)]
         shapes = [Target(id=0, type=c.label or "Element", name="", rect=c.rect, source=Source.VISION,
                          confidence=round(c.confidence, 2), states=["enabled"],
                          derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})")
-                  for c in detect_widgets(bgr, origin=origin)]
+                  for c in detect_widgets(bgr, origin=origin)
+                  if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)]
         # a shape the tree has already (a canvas, a panel) goes at the merge: text in it stands alone
         shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
                                                                           for k in known)]
         engine = shared_engine()
         boxes = engine.detect(bgr, origin=origin)
         # recognising is the slow half of OCR: only read text no known element covers
-        fresh = [b for b in boxes if not _covered(b, known)]
+        fresh = [b for b in boxes if not _covered(b, known) and not _part_of(b, named, popups)]
         texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
         text_targets = []
         for box in texts:
@@ -178,6 +189,21 @@ def _already_named(text: str, rect: Rect, targets: list[Target]) -> bool:
 def _covered(box: Rect, known: list[Rect]) -> bool:
     cx, cy = box.center
     return any(k.contains(cx, cy) and (k.area <= 4 * box.area or box.iou(k) > 0.1) for k in known)
+
+
+def _part_of(box: Rect, wholes: list[Rect], popups: list[Rect]) -> bool:
+    """Whether `box` lies in a listed element of WHOLE_TYPES, so is a part of it: "=" read as
+    "二" on a calculator's "=" key, a combo box's arrow read as "4", a selection's highlight in a
+    field taken for a button. Not inside a menu the tree lacks: its items lie over such elements."""
+    cx, cy = box.center
+    return not any(menu.contains(cx, cy) for menu in popups) and any(w.contains(cx, cy) for w in wholes)
+
+
+def _group(box: Rect, known: list[Rect]) -> bool:
+    """Whether a shape holds two listed elements or more: a frame drawn around a keypad's keys
+    is a group of them, not a widget of its own (Qalculate!'s keypads were listed as two
+    "buttons" of 170x230 and 390x230 px)."""
+    return sum(box.encloses(k) for k in known if k.area < box.area) >= 2
 
 
 def _inside(inner: Rect, outer: Rect) -> bool:
