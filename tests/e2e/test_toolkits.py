@@ -43,6 +43,7 @@ from tests.fixtures.toolkit_apps import (
     web_page,
 )
 from winactions.backends.linux.virtual_desktop import VirtualDesktop
+from winactions.model import Rect
 
 pytestmark = pytest.mark.desktop
 
@@ -673,6 +674,30 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
     winctl("keys", "ctrl+s")
     assert wait_for_file(doc, "replaced").strip() == "replaced"
     assert not any("a menu is open" in w for w in winctl.state()["warnings"])
+
+
+def test_a_gtk4_popover_menu_missing_from_the_tree_is_read_from_pixels_and_chosen(winctl, launch):
+    """GTK 4 (gnome-calculator 43) keeps its mode menu, a popover, out of the tree. `state`
+    says a menu is open; `--vision local` reads its items, and "Advanced" chosen from them
+    switches the calculator's mode (its mode button is named so). The menu's own frame is not
+    an element: it was listed as a Button as large as the menu, named by the first text in it."""
+    launch(["gnome-calculator"], title="Calculator")
+    winctl("click", str(target(wait_for(winctl, ("Button", "Mode selection")), "Button", "Mode selection")))
+    deadline = time.monotonic() + 10
+    while not (menus := [json.loads(w.split(" at ")[1].split(" that ")[0]) for w in winctl.state()["warnings"]
+                         if "a menu is open at" in w]):
+        assert time.monotonic() < deadline, "no warning of the open menu"
+        time.sleep(0.2)
+    seen = winctl("--json", "state", "--vision", "local", "--verbose").json["result"]["targets"]
+    def box(r: list[int]) -> Rect:
+        return Rect.from_xywh(r[0], r[1], r[2] - r[0], r[3] - r[1])
+
+    for added in (t for t in seen if t.get("source") == "vision"):
+        assert all(box(added["rect"]).iou(box(menu)) <= 0.5 for menu in menus), (added, menus)
+    advanced = next((t for t in seen if t["name"] == "Advanced" and t.get("source") == "ocr"), None)
+    assert advanced is not None, [t["name"] for t in seen if t.get("source") == "ocr"]
+    assert "via mouse" in winctl("click", str(advanced["id"])).out
+    wait_for(winctl, ("Button", "Advanced"))
 
 
 def test_a_qt_menu_item_clicked_closes_its_menu(winctl, launch, tmp_path):

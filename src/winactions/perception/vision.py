@@ -29,6 +29,7 @@ from winactions.perception.provider import Detection
 
 IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
+POPUP_FRAME = 0.5  # a shape overlapping an open menu the tree lacks this much is the menu's own frame
 # Elements whose inside is all their own: a shape or text seen within one is a part of it (its
 # label, its arrow, its selected text), not another element. Containers (Canvas, Image, Pane,
 # Document, ...) stay out: what they paint is what the tree lacks.
@@ -104,7 +105,8 @@ class VisionProvider:
                          confidence=round(c.confidence, 2), states=["enabled"],
                          derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})")
                   for c in detect_widgets(bgr, origin=origin)
-                  if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)]
+                  if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)
+                  and not any(c.rect.iou(menu) > POPUP_FRAME for menu in popups)]
         # a shape the tree has already (a canvas, a panel) goes at the merge: text in it stands alone
         shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
                                                                           for k in known)]
