@@ -29,7 +29,6 @@ from winactions.perception.provider import Detection
 
 IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
-POPUP_FRAME = 0.5  # a shape overlapping an open menu the tree lacks this much is the menu's own frame
 # Elements whose inside is all their own: a shape or text seen within one is a part of it (its
 # label, its arrow, its selected text), not another element. Containers (Canvas, Image, Pane,
 # Document, ...) stay out: what they paint is what the tree lacks.
@@ -82,7 +81,7 @@ class VisionProvider:
             found, detail = self._local(image, origin, known, shown, base.popups)
         else:
             found, detail = self._llm(image, origin, window)
-        added = merge(found, known, seen, self.iou_threshold)
+        added = merge(found, known, [*base.popups, window.rect], self.iou_threshold)  # menus lie on top
         report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
                   f" ({detail})")
         return dataclasses.replace(base, targets=[*base.targets, *added], reports=[*base.reports, report])
@@ -105,8 +104,7 @@ class VisionProvider:
                          confidence=round(c.confidence, 2), states=["enabled"],
                          derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})")
                   for c in detect_widgets(bgr, origin=origin)
-                  if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)
-                  and not any(c.rect.iou(menu) > POPUP_FRAME for menu in popups)]
+                  if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)]
         # a shape the tree has already (a canvas, a panel) goes at the merge: text in it stands alone
         shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
                                                                           for k in known)]
@@ -151,12 +149,16 @@ class VisionProvider:
         return found, detail
 
 
-def merge(found: list[Target], known: list[Rect], window: Rect, threshold: float) -> list[Target]:
-    """Keep detections inside the window that overlap no known or already kept element."""
+def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float) -> list[Target]:
+    """Keep detections that overlap no known or already kept element, each clipped to what it
+    lies in: a menu open over the window, or the window (`shown`, top first). The screenshot
+    spans them, and between a menu reaching past the window and the window lies another app:
+    featherpad's context menu took galculator's "MR" and "MS" keys with it."""
     kept: list[Target] = []
     taken = list(known)
     for t in sorted(found, key=lambda t: -(t.confidence or 0)):
-        rect = t.rect.intersect(window) if t.rect is not None else None
+        area = next((a for a in shown if t.rect is not None and a.contains(*t.rect.center)), None)
+        rect = t.rect.intersect(area) if t.rect is not None and area is not None else None
         if rect is None or rect.width < MIN_SIDE or rect.height < MIN_SIDE:
             continue
         if any(rect.iou(other) > threshold for other in taken):

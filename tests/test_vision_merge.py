@@ -1,0 +1,32 @@
+"""What `--vision local` keeps of what it sees, on places measured on real apps: only what lies
+in the window or in a menu open over it, and nothing that is a part of a listed element."""
+
+from winactions.model import Rect, Source, Target
+from winactions.perception.vision import merge
+
+
+def box(left: int, top: int, right: int, bottom: int) -> Rect:
+    return Rect(left=left, top=top, right=right, bottom=bottom)
+
+
+def seen(name: str, rect: Rect) -> Target:
+    return Target(id=0, type="Text", name=name, rect=rect, source=Source.OCR, confidence=0.99)
+
+
+def test_what_lies_between_a_menu_reaching_past_the_window_and_the_window_is_another_apps():
+    """featherpad's context menu, opened at the middle of its 800x500 window, reaches 28 px
+    below it; the screenshot spans both, and its corner left of the menu showed galculator's
+    "MR" key. Its "Check Spelling" item lies across the window's bottom edge, on the menu."""
+    window, menu = box(1, 20, 801, 520), box(401, 288, 749, 548)
+    found = [seen("MR", box(324, 523, 371, 546)), seen("Check Spelling", box(425, 496, 529, 521)),
+             seen("Paste Date and Time", box(404, 523, 568, 547))]
+    kept = merge(found, [], [menu, window], 0.1)
+    assert [(t.name, t.rect) for t in kept] == [("Check Spelling", box(425, 496, 529, 521)),
+                                                ("Paste Date and Time", box(404, 523, 568, 547))]
+
+
+def test_a_detection_of_a_known_element_is_that_element():
+    window = box(0, 0, 800, 600)
+    kept = merge([seen("OK", box(10, 10, 60, 40)), seen("Cancel", box(100, 10, 160, 40))],
+                 [box(8, 8, 62, 42)], [window], 0.1)
+    assert [t.name for t in kept] == ["Cancel"]
