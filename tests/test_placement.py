@@ -3,7 +3,8 @@ frames and X windows measured on real apps."""
 
 from __future__ import annotations
 
-from winactions.backends.linux.backend import IDENTITY, Placement, placement_of
+from winactions.backends.base import IN_POPUP
+from winactions.backends.linux.backend import IDENTITY, Placement, placement_of, popovers_moved
 from winactions.model import Node, Rect
 
 
@@ -91,3 +92,25 @@ def test_chromium_at_device_scale_2_keeps_its_page_in_screen_pixels():
     # a page that reports logical pixels like its frame (Chromium at 1x, or GTK's WebKit) is placed like it
     assert not placement.in_screen_pixels(Rect(left=54, top=143, right=846, bottom=536))
     assert not IDENTITY.in_screen_pixels(nodes[2].rect)
+
+
+def test_a_gtk4_popover_is_moved_where_the_x_server_shows_it():
+    """gnome-text-editor's main menu, a GTK 4.8 popover, reported (once placed in its window) at
+    its menu button's place, reaching below the screen; the X server shows it above the button.
+    Everything in it moves with it and says it is in a popup of its own; the button it pops
+    from, and a menu already where it shows, stay."""
+    menus = [Rect(left=427, top=9, right=690, bottom=596)]
+    nodes = [Node(handle=":1.5/frame", parent=None, role="Window", native_role="frame", rect=xywh(0, 560, 700, 520)),
+             Node(handle=":1.5/button", parent=0, role="Button", native_role="push-button",
+                  rect=Rect(left=541, top=571, right=575, bottom=605)),
+             Node(handle=":1.5/popover", parent=1, role="Menu", native_role="menu",
+                  rect=Rect(left=541, top=571, right=804, bottom=1158)),
+             Node(handle=":1.5/save", parent=2, role="MenuItem", native_role="menu-item",
+                  rect=Rect(left=583, top=768, right=762, bottom=800))]
+    moved = popovers_moved(nodes, menus, 8)
+    assert moved[2].rect == menus[0]
+    assert moved[3].rect == Rect(left=469, top=206, right=648, bottom=238)  # drawn there (screenshot)
+    assert IN_POPUP in moved[3].extra and IN_POPUP not in moved[1].extra
+    assert moved[:2] == nodes[:2]
+    assert popovers_moved(moved, menus, 8) == moved  # where it shows: left as it is
+    assert popovers_moved(nodes, [Rect(left=427, top=9, right=600, bottom=400)], 8) == nodes  # no menu its size

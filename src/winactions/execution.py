@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from enum import Enum
 
-from winactions.backends.base import Backend, MouseButton, no_option, option_index
+from winactions.backends.base import IN_POPUP, Backend, MouseButton, no_option, option_index
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WinctlError
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Source, Target, WindowInfo
@@ -176,7 +176,7 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
         raise ActionFailed(f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
                            hint="use --via auto or --via input to click with the mouse")
     x, y = pointer_point(backend, window, target, node)
-    uncovered(backend, window, target, x, y)
+    uncovered(backend, window, target, node, x, y)
     if target.type in DOUBLE_CLICK_TYPES:  # two actions must not reach the app as one double-click
         backend.space_clicks(x, y)
     backend.click(x, y, button, count)
@@ -195,7 +195,7 @@ def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, f
                                 f"filled in or a choice made first); `--via input` {forced}")
 
 
-def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: int) -> None:
+def uncovered(backend: Backend, window: WindowInfo, target: Target, node: Node | None, x: int, y: int) -> None:
     """Make sure a click at (x, y) reaches the window, not something on top of it.
 
     A tooltip left by the pointer's last stop covers the keys below it (galculator's "Eight"
@@ -207,8 +207,9 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, x: int, y: i
     if backend.bound_window() == window.id:
         return  # bound input goes to the window itself, covered or not
     # a menu's item, or anything found in the pixels there (a menu item found by its text), may
-    # be in an open menu: then the menu is not in its way
-    in_popup = target.type in POPUP_CONTENT or target.source in SEEN_ON_SCREEN
+    # be in an open menu: then the menu is not in its way; so is what its backend knows is in one
+    in_popup = target.type in POPUP_CONTENT or target.source in SEEN_ON_SCREEN or (
+        node is not None and IN_POPUP in node.extra)
 
     def cover() -> str | None:  # another window on top, else the window's own content over the element
         on_top = backend.covering(window.id, x, y, in_popup)

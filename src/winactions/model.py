@@ -50,6 +50,10 @@ class Rect(BaseModel):
     def contains(self, x: int, y: int) -> bool:
         return self.left <= x < self.right and self.top <= y < self.bottom
 
+    def moved(self, dx: int, dy: int) -> Rect:
+        """This rectangle `dx` px to the right and `dy` px down."""
+        return Rect(left=self.left + dx, top=self.top + dy, right=self.right + dx, bottom=self.bottom + dy)
+
     def encloses(self, other: Rect) -> bool:
         """Whether all of `other` lies within this rectangle."""
         return self.left <= other.left and other.right <= self.right and self.top <= other.top \

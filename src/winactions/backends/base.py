@@ -83,6 +83,12 @@ COVERED_BY_POPUP = "an open menu or popup (a click there only closes it)"
 COVERED_BY_HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go)"
 
 
+# A `Node.extra` key a backend sets on an element that shows in a popup window of its own
+# whatever its type (a button in a GTK 4 popover): that popup is not in the way of a click on it.
+# Its value says where the popup is.
+IN_POPUP = "in_popup"
+
+
 def covered_by_window(title: str) -> str:
     return f'the window "{title}"' if title else "another window"
 

@@ -1120,10 +1120,8 @@ class AtspiClient:
 
         async def describe(ref: tuple[str, str]) -> tuple[str, str, int | None]:
             name, pid = await asyncio.gather(
-                self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]),
-                self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                            "GetConnectionUnixProcessID", "s", [ref[0]]))
-            return ref[0], str(name[0].value) if name else "", int(pid[0]) if pid else None
+                self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]), self._pid(ref[0]))
+            return ref[0], str(name[0].value) if name else "", pid
 
         return list(await asyncio.gather(*(describe(a) for a in apps)))
 
@@ -1178,12 +1176,9 @@ class AtspiClient:
         on a HiDPI display in logical pixels)."""
         async def read() -> tuple[int | None, list[Rect]]:
             dest = split_handle(handle)[0]
-            pid, tops = await asyncio.gather(
-                self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                            "GetConnectionUnixProcessID", "s", [dest]),
-                self._children((dest, APP_ROOT)))
+            pid, tops = await asyncio.gather(self._pid(dest), self._children((dest, APP_ROOT)))
             rects = await asyncio.gather(*(self._frame_extents(ref) for ref in tops))
-            return (int(pid[0]) if pid else None), [r for r in rects if r is not None]
+            return pid, [r for r in rects if r is not None]
 
         return self._run(read())
 
@@ -1227,23 +1222,37 @@ class AtspiClient:
                                           self._maybe(*hit, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
         return (role_of(int(role[0]))[1] if role else "Custom"), (str(name[0].value) if name else "")
 
-    def outer_page(self, handle: str) -> Rect | None:
-        """The place the outermost web page around this element (or the element itself)
-        reports, as it reports it; None outside any page, and for apps that show none (only
-        browser engines are asked: the walk up costs a round trip per level)."""
-        async def find() -> Rect | None:
+    def placed_around(self, handle: str, roles: frozenset[str], toolkits: frozenset[str]) -> list[Rect]:
+        """The places that the element and those of its ancestors whose AT-SPI role is one of
+        `roles` report, as they report them, nearest first; none for apps whose toolkit is not
+        in `toolkits` (the walk up costs a round trip per level: only the toolkits that report
+        a part of themselves apart pay it). The outermost web page of a browser engine; the
+        popover of a GTK 4 menu."""
+        async def find() -> list[Rect]:
             ref = await self._resolve(handle)
-            if await self._toolkit(ref[0]) not in WEB_TOOLKITS:
-                return None
+            if await self._toolkit(ref[0]) not in toolkits:
+                return []
             chain = [ref, *await self._ancestors(ref)]
-            roles = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
-            pages = [r for r, role in zip(chain, roles) if role and role_of(int(role[0]))[0] == WEB_PAGE]
-            if not pages:
-                return None
-            extents = await self._maybe(*pages[-1], IFACE + "Component", "GetExtents", "u", [0])
-            return Rect.from_xywh(*extents[0]) if extents and extents[0][2] > 0 and extents[0][3] > 0 else None
+            kinds = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
+            wanted = [r for r, kind in zip(chain, kinds) if kind and role_of(int(kind[0]))[0] in roles]
+            places = await asyncio.gather(*(self._maybe(*r, IFACE + "Component", "GetExtents", "u", [0])
+                                            for r in wanted))
+            return [Rect.from_xywh(*e[0]) for e in places if e and e[0][2] > 0 and e[0][3] > 0]
 
-        return self._run(find(), doing="while the element's web page was looked for")
+        return self._run(find(), doing="while the element's place was looked for")
+
+    def toolkit(self, handle: str) -> str:
+        """The element's app's toolkit name, lower case ("gtk4", "qt", "gecko"...), asked once per app."""
+        return self._run(self._toolkit(split_handle(handle)[0]))
+
+    def pid(self, handle: str) -> int | None:
+        """The process of the element's app, as the bus knows it."""
+        return self._run(self._pid(split_handle(handle)[0]))
+
+    async def _pid(self, dest: str) -> int | None:
+        pid = await self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                "GetConnectionUnixProcessID", "s", [dest])
+        return int(pid[0]) if pid else None
 
     async def _ancestors(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
         """The element's parents, nearest first, up to its window (the child of the app's root)."""
@@ -1823,10 +1832,8 @@ def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, i
 
 
 def _moved(node: Node, dx: int, dy: int) -> Node:
-    r = node.rect
-    assert r is not None
-    return dataclasses.replace(node, rect=Rect(left=r.left + dx, top=r.top + dy, right=r.right + dx,
-                                               bottom=r.bottom + dy))
+    assert node.rect is not None
+    return dataclasses.replace(node, rect=node.rect.moved(dx, dy))
 
 
 def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:

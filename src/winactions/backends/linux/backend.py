@@ -15,10 +15,10 @@ from functools import cached_property
 
 from PIL import Image
 
-from winactions.backends.base import Backend, Capability, MouseButton, WindowAction, covered_by_element
+from winactions.backends.base import IN_POPUP, Backend, Capability, MouseButton, WindowAction, covered_by_element
 from winactions.backends.linux import bridges, clipboard
 from winactions.backends.linux import density as app_density
-from winactions.backends.linux.atspi import WEB_PAGE, AtspiClient, split_handle
+from winactions.backends.linux.atspi import MENU_SLACK, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound, NoTree, WinctlError
@@ -26,6 +26,10 @@ from winactions.keys import Chord, parse_keys
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (borders, shadows)
+# GTK 4 reports a popover (a menu button's menu, a primary menu) where the widget it pops from
+# is, not where the X server shows it (`popovers_moved`)
+POPOVER_TOOLKITS = frozenset({"gtk4"})
+POPOVER_ROLES = frozenset({"menu"})
 TITLE_BAR = 64  # px: the tallest window manager's title bar over a frame that reports it as its own
 FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
 SHEET_SCROLL_SETTLE = 1.0  # s for a sheet to scroll to its cell cursor
@@ -156,6 +160,8 @@ class LinuxBackend(Backend):
         `state` warns."""
         menus = self.x11.popups(window)
         placement = self._placements.get(split_handle(found.nodes[0].handle)[0], IDENTITY)
+        if menus and self.atspi.toolkit(found.nodes[0].handle) in POPOVER_TOOLKITS:
+            found = found.model_copy(update={"nodes": popovers_moved(found.nodes, menus, MENU_SLACK * placement.scale)})
         tops = self.atspi.menu_windows(found.nodes[0].handle, menus, placement.scale) if menus else []
         if not tops:
             return found.model_copy(update={"popups": menus})
@@ -174,10 +180,26 @@ class LinuxBackend(Backend):
             return node
         placement = self._placement_of(handle)
         if placement.scale > 1:  # in a web page that reports screen pixels (see `_on_screen`)?
-            page = self.atspi.outer_page(handle)
-            if page is not None and placement.in_screen_pixels(page):
+            pages = self.atspi.placed_around(handle, frozenset({WEB_PAGE}), WEB_TOOLKITS)
+            if pages and placement.in_screen_pixels(pages[-1]):
                 return node
-        return placement.place(node)
+        return self._out_of_popover(handle, placement.place(node), placement)
+
+    def _out_of_popover(self, handle: str, node: Node, placement: Placement) -> Node:
+        """The element placed where the X server shows the popover it is in (`popovers_moved`),
+        as a snapshot places it. Only asked of GTK 4 apps with a menu open: it walks up the
+        element's parents, a round trip per level."""
+        if self.atspi.toolkit(handle) not in POPOVER_TOOLKITS:
+            return node
+        pid = self.atspi.pid(handle)
+        menus = [menu for w in self.list_windows() if w.pid == pid for menu in self.x11.popups(w)]
+        if not menus or node.rect is None:
+            return node
+        for reported in self.atspi.placed_around(handle, POPOVER_ROLES, POPOVER_TOOLKITS):
+            shift = popover_offset(placement.on_screen(reported), menus, MENU_SLACK * placement.scale)
+            if shift is not None:
+                return in_popover(node, shift)
+        return node
 
     def _placement_of(self, handle: str) -> Placement:
         """How `_on_screen` places this element's app: known from its last snapshot in this
@@ -416,6 +438,44 @@ class Placement:
 
 
 IDENTITY = Placement()
+
+
+def popovers_moved(nodes: list[Node], menus: list[Rect], slack: int) -> list[Node]:
+    """The nodes with each popover that is reported away from the open menu it shows in moved
+    there, and everything in it. GTK 4.8 reports a popover at the place of the widget it pops
+    from: gnome-text-editor's main menu at its menu button, [541,571,804,1158] (reaching
+    past the screen), where the X server shows it at [427,9,690,596]; a mouse click on its
+    "Save" landed in the text. A popover is told by its size: that of an open menu, to `slack`
+    px. Nodes are in document order: a parent comes before its children."""
+    shifts: list[tuple[int, int] | None] = [None] * len(nodes)
+    out = list(nodes)
+    for i, node in enumerate(nodes):
+        shift = shifts[node.parent] if node.parent is not None else None
+        if shift is None and node.native_role in POPOVER_ROLES and node.rect is not None:
+            shift = popover_offset(node.rect, menus, slack)
+        shifts[i] = shift
+        if shift is not None and node.rect is not None:
+            out[i] = in_popover(node, shift)
+    return out
+
+
+def in_popover(node: Node, shift: tuple[int, int]) -> Node:
+    """The node of a popover moved where it shows, marked as being in a popup of its own (a
+    click on it is not in the popup's way, whatever its type: `IN_POPUP`)."""
+    assert node.rect is not None
+    return dataclasses.replace(node, rect=node.rect.moved(*shift),
+                               extra={**node.extra, IN_POPUP: f"a GTK 4 popover moved by {shift}"})
+
+
+def popover_offset(reported: Rect, menus: list[Rect], slack: int) -> tuple[int, int] | None:
+    """How far a popover reported at `reported` (on the screen, as placed) lies from the open
+    menu of its size that shows it; None where it shows at one, or none is its size."""
+    same = [m for m in menus if abs(m.width - reported.width) + abs(m.height - reported.height) <= slack]
+    if not same:
+        return None
+    menu = min(same, key=lambda m: abs(m.left - reported.left) + abs(m.top - reported.top))
+    dx, dy = menu.left - reported.left, menu.top - reported.top
+    return None if abs(dx) + abs(dy) <= slack else (dx, dy)
 HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
 
 
