@@ -120,8 +120,16 @@ def test_locate_in_a_screenshot_by_text_image_and_plain_name(offline, crops):
     assert "no reliable match" in gone["error"]["message"]
     missing = json.loads(offline("--json", "locate", "text:Apply", "--in", "nope.png", expect=2).stdout)
     assert missing["error"]["message"].startswith("the screenshot nope.png does not exist")
-    no_ref = json.loads(offline("--json", "locate", "image:./none.png", "--in", str(GTK), expect=3).stdout)
-    assert "reference image none.png does not exist" in no_ref["error"]["message"]
+    # a reference that cannot be searched for is bad input, its hint how to mend it, not "lower --reliable"
+    no_ref = json.loads(offline("--json", "locate", "image:./none.png", "--in", str(GTK), expect=2).stdout)["error"]
+    assert no_ref["code"] == "invalid_input" and no_ref["hint"] == "check the path"
+    assert no_ref["message"].endswith("(template: reference image none.png does not exist)"), no_ref
+    unreadable = json.loads(offline("--json", "locate", f"image:{crops / 'notes.png'}", "--in", str(GTK),
+                                    expect=2).stdout)["error"]
+    assert "is not an image OpenCV can read" in unreadable["message"] and unreadable["hint"] == "save it as PNG"
+    unnamed = json.loads(offline("--json", "locate", "image:none.png", "--in", str(GTK), expect=3).stdout)["error"]
+    assert "no file none.png in " in unnamed["message"] and "--reliable" not in unnamed["hint"], unnamed
+    assert "--reliable" not in gone["error"]["hint"]  # nothing was found below the bar: lowering it finds nothing
 
 
 def test_verify_location_on_saved_screenshots(offline, crops):

@@ -77,8 +77,8 @@ def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
     if not result.success:
         options = "; ".join(f'"{c.label}" {c.bbox} {c.confidence:.2f} by {c.method}' for c in result.candidates[:3])
         raise NotFound(result.error or f"{p.target!r} was not found",
-                       hint=(f"closest: {options}; " if options else "")
-                       + "lower --reliable, try another --strategy, or look with `winctl screenshot`")
+                       hint=(f"closest: {options}; lower --reliable, " if options else "")
+                       + "try another --strategy, or look with `winctl screenshot`")
     return LocateCommandResult(located=result, cache=locator.cache.stats if p.in_ is None else {})
 
 

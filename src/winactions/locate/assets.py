@@ -76,7 +76,8 @@ class AssetLibrary:
         aliases = tuple(_aliases(entry))
         description = str(entry["description"]) if entry.get("description") else None
         if not images and description is None:
-            raise NotFound(f"no reference image for {name!r} in {self.root}",
+            here = f"no file {name} in {Path.cwd()}, and " if Path(name).suffix.lower() in IMAGE_SUFFIXES else ""
+            raise NotFound(f"{here}no reference image for {name!r} in {self.root}",
                            hint=f"save one as {self.root}/common/{key}.png (variants {key}_v2.png...)"
                                 + (f"; known: {', '.join(sorted(self.index)[:10])}" if self.index else ""))
         return Asset(key, tuple(images), entry_app, aliases, description)

@@ -189,6 +189,7 @@ class Locator:
              reliable: float) -> LocateResult:
         attempts: list[Attempt] = []
         pool: list[Candidate] = []
+        unusable: InvalidInput | None = None
         screens = self.backend.screens()
         for strategy in chain:
             progress.step(f"locate {target}: trying {strategy}" + (f" (after {', '.join(a.strategy for a in attempts)})"
@@ -197,6 +198,9 @@ class Locator:
             attempt = Attempt(strategy=strategy)
             try:
                 found = self._try(strategy, query, shot, window)
+            except InvalidInput as exc:  # the target is unusable to this strategy: said at the end, with its mend
+                found, attempt.error = [], exc.message
+                unusable = unusable or exc
             except WinctlError as exc:
                 found, attempt.error = [], exc.message
             except Exception as exc:  # noqa: BLE001 - one broken strategy must not end the chain
@@ -234,6 +238,9 @@ class Locator:
                                       " `winctl locate` with --region picks one")
         pool.sort(key=lambda c: -c.confidence)
         why = "; ".join(f"{a.strategy}: {a.error}" for a in attempts) or "no strategy applies"
+        if unusable is not None and not pool:
+            # a reference that is no image, or flat: lowering the bar finds nothing, mending the input may
+            raise InvalidInput(f"no reliable match for {target!r} ({why})", hint=unusable.hint)
         return LocateResult(target=target, success=False, candidates=[_located(c, screens) for c in
                                                                       pool[:MAX_CANDIDATES]],
                             attempts=attempts, searched=shot.rect,
