@@ -54,11 +54,12 @@ from winactions.commands.results import (
     WindowResult,
     WindowsResult,
 )
-from winactions.errors import InvalidInput, WinctlError
+from winactions.errors import InvalidInput, NotFound, WinctlError
 from winactions.model import Rect, UIState, WindowInfo
 from winactions.render import hint_for
-from winactions.session.desktop import DesktopSession
+from winactions.session.desktop import NAME_PREFIX, DesktopSession, is_id
 
+ELEMENT_ARGS = ("id", "element")  # parameters that take an element: an id (int), or a name or target (str)
 Infer = Literal["off", "rules", "llm"]
 Vision = Literal["off", "auto", "local", "llm"]
 Box = Rect | str | tuple[int, int, int, int]  # a Rect, "x,y,width,height", or (x, y, width, height)
@@ -99,10 +100,16 @@ class Desktop:
             window = None
         options = GlobalOptions(window=window or self.window, return_state=return_state, infer=infer,
                                 vision=vision, session=self.name, device=self.device)
+        named = [k for k in ELEMENT_ARGS if isinstance(args.get(k), str) and is_id(args[k])]
+        for key in named:  # Python tells an id (int) from a name (str): "7" is a calculator's key, not the id 7
+            args[key] = NAME_PREFIX + args[key]
         try:
             return self.run(cmd.name, args, options)
         except WinctlError as exc:
             exc.hint = hint_for(exc.hint, "python")
+            if named and isinstance(exc, NotFound):  # it may have been meant as an id
+                given = args[named[0]].removeprefix(NAME_PREFIX).strip()
+                exc.hint = "; ".join(filter(None, [exc.hint, f"an id is an int here: {command}({given})"]))
             raise
 
     def commands(self) -> list[str]:

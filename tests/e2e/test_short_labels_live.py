@@ -8,6 +8,7 @@ would be found there first (issue 15.5)."""
 from __future__ import annotations
 
 import subprocess
+import sys
 import time
 
 import pytest
@@ -128,3 +129,37 @@ def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, la
     wait_for_buttons(winctl, 20)
     seen = winctl("--json", "state", "--vision", "local", "--verbose").json["result"]["targets"]
     assert_nothing_seen_twice(seen)
+
+
+def test_a_key_named_by_a_number_is_clicked_by_its_name_not_taken_for_an_id(winctl, launch):  # noqa: F811
+    """On a calculator, "7" is a key's name and an id of another element: `Desktop.click("7")`
+    clicked the element with id 7 (Qalculate!'s Help menu; "6" opened its Units menu), said
+    "action:click", and the expression stayed empty. In the CLI a number stays an id, and
+    `name:7` is the key; in Python a str is a name (an id is an int)."""
+    launch(["qalculate-gtk"], title="Qalculate!")
+    state = wait_for_buttons(winctl, 30)
+    by_id = {t["id"]: t for t in state["targets"]}
+    assert by_id[7]["name"] != "7" and by_id[6]["name"] != "6"  # what a number as an id would click
+    for key in ("7", "×"):
+        assert f'"{key}"' in winctl("click", f"name:{key}").out
+    script = """
+from winactions import Desktop, NotFound
+with Desktop(window="Qalculate!") as desktop:
+    print(desktop.click("6").target.name)
+    try:
+        desktop.click("99999")
+    except NotFound as error:
+        print(error.hint)
+"""
+    done = subprocess.run([sys.executable, "-c", script], env=winctl.env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["6", "use `Desktop.call('state')` for names and ids; "
+                                             "an id is an int here: click(99999)"], done.stdout
+    deadline = time.monotonic() + 5
+    while (shown := [t.get("value") for t in winctl.state()["targets"] if t["type"] == "Edit"]) != ["7×6"]:
+        assert time.monotonic() < deadline, shown  # the expression the keys typed, in the app's own field
+        time.sleep(0.3)
+    assert not any("menu is open" in w for w in winctl.state()["warnings"])
+    missing = winctl("--json", "click", "name:99999", expect=3).json["error"]
+    assert missing["message"] == "no element of the window is named '99999'", missing

@@ -313,10 +313,10 @@ class DesktopSession:
         """An id, or the one element the window shows now with this name (`get value Name`):
         a fresh state is read and nothing is scrolled, as reading changes nothing. Of a field
         and a label sharing the name, the field is meant; several others are an error."""
-        if isinstance(ref, int) or _is_id(ref):
+        if isinstance(ref, int) or is_id(ref):
             return self.resolve(int(ref))
         shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
-        found = _named(ref.strip(), shown, (_takes_text, _is_control))
+        found = _named(_plain_name(ref), shown, (_takes_text, _is_control))
         if found is None:
             raise NotFound(f"no element the window shows is named {ref!r}",
                            hint="run `winctl state` for names and ids (one out of view is read by its id)")
@@ -331,15 +331,18 @@ class DesktopSession:
         `takes_text` (for `input`): of several elements sharing a plain name, the one that
         takes text is meant (GTK's Save As has an Edit and a column header named "Name").
         `wheel` False (`--via semantic`): a name out of view is not scrolled to with the mouse."""
-        if isinstance(ref, int) or _is_id(ref):
+        if isinstance(ref, int) or is_id(ref):
             target, node = self.resolve(int(ref), acting=True)
             self._check_lent_name(target, window)
             return target, node
         if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
             progress.step(f"looking for {ref!r} in the window's tree")
-            named = self._named_in_tree(ref.strip(), window, takes_text, wheel)
+            named = self._named_in_tree(_plain_name(ref), window, takes_text, wheel)
             if named is not None:
                 return self.resolve(named.id, acting=True)
+            if ref.startswith(NAME_PREFIX):  # the tree's element, said so: never pixels
+                raise NotFound(f"no element of the window is named {_plain_name(ref)!r}",
+                               hint="run `winctl state` for names and ids")
         forward = self._bring_forward(window)
         result = self.locator().locate(ref, window=window)
         if forward and result.success:
@@ -578,9 +581,15 @@ def _takes_text(target: Target) -> bool:
         "read_only" not in target.states
 
 
-def _is_id(ref: str) -> bool:
+def is_id(ref: str) -> bool:
     """An element id given as text (`15`), not a name or a visual target."""
     return ref.strip().lstrip("-").isdigit()
+
+
+def _plain_name(ref: str) -> str:
+    """A plain name as given, or after NAME_PREFIX (`name:7`: a calculator's key "7", where
+    a bare `7` is the id 7)."""
+    return ref.removeprefix(NAME_PREFIX).strip()
 
 
 def _named(name: str, targets: list[Target],
@@ -626,6 +635,7 @@ _PLACEHOLDER = re.compile(r"\[#(\d+)\]")
 # What makes a target visual rather than a name (the locator's prefixes, kept here so that
 # acting on a plain name never imports the locator's numpy and OpenCV).
 VISUAL_PREFIXES = frozenset({"text", "image", "dynamic", "fixed"})
+NAME_PREFIX = "name:"  # a plain name said to be one: `name:7` is the element named "7", never the id 7
 
 
 def _int_id(window_id: str) -> int | None:
