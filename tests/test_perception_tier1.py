@@ -1,5 +1,8 @@
 """Tier 1 reduction: what the agent sees of a raw tree, decided by geometry, with stable ids."""
 
+import dataclasses
+
+from winactions.backends.base import IN_POPUP
 from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
 from winactions.perception.accessibility import targets_from_snapshot
 from winactions.session.ids import IdRegistry
@@ -309,3 +312,8 @@ def test_a_menu_open_where_nothing_is_listed_is_reported():
     item = Target(id=2, type="MenuItem", name="Select All", rect=Rect.from_xywh(962, 690, 344, 24))
     assert unlisted_popups([menu], [editor, under]) == [menu]  # the window's controls under it do not count
     assert unlisted_popups([menu], [editor, under, item]) == []
+    # a popover its backend placed in the popup (GTK 4: a field and buttons, no menu item) lists it
+    popover = Node(handle=":1.5/popover", parent=None, role="Pane", native_role="filler", rect=menu,
+                   extra={IN_POPUP: "a GTK 4 popover moved by (-23, 13)"})
+    assert unlisted_popups([menu], [editor, under], [popover]) == []
+    assert unlisted_popups([menu], [editor, under], [dataclasses.replace(popover, extra={})]) == [menu]

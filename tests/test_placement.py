@@ -3,6 +3,8 @@ frames and X windows measured on real apps."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from winactions.backends.base import IN_POPUP
 from winactions.backends.linux.backend import IDENTITY, Placement, placement_of, popovers_moved
 from winactions.model import Node, Rect
@@ -114,3 +116,20 @@ def test_a_gtk4_popover_is_moved_where_the_x_server_shows_it():
     assert moved[:2] == nodes[:2]
     assert popovers_moved(moved, menus, 8) == moved  # where it shows: left as it is
     assert popovers_moved(nodes, [Rect(left=427, top=9, right=600, bottom=400)], 8) == nodes  # no menu its size
+
+
+def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_holds_it():
+    """gnome-text-editor's recent-files popover: a "filler" under its expanded button, reported
+    at the button's place, shown 23 px left and 13 px lower. A filler of that size under a
+    button that is not expanded is the window's own, and stays."""
+    menus = [Rect(left=-12, top=584, right=384, bottom=863)]
+    button = Node(handle=":1.5/button", parent=None, role="Button", native_role="push-button",
+                  states=frozenset({"expandable", "expanded"}), rect=Rect(left=11, top=571, right=88, bottom=605))
+    popover = Node(handle=":1.5/popover", parent=0, role="Pane", native_role="filler",
+                   rect=Rect(left=11, top=571, right=407, bottom=850))
+    browse = Node(handle=":1.5/browse", parent=1, role="Button", native_role="push-button",
+                  rect=Rect(left=348, top=616, right=372, bottom=640))
+    moved = popovers_moved([button, popover, browse], menus, 8)
+    assert moved[1].rect == menus[0] and moved[2].rect == Rect(left=325, top=629, right=349, bottom=653)
+    closed = dataclasses.replace(button, states=frozenset({"expandable"}))
+    assert popovers_moved([closed, popover, browse], menus, 8) == [closed, popover, browse]

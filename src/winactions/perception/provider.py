@@ -7,10 +7,11 @@ them and avoid duplicates.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from winactions.backends.base import Backend
+from winactions.backends.base import IN_POPUP, Backend
 from winactions.model import Node, Rect, Target, WindowInfo
 from winactions.perception.accessibility import targets_from_snapshot
 
@@ -59,7 +60,7 @@ class AccessibilityProvider:
         elif snapshot.truncated:
             warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
         seen = snapshot.popups if snapshot.popups is not None else backend.popups(window)
-        popups = unlisted_popups(seen, targets)
+        popups = unlisted_popups(seen, targets, snapshot.nodes)
         warnings += [f"a menu is open at {r} that the app does not list: "
                      "`winctl state --vision local` reads its items, `winctl keys Escape` closes it" for r in popups]
         return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes, popups=popups)
@@ -70,11 +71,15 @@ SLACK = 2  # px an element listed in a menu may reach past the menu's window (it
 MENU_ENTRY_TYPES = frozenset({"Menu", "MenuItem", "List", "ListItem", "TreeItem"})
 
 
-def unlisted_popups(popups: list[Rect], targets: list[Target]) -> list[Rect]:
+def unlisted_popups(popups: list[Rect], targets: list[Target], nodes: Sequence[Node] = ()) -> list[Rect]:
     """The open menus that no listed element lies in: Qt never puts its context menus in the
     accessibility tree, and a state that listed only the window under one would leave an agent
-    blind to it (its clicks would only close it)."""
+    blind to it (its clicks would only close it). What its backend placed in a popup
+    (`IN_POPUP`: a GTK 4 popover of a field and buttons) lists it too."""
+    def within(r: Rect | None, popup: Rect) -> bool:
+        return r is not None and Rect(left=popup.left - SLACK, top=popup.top - SLACK, right=popup.right + SLACK,
+                                      bottom=popup.bottom + SLACK).encloses(r)
+
     return [rect for rect in popups
-            if not any(t.type in MENU_ENTRY_TYPES and t.rect is not None and t.rect.left >= rect.left - SLACK
-                       and t.rect.top >= rect.top - SLACK and t.rect.right <= rect.right + SLACK
-                       and t.rect.bottom <= rect.bottom + SLACK for t in targets)]
+            if not any(t.type in MENU_ENTRY_TYPES and within(t.rect, rect) for t in targets)
+            and not any(IN_POPUP in n.extra and within(n.rect, rect) for n in nodes)]

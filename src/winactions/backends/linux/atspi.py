@@ -1226,8 +1226,7 @@ class AtspiClient:
         """The places that the element and those of its ancestors whose AT-SPI role is one of
         `roles` report, as they report them, nearest first; none for apps whose toolkit is not
         in `toolkits` (the walk up costs a round trip per level: only the toolkits that report
-        a part of themselves apart pay it). The outermost web page of a browser engine; the
-        popover of a GTK 4 menu."""
+        a part of themselves apart pay it): the outermost web page of a browser engine."""
         async def find() -> list[Rect]:
             ref = await self._resolve(handle)
             if await self._toolkit(ref[0]) not in toolkits:
@@ -1240,6 +1239,22 @@ class AtspiClient:
             return [Rect.from_xywh(*e[0]) for e in places if e and e[0][2] > 0 and e[0][3] > 0]
 
         return self._run(find(), doing="while the element's place was looked for")
+
+    def lineage(self, handle: str) -> list[Node]:
+        """The element and its parents up to its window, outermost first, each read as
+        `refresh` reads it and linked to the one before it (`Node.parent`): the part of a
+        snapshot that places the element. A round trip per level."""
+        async def read() -> list[Node]:
+            ref = await self._resolve(handle)
+            chain = [*reversed(await self._ancestors(ref)), ref]
+            nodes = await asyncio.gather(*(self._read(r) for r in chain))
+            out: list[Node] = []
+            for raw in nodes:
+                if raw is not None:
+                    out.append(dataclasses.replace(self._node(raw, None, False), parent=len(out) - 1 if out else None))
+            return out
+
+        return self._run(read(), doing="while the element's parents were read")
 
     def toolkit(self, handle: str) -> str:
         """The element's app's toolkit name, lower case ("gtk4", "qt", "gecko"...), asked once per app."""

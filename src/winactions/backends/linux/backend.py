@@ -195,11 +195,11 @@ class LinuxBackend(Backend):
         menus = [menu for w in self.list_windows() if w.pid == pid for menu in self.x11.popups(w)]
         if not menus or node.rect is None:
             return node
-        for reported in self.atspi.placed_around(handle, POPOVER_ROLES, POPOVER_TOOLKITS):
-            shift = popover_offset(placement.on_screen(reported), menus, MENU_SLACK * placement.scale)
-            if shift is not None:
-                return in_popover(node, shift)
-        return node
+        lineage = [placement.place(n) for n in self.atspi.lineage(handle)]
+        moved = popovers_moved(lineage, menus, MENU_SLACK * placement.scale)
+        if not moved or IN_POPUP not in moved[-1].extra:
+            return node
+        return dataclasses.replace(node, rect=moved[-1].rect, extra={**node.extra, IN_POPUP: moved[-1].extra[IN_POPUP]})
 
     def _placement_of(self, handle: str) -> Placement:
         """How `_on_screen` places this element's app: known from its last snapshot in this
@@ -450,8 +450,9 @@ def popovers_moved(nodes: list[Node], menus: list[Rect], slack: int) -> list[Nod
     shifts: list[tuple[int, int] | None] = [None] * len(nodes)
     out = list(nodes)
     for i, node in enumerate(nodes):
+        parent = None if node.parent is None else nodes[node.parent]
         shift = shifts[node.parent] if node.parent is not None else None
-        if shift is None and node.native_role in POPOVER_ROLES and node.rect is not None:
+        if shift is None and node.rect is not None and pops_over(node, parent):
             shift = popover_offset(node.rect, menus, slack)
         shifts[i] = shift
         if shift is not None and node.rect is not None:
@@ -465,6 +466,13 @@ def in_popover(node: Node, shift: tuple[int, int]) -> Node:
     assert node.rect is not None
     return dataclasses.replace(node, rect=node.rect.moved(*shift),
                                extra={**node.extra, IN_POPUP: f"a GTK 4 popover moved by {shift}"})
+
+
+def pops_over(node: Node, parent: Node | None) -> bool:
+    """Whether a node may be a GTK 4 popover: a menu (a menu button's, a text view's context
+    menu), or whatever an expanded button holds (gnome-text-editor's recent-files popover is a
+    "filler" under its button). Its size then tells whether an open menu shows it."""
+    return node.native_role in POPOVER_ROLES or (parent is not None and "expanded" in parent.states)
 
 
 def popover_offset(reported: Rect, menus: list[Rect], slack: int) -> tuple[int, int] | None:
