@@ -109,13 +109,13 @@ def test_a_gtk4_popover_is_moved_where_the_x_server_shows_it():
                   rect=Rect(left=541, top=571, right=804, bottom=1158)),
              Node(handle=":1.5/save", parent=2, role="MenuItem", native_role="menu-item",
                   rect=Rect(left=583, top=768, right=762, bottom=800))]
-    moved = popovers_moved(nodes, menus, 8)
+    moved = popovers_moved(nodes, menus, IDENTITY)
     assert moved[2].rect == menus[0]
     assert moved[3].rect == Rect(left=469, top=206, right=648, bottom=238)  # drawn there (screenshot)
     assert IN_POPUP in moved[3].extra and IN_POPUP not in moved[1].extra
     assert moved[:2] == nodes[:2]
-    assert popovers_moved(moved, menus, 8) == moved  # where it shows: left as it is
-    assert popovers_moved(nodes, [Rect(left=427, top=9, right=600, bottom=400)], 8) == nodes  # no menu its size
+    assert popovers_moved(moved, menus, IDENTITY) == moved  # where it shows: left as it is
+    assert popovers_moved(nodes, [Rect(left=427, top=9, right=600, bottom=400)], IDENTITY) == nodes  # no menu its size
 
 
 def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_holds_it():
@@ -129,7 +129,28 @@ def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_hold
                    rect=Rect(left=11, top=571, right=407, bottom=850))
     browse = Node(handle=":1.5/browse", parent=1, role="Button", native_role="push-button",
                   rect=Rect(left=348, top=616, right=372, bottom=640))
-    moved = popovers_moved([button, popover, browse], menus, 8)
+    moved = popovers_moved([button, popover, browse], menus, IDENTITY)
     assert moved[1].rect == menus[0] and moved[2].rect == Rect(left=325, top=629, right=349, bottom=653)
     closed = dataclasses.replace(button, states=frozenset({"expandable"}))
-    assert popovers_moved([closed, popover, browse], menus, 8) == [closed, popover, browse]
+    assert popovers_moved([closed, popover, browse], menus, IDENTITY) == [closed, popover, browse]
+
+
+def test_a_gtk4_tooltip_reported_in_its_own_surface_is_moved_into_it():
+    """gnome-calculator (GTK 4.8) in a window at (1453, 52), its 5 px border left out of its
+    reports: its "Mode selection" tooltip's label, a child of the window's root, reports
+    (11, 7) in the tooltip, 99x16 px; the X server shows the tooltip, typed as a menu, at
+    [1542,101,1663,131]: 121x30, the label with its margins. The window's own content, also a
+    child of its root, has no menu of its size and stays."""
+    placement = Placement(1, 1458, 57)
+    frame = Node(handle=":1.7/frame", parent=None, role="Window", native_role="frame",
+                 rect=Rect(left=1458, top=57, right=1813, bottom=543))
+    content = Node(handle=":1.7/content", parent=0, role="Pane", native_role="filler",
+                   rect=Rect(left=1458, top=57, right=1813, bottom=543))
+    tip = Node(handle=":1.7/tip", parent=0, role="Pane", native_role="filler",
+               rect=Rect(left=1469, top=64, right=1568, bottom=80))
+    label = Node(handle=":1.7/label", parent=2, role="Text", native_role="label", name="Mode selection",
+                 rect=Rect(left=1469, top=64, right=1568, bottom=80))
+    menus = [Rect(left=1542, top=101, right=1663, bottom=131)]
+    moved = popovers_moved([frame, content, tip, label], menus, placement)
+    assert moved[3].rect == Rect(left=1553, top=108, right=1652, bottom=124) and IN_POPUP in moved[3].extra
+    assert moved[:2] == [frame, content]

@@ -30,6 +30,7 @@ ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (
 # is, not where the X server shows it (`popovers_moved`)
 POPOVER_TOOLKITS = frozenset({"gtk4"})
 POPOVER_ROLES = frozenset({"menu"})
+SURFACE_MARGIN = 32  # px: a tooltip's label lies this near its own surface's corner, at most
 TITLE_BAR = 64  # px: the tallest window manager's title bar over a frame that reports it as its own
 FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
 SHEET_SCROLL_SETTLE = 1.0  # s for a sheet to scroll to its cell cursor
@@ -161,7 +162,7 @@ class LinuxBackend(Backend):
         menus = self.x11.popups(window)
         placement = self._placements.get(split_handle(found.nodes[0].handle)[0], IDENTITY)
         if menus and self.atspi.toolkit(found.nodes[0].handle) in POPOVER_TOOLKITS:
-            found = found.model_copy(update={"nodes": popovers_moved(found.nodes, menus, MENU_SLACK * placement.scale)})
+            found = found.model_copy(update={"nodes": popovers_moved(found.nodes, menus, placement)})
         tops = self.atspi.menu_windows(found.nodes[0].handle, menus, placement.scale) if menus else []
         if not tops:
             return found.model_copy(update={"popups": menus})
@@ -196,7 +197,7 @@ class LinuxBackend(Backend):
         if not menus or node.rect is None:
             return node
         lineage = [placement.place(n) for n in self.atspi.lineage(handle)]
-        moved = popovers_moved(lineage, menus, MENU_SLACK * placement.scale)
+        moved = popovers_moved(lineage, menus, placement)
         if not moved or IN_POPUP not in moved[-1].extra:
             return node
         return dataclasses.replace(node, rect=moved[-1].rect, extra={**node.extra, IN_POPUP: moved[-1].extra[IN_POPUP]})
@@ -440,13 +441,15 @@ class Placement:
 IDENTITY = Placement()
 
 
-def popovers_moved(nodes: list[Node], menus: list[Rect], slack: int) -> list[Node]:
+def popovers_moved(nodes: list[Node], menus: list[Rect], placement: Placement) -> list[Node]:
     """The nodes with each popover that is reported away from the open menu it shows in moved
     there, and everything in it. GTK 4.8 reports a popover at the place of the widget it pops
     from: gnome-text-editor's main menu at its menu button, [541,571,804,1158] (reaching
     past the screen), where the X server shows it at [427,9,690,596]; a mouse click on its
-    "Save" landed in the text. A popover is told by its size: that of an open menu, to `slack`
-    px. Nodes are in document order: a parent comes before its children."""
+    "Save" landed in the text. A popover is told by its size: that of an open menu, to
+    MENU_SLACK px. So is a tooltip, reported in its own surface's coordinates (`_surface_offset`).
+    Nodes are in document order: a parent comes before its children."""
+    slack = MENU_SLACK * placement.scale
     shifts: list[tuple[int, int] | None] = [None] * len(nodes)
     out = list(nodes)
     for i, node in enumerate(nodes):
@@ -454,6 +457,8 @@ def popovers_moved(nodes: list[Node], menus: list[Rect], slack: int) -> list[Nod
         shift = shifts[node.parent] if node.parent is not None else None
         if shift is None and node.rect is not None and pops_over(node, parent):
             shift = popover_offset(node.rect, menus, slack)
+        elif shift is None and node.rect is not None and node.parent == 0:
+            shift = _surface_offset(node.rect, menus, placement, slack)
         shifts[i] = shift
         if shift is not None and node.rect is not None:
             out[i] = in_popover(node, shift)
@@ -473,6 +478,22 @@ def pops_over(node: Node, parent: Node | None) -> bool:
     menu), or whatever an expanded button holds (gnome-text-editor's recent-files popover is a
     "filler" under its button). Its size then tells whether an open menu shows it."""
     return node.native_role in POPOVER_ROLES or (parent is not None and "expanded" in parent.states)
+
+
+def _surface_offset(placed: Rect, menus: list[Rect], placement: Placement, slack: int) -> tuple[int, int] | None:
+    """How far a child of the window's root lies from the popup it shows in, when it reports
+    its place in that popup's own coordinates: GTK 4's tooltip label "Mode selection" at
+    (11, 7), 99x16 px, in a tooltip of 121x30 px (its margins each side), listed over the
+    window's corner. GTK 4 types its tooltips as menus, so `state` warned of a menu it does not
+    list. None where no open menu is the label's size with its margins."""
+    k = placement.scale
+    x, y = (placed.left - placement.dx) / k, (placed.top - placement.dy) / k
+    if not (0 <= x <= SURFACE_MARGIN and 0 <= y <= SURFACE_MARGIN):
+        return None
+    for menu in menus:
+        if abs(menu.width - placed.width - 2 * x * k) + abs(menu.height - placed.height - 2 * y * k) <= slack:
+            return round(menu.left + x * k) - placed.left, round(menu.top + y * k) - placed.top
+    return None
 
 
 def popover_offset(reported: Rect, menus: list[Rect], slack: int) -> tuple[int, int] | None:
