@@ -439,6 +439,7 @@ class Placement:
 
 
 IDENTITY = Placement()
+HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
 
 
 def popovers_moved(nodes: list[Node], menus: list[Rect], placement: Placement) -> list[Node]:
@@ -505,7 +506,6 @@ def popover_offset(reported: Rect, menus: list[Rect], slack: int) -> tuple[int, 
     menu = min(same, key=lambda m: abs(m.left - reported.left) + abs(m.top - reported.top))
     dx, dy = menu.left - reported.left, menu.top - reported.top
     return None if abs(dx) + abs(dy) <= slack else (dx, dy)
-HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
 
 
 def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
