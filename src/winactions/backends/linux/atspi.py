@@ -543,9 +543,11 @@ class AtspiClient:
         toolkit = self._toolkit_of.get(raw.ref[0])
         if toolkit == "gtk4":
             states, raw.name = _gtk4_normalized(raw, states)
-        elif toolkit == JAVA and ctype in ("Menu", "MenuItem") and "showing" not in states:
-            # a closed Swing menu's items stay "visible" (their components are), with places
-            # from when it was open: Swing's "showing" is Component.isShowing, on screen or not
+        elif toolkit == JAVA and ctype in ("Menu", "MenuItem", "Separator") and "showing" not in states:
+            # a closed Swing menu's items and separators stay "visible" (their components are),
+            # with places from when it was open: Swing's "showing" is Component.isShowing, on
+            # screen or not (jEdit's File menu left five separators listed across its text
+            # area, and `--vision local` took the text under one for that separator)
             states -= {"visible"}
         if ctype == "Edit" and "editable" not in states and native == "text":
             ctype = "Text"  # a read-only text view is text, not a field
