@@ -787,6 +787,23 @@ def test_java_swing_jedit(winctl, desktop, launch, tmp_path):
     semantic_click(winctl, target(dialog, "Button", "Save"))
     assert wait_for_file(saved, "hello swing").strip() == "hello swing"
 
+    # the text area's text, which its tree lacks, is read from its pixels; its gutter (24x376
+    # px) and the strip beside it are no buttons (`--vision local` listed both as such)
+    deadline = time.monotonic() + 15
+    while True:
+        seen = winctl("--json", "--window", "jEdit -", "state", "--vision", "local", "--verbose").json["result"]
+        read = [t["name"] for t in seen["targets"] if t.get("source") == "ocr"]
+        if "hello swing" in read:
+            break
+        assert time.monotonic() < deadline, (read, seen["tiers"])
+        time.sleep(0.5)
+    for t in (t for t in seen["targets"] if t.get("source") == "vision"):
+        width, height = t["rect"][2] - t["rect"][0], t["rect"][3] - t["rect"][1]
+        assert min(width, height) <= 96 and not (height > 2 * width and height > 64), t
+    # the closed File menu's separators are not listed across the text (they were, and the
+    # text under one was taken for it)
+    assert not any(t["type"] == "Separator" for t in seen["targets"])
+
 
 def test_a_file_far_down_a_swing_file_browser_is_opened_by_name(winctl, desktop, launch, tmp_path):
     """jEdit's file browser, a Swing table of 80 files: Java does not scroll a row into view

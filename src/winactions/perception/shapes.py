@@ -22,6 +22,8 @@ MIN_SIDE = 10
 MAX_ICON = 64
 RECTANGULARITY = 0.85  # contour area / bounding box area for a "box"
 SATURATION = 90  # HSV saturation of a "coloured" pixel
+PANEL_SIDE = 96  # px: a box whose sides are both longer is a panel, not a control (buttons at 2x are ~70 px tall)
+TALL_STRIP = 64  # px: an upright strip taller than this (a gutter, a side bar) is no control either
 
 
 def detect_widgets(image: np.ndarray, *, origin: tuple[int, int] = (0, 0), min_size: int = MIN_SIDE,
@@ -46,7 +48,7 @@ def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
     out = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
-        if w < min_size or h < min_size or w * h > limit:
+        if w < min_size or h < min_size or w * h > limit or not _widget_sized(w, h):
             continue
         fill = cv2.contourArea(contour) / float(w * h)
         if fill < RECTANGULARITY:
@@ -59,6 +61,13 @@ def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
         out.append(Candidate(Rect.from_xywh(x, y, w, h), confidence, "shape", label,
                              {"cue": "bordered box", "fill": round(fill, 2)}))
     return out
+
+
+def _widget_sized(w: int, h: int) -> bool:
+    """Whether a bordered box is the size of a control: not a panel (both sides over PANEL_SIDE)
+    nor a strip standing upright (twice as tall as wide, and taller than TALL_STRIP). jEdit's
+    gutter (24x376 px) and a docked panel (122x376) were listed as buttons."""
+    return min(w, h) <= PANEL_SIDE and not (h > 2 * w and h > TALL_STRIP)
 
 
 def _icons(image: np.ndarray, min_size: int) -> list[Candidate]:

@@ -124,8 +124,11 @@ class VisionProvider:
                 continue
             text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=box.rect, source=Source.OCR,
                                        confidence=round(box.score, 2), derived_from="ocr"))
+        # a coloured blob inside a line of text read is a coloured glyph (jEdit's "01" in a line), no icon
+        glyphs = [s for s in shapes if s.type == "Icon" and s.rect is not None
+                  and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())]
         detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read"
-        return [*shapes, *text_targets], detail
+        return [*(s for s in shapes if s not in glyphs), *text_targets], detail
 
     # -- by model ------------------------------------------------------------------------
     def _llm(self, image: Image.Image, origin: tuple[int, int], window: WindowInfo) -> tuple[list[Target], str]:
