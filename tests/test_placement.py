@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from winactions.backends.base import IN_POPUP
-from winactions.backends.linux.backend import IDENTITY, Placement, placement_of, popovers_moved
+from winactions.backends.linux.backend import IDENTITY, Placement, placement_of, popovers_moved, root_panes_aligned
 from winactions.model import Node, Rect
 
 
@@ -154,3 +154,21 @@ def test_a_gtk4_tooltip_reported_in_its_own_surface_is_moved_into_it():
     moved = popovers_moved([frame, content, tip, label], menus, placement)
     assert moved[3].rect == Rect(left=1553, top=108, right=1652, bottom=124) and IN_POPUP in moved[3].extra
     assert moved[:2] == [frame, content]
+
+
+def test_libreoffice_content_reported_a_menu_bar_too_high_is_put_in_its_panel():
+    """Calc maximized at 1x, before its window was clicked: the GTK panel under the menu bar at
+    [0,44,1920,1080], the root pane it holds reported at [0,19,1920,1055], and B2 inside it at
+    [123,174,205,191] (drawn at [123,199,205,216]). A root pane at its panel's place, or of
+    another size, stays."""
+    panel = Node(handle=":1.9/panel", parent=None, role="Pane", native_role="panel",
+                 rect=Rect(left=0, top=44, right=1920, bottom=1080))
+    pane = Node(handle=":1.9/pane", parent=0, role="Pane", native_role="root-pane",
+                rect=Rect(left=0, top=19, right=1920, bottom=1055))
+    b2 = Node(handle=":1.9/b2", parent=1, role="DataItem", native_role="table-cell", name="B2",
+              rect=Rect(left=123, top=174, right=205, bottom=191))
+    aligned = root_panes_aligned([panel, pane, b2])
+    assert aligned[1].rect == panel.rect and aligned[2].rect == Rect(left=123, top=199, right=205, bottom=216)
+    assert root_panes_aligned(aligned) == aligned
+    smaller = dataclasses.replace(pane, rect=Rect(left=0, top=19, right=1920, bottom=900))
+    assert root_panes_aligned([panel, smaller, b2]) == [panel, smaller, b2]

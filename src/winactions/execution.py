@@ -97,7 +97,7 @@ def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
 
     Where an element takes text only by typing (a spreadsheet cell, a web input), its own
     focus operation puts the cursor exactly there, wherever the toolkit says it is drawn
-    (LibreOffice reports positions off by a menu bar's height until its window is clicked).
+    (LibreOffice reported positions off by a menu bar's height until its window was clicked).
     A part of a larger text that takes no focus itself (a web page's paragraph) has the
     editable holding it focused (`Backend.focus_holder`). False when it has none, refuses, or
     the focus did not move: then the mouse is used."""

@@ -161,6 +161,22 @@ def test_calc_input_into_a_placed_cell_lands_in_that_cell_of_the_file(winctl, ca
     assert rows[3] == ["", "", "typed by winctl"], rows
 
 
+def test_calc_cells_are_listed_and_clicked_by_the_mouse_where_they_show_from_the_start(winctl, calc):
+    """Until its window is first clicked, LibreOffice reports everything below its menu bar a
+    menu bar's height too high (25 px): B3 was listed over B2, and a mouse click on B3 selected
+    B2. Its content is placed by the GTK panel that holds it, in `state` and in a click that
+    reads its cell anew: the Name Box, LibreOffice's own, names the cell the mouse took."""
+    state = winctl.state("--verbose")
+    b2, b3 = cell(state, "B2"), cell(state, "B3")
+    assert b2["rect"][3] <= b3["rect"][1], (b2["rect"], b3["rect"])
+    assert "via mouse" in winctl("click", str(b3["id"]), "--via", "input").out
+    deadline = time.monotonic() + 5
+    while (box := [t.get("value") for t in winctl.state()["targets"] if t["type"] == "Edit"
+                   and t.get("value", "")[:1].isalpha() and t.get("value", "")[1:].isdigit()]) != ["B3"]:
+        assert time.monotonic() < deadline, box
+        time.sleep(0.2)
+
+
 def test_calc_cells_typed_one_after_another_are_each_committed(winctl, calc):
     """`input` into a cell typed the text into the cell's editor and left it open: the text was
     not in the cell, and Calc then said every cell of the sheet was disabled (and listed one

@@ -72,6 +72,11 @@ ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
 APP_ROOT = "/org/a11y/atspi/accessible/root"  # an app's root: the parent of its windows
 LIBREOFFICE_NAMES = {"soffice", "soffice.bin", "libreoffice"}  # its app root's name
+ROOT_PANE_DEPTH = 4  # levels below an app's window where LibreOffice's GTK panel holds its root pane (3 seen)
+# LibreOffice's gtk3 plugin reports its window's content (a "root-pane") off the GTK panel that
+# holds it until the window is first clicked (`backend.root_panes_aligned`)
+VCL = "vcl"
+ROOT_PANE = "root-pane"
 MAX_LOOKUPS = 64  # events on elements not in the kept tree whose place is looked up; more: read anew
 MAX_ANCESTORS = 8  # parents asked for while looking for one in the kept tree
 MAX_DEPTH = 64  # parents asked for on the way from an element up to its window
@@ -1188,9 +1193,9 @@ class AtspiClient:
         """A top-level window's place as its app reports it; a Java frame reports none, and
         its first child (the root pane) stands for it."""
         for _ in range(2):
-            extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
-            if extents and extents[0][2] > 0 and extents[0][3] > 0:
-                return Rect.from_xywh(*extents[0])
+            place = await self._extents(ref)
+            if place is not None:
+                return place
             children = await self._children(ref)
             if not children:
                 return None
@@ -1236,9 +1241,8 @@ class AtspiClient:
             chain = [ref, *await self._ancestors(ref)]
             kinds = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
             wanted = [r for r, kind in zip(chain, kinds) if kind and role_of(int(kind[0]))[0] in roles]
-            places = await asyncio.gather(*(self._maybe(*r, IFACE + "Component", "GetExtents", "u", [0])
-                                            for r in wanted))
-            return [Rect.from_xywh(*e[0]) for e in places if e and e[0][2] > 0 and e[0][3] > 0]
+            places = await asyncio.gather(*(self._extents(r) for r in wanted))
+            return [place for place in places if place is not None]
 
         return self._run(find(), doing="while the element's place was looked for")
 
@@ -1257,6 +1261,36 @@ class AtspiClient:
             return out
 
         return self._run(read(), doing="while the element's parents were read")
+
+    def root_pane_shift(self, handle: str) -> tuple[int, int] | None:
+        """How far LibreOffice reports the root pane around this element from the GTK panel
+        that holds it, in reported pixels (`pane_shift`, `backend.root_panes_aligned`); None for other
+        apps, and where it reports it in place. The holder is not the pane's parent: the pane
+        answers its own frame, so it is looked for from the app's windows down."""
+        async def find() -> tuple[int, int] | None:
+            ref = await self._resolve(handle)
+            if await self._toolkit(ref[0]) != VCL:
+                return None
+            chain = [ref, *await self._ancestors(ref)]
+            kinds = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
+            panes = [r for r, kind in zip(chain, kinds) if kind and role_of(int(kind[0]))[0] == ROOT_PANE]
+            if not panes:
+                return None
+            level = await self._children((ref[0], APP_ROOT))
+            for _ in range(ROOT_PANE_DEPTH):
+                kids = await asyncio.gather(*(self._children(r) for r in level))
+                holder = next((r for r, k in zip(level, kids) if panes[-1] in k), None)
+                if holder is not None:
+                    pane, around = await asyncio.gather(self._extents(panes[-1]), self._extents(holder))
+                    return pane_shift(pane, around)
+                level = [k for group in kids for k in group]
+            return None
+
+        return self._run(find(), doing="while LibreOffice's window content was placed")
+
+    async def _extents(self, ref: tuple[str, str]) -> Rect | None:
+        extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
+        return Rect.from_xywh(*extents[0]) if extents and extents[0][2] > 0 and extents[0][3] > 0 else None
 
     def toolkit(self, handle: str) -> str:
         """The element's app's toolkit name, lower case ("gtk4", "qt", "gecko"...), asked once per app."""
@@ -1851,6 +1885,16 @@ def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, i
 def _moved(node: Node, dx: int, dy: int) -> Node:
     assert node.rect is not None
     return dataclasses.replace(node, rect=node.rect.moved(dx, dy))
+
+
+def pane_shift(pane: Rect | None, holder: Rect | None) -> tuple[int, int] | None:
+    """How far a root pane the size of its holder lies from it; None where it is at its place,
+    or is not its size (then it is no stand-in for it)."""
+    if pane is None or holder is None or (pane.left, pane.top) == (holder.left, holder.top):
+        return None
+    if abs(pane.width - holder.width) > 2 or abs(pane.height - holder.height) > 2:
+        return None
+    return holder.left - pane.left, holder.top - pane.top
 
 
 def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:

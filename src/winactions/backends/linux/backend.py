@@ -18,7 +18,16 @@ from PIL import Image
 from winactions.backends.base import IN_POPUP, Backend, Capability, MouseButton, WindowAction, covered_by_element
 from winactions.backends.linux import bridges, clipboard
 from winactions.backends.linux import density as app_density
-from winactions.backends.linux.atspi import MENU_SLACK, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
+from winactions.backends.linux.atspi import (
+    MENU_SLACK,
+    ROOT_PANE,
+    VCL,
+    WEB_PAGE,
+    WEB_TOOLKITS,
+    AtspiClient,
+    pane_shift,
+    split_handle,
+)
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound, NoTree, WinctlError
@@ -146,6 +155,8 @@ class LinuxBackend(Backend):
             return self._with_menus(window, found, max_nodes)
         read = found.nodes
         placed, placement = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
+        if self.atspi.toolkit(placed.nodes[0].handle) == VCL:
+            placed = placed.model_copy(update={"nodes": root_panes_aligned(placed.nodes)})
         self._placements[split_handle(placed.nodes[0].handle)[0]] = placement
         self._placed[window.id] = (read, window.rect, placed.nodes)
         return self._with_menus(window, placed, max_nodes)
@@ -184,7 +195,12 @@ class LinuxBackend(Backend):
             pages = self.atspi.placed_around(handle, frozenset({WEB_PAGE}), WEB_TOOLKITS)
             if pages and placement.in_screen_pixels(pages[-1]):
                 return node
-        return self._out_of_popover(handle, placement.place(node), placement)
+        node = placement.place(node)
+        shift = self.atspi.root_pane_shift(handle)  # LibreOffice's content before its window is clicked
+        if shift is not None and node.rect is not None:
+            k = placement.scale
+            node = dataclasses.replace(node, rect=node.rect.moved(shift[0] * k, shift[1] * k))
+        return self._out_of_popover(handle, node, placement)
 
     def _out_of_popover(self, handle: str, node: Node, placement: Placement) -> Node:
         """The element placed where the X server shows the popover it is in (`popovers_moved`),
@@ -479,6 +495,25 @@ def pops_over(node: Node, parent: Node | None) -> bool:
     menu), or whatever an expanded button holds (gnome-text-editor's recent-files popover is a
     "filler" under its button). Its size then tells whether an open menu shows it."""
     return node.native_role in POPOVER_ROLES or (parent is not None and "expanded" in parent.states)
+
+
+def root_panes_aligned(nodes: list[Node]) -> list[Node]:
+    """The nodes with each root pane that is its holder's size but not at its place moved
+    there, and everything in it. LibreOffice's gtk3 plugin holds its window's content (menus
+    aside) in a GTK panel below the menu bar, and reports that content at the window's top
+    until the window is first clicked, a menu bar's height too high (25 px at 1x, 40 at 2x):
+    Calc's B2 was listed over row 1, and a mouse click there took another cell."""
+    shifts: list[tuple[int, int] | None] = [None] * len(nodes)
+    out = list(nodes)
+    for i, node in enumerate(nodes):
+        holder = None if node.parent is None else nodes[node.parent]
+        shift = shifts[node.parent] if node.parent is not None else None
+        if shift is None and holder is not None and node.native_role == ROOT_PANE:
+            shift = pane_shift(node.rect, holder.rect)
+        shifts[i] = shift
+        if shift is not None and node.rect is not None:
+            out[i] = dataclasses.replace(node, rect=node.rect.moved(*shift))
+    return out
 
 
 def _surface_offset(placed: Rect, menus: list[Rect], placement: Placement, slack: int) -> tuple[int, int] | None:
