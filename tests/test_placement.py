@@ -14,13 +14,19 @@ def xywh(x: int, y: int, w: int, h: int) -> Rect:
     return Rect.from_xywh(x, y, w, h)
 
 
+def node(key: str, parent: int | None, role: str, native: str, left: int, top: int, right: int, bottom: int,
+         **fields: object) -> Node:
+    """A node as an app reports it: `key` stands for its handle."""
+    return Node(handle=f":1.9/{key}", parent=parent, role=role, native_role=native,
+                rect=Rect(left=left, top=top, right=right, bottom=bottom), **fields)  # type: ignore[arg-type]
+
+
 def test_gtk3_at_gdk_scale_2_is_placed_twice_as_large():
     # galculator under GDK_SCALE=2: its frame (with the title bar) in logical pixels, its X window in screen pixels
     frame, window = Rect(left=314, top=92, right=646, bottom=448), Rect(left=629, top=204, right=1291, bottom=890)
     placement = placement_of(frame, window)
     assert placement == Placement(2, 1, 0)
-    five = Node(handle=":1.1/five", parent=0, role="Button", native_role="toggle-button",
-                rect=Rect(left=385, top=325, right=444, bottom=359))
+    five = node("five", 0, "Button", "toggle-button", 385, 325, 444, 359)
     # where the 2x screenshot shows it
     assert placement.place(five).rect == Rect(left=771, top=650, right=889, bottom=718)
     assert five.rect == Rect(left=385, top=325, right=444, bottom=359), "a kept tree is never edited in place"
@@ -78,15 +84,11 @@ def test_chromium_at_device_scale_2_keeps_its_page_in_screen_pixels():
     window = Rect(left=100, top=0, right=1700, bottom=1080)
     placement = placement_of(xywh(50, 0, 800, 540), window)
     assert placement == Placement(2, 0, 0)
-    nodes = [Node(handle=":1.9/frame", parent=None, role="Window", native_role="frame", rect=xywh(50, 0, 800, 540)),
-             Node(handle=":1.9/reload", parent=0, role="Button", native_role="push-button",
-                  rect=Rect(left=132, top=46, right=166, bottom=80)),
-             Node(handle=":1.9/page", parent=0, role="Document", native_role="document-web",
-                  rect=Rect(left=108, top=286, right=1692, bottom=1072)),
-             Node(handle=":1.9/section", parent=2, role="Group", native_role="section",
-                  rect=Rect(left=108, top=286, right=1692, bottom=500)),
-             Node(handle=":1.9/button", parent=3, role="Button", native_role="push-button",
-                  rect=Rect(left=124, top=418, right=302, bottom=469))]
+    nodes = [node("frame", None, "Window", "frame", 50, 0, 850, 540),
+             node("reload", 0, "Button", "push-button", 132, 46, 166, 80),
+             node("page", 0, "Document", "document-web", 108, 286, 1692, 1072),
+             node("section", 2, "Group", "section", 108, 286, 1692, 500),
+             node("button", 3, "Button", "push-button", 124, 418, 302, 469)]
     placed = placement.placed(nodes)
     assert placed[1].rect == Rect(left=264, top=92, right=332, bottom=160)  # the toolbar: scaled
     assert [n.rect for n in placed[2:]] == [n.rect for n in nodes[2:]]  # the page and all in it: as reported
@@ -102,13 +104,10 @@ def test_a_gtk4_popover_is_moved_where_the_x_server_shows_it():
     Everything in it moves with it and says it is in a popup of its own; the button it pops
     from, and a menu already where it shows, stay."""
     menus = [Rect(left=427, top=9, right=690, bottom=596)]
-    nodes = [Node(handle=":1.5/frame", parent=None, role="Window", native_role="frame", rect=xywh(0, 560, 700, 520)),
-             Node(handle=":1.5/button", parent=0, role="Button", native_role="push-button",
-                  rect=Rect(left=541, top=571, right=575, bottom=605)),
-             Node(handle=":1.5/popover", parent=1, role="Menu", native_role="menu",
-                  rect=Rect(left=541, top=571, right=804, bottom=1158)),
-             Node(handle=":1.5/save", parent=2, role="MenuItem", native_role="menu-item",
-                  rect=Rect(left=583, top=768, right=762, bottom=800))]
+    nodes = [node("frame", None, "Window", "frame", 0, 560, 700, 1080),
+             node("button", 0, "Button", "push-button", 541, 571, 575, 605),
+             node("popover", 1, "Menu", "menu", 541, 571, 804, 1158),
+             node("save", 2, "MenuItem", "menu-item", 583, 768, 762, 800)]
     moved = popovers_moved(nodes, menus, IDENTITY)
     assert moved[2].rect == menus[0]
     assert moved[3].rect == Rect(left=469, top=206, right=648, bottom=238)  # drawn there (screenshot)
@@ -123,12 +122,10 @@ def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_hold
     at the button's place, shown 23 px left and 13 px lower. A filler of that size under a
     button that is not expanded is the window's own, and stays."""
     menus = [Rect(left=-12, top=584, right=384, bottom=863)]
-    button = Node(handle=":1.5/button", parent=None, role="Button", native_role="push-button",
-                  states=frozenset({"expandable", "expanded"}), rect=Rect(left=11, top=571, right=88, bottom=605))
-    popover = Node(handle=":1.5/popover", parent=0, role="Pane", native_role="filler",
-                   rect=Rect(left=11, top=571, right=407, bottom=850))
-    browse = Node(handle=":1.5/browse", parent=1, role="Button", native_role="push-button",
-                  rect=Rect(left=348, top=616, right=372, bottom=640))
+    button = node("button", None, "Button", "push-button", 11, 571, 88, 605,
+                  states=frozenset({"expandable", "expanded"}))
+    popover = node("popover", 0, "Pane", "filler", 11, 571, 407, 850)
+    browse = node("browse", 1, "Button", "push-button", 348, 616, 372, 640)
     moved = popovers_moved([button, popover, browse], menus, IDENTITY)
     assert moved[1].rect == menus[0] and moved[2].rect == Rect(left=325, top=629, right=349, bottom=653)
     closed = dataclasses.replace(button, states=frozenset({"expandable"}))
@@ -142,14 +139,10 @@ def test_a_gtk4_tooltip_reported_in_its_own_surface_is_moved_into_it():
     [1542,101,1663,131]: 121x30, the label with its margins. The window's own content, also a
     child of its root, has no menu of its size and stays."""
     placement = Placement(1, 1458, 57)
-    frame = Node(handle=":1.7/frame", parent=None, role="Window", native_role="frame",
-                 rect=Rect(left=1458, top=57, right=1813, bottom=543))
-    content = Node(handle=":1.7/content", parent=0, role="Pane", native_role="filler",
-                   rect=Rect(left=1458, top=57, right=1813, bottom=543))
-    tip = Node(handle=":1.7/tip", parent=0, role="Pane", native_role="filler",
-               rect=Rect(left=1469, top=64, right=1568, bottom=80))
-    label = Node(handle=":1.7/label", parent=2, role="Text", native_role="label", name="Mode selection",
-                 rect=Rect(left=1469, top=64, right=1568, bottom=80))
+    frame = node("frame", None, "Window", "frame", 1458, 57, 1813, 543)
+    content = node("content", 0, "Pane", "filler", 1458, 57, 1813, 543)
+    tip = node("tip", 0, "Pane", "filler", 1469, 64, 1568, 80)
+    label = node("label", 2, "Text", "label", 1469, 64, 1568, 80, name="Mode selection")
     menus = [Rect(left=1542, top=101, right=1663, bottom=131)]
     moved = popovers_moved([frame, content, tip, label], menus, placement)
     assert moved[3].rect == Rect(left=1553, top=108, right=1652, bottom=124) and IN_POPUP in moved[3].extra
@@ -161,12 +154,9 @@ def test_libreoffice_content_reported_a_menu_bar_too_high_is_put_in_its_panel():
     [0,44,1920,1080], the root pane it holds reported at [0,19,1920,1055], and B2 inside it at
     [123,174,205,191] (drawn at [123,199,205,216]). A root pane at its panel's place, or of
     another size, stays."""
-    panel = Node(handle=":1.9/panel", parent=None, role="Pane", native_role="panel",
-                 rect=Rect(left=0, top=44, right=1920, bottom=1080))
-    pane = Node(handle=":1.9/pane", parent=0, role="Pane", native_role="root-pane",
-                rect=Rect(left=0, top=19, right=1920, bottom=1055))
-    b2 = Node(handle=":1.9/b2", parent=1, role="DataItem", native_role="table-cell", name="B2",
-              rect=Rect(left=123, top=174, right=205, bottom=191))
+    panel = node("panel", None, "Pane", "panel", 0, 44, 1920, 1080)
+    pane = node("pane", 0, "Pane", "root-pane", 0, 19, 1920, 1055)
+    b2 = node("b2", 1, "DataItem", "table-cell", 123, 174, 205, 191, name="B2")
     aligned = root_panes_aligned([panel, pane, b2])
     assert aligned[1].rect == panel.rect and aligned[2].rect == Rect(left=123, top=199, right=205, bottom=216)
     assert root_panes_aligned(aligned) == aligned
