@@ -93,3 +93,28 @@ def test_select_a_web_option(winctl, page):
     while winctl("get", "text", str(combo["id"])).out.strip() != "Express":
         assert time.monotonic() < deadline, winctl("inspect", str(combo["id"])).out
         time.sleep(0.2)
+
+
+def test_a_label_drawn_on_a_nameless_canvas_is_read_by_vision_local(winctl, desktop, tmp_path):
+    """A web page's button drawn on a canvas: the tree lists a canvas with no name. Its label
+    filled a fifth of the canvas, and `--vision local` took it for the canvas itself (a
+    detection overlapping a listed element is that element) and listed nothing. Text is now
+    matched only against elements that say something or are controls: "Checkout" is listed,
+    and clicking it by its id checks out (the page's title)."""
+    page = (FIXTURES / "web" / "canvas.html").as_uri()
+    proc = start_app(desktop, chromium_command(page, str(tmp_path / "profile")), "Canvas Fixture")
+    try:
+        winctl("focus", "Canvas Fixture")
+        deadline = time.monotonic() + 20
+        while not any(t["type"] == "Canvas" for t in winctl.state()["targets"]):
+            assert time.monotonic() < deadline, "the page's canvas was never listed"
+            time.sleep(0.5)
+        seen = winctl("--json", "state", "--vision", "local", "--verbose").json["result"]["targets"]
+        canvas = next(t for t in seen if t["type"] == "Canvas")
+        label = next((t for t in seen if t.get("source") == "ocr" and t["name"] == "Checkout"), None)
+        assert label is not None, [t["name"] for t in seen if t.get("source") == "ocr"]
+        assert canvas["rect"][0] <= label["rect"][0] and label["rect"][2] <= canvas["rect"][2]
+        assert "via mouse" in winctl("click", str(label["id"])).out
+        wait_for_window(desktop, "Checked out")
+    finally:
+        stop_app(proc)

@@ -77,18 +77,22 @@ class VisionProvider:
         shown = [t for t in base.targets if t.rect is not None
                  and not any(menu.contains(*t.rect.center) for menu in base.popups)]
         known = [t.rect for t in shown if t.rect is not None]
+        said = [t.rect for t in shown if t.rect is not None and (t.name or t.value or t.type in WHOLE_TYPES)]
         if self.mode == "local":
-            found, detail = self._local(image, origin, known, shown, base.popups)
+            found, detail = self._local(image, origin, said, shown, base.popups)
         else:
             found, detail = self._llm(image, origin, window)
-        added = merge(found, known, [*base.popups, window.rect], self.iou_threshold)  # menus lie on top
+        added = merge(found, known, [*base.popups, window.rect], self.iou_threshold, said)  # menus lie on top
         report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
                   f" ({detail})")
         return dataclasses.replace(base, targets=[*base.targets, *added], reports=[*base.reports, report])
 
     # -- local: shapes and OCR -----------------------------------------------------------
-    def _local(self, image: Image.Image, origin: tuple[int, int], known: list[Rect],
+    def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],
                targets: list[Target], popups: list[Rect]) -> tuple[list[Target], str]:
+        """Shapes and text the tree lacks. `said`: the places of the listed elements that have
+        a name or a value, or are controls (WHOLE_TYPES); text on a nameless canvas, image or
+        pane is read, as the tree has none of it."""
         from winactions.extras import require
 
         require("vision", feature="--vision local")
@@ -98,6 +102,7 @@ class VisionProvider:
         from winactions.perception.shapes import detect_widgets
 
         bgr = np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+        known = [t.rect for t in targets if t.rect is not None]
         wholes = [t.rect for t in targets if t.type in WHOLE_TYPES and t.rect is not None]
         named = [t.rect for t in targets if t.type in WHOLE_TYPES and t.rect is not None and (t.name or t.value)]
         shapes = [Target(id=0, type=c.label or "Element", name="", rect=c.rect, source=Source.VISION,
@@ -110,8 +115,8 @@ class VisionProvider:
                                                                           for k in known)]
         engine = shared_engine()
         boxes = engine.detect(bgr, origin=origin)
-        # recognising is the slow half of OCR: only read text no known element covers
-        fresh = [b for b in boxes if not _covered(b, known) and not _part_of(b, named, popups)]
+        # recognising is the slow half of OCR: only read text that no element saying something covers
+        fresh = [b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)]
         texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
         text_targets = []
         for box in texts:
@@ -152,23 +157,28 @@ class VisionProvider:
         return found, detail
 
 
-def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float) -> list[Target]:
+def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float,
+          said: list[Rect] | None = None) -> list[Target]:
     """Keep detections that overlap no known or already kept element, each clipped to what it
     lies in: a menu open over the window, or the window (`shown`, top first). The screenshot
     spans them, and between a menu reaching past the window and the window lies another app:
-    featherpad's context menu took galculator's "MR" and "MS" keys with it."""
-    kept: list[Target] = []
-    taken = list(known)
+    featherpad's context menu took galculator's "MR" and "MS" keys with it. Text read (OCR)
+    is matched only against the elements that say something or are controls (`said`):
+    "Checkout" drawn on a web page's nameless canvas filled a fifth of it, and went as that
+    canvas."""
+    kept: list[Rect] = []
+    out: list[Target] = []
     for t in sorted(found, key=lambda t: -(t.confidence or 0)):
         area = next((a for a in shown if t.rect is not None and a.contains(*t.rect.center)), None)
         rect = t.rect.intersect(area) if t.rect is not None and area is not None else None
         if rect is None or rect.width < MIN_SIDE or rect.height < MIN_SIDE:
             continue
-        if any(rect.iou(other) > threshold for other in taken):
+        listed = said if said is not None and t.source is Source.OCR else known
+        if any(rect.iou(other) > threshold for other in [*listed, *kept]):
             continue
-        kept.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
-        taken.append(rect)
-    return kept
+        out.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
+        kept.append(rect)
+    return out
 
 
 def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
