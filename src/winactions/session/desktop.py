@@ -318,7 +318,7 @@ class DesktopSession:
         shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
         found = _named(_plain_name(ref), shown, (_takes_text, _is_control))
         if found is None:
-            raise NotFound(f"no element the window shows is named {ref!r}",
+            raise NotFound(f"no element the window shows is named {_plain_name(ref)!r}",
                            hint="run `winctl state` for names and ids (one out of view is read by its id)")
         return self.resolve(found.id)
 
