@@ -21,6 +21,10 @@ from winactions.keys import NAMED_KEYS, Chord, parse_keys
     ("ctrl++", [Chord(("ctrl",), "+")]),
     ("+", [Chord((), "+")]),
     ("ctrl+plus", [Chord(("ctrl",), "+")]),
+    ("ctrl+comma", [Chord(("ctrl",), ",")]),  # "ctrl+," would be ctrl+ then nothing: a comma separates chords
+    ("ctrl+Period ctrl+slash", [Chord(("ctrl",), "."), Chord(("ctrl",), "/")]),
+    ("ctrl+backslash", [Chord(("ctrl",), "\\")]),
+    ("ctrl+BracketLeft", [Chord(("ctrl",), "[")]),
     ("A", [Chord((), "A")]),
     ("pgdn", [Chord((), "PageDown")]),
     ("ctrl+shift+Left", [Chord(("ctrl", "shift"), "Left")]),

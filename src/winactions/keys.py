@@ -68,6 +68,21 @@ _KEY_ALIASES = {
     "break": "Pause",
     "plus": "+",
     "minus": "-",
+    # punctuation by its X keysym or DOM code name: a comma separates chords, so ctrl+, is
+    # said ctrl+comma (GNOME's and VS Code's Preferences)
+    "comma": ",",
+    "period": ".",
+    "slash": "/",
+    "backslash": "\\",
+    "semicolon": ";",
+    "apostrophe": "'",
+    "quote": "'",
+    "grave": "`",
+    "backquote": "`",
+    "bracketleft": "[",
+    "bracketright": "]",
+    "equal": "=",
+    "equals": "=",
 }
 
 _CANONICAL_BY_LOWER = {k.lower(): k for k in NAMED_KEYS} | _KEY_ALIASES
@@ -105,7 +120,8 @@ def _parse_chord(token: str, spec: str, extra: Mapping[str, str] = {}) -> Chord:
     if token.endswith("++") or token == "+":
         parts = [p for p in parts if p] + ["+"]
     if any(p == "" for p in parts):
-        raise InvalidInput(f"empty key in {token!r}", hint="write chords like ctrl+shift+s")
+        raise InvalidInput(f"empty key in {token!r}",
+                           hint="write chords like ctrl+shift+s; a comma separates chords: ctrl+comma")
     *mods, key = parts
     modifiers: list[str] = []
     for m in mods:

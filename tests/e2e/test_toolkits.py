@@ -675,7 +675,7 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
     assert not any("a menu is open" in w for w in winctl.state()["warnings"])
 
 
-def test_a_gtk4_popover_is_listed_and_clicked_where_it_shows(winctl, launch, tmp_path):
+def test_a_gtk4_popover_is_listed_and_clicked_where_it_shows(desktop, winctl, launch, tmp_path):
     """GTK 4.8 reports a popover where the widget it pops from is: gnome-text-editor's main
     menu was listed at its menu button, 114 px right of where it shows, so `state` warned of a
     menu "the app does not list", a mouse click on its "Save" missed it, and one on its
@@ -708,6 +708,8 @@ def test_a_gtk4_popover_is_listed_and_clicked_where_it_shows(winctl, launch, tmp
         state = open_menu()
     assert "via mouse" in winctl("click", str(target(state, "MenuItem", "Save")), "--via", "input").out
     assert wait_for_file(doc, "world").strip() == "helloworld"
+    winctl("keys", "ctrl+comma")  # its Preferences' shortcut: "ctrl+," parsed as two chords, and no name said ","
+    wait_for_window(desktop, "Preferences")
 
 
 def test_a_qt_menu_item_clicked_closes_its_menu(winctl, launch, tmp_path):
