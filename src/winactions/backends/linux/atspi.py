@@ -1238,10 +1238,7 @@ class AtspiClient:
             ref = await self._resolve(handle)
             if await self._toolkit(ref[0]) not in toolkits:
                 return []
-            chain = [ref, *await self._ancestors(ref)]
-            kinds = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
-            wanted = [r for r, kind in zip(chain, kinds) if kind and role_of(int(kind[0]))[0] in roles]
-            places = await asyncio.gather(*(self._extents(r) for r in wanted))
+            places = await asyncio.gather(*(self._extents(r) for r in await self._around(ref, roles)))
             return [place for place in places if place is not None]
 
         return self._run(find(), doing="while the element's place was looked for")
@@ -1264,16 +1261,14 @@ class AtspiClient:
 
     def root_pane_shift(self, handle: str) -> tuple[int, int] | None:
         """How far LibreOffice reports the root pane around this element from the GTK panel
-        that holds it, in reported pixels (`pane_shift`, `backend.root_panes_aligned`); None for other
-        apps, and where it reports it in place. The holder is not the pane's parent: the pane
+        that holds it, in reported pixels (`pane_shift`, `backend.root_panes_aligned`); None
+        for other apps, and where it reports it in place. The holder is not the pane's parent: the pane
         answers its own frame, so it is looked for from the app's windows down."""
         async def find() -> tuple[int, int] | None:
             ref = await self._resolve(handle)
             if await self._toolkit(ref[0]) != VCL:
                 return None
-            chain = [ref, *await self._ancestors(ref)]
-            kinds = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
-            panes = [r for r, kind in zip(chain, kinds) if kind and role_of(int(kind[0]))[0] == ROOT_PANE]
+            panes = await self._around(ref, frozenset({ROOT_PANE}))
             if not panes:
                 return None
             level = await self._children((ref[0], APP_ROOT))
@@ -1287,6 +1282,12 @@ class AtspiClient:
             return None
 
         return self._run(find(), doing="while LibreOffice's window content was placed")
+
+    async def _around(self, ref: tuple[str, str], roles: frozenset[str]) -> list[tuple[str, str]]:
+        """The element and those of its ancestors whose AT-SPI role is one of `roles`, nearest first."""
+        chain = [ref, *await self._ancestors(ref)]
+        kinds = await asyncio.gather(*(self._maybe(*r, ACCESSIBLE, "GetRole") for r in chain))
+        return [r for r, kind in zip(chain, kinds) if kind and role_of(int(kind[0]))[0] in roles]
 
     async def _extents(self, ref: tuple[str, str]) -> Rect | None:
         extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
