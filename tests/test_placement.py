@@ -130,6 +130,11 @@ def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_hold
     assert moved[1].rect == menus[0] and moved[2].rect == Rect(left=325, top=629, right=349, bottom=653)
     closed = dataclasses.replace(button, states=frozenset({"expandable"}))
     assert popovers_moved([closed, popover, browse], menus, IDENTITY) == [closed, popover, browse]
+    # an expanded expander's content, of an open menu's size but laid out below its header, stays
+    expander = node("expander", None, "Button", "push-button", 11, 571, 407, 600,
+                    states=frozenset({"expandable", "expanded"}))
+    content = node("content", 0, "Pane", "filler", 11, 600, 407, 879)
+    assert popovers_moved([expander, content], menus, IDENTITY) == [expander, content]
 
 
 def test_a_gtk4_tooltip_reported_in_its_own_surface_is_moved_into_it():

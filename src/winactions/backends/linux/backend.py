@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
 from PIL import Image
@@ -458,28 +458,40 @@ IDENTITY = Placement()
 HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
 
 
+def subtrees_moved(nodes: list[Node], shift_of: Callable[[Node, Node | None], tuple[int, int] | None],
+                   moved: Callable[[Node, tuple[int, int]], Node]) -> list[Node]:
+    """The nodes with each subtree whose root `shift_of(node, parent)` answers a shift for
+    moved by it (`moved` makes each moved copy). Nodes are in document order: a parent comes
+    before its children."""
+    shifts: list[tuple[int, int] | None] = [None] * len(nodes)
+    out = list(nodes)
+    for i, node in enumerate(nodes):
+        parent = None if node.parent is None else nodes[node.parent]
+        shift = shifts[node.parent] if node.parent is not None else None
+        if shift is None and node.rect is not None:
+            shift = shift_of(node, parent)
+        shifts[i] = shift
+        if shift is not None and node.rect is not None:
+            out[i] = moved(node, shift)
+    return out
+
+
 def popovers_moved(nodes: list[Node], menus: list[Rect], placement: Placement) -> list[Node]:
     """The nodes with each popover that is reported away from the open menu it shows in moved
     there, and everything in it. GTK 4.8 reports a popover at the place of the widget it pops
     from: gnome-text-editor's main menu at its menu button, [541,571,804,1158] (reaching
     past the screen), where the X server shows it at [427,9,690,596]; a mouse click on its
     "Save" landed in the text. A popover is told by its size: that of an open menu, to
-    MENU_SLACK px. So is a tooltip, reported in its own surface's coordinates (`_surface_offset`).
-    Nodes are in document order: a parent comes before its children."""
+    MENU_SLACK px. So is a tooltip, reported in its own surface's coordinates (`_surface_offset`)."""
     slack = MENU_SLACK * placement.scale
-    shifts: list[tuple[int, int] | None] = [None] * len(nodes)
-    out = list(nodes)
-    for i, node in enumerate(nodes):
-        parent = None if node.parent is None else nodes[node.parent]
-        shift = shifts[node.parent] if node.parent is not None else None
-        if shift is None and node.rect is not None and pops_over(node, parent):
-            shift = popover_offset(node.rect, menus, slack)
-        elif shift is None and node.rect is not None and node.parent == 0:
-            shift = _surface_offset(node.rect, menus, placement, slack)
-        shifts[i] = shift
-        if shift is not None and node.rect is not None:
-            out[i] = in_popover(node, shift)
-    return out
+
+    def shift_of(node: Node, parent: Node | None) -> tuple[int, int] | None:
+        assert node.rect is not None
+        if pops_over(node, parent):
+            return popover_offset(node.rect, menus, slack)
+        return _surface_offset(node.rect, menus, placement, slack) if node.parent == 0 else None
+
+    return subtrees_moved(nodes, shift_of, in_popover)
 
 
 def in_popover(node: Node, shift: tuple[int, int]) -> Node:
@@ -487,14 +499,18 @@ def in_popover(node: Node, shift: tuple[int, int]) -> Node:
     click on it is not in the popup's way, whatever its type: `IN_POPUP`)."""
     assert node.rect is not None
     return dataclasses.replace(node, rect=node.rect.moved(*shift),
-                               extra={**node.extra, IN_POPUP: f"a GTK 4 popover moved by {shift}"})
+                               extra={**node.extra, IN_POPUP: f"a GTK 4 popup, moved by {shift}"})
 
 
 def pops_over(node: Node, parent: Node | None) -> bool:
     """Whether a node may be a GTK 4 popover: a menu (a menu button's, a text view's context
-    menu), or whatever an expanded button holds (gnome-text-editor's recent-files popover is a
-    "filler" under its button). Its size then tells whether an open menu shows it."""
-    return node.native_role in POPOVER_ROLES or (parent is not None and "expanded" in parent.states)
+    menu), or what an expanded button holds reported at the button's own place (GTK 4.8's
+    popovers are; gnome-text-editor's recent-files popover is a "filler"). An expander's
+    content lies below its header instead. Its size then tells whether an open menu shows it."""
+    if node.native_role in POPOVER_ROLES:
+        return True
+    return parent is not None and "expanded" in parent.states and node.rect is not None \
+        and parent.rect is not None and (node.rect.left, node.rect.top) == (parent.rect.left, parent.rect.top)
 
 
 def root_panes_aligned(nodes: list[Node]) -> list[Node]:
@@ -503,17 +519,11 @@ def root_panes_aligned(nodes: list[Node]) -> list[Node]:
     aside) in a GTK panel below the menu bar, and reports that content at the window's top
     until the window is first clicked, a menu bar's height too high (25 px at 1x, 40 at 2x):
     Calc's B2 was listed over row 1, and a mouse click there took another cell."""
-    shifts: list[tuple[int, int] | None] = [None] * len(nodes)
-    out = list(nodes)
-    for i, node in enumerate(nodes):
-        holder = None if node.parent is None else nodes[node.parent]
-        shift = shifts[node.parent] if node.parent is not None else None
-        if shift is None and holder is not None and node.native_role == ROOT_PANE:
-            shift = pane_shift(node.rect, holder.rect)
-        shifts[i] = shift
-        if shift is not None and node.rect is not None:
-            out[i] = dataclasses.replace(node, rect=node.rect.moved(*shift))
-    return out
+    def shift_of(node: Node, holder: Node | None) -> tuple[int, int] | None:
+        return pane_shift(node.rect, holder.rect) if holder is not None and node.native_role == ROOT_PANE else None
+
+    return subtrees_moved(nodes, shift_of, lambda node, shift: dataclasses.replace(
+        node, rect=node.rect.moved(*shift) if node.rect is not None else None))
 
 
 def _surface_offset(placed: Rect, menus: list[Rect], placement: Placement, slack: int) -> tuple[int, int] | None:
