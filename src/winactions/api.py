@@ -28,6 +28,7 @@ Saved screenshots need no desktop at all — no display, no accessibility bus, n
 from __future__ import annotations
 
 import os
+import typing
 from typing import Any, Literal
 
 from winactions.backends.base import Backend
@@ -35,6 +36,7 @@ from winactions.commands.base import (
     Command,
     Context,
     GlobalOptions,
+    Params,
     Result,
     available,
     dispatch,
@@ -59,11 +61,16 @@ from winactions.model import Rect, UIState, WindowInfo
 from winactions.render import hint_for
 from winactions.session.desktop import NAME_PREFIX, DesktopSession, is_id
 
-ELEMENT_ARGS = ("id", "element")  # parameters that take an element: an id (int), or a name or target (str)
 Infer = Literal["off", "rules", "llm"]
 Vision = Literal["off", "auto", "local", "llm"]
 Box = Rect | str | tuple[int, int, int, int]  # a Rect, "x,y,width,height", or (x, y, width, height)
 Path = str | os.PathLike[str]
+
+
+def _element_fields(params: type[Params]) -> list[str]:
+    """The command's parameters that take an element: an id (int) or a name or target (str),
+    as its table types them (`click`'s id, `screenshot`'s element)."""
+    return [name for name, f in params.model_fields.items() if {int, str} <= set(typing.get_args(f.annotation))]
 
 
 class Desktop:
@@ -100,7 +107,7 @@ class Desktop:
             window = None
         options = GlobalOptions(window=window or self.window, return_state=return_state, infer=infer,
                                 vision=vision, session=self.name, device=self.device)
-        named = [k for k in ELEMENT_ARGS if isinstance(args.get(k), str) and is_id(args[k])]
+        named = [k for k in _element_fields(cmd.params) if isinstance(args.get(k), str) and is_id(args[k])]
         for key in named:  # Python tells an id (int) from a name (str): "7" is a calculator's key, not the id 7
             args[key] = NAME_PREFIX + args[key]
         try:
