@@ -209,3 +209,26 @@ def test_a_programs_last_words_are_one_line_without_control_bytes(tmp_path):
     quoted = last_words(kept, settle=True)
     assert quoted.startswith("\u2026") and len(quoted) == QUOTED_CHARS + 1
     assert last_words(kept, settle=False) == ""  # asked once: the file is gone
+
+
+# Lines of /proc/PID/maps as read from the running apps: xcalc, IDLE (python3 with tkinter), and
+# a program that has both Tk and GTK 3 loaded (GTK 3's bridge lists what GTK draws).
+XCALC_MAPS = "7f1c2a000000-7f1c2a01a000 r--p 00000000 00:2f 1 /usr/lib/x86_64-linux-gnu/libXaw7.so.7.0.0\n"
+IDLE_MAPS = ("7f0d1b000000-7f0d1b030000 r--p 00000000 00:2f 2 /usr/lib/x86_64-linux-gnu/libtk8.6.so\n"
+             "7f0d1c000000-7f0d1c010000 r--p 00000000 00:2f 3 /usr/lib/x86_64-linux-gnu/libtcl8.6.so\n")
+GTK3_MAPS = "7f0d1d000000-7f0d1d100000 r--p 00000000 00:2f 4 /usr/lib/x86_64-linux-gnu/libgtk-3.so.0.2406.32\n"
+
+
+@pytest.mark.parametrize(("maps", "toolkit"), [
+    (XCALC_MAPS, "Xaw (the Athena widgets)"),
+    (IDLE_MAPS, "Tk"),
+    (IDLE_MAPS + GTK3_MAPS, ""),  # it may still join the bus through GTK
+    ("", ""),  # nothing tells: waited for as before
+])
+def test_a_process_drawing_with_a_toolkit_without_a_bridge_is_named(maps, toolkit):
+    assert bridges.bridgeless_in(maps) == toolkit
+
+
+def test_this_process_is_not_taken_for_one_without_a_bridge():
+    assert bridges.bridgeless(os.getpid()) == ""
+    assert bridges.bridgeless(None) == "" and bridges.bridgeless(2 ** 22 + 7) == ""  # no such process

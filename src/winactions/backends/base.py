@@ -303,6 +303,18 @@ class Backend(ABC):
         item, a list item), so an open one is not in its way."""
         return None
 
+    def without_tree(self, window: WindowInfo) -> str:
+        """Why the window's app will never expose an accessibility tree, and what to do instead
+        (its toolkit has no bridge: Tk, Xt); "" when it may, or when the platform cannot tell."""
+        return ""
+
+    def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
+        """What is drawn over the window and is not its own — another window stacked above it,
+        a tooltip — as the part of the window it covers and `covering`'s words for it, top
+        first; [] when nothing does, or when the platform cannot tell. A screenshot of the
+        window holds those pixels, not the window's; its app's own open menus are its own."""
+        return []
+
     def obscuring(self, handle: str, x: int, y: int) -> str | None:
         """What element of the window's own content lies over screen point (x, y) instead of
         the element `handle` — a web page's overlay, a banner — as `covered_by_element` words

@@ -117,7 +117,11 @@ def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
     """Wait until the app's accessibility tree shows its window: an app maps its window a moment
     before it joins the accessibility bus (Qt, Java: up to seconds), and a `state` in between
     would list nothing. "" once it is there, else a note saying so. The window is looked up
-    again each time: its title and place may change while the app settles."""
+    again each time: its title and place may change while the app settles. An app whose
+    toolkit has no accessibility at all (Tk, Xt) is not waited for."""
+    never = ctx.session.backend.without_tree(window)
+    if never:
+        return f"; {never}"
     while True:
         try:
             window = next((w for w in ctx.session.backend.list_windows() if w.id == window.id), window)

@@ -99,6 +99,12 @@ class LinuxBackend(Backend):
     def popups(self, window: WindowInfo) -> list[Rect]:
         return self.x11.popups(window)
 
+    def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
+        return self.x11.covers(window)
+
+    def without_tree(self, window: WindowInfo) -> str:
+        return bridges.no_bridge(window.pid)
+
     def density(self, window: WindowInfo | None) -> float | None:
         """What the app was told in its environment or command line (`density.told`), else the
         scale its tree is placed at when that is more than 1 (GTK and Java report logical pixels:

@@ -171,12 +171,51 @@ def _gtk2_env(env: dict[str, str], changes: list[str]) -> None:
 
 
 PIXELS_MEANWHILE = "meanwhile `winctl state --vision local` lists what its pixels show"
+# Libraries a running process has mapped (/proc/PID/maps), and the toolkit each draws with: a
+# tkinter program's executable is python3, whose ELF header names no toolkit at all.
+MAPPED_LIBRARIES = (
+    ("gtk4", "/libgtk-4.so"), ("gtk3", "/libgtk-3.so"), ("gtk2", "/libgtk-x11-2.0.so"), ("qt6", "/libQt6Gui.so"),
+    ("qt5", "/libQt5Gui.so"), ("java", "/libjvm.so"), ("gecko", "/libxul.so"), ("bridge", "/libatk-bridge-2.0.so"),
+    ("tk", "/libtk8."), ("motif", "/libXm.so"), ("athena", "/libXaw"),
+)
+# Toolkits with no accessibility bridge on Linux: their apps never join the AT-SPI bus
+WITHOUT_BRIDGE = {"tk": "Tk", "motif": "Motif", "athena": "Xaw (the Athena widgets)"}
+
+
+def bridgeless(pid: int | None) -> str:
+    """The toolkit a running process draws with when that toolkit has no accessibility bridge
+    (Tk: git gui and every tkinter program; Xt's Athena widgets: xcalc; Motif), and it has
+    loaded none that has one; "" when it may join the bus, or when nothing tells. `launch`
+    waited its whole timeout for such an app's tree, and `state` told its user to restart it
+    with switches that change nothing."""
+    try:
+        return bridgeless_in(Path(f"/proc/{pid}/maps").read_text()) if pid else ""
+    except OSError:
+        return ""
+
+
+def bridgeless_in(maps: str) -> str:
+    """`bridgeless` of a process whose /proc/PID/maps reads `maps`."""
+    loaded = [kit for kit, library in MAPPED_LIBRARIES if library in maps]
+    if any(kit not in WITHOUT_BRIDGE for kit in loaded):
+        return ""
+    return WITHOUT_BRIDGE[loaded[0]] if loaded else ""
+
+
+def no_bridge(pid: int | None) -> str:
+    """What to do for an app whose toolkit has no accessibility bridge (`bridgeless`); "" when it has one."""
+    without = bridgeless(pid)
+    return f"{without} has no accessibility bridge on Linux: `winctl state --vision local` lists what its pixels " \
+           "show" if without else ""
 
 
 def no_tree_hint(pid: int | None) -> str:
     """What to do about a window without an accessibility tree, for the toolkit of the process
     that owns it (read from its executable, as `launch` does): its switches, and that `winctl
     launch` sets them. A toolkit that cannot be told gets the general hint."""
+    without = no_bridge(pid)
+    if without:
+        return without
     try:
         kits = detect([os.readlink(f"/proc/{pid}/exe")]) if pid else ()
     except OSError:

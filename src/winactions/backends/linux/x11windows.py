@@ -17,6 +17,7 @@ import mss
 import psutil
 from PIL import Image
 from Xlib import X, Xatom, display, error
+from Xlib.ext import res
 from Xlib.protocol import event
 
 from winactions.backends.base import (
@@ -136,7 +137,7 @@ class X11Windows:
                 wm_name = win.get_wm_name()
                 title = wm_name.decode("latin-1") if isinstance(wm_name, bytes) else (wm_name or "")
             pid_prop = self._prop(win, "_NET_WM_PID")
-            pid = int(pid_prop[0]) if isinstance(pid_prop, list) and pid_prop else None
+            pid = int(pid_prop[0]) if isinstance(pid_prop, list) and pid_prop else self._client_pid(wid)
             states = set(self._prop(win, "_NET_WM_STATE") or [])
             wm_class = win.get_wm_class()
             rect = self._client_rect(win)
@@ -151,6 +152,21 @@ class X11Windows:
             app_class=wm_class[1] if wm_class else "",
             splash=splash,
         )
+
+    def _client_pid(self, wid: int) -> int | None:
+        """The process of the X client that made the window, asked of the X server (X-Resource):
+        for apps that do not set _NET_WM_PID, as Tk (git gui, every tkinter program) and Xt
+        (xcalc) do not. Without it `launch` waited its whole timeout for a window it had opened
+        at once. None for a client on another machine, or a server without the extension."""
+        query = getattr(self.d, "res_query_client_ids", None)  # python-xlib adds it when the server has X-Resource
+        if query is None:
+            return None
+        try:
+            reply = query([{"client": wid, "mask": res.LocalClientPIDMask}])
+        except error.XError:
+            return None
+        return next((int(item.value[0]) for item in reply.ids
+                     if item.spec.mask & res.LocalClientPIDMask and item.value), None)
 
     def _is_splash(self, win: object, types: list[int], states: set[object]) -> bool:
         """A splash screen: typed so (GTK, Qt), or — as Java apps draw theirs, a plain
@@ -206,10 +222,6 @@ class X11Windows:
         window of its process but a tooltip (Java types its context menu as a dialog). Looked
         for from the top of the stack down to the first window the window manager placed: an
         open menu is above them all."""
-        menus = {self.atom(name) for name in MENU_TYPES}
-        passing = {self.atom(name) for name in (*COVERING_POPUPS, "_NET_WM_WINDOW_TYPE_DND")}
-        geometry = self.root.get_geometry()
-        screen = Rect(left=0, top=0, right=geometry.width, bottom=geometry.height)
         found = []
         for child in reversed(self.root.query_tree().children):
             try:
@@ -218,19 +230,71 @@ class X11Windows:
                     continue
                 if not attributes.override_redirect:
                     break
-                types = set(self._prop(child, "_NET_WM_WINDOW_TYPE") or [])
-                pid = self._prop(child, "_NET_WM_PID")
-                rect = self._client_rect(child)
+                rect = self._own_popup(child, window)
             except error.XError:
                 continue  # it closed while we looked
-            owner = int(pid[0]) if isinstance(pid, list) and pid else None
-            if owner is None:  # a menu that does not say whose it is: the one over the window
-                mine = bool(types & menus) and window.rect is not None and rect.intersect(window.rect) is not None
-            else:
-                mine = owner == window.pid and (bool(types & menus) or not types & passing)
-            # GTK keeps small unmapped-looking helper windows off the screen (-100, -100): no menus
-            if mine and rect.width >= MENU_SIDE <= rect.height and rect.intersect(screen) is not None:
+            if rect is not None:
                 found.append(rect)
+        return found
+
+    def _own_popup(self, child: object, window: WindowInfo) -> Rect | None:
+        """Where an override-redirect window is, if it is a menu or popup of the window's app
+        (see `popups`); None for a tooltip, a notification, another app's or a helper window."""
+        types = set(self._prop(child, "_NET_WM_WINDOW_TYPE") or [])
+        pid = self._prop(child, "_NET_WM_PID")
+        rect = self._client_rect(child)
+        owner = int(pid[0]) if isinstance(pid, list) and pid else None
+        menus = {self.atom(name) for name in MENU_TYPES}
+        if owner is None:  # a menu that does not say whose it is: the one over the window
+            mine = bool(types & menus) and window.rect is not None and rect.intersect(window.rect) is not None
+        else:
+            passing = {self.atom(name) for name in (*COVERING_POPUPS, "_NET_WM_WINDOW_TYPE_DND")}
+            mine = owner == window.pid and (bool(types & menus) or not types & passing)
+        # GTK keeps small unmapped-looking helper windows off the screen (-100, -100): no menus
+        geometry = self.root.get_geometry()
+        screen = Rect(left=0, top=0, right=geometry.width, bottom=geometry.height)
+        if mine and rect.width >= MENU_SIDE <= rect.height and rect.intersect(screen) is not None:
+            return rect
+        return None
+
+    def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
+        """What is drawn over the window and is not its own, top first: each window stacked
+        above its frame (another app's, or a dialog of its own) and each tooltip or popup that
+        is not one of its app's menus (`popups`), where it lies on the window, described as
+        `covering` describes it. One walk of the stack: a screenshot of the window holds these
+        pixels, not the window's."""
+        if window.rect is None:
+            return []
+        try:
+            frame = self._root_child(int(window.id, 16))
+            stack = self.root.query_tree().children
+        except error.XError:
+            return []  # the window went away while we looked
+        found: list[tuple[Rect, str]] = []
+        for child in reversed(stack):
+            if child.id == frame:
+                break
+            try:
+                attributes = child.get_attributes()
+                if attributes.map_state != X.IsViewable:
+                    continue
+                if attributes.override_redirect:
+                    if self._own_popup(child, window) is not None:
+                        continue
+                    types = self._prop(child, "_NET_WM_WINDOW_TYPE")
+                    what = next((what for name, what in COVERING_POPUPS.items()
+                                 if isinstance(types, list) and self.atom(name) in types), COVERED_BY_POPUP)
+                    rect = self._client_rect(child)
+                else:
+                    client = self._client_of(child)
+                    other = self._describe(int(client.id), 0) if client is not None else None  # type: ignore[attr-defined]
+                    what = covered_by_window(other.title if other is not None else "")
+                    rect = self._client_rect(child)  # the frame: its title bar covers the window too
+            except error.XError:
+                continue  # it closed while we looked
+            over = rect.intersect(window.rect)
+            if over is not None and not over.is_empty:
+                found.append((over, what))
         return found
 
     def _pointer_grabbed(self) -> bool:
