@@ -1,8 +1,8 @@
 """What `--vision local` keeps of what it sees, on places measured on real apps: only what lies
 in the window or in a menu open over it, and nothing that is a part of a listed element."""
 
-from winactions.model import Rect, Source, Target
-from winactions.perception.vision import merge
+from winactions.model import Rect, Source, Target, WindowInfo
+from winactions.perception.vision import _shown, merge
 
 
 def box(left: int, top: int, right: int, bottom: int) -> Rect:
@@ -30,3 +30,20 @@ def test_a_detection_of_a_known_element_is_that_element():
     kept = merge([seen("OK", box(10, 10, 60, 40)), seen("Cancel", box(100, 10, 160, 40))],
                  [box(8, 8, 62, 42)], [window], 0.1)
     assert [t.name for t in kept] == ["Cancel"]
+
+
+class Covered:
+    """The one backend question `_shown` asks, answered with the places measured: IDLE's shell
+    window over xcalc's lower right keys."""
+
+    def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
+        return [(box(250, 330, 345, 510), 'the window "IDLE Shell 3.11.2"')]
+
+
+def test_what_another_window_shows_over_the_window_is_not_the_windows():
+    window = WindowInfo(id="0x01000015", title="Calculator", rect=box(100, 100, 345, 510))
+    found = [seen(">>>", box(251, 378, 282, 396)), seen("INV", box(105, 179, 145, 205)),
+             seen("=", box(281, 479, 321, 505))]
+    shown, covers = _shown(Covered(), window, found)  # type: ignore[arg-type]
+    assert [t.name for t in shown] == ["INV"]
+    assert covers == ['the window "IDLE Shell 3.11.2"']

@@ -174,7 +174,9 @@ def _body_text(result: Result) -> str:
         return "\n".join(lines)
     if isinstance(result, ScreenshotResult):
         drawn = "" if result.density is None else f", drawn at {result.density:g}x"
-        return f"{result.path} ({result.width}x{result.height}, rect={result.rect}{drawn})"
+        covered = "".join(f"\nwarning: part of the window is covered by {_safe(what)}: the picture shows it there "
+                          "(`winctl window activate` brings the window forward)" for what in result.covered_by)
+        return f"{result.path} ({result.width}x{result.height}, rect={result.rect}{drawn}){covered}"
     if isinstance(result, BatchResult):
         lines = [f"batch: {result.completed} of {result.total} steps done"]
         for step in result.steps:

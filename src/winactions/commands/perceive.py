@@ -159,8 +159,13 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
                                    hint="scroll it into view, then run `winctl state`")
             rect = target.rect
         drawn = backend.density(window)
+        covered = list(dict.fromkeys(what for part, what in backend.covers(window) if part.intersect(rect) is not None))
+        if covered and p.element is not None:
+            # a reference saved so holds the other window's pixels, and is then looked for as this element
+            raise ActionFailed(f"element {p.element} is covered by {covered[0]}: its picture would show that",
+                               hint="bring the window forward with `winctl window activate`, then take it again")
     image = screenshots.capture(backend, rect)
     path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "screenshot")
     screenshots.save_png(image, path, pnginfo(drawn))
     return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height,
-                            density=drawn)
+                            density=drawn, covered_by=[] if p.screen else covered)

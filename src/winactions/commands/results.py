@@ -90,6 +90,7 @@ class ScreenshotResult(Result):
     width: int
     height: int
     density: float | None = None  # screen pixels per logical pixel, recorded in the file (None: unknown)
+    covered_by: list[str] = []  # what lies over part of the window, and so is in the picture instead of it
 
 
 class BatchStep(BaseModel):

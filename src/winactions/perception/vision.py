@@ -83,9 +83,13 @@ class VisionProvider:
         else:
             found, detail = self._llm(image, origin, window)
         added = merge(found, known, [*base.popups, window.rect], self.iou_threshold, said)  # menus lie on top
+        added, covers = _shown(backend, window, added)
         report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
                   f" ({detail})")
-        return dataclasses.replace(base, targets=[*base.targets, *added], reports=[*base.reports, report])
+        warnings = [*base.warnings, *(f'part of window "{window.title}" is covered by {cover}: vision lists nothing '
+                                      "there (`winctl window activate` brings it forward)" for cover in covers)]
+        return dataclasses.replace(base, targets=[*base.targets, *added], warnings=warnings,
+                                   reports=[*base.reports, report])
 
     # -- local: shapes and OCR -----------------------------------------------------------
     def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],
@@ -179,6 +183,16 @@ def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: 
         out.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
         kept.append(rect)
     return out
+
+
+def _shown(backend: Backend, window: WindowInfo, found: list[Target]) -> tuple[list[Target], list[str]]:
+    """The detections the window itself shows, and what covers part of it: the screenshot
+    holds whatever lies over the window (`Backend.covers`). git gui over xcalc's keypad had its
+    "Unstaged Changes" listed as xcalc's, and a click on it, once xcalc had come forward,
+    pressed a key there."""
+    covers = backend.covers(window)
+    shown = [t for t in found if t.rect is not None and not any(rect.contains(*t.rect.center) for rect, _ in covers)]
+    return shown, list(dict.fromkeys(what for _, what in covers))
 
 
 def _from_model(item: Any, prepared: Any, units: str) -> Target | None:

@@ -1,0 +1,109 @@
+"""Apps whose toolkit has no accessibility bridge at all: Xt's Athena widgets (xcalc) and Tk
+(IDLE, and so every tkinter program and git gui).
+
+They never join the AT-SPI bus, and they do not say their pid in _NET_WM_PID: `launch` waited
+its whole timeout and failed ("opened no window") although xcalc's window was up at once, and
+`state` told the user to restart the app with switches that change nothing. Their windows are
+now matched by the X server's own record of which process made them (X-Resource), `launch`
+does not wait for a tree that never comes, and what they show is read from their pixels —
+never another window's pixels that lie over them (IDLE's text was listed as xcalc's, and a
+click on it, once xcalc came forward, pressed one of its keys).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import Winctl, wait_for_window
+from tests.fixtures.toolkit_apps import isolated_env
+
+pytestmark = pytest.mark.desktop
+
+XCALC = ["xcalc"]
+IDLE = ["idle-python3.11"]  # Debian's IDLE: a tkinter program
+
+
+@pytest.fixture
+def launched(desktop, winctl: Winctl, tmp_path, monkeypatch) -> Iterator[list[int]]:
+    """The process groups `winctl launch` started (each leads its own), stopped afterwards;
+    the apps run in a fresh home (IDLE writes ~/.idlerc)."""
+    for name, value in isolated_env(tmp_path / "home").items():
+        monkeypatch.setitem(desktop.env, name, value)
+    groups: list[int] = []
+    yield groups
+    for group in groups:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
+
+
+def launch(winctl: Winctl, groups: list[int], argv: list[str]) -> tuple[dict[str, Any], float]:
+    if shutil.which(argv[0]) is None:
+        pytest.fail(f"{argv[0]} is not installed: run scripts/setup.sh test (scripts/packages/test-toolkits.txt)")
+    started = time.monotonic()
+    result = winctl("--json", "launch", "--", *argv).json["result"]
+    groups.append(int(result["detail"].split()[1].rstrip(";")))
+    return result, time.monotonic() - started
+
+
+def named(state: dict[str, Any], name: str) -> dict[str, Any]:
+    found = [t for t in state["targets"] if t["name"] == name and t["type"] == "Button"]
+    assert found, f"no Button {name!r} in {[(t['type'], t['name']) for t in state['targets']]}"
+    return found[0]
+
+
+def test_xt_and_tk_apps_are_launched_at_once_and_said_to_have_no_tree(winctl, launched):
+    xcalc, took = launch(winctl, launched, XCALC)
+    assert took < 10, f"launch waited {took:.1f}s for a tree Xt never has"  # 20 s, and failed, before
+    assert xcalc["window"]["process"] == "xcalc" and xcalc["window"]["pid"] == launched[-1]
+    assert "Xaw (the Athena widgets) has no accessibility bridge" in xcalc["detail"], xcalc
+    no_tree = winctl("state", expect=None)
+    assert no_tree.code != 0 and "exposes no accessibility tree" in no_tree.err, no_tree.out
+    assert "--vision local" in no_tree.err and "winctl launch PROGRAM" not in no_tree.err, no_tree.err
+
+    idle, took = launch(winctl, launched, IDLE)
+    assert took < 10, f"launch waited {took:.1f}s for a tree Tk never has"
+    assert idle["window"]["title"].startswith("IDLE Shell") and idle["window"]["pid"] == launched[-1]
+    assert "Tk has no accessibility bridge" in idle["detail"], idle
+    seen = winctl.state("--vision", "local")
+    assert any(">>>" in t["name"] for t in seen["targets"]), seen["targets"]  # the shell's prompt, read
+
+
+def test_a_window_over_an_app_seen_by_its_pixels_is_not_listed_as_the_apps(winctl, launched, desktop, tmp_path):
+    launch(winctl, launched, XCALC)
+    winctl("window", "move", "100", "100")
+    launch(winctl, launched, IDLE)
+    winctl("window", "move", "250", "330", "600", "400")  # over xcalc's lower right keys
+    winctl("focus", "Calculator")
+    keys = winctl.state("--vision", "local")
+    for name in ("7", "+", "6", "="):  # 7 + 6 = by the mouse, where vision saw the keys
+        winctl("click", str(named(keys, name)["id"]))
+    equals = named(keys, "=")
+
+    subprocess.run(["wmctrl", "-a", "IDLE Shell"], env=desktop.env, check=True)  # over xcalc, not by us
+    wait_for_window(desktop, "IDLE Shell")
+    time.sleep(0.5)
+    refused = winctl("screenshot", "--element", str(equals["id"]), str(tmp_path / "key.png"),
+                     expect=None)
+    assert refused.code != 0 and 'covered by the window "IDLE Shell' in refused.err, refused.out + refused.err
+    shot = winctl("--json", "screenshot", str(tmp_path / "calc.png")).json["result"]
+    assert any("IDLE Shell" in what for what in shot["covered_by"]), shot
+
+    covered = winctl("--json", "state", "--vision", "local").json["result"]
+    names = [t["name"] for t in covered["targets"]]
+    assert not any(">>>" in n or "Python" in n or "IDLE" in n for n in names), names  # IDLE's, listed as xcalc's before
+    assert any('covered by the window "IDLE Shell' in w for w in covered["warnings"]), covered["warnings"]
+    assert named(covered, "INV")  # what xcalc still shows is listed
+    assert not [t for t in covered["targets"] if t["name"] == "="], "a key under IDLE listed"
+
+    winctl("window", "activate")
+    display = named(winctl.state("--vision", "local"), "13")  # xcalc's display: 7 + 6
+    assert display["rect"][1] < equals["rect"][1]  # the display, above the keys
