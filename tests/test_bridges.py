@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -232,3 +234,27 @@ def test_a_process_drawing_with_a_toolkit_without_a_bridge_is_named(maps, toolki
 def test_this_process_is_not_taken_for_one_without_a_bridge():
     assert bridges.bridgeless(os.getpid()) == ""
     assert bridges.bridgeless(None) == "" and bridges.bridgeless(2 ** 22 + 7) == ""  # no such process
+
+
+LOADER = "/work/.venv/lib/python3.11/site-packages/cv2/../../lib64"  # as cv2/__init__.py writes it
+
+
+@pytest.mark.parametrize(("value", "launched"), [
+    (f"{LOADER}:", None),  # the user had none: an empty entry would search the app's working directory
+    (f"{LOADER}:/opt/lib:/usr/local/lib", "/opt/lib:/usr/local/lib"),
+    ("/opt/lib", "/opt/lib"),  # the user's own, kept
+])
+def test_an_app_is_launched_without_the_library_path_opencv_added(value, launched):
+    assert plan(["xterm"], {"PATH": "/usr/bin", "LD_LIBRARY_PATH": value}).env.get("LD_LIBRARY_PATH") == launched
+
+
+def test_an_app_launched_after_opencv_was_imported_gets_the_library_path_of_before():
+    """In a fresh process with no LD_LIBRARY_PATH, as the daemon starts: importing cv2 sets one,
+    and the app launched gets none."""
+    script = ("import os, cv2; from winactions.backends.linux.bridges import plan; "
+              "print(os.environ.get('LD_LIBRARY_PATH')); print(plan(['xterm']).env.get('LD_LIBRARY_PATH'))")
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    amended, launched = run.stdout.splitlines()
+    assert amended.endswith("cv2/../../lib64:")  # what OpenCV's loader does
+    assert launched == "None"

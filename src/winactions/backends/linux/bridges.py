@@ -41,6 +41,7 @@ ALWAYS_ENV = {
 }
 # Variables whose presence switches a bridge off.
 DISABLING_ENV = {"NO_AT_BRIDGE": None, "GTK_A11Y": "none"}  # None: any value disables
+OPENCV_LOADER_PATH = os.path.join("cv2", "..", "..", "lib64")  # the folder cv2's loader adds to LD_LIBRARY_PATH
 
 CHROMIUM_NAMES = re.compile(r"^(chromium(-browser)?|chrome|google-chrome.*|brave(-browser)?.*|microsoft-edge.*|"
                             r"vivaldi.*|opera.*|thorium.*|electron\d*)$")
@@ -114,6 +115,7 @@ def plan(argv: Sequence[str], env: Mapping[str, str] | None = None) -> LaunchPla
     base = dict(os.environ if env is None else env)
     toolkits = detect(argv, base)
     new_env, changes = _common_env(base)
+    _without_loader_paths(new_env, changes)
     new_argv = list(argv)
     problems: list[str] = []
     if {"chromium", "electron"} & set(toolkits) and CHROMIUM_FLAG not in new_argv:
@@ -139,6 +141,28 @@ def _common_env(base: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
             del env[name]
             changes.append(f"-{name}")
     return env, changes
+
+
+def _without_loader_paths(env: dict[str, str], changes: list[str]) -> None:
+    """LD_LIBRARY_PATH as it was before OpenCV's loader put its own folder and a `:` in front of
+    it (`cv2/__init__.py`, "for sub-processes"): every app launched after a locate ran with
+    `.../site-packages/cv2/../../lib64:`, whose empty entry makes the dynamic linker look for
+    libraries in the app's working directory first."""
+    value = env.get("LD_LIBRARY_PATH")
+    if value is None:
+        return
+    entries = value.split(":")
+    ours = 0
+    while ours < len(entries) and entries[ours].endswith(OPENCV_LOADER_PATH):
+        ours += 1
+    if not ours or ours == len(entries):
+        return  # not the loader's, or a folder of its kind the user named
+    before = ":".join(entries[ours + 1:]) if entries[ours] == "" else ":".join(entries[ours:])
+    if before:
+        env["LD_LIBRARY_PATH"] = before
+    else:
+        del env["LD_LIBRARY_PATH"]
+    changes.append("-LD_LIBRARY_PATH (OpenCV's)")
 
 
 def _java_env(env: dict[str, str], changes: list[str]) -> list[str]:
