@@ -84,6 +84,8 @@ def test_a_window_over_an_app_seen_by_its_pixels_is_not_listed_as_the_apps(winct
     winctl("window", "move", "250", "330", "600", "400")  # over xcalc's lower right keys
     winctl("focus", "Calculator")
     keys = winctl.state("--vision", "local")
+    for name in ("DRG", "mod", "SUM", "EXC"):  # keys no shape was seen for: each an X window, framed by its border
+        assert named(keys, name)["source"] == "vision"
     for name in ("7", "+", "6", "="):  # 7 + 6 = by the mouse, where vision saw the keys
         winctl("click", str(named(keys, name)["id"]))
     equals = named(keys, "=")
@@ -107,3 +109,45 @@ def test_a_window_over_an_app_seen_by_its_pixels_is_not_listed_as_the_apps(winct
     winctl("window", "activate")
     display = named(winctl.state("--vision", "local"), "13")  # xcalc's display: 7 + 6
     assert display["rect"][1] < equals["rect"][1]  # the display, above the keys
+
+
+def primary_selection(desktop) -> str:
+    """What the app offers as the X primary selection (Tk offers a text widget's selection)."""
+    run = subprocess.run(["xclip", "-o", "-selection", "primary"], env=desktop.env, capture_output=True, text=True,
+                         timeout=10)
+    return run.stdout if run.returncode == 0 else ""
+
+
+def test_a_tk_dialogs_check_boxes_are_listed_one_by_one_and_toggled(winctl, launched, desktop):
+    """IDLE's search dialog: OCR read its four check boxes and their label as one line of text.
+    Read widget window by widget window, each is a CheckBox with its state; clicking one
+    changes what the search finds (the app's selection, read with xclip)."""
+    launch(winctl, launched, IDLE)
+    winctl("keys", "ctrl+f")
+    wait_for_window(desktop, "Search Dialog")
+    winctl("focus", "Search Dialog")
+    state = winctl.state("--vision", "local")
+    toggles = {t["name"]: (t["type"], "checked" in t.get("states", [])) for t in state["targets"]
+               if t["type"] in ("CheckBox", "RadioButton")}
+    assert toggles == {"Regular expression": ("CheckBox", False), "Match case": ("CheckBox", False),
+                       "Whole word": ("CheckBox", False), "Wrap around": ("CheckBox", True),
+                       "Up": ("RadioButton", False), "Down": ("RadioButton", True)}, state["targets"]
+    assert {"Find:", "Options", "Direction"} <= {t["name"] for t in state["targets"] if t["type"] == "Text"}
+    field = next(t for t in state["targets"] if t["type"] == "Edit")
+    match_case = next(t for t in state["targets"] if t["name"] == "Match case")
+    find_next = next(t for t in state["targets"] if t["name"] == "Find Next")
+
+    winctl("input", str(field["id"]), "PYTHON")
+    winctl("click", str(match_case["id"]))
+    winctl("click", str(find_next["id"]))
+    time.sleep(0.5)
+    assert primary_selection(desktop) != "Python"  # the banner says "Python": no match with the case matched
+
+    state = winctl.state("--vision", "local")
+    assert "checked" in next(t for t in state["targets"] if t["name"] == "Match case").get("states", [])
+    winctl("click", str(next(t for t in state["targets"] if t["name"] == "Match case")["id"]))
+    winctl("click", str(next(t for t in state["targets"] if t["name"] == "Find Next")["id"]))
+    deadline = time.monotonic() + 5
+    while primary_selection(desktop) != "Python" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert primary_selection(desktop) == "Python"

@@ -315,6 +315,12 @@ class Backend(ABC):
         window holds those pixels, not the window's; its app's own open menus are its own."""
         return []
 
+    def widget_windows(self, window: WindowInfo) -> list[Rect]:
+        """Where the window's toolkit made a window of its own for a widget (Tk and Xt make one per
+        widget; most toolkits none): the places of controls in an app without a tree, for
+        `--vision` to read one by one. [] when there are none, or the platform cannot tell."""
+        return []
+
     def obscuring(self, handle: str, x: int, y: int) -> str | None:
         """What element of the window's own content lies over screen point (x, y) instead of
         the element `handle` — a web page's overlay, a banner — as `covered_by_element` words

@@ -24,11 +24,13 @@ from winactions import screenshots
 from winactions.backends.base import Backend
 from winactions.llm.images import UNITS_TEXT
 from winactions.model import Rect, Source, Target, WindowInfo
+from winactions.perception import widgets as widgets_
 from winactions.perception.inference_llm import Model
 from winactions.perception.provider import Detection
 
 IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
+FRAMED_CONFIDENCE = 0.85  # a button known by its widget window's frame and its text, not by a shape
 # Elements whose inside is all their own: a shape or text seen within one is a part of it (its
 # label, its arrow, its selected text), not another element. Containers (Canvas, Image, Pane,
 # Document, ...) stay out: what they paint is what the tree lacks.
@@ -79,7 +81,8 @@ class VisionProvider:
         known = [t.rect for t in shown if t.rect is not None]
         said = [t.rect for t in shown if t.rect is not None and (t.name or t.value or t.type in WHOLE_TYPES)]
         if self.mode == "local":
-            found, detail = self._local(image, origin, said, shown, base.popups)
+            widgets = backend.widget_windows(window) if not base.targets else []
+            found, detail = self._local(image, origin, said, shown, base.popups, widgets)
         else:
             found, detail = self._llm(image, origin, window)
         added = merge(found, known, [*base.popups, window.rect], self.iou_threshold, said)  # menus lie on top
@@ -93,13 +96,15 @@ class VisionProvider:
 
     # -- local: shapes and OCR -----------------------------------------------------------
     def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],
-               targets: list[Target], popups: list[Rect]) -> tuple[list[Target], str]:
+               targets: list[Target], popups: list[Rect], widgets: list[Rect]) -> tuple[list[Target], str]:
         """Shapes and text the tree lacks. `said`: the places of the listed elements that have
         a name or a value, or are controls (WHOLE_TYPES); text on a nameless canvas, image or
-        pane is read, as the tree has none of it."""
+        pane is read, as the tree has none of it. `widgets`: the app's widget windows, where it
+        has a window per widget and no tree (`perception.widgets`)."""
         from winactions.extras import require
 
         require("vision", feature="--vision local")
+        import cv2
         import numpy as np
 
         from winactions.locate.ocr import shared_engine
@@ -118,7 +123,12 @@ class VisionProvider:
         shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
                                                                           for k in known)]
         engine = shared_engine()
-        boxes = engine.detect(bgr, origin=origin)
+        boxes = widgets_.cut_at(engine.detect(bgr, origin=origin), widgets)
+        grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        toggles = _toggles(grey, origin, boxes, widgets)
+        # a toggle's text is read without its mark before it (a square read as "口")
+        boxes = [b if (t := toggles.get(_key(widgets_.holder(b, widgets)))) is None or b.left >= t.mark.right
+                 else b.model_copy(update={"left": min(b.right - 1, t.mark.right + widgets_.MARK_GAP)}) for b in boxes]
         # recognising is the slow half of OCR: only read text that no element saying something covers
         fresh = [b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)]
         texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
@@ -131,12 +141,33 @@ class VisionProvider:
                 holder.name = box.text.strip()  # the text on a shape names it ("OK" on a drawn button)
                 holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
                 continue
-            text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=box.rect, source=Source.OCR,
-                                       confidence=round(box.score, 2), derived_from="ocr"))
-        # a coloured blob inside a line of text read is a coloured glyph (jEdit's "01" in a line), no icon
-        glyphs = [s for s in shapes if s.type == "Icon" and s.rect is not None
-                  and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())]
-        detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read"
+            widget = widgets_.holder(box.rect, widgets)
+            mark = toggles.get(_key(widget))
+            if widget is not None and mark is not None:  # a check box of a toolkit without a tree
+                text_targets.append(Target(
+                    id=0, type=mark.kind, name=box.text.strip(), rect=widget, source=Source.VISION,
+                    confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
+                    states=["enabled", *(["checked"] if mark.checked else [])],
+                    derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
+                                 f"{box.score:.2f}"))
+                continue
+            if widget is not None and widgets_.framed(grey, origin, widget):  # a key shapes missed: its window
+                text_targets.append(Target(id=0, type="Button", name=box.text.strip(), rect=widget,
+                                           source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
+                                           states=["enabled"], derived_from=f"vision: widget window, framed + ocr "
+                                                                            f"{box.score:.2f}"))
+                continue
+            text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=widget or box.rect,
+                                       source=Source.OCR, confidence=round(box.score, 2),
+                                       derived_from="ocr in a widget window" if widget else "ocr"))
+        # a coloured blob inside a line of text read is a coloured glyph (jEdit's "01" in a line), no icon;
+        # a shape inside a check box's widget is its mark
+        marked = [t.rect for t in text_targets if t.source is Source.VISION and t.rect is not None]
+        glyphs = [s for s in shapes if s.rect is not None and (
+            s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())
+            or any(m.contains(*s.rect.center) for m in marked))]
+        detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read" + (
+            f", {len(widgets)} widget windows" if widgets else "")
         return [*(s for s in shapes if s not in glyphs), *text_targets], detail
 
     # -- by model ------------------------------------------------------------------------
@@ -183,6 +214,21 @@ def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: 
         out.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
         kept.append(rect)
     return out
+
+
+def _key(rect: Rect | None) -> tuple[int, int, int, int] | None:
+    return None if rect is None else (rect.left, rect.top, rect.right, rect.bottom)
+
+
+def _toggles(grey: Any, origin: tuple[int, int], boxes: list[Rect],
+             widgets: list[Rect]) -> dict[tuple[int, int, int, int] | None, widgets_.Toggle]:
+    """The toggles' marks in the widget windows that hold text, by the widget's place."""
+    found = {}
+    for box in boxes:
+        widget = widgets_.holder(box, widgets)
+        if widget is not None and _key(widget) not in found and (mark := widgets_.toggle(grey, origin, widget)):
+            found[_key(widget)] = mark
+    return found
 
 
 def _shown(backend: Backend, window: WindowInfo, found: list[Target]) -> tuple[list[Target], list[str]]:

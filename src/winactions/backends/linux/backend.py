@@ -105,6 +105,9 @@ class LinuxBackend(Backend):
     def without_tree(self, window: WindowInfo) -> str:
         return bridges.no_bridge(window.pid)
 
+    def widget_windows(self, window: WindowInfo) -> list[Rect]:
+        return self.x11.widget_windows(window)
+
     def density(self, window: WindowInfo | None) -> float | None:
         """What the app was told in its environment or command line (`density.told`), else the
         scale its tree is placed at when that is more than 1 (GTK and Java report logical pixels:

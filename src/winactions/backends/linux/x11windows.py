@@ -47,6 +47,7 @@ MOTIF_DECORATIONS = 0x2  # _MOTIF_WM_HINTS flags bit: its decorations field is s
 MENU_SIDE = 16  # px: an override-redirect window smaller than this each way is no menu
 MENU_TYPES = ("_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_MENU",
               "_NET_WM_WINDOW_TYPE_COMBO")
+WIDGET_WINDOWS = 2000  # child windows read at most: a Tk app with a large table makes one per cell
 BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
 
 
@@ -295,6 +296,35 @@ class X11Windows:
             over = rect.intersect(window.rect)
             if over is not None and not over.is_empty:
                 found.append((over, what))
+        return found
+
+    def widget_windows(self, window: WindowInfo) -> list[Rect]:
+        """Where the window's innermost mapped child windows lie, on the window. Tk and Xt make an
+        X window of every widget (each check box of a Tk dialog is one, its label with it), so
+        for apps without a tree they are where its controls are; GTK 3, GTK 4 and Qt draw theirs
+        in one window and have none."""
+        if window.rect is None:
+            return []
+        found: list[Rect] = []
+        try:
+            pending = list(self.d.create_resource_object("window", int(window.id, 16)).query_tree().children)
+            while pending and len(found) < WIDGET_WINDOWS:
+                child = pending.pop()
+                if child.get_attributes().map_state != X.IsViewable:
+                    continue
+                children = child.query_tree().children
+                if children:
+                    pending.extend(children)
+                    continue
+                # with its border, which the X server draws around it (Xt's keys and frames have one)
+                geometry, origin = child.get_geometry(), self.root.translate_coords(child, 0, 0)
+                border = geometry.border_width
+                rect = Rect.from_xywh(origin.x - border, origin.y - border, geometry.width + 2 * border,
+                                      geometry.height + 2 * border).intersect(window.rect)
+                if rect is not None:
+                    found.append(rect)
+        except error.XError:
+            return found  # the window changed while we looked
         return found
 
     def _pointer_grabbed(self) -> bool:

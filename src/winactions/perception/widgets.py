@@ -1,0 +1,109 @@
+"""Controls of an app without a tree, read one widget window at a time.
+
+Tk and Xt make an X window of every widget (`Backend.widget_windows`). OCR reads text by
+lines, and a line runs across widgets: IDLE's search dialog was read as one text, "Options
+Regular expressionMatch case Whole word Wrap around", four check boxes and their label that
+an agent could not tell apart, let alone click one of. Cut at the widgets' edges, each piece
+is read on its own, and a widget that draws a toggle's mark before its text (a square: a
+check box; a diamond or a circle: a radio button) is listed as that control, at the widget's
+place, checked when its mark is filled in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from winactions.model import Rect
+
+if TYPE_CHECKING:
+    import numpy as np  # the vision extra: imported where a mark is looked for
+
+CONTROL_HEIGHT = 64  # px: a widget at most this tall holds one control's line, not a page of text
+MIN_PIECE = 3  # px: a line reaching less than this into a widget is not in it
+MARK_EDGE = 12  # grey levels off the widget's background that are the mark (Tk's white inside: 38; 19 off ...
+# ... the lighter background Tk gives the widget under the pointer) ...
+MARK_INK = 60  # ... and that are ink: its dark outline, or its middle filled in when checked
+MARK_GAP = 3  # px of background at least between a toggle's mark and its text (letters stand 1-2 apart)
+SOLID = 0.8  # share of a mark's middle that is not background: filled, where a letter is hollow
+MARK_CONFIDENCE = 0.9  # a toggle read from its mark and its text is trusted no more than this
+FRAME_STEP = 30  # grey levels between a widget's edge and its inside where it is framed ...
+FRAMED = 0.4  # ... along this share of its outer two pixels at least (a raised Tk button's bevel: 0.52; a label: 0)
+FILLED = 0.2  # share of a mark's middle that is ink when it is checked (Tk fills it, themes draw a tick)
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """A check box's or radio button's mark, in screen pixels."""
+
+    kind: str  # "CheckBox" or "RadioButton"
+    mark: Rect
+    checked: bool
+
+
+def cut_at(boxes: list[Rect], widgets: list[Rect]) -> list[Rect]:
+    """The text lines cut where they cross from one widget window into another: a line that
+    reaches into two or more widgets becomes a piece in each."""
+    out: list[Rect] = []
+    for box in boxes:
+        pieces = [p for w in widgets if (p := box.intersect(w)) is not None
+                  and p.width >= MIN_PIECE and p.height >= 0.6 * box.height]
+        out.extend(pieces if len(pieces) > 1 else [box])
+    return out
+
+
+def holder(box: Rect, widgets: list[Rect]) -> Rect | None:
+    """The control-sized widget window the text lies in, if any."""
+    cx, cy = box.center
+    return next((w for w in widgets if w.contains(cx, cy) and w.height <= CONTROL_HEIGHT), None)
+
+
+def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | None:
+    """The mark a check box or radio button draws before its text, if the widget starts with
+    one: its first blob is about square, no taller than the widget, filled (white or dark:
+    a letter such as the O of "Options" is hollow) and stands apart from the text after it.
+    A square has a corner; a diamond (Tk's radio button) or a circle has none. It is checked
+    when its middle is dark (Tk fills it; themes draw a tick)."""
+    import numpy as np
+
+    ox, oy = origin
+    crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    if crop.shape[0] < 6 or crop.shape[1] < 12:
+        return None
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    off = np.abs(crop - int(np.median(border)))
+    shape, ink = off > MARK_EDGE, off > MARK_INK
+    columns = np.flatnonzero(shape.any(axis=0))
+    if columns.size == 0:
+        return None
+    left = right = int(columns[0])
+    while right + 1 < shape.shape[1] and shape[:, right + 1].any():
+        right += 1
+    rows = np.flatnonzero(shape[:, left:right + 1].any(axis=1))
+    top, bottom = int(rows[0]), int(rows[-1])
+    width, height = right - left + 1, bottom - top + 1
+    after = columns[columns > right]
+    if not (6 <= height <= crop.shape[0] and 0.7 <= width / height <= 1.4) or after.size == 0 \
+            or after[0] - right - 1 < MARK_GAP:
+        return None
+    inner = (slice(top + height // 4, bottom + 1 - height // 4), slice(left + width // 4, right + 1 - width // 4))
+    if shape[inner].mean() < SOLID:
+        return None  # hollow: a letter
+    corner = bool(shape[top:top + 2, left:left + 2].all())
+    mark = Rect(left=widget.left + left, top=widget.top + top, right=widget.left + right + 1,
+                bottom=widget.top + bottom + 1)
+    return Toggle("CheckBox" if corner else "RadioButton", mark, bool(ink[inner].mean() >= FILLED))
+
+
+def framed(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
+    """Whether the widget draws a frame around its text, as buttons do (a Tk button's raised
+    bevel, an xcalc key's outline) and labels do not: its outer two pixels stand off its inside."""
+    import numpy as np
+
+    ox, oy = origin
+    crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    if crop.shape[0] < 8 or crop.shape[1] < 8:
+        return False
+    inside = int(np.median(crop[3:-3, 3:-3]))
+    edge = np.concatenate([crop[:2].ravel(), crop[-2:].ravel(), crop[2:-2, :2].ravel(), crop[2:-2, -2:].ravel()])
+    return bool((np.abs(edge - inside) > FRAME_STEP).mean() >= FRAMED)
