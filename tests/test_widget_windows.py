@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from winactions.model import Rect
-from winactions.perception.widgets import cut_at, framed, holder, toggle
+from winactions.perception.widgets import cut_at, framed, holder, menu_bar, spaced_words, toggle
 
 SHOT = Path(__file__).parent / "fixtures" / "screens" / "idle_search_dialog.png"
 ORIGIN = (25, 656)
@@ -66,3 +66,21 @@ def test_a_label_or_a_button_has_no_mark(grey, widget):
 def test_a_button_is_framed_and_a_label_or_a_check_box_is_not(grey):
     assert framed(grey, ORIGIN, CLOSE) and framed(grey, ORIGIN, FIND_NEXT)
     assert not any(framed(grey, ORIGIN, w) for w in (FIND, OPTIONS, DIRECTION, REGEX, WRAP, UP))
+
+
+SHELL = Path(__file__).parent / "fixtures" / "screens" / "idle_shell.png"  # IDLE's shell window at [1,341,700,1075]
+
+
+def test_a_menu_bar_read_as_one_line_is_its_menus_and_a_line_of_code_is_not():
+    """IDLE's menu bar, in the strip a shape was found for: its words stand 12-13 px apart at
+    15 px tall. The banner in its monospaced text stands 8 px apart at places: one text."""
+    shell = cv2.imread(str(SHELL), cv2.IMREAD_GRAYSCALE)
+    origin = (1, 341)
+    menus = spaced_words(shell, origin, box(1, 341, 369, 374), "File Edit Shell Debug Options Window Help")
+    assert [word for word, _ in menus] == ["File", "Edit", "Shell", "Debug", "Options", "Window", "Help"]
+    assert all(a.right <= b.left for (_, a), (_, b) in zip(menus, menus[1:]))  # each at its own place
+    assert menus[1][1].left < 61 < menus[1][1].right  # "Edit", where `click text:Edit` opened its menu
+    assert menu_bar(box(1, 341, 699, 374), box(1, 341, 700, 1075))
+    banner = "Python 3.11.2 (main, Oct 7 2026, 12:35:07) [GCC 12.2.0] on linux"
+    assert spaced_words(shell, origin, box(35, 373, 563, 393), banner) == []
+    assert spaced_words(shell, origin, box(1, 341, 369, 374), "File Edit") == []  # not one word of ink per word read

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from Xlib import X, display
 
 from tests.conftest import Winctl, wait_for_window
 from tests.fixtures.toolkit_apps import isolated_env
@@ -60,7 +61,7 @@ def named(state: dict[str, Any], name: str) -> dict[str, Any]:
     return found[0]
 
 
-def test_xt_and_tk_apps_are_launched_at_once_and_said_to_have_no_tree(winctl, launched):
+def test_xt_and_tk_apps_are_launched_at_once_and_said_to_have_no_tree(winctl, launched, desktop):
     xcalc, took = launch(winctl, launched, XCALC)
     assert took < 10, f"launch waited {took:.1f}s for a tree Xt never has"  # 20 s, and failed, before
     assert xcalc["window"]["process"] == "xcalc" and xcalc["window"]["pid"] == launched[-1]
@@ -75,6 +76,27 @@ def test_xt_and_tk_apps_are_launched_at_once_and_said_to_have_no_tree(winctl, la
     assert "Tk has no accessibility bridge" in idle["detail"], idle
     seen = winctl.state("--vision", "local")
     assert any(">>>" in t["name"] for t in seen["targets"]), seen["targets"]  # the shell's prompt, read
+    menus = {t["name"]: t for t in seen["targets"] if t["type"] == "Menu"}  # one button named by them all, before
+    assert {"File", "Edit", "Debug", "Options", "Window", "Help"} <= set(menus), seen["targets"]
+    assert not open_menus(desktop)
+    winctl("click", str(menus["Options"]["id"]))
+    deadline = time.monotonic() + 5
+    while not open_menus(desktop) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert open_menus(desktop), "clicking the Options menu opened nothing"
+    winctl("keys", "Escape")
+
+
+def open_menus(desktop) -> list[int]:
+    """The menus open on the display, as the X server has them (Tk maps one as an
+    override-redirect window)."""
+    screen = display.Display(desktop.env["DISPLAY"])
+    try:
+        return [child.id for child in screen.screen().root.query_tree().children
+                if (a := child.get_attributes()).override_redirect and a.map_state == X.IsViewable
+                and child.get_geometry().width > 16]
+    finally:
+        screen.close()
 
 
 def test_a_window_over_an_app_seen_by_its_pixels_is_not_listed_as_the_apps(winctl, launched, desktop, tmp_path):

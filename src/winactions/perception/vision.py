@@ -82,7 +82,7 @@ class VisionProvider:
         said = [t.rect for t in shown if t.rect is not None and (t.name or t.value or t.type in WHOLE_TYPES)]
         if self.mode == "local":
             widgets = backend.widget_windows(window) if not base.targets else []
-            found, detail = self._local(image, origin, said, shown, base.popups, widgets)
+            found, detail = self._local(image, origin, said, shown, base.popups, widgets, window.rect)
         else:
             found, detail = self._llm(image, origin, window)
         added = merge(found, known, [*base.popups, window.rect], self.iou_threshold, said)  # menus lie on top
@@ -96,7 +96,8 @@ class VisionProvider:
 
     # -- local: shapes and OCR -----------------------------------------------------------
     def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],
-               targets: list[Target], popups: list[Rect], widgets: list[Rect]) -> tuple[list[Target], str]:
+               targets: list[Target], popups: list[Rect], widgets: list[Rect],
+               window: Rect | None = None) -> tuple[list[Target], str]:
         """Shapes and text the tree lacks. `said`: the places of the listed elements that have
         a name or a value, or are controls (WHOLE_TYPES); text on a nameless canvas, image or
         pane is read, as the tree has none of it. `widgets`: the app's widget windows, where it
@@ -133,15 +134,28 @@ class VisionProvider:
         fresh = [b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)]
         texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
         text_targets = []
+        bars: list[Target] = []  # shapes that turned out to be a row of labels: a menu bar, not a control
         for box in texts:
             if not box.text.strip() or _already_named(box.text, box.rect, targets):
                 continue
             holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)), None)
+            widget = widgets_.holder(box.rect, widgets)
+            framed = widget is not None and widgets_.framed(grey, origin, widget)
+            # a strip holding the line (a shape, a framed widget window) may be a bar of labels: a menu bar
+            strip = holder.rect if holder is not None else widget if framed else None
+            row = widgets_.spaced_words(grey, origin, box.rect, box.text.strip()) if strip is not None else []
+            if strip is not None and row:
+                bar = window is not None and widgets_.menu_bar(strip, window)
+                text_targets += [Target(id=0, type="Menu" if bar else "Text", name=word, rect=rect,
+                                        source=Source.VISION if bar else Source.OCR, confidence=round(box.score, 2),
+                                        derived_from=f"{'vision: a menu bar' if bar else 'ocr'}, a word apart")
+                                 for word, rect in row]
+                bars += [holder] if holder is not None and not holder.name else []
+                continue
             if holder is not None and not holder.name:
                 holder.name = box.text.strip()  # the text on a shape names it ("OK" on a drawn button)
                 holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
                 continue
-            widget = widgets_.holder(box.rect, widgets)
             mark = toggles.get(_key(widget))
             if widget is not None and mark is not None:  # a check box of a toolkit without a tree
                 text_targets.append(Target(
@@ -151,7 +165,7 @@ class VisionProvider:
                     derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
                                  f"{box.score:.2f}"))
                 continue
-            if widget is not None and widgets_.framed(grey, origin, widget):  # a key shapes missed: its window
+            if widget is not None and framed:  # a key no shape was seen for: its window
                 text_targets.append(Target(id=0, type="Button", name=box.text.strip(), rect=widget,
                                            source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
                                            states=["enabled"], derived_from=f"vision: widget window, framed + ocr "
@@ -165,7 +179,7 @@ class VisionProvider:
         marked = [t.rect for t in text_targets if t.source is Source.VISION and t.rect is not None]
         glyphs = [s for s in shapes if s.rect is not None and (
             s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())
-            or any(m.contains(*s.rect.center) for m in marked))]
+            or any(m.contains(*s.rect.center) for m in marked))] + bars
         detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read" + (
             f", {len(widgets)} widget windows" if widgets else "")
         return [*(s for s in shapes if s not in glyphs), *text_targets], detail

@@ -29,6 +29,9 @@ SOLID = 0.8  # share of a mark's middle that is not background: filled, where a 
 MARK_CONFIDENCE = 0.9  # a toggle read from its mark and its text is trusted no more than this
 FRAME_STEP = 30  # grey levels between a widget's edge and its inside where it is framed ...
 FRAMED = 0.4  # ... along this share of its outer two pixels at least (a raised Tk button's bevel: 0.52; a label: 0)
+APART = 0.75  # of its words' height: labels of a row stand at least this far apart (a space is ~0.35-0.6)
+BAR_TOP = 40  # px: a row of labels starting this near the window's top, across ...
+BAR_SHARE = 0.6  # ... this much of its width at least, is its menu bar
 FILLED = 0.2  # share of a mark's middle that is ink when it is checked (Tk fills it, themes draw a tick)
 
 
@@ -107,3 +110,32 @@ def framed(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
     inside = int(np.median(crop[3:-3, 3:-3]))
     edge = np.concatenate([crop[:2].ravel(), crop[-2:].ravel(), crop[2:-2, :2].ravel(), crop[2:-2, -2:].ravel()])
     return bool((np.abs(edge - inside) > FRAME_STEP).mean() >= FRAMED)
+
+
+def spaced_words(grey: np.ndarray, origin: tuple[int, int], line: Rect, text: str) -> list[tuple[str, Rect]]:
+    """The words of a line read as one that are labels of their own, each with its place: the
+    line's words stand farther apart than a space (`glyphs.ink_groups`: none has another word
+    a space beside it, and each gap is APART of their height), one word of ink per word read.
+    A menu bar is read as one line ("File Edit Shell Debug Options Window Help" in IDLE), and
+    was listed as one button named so, clicked in its middle. [] for a line of words a space
+    apart: a label of several words."""
+    from winactions.locate import glyphs
+
+    tokens = text.split()
+    if len(tokens) < 2:
+        return []
+    ox, oy = origin
+    crop = grey[line.top - oy:line.bottom - oy, line.left - ox:line.right - ox]
+    words = sorted((w for w in glyphs.ink_groups(crop, max_words=1) if w.words == 1), key=lambda w: w.rect.left)
+    if len(words) != len(tokens) or not all(w.alone for w in words):
+        return []
+    height = sorted(w.rect.height for w in words)[len(words) // 2]
+    if min(b.rect.left - a.rect.right for a, b in zip(words, words[1:])) < APART * height:
+        return []  # a space apart, if a wide one (a monospaced line: 8 px at 15 px tall; menu bars: 12-14)
+    return [(token, Rect(left=line.left + w.rect.left - 2, top=line.top, right=line.left + w.rect.right + 2,
+                         bottom=line.bottom)) for token, w in zip(tokens, words)]
+
+
+def menu_bar(row: Rect, window: Rect) -> bool:
+    """Whether a row of labels is the window's menu bar: at its top, across most of it."""
+    return row.top - window.top <= BAR_TOP and row.width >= BAR_SHARE * window.width
