@@ -140,9 +140,9 @@ class VisionProvider:
                 continue
             holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)), None)
             widget = widgets_.holder(box.rect, widgets)
-            framed = widget is not None and widgets_.framed(grey, origin, widget)
+            boxed = widget is not None and widgets_.framed(grey, origin, widget)
             # a strip holding the line (a shape, a framed widget window) may be a bar of labels: a menu bar
-            strip = holder.rect if holder is not None else widget if framed else None
+            strip = holder.rect if holder is not None else widget if boxed else None
             row = widgets_.spaced_words(grey, origin, box.rect, box.text.strip()) if strip is not None else []
             if strip is not None and row:
                 bar = window is not None and widgets_.menu_bar(strip, window)
@@ -165,7 +165,7 @@ class VisionProvider:
                     derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
                                  f"{box.score:.2f}"))
                 continue
-            if widget is not None and framed:  # a key no shape was seen for: its window
+            if widget is not None and boxed:  # a key no shape was seen for: its window
                 text_targets.append(Target(id=0, type="Button", name=box.text.strip(), rect=widget,
                                            source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
                                            states=["enabled"], derived_from=f"vision: widget window, framed + ocr "

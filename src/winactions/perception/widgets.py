@@ -6,7 +6,8 @@ Regular expressionMatch case Whole word Wrap around", four check boxes and their
 an agent could not tell apart, let alone click one of. Cut at the widgets' edges, each piece
 is read on its own, and a widget that draws a toggle's mark before its text (a square: a
 check box; a diamond or a circle: a radio button) is listed as that control, at the widget's
-place, checked when its mark is filled in.
+place, checked when its mark is filled in; a framed one is a button. A line read across a bar
+whose words stand farther apart than spaces is a row of labels: at the window's top, its menus.
 """
 
 from __future__ import annotations
