@@ -1,8 +1,11 @@
 """What `--vision local` keeps of what it sees, on places measured on real apps: only what lies
 in the window or in a menu open over it, and nothing that is a part of a listed element."""
 
+from PIL import Image
+
 from winactions.model import Rect, Source, Target, WindowInfo
-from winactions.perception.vision import _shown, merge
+from winactions.perception.provider import Detection
+from winactions.perception.vision import VisionProvider, _shown, merge
 
 
 def box(left: int, top: int, right: int, bottom: int) -> Rect:
@@ -47,3 +50,30 @@ def test_what_another_window_shows_over_the_window_is_not_the_windows():
     shown, covers = _shown(Covered(), window, found)  # type: ignore[arg-type]
     assert [t.name for t in shown] == ["INV"]
     assert covers == ['the window "IDLE Shell 3.11.2"']
+
+
+class JustMapped:
+    """A screen where the window has not drawn itself yet: IDLE's search dialog, captured the
+    moment wmctrl listed it, was its background alone, and `--vision local` listed nothing."""
+
+    def bound_window(self) -> None:
+        return None
+
+    def screens(self) -> list[Rect]:
+        return [box(0, 0, 1920, 1080)]
+
+    def capture(self, rect: Rect) -> Image.Image:
+        return Image.new("RGB", (rect.width, rect.height), (217, 217, 217))  # Tk's grey
+
+    def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
+        return []
+
+    def widget_windows(self, window: WindowInfo) -> list[Rect]:
+        return []
+
+
+def test_a_window_that_shows_nothing_yet_is_said_to_show_nothing():
+    window = WindowInfo(id="0x012006cc", title="Search Dialog", rect=box(25, 656, 676, 759))
+    seen = VisionProvider("local").detect(JustMapped(), window, Detection(targets=[]))  # type: ignore[arg-type]
+    assert seen.targets == []
+    assert any("shows one colour only" in w and "again" in w for w in seen.warnings), seen.warnings

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -30,6 +30,7 @@ from winactions.perception.provider import Detection
 
 IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
+BLANK = 2  # grey levels: a window whose pixels span less than this shows nothing
 FRAMED_CONFIDENCE = 0.85  # a button known by its widget window's frame and its text, not by a shape
 # Elements whose inside is all their own: a shape or text seen within one is a part of it (its
 # label, its arrow, its selected text), not another element. Containers (Canvas, Image, Pane,
@@ -91,6 +92,10 @@ class VisionProvider:
                   f" ({detail})")
         warnings = [*base.warnings, *(f'part of window "{window.title}" is covered by {cover}: vision lists nothing '
                                       "there (`winctl window activate` brings it forward)" for cover in covers)]
+        low, high = cast(tuple[int, int], image.convert("L").getextrema())  # one band: its darkest and lightest
+        if high - low < BLANK:  # a window just mapped shows its background until it has drawn itself
+            warnings.append(f'window "{window.title}" shows one colour only: it has not drawn itself yet, or shows '
+                            "nothing; `winctl state` again in a moment")
         return dataclasses.replace(base, targets=[*base.targets, *added], warnings=warnings,
                                    reports=[*base.reports, report])
 
