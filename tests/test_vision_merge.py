@@ -39,6 +39,11 @@ class Covered:
     """The one backend question `_shown` asks, answered with the places measured: IDLE's shell
     window over xcalc's lower right keys."""
 
+    bound: str | None = None
+
+    def bound_window(self) -> str | None:
+        return self.bound
+
     def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
         return [(box(250, 330, 345, 510), 'the window "IDLE Shell 3.11.2"')]
 
@@ -50,6 +55,9 @@ def test_what_another_window_shows_over_the_window_is_not_the_windows():
     shown, covers = _shown(Covered(), window, found)  # type: ignore[arg-type]
     assert [t.name for t in shown] == ["INV"]
     assert covers == ['the window "IDLE Shell 3.11.2"']
+    bound = Covered()
+    bound.bound = window.id  # a bound window is captured from itself, covered or not
+    assert _shown(bound, window, found) == (found, [])  # type: ignore[arg-type]
 
 
 class JustMapped:

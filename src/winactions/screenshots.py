@@ -16,7 +16,13 @@ from PIL import Image, ImageDraw, ImageFont, ImageStat
 from winactions import marks
 from winactions.backends.base import Backend
 from winactions.errors import ActionFailed, InvalidInput
-from winactions.model import Rect, Source, Target
+from winactions.model import Rect, Source, Target, WindowInfo
+
+
+def covered(backend: Backend, window: WindowInfo) -> list[tuple[Rect, str]]:
+    """What lies over the window in its capture (`Backend.covers`): nothing while it is bound,
+    as the backend then captures the window itself, covered or not."""
+    return [] if backend.bound_window() == window.id else backend.covers(window)
 
 
 def capture(backend: Backend, rect: Rect) -> Image.Image:

@@ -159,7 +159,8 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
                                    hint="scroll it into view, then run `winctl state`")
             rect = target.rect
         drawn = backend.density(window)
-        covered = list(dict.fromkeys(what for part, what in backend.covers(window) if part.intersect(rect) is not None))
+        covered = list(dict.fromkeys(what for part, what in screenshots.covered(backend, window)
+                                    if part.intersect(rect) is not None))
         if covered and p.element is not None:
             # a reference saved so holds the other window's pixels, and is then looked for as this element
             raise ActionFailed(f"element {p.element} is covered by {covered[0]}: its picture would show that",

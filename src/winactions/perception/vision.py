@@ -252,10 +252,10 @@ def _toggles(grey: Any, origin: tuple[int, int], boxes: list[Rect],
 
 def _shown(backend: Backend, window: WindowInfo, found: list[Target]) -> tuple[list[Target], list[str]]:
     """The detections the window itself shows, and what covers part of it: the screenshot
-    holds whatever lies over the window (`Backend.covers`). git gui over xcalc's keypad had its
+    holds whatever lies over the window (`screenshots.covered`). git gui over xcalc's keypad had its
     "Unstaged Changes" listed as xcalc's, and a click on it, once xcalc had come forward,
     pressed a key there."""
-    covers = backend.covers(window)
+    covers = screenshots.covered(backend, window)
     shown = [t for t in found if t.rect is not None and not any(rect.contains(*t.rect.center) for rect, _ in covers)]
     return shown, list(dict.fromkeys(what for _, what in covers))
 
