@@ -79,6 +79,9 @@ class JustMapped:
     def widget_windows(self, window: WindowInfo) -> list[Rect]:
         return []
 
+    def popups(self, window: WindowInfo) -> list[Rect]:
+        return []
+
 
 def test_a_window_that_shows_nothing_yet_is_said_to_show_nothing():
     window = WindowInfo(id="0x012006cc", title="Search Dialog", rect=box(25, 656, 676, 759))

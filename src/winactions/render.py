@@ -38,13 +38,19 @@ from winactions.model import Source, Target, UIState, WindowInfo
 _SHOWN_STATES = ("focused", "checked", "selected", "expanded", "collapsed", "pressed", "indeterminate")
 
 
+def _disabled(t: Target) -> bool:
+    """Whether the element says it is disabled: the tree by leaving out "enabled"; what was
+    seen in pixels (most of it says nothing either way) by "disabled" (a greyed-out menu item)."""
+    return "disabled" in t.states or ("enabled" not in t.states and t.source is Source.ACCESSIBILITY)
+
+
 # -- text --------------------------------------------------------------------------------
 def target_line(t: Target, verbose: bool = False) -> str:
     parts = [f'[{t.id}] [{t.type}] "{_clean(t.name)}"']
     if t.value not in (None, "") and t.value != t.name:
         parts.append(f'value="{_clean(t.value, 60)}"')
     flags = [s for s in _SHOWN_STATES if s in t.states]
-    if "enabled" not in t.states and t.source is Source.ACCESSIBILITY:
+    if _disabled(t):
         flags.append("disabled")
     parts.extend(flags)
     if t.source is not Source.ACCESSIBILITY:
@@ -284,7 +290,7 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
         if t.value not in (None, ""):
             item["value"] = t.value
         flags = [s for s in _SHOWN_STATES if s in t.states]
-        if "enabled" not in t.states and t.source is Source.ACCESSIBILITY:
+        if _disabled(t):
             flags.append("disabled")
         if flags:
             item["states"] = flags

@@ -652,8 +652,9 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
     """Qt never puts a context menu in the accessibility tree: with featherpad's open over its
     editor, `state` listed the window as if nothing were there, and a click on a listed element
     would only have closed the menu. `state` now says a menu is open that the app does not
-    list; `--vision local` reads its items (where the menu reaches past the window, and over the
-    window's controls it hides), and "Select All" chosen from them acts (the text
+    list; `--vision local` reads its items row by row (where the menu reaches past the window, and
+    over the window's controls it hides), with their shortcuts and greyed-out ones disabled, and
+    "Select All" chosen from them acts (the text
     typed next replaces all of it, in the file saved). (A GTK menu, listed in its tree, gets no
     such warning: `test_a_maximized_gtk3_window_is_clicked_where_it_shows`.)"""
     doc = tmp_path / "context.txt"
@@ -666,8 +667,12 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
         assert time.monotonic() < deadline, "no warning of the open menu"
         time.sleep(0.2)
     seen = winctl("--json", "state", "--vision", "local").json["result"]
-    select_all = next((t for t in seen["targets"] if t["name"] == "Select All" and t.get("source") == "ocr"), None)
-    assert select_all is not None, [t["name"] for t in seen["targets"] if t.get("source") == "ocr"]
+    items = {t["name"]: t for t in seen["targets"] if t["type"] == "MenuItem"}  # each row an item, as wide as the menu
+    select_all = items.get("Select All")
+    assert select_all is not None and select_all["source"] == "vision", seen["targets"]
+    assert "its shortcut Ctrl+Shift+V" in items["Paste Date and Time"]["derived_from"], items  # on its row
+    assert "disabled" in items["Undo"].get("states", []), items  # nothing typed yet: Qt greys it out
+    assert "disabled" not in select_all.get("states", [])
     assert "via mouse" in winctl("click", str(select_all["id"])).out
     winctl("type", "replaced")
     winctl("keys", "ctrl+s")

@@ -24,9 +24,10 @@ from winactions import screenshots
 from winactions.backends.base import Backend
 from winactions.llm.images import UNITS_TEXT
 from winactions.model import Rect, Source, Target, WindowInfo
+from winactions.perception import menus as menus_
 from winactions.perception import widgets as widgets_
 from winactions.perception.inference_llm import Model
-from winactions.perception.provider import Detection
+from winactions.perception.provider import Detection, unlisted_popups
 
 IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
@@ -71,22 +72,25 @@ class VisionProvider:
         if window.rect is None:
             raise ValueError(f'window "{window.title}" has no geometry (minimized?)')
         started = time.perf_counter()
-        seen = window.rect
-        for menu in base.popups:  # a menu the tree lacks may reach past the window
-            seen = seen.union(menu)
-        image = screenshots.capture(backend, seen)
-        origin = (seen.left, seen.top)
+        popups = base.popups
+        image, origin = _capture(backend, window.rect, popups)
+        # a menu opened (or closed) since the tree was read is in the picture, or gone from it: IDLE's,
+        # asked for the moment after a click opened it, was not mapped yet, and its items went as text
+        now = unlisted_popups(backend.popups(window), base.targets, base.nodes)
+        if now != popups:
+            popups = now
+            image, origin = _capture(backend, window.rect, popups)
         # what lies under such a menu is hidden by it: it must not pass for the menu's items
         shown = [t for t in base.targets if t.rect is not None
-                 and not any(menu.contains(*t.rect.center) for menu in base.popups)]
+                 and not any(menu.contains(*t.rect.center) for menu in popups)]
         known = [t.rect for t in shown if t.rect is not None]
         said = [t.rect for t in shown if t.rect is not None and (t.name or t.value or t.type in WHOLE_TYPES)]
         if self.mode == "local":
             widgets = backend.widget_windows(window) if not base.targets else []
-            found, detail = self._local(image, origin, said, shown, base.popups, widgets, window.rect)
+            found, detail = self._local(image, origin, said, shown, popups, widgets, window.rect)
         else:
             found, detail = self._llm(image, origin, window)
-        added = merge(found, known, [*base.popups, window.rect], self.iou_threshold, said)  # menus lie on top
+        added = merge(found, known, [*popups, window.rect], self.iou_threshold, said)  # menus lie on top
         added, covers = _shown(backend, window, added)
         report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
                   f" ({detail})")
@@ -129,22 +133,41 @@ class VisionProvider:
         shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
                                                                           for k in known)]
         engine = shared_engine()
-        boxes = widgets_.cut_at(engine.detect(bgr, origin=origin), widgets)
+        # a line across a menu's edge is the menu's inside it, the window's outside; the window's
+        # widgets under a menu are hidden by it
+        detected = menus_.split_at(engine.detect(bgr, origin=origin), popups)
+        in_menus = [b for b in detected if menus_.within(b, popups) is not None]
+        boxes = widgets_.cut_at([b for b in detected if menus_.within(b, popups) is None], widgets)
         grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         toggles = _toggles(grey, origin, boxes, widgets)
         # a toggle's text is read without its mark before it (a square read as "口")
         boxes = [b if (t := toggles.get(_key(widgets_.holder(b, widgets)))) is None or b.left >= t.mark.right
                  else b.model_copy(update={"left": min(b.right - 1, t.mark.right + widgets_.MARK_GAP)}) for b in boxes]
         # recognising is the slow half of OCR: only read text that no element saying something covers
-        fresh = [b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)]
-        texts = engine.recognize(bgr, fresh, origin=origin) if fresh else []
-        text_targets = []
+        fresh = [*(b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)), *in_menus]
+        read = engine.recognize(bgr, fresh, origin=origin) if fresh else []
+        texts = [box for box in read if menus_.within(box.rect, popups) is None]
+        text_targets = _menu_items(grey, origin, popups, [box for box in read if box not in texts])
+        opened = [menu for menu in popups if any(t.rect is not None and menu.contains(*t.rect.center)
+                                                 for t in text_targets)]
         bars: list[Target] = []  # shapes that turned out to be a row of labels: a menu bar, not a control
+        inked: list[tuple[Target, float]] = []  # the widget windows' controls, and how bold their text is
         for box in texts:
             if not box.text.strip() or _already_named(box.text, box.rect, targets):
                 continue
-            holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)), None)
             widget = widgets_.holder(box.rect, widgets)
+            mark = toggles.get(_key(widget))
+            if widget is not None and mark is not None:  # a check box of a toolkit without a tree
+                # (before any shape: Tk's focus ring around its text is one, and named it a button)
+                text_targets.append(Target(
+                    id=0, type=mark.kind, name=box.text.strip(), rect=widget, source=Source.VISION,
+                    confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
+                    states=["enabled", *(["checked"] if mark.checked else [])],
+                    derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
+                                 f"{box.score:.2f}"))
+                inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
+                continue
+            holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)), None)
             boxed = widget is not None and widgets_.framed(grey, origin, widget)
             # a strip holding the line (a shape, a framed widget window) may be a bar of labels: a menu bar
             strip = holder.rect if holder is not None else widget if boxed else None
@@ -160,31 +183,29 @@ class VisionProvider:
             if holder is not None and not holder.name:
                 holder.name = box.text.strip()  # the text on a shape names it ("OK" on a drawn button)
                 holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
-                continue
-            mark = toggles.get(_key(widget))
-            if widget is not None and mark is not None:  # a check box of a toolkit without a tree
-                text_targets.append(Target(
-                    id=0, type=mark.kind, name=box.text.strip(), rect=widget, source=Source.VISION,
-                    confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
-                    states=["enabled", *(["checked"] if mark.checked else [])],
-                    derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
-                                 f"{box.score:.2f}"))
+                if widget is not None:
+                    inked.append((holder, widgets_.ink(grey, origin, box.rect)))
                 continue
             if widget is not None and boxed:  # a key no shape was seen for: its window
                 text_targets.append(Target(id=0, type="Button", name=box.text.strip(), rect=widget,
                                            source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
                                            states=["enabled"], derived_from=f"vision: widget window, framed + ocr "
                                                                             f"{box.score:.2f}"))
+                inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
                 continue
             text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=widget or box.rect,
                                        source=Source.OCR, confidence=round(box.score, 2),
                                        derived_from="ocr in a widget window" if widget else "ocr"))
+        strokes = [bold for _, bold in inked]
+        for control, bold in inked:  # Tk greys out a disabled button's or check box's text
+            if not widgets_.enabled(bold, strokes):
+                control.states = ["disabled", *(s for s in control.states if s != "enabled")]
         # a coloured blob inside a line of text read is a coloured glyph (jEdit's "01" in a line), no icon;
         # a shape inside a check box's widget is its mark
         marked = [t.rect for t in text_targets if t.source is Source.VISION and t.rect is not None]
         glyphs = [s for s in shapes if s.rect is not None and (
             s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())
-            or any(m.contains(*s.rect.center) for m in marked))] + bars
+            or any(m.contains(*s.rect.center) for m in [*marked, *opened]))] + bars  # a menu's rows are its items
         detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read" + (
             f", {len(widgets)} widget windows" if widgets else "")
         return [*(s for s in shapes if s not in glyphs), *text_targets], detail
@@ -233,6 +254,28 @@ def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: 
         out.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
         kept.append(rect)
     return out
+
+
+def _menu_items(grey: Any, origin: tuple[int, int], popups: list[Rect], texts: list[Any]) -> list[Target]:
+    """The rows of the open menus the tree lacks, from the text read in them (`perception.menus`)."""
+    found = []
+    for menu in popups:
+        inside = [(box.text.strip(), box.rect, box.score) for box in texts
+                  if box.text.strip() and menus_.within(box.rect, [menu]) == menu]
+        for item in menus_.items(inside, menu, grey, origin):
+            found.append(Target(id=0, type="MenuItem", name=item.name, rect=item.rect, source=Source.VISION,
+                                confidence=round(item.score, 2), states=["enabled" if item.enabled else "disabled"],
+                                derived_from="vision: a row of a menu the app does not list" + (
+                                    f", its shortcut {item.shortcut}" if item.shortcut else "")))
+    return found
+
+
+def _capture(backend: Backend, window: Rect, popups: list[Rect]) -> tuple[Image.Image, tuple[int, int]]:
+    """A picture of the window and of the menus open over it (one may reach past it), and its origin."""
+    seen = window
+    for menu in popups:
+        seen = seen.union(menu)
+    return screenshots.capture(backend, seen), (seen.left, seen.top)
 
 
 def _key(rect: Rect | None) -> tuple[int, int, int, int] | None:

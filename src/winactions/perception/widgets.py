@@ -34,6 +34,8 @@ APART = 0.75  # of its words' height: labels of a row stand at least this far ap
 BAR_TOP = 40  # px: a row of labels starting this near the window's top, across ...
 BAR_SHARE = 0.6  # ... this much of its width at least, is its menu bar
 FILLED = 0.2  # share of a mark's middle that is ink when it is checked (Tk fills it, themes draw a tick)
+FAINT = 0.6  # text standing off its background less than this share of its neighbours' boldest is greyed out ...
+MIN_INK = 40  # ... unless the boldest stands less than this many grey levels off: then nothing tells
 
 
 @dataclass(frozen=True)
@@ -140,3 +142,23 @@ def spaced_words(grey: np.ndarray, origin: tuple[int, int], line: Rect, text: st
 def menu_bar(row: Rect, window: Rect) -> bool:
     """Whether a row of labels is the window's menu bar: at its top, across most of it."""
     return row.top - window.top <= BAR_TOP and row.width >= BAR_SHARE * window.width
+
+
+def ink(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> float:
+    """How far a text's strokes stand off its background, in grey levels: the 98th percentile
+    of its box's pixels off their median. Toolkits draw a disabled control's or menu item's
+    text close to its background (Tk: #a3a3a3 on #d9d9d9, 54 levels; its normal text 217)."""
+    import numpy as np
+
+    ox, oy = origin
+    crop = grey[max(0, box.top - oy):box.bottom - oy, max(0, box.left - ox):box.right - ox].astype(np.int16)
+    if crop.size == 0:
+        return 0.0
+    return float(np.percentile(np.abs(crop - int(np.median(crop))), 98))
+
+
+def enabled(strokes: float, neighbours: list[float]) -> bool:
+    """Whether text with this `ink` is drawn as enabled, beside its neighbours' (the items of
+    one menu, the controls of one window): not FAINT beside the boldest of them."""
+    boldest = max(neighbours, default=0.0)
+    return boldest < MIN_INK or strokes >= FAINT * boldest

@@ -190,7 +190,9 @@ class DesktopSession:
             except NoTree as exc:  # an app not on the bus (xmessage, Java without its bridge) still shows pixels
                 if detection is not None or not any(p.name.startswith("vision") for p in self.providers):
                     raise
-                detection = Detection([], warnings=[f"{exc.message}: what is listed was seen in its pixels"])
+                # its open menus are read from pixels too, item by item (Tk's are X windows of their own)
+                detection = Detection([], warnings=[f"{exc.message}: what is listed was seen in its pixels"],
+                                      popups=self.backend.popups(window))
             except Exception as exc:  # a failing extra tier must not hide the others
                 if detection is None:
                     raise

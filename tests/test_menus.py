@@ -1,0 +1,148 @@
+"""Menus the tree does not list, and controls of a window without one, read from real
+screenshots of IDLE (Tk 8.6), with the places of its menu windows (`Backend.popups`) and widget
+windows (`Backend.widget_windows`) as the X server gave them when each was taken.
+
+Read as plain text, the Options menu's first item and the shell's banner behind it were one
+line ("Python 3.11.2 (mairConfigure IDLE"), a greyed-out item was listed like any other, an
+item's shortcut was an element of its own or part of its name, and the settings dialog's
+selected radio button was a button."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import pytest
+from PIL import Image
+
+from winactions.model import Rect, WindowInfo
+from winactions.perception.menus import items, split_at
+from winactions.perception.provider import Detection
+from winactions.perception.vision import VisionProvider
+
+SCREENS = Path(__file__).parent / "fixtures" / "screens"
+
+
+def box(left: int, top: int, right: int, bottom: int) -> Rect:
+    return Rect(left=left, top=top, right=right, bottom=bottom)
+
+
+class Taken:
+    """A screen as it was: the picture taken of `seen` and what the X server said of the window
+    then. Everything `VisionProvider` asks a backend, answered from the fixture."""
+
+    def __init__(self, name: str) -> None:
+        self.picture = Image.open(SCREENS / f"{name}.png").convert("RGB")
+        facts = json.loads((SCREENS / f"{name}.json").read_text())
+        self.seen, self.window = box(*facts["seen"]), box(*facts["window"])
+        self.menus = [box(*r) for r in facts["popups"]]
+        self.widgets = [box(*r) for r in facts["widgets"]]
+
+    def bound_window(self) -> None:
+        return None
+
+    def screens(self) -> list[Rect]:
+        return [box(0, 0, 1920, 1080)]
+
+    def capture(self, rect: Rect) -> Image.Image:
+        return self.picture.crop((rect.left - self.seen.left, rect.top - self.seen.top,
+                                  rect.right - self.seen.left, rect.bottom - self.seen.top))
+
+    def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
+        return []
+
+    def widget_windows(self, window: WindowInfo) -> list[Rect]:
+        return self.widgets
+
+    def popups(self, window: WindowInfo) -> list[Rect]:
+        return self.menus
+
+
+@functools.cache
+def read(name: str, title: str) -> list[dict[str, Any]]:
+    """`--vision local` of the fixture's window, as a window without a tree is read (its menus
+    asked for by vision itself: told none by the tree's tier, as when a menu opens between them)."""
+    taken = Taken(name)
+    window = WindowInfo(id="0x00800015", title=title, rect=taken.window)
+    seen = VisionProvider("local").detect(taken, window, Detection([]))  # type: ignore[arg-type]
+    return [t.model_dump() for t in seen.targets]
+
+
+def test_a_line_across_a_menus_edge_is_cut_there():
+    menu = box(797, 211, 1000, 318)  # IDLE's Options menu, over the shell's banner
+    banner = box(643, 211, 912, 234)  # OCR's line: "Python 3.11.2 (mai" and "Configure IDLE"
+    assert split_at([banner], [menu]) == [box(643, 211, 797, 234), box(797, 211, 912, 234)]
+    above = box(616, 182, 975, 208)  # the menu bar, above the menu: not cut
+    assert split_at([above], [menu]) == [above]
+    across = box(700, 240, 1100, 262)  # in and out both sides
+    assert split_at([across], [menu]) == [box(700, 240, 797, 262), box(797, 240, 1000, 262),
+                                          box(1000, 240, 1100, 262)]
+
+
+def test_a_menus_rows_are_its_items_with_their_shortcuts_and_faint_ones_disabled():
+    grey = cv2.imread(str(SCREENS / "idle_options_menu.png"), cv2.IMREAD_GRAYSCALE)
+    menu = box(797, 211, 1000, 318)
+    read_there = [("Configure IDLE", box(797, 211, 912, 234), 0.97),
+                  ("Show Code Context", box(797, 249, 945, 272), 1.0),
+                  ("Show Line Numbers", box(798, 273, 946, 293), 1.0), ("Alt+2", box(951, 293, 1001, 318), 1.0),
+                  ("Zoom Height", box(798, 294, 900, 317), 0.97)]
+    rows = items(read_there, menu, grey, (610, 180))
+    assert [(r.name, r.shortcut, r.enabled) for r in rows] == [
+        ("Configure IDLE", "", True), ("Show Code Context", "", False), ("Show Line Numbers", "", False),
+        ("Zoom Height", "Alt+2", True)]  # the shell has no code context nor line numbers: Tk greys them out
+    assert all(r.rect.left == 799 and r.rect.right == 998 for r in rows)  # the menu's width, within its frame
+    assert all(a.rect.bottom <= b.rect.top for a, b in zip(rows, rows[1:]))  # rows close together meet halfway
+    one_line = items([("Module Browser Ctrl+B", box(614, 301, 800, 321), 0.99)], box(611, 211, 838, 528),
+                     grey, (610, 180))
+    assert (one_line[0].name, one_line[0].shortcut) == ("Module Browser", "Ctrl+B")  # read as one line with it
+
+
+def test_a_tk_menu_is_listed_item_by_item_on_its_own():
+    targets = read("idle_options_menu", "IDLE Shell 3.11.2")
+    menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
+    assert set(menu) == {"Configure IDLE", "Show Code Context", "Show Line Numbers", "Zoom Height"}, targets
+    assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == ["Show Code Context", "Show Line Numbers"]
+    assert "its shortcut Alt+2" in menu["Zoom Height"]["derived_from"]
+    assert not [t for t in targets if "Configure" in t["name"] and t["type"] != "MenuItem"], targets  # the banner's
+    assert not [t for t in targets if t["name"] == "Alt+2"], targets  # the shortcut is the item's
+
+
+def test_a_long_tk_menu_keeps_every_item_and_its_shortcut():
+    targets = read("idle_file_menu", "IDLE Shell 3.11.2")
+    menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
+    assert {"New File", "Open...", "Open Module...", "Recent Files", "Module Browser", "Path Browser", "Save",
+            "Save As...", "Save Copy As...", "Close Window", "Exit IDLE"} <= set(menu), sorted(menu)
+    assert len(menu) == 12, sorted(menu)  # and Print Window, whatever OCR makes of its "t"
+    assert "its shortcut Ctrl+B" in menu["Module Browser"]["derived_from"]
+    assert "its shortcut Ctrl+Shift+S" in menu["Save As..."]["derived_from"]
+    assert not any("disabled" in t["states"] for t in menu.values())
+    assert not [t for t in targets if t["name"].startswith("Ctrl")], targets
+
+
+@pytest.mark.parametrize(("name", "kind", "states"), [
+    ("Use a Built-in Key Set", "RadioButton", {"enabled", "checked"}),  # a button, before: its focus ring's shape
+    ("Use a Custom Key Set", "RadioButton", {"disabled"}),
+    ("Delete Custom Key Set", "Button", {"disabled"}),
+    ("Save as New Custom Key Set", "Button", {"enabled"}),
+    ("Get New Keys for Selection", "Button", {"disabled"}),
+    ("Ok", "Button", {"enabled"}),
+])
+def test_a_tk_dialogs_controls_say_whether_they_are_checked_or_disabled(name, kind, states):
+    targets = read("idle_keys_settings", "Settings")
+    found = [t for t in targets if t["name"] == name]
+    assert [(t["type"], set(t["states"])) for t in found] == [(kind, states)], targets
+
+
+def test_a_qt_context_menu_is_read_the_same_way():
+    """featherpad's context menu (Qt 6, Fusion), which Qt leaves out of its tree, over an editor
+    with nothing typed: what cannot be done yet is greyed out."""
+    targets = read("featherpad_context_menu", "ctx.txt")
+    menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
+    assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == [
+        "Copy", "Cut", "Delete", "Paste", "Redo", "Undo"], menu
+    assert {"Select All", "Text Tabs to Spaces", "Check Spelling", "Paste Date and Time"} <= set(menu)
+    assert "its shortcut F2" in menu["Check Spelling"]["derived_from"]
+    assert "its shortcut Ctrl+Shift+V" in menu["Paste Date and Time"]["derived_from"]
