@@ -185,3 +185,69 @@ def test_a_tk_dialogs_check_boxes_are_listed_one_by_one_and_toggled(winctl, laun
     while primary_selection(desktop) != "Python" and time.monotonic() < deadline:
         time.sleep(0.2)
     assert primary_selection(desktop) == "Python"
+
+
+def menu_items(winctl: Winctl, shown: str) -> dict[str, dict[str, Any]]:
+    """The MenuItems `--vision local` lists once the menu just opened shows `shown`."""
+    state = drawn(winctl, shown)
+    found = {t["name"]: t for t in state["targets"] if t["type"] == "MenuItem"}
+    assert shown in found, ([(t["type"], t["name"], t.get("rect")) for t in state["targets"]], state["warnings"],
+                            state.get("tiers"))
+    return found
+
+
+def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, launched, desktop, tmp_path):
+    """IDLE driven as an agent drives an app with no tree. Its menus are X windows of their own
+    that `state` never looked at: read as text, the Options menu's first item and the shell's
+    banner behind it were one line ("Python 3.11.2 (mairConfigure IDLE"), greyed-out items were
+    listed like the rest, the settings' selected radio button was a Button and greyed-out
+    buttons looked like any other. Now each menu row is a MenuItem (disabled when greyed out),
+    and a file is written and saved through the File menu and Tk's own Save As dialog, all by
+    the ids `--vision local` gave: the file on disk says it worked."""
+    launch(winctl, launched, IDLE)
+    shell = drawn(winctl, ">>>")
+    winctl("click", str(next(t for t in shell["targets"] if t["type"] == "Menu" and t["name"] == "Options")["id"]))
+    options = menu_items(winctl, "Zoom Height")
+    assert {"Configure IDLE", "Show Code Context", "Show Line Numbers", "Zoom Height"} <= set(options), options
+    assert "disabled" in options["Show Code Context"].get("states", [])  # the shell has no code context
+    assert "disabled" not in options["Zoom Height"].get("states", [])
+    winctl("click", str(options["Configure IDLE"]["id"]))
+    wait_for_window(desktop, "Settings")
+    winctl("focus", "Settings")
+    tab = next(t for t in drawn(winctl, "Keys")["targets"] if t["name"] == "Keys")
+    winctl("click", str(tab["id"]))
+    keys = {t["name"]: t for t in drawn(winctl, "Use a Custom Key Set")["targets"]}
+    assert "Use a Built-in Key Set" in keys and "Use a Custom Key Set" in keys, [
+        (t["type"], t["name"], t.get("states"), t["rect"]) for t in keys.values()]
+    built_in, custom = keys["Use a Built-in Key Set"], keys["Use a Custom Key Set"]
+    assert (built_in["type"], custom["type"]) == ("RadioButton", "RadioButton"), keys
+    assert "checked" in built_in.get("states", []) and "disabled" in custom.get("states", []), (built_in, custom)
+    assert "disabled" in keys["Delete Custom Key Set"].get("states", []), keys["Delete Custom Key Set"]
+    assert "disabled" not in keys["Save as New Custom Key Set"].get("states", [])
+    winctl("click", str(keys["Cancel"]["id"]))
+
+    winctl("focus", "IDLE Shell")
+    shell = drawn(winctl, ">>>")
+    winctl("click", str(next(t for t in shell["targets"] if t["type"] == "Menu" and t["name"] == "File")["id"]))
+    winctl("click", str(menu_items(winctl, "New File")["New File"]["id"]))
+    wait_for_window(desktop, "untitled")
+    winctl("focus", "untitled")
+    winctl("type", "print('saved through its menus')")
+    editor = drawn(winctl, "saved through")
+    winctl("click", str(next(t for t in editor["targets"] if t["type"] == "Menu" and t["name"] == "File")["id"]))
+    winctl("click", str(menu_items(winctl, "Save As...")["Save As..."]["id"]))
+    wait_for_window(desktop, "Save As")
+    winctl("focus", "Save As")
+    dialog = drawn(winctl, "File name")
+    label = next(t for t in dialog["targets"] if t["name"].startswith("File name"))
+    save = next(t for t in dialog["targets"] if t["name"] == "Save")
+    middle = (label["rect"][1] + label["rect"][3]) / 2
+    field = next(t for t in dialog["targets"] if t["rect"][0] >= label["rect"][2] and t["rect"][2] <= save["rect"][0]
+                 and t["rect"][1] <= middle <= t["rect"][3])  # the entry on the label's row
+    saved = tmp_path / "saved.py"
+    winctl("input", str(field["id"]), str(saved))
+    winctl("click", str(save["id"]))
+    deadline = time.monotonic() + 10
+    while not (saved.exists() and "saved through its menus" in saved.read_text()):
+        assert time.monotonic() < deadline, f"{saved} not written"
+        time.sleep(0.2)
