@@ -146,3 +146,12 @@ def test_a_qt_context_menu_is_read_the_same_way():
     assert {"Select All", "Text Tabs to Spaces", "Check Spelling", "Paste Date and Time"} <= set(menu)
     assert "its shortcut F2" in menu["Check Spelling"]["derived_from"]
     assert "its shortcut Ctrl+Shift+V" in menu["Paste Date and Time"]["derived_from"]
+
+
+def test_an_empty_field_showing_its_text_cursor_is_a_field():
+    """Tk's Save As dialog, its name field empty with the focus: the cursor blinking in it made
+    its box "busy", and it was listed as a button (taken while the cursor showed)."""
+    targets = read("tk_save_as_caret", "Save As")
+    name_field = box(845, 642, 1093, 663)  # its widget window
+    there = [t["type"] for t in targets if name_field.contains(*Rect(**t["rect"]).center)]
+    assert there == ["Edit"], targets

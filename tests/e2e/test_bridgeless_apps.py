@@ -244,6 +244,7 @@ def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, laun
     middle = (label["rect"][1] + label["rect"][3]) / 2
     field = next(t for t in dialog["targets"] if t["rect"][0] >= label["rect"][2] and t["rect"][2] <= save["rect"][0]
                  and t["rect"][1] <= middle <= t["rect"][3])  # the entry on the label's row
+    assert field["type"] == "Edit", field  # with its text cursor blinking in it, a Button before
     saved = tmp_path / "saved.py"
     winctl("input", str(field["id"]), str(saved))
     winctl("click", str(save["id"]))
