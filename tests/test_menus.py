@@ -155,3 +155,44 @@ def test_an_empty_field_showing_its_text_cursor_is_a_field():
     name_field = box(845, 642, 1093, 663)  # its widget window
     there = [t["type"] for t in targets if name_field.contains(*Rect(**t["rect"]).center)]
     assert there == ["Edit"], targets
+
+
+def test_a_panel_holding_lines_of_text_is_named_by_none_of_them():
+    """nedit's (Motif) message dialog: its message area is a bordered box holding two lines; the
+    first named it as if it were a button, and the box then lost to the second line at the merge:
+    "Can't open ..." was not listed at all."""
+    names = [(t["type"], t["name"]) for t in read("nedit_cannot_open", "")]
+    assert ("Text", "Can't open /tmp/tp/fresh.txt:") in names and ("Text", "Resource temporarily unavailable") in names
+    assert ("Button", "New File") in names, names
+
+
+def test_a_motif_menu_bar_and_menu_are_listed_as_menus():
+    """nedit (Motif) with its File menu open: each menu title is a widget window of its own in a
+    row across the window's top (read as Text before), and its menu window says neither a pid
+    nor a type (the backend asks the X server whose it is): its items, greyed-out ones
+    disabled, and not a word of the window under it."""
+    targets = read("nedit_file_menu", "m.txt - /tmp/tp/")
+    bar = {t["name"] for t in targets if t["type"] == "Menu"}
+    assert {"Edit", "Search", "Preferences", "Macro", "Windows", "Help"} <= bar, targets
+    menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
+    assert {"New", "Open...", "Save", "Save As...", "Revert to Saved", "Print...", "Exit"} <= set(menu), sorted(menu)
+    assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == [
+        "Print Selection...", "Unload Calltips File", "Unload Tags File"], menu
+    assert "its shortcut Ctrl+N" in menu["New"]["derived_from"]
+
+
+@pytest.mark.parametrize(("name", "checked"), [("nedit_find_dialog", None),
+                                               ("nedit_find_dialog_focused", "Case Sensitive")])
+def test_motif_check_boxes_are_hollow_bevelled_squares_filled_when_set(name, checked):
+    """nedit's Find dialog (Motif): a check box not set is a bevelled square with the
+    background inside (no Tk-like white or dark fill: read as Text before), a set one is filled
+    darker; the one with the keyboard focus has a black ring round its widget (once taken for a
+    button's frame). Its two labels in a row at the top are no menu bar; its Find button, greyed
+    out until something is typed, is disabled; its empty field, sunk in a bevel, a field."""
+    targets = read(name, "Find")
+    toggles = {t["name"]: "checked" in t["states"] for t in targets if t["type"] == "CheckBox"}
+    assert toggles == {n: n == checked for n in ("Regular Expression", "Case Sensitive", "Whole Word",
+                                                  "Search Backward", "Keep Dialog")}, targets
+    assert not [t for t in targets if t["type"] == "Menu"], targets
+    assert [(t["type"], t["states"]) for t in targets if t["name"] == "Find"] == [("Button", ["disabled"])]
+    assert [t["type"] for t in targets if t["type"] == "Edit"] == ["Edit"], targets

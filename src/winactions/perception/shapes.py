@@ -24,8 +24,9 @@ RECTANGULARITY = 0.85  # contour area / bounding box area for a "box"
 SATURATION = 90  # HSV saturation of a "coloured" pixel
 PANEL_SIDE = 96  # px: a box whose sides are both longer is a panel, not a control (buttons at 2x are ~70 px tall)
 TALL_STRIP = 64  # px: an upright strip taller than this (a gutter, a side bar) is no control either
-CARET_INK = 60  # grey levels off a field's inside that are a text cursor's ...
+CARET_INK = 24  # grey levels off a field's inside that are drawn (a cursor, or greyed-out text: 54 off in Tk) ...
 CARET_WIDTH = 3  # ... drawn in at most this many px of columns
+BEVEL = 3  # px inside a box's contour that its own frame may take (Motif sinks a field in 2)
 
 
 def detect_widgets(image: np.ndarray, *, origin: tuple[int, int] = (0, 0), min_size: int = MIN_SIDE,
@@ -58,21 +59,23 @@ def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
         inside = grey[y + 2:y + h - 2, x + 2:x + w - 2]
         busy = float(inside.std()) if inside.size else 0.0
         wide = w >= 3 * h
-        label = "Edit" if wide and (busy < 6 or _caret_only(inside)) else "Button"
+        label = "Edit" if wide and (busy < 6 or _empty(inside)) else "Button"
         confidence = round(min(0.95, 0.55 + 0.4 * (fill - RECTANGULARITY) / (1 - RECTANGULARITY)), 2)
         out.append(Candidate(Rect.from_xywh(x, y, w, h), confidence, "shape", label,
                              {"cue": "bordered box", "fill": round(fill, 2)}))
     return out
 
 
-def _caret_only(inside: np.ndarray) -> bool:
-    """Whether all a box shows inside is a text cursor: ink in one upright stroke at most
-    CARET_WIDTH px wide. An empty field with the focus blinks one (Tk's file dialog's name
-    field), and it was listed as a button."""
-    if inside.size == 0:
+def _empty(inside: np.ndarray) -> bool:
+    """Whether a box shows nothing inside but its own bevel and, at most, a text cursor: ink
+    within BEVEL px of its edges, or in one upright stroke CARET_WIDTH px wide at most. An empty
+    field with the focus blinks a cursor (Tk's file dialog's name field), and Motif sinks its
+    fields in a bevel two pixels deep (nedit's Find field): both were listed as buttons."""
+    if inside.shape[0] <= 2 * BEVEL or inside.shape[1] <= 2 * BEVEL:
         return False
-    columns = np.flatnonzero((np.abs(inside.astype(np.int16) - int(np.median(inside))) > CARET_INK).any(axis=0))
-    return 0 < columns.size <= CARET_WIDTH and int(columns[-1] - columns[0]) < CARET_WIDTH
+    middle = inside[BEVEL:-BEVEL, BEVEL:-BEVEL].astype(np.int16)
+    columns = np.flatnonzero((np.abs(middle - int(np.median(middle))) > CARET_INK).any(axis=0))
+    return columns.size == 0 or (columns.size <= CARET_WIDTH and int(columns[-1] - columns[0]) < CARET_WIDTH)
 
 
 def _widget_sized(w: int, h: int) -> bool:

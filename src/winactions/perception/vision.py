@@ -167,7 +167,15 @@ class VisionProvider:
                                  f"{box.score:.2f}"))
                 inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
                 continue
-            holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)), None)
+            if widget is not None and window is not None and widgets_.bar_cell(widget, widgets, window):
+                text_targets.append(Target(id=0, type="Menu", name=box.text.strip(), rect=widget, source=Source.VISION,
+                                           confidence=round(box.score, 2), states=["enabled"],
+                                           derived_from=f"vision: a menu bar's widget window + ocr {box.score:.2f}"))
+                continue
+            # a shape holding more lines than this one is a panel, not a control this text names: nedit's
+            # message area took its first line ("Can't open ...") as its name, and lost it at the merge
+            holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)
+                           and sum(_inside(other.rect, s.rect) for other in texts if other.text.strip()) == 1), None)
             boxed = widget is not None and widgets_.framed(grey, origin, widget)
             # a strip holding the line (a shape, a framed widget window) may be a bar of labels: a menu bar
             strip = holder.rect if holder is not None else widget if boxed else None

@@ -34,6 +34,11 @@ APART = 0.75  # of its words' height: labels of a row stand at least this far ap
 BAR_TOP = 40  # px: a row of labels starting this near the window's top, across ...
 BAR_SHARE = 0.6  # ... this much of its width at least, is its menu bar
 FILLED = 0.2  # share of a mark's middle that is ink when it is checked (Tk fills it, themes draw a tick)
+OUTLINE_MIN = 8  # px: a hollow mark smaller than this each way is no toggle (a letter's counter)
+OUTLINED = 0.9  # share of an outline's sides drawn (and at most 1 - this of its middle) for a hollow toggle
+DIAMOND_BAND = 0.35  # of half its size: how far a diamond's drawn pixels may stand inside its sides (its bevel)
+BAR_CELLS = 3  # titles side by side at least, for a row of widget windows to be a menu bar ...
+TOUCHING = 2  # ... each at most this many px from the next
 FAINT = 0.6  # text standing off its background less than this share of its neighbours' boldest is greyed out ...
 MIN_INK = 40  # ... unless the boldest stands less than this many grey levels off: then nothing tells
 
@@ -74,10 +79,14 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
 
     ox, oy = origin
     crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    inset = 0
+    while crop.shape[0] >= 10 and crop.shape[1] >= 16 and _focus_ring(crop):  # Motif's, round the focused one
+        crop, inset = crop[1:-1, 1:-1], inset + 1
     if crop.shape[0] < 6 or crop.shape[1] < 12:
         return None
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
-    off = np.abs(crop - int(np.median(border)))
+    background = int(np.median(border))
+    off = np.abs(crop - background)
     shape, ink = off > MARK_EDGE, off > MARK_INK
     columns = np.flatnonzero(shape.any(axis=0))
     if columns.size == 0:
@@ -93,12 +102,50 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
             or after[0] - right - 1 < MARK_GAP:
         return None
     inner = (slice(top + height // 4, bottom + 1 - height // 4), slice(left + width // 4, right + 1 - width // 4))
-    if shape[inner].mean() < SOLID:
-        return None  # hollow: a letter
-    corner = bool(shape[top:top + 2, left:left + 2].all())
+    left, top, right, bottom = left + inset, top + inset, right + inset, bottom + inset
     mark = Rect(left=widget.left + left, top=widget.top + top, right=widget.left + right + 1,
                 bottom=widget.top + bottom + 1)
-    return Toggle("CheckBox" if corner else "RadioButton", mark, bool(ink[inner].mean() >= FILLED))
+    left, top, right, bottom = left - inset, top - inset, right - inset, bottom - inset
+    if shape[inner].mean() < SOLID:  # hollow: a letter, or a Motif toggle not set (its inside the background's)
+        outline = _outline(shape[top:bottom + 1, left:right + 1])
+        return None if outline is None else Toggle(outline, mark, False)
+    corner = bool(shape[top:top + 2, left:left + 2].all())
+    # set: a tick or dot of ink (Tk), or filled darker than the background (Motif); Tk's unset inside is white
+    checked = ink[inner].mean() >= FILLED or float(np.median(crop[inner])) < background - MARK_EDGE
+    return Toggle("CheckBox" if corner else "RadioButton", mark, bool(checked))
+
+
+def _focus_ring(crop: np.ndarray) -> bool:
+    """Whether the crop's outermost pixels are a frame of one colour far off its inside: the
+    ring Motif draws round the widget that has the keyboard focus."""
+    import numpy as np
+
+    edge = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    ring = int(np.median(edge))
+    uniform = float((np.abs(edge - ring) <= MARK_EDGE).mean()) > 0.9
+    return uniform and abs(ring - int(np.median(crop[2:-2, 2:-2]))) > MARK_INK
+
+
+def _outline(blob: np.ndarray) -> str | None:
+    """The toggle a hollow blob is the outline of, if any: a square whose four sides and
+    corners are all drawn (Motif's check box: a bevelled square) is a CheckBox; a diamond whose
+    drawn pixels all lie on its four straight sides (Motif's radio button) a RadioButton. A
+    letter is neither: an O's box has no corners, and its curve stands off a diamond's sides
+    by a third of its size at the diagonals."""
+    import numpy as np
+
+    h, w = blob.shape
+    if min(h, w) < OUTLINE_MIN:
+        return None
+    sides = np.concatenate([blob[0], blob[-1], blob[:, 0], blob[:, -1]])
+    if sides.mean() >= OUTLINED and blob[1:-1, 1:-1][2:-2, 2:-2].mean() < 1 - OUTLINED:
+        return "CheckBox"
+    ys, xs = np.nonzero(blob)
+    reach = np.abs(xs - (w - 1) / 2) / (w / 2) + np.abs(ys - (h - 1) / 2) / (h / 2)  # 1 on a diamond's sides
+    on_sides = (reach >= 1 - DIAMOND_BAND) & (reach <= 1 + DIAMOND_BAND / 2)
+    if on_sides.mean() >= OUTLINED and blob[h // 2, 0] and blob[h // 2, -1] and blob[0, w // 2] and blob[-1, w // 2]:
+        return "RadioButton"
+    return None
 
 
 def framed(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
@@ -142,6 +189,23 @@ def spaced_words(grey: np.ndarray, origin: tuple[int, int], line: Rect, text: st
 def menu_bar(row: Rect, window: Rect) -> bool:
     """Whether a row of labels is the window's menu bar: at its top, across most of it."""
     return row.top - window.top <= BAR_TOP and row.width >= BAR_SHARE * window.width
+
+
+def bar_cell(widget: Rect, widgets: list[Rect], window: Rect) -> bool:
+    """Whether a widget window is one of a row of them that is the window's menu bar: Motif
+    makes each menu's title a window of its own (nedit's File ... Windows touching, Help at the
+    far end), side by side at the window's top, together across most of it. nedit's Find
+    dialog starts with two labels in a row, apart: no menus."""
+    row = sorted((w for w in widgets if abs(w.top - widget.top) <= 1 and abs(w.bottom - widget.bottom) <= 1
+                  and w.height <= CONTROL_HEIGHT), key=lambda w: w.left)
+    run = longest = 1
+    for a, b in zip(row, row[1:]):  # a menu bar's titles touch; a dialog's labels in a row stand apart
+        run = run + 1 if 0 <= b.left - a.right <= TOUCHING else 1
+        longest = max(longest, run)
+    if longest < BAR_CELLS:
+        return False
+    return menu_bar(Rect(left=row[0].left, top=widget.top, right=max(w.right for w in row), bottom=widget.bottom),
+                    window)
 
 
 def ink(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> float:

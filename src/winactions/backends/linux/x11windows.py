@@ -244,9 +244,11 @@ class X11Windows:
         types = set(self._prop(child, "_NET_WM_WINDOW_TYPE") or [])
         pid = self._prop(child, "_NET_WM_PID")
         rect = self._client_rect(child)
-        owner = int(pid[0]) if isinstance(pid, list) and pid else None
+        # Tk's and Motif's menus say no pid (Motif's no type either: nedit's File menu was taken
+        # for another's popup over the window, and nothing under it was listed); the X server knows
+        owner = int(pid[0]) if isinstance(pid, list) and pid else self._client_pid(child.id)  # type: ignore[attr-defined]
         menus = {self.atom(name) for name in MENU_TYPES}
-        if owner is None:  # a menu that does not say whose it is: the one over the window
+        if owner is None:  # a menu that does not say whose it is (a remote client's): the one over the window
             mine = bool(types & menus) and window.rect is not None and rect.intersect(window.rect) is not None
         else:
             passing = {self.atom(name) for name in (*COVERING_POPUPS, "_NET_WM_WINDOW_TYPE_DND")}
