@@ -308,6 +308,22 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
                             "then `winctl input ID TEXT --append`")
 
 
+def type_into_treeless(backend: Backend, window: WindowInfo, target: Target, text: str, *, append: bool) -> str:
+    """Type `text` into a field seen in the pixels of an app whose toolkit has no tree (Tk,
+    Motif, Xt); returns a note for the result. ctrl+a selects nothing there: Tk's and Motif's
+    fields take it as Emacs's start of line (Tk's file dialog got the new name before the old
+    one) or insert it (nedit's Save As name read "m.txt\x01/tmp/tp/out.txt", and the save
+    failed). The field is clicked, and its line selected from Home to shift+End, as every
+    toolkit's single-line field takes them (a triple click selects a line too, but a press on
+    text already selected starts a drag in Motif): the text typed replaces it (with `append`:
+    End, then the text). Nothing reads such a field's text back, and the note says so."""
+    click(backend, window, target, None, via=Via.INPUT)
+    backend.press_chords(parse_keys("End" if append else "Home shift+End"))
+    backend.type_text(text)
+    return ("its end reached by End" if append else "its line selected by Home, shift+End") + \
+        " (no tree: ctrl+a selects nothing in its toolkit); its text could not be read back"
+
+
 def _type_appending(backend: Backend, node: Node | None, before: str | None, text: str) -> str:
     """Type `text` after the element's own text: the cursor put at its end through the
     accessibility API where it can be (ctrl+End goes to the end of a whole document, and

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.desktop
 
 XCALC = ["xcalc"]
 IDLE = ["idle-python3.11"]  # Debian's IDLE: a tkinter program
+NEDIT = ["nedit"]  # a Motif editor
 
 
 @pytest.fixture
@@ -252,3 +253,40 @@ def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, laun
     while not (saved.exists() and "saved through its menus" in saved.read_text()):
         assert time.monotonic() < deadline, f"{saved} not written"
         time.sleep(0.2)
+
+
+def test_a_motif_editors_menus_check_boxes_and_field_are_worked_by_their_pixels(winctl, launched, desktop, tmp_path):
+    """nedit (Motif): its menu titles are widget windows of their own (read as Text), its menus
+    say neither a pid nor a type (taken for another app's popup over the window: vision listed
+    nothing under them), its check boxes are bevelled squares hollow inside (read as Text), and
+    its fields take ctrl+a as a character: `input` of a second search gave "motif\x01find me",
+    while it said it had typed. Now the menus, the Find dialog's check boxes and its field are
+    used by their ids, and what nedit finds is read from its PRIMARY selection (xclip)."""
+    note = tmp_path / "note.txt"
+    note.write_text("hello motif\nfind me here\n")
+    launch(winctl, launched, [*NEDIT, str(note)])
+    window = drawn(winctl, "Preferences")
+    bar = {t["name"]: t for t in window["targets"] if t["type"] == "Menu"}
+    assert {"File", "Edit", "Search", "Preferences", "Help"} <= set(bar), window["targets"]
+    winctl("click", str(bar["Search"]["id"]))
+    items = menu_items(winctl, "Find...")
+    assert "disabled" in items["Find Again"].get("states", []), items  # nothing searched yet
+    winctl("click", str(items["Find..."]["id"]))
+    wait_for_window(desktop, "Find")
+    dialog = {t["name"]: t for t in drawn(winctl, "Keep Dialog")["targets"]}
+    toggles = {n: "checked" in t.get("states", []) for n, t in dialog.items() if t["type"] == "CheckBox"}
+    assert toggles == {"Regular Expression": False, "Case Sensitive": False, "Whole Word": False,
+                       "Search Backward": False, "Keep Dialog": False}, dialog
+    assert "disabled" in dialog["Find"].get("states", []), dialog["Find"]  # nothing to find yet: greyed out
+    winctl("click", str(dialog["Keep Dialog"]["id"]))  # the dialog stays for the second search
+    dialog = {t["name"]: t for t in winctl.state("--vision", "local")["targets"]}
+    assert "checked" in dialog["Keep Dialog"].get("states", []), dialog["Keep Dialog"]
+    field = next(t for t in dialog.values() if t["type"] == "Edit")
+    for wanted in ("motif", "find me"):  # the second replaces the first
+        typed = winctl("input", str(field["id"]), wanted).out
+        assert "could not be read back" in typed, typed  # said, not claimed
+        winctl("click", str(dialog["Find"]["id"]))
+        deadline = time.monotonic() + 5
+        while primary_selection(desktop) != wanted:
+            assert time.monotonic() < deadline, (wanted, primary_selection(desktop))
+            time.sleep(0.2)

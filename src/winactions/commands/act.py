@@ -116,11 +116,14 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
             raise ActionFailed(f"element {p.id} has no editable-text interface",
                                hint="use --via auto to type into it instead")
         focused = p.via is Via.AUTO and execution.focus(backend, window, node)
-        if not focused:  # the mouse, at where the element was seen
-            execution.click_to_type(backend, window, target, node)
         cell = execution.is_cell(node)
-        typed = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
-            else execution.type_replacing(backend, node, p.text, append=p.append)
+        if node is None and backend.without_tree(window):  # Tk, Motif: ctrl+a goes to the line's start there
+            typed = execution.type_into_treeless(backend, window, target, p.text, append=p.append)
+        else:
+            if not focused:  # the mouse, at where the element was seen
+                execution.click_to_type(backend, window, target, node)
+            typed = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
+                else execution.type_replacing(backend, node, p.text, append=p.append)
         note = "; ".join(part for part in (note, typed) if part)
         if p.enter and not cell:  # a cell's text is committed by Enter already
             backend.press_chords(parse_keys("Enter"))
