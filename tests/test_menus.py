@@ -164,6 +164,7 @@ def test_a_panel_holding_lines_of_text_is_named_by_none_of_them():
     names = [(t["type"], t["name"]) for t in read("nedit_cannot_open", "")]
     assert ("Text", "Can't open /tmp/tp/fresh.txt:") in names and ("Text", "Resource temporarily unavailable") in names
     assert ("Button", "New File") in names, names
+    assert not [t for t in read("nedit_cannot_open", "") if "disabled" in t["states"]]  # beside its black message
 
 
 def test_a_motif_menu_bar_and_menu_are_listed_as_menus():

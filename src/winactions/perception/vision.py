@@ -204,7 +204,9 @@ class VisionProvider:
             text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=widget or box.rect,
                                        source=Source.OCR, confidence=round(box.score, 2),
                                        derived_from="ocr in a widget window" if widget else "ocr"))
-        strokes = [bold for _, bold in inked]
+        # beside all the text the widgets show (a label is never greyed out): a dialog's one button counts too
+        strokes = [bold for _, bold in inked] + [widgets_.ink(grey, origin, box.rect) for box in texts
+                                                 if inked and box.text.strip() and widgets_.holder(box.rect, widgets)]
         for control, bold in inked:  # Tk greys out a disabled button's or check box's text
             if not widgets_.enabled(bold, strokes):
                 control.states = ["disabled", *(s for s in control.states if s != "enabled")]
