@@ -142,7 +142,9 @@ def test_a_window_over_an_app_seen_by_its_pixels_is_not_listed_as_the_apps(winct
     assert not [t for t in covered["targets"] if t["name"] == "="], "a key under IDLE listed"
 
     winctl("window", "activate")
-    display = named(drawn(winctl, "13"), "13")  # xcalc's display, drawn again once in front: 7 + 6
+    shown = drawn(winctl, "13")
+    display = next((t for t in shown["targets"] if t["name"] == "13"), None)  # xcalc's display, once in front: 7 + 6
+    assert display is not None and display["type"] == "Text", shown["targets"]  # a label (its frame holds DEG too)
     assert display["rect"][1] < equals["rect"][1]  # the display, above the keys
 
 
