@@ -197,3 +197,17 @@ def test_motif_check_boxes_are_hollow_bevelled_squares_filled_when_set(name, che
     assert not [t for t in targets if t["type"] == "Menu"], targets
     assert [(t["type"], t["states"]) for t in targets if t["name"] == "Find"] == [("Button", ["disabled"])]
     assert [t["type"] for t in targets if t["type"] == "Edit"] == ["Edit"], targets
+
+
+def test_a_motif_file_dialogs_fields_radio_buttons_and_check_box():
+    """nedit's Save As dialog (Motif): its fields are sunk into the window and hold text (read as
+    buttons named by their text before: an agent would click them, not type into them); its
+    Format radio buttons are diamonds, the one set filled, the others hollow (read as Text)."""
+    targets = read("nedit_save_as", "")
+    fields = sorted(t["value"] for t in targets if t["type"] == "Edit")
+    assert len(fields) == 3 and "*" in fields and any("note.txt" in v for v in fields) \
+        and any("/tmp/tp/nd2/" in v for v in fields), targets
+    radios = {t["name"]: "checked" in t["states"] for t in targets if t["type"] == "RadioButton"}
+    assert radios == {"Unix": True, "DOS": False, "Macintosh": False}, targets
+    assert [t["name"] for t in targets if t["type"] == "CheckBox"] == ["Add line breaks where wrapped"]
+    assert {"OK", "Filter", "Cancel", "Help"} <= {t["name"] for t in targets if t["type"] == "Button"}

@@ -167,6 +167,12 @@ class VisionProvider:
                                  f"{box.score:.2f}"))
                 inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
                 continue
+            if widget is not None and widgets_.sunken(grey, origin, widget):  # a field: its text is its value
+                text_targets.append(Target(id=0, type="Edit", name="", value=box.text.strip(), rect=widget,
+                                           source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
+                                           states=["enabled"], derived_from=f"vision: widget window, sunken + ocr "
+                                                                            f"{box.score:.2f}"))
+                continue
             if widget is not None and window is not None and widgets_.bar_cell(widget, widgets, window):
                 text_targets.append(Target(id=0, type="Menu", name=box.text.strip(), rect=widget, source=Source.VISION,
                                            confidence=round(box.score, 2), states=["enabled"],

@@ -115,6 +115,26 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
     return Toggle("CheckBox" if corner else "RadioButton", mark, bool(checked))
 
 
+def sunken(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
+    """Whether a widget is sunk into the window, as Tk and Motif draw a text field (and a list):
+    its top edge, within its first four rows (after Motif's focus ring), darker than its inside
+    and than its bottom edge. A raised button is lit from the top; a label or a check box has
+    no frame; xcalc's keys are outlined alike all round."""
+    import numpy as np
+
+    ox, oy = origin
+    crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    while crop.shape[0] >= 12 and crop.shape[1] >= 16 and _focus_ring(crop):
+        crop = crop[1:-1, 1:-1]
+    if crop.shape[0] < 12 or crop.shape[1] < 16:
+        return False
+    inside = int(np.median(crop[4:-4, 4:-4]))
+    span = slice(crop.shape[1] // 5, crop.shape[1] - crop.shape[1] // 5)
+    top = min(float(crop[i, span].mean()) for i in range(4))
+    bottom = min(float(crop[-1 - i, span].mean()) for i in range(4))
+    return top < inside - FRAME_STEP and top < bottom - FRAME_STEP
+
+
 def _focus_ring(crop: np.ndarray) -> bool:
     """Whether the crop's outermost pixels are a frame of one colour far off its inside: the
     ring Motif draws round the widget that has the keyboard focus."""
