@@ -199,6 +199,15 @@ def menu_items(winctl: Winctl, shown: str) -> dict[str, dict[str, Any]]:
     return found
 
 
+def choose(winctl: Winctl, desktop, state: dict[str, Any], menu: str, item: str, opens: str) -> None:
+    """Click the menu bar's `menu`, then its `item`, by the ids vision gave; wait for the window
+    titled `opens` and make it the session's."""
+    winctl("click", str(next(t for t in state["targets"] if t["type"] == "Menu" and t["name"] == menu)["id"]))
+    winctl("click", str(menu_items(winctl, item)[item]["id"]))
+    wait_for_window(desktop, opens)
+    winctl("focus", opens)
+
+
 def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, launched, desktop, tmp_path):
     """IDLE driven as an agent drives an app with no tree. Its menus are X windows of their own
     that `state` never looked at: read as text, the Options menu's first item and the shell's
@@ -230,17 +239,9 @@ def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, laun
     winctl("click", str(keys["Cancel"]["id"]))
 
     winctl("focus", "IDLE Shell")
-    shell = drawn(winctl, ">>>")
-    winctl("click", str(next(t for t in shell["targets"] if t["type"] == "Menu" and t["name"] == "File")["id"]))
-    winctl("click", str(menu_items(winctl, "New File")["New File"]["id"]))
-    wait_for_window(desktop, "untitled")
-    winctl("focus", "untitled")
+    choose(winctl, desktop, drawn(winctl, ">>>"), "File", "New File", "untitled")
     winctl("type", "print('saved through its menus')")
-    editor = drawn(winctl, "saved through")
-    winctl("click", str(next(t for t in editor["targets"] if t["type"] == "Menu" and t["name"] == "File")["id"]))
-    winctl("click", str(menu_items(winctl, "Save As...")["Save As..."]["id"]))
-    wait_for_window(desktop, "Save As")
-    winctl("focus", "Save As")
+    choose(winctl, desktop, drawn(winctl, "saved through"), "File", "Save As...", "Save As")
     dialog = drawn(winctl, "File name")
     label = next(t for t in dialog["targets"] if t["name"].startswith("File name"))
     save = next(t for t in dialog["targets"] if t["name"] == "Save")
