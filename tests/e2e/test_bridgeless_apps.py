@@ -285,9 +285,12 @@ def test_a_motif_editors_menus_check_boxes_and_field_are_worked_by_their_pixels(
     dialog = {t["name"]: t for t in winctl.state("--vision", "local")["targets"]}
     assert "checked" in dialog["Keep Dialog"].get("states", []), dialog["Keep Dialog"]
     field = next(t for t in dialog.values() if t["type"] == "Edit")
-    for wanted in ("motif", "find me"):  # the second replaces the first
+    for wanted, appended in (("motif", ""), ("find", " me")):  # the second replaces the first, then adds to it
         typed = winctl("input", str(field["id"]), wanted).out
         assert "could not be read back" in typed, typed  # said, not claimed
+        if appended:
+            assert "could not be read back" in winctl("input", "--append", str(field["id"]), appended).out
+        wanted += appended
         winctl("click", str(dialog["Find"]["id"]))
         deadline = time.monotonic() + 5
         while primary_selection(desktop) != wanted:
