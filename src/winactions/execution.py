@@ -310,12 +310,11 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
 
 def type_into_treeless(backend: Backend, window: WindowInfo, target: Target, text: str, *, append: bool) -> str:
     """Type `text` into a field seen in the pixels of an app whose toolkit has no tree (Tk,
-    Motif, Xt); returns a note for the result. ctrl+a selects nothing there: Tk's and Motif's
-    fields take it as Emacs's start of line (Tk's file dialog got the new name before the old
-    one) or insert it (nedit's Save As name read "m.txt\x01/tmp/tp/out.txt", and the save
-    failed). The field is clicked, and its line selected from Home to shift+End, as every
-    toolkit's single-line field takes them (a triple click selects a line too, but a press on
-    text already selected starts a drag in Motif): the text typed replaces it (with `append`:
+    Motif, Xt); returns a note for the result. ctrl+a selects nothing there: Tk's fields take
+    it as Emacs's start of line (IDLE's Save As name "abc" became "Xabc"), Motif's insert it
+    (nedit's Save As name read "m.txt\x01/tmp/tp/out.txt", and its search for "\x01motif"
+    found nothing). The field is clicked, and its line selected from Home to shift+End, as
+    every toolkit's single-line field takes them: the text typed replaces it (with `append`:
     End, then the text). Nothing reads such a field's text back, and the note says so."""
     click(backend, window, target, None, via=Via.INPUT)
     backend.press_chords(parse_keys("End" if append else "Home shift+End"))

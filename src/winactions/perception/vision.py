@@ -145,7 +145,8 @@ class VisionProvider:
                  else b.model_copy(update={"left": min(b.right - 1, t.mark.right + widgets_.MARK_GAP)}) for b in boxes]
         # recognising is the slow half of OCR: only read text that no element saying something covers
         fresh = [*(b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)), *in_menus]
-        read = engine.recognize(bgr, fresh, origin=origin) if fresh else []
+        fields = [w for w in widgets if w.height <= widgets_.CONTROL_HEIGHT and widgets_.sunken(grey, origin, w)]
+        read = engine.recognize(_without_carets(bgr, grey, origin, fields), fresh, origin=origin) if fresh else []
         texts = [box for box in read if menus_.within(box.rect, popups) is None]
         text_targets = _menu_items(grey, origin, popups, [box for box in read if box not in texts])
         opened = [menu for menu in popups if any(t.rect is not None and menu.contains(*t.rect.center)
@@ -167,7 +168,7 @@ class VisionProvider:
                                  f"{box.score:.2f}"))
                 inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
                 continue
-            if widget is not None and widgets_.sunken(grey, origin, widget):  # a field: its text is its value
+            if widget is not None and widget in fields:  # a field: its text is its value
                 text_targets.append(Target(id=0, type="Edit", name="", value=box.text.strip(), rect=widget,
                                            source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
                                            states=["enabled"], derived_from=f"vision: widget window, sunken + ocr "
@@ -292,6 +293,24 @@ def _capture(backend: Backend, window: Rect, popups: list[Rect]) -> tuple[Image.
     for menu in popups:
         seen = seen.union(menu)
     return screenshots.capture(backend, seen), (seen.left, seen.top)
+
+
+def _without_carets(bgr: Any, grey: Any, origin: tuple[int, int], fields: list[Rect]) -> Any:
+    """The picture with the text cursors shown in `fields` painted over with the field's colour:
+    OCR read one as a letter of the field's text ("Inote.txt")."""
+    import numpy as np
+
+    ox, oy = origin
+    out = bgr
+    for field in fields:
+        cursor = widgets_.caret(grey, origin, field)
+        if cursor is None:
+            continue
+        out = bgr.copy() if out is bgr else out
+        inside = bgr[field.top - oy + 4:field.bottom - oy - 4, field.left - ox + 4:field.right - ox - 4]
+        out[cursor.top - oy:cursor.bottom - oy, cursor.left - ox:cursor.right - ox] = \
+            np.median(inside.reshape(-1, 3), axis=0).astype(bgr.dtype)
+    return out
 
 
 def _key(rect: Rect | None) -> tuple[int, int, int, int] | None:

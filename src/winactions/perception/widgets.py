@@ -39,6 +39,8 @@ OUTLINED = 0.9  # share of an outline's sides drawn (and at most 1 - this of its
 DIAMOND_BAND = 0.35  # of half its size: how far a diamond's drawn pixels may stand inside its sides (its bevel)
 BAR_CELLS = 3  # titles side by side at least, for a row of widget windows to be a menu bar ...
 TOUCHING = 2  # ... each at most this many px from the next
+CARET_COLUMNS = 3  # px: a text cursor is at most this wide (Motif's I-beam) ...
+CARET_SPAN = 0.9  # ... and inked over this share of the line's height at least
 FAINT = 0.6  # text standing off its background less than this share of its neighbours' boldest is greyed out ...
 MIN_INK = 40  # ... unless the boldest stands less than this many grey levels off: then nothing tells
 
@@ -133,6 +135,38 @@ def sunken(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
     top = min(float(crop[i, span].mean()) for i in range(4))
     bottom = min(float(crop[-1 - i, span].mean()) for i in range(4))
     return top < inside - FRAME_STEP and top < bottom - FRAME_STEP
+
+
+def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None:
+    """Where a field's text cursor is drawn, if it shows one: a run of at most CARET_COLUMNS
+    columns, apart from the text, each inked over nearly the whole height the field's line
+    takes, and taller than every stroke of the text (an "l" has no descender, a "/" leans).
+    OCR read nedit's cursor into the field's text: "Inote.txt"."""
+    import numpy as np
+
+    ox, oy = origin
+    crop = grey[field.top - oy:field.bottom - oy, field.left - ox:field.right - ox].astype(np.int16)
+    if crop.shape[0] < 12 or crop.shape[1] < 12:
+        return None
+    inner = crop[4:-4, 4:-4]
+    ink = np.abs(inner - int(np.median(inner))) > MARK_INK
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0 or rows[-1] - rows[0] + 1 < 8:
+        return None
+    heights = ink.sum(axis=0)
+    tall = heights >= CARET_SPAN * (rows[-1] - rows[0] + 1)
+    if not tall.any() or (heights[~tall].max(initial=0) >= heights[tall].min() - 2):
+        return None  # as tall as the text's own strokes: a letter (the l of "hello")
+    first = int(np.flatnonzero(tall)[0])
+    start, end = first, first
+    while start > 0 and heights[start - 1] > 0:
+        start -= 1
+    while end < len(heights) and heights[end] > 0:
+        end += 1
+    if end - start > CARET_COLUMNS:
+        return None  # joined to a letter: not told apart
+    return Rect(left=field.left + 4 + start, top=field.top + 4 + int(rows[0]), right=field.left + 4 + end,
+                bottom=field.top + 4 + int(rows[-1]) + 1)
 
 
 def _focus_ring(crop: np.ndarray) -> bool:
