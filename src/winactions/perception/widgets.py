@@ -104,10 +104,8 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
             or after[0] - right - 1 < MARK_GAP:
         return None
     inner = (slice(top + height // 4, bottom + 1 - height // 4), slice(left + width // 4, right + 1 - width // 4))
-    left, top, right, bottom = left + inset, top + inset, right + inset, bottom + inset
-    mark = Rect(left=widget.left + left, top=widget.top + top, right=widget.left + right + 1,
-                bottom=widget.top + bottom + 1)
-    left, top, right, bottom = left - inset, top - inset, right - inset, bottom - inset
+    x, y = widget.left + inset, widget.top + inset  # where the crop starts, inside any focus ring
+    mark = Rect(left=x + left, top=y + top, right=x + right + 1, bottom=y + bottom + 1)
     if shape[inner].mean() < SOLID:  # hollow: a letter, or a Motif toggle not set (its inside the background's)
         outline = _outline(shape[top:bottom + 1, left:right + 1])
         return None if outline is None else Toggle(outline, mark, False)
