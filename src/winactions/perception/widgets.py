@@ -81,9 +81,7 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
 
     ox, oy = origin
     crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
-    inset = 0
-    while crop.shape[0] >= 10 and crop.shape[1] >= 16 and _focus_ring(crop):  # Motif's, round the focused one
-        crop, inset = crop[1:-1, 1:-1], inset + 1
+    crop, inset = _inside_focus_ring(crop, 10)
     if crop.shape[0] < 6 or crop.shape[1] < 12:
         return None
     border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
@@ -124,8 +122,7 @@ def sunken(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
 
     ox, oy = origin
     crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
-    while crop.shape[0] >= 12 and crop.shape[1] >= 16 and _focus_ring(crop):
-        crop = crop[1:-1, 1:-1]
+    crop, _ = _inside_focus_ring(crop, 12)
     if crop.shape[0] < 12 or crop.shape[1] < 16:
         return False
     inside = int(np.median(crop[4:-4, 4:-4]))
@@ -165,6 +162,15 @@ def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None
         return None  # joined to a letter: not told apart
     return Rect(left=field.left + 4 + start, top=field.top + 4 + int(rows[0]), right=field.left + 4 + end,
                 bottom=field.top + 4 + int(rows[-1]) + 1)
+
+
+def _inside_focus_ring(crop: np.ndarray, least: int) -> tuple[np.ndarray, int]:
+    """The crop inside the ring Motif draws round the focused widget, and how many pixels
+    that ring took (0 without one), peeled while the crop stays `least` px tall."""
+    inset = 0
+    while crop.shape[0] >= least and crop.shape[1] >= 16 and _focus_ring(crop):
+        crop, inset = crop[1:-1, 1:-1], inset + 1
+    return crop, inset
 
 
 def _focus_ring(crop: np.ndarray) -> bool:
