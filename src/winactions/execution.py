@@ -128,9 +128,12 @@ def click_to_type(backend: Backend, window: WindowInfo, target: Target, node: No
 
 
 CLICK_SETTLE = 0.15  # s
-# where a second click soon after the first means something else: text (a word is selected) and a
-# list's items (the row is opened); a button's second click is a second press, and is not delayed
-DOUBLE_CLICK_TYPES = frozenset({"Paragraph", "Text", "Heading", "Document", "DataItem", "ListItem", "TreeItem"})
+# where a second click soon after the first means something else: text and fields (a word is
+# selected: nedit's search field, clicked by two `input`s in a row, had "find" selected, and the
+# text appended replaced it) and a list's items (the row is opened); a button's second click is a
+# second press, and is not delayed
+DOUBLE_CLICK_TYPES = frozenset({"Paragraph", "Text", "Heading", "Document", "DataItem", "ListItem", "TreeItem",
+                                "Edit", "ComboBox", "Spinner"})
 
 
 def is_piece_of_text(node: Node | None) -> bool:
@@ -313,14 +316,16 @@ def type_into_treeless(backend: Backend, window: WindowInfo, target: Target, tex
     Motif, Xt); returns a note for the result. ctrl+a selects nothing there: Tk's fields take
     it as Emacs's start of line (IDLE's Save As name "abc" became "Xabc"), Motif's insert it
     (nedit's Save As name read "m.txt\x01/tmp/tp/out.txt", and its search for "\x01motif"
-    found nothing). The field is clicked, and its line selected from Home to shift+End, as
-    every toolkit's single-line field takes them: the text typed replaces it (with `append`:
-    End, then the text). Nothing reads such a field's text back, and the note says so."""
+    found nothing). The field is clicked, and its text selected by the keys its toolkit takes
+    (`Backend.field_selecting_keys`: Home then shift+End in most): the text typed replaces it
+    (with `append`: End, then the text). Nothing reads such a field's text back, and the note
+    says so."""
     click(backend, window, target, None, via=Via.INPUT)
-    backend.press_chords(parse_keys("End" if append else "Home shift+End"))
+    keys = "End" if append else backend.field_selecting_keys(window)
+    backend.press_chords(parse_keys(keys))
     backend.type_text(text)
-    return ("its end reached by End" if append else "its line selected by Home, shift+End") + \
-        " (no tree: ctrl+a selects nothing in its toolkit); its text could not be read back"
+    done = "its end reached by" if append else "its text selected by"
+    return f"{done} {keys} (no tree: ctrl+a selects nothing in its toolkit); its text could not be read back"
 
 
 def _type_appending(backend: Backend, node: Node | None, before: str | None, text: str) -> str:

@@ -851,3 +851,30 @@ def test_a_web_paragraph_is_written_alone_and_again_by_its_id(winctl, desktop, l
             wait_for_window(desktop, title, timeout=5)
         except AssertionError:
             raise AssertionError(f"{done.out}\n{winctl('windows').out}") from None
+
+
+def test_a_click_waits_out_every_recent_click_at_its_place_not_only_the_last(desktop):
+    """A Motif field counts a second press within its double-click time as a double-click
+    whatever was clicked between: nedit's search field, clicked by one `input` and again by the
+    next 150 ms later with its Find button clicked between, selected a word, and the search
+    typed was added to the old one. Only the last click was kept (the Find button's), so
+    nothing was waited. The recent clicks are kept now, each waited out at its own place."""
+    from winactions.backends.linux.x11windows import DOUBLE_CLICK, RECENT_CLICKS, X11Windows
+
+    with environment(desktop.env):
+        x11 = X11Windows()
+    try:
+        field, button = (300, 200), (300, 400)
+        x11.note_click(*field)
+        noted = time.monotonic()
+        x11.note_click(*button)
+        assert [click[:2] for click in x11._recent_clicks()] == [field, button]
+        x11.wait_out_double_click(*field)
+        assert time.monotonic() - noted >= DOUBLE_CLICK - 0.01  # the field's own click, not the button's, counted
+        for n in range(RECENT_CLICKS + 2):
+            x11.note_click(10 * n, 10)
+        assert [click[:2] for click in x11._recent_clicks()] == [(10 * n, 10) for n in range(2, RECENT_CLICKS + 2)]
+        time.sleep(DOUBLE_CLICK)
+        assert x11._recent_clicks() == []  # older than any double-click time: forgotten
+    finally:
+        x11.d.close()

@@ -308,6 +308,13 @@ class Backend(ABC):
         (its toolkit has no bridge: Tk, Xt); "" when it may, or when the platform cannot tell."""
         return ""
 
+    def field_selecting_keys(self, window: WindowInfo) -> str:
+        """The keys that select all the text of the single-line field with the focus, in an app
+        whose toolkit has no tree (`without_tree`), so that the text typed next replaces it:
+        Home, then shift+End, which every toolkit's field takes, where the platform knows no
+        better for the window's toolkit (ctrl+a selects nothing in Tk's and Motif's fields)."""
+        return "Home shift+End"
+
     def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
         """What is drawn over the window and is not its own — another window stacked above it,
         a tooltip — as the part of the window it covers and `covering`'s words for it, top

@@ -105,6 +105,9 @@ class LinuxBackend(Backend):
     def without_tree(self, window: WindowInfo) -> str:
         return bridges.no_bridge(window.pid)
 
+    def field_selecting_keys(self, window: WindowInfo) -> str:
+        return bridges.field_selecting_keys(window.pid)
+
     def widget_windows(self, window: WindowInfo) -> list[Rect]:
         return self.x11.widget_windows(window)
 
