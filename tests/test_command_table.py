@@ -41,6 +41,19 @@ def test_command_has_help_schema_and_cli_form(name):
     assert params == set(cmd.params.model_fields), "the CLI shows every parameter, nothing else"
 
 
+def test_keys_take_their_chords_as_one_word_or_as_several():
+    """`winctl keys Home shift+End` unquoted was refused ("unexpected extra argument"): the
+    chords are words, and the command takes them as one string however the shell split them;
+    the tool's schema (MCP, the Python API) still asks for one string."""
+    cmd = load_commands()["keys"]
+    keys = build_cli().commands["keys"]
+    with keys.make_context("keys", ["Home", "shift+End"]) as ctx:
+        words = list(ctx.params["keys"])
+    assert cmd.params.model_validate({"keys": words}).keys == "Home shift+End"  # type: ignore[attr-defined]
+    assert cmd.params.model_validate({"keys": "ctrl+a Delete"}).keys == "ctrl+a Delete"  # type: ignore[attr-defined]
+    assert cmd.params.model_json_schema()["properties"]["keys"]["type"] == "string"
+
+
 def test_tool_names_do_not_collide():
     names = [c.tool_name for c in load_commands().values()]
     assert len(names) == len(set(names))

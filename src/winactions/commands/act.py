@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from winactions import execution
 from winactions.backends.base import MouseButton
@@ -156,8 +156,15 @@ def type_(ctx: Context, p: TypeParams) -> ActionResult:
 class KeysParams(Params):
     keys: str = Field(description='key chords like "ctrl+s", "Enter", "alt+f4", "ctrl+a Delete"')
 
+    @field_validator("keys", mode="before")
+    @classmethod
+    def _chords_given_as_words(cls, value: Any) -> Any:
+        """`winctl keys Home shift+End`, unquoted, is the chords "Home shift+End": the shell
+        splits them into words, and a second word was refused as an unexpected argument."""
+        return " ".join(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
 
-@command("keys", KeysParams, kind=Kind.ACTION, positional=("keys",))
+
+@command("keys", KeysParams, kind=Kind.ACTION, variadic="keys")
 def keys(ctx: Context, p: KeysParams) -> ActionResult:
     """Press keys: chords joined by + and separated by spaces ("ctrl+shift+s", "Down Down Enter")."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)  # a bad key name fails before anything is pressed
