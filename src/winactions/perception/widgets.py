@@ -40,7 +40,9 @@ DIAMOND_BAND = 0.35  # of half its size: how far a diamond's drawn pixels may st
 BAR_CELLS = 3  # titles side by side at least, for a row of widget windows to be a menu bar ...
 TOUCHING = 2  # ... each at most this many px from the next
 CARET_COLUMNS = 3  # px: a text cursor is at most this wide (Motif's I-beam) ...
-CARET_SPAN = 0.9  # ... and inked over this share of the line's height at least
+CARET_SPAN = 0.9  # ... and inked over this share of the line's height at least ...
+STIPPLED = 0.7  # ... or, drawn stippled, inked on at most this share of the rows it spans ...
+CARET_SERIF_ROWS = 3  # ... and apart from the text but for this many rows at its ends (its serifs)
 FAINT = 0.6  # text standing off its background less than this share of its neighbours' boldest is greyed out ...
 MIN_INK = 40  # ... unless the boldest stands less than this many grey levels off: then nothing tells
 
@@ -136,7 +138,8 @@ def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None
     """Where a field's text cursor is drawn, if it shows one: a run of at most CARET_COLUMNS
     columns, apart from the text, each inked over nearly the whole height the field's line
     takes, and taller than every stroke of the text (an "l" has no descender, a "/" leans).
-    OCR read nedit's cursor into the field's text: "Inote.txt"."""
+    OCR read nedit's cursor into the field's text: "Inote.txt". Motif draws the cursor of a
+    field without the focus stippled (`_stippled_stem`), and OCR read it as "\\"."""
     import numpy as np
 
     ox, oy = origin
@@ -148,20 +151,61 @@ def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None
     rows = np.flatnonzero(ink.any(axis=1))
     if rows.size == 0 or rows[-1] - rows[0] + 1 < 8:
         return None
+    span = int(rows[-1] - rows[0] + 1)
+    columns = _solid_stem(ink, span) or _stippled_stem(ink, span)
+    if columns is None:
+        return None
+    return Rect(left=field.left + 4 + columns[0], top=field.top + 4 + int(rows[0]), right=field.left + 4 + columns[1],
+                bottom=field.top + 4 + int(rows[-1]) + 1)
+
+
+def _solid_stem(ink: np.ndarray, span: int) -> tuple[int, int] | None:
+    """The columns (from, to) of a cursor drawn solid over a line `span` rows tall, if `ink`
+    shows one."""
+    import numpy as np
+
     heights = ink.sum(axis=0)
-    tall = heights >= CARET_SPAN * (rows[-1] - rows[0] + 1)
+    tall = heights >= CARET_SPAN * span
     if not tall.any() or (heights[~tall].max(initial=0) >= heights[tall].min() - 2):
         return None  # as tall as the text's own strokes: a letter (the l of "hello")
     first = int(np.flatnonzero(tall)[0])
-    start, end = first, first
-    while start > 0 and heights[start - 1] > 0:
+    return _apart(np.asarray(ink.any(axis=0)), first)
+
+
+def _stippled_stem(ink: np.ndarray, span: int) -> tuple[int, int] | None:
+    """The columns (from, to) of a cursor drawn stippled, if `ink` shows one: Motif's in a
+    field without the focus, every other pixel of its stem inked and its serifs in the columns
+    beside it (nedit's Save As folder read "/tmp/tp/nd2/\\"). Its gaps are closed; it reaches
+    across the line with its serifs; it is told apart from the text away from its ends, where
+    the "/" before it touched a serif."""
+    import numpy as np
+
+    closed = ink.copy()
+    closed[1:-1] |= ink[:-2] & ink[2:]
+    heights = closed.sum(axis=0)
+    wide = closed.copy()  # each column with those beside it
+    wide[:, 1:] |= closed[:, :-1]
+    wide[:, :-1] |= closed[:, 1:]
+    reach = np.where(wide.any(axis=0), len(wide) - np.argmax(wide[::-1], axis=0) - np.argmax(wide, axis=0), 0)
+    stem = (ink.sum(axis=0) <= STIPPLED * heights) & (reach >= CARET_SPAN * span) & \
+        (heights >= CARET_SPAN * (reach - 2))
+    if not stem.any() or (heights[~stem].max(initial=0) >= heights[stem].min() - 2):
+        return None
+    first = int(np.flatnonzero(stem)[0])
+    inked = np.flatnonzero(closed[:, first])
+    columns = _apart(np.asarray(ink[inked[0] + CARET_SERIF_ROWS:inked[-1] + 1 - CARET_SERIF_ROWS].any(axis=0)), first)
+    return None if columns is None else (max(columns[0] - 1, 0), min(columns[1] + 1, ink.shape[1]))
+
+
+def _apart(inked: np.ndarray, first: int) -> tuple[int, int] | None:
+    """The run of `inked` columns that holds column `first`, if it is no wider than a cursor:
+    wider, it is joined to a letter and not told apart."""
+    start, end = first, first + 1
+    while start > 0 and inked[start - 1]:
         start -= 1
-    while end < len(heights) and heights[end] > 0:
+    while end < len(inked) and inked[end]:
         end += 1
-    if end - start > CARET_COLUMNS:
-        return None  # joined to a letter: not told apart
-    return Rect(left=field.left + 4 + start, top=field.top + 4 + int(rows[0]), right=field.left + 4 + end,
-                bottom=field.top + 4 + int(rows[-1]) + 1)
+    return (start, end) if end - start <= CARET_COLUMNS else None
 
 
 def _inside_focus_ring(crop: np.ndarray, least: int) -> tuple[np.ndarray, int]:
