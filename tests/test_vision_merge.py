@@ -28,6 +28,19 @@ def test_what_lies_between_a_menu_reaching_past_the_window_and_the_window_is_ano
                                                 ("Paste Date and Time", box(404, 523, 568, 547))]
 
 
+def test_a_menus_row_over_a_listed_element_is_the_menus():
+    """featherpad's context menu (Qt lists it nowhere) opened over its search bar: its row "Text
+    Tabs to Spaces" lay over half of the listed search combo box and field, and was dropped as
+    them; "Paste Date and Time", below the window, lay over nothing listed and stayed."""
+    window, menu = box(610, 297, 1310, 797), box(960, 565, 1308, 825)
+    combo, field, words = box(612, 744, 1167, 769), box(614, 746, 1146, 767), box(970, 772, 994, 795)
+    row = Target(id=0, type="MenuItem", name="Text Tabs to Spaces", rect=box(962, 745, 1306, 770),
+                 source=Source.VISION, confidence=0.99)
+    under = seen("Search...", box(700, 746, 790, 767))  # the field's own text, where the menu is not
+    kept = merge([row, under], [combo, field, words], [menu, window], 0.1, said=[field, words])
+    assert [t.name for t in kept] == ["Text Tabs to Spaces"]
+
+
 def test_a_detection_of_a_known_element_is_that_element():
     window = box(0, 0, 800, 600)
     kept = merge([seen("OK", box(10, 10, 60, 40)), seen("Cancel", box(100, 10, 160, 40))],

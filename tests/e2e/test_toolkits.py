@@ -667,7 +667,10 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
         assert time.monotonic() < deadline, "no warning of the open menu"
         time.sleep(0.2)
     seen = winctl("--json", "state", "--vision", "local").json["result"]
-    items = {t["name"]: t for t in seen["targets"] if t["type"] == "MenuItem"}  # each row an item, as wide as the menu
+    items = {t["name"]: t for t in seen["targets"] if t["type"] == "MenuItem" and t.get("source") == "vision"}
+    # each row an item, as wide as the menu, those over the search bar too (taken for its field before)
+    assert set(items) == {"Undo", "Redo", "Cut", "Copy", "Paste", "Delete", "Select All", "Text Tabs to Spaces",
+                          "Check Spelling", "Paste Date and Time"}, sorted(items)
     select_all = items.get("Select All")
     assert select_all is not None and select_all["source"] == "vision", seen["targets"]
     paste_date = items.get("Paste Date and Time")

@@ -257,16 +257,22 @@ def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: 
     featherpad's context menu took galculator's "MR" and "MS" keys with it. Text read (OCR)
     is matched only against the elements that say something or are controls (`said`):
     "Checkout" drawn on a web page's nameless canvas filled a fifth of it, and went as that
-    canvas."""
+    canvas. A detection is that element only where both show in the same place: a menu's row
+    hides what lies under it, and featherpad's "Text Tabs to Spaces" went as the search field
+    the menu covered half of."""
     kept: list[Rect] = []
     out: list[Target] = []
+
+    def place(rect: Rect) -> Rect | None:
+        return next((a for a in shown if a.contains(*rect.center)), None)
+
     for t in sorted(found, key=lambda t: -(t.confidence or 0)):
-        area = next((a for a in shown if t.rect is not None and a.contains(*t.rect.center)), None)
+        area = place(t.rect) if t.rect is not None else None
         rect = t.rect.intersect(area) if t.rect is not None and area is not None else None
         if rect is None or rect.width < MIN_SIDE or rect.height < MIN_SIDE:
             continue
         listed = said if said is not None and t.source is Source.OCR else known
-        if any(rect.iou(other) > threshold for other in [*listed, *kept]):
+        if any(rect.iou(other) > threshold for other in [*(k for k in listed if place(k) == area), *kept]):
             continue
         out.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
         kept.append(rect)
