@@ -258,3 +258,21 @@ def test_an_app_launched_after_opencv_was_imported_gets_the_library_path_of_befo
     amended, launched = run.stdout.splitlines()
     assert amended.endswith("cv2/../../lib64:")  # what OpenCV's loader does
     assert launched == "None"
+
+
+@pytest.mark.parametrize("before", [None, "/opt/lib"])
+def test_the_package_imports_opencv_without_changing_what_programs_it_starts_inherit(before):
+    """OpenCV's loader amends LD_LIBRARY_PATH "for sub-processes" (the test above): through the
+    package, the variable is as it was, for every program started after (xclip, adb, a daemon,
+    an app), not only for apps `launch`ed."""
+    script = ("import os, subprocess; import winactions.locate.template, winactions.perception.shapes; "
+              "print(os.environ.get('LD_LIBRARY_PATH')); "
+              "print(subprocess.run(['sh', '-c', 'echo \"${LD_LIBRARY_PATH-unset}\"'], capture_output=True, "
+              "text=True).stdout.strip())")
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    if before is not None:
+        env["LD_LIBRARY_PATH"] = before
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    here, child = run.stdout.splitlines()
+    assert here == str(before)
+    assert child == (before or "unset")

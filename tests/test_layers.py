@@ -23,6 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "files": set(),  # standard library only: files several processes share, written whole
     "extras": {"errors"},  # which extra installs an optional part
+    "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
     "model": {"errors"},
     "backends": {"errors", "keys", "model"},
@@ -30,8 +31,8 @@ ALLOWED: dict[str, set[str]] = {
     "marks": {"model"},  # label placement: geometry only
     "screenshots": {"backends", "errors", "marks", "model"},
     "llm": {"errors", "model"},
-    "locate": {"backends", "errors", "files", "llm", "model", "progress"},
-    "perception": {"backends", "errors", "extras", "llm", "locate", "model", "options", "screenshots"},
+    "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress"},
+    "perception": {"backends", "errors", "extras", "llm", "locate", "model", "opencv", "options", "screenshots"},
     "session": {"backends", "errors", "extras", "files", "llm", "locate", "model", "perception", "progress"},
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)

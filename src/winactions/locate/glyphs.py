@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from winactions.model import Rect
+from winactions.opencv import cv2
 
 GRADIENT = 30  # grey-level step that counts as a stroke edge
 MAX_GLYPH = 48  # px: taller or wider components are frames, pictures or panels, not glyphs

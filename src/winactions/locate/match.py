@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 
-import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput, NotFound
 from winactions.locate import density
 from winactions.locate.files import read_image, to_bgr
 from winactions.locate.types import Candidate
+from winactions.opencv import cv2
 
 
 def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str],

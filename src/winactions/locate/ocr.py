@@ -26,12 +26,12 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
-import cv2
 import numpy as np
 
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.locate.types import Candidate
 from winactions.model import Rect
+from winactions.opencv import cv2
 
 DET_SIDE = 960  # detection input's long side for window-sized images; larger images keep 2/3 of theirs
 MIN_SIMILARITY = 0.8
@@ -90,7 +90,7 @@ class OcrEngine:
         """Text line boxes (screen coordinates), detected on a downscaled copy."""
         if image.size == 0:
             return []
-        import cv2
+        from winactions.opencv import cv2
 
         height, width = image.shape[:2]
         long_side = max(height, width)

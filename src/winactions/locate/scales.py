@@ -46,8 +46,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
+
+from winactions.opencv import cv2
 
 # coarse search
 COARSE_AREA = 64  # px: what a reference keeps on its coarse level (up to twice this) ...

@@ -42,7 +42,6 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from winactions.errors import InvalidInput
@@ -50,6 +49,7 @@ from winactions.locate.density import TOLERANCE, Search
 from winactions.locate.scales import Match, Pyramid, Reference, apart, exact, judge, sweep
 from winactions.locate.types import Candidate
 from winactions.model import Rect
+from winactions.opencv import cv2
 
 THRESHOLD = 0.75
 SCALES = TOLERANCE  # seed 004: a reference is found drawn half to one and a half times its size

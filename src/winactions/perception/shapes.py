@@ -12,11 +12,11 @@ merge with the tree happen in `vision.py`.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from winactions.locate.types import Candidate
 from winactions.model import Rect
+from winactions.opencv import cv2
 
 MIN_SIDE = 10
 MAX_ICON = 64

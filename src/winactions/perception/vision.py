@@ -114,10 +114,10 @@ class VisionProvider:
         from winactions.extras import require
 
         require("vision", feature="--vision local")
-        import cv2
         import numpy as np
 
         from winactions.locate.ocr import shared_engine
+        from winactions.opencv import cv2
         from winactions.perception.shapes import detect_widgets
 
         bgr = np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])

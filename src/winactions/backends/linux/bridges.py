@@ -147,7 +147,9 @@ def _without_loader_paths(env: dict[str, str], changes: list[str]) -> None:
     """LD_LIBRARY_PATH as it was before OpenCV's loader put its own folder and a `:` in front of
     it (`cv2/__init__.py`, "for sub-processes"): every app launched after a locate ran with
     `.../site-packages/cv2/../../lib64:`, whose empty entry makes the dynamic linker look for
-    libraries in the app's working directory first."""
+    libraries in the app's working directory first. The package's own import puts it back
+    (`winactions.opencv`); this is for a program that imported cv2 itself before calling the
+    Python API."""
     value = env.get("LD_LIBRARY_PATH")
     if value is None:
         return
