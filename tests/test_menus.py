@@ -148,6 +148,27 @@ def test_a_qt_context_menu_is_read_the_same_way():
     assert "its shortcut Ctrl+Shift+V" in menu["Paste Date and Time"]["derived_from"]
 
 
+def test_chromiums_greyed_out_items_are_disabled_though_drawn_darker_than_tks():
+    """Chromium's context menu (not in its tree), with the pointer on "Reload": "Back" and
+    "Forward" are greyed out in a grey 0.70 as far off the white as the other items' (Tk's
+    0.25), and were listed as enabled; "Print...", a short word, stood off as little as they by
+    the share of its box its strokes fill."""
+    menu = {t["name"]: t for t in read("chromium_context_menu", "Ctx") if t["type"] == "MenuItem"}
+    assert {"Back", "Forward", "Reload", "Save as...", "Print...", "Cast...", "Open in reading mode",
+            "View page source", "Inspect"} <= set(menu), sorted(menu)
+    assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == ["Back", "Forward"], menu
+    assert "its shortcut Alt+Left Arrow" in menu["Back"]["derived_from"]
+
+
+def test_the_row_under_the_pointer_is_judged_on_its_own_highlight():
+    """featherpad's context menu with the pointer on "Select All": Qt draws it white on blue,
+    standing off its highlight half as far as the other items off the menu's white."""
+    menu = {t["name"]: t for t in read("featherpad_context_menu_hovered", "ctx.txt") if t["type"] == "MenuItem"}
+    assert "disabled" not in menu["Select All"]["states"], menu["Select All"]
+    assert sorted(n.lower() for n, t in menu.items() if "disabled" in t["states"]) == [
+        "copy", "cut", "delete", "paste", "redo", "undo"], menu  # OCR read this "Cut" as "cut"
+
+
 def test_an_empty_field_showing_its_text_cursor_is_a_field():
     """Tk's Save As dialog, its name field empty with the focus: the cursor blinking in it made
     its box "busy", and it was listed as a button (taken while the cursor showed)."""

@@ -45,6 +45,8 @@ STIPPLED = 0.7  # ... or, drawn stippled, inked on at most this share of the row
 CARET_SERIF_ROWS = 3  # ... and apart from the text but for this many rows at its ends (its serifs)
 FAINT = 0.6  # text standing off its background less than this share of its neighbours' boldest is greyed out ...
 MIN_INK = 40  # ... unless the boldest stands less than this many grey levels off: then nothing tells
+STROKE_FLOOR = 24  # grey levels off its background a pixel must stand to be part of a stroke ...
+STROKE_PIXELS = 8  # ... and pixels so found at least, for a text's stroke colour to be told
 
 
 @dataclass(frozen=True)
@@ -321,6 +323,23 @@ def ink(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> float:
     if crop.size == 0:
         return 0.0
     return float(np.percentile(np.abs(crop - int(np.median(crop))), 98))
+
+
+def stroke(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> tuple[float, int]:
+    """The colour a text's strokes are drawn in, as grey levels off its background, and that
+    background: the 90th percentile of the pixels standing clearly off the box's median. Unlike
+    `ink`, it does not depend on how much of the box a word fills: Chromium's "Print..." stood
+    163 levels off by `ink` and "Reload" 208, both drawn in the same near-black (217, 223)."""
+    import numpy as np
+
+    ox, oy = origin
+    crop = grey[max(0, box.top - oy):box.bottom - oy, max(0, box.left - ox):box.right - ox].astype(np.int16)
+    if crop.size == 0:
+        return 0.0, 0
+    background = int(np.median(crop))
+    off = np.abs(crop - background)
+    strokes = off[off > STROKE_FLOOR]
+    return (float(np.percentile(strokes, 90)) if strokes.size >= STROKE_PIXELS else 0.0), background
 
 
 def enabled(strokes: float, neighbours: list[float]) -> bool:
