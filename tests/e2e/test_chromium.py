@@ -118,3 +118,35 @@ def test_a_label_drawn_on_a_nameless_canvas_is_read_by_vision_local(winctl, desk
         wait_for_window(desktop, "Checked out")
     finally:
         stop_app(proc)
+
+
+def test_a_context_menu_missing_from_the_tree_is_read_with_its_greyed_out_items(winctl, desktop, tmp_path):
+    """Chromium leaves its context menus out of the tree. `state` warns of the open menu, and
+    `--vision local` reads its rows; on a page with no history, "Back" and "Forward" are greyed
+    out, in a grey 0.70 as far off the white as the other items' (listed as enabled before), and
+    "View page source" chosen by its id opens the page's source in a tab titled by the file's name
+    (the page's own title is "Form Fixture")."""
+    page = (FIXTURES / "web" / "form.html").as_uri()
+    proc = start_app(desktop, chromium_command(page, str(tmp_path / "profile")), "Chromium")
+    try:
+        winctl("focus", "Chromium")
+        deadline = time.monotonic() + 20
+        while True:  # the renderer's tree arrives a little after the window
+            state = winctl.state()
+            if any(t["type"] == "Heading" for t in state["targets"]):
+                break
+            assert time.monotonic() < deadline, "the page's heading was never listed"
+            time.sleep(0.5)
+        winctl("rightclick", str(named(state, "Heading", "Order form")["id"]))
+        deadline = time.monotonic() + 10
+        while not any("a menu is open at" in warning for warning in winctl.state()["warnings"]):
+            assert time.monotonic() < deadline, "no warning of the open menu"
+            time.sleep(0.2)
+        seen = winctl("--json", "state", "--vision", "local").json["result"]["targets"]
+        menu = {t["name"]: t for t in seen if t["type"] == "MenuItem" and t.get("source") == "vision"}
+        assert {"Back", "Forward", "Reload", "View page source", "Inspect"} <= set(menu), sorted(menu)
+        assert sorted(n for n, t in menu.items() if "disabled" in t.get("states", [])) == ["Back", "Forward"], menu
+        assert "via mouse" in winctl("click", str(menu["View page source"]["id"])).out
+        wait_for_window(desktop, "form.html - Chromium")
+    finally:
+        stop_app(proc)
