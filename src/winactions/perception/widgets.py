@@ -343,7 +343,8 @@ def stroke(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> tuple[float,
 
 
 def enabled(strokes: float, neighbours: list[float]) -> bool:
-    """Whether text with this `ink` is drawn as enabled, beside its neighbours' (the items of
-    one menu, the controls of one window): not FAINT beside the boldest of them."""
+    """Whether text with this `ink` is drawn as enabled, beside its neighbours' (the controls
+    and labels of one window): not FAINT beside the boldest of them. A menu's items, drawn in
+    two colours only, are told apart more finely (`menus.items`)."""
     boldest = max(neighbours, default=0.0)
     return boldest < MIN_INK or strokes >= FAINT * boldest
