@@ -34,7 +34,7 @@ EDGE = 2  # px a menu's frame takes at each side: a row's click area stops there
 ROW_PAD = 2  # px a row reaches above and below its text
 SAME_ROW = 0.5  # of the lower text's height: texts overlapping this much in height share a row
 MENU_FAINT = 0.8  # an item whose text stands off less than this share of the boldest item's is greyed out
-# (Chromium's greyed-out items 0.70; enabled items down to 0.87 in nedit's menu, 0.89 in IDLE's)
+# (Chromium's greyed-out items 0.70; enabled items down to 0.87 in nedit's menu, 0.97 in IDLE's)
 HIGHLIGHT_STEP = 12  # grey levels a row's background may differ from the menu's before it is the highlighted row
 # a shortcut at the end of an item's line: "Ctrl+B", "Alt+Shift+S", "Ctrl+F12", "F5"
 SHORTCUT = re.compile(r"\s(?:(?:Ctrl|Control|Alt|Shift|Meta|Super|Cmd|Command)[+-])+\S+$|\sF\d{1,2}$", re.IGNORECASE)
