@@ -317,3 +317,25 @@ def test_a_menu_open_where_nothing_is_listed_is_reported():
                    extra={IN_POPUP: "a GTK 4 popover moved by (-23, 13)"})
     assert unlisted_popups([menu], [editor, under], [popover]) == []
     assert unlisted_popups([menu], [editor, under], [dataclasses.replace(popover, extra={})]) == [menu]
+
+
+def test_an_open_menu_is_listed_before_the_window_it_covers():
+    """LibreOffice's context menu, a window of its own that the backend adds last (under the
+    frame, placed where the X server shows it): it was listed after every cell of the sheet.
+    Its elements come first; a cell under it stays in its place; parent links follow."""
+    snapshot = table_snapshot(3)
+    base = len(snapshot.nodes)
+    menu = [node("popup", 0, "Window", "", (200, 110, 220, 120)),
+            node("menu", base, "Menu", "", (200, 110, 220, 120)),
+            node("cut", base + 1, "MenuItem", "Cut", (202, 112, 216, 24), ops=frozenset({Operation.INVOKE})),
+            node("copy", base + 1, "MenuItem", "Copy", (202, 136, 216, 24), ops=frozenset({Operation.INVOKE}))]
+    opened = Snapshot(nodes=[*snapshot.nodes, *menu], popups=[Rect.from_xywh(200, 110, 220, 120)])
+    targets = targets_from_snapshot(opened, SCREEN)
+    assert [(t.type, t.name) for t in targets[:3]] == [("Menu", ""), ("MenuItem", "Cut"), ("MenuItem", "Copy")]
+    assert targets[1].parent_id == 0 and targets[2].parent_id == 0
+    table = next(i for i, t in enumerate(targets) if t.type == "Table")
+    cells = [t for t in targets if t.type == "DataItem"]
+    assert len(cells) == 9 and all(t.parent_id == table for t in cells)  # r1c1, wholly under the menu, stays
+    assert [t.name for t in targets[3:]] == [t.name for t in targets_from_snapshot(snapshot, SCREEN)]
+    closed = opened.model_copy(update={"popups": []})  # the X server shows no menu there: document order
+    assert [t.name for t in targets_from_snapshot(closed, SCREEN)][-2:] == ["Cut", "Copy"]

@@ -101,6 +101,27 @@ def test_calc_lists_visible_cells_by_address_with_the_files_values(winctl, calc)
     assert winctl("get", "text", str(cells["id"])).out.strip() == "5"
 
 
+def test_calc_context_menu_is_listed_first_and_its_items_act(winctl, calc):
+    """LibreOffice shows its context menu in a window of its own, which `state` lists with the
+    sheet's: it came last, after the 1,200 cells it covers. It now comes first, as it lies on top,
+    and its "Cut" chosen by id cuts the cell (the file saved shows it empty)."""
+    data, _ = calc
+    winctl("rightclick", str(cell(winctl.state(), "B2")["id"]))
+    deadline = time.monotonic() + 10
+    while True:
+        targets = winctl.state()["targets"]
+        if any(t["type"] == "MenuItem" and t["name"] == "Cut" for t in targets):
+            break
+        assert time.monotonic() < deadline, "the context menu was never listed"
+        time.sleep(0.3)
+    cut = next(i for i, t in enumerate(targets) if t["type"] == "MenuItem" and t["name"] == "Cut")
+    first_cell = next(i for i, t in enumerate(targets) if t["type"] == "DataItem")
+    assert targets[0]["type"] == "Menu" and cut < first_cell, [(t["type"], t["name"]) for t in targets[:5]]
+    winctl("click", str(targets[cut]["id"]))
+    rows = saved_rows(winctl, data, lambda rows: len(rows) > 1 and rows[1] == ["apple", ""])
+    assert rows[1] == ["apple", ""], rows
+
+
 def test_state_leaves_soffice_memory_and_main_loop_alone(winctl, calc, desktop):
     _, proc = calc
     soffice = psutil.Process(soffice_pid(proc))

@@ -34,6 +34,9 @@ CLIPPING_TYPES = frozenset({
 # Popups live in their own windows: their items are not clipped by the menu bar's rect.
 UNCLIPPED_TYPES = frozenset({"Menu", "MenuItem", "ComboBox", "ToolTip", "Window", "Dialog"})
 TEXT_PREVIEW = 80
+MENU_ROOT_TYPES = frozenset({"Menu", "Window"})  # what holds an open menu's items: the menu, or its window
+MENU_PLACE_SLACK = 8  # px a menu's element may lie past the menu's X window (its border, its shadow)
+MENU_FILL = 0.5  # of the menu's X window: what such an element covers at least, to be the menu
 EMBEDDED = "\ufffc"  # where a text's embedded child (a field in a paragraph) sits in its text
 
 
@@ -128,11 +131,16 @@ def _preview(text: str) -> str:
 
 
 def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Target]:
-    """Turn a backend snapshot into unnumbered targets (id 0) in document order.
+    """Turn a backend snapshot into unnumbered targets (id 0) in document order, but for the
+    elements of a menu open over the window, which come first: they lie on top, and the next
+    click reaches them. LibreOffice's context menu (a window of its own that the backend adds
+    to the tree last) was listed after 1,200 cells of the sheet it covers.
 
     Parent links point at the nearest kept ancestor through `parent_id` placeholders:
     they hold the ancestor's index in the returned list until ids are assigned.
     """
+    in_menu = _in_open_menus(snapshot)
+    nodes_of: list[int] = []  # the node each target was made from
     kept_index: dict[int, int] = {}
     targets: list[Target] = []
     depth_of: dict[int, int] = {}
@@ -180,7 +188,42 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth
         listed.add(node.handle)
-    return targets
+        nodes_of.append(i)
+    return _menus_first(targets, [in_menu[i] for i in nodes_of])
+
+
+def _in_open_menus(snapshot: Snapshot) -> list[bool]:
+    """Which nodes lie in a menu open over the window: below a menu, or a window holding one,
+    that fills the place where the backend sees a popup menu (`Snapshot.popups`). Elements of
+    the window hidden under the menu lie there too, but no such element fills it as a menu."""
+    inside: list[bool] = []
+    for node in snapshot.nodes:
+        parent_inside = node.parent is not None and node.parent < len(inside) and inside[node.parent]
+        inside.append(parent_inside or (node.parent is not None and node.role in MENU_ROOT_TYPES
+                                        and _fills_a_popup(node.rect, snapshot.popups or [])))
+    return inside
+
+
+def _fills_a_popup(rect: Rect | None, popups: list[Rect]) -> bool:
+    if rect is None or rect.is_empty:
+        return False
+    return any(Rect(left=p.left - MENU_PLACE_SLACK, top=p.top - MENU_PLACE_SLACK, right=p.right + MENU_PLACE_SLACK,
+                    bottom=p.bottom + MENU_PLACE_SLACK).encloses(rect) and rect.area >= MENU_FILL * p.area
+               for p in popups)
+
+
+def _menus_first(targets: list[Target], in_menu: list[bool]) -> list[Target]:
+    """The targets with those in an open menu moved before the rest, each group in its order,
+    their `parent_id` placeholders (indexes into the list) following them."""
+    if not any(in_menu) or all(in_menu):
+        return targets
+    order = [i for i, inside in enumerate(in_menu) if inside] + [i for i, inside in enumerate(in_menu) if not inside]
+    moved_to = {old: new for new, old in enumerate(order)}
+    out = []
+    for old in order:
+        parent = targets[old].parent_id
+        out.append(targets[old].model_copy(update={"parent_id": None if parent is None else moved_to[parent]}))
+    return out
 
 
 def _inert_wrappers(nodes: list[Node]) -> set[int]:
