@@ -162,9 +162,12 @@ def test_chromiums_greyed_out_items_are_disabled_though_drawn_darker_than_tks():
 
 def test_the_row_under_the_pointer_is_judged_on_its_own_highlight():
     """featherpad's context menu with the pointer on "Select All": Qt draws it white on blue,
-    standing off its highlight half as far as the other items off the menu's white."""
+    standing off its highlight half as far as the other items off the menu's white. (Read from
+    this picture, "Paste Date and Time" took its clock icon into its name.)"""
     menu = {t["name"]: t for t in read("featherpad_context_menu_hovered", "ctx.txt") if t["type"] == "MenuItem"}
     assert "disabled" not in menu["Select All"]["states"], menu["Select All"]
+    # its clock icon left of the items' text was read into the name: "© Paste Date and Time"
+    assert "its shortcut Ctrl+Shift+V" in menu["Paste Date and Time"]["derived_from"], sorted(menu)
     assert sorted(n.lower() for n, t in menu.items() if "disabled" in t["states"]) == [
         "copy", "cut", "delete", "paste", "redo", "undo"], menu  # OCR read this "Cut" as "cut"
 

@@ -36,6 +36,8 @@ SAME_ROW = 0.5  # of the lower text's height: texts overlapping this much in hei
 MENU_FAINT = 0.8  # an item whose text stands off less than this share of the boldest item's is greyed out
 # (Chromium's greyed-out items 0.70; enabled items down to 0.87 in nedit's menu, 0.97 in IDLE's)
 HIGHLIGHT_STEP = 12  # grey levels a row's background may differ from the menu's before it is the highlighted row
+ICON_SLACK = 6  # px a row's text may start left of the menu's text column before its start is an icon ...
+ICON_WORD = 2  # ... read as a word of at most this many characters (featherpad's clock: ")", "©")
 # a shortcut at the end of an item's line: "Ctrl+B", "Alt+Shift+S", "Ctrl+F12", "F5"
 SHORTCUT = re.compile(r"\s(?:(?:Ctrl|Control|Alt|Shift|Meta|Super|Cmd|Command)[+-])+\S+$|\sF\d{1,2}$", re.IGNORECASE)
 
@@ -98,9 +100,13 @@ def items(texts: Sequence[tuple[str, Rect, float]], menu: Rect, grey: np.ndarray
     lit = [abs(background - ground) > HIGHLIGHT_STEP for _, background in looks]
     boldest = max((s for (s, _), highlighted in zip(looks, lit) if not highlighted), default=0.0)
     bands = [(min(t[1].top for t in row), max(t[1].bottom for t in row)) for row in rows]
+    starts = sorted(row[0][1].left for row in rows)
+    column = starts[len(starts) // 2] if starts else 0  # where the items' text starts, right of any icons
     found = []
     for i, (row, (strokes, _)) in enumerate(zip(rows, looks)):
         name, _, score = row[0]
+        if row[0][1].left < column - ICON_SLACK:
+            name = _without_icon(name)
         shortcut = " ".join(t[0] for t in row[1:])
         if not shortcut and (keys := SHORTCUT.search(name)) is not None and keys.start() > 0:
             name, shortcut = name[:keys.start()].rstrip(), keys.group().strip()  # read as one line with its item
@@ -114,3 +120,12 @@ def items(texts: Sequence[tuple[str, Rect, float]], menu: Rect, grey: np.ndarray
         usable = lit[i] or boldest < MIN_INK or strokes >= MENU_FAINT * boldest
         found.append(Item(name, rect, shortcut, usable, score))
     return found
+
+
+def _without_icon(name: str) -> str:
+    """An item's name read together with the icon before it, without the icon: featherpad's
+    "Paste Date and Time" has a clock drawn left of the column where the items' text starts,
+    and OCR read it as ") Paste Date and Time" or "© Paste Date and Time" now and then, as the
+    window stood."""
+    first, _, rest = name.partition(" ")
+    return rest.lstrip() if rest.strip() and len(first) <= ICON_WORD else name
