@@ -54,6 +54,11 @@ class Rect(BaseModel):
         """This rectangle `dx` px to the right and `dy` px down."""
         return Rect(left=self.left + dx, top=self.top + dy, right=self.right + dx, bottom=self.bottom + dy)
 
+    def grown(self, margin: int) -> Rect:
+        """This rectangle with `margin` px more on every side (a border, a shadow, slack)."""
+        return Rect(left=self.left - margin, top=self.top - margin, right=self.right + margin,
+                    bottom=self.bottom + margin)
+
     def encloses(self, other: Rect) -> bool:
         """Whether all of `other` lies within this rectangle."""
         return self.left <= other.left and other.right <= self.right and self.top <= other.top \

@@ -207,8 +207,7 @@ def _in_open_menus(snapshot: Snapshot) -> list[bool]:
 def _fills_a_popup(rect: Rect | None, popups: list[Rect]) -> bool:
     if rect is None or rect.is_empty:
         return False
-    return any(Rect(left=p.left - MENU_PLACE_SLACK, top=p.top - MENU_PLACE_SLACK, right=p.right + MENU_PLACE_SLACK,
-                    bottom=p.bottom + MENU_PLACE_SLACK).encloses(rect) and rect.area >= MENU_FILL * p.area
+    return any(p.grown(MENU_PLACE_SLACK).encloses(rect) and rect.area >= MENU_FILL * p.area
                for p in popups)
 
 

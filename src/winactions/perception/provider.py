@@ -77,8 +77,7 @@ def unlisted_popups(popups: list[Rect], targets: list[Target], nodes: Sequence[N
     blind to it (its clicks would only close it). What its backend placed in a popup
     (`IN_POPUP`: a GTK 4 popover of a field and buttons) lists it too."""
     def within(r: Rect | None, popup: Rect) -> bool:
-        return r is not None and Rect(left=popup.left - SLACK, top=popup.top - SLACK, right=popup.right + SLACK,
-                                      bottom=popup.bottom + SLACK).encloses(r)
+        return r is not None and popup.grown(SLACK).encloses(r)
 
     return [rect for rect in popups
             if not any(t.type in MENU_ENTRY_TYPES and within(t.rect, rect) for t in targets)

@@ -440,8 +440,7 @@ class Placement:
         if self.scale == 1 or self.window is None:
             return False
         w = self.window
-        around = Rect(left=w.left - ROOT_SLACK, top=w.top - ROOT_SLACK, right=w.right + ROOT_SLACK,
-                      bottom=w.bottom + ROOT_SLACK)
+        around = w.grown(ROOT_SLACK)
         return around.encloses(page) and not around.encloses(self.on_screen(page))
 
     def on_screen(self, r: Rect) -> Rect:
