@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "backends": {"errors", "keys", "model"},
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
+    "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
     "marks": {"model"},  # label placement: geometry only
     "screenshots": {"backends", "errors", "marks", "model"},
     "llm": {"errors", "model"},
@@ -38,7 +39,7 @@ ALLOWED: dict[str, set[str]] = {
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
     "commands": {"agent", "backends", "errors", "execution", "extras", "keys", "llm", "locate", "marks", "model",
-                 "options", "perception", "progress", "screenshots", "session"},
+                 "options", "perception", "progress", "screenshots", "session", "text_entry"},
     "render": {"commands", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "render", "session"},

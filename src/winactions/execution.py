@@ -358,27 +358,52 @@ def type_into_cell(backend: Backend, node: Node, text: str) -> str:
     text out of the cell, and LibreOffice then said every cell was disabled, listing a column
     it does not show, until something committed it. Text typed on a cell replaces what it
     holds: ctrl+a, which selects a field's text first, selects the whole sheet there (and
-    Enter then moves within that selection)."""
+    Enter then moves within that selection). The cell must then read the text: a formula
+    shows its result (said in the note), a number may show in the cell's format; anything
+    else is ActionFailed with what it reads."""
     backend.type_text(text)
     backend.press_chords(parse_keys("Enter"))
     now = _settled_text(backend, node, lambda now: now == text)
-    if now is None or now == text:
+    if now is None or now == text or _same_number(text, now):
         return ""
-    return f"committed; the cell reads {now!r}"  # a formula shows its result, a number its format
+    if text.startswith("="):
+        return f"a formula: the cell reads {now!r}"
+    raise ActionFailed(f"typed {text!r} and Enter into the cell, but it reads {now!r}" + _focus_now(backend, node),
+                       hint=FORMATTED_OR_ASTRAY)
+
+
+def _same_number(text: str, now: str) -> bool:
+    """A number the cell shows in its own format (1000 as "1,000", 0.50 as "0.5")."""
+    try:
+        return float(text.replace(",", "")) == float(now.replace(",", ""))
+    except ValueError:
+        return False
 
 
 def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -> str:
-    """A note when the field, once settled, reads something else than the text typed: a field
-    may format what it is given (a mask, upper case), or keys may have gone astray. Either way
-    the caller is told what it holds, and nothing more is typed (a formatting field would only
-    format it again)."""
+    """"" when the field, once settled, reads the text typed (or cannot be read); else
+    ActionFailed saying what it reads. A field may format what it is given (a mask, upper
+    case), or keys may have gone astray (to another field that held the focus): winctl cannot
+    tell which, so it claims nothing, says what the field holds and types nothing more (a
+    formatting field would only format it again)."""
     if now is None or now == text:
         return ""
     time.sleep(TYPED_SETTLE / 3)  # still arriving? then it is not settled yet: look once more
     again = _settled_text(backend, node, lambda now: now == text)
     if again is None or again == text:
         return ""
-    return f"the field reads {again!r}, not the text typed"
+    raise ActionFailed(f"typed {text!r}, but the field reads {again!r}" + _focus_now(backend, node),
+                       hint=FORMATTED_OR_ASTRAY)
+
+
+FORMATTED_OR_ASTRAY = ("nothing more was typed. If the element formats what it is given (upper case, a mask, a "
+                       "date), what it reads is its form of your text and nothing needs redoing; if not, keys went "
+                       "elsewhere: `winctl state` shows which element holds the focus and what each reads")
+
+
+def _focus_now(backend: Backend, node: Node) -> str:
+    """", and the keyboard focus is not in it now" where the element says so."""
+    return ", and the keyboard focus is not in it now" if backend.holds_focus(node.handle) is False else ""
 
 
 def _typed_into(now: str | None, before: str, text: str) -> int | None:

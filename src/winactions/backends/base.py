@@ -87,6 +87,10 @@ COVERED_BY_HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go
 # whatever its type (a button in a GTK 4 popover): that popup is not in the way of a click on it.
 # Its value says where the popup is.
 IN_POPUP = "in_popup"
+# A `Node.extra` key a backend sets on a terminal emulator's screen: it takes keys, not text;
+# it has no text of its own to select or replace (ctrl+a reaches the program in it as a
+# character). Its value is the platform's name for it.
+TERMINAL = "terminal"
 
 
 def covered_by_window(title: str) -> str:
@@ -172,6 +176,13 @@ class Backend(ABC):
         editable section holds its paragraphs), through the accessibility API; False where
         there is none or it refuses. Then the element's text is typed into without a click."""
         return False
+
+    def holds_focus(self, handle: str) -> bool | None:
+        """Whether the keyboard focus is in the element: on it, on a child of it (a combo
+        box's entry), or, for a part of a larger whole (a sheet's cell, a document's
+        paragraph), on the whole that holds it. None where the platform cannot tell: then
+        nothing is refused for want of it."""
+        return None
 
     def select_text(self, handle: str, start: int, end: int) -> bool:
         """Select characters start..end of the element's own text through the accessibility

@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from winactions import execution
-from winactions.backends.base import MouseButton
+from winactions import execution, text_entry
+from winactions.backends.base import TERMINAL, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
 from winactions.errors import ActionFailed, InvalidInput
@@ -17,6 +17,7 @@ from winactions.model import Operation
 
 # Static text (a label): no backend's Text type takes text (an editable one is an Edit).
 READ_ONLY_TYPES = frozenset({"Text"})
+SEMANTIC_TEXT = frozenset({Operation.SET_TEXT, Operation.SET_VALUE})  # text set without keys
 REF = Field(description="element id from `winctl state`, or a target on screen: "
                         "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
 VIA = Field(Via.AUTO, description="auto: semantic action if it fits, else the mouse; "
@@ -97,36 +98,42 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         raise InvalidInput(f"element {target.id} is a table's cell: --append cannot add to it; nothing was typed",
                            hint="input the cell's whole new text (it replaces what it holds)")
     window = ctx.window()
-    method = None
+    if node is not None and TERMINAL in node.extra:
+        how, said = text_entry.type_at_prompt(backend, window, target, node, p.text, enter=p.enter, via=p.via)
+        return ActionResult(action="input", method=how, target=target, detail=said)
+    method: str | None = None
     note = ""
-    if p.via is not Via.INPUT:
-        text = (backend.read_text(node.handle) + p.text) if (p.append and node is not None) else p.text
+    if p.via is not Via.INPUT and node is not None and node.operations & SEMANTIC_TEXT:
+        undone = "nothing was typed and Enter was not pressed"
+        focused_by = text_entry.take_focus(backend, window, target, node, p.via, undone) if p.enter else ""
+        text = (backend.read_text(node.handle) + p.text) if p.append else p.text
         number = _number(text)
-        if number is not None and node is not None and Operation.SET_VALUE in node.operations \
+        if number is not None and Operation.SET_VALUE in node.operations \
                 and not backend.sets_value_silently(node.handle):
             # a spin button's text is only committed on Enter or focus-out; its value is at once
             method, note = execution.try_semantic(backend, node, (Operation.SET_VALUE,), number)
         if method is None:
             method, note = execution.try_semantic(backend, node, (Operation.SET_TEXT,), text)
         if method and p.enter:
-            backend.ensure_active(window)
-            backend.press_chords(parse_keys("Enter"))
+            method = f"{focused_by}, {method}"
+            note = text_entry.press_enter(backend, window, target, node)
     if method is None:
         if p.via is Via.SEMANTIC:
-            raise ActionFailed(f"element {p.id} has no editable-text interface",
+            raise ActionFailed(f"element {p.id} has no editable-text interface" + (f" ({note})" if note else ""),
                                hint="use --via auto to type into it instead")
         focused = p.via is Via.AUTO and execution.focus(backend, window, node)
         cell = execution.is_cell(node)
         if node is None and backend.without_tree(window):  # Tk, Motif: ctrl+a goes to the line's start there
-            typed = execution.type_into_treeless(backend, window, target, p.text, append=p.append)
+            note = execution.type_into_treeless(backend, window, target, p.text, append=p.append)
         else:
             if not focused:  # the mouse, at where the element was seen
                 execution.click_to_type(backend, window, target, node)
-            typed = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
+            text_entry.confirm_focus(backend, target, node, "nothing was typed")
+            # what the semantic route said on failing is left out: the text typed is read back
+            note = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
                 else execution.type_replacing(backend, node, p.text, append=p.append)
-        note = "; ".join(part for part in (note, typed) if part)
         if p.enter and not cell:  # a cell's text is committed by Enter already
-            backend.press_chords(parse_keys("Enter"))
+            note = "; ".join(part for part in (note, text_entry.press_enter(backend, window, target, node)) if part)
         method = "Component.GrabFocus, keyboard" if focused else "keyboard"
     if naming is not None:
         ctx.session.wrote(target, naming + p.text if p.append else p.text)

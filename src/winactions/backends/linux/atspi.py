@@ -23,11 +23,12 @@ from typing import Any, TypeVar
 from dbus_fast import BusType, Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.base import no_option, option_index
+from winactions.backends.base import TERMINAL, no_option, option_index
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
     IFACE,
     INVOKE_ACTIONS,
+    PROTECTED_ROLES,
     operations_of,
     protect,
     role_of,
@@ -583,6 +584,7 @@ class AtspiClient:
             actions=raw.actions,
             interfaces=raw.interfaces,
             child_count=raw.child_count,
+            extra={TERMINAL: native} if native == "terminal" else {},
         ))
 
     async def _children(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
@@ -1075,6 +1077,42 @@ class AtspiClient:
 
         return self._run(grab())
 
+    def holds_focus(self, handle: str) -> bool | None:
+        """See `Backend.holds_focus`: the element's own "focused" state, its children's (where
+        it has at most FOCUS_CHILDREN: a sheet has two billion) and, for a cell or an element
+        that takes no focus itself, its ancestors' up to HOLDER_DEPTH. None when it is gone."""
+        async def held() -> bool | None:
+            ref = await self._resolve(handle)
+            states = await self._states(ref)
+            if states is None:
+                return None
+            if "focused" in states:
+                return True
+            count = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
+            if count and 0 < int(count[0].value) <= FOCUS_CHILDREN:
+                kids = await asyncio.gather(*(self._states(kid) for kid in await self._children(ref)))
+                if any(kid is not None and "focused" in kid for kid in kids):
+                    return True
+            if "focusable" in states and (await self._role(ref))[0] != "table-cell":
+                return False
+            for _ in range(HOLDER_DEPTH):
+                holder = await self._parent(ref)
+                if holder is None:
+                    return False
+                if "focused" in (await self._states(holder) or ()):
+                    return True
+                ref = holder
+            return False
+
+        try:
+            return self._run(held())
+        except NotFound:  # a cell no longer where it was
+            return None
+
+    async def _states(self, ref: tuple[str, str]) -> frozenset[str] | None:
+        words = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetState")
+        return states_of(list(words[0])) if words else None
+
     def select_text(self, handle: str, start: int, end: int) -> bool:
         """Text.SetSelection of the first selection, else AddSelection; False where refused."""
         async def select() -> bool:
@@ -1361,7 +1399,7 @@ class AtspiClient:
             ok = await self._call(dest, path, IFACE + "EditableText", "SetTextContents", "s", [str(argument)])
             if not ok or not ok[0]:
                 raise ActionFailed("the element refused the text", hint="try --via input to type it")
-            await self._check_text(ref, str(argument))
+            await self._check_text(ref, str(argument), protected=(await self._role(ref))[0] in PROTECTED_ROLES)
             return "EditableText.SetTextContents"
         if op is Operation.SET_VALUE:
             await self._call(dest, path, PROPERTIES, "Set", "ssv",
@@ -1484,12 +1522,14 @@ class AtspiClient:
         extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
         return (int(extents[0][0]), int(extents[0][1])) if extents else None
 
-    async def _check_text(self, ref: tuple[str, str], wanted: str) -> None:
+    async def _check_text(self, ref: tuple[str, str], wanted: str, *, protected: bool) -> None:
         """Fail when SetTextContents said yes but the text did not change: Firefox's web
-        fields answer true and keep their text, so `input` must fall back to typing."""
+        fields answer true and keep their text, so `input` must fall back to typing. A
+        password field (`protected`) reads as one bullet a character: as many as wanted is
+        the text set."""
         for _ in range(5):
             got = await self._whole_text(ref)
-            if got is None or got == wanted:
+            if got is None or got == wanted or (protected and len(got) == len(wanted) and len(set(got)) <= 1):
                 return
             await asyncio.sleep(0.05)
         raise ActionFailed("the element accepted the text but did not change", hint="type it with --via input")
@@ -1752,6 +1792,7 @@ def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
 
 FOCUS_SETTLE = 0.5  # s an editable given the focus through the tree may take to say it has it
 HOLDER_DEPTH = 4  # ancestors looked at for the editable that holds an element (a section holds paragraphs)
+FOCUS_CHILDREN = 8  # children looked at for the keyboard focus (a combo box's entry); more: a container
 OTHER_PROCESS_SLACK = 200  # px (four edges summed) another process's frame may lie from the window: decorations
 
 

@@ -299,6 +299,9 @@ class LinuxBackend(Backend):
     def focus_holder(self, handle: str) -> bool:
         return self.atspi.focus_holder(handle)
 
+    def holds_focus(self, handle: str) -> bool | None:
+        return self.atspi.holds_focus(handle)
+
     def select_text(self, handle: str, start: int, end: int) -> bool:
         return self.atspi.select_text(handle, start, end)
 
