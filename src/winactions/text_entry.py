@@ -52,9 +52,10 @@ def confirm_focus(backend: Backend, target: Target, node: Node | None, undone: s
 
 def take_focus(backend: Backend, window: WindowInfo, target: Target, node: Node, via: Via, undone: str) -> str:
     """Give the element the keyboard focus before keys are pressed for it: through its focus
-    operation, else (unless `via` is semantic) by a click on it; then confirm it holds it
-    (`confirm_focus`). Returns how: "Component.GrabFocus" or "mouse click"."""
-    if focus(backend, window, node) or (Operation.FOCUS in node.operations and await_focus(backend, node, GRAB_SETTLE)):
+    operation (unless `via` is input), else (unless `via` is semantic) by a click on it; then
+    confirm it holds it (`confirm_focus`). Returns how: "Component.GrabFocus" or "mouse click"."""
+    if via is not Via.INPUT and (focus(backend, window, node) or (
+            Operation.FOCUS in node.operations and await_focus(backend, node, GRAB_SETTLE))):
         return "Component.GrabFocus"  # GTK's entries take it a few ms after answering
     if via is Via.SEMANTIC:
         raise ActionFailed(f"{_named(target)} does not take the keyboard focus through the accessibility API: "
@@ -108,7 +109,7 @@ def _changes(before: Looks, after: Looks) -> str:
     if after[2] != before[2] and after[2] is not None:
         said.append(f"it reads {_clip(after[2])!r}")
     return ", ".join(said) if said else \
-        f"within {ENTER_SETTLE:g} s the focus stayed in it, its text and the active window stayed as they were"
+        f"the focus, its text and the active window stayed as they were (watched {ENTER_SETTLE:g} s)"
 
 
 def type_at_prompt(backend: Backend, window: WindowInfo, target: Target, node: Node, text: str, *,

@@ -132,8 +132,10 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
             # what the semantic route said on failing is left out: the text typed is read back
             note = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
                 else execution.type_replacing(backend, node, p.text, append=p.append)
-        if p.enter and not cell:  # a cell's text is committed by Enter already
-            note = "; ".join(part for part in (note, text_entry.press_enter(backend, window, target, node)) if part)
+        if p.enter:  # a cell's text is committed by Enter already
+            pressed = "Enter pressed once: it committed the cell" if cell else \
+                text_entry.press_enter(backend, window, target, node)
+            note = "; ".join(part for part in (note, pressed) if part)
         method = "Component.GrabFocus, keyboard" if focused else "keyboard"
     if naming is not None:
         ctx.session.wrote(target, naming + p.text if p.append else p.text)
