@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import stop_app, wait_for_window
+from tests.conftest import FIXTURES, SYSTEM_PYTHON, start_app, stop_app, wait_for_window
 from tests.e2e.test_libreoffice import saved_rows, start_soffice
 from tests.e2e.test_mcp import run_client
 from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: a fixture)
 from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.fixtures.applog import AppLog
 from tests.fixtures.toolkit_apps import firefox_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
@@ -113,6 +114,38 @@ def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoi
         done = front("input", str(find), wanted, "--enter").out
         assert reads(winctl, box, found) == found, done
         assert "Enter pressed in it" in done, done
+
+
+UNFOCUSABLE = "Unfocusable"
+
+
+def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop,  # noqa: F811
+                                                                                 tmp_path):
+    """A field that takes text but not the focus, the focus on a button beside it: `input FIELD
+    new --enter` set the text and the Enter pressed the button, rc 0. Now the field is given
+    the focus first and, as it never takes it, nothing is done: no text, no Enter (the app's
+    log has neither), and the error says so; typed (`--via input`) alike. A text set without
+    any key still needs no focus and is done."""
+    log = AppLog(str(tmp_path / "unfocusable.jsonl"))
+    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "unfocusable_app.py"), "--title", UNFOCUSABLE,
+                               "--log", str(log.path)], UNFOCUSABLE)
+    try:
+        log.wait_for("ready")
+        winctl("focus", UNFOCUSABLE)
+        field = winctl.find("Edit", "Locked field")
+        mark = log.mark()
+        for front, extra in ((winctl, ("--enter",)), (daemon, ("--enter",)), (winctl, ("--via", "input"))):
+            refused = front("input", str(field), "new", *extra, expect=4)
+            assert "did not take the keyboard focus: nothing was typed" in refused.err, refused.err
+            if "--enter" in extra:
+                assert "and Enter was not pressed" in refused.err, refused.err
+        time.sleep(0.5)
+        assert log.events(since=mark) == [], log.events(since=mark)  # no text, no Enter, no press
+        assert winctl("input", str(field), "set").out.strip().endswith("via EditableText.SetTextContents")
+        log.wait_for("field_changed", since=mark, text="set")
+        assert not log.events("button_clicked") and not log.events("field_activated")
+    finally:
+        stop_app(proc)
 
 
 # -- 2. typed text waits for the focus; a read-back that differs fails ------------------------------
