@@ -20,7 +20,7 @@ from winactions.model import Node, Operation, Target, WindowInfo
 
 FOCUS_SETTLE = 1.0  # s: how long an element may take to hold the keyboard focus after a click
 GRAB_SETTLE = 0.3  # s: ... after its focus operation said yes (then it is clicked)
-ENTER_SETTLE = 0.4  # s: how long the effect of Enter is watched for (the focus, the element's text, the window)
+ENTER_SETTLE = 0.3  # s: how long the effect of Enter is watched for (the focus, the element's text, the window)
 SHOWN_SETTLE = 1.0  # s: how long a terminal's screen is watched for what the keys made it show
 SHOWN_QUIET = 0.15  # s: ... it has shown it once it stayed the same this long
 SHOWN_LINES = 3  # lines of a terminal's screen said after input
@@ -67,9 +67,9 @@ def take_focus(backend: Backend, window: WindowInfo, target: Target, node: Node,
 
 def press_enter(backend: Backend, window: WindowInfo, target: Target, node: Node | None) -> str:
     """Press Enter in the element, which must still hold the keyboard focus (else nothing is
-    pressed and ActionFailed says so). Returns what it did, said for the result: "Enter
-    pressed in it" and what changed within ENTER_SETTLE (the active window, the focus, the
-    element's text), or that none of these did."""
+    pressed and ActionFailed says so; an element not in the tree cannot be checked). Returns
+    what it did, said for the result: "Enter pressed in it" and what changed within
+    ENTER_SETTLE (the active window, the focus, the element's text), or that none of these did."""
     if not await_focus(backend, node):
         raise ActionFailed(f"the text is in {_named(target)}, but the keyboard focus left it before Enter: "
                            "Enter was not pressed",
@@ -80,7 +80,9 @@ def press_enter(backend: Backend, window: WindowInfo, target: Target, node: Node
     deadline = time.monotonic() + ENTER_SETTLE
     while (after := _looks(backend, window, node)) == before and time.monotonic() < deadline:
         time.sleep(0.05)
-    return "Enter pressed in it; " + _changes(before, after)
+    pressed = "Enter pressed in it" if node is not None else \
+        "Enter pressed (not in the tree: that the element had the focus cannot be checked)"
+    return f"{pressed}; {_changes(before, after)}"
 
 
 Looks = tuple[str | None, bool | None, str | None]  # (active window's title, focus held, the element's text)

@@ -149,12 +149,14 @@ def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(
 
 
 # -- 2. typed text waits for the focus; a read-back that differs fails ------------------------------
-def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(winctl, daemon, invoices):  # noqa: F811
+def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(winctl, daemon, desktop,  # noqa: F811
+                                                                             tmp_path, invoices):
     """With the Find field focused on the cell it found, `input CELL "Paid"` clicked the cell and
     typed at once: "P" went to the Find field (it read "INV-0151P") and the cell read "aid",
     rc 0 — one time in five here, as the click's focus change raced the keys. The keys now wait
     until the cell holds the focus: twelve rounds, each through the one-shot CLI or the daemon,
-    and the saved file has "Paid" in every cell found, while the Find field keeps each search."""
+    and one through MCP; the saved file has "Paid" in every cell found, while the Find field
+    keeps each search."""
     data = invoices
     find, box = find_bar(winctl)
     rows = list(range(20, 260, 20))
@@ -169,6 +171,20 @@ def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(wi
         front = winctl if round_ % 2 == 0 else daemon
         front("input", str(target(state, "DataItem", f"A{row}")), "Paid")
         assert reads(daemon, find, search) == search  # no key of "Paid" went to the Find field
+    rows.append(280)  # and once through MCP
+    daemon("keys", "ctrl+f")
+    daemon("type", "INV-0279")
+    daemon("keys", "Enter")
+    assert reads(daemon, box, "A280") == "A280"
+
+    async def script(session):
+        targets = (await session.call_tool("state", {})).structured_content["result"]["targets"]
+        cell = next(t["id"] for t in targets if t["type"] == "DataItem" and t["name"] == "A280")
+        return await session.call_tool("input", {"id": cell, "text": "Paid"})
+
+    done = run_client(desktop, tmp_path, script)
+    assert not done.is_error, done.content[0].text
+    assert reads(daemon, find, "INV-0279") == "INV-0279"
     saved = saved_rows(winctl, data, lambda saved: len(saved) > rows[-1] and saved[rows[-1] - 1][0] == "Paid")
     assert [saved[row - 1][0] for row in rows] == ["Paid"] * len(rows), [saved[row - 1] for row in rows]
     assert saved[rows[0]][0] == f"INV-{rows[0]:04d}"  # the row below the first is untouched
@@ -219,14 +235,15 @@ def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winc
 
 
 # -- 4. a terminal ---------------------------------------------------------------------------------
-def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, launch, tmp_path):  # noqa: F811
+def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch, tmp_path):  # noqa: F811
     """lxterminal running a script that reads an answer: `input TERMINAL y --enter` pressed
     ctrl+a first, as in a text field, and the script read "\\x01y"; winctl said done. A
     terminal is typed into at its prompt now: the script reads exactly "y", then "no way"
-    (through the daemon), and winctl says what the terminal shows."""
-    first, second = tmp_path / "first", tmp_path / "second"
+    (through the daemon), then "by mcp" (through MCP), and winctl says what the terminal shows."""
+    first, second, third = tmp_path / "first", tmp_path / "second", tmp_path / "third"
     script = (f'echo "Continue?"; read x; printf %s "$x" > {first}; echo "got <$x>"; '
-              f'read y; printf %s "$y" > {second}; echo "then <$y>"; sleep 120')
+              f'read y; printf %s "$y" > {second}; echo "then <$y>"; '
+              f'read z; printf %s "$z" > {third}; echo "last <$z>"; sleep 120')
     launch(["lxterminal", "--title=Prompt", "-e", "bash", "-c", script], title="Prompt")
     terminal = target(wait_for(winctl, ("Document", "Terminal")), "Document", "Terminal")
     done = winctl("input", str(terminal), "y", "--enter").out
@@ -235,6 +252,15 @@ def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, launch, tmp_pat
     done = daemon("input", str(terminal), "no way", "--enter").out
     assert wait_for_file(second, "no way") == "no way"
     assert "then <no way>" in done, done
+
+    async def script(session):
+        targets = (await session.call_tool("state", {})).structured_content["result"]["targets"]
+        terminal = next(t["id"] for t in targets if t["type"] == "Document" and t["name"] == "Terminal")
+        return await session.call_tool("input", {"id": terminal, "text": "by mcp", "enter": True})
+
+    done = run_client(desktop, tmp_path, script)
+    assert wait_for_file(third, "by mcp") == "by mcp"
+    assert "last <by mcp>" in done.content[0].text, done.content[0].text
     refused = winctl("input", str(terminal), "x", "--via", "semantic", expect=4)
     assert "is a terminal: it takes keys, not text; nothing was typed" in refused.err, refused.err
 
