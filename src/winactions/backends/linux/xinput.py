@@ -15,6 +15,7 @@ from Xlib import XK, X
 from Xlib.ext import xtest
 
 from winactions.backends.base import DRAG_SETTLE, MouseButton
+from winactions.backends.linux.focus_guard import FocusGuard
 from winactions.backends.linux.x11windows import open_display
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.keys import Chord
@@ -101,9 +102,11 @@ class XInput:
         return pointer.root_x, pointer.root_y
 
     # -- keyboard ------------------------------------------------------------------------------
-    def _key(self, keycode: int, down: bool) -> None:
+    def _key(self, keycode: int, down: bool, sync: bool = True) -> None:
+        """Press or release a key; `sync=False` leaves the round trip to the caller's next request."""
         xtest.fake_input(self.d, X.KeyPress if down else X.KeyRelease, keycode)
-        self.d.sync()
+        if sync:
+            self.d.sync()
 
     def _keycode_for(self, keysym: int) -> tuple[int, bool]:
         """(keycode, needs shift) from the current keymap, else a spare keycode bound now."""
@@ -192,17 +195,22 @@ class XInput:
             for m in reversed(pressed):
                 self._key(m, False)
 
-    def type_text(self, text: str) -> None:
+    def type_text(self, text: str, guard: FocusGuard | None = None) -> None:
+        """Type `text` key by key; with a guard, asked after each character whether the keys
+        still go where they went at first (its question is the round trip a key needs): it
+        raises, and typing stops, when they do not."""
         shift = self._keycode_for(XK.string_to_keysym("Shift_L"))[0]
         try:
-            for ch in text:
+            for sent, ch in enumerate(text, 1):
                 keycode, needs_shift = self._keycode_for(char_keysym(ch))
                 if needs_shift:
                     self._key(shift, True)
                 self._key(keycode, True)
-                self._key(keycode, False)
+                self._key(keycode, False, sync=needs_shift or guard is None)
                 if needs_shift:
-                    self._key(shift, False)
+                    self._key(shift, False, sync=guard is None)
+                if guard is not None:
+                    guard.check(sent, len(text), ch)
                 time.sleep(KEY_GAP)
         finally:
             self._release_bound()

@@ -1,0 +1,155 @@
+"""Typing stops when the focus leaves the window it began in (issue 40, item 3): the keys of a
+long `type` (and of `input`'s keyboard route) went on into whatever took the focus — the next
+window after the app was killed, another app's popup — and winctl said it had typed them all.
+Each scene is checked in the other app's own key log."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.conftest import FIXTURES, SYSTEM_PYTHON, start_app, stop_app
+from tests.fixtures.applog import AppLog
+
+pytestmark = pytest.mark.desktop
+WINCTL = str(Path(sys.executable).with_name("winctl"))
+TARGET, BYSTANDER = "Typing Target", "Bystander"
+TEXT = ("lorem ipsum dolor sit amet " * 80)[:2000]  # every space a press of the bystander's button
+STRAY_KEYS = 3  # keys sent before the check that saw the focus go may still reach the other window
+IN_FLIGHT = 20  # keys sent to a dying app after its last was read: lost with it, yet counted as typed
+
+
+def catcher(desktop, log: Path, title: str, *extra: str) -> subprocess.Popen[bytes]:
+    return start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "key_catcher.py"), "--title", title,
+                               "--log", str(log), *extra], title)
+
+
+@pytest.fixture
+def scene(desktop, tmp_path):
+    """Start the bystander, then the target with these options: yields both logs."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(bystander: tuple[str, ...], target: tuple[str, ...]) -> tuple[AppLog, AppLog]:
+        other = catcher(desktop, tmp_path / "bystander.jsonl", BYSTANDER, "--role", "bystander", *bystander)
+        started.append(other)
+        extra = [a.replace("{bystander}", str(other.pid)) for a in target]
+        started.append(catcher(desktop, tmp_path / "target.jsonl", TARGET, *extra))
+        return AppLog(str(tmp_path / "target.jsonl")), AppLog(str(tmp_path / "bystander.jsonl"))
+
+    yield start
+    for proc in started:
+        stop_app(proc)
+
+
+def typed_count(message: str) -> int:
+    found = re.search(r"typed (\d+) of 2000 characters", message)
+    assert found, message
+    return int(found.group(1))
+
+
+def shell(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([WINCTL, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def check_stopped(err: str, code: int, target: AppLog, other: AppLog, went_to: str, chord: int = 0) -> None:
+    """winctl failed saying how much it typed and where the focus went; the other app got
+    (almost) nothing, the target what winctl says it typed (give or take the keys in flight,
+    and the `chord` keys pressed before the text)."""
+    assert code == 4, err
+    assert went_to in err, err
+    typed = typed_count(err)
+    stray = [e for e in other.events("key") if e["window"] != "main" or went_to == BYSTANDER]
+    assert len(stray) <= STRAY_KEYS, stray
+    assert len(other.events("pressed")) <= 1
+    got = len(target.events("key")) - chord
+    assert got <= typed <= got + IN_FLIGHT, (got, typed)
+
+
+def test_typing_stops_when_its_app_dies(winctl, scene):
+    """The target dies 300 keys in: the window manager gives the focus to the bystander, whose
+    focused button every space pressed (826 presses of another app's button, rc 0)."""
+    target, other = scene((), ("--die-after", "300"))
+    winctl("focus", TARGET)
+    run = winctl("type", TEXT, expect=None)
+    check_stopped(run.err, run.code, target, other, BYSTANDER)
+    assert 300 <= typed_count(run.err) < 400
+
+
+def test_typing_stops_when_another_apps_window_takes_the_focus(winctl, scene):
+    """A window of another app opens mid-`type` and takes the focus: its field took 4,008
+    characters, rc 0."""
+    target, other = scene(("--steal", "window"), ("--signal-pid", "{bystander}", "--signal-after", "300"))
+    winctl("focus", TARGET)
+    run = winctl("type", TEXT, expect=None)
+    check_stopped(run.err, run.code, target, other, "Stolen focus")
+    assert other.events("stealing")
+
+
+def test_typing_stops_when_another_apps_menu_takes_the_keyboard(winctl, scene):
+    """A menu of another app grabs the keyboard: the focus stays where it was, the keys go to
+    the menu."""
+    target, other = scene(("--steal", "menu"), ("--signal-pid", "{bystander}", "--signal-after", "300"))
+    winctl("focus", TARGET)
+    run = winctl("type", TEXT, expect=None)
+    check_stopped(run.err, run.code, target, other, BYSTANDER)
+    assert "keyboard" in run.err, run.err
+
+
+def test_the_daemon_stops_typing_when_its_app_dies(winctl, scene):
+    target, other = scene((), ("--die-after", "300"))
+    try:
+        assert shell(winctl.env, "--session", "t", "focus", TARGET).returncode == 0
+        done = shell(winctl.env, "--session", "t", "type", TEXT)
+        check_stopped(done.stderr, done.returncode, target, other, BYSTANDER)
+    finally:
+        shell(winctl.env, "session", "close", "--all")
+
+
+def test_the_daemon_stops_typing_when_another_app_takes_the_focus(winctl, scene):
+    target, other = scene(("--steal", "window"), ("--signal-pid", "{bystander}", "--signal-after", "300"))
+    try:
+        assert shell(winctl.env, "--session", "t", "focus", TARGET).returncode == 0
+        done = shell(winctl.env, "--session", "t", "type", TEXT)
+        check_stopped(done.stderr, done.returncode, target, other, "Stolen focus")
+    finally:
+        shell(winctl.env, "session", "close", "--all")
+
+
+def test_input_by_keyboard_stops_when_another_app_takes_the_focus(winctl, scene):
+    """`input`'s keyboard route types through the same check."""
+    target, other = scene(("--steal", "window"), ("--signal-pid", "{bystander}", "--signal-after", "300"))
+    winctl("focus", TARGET)
+    field = _text_area(winctl)
+    run = winctl("input", str(field), TEXT, "--via", "input", expect=None)
+    check_stopped(run.err, run.code, target, other, "Stolen focus", chord=2)  # ctrl+a first
+
+
+def _text_area(winctl) -> int:
+    return next(t["id"] for t in winctl.state()["targets"] if t["name"] == "Typed text")
+
+
+def test_mcp_type_stops_when_its_app_dies(winctl, scene):
+    target, other = scene((), ("--die-after", "300"))
+    params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all"], env=winctl.env)
+
+    async def main():
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await session.call_tool("focus", {"window": TARGET})
+                return await session.call_tool("type", {"text": TEXT})
+
+    result = anyio.run(main)
+    assert result.is_error
+    text = result.content[0].text
+    check_stopped(text, 4, target, other, BYSTANDER)
+    assert json.dumps(text)  # a plain message, not a crash
+
