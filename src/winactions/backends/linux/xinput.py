@@ -32,6 +32,7 @@ NAMED_KEYSYMS = {
 CONTROL_CHARS = {"\n": "Return", "\r": "Return", "\t": "Tab", "\b": "BackSpace"}
 CLICK_GAP = 0.03  # well inside any double-click interval
 KEY_GAP = 0.002
+RELEASE_WAIT = 3.0  # s a window manager may hold a click before letting it through to the window
 
 
 def char_keysym(ch: str) -> int:
@@ -59,8 +60,25 @@ class XInput:
         self.d.sync()
 
     def mouse_button(self, button: MouseButton, down: bool) -> None:
+        """Press or release a button; a release returns once the X server has let it through
+        (`_wait_released`)."""
         xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, BUTTONS[button])
         self.d.sync()
+        if not down:
+            self._wait_released(button)
+
+    def _wait_released(self, button: MouseButton) -> None:
+        """Wait (at most RELEASE_WAIT) until the server shows the button up. A window manager
+        holds the pointer's events after a press on a window (openbox grabs the button there,
+        synchronously, until it has focused and raised the window), while keys go on as sent:
+        keys sent right after a click overtook it and went to the widget focused before (a
+        busy desktop's `input` typed "old shoutingUIET WORDS text": ctrl+a and the q went
+        elsewhere). The release is held with the press, so its arrival says the click got
+        through."""
+        held = X.Button1Mask << (BUTTONS[button] - 1)
+        deadline = time.monotonic() + RELEASE_WAIT
+        while self.root.query_pointer().mask & held and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
         self.mouse_move(x, y)
