@@ -157,6 +157,38 @@ def test_mcp_type_stops_when_its_app_dies(winctl, scene):
     assert json.dumps(text)  # a plain message, not a crash
 
 
+
+def test_the_apps_own_completion_list_and_dialog_do_not_stop_typing(winctl, desktop, tmp_path):
+    """The app's own windows may take the keys: its completion list pops up as words are
+    typed, and an Enter opens a dialog of its own whose field takes the rest. All of it is
+    typed, rc 0, and the app's own log holds both texts."""
+    log = AppLog(str(tmp_path / "completer.jsonl"))
+    proc = catcher(desktop, log.path, "Completer", "--role", "completer")
+    try:
+        winctl("focus", "Completer")
+        text = "lorem ipsum dolor lorem\nthe rest lorem ipsum"
+        winctl("type", text)
+        log.wait_for("changed", field="dialog")  # (the keys typed before it opened went to the field below)
+        time.sleep(0.5)
+        keys = [e["char"] for e in log.events("key")]
+        assert "".join(keys).replace("\r", "\n") == text, keys  # Enter reads as "\r"
+    finally:
+        stop_app(proc)
+
+
+def test_the_apps_own_menu_taking_the_keyboard_does_not_stop_typing(winctl, desktop, tmp_path):
+    """A keyboard grab by the app typed into (its menu, its popup) keeps the keys in the app:
+    it is not taken for another app's."""
+    log = AppLog(str(tmp_path / "target.jsonl"))
+    proc = catcher(desktop, log.path, TARGET, "--steal", "menu", "--signal-after", "100")
+    try:
+        winctl("focus", TARGET)
+        winctl("type", TEXT[:300])
+        assert log.events("stealing")
+        assert len(log.events("key", window="menu")) > 0
+    finally:
+        stop_app(proc)
+
 # -- chords and the keys after them arrive whole under load (issue 40, item 4) ----------------------
 BUSY_SECONDS = 120  # the load ends by itself, whatever happens to the test
 
