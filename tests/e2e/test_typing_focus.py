@@ -207,23 +207,37 @@ def busy_desktop():
 
 @pytest.fixture
 def two_fields(winctl, tmp_path):
-    """The hostile app's two plain entries ("Amount to keep", "Amount to delete"): yields its
-    log and a function that types into one by `input --via input` and says what went wrong."""
+    """The hostile app's two plain entries ("Amount to keep", "Amount to delete"): yields a
+    function that types into one by `input --via input` (one-shot, or through a session's
+    daemon) and says what went wrong."""
     from tests.e2e.test_trust import HOSTILE, hostile_command
 
     log = tmp_path / "hostile.jsonl"
     proc = start_app(winctl.desk, hostile_command(str(log)), HOSTILE)
     app = AppLog(str(log))
-    winctl("focus", HOSTILE)
-    state = winctl.state()
-    fields = {key: next(t["id"] for t in state["targets"] if t["type"] == "Edit" and t["name"] == name)
-              for key, name in (("kept", "Amount to keep"), ("deleted", "Amount to delete"))}
+    ids: dict[bool, dict[str, int]] = {}
 
-    def type_into(key: str, text: str) -> tuple | None:
+    def run(daemon: bool, *args: str) -> str:
+        if not daemon:
+            return winctl(*args).out
+        done = shell(winctl.env, "--session", "t", *args)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def fields(daemon: bool) -> dict[str, int]:
+        if daemon not in ids:
+            run(daemon, "focus", HOSTILE)
+            targets = json.loads(run(daemon, "--json", "state"))["result"]["targets"]
+            ids[daemon] = {key: next(t["id"] for t in targets if t["type"] == "Edit" and t["name"] == name)
+                           for key, name in (("kept", "Amount to keep"), ("deleted", "Amount to delete"))}
+        return ids[daemon]
+
+    def type_into(key: str, text: str, daemon: bool = False) -> tuple | None:
         """None when the field took exactly `text`, the other field nothing, and winctl needed
         no second select-all; else what happened."""
+        field = fields(daemon)[key]
         mark = app.mark()
-        out = winctl("input", str(fields[key]), text, "--via", "input").out
+        out = run(daemon, "input", str(field), text, "--via", "input")
         try:
             app.wait_for("amount", since=mark, field=key, text=text, timeout=3)
         except AssertionError:
@@ -235,6 +249,7 @@ def two_fields(winctl, tmp_path):
         return text, got[-1]["text"] if got else None, elsewhere, out
 
     yield type_into
+    shell(winctl.env, "session", "close", "--all")
     stop_app(proc)
 
 
@@ -248,19 +263,21 @@ def test_input_by_keyboard_arrives_whole_on_a_busy_desktop(busy_desktop, two_fie
     assert not wrong, f"{len(wrong)} of 30 wrong: {wrong}"
 
 
-def test_keys_after_a_click_wait_for_a_window_manager_that_answers_late(winctl, two_fields):
+@pytest.mark.parametrize("daemon", [False, True], ids=["one-shot", "daemon"])
+def test_keys_after_a_click_wait_for_a_window_manager_that_answers_late(winctl, two_fields, daemon):
     """The window manager holds a click on a window until it has focused and raised it
     (openbox grabs the button there, synchronously), while keys go on as sent: on a busy
     desktop the keys of `input --via input` overtook its click and went to the field focused
     before (ctrl+a and the first letters). Here openbox is made to answer 0.5 s late, every
     time: the keys must still land in the field clicked."""
     wm = next(p for p in winctl.desk._procs if p.args[0] == "openbox")
+    assert two_fields("deleted", "first words", daemon) is None  # the session set up, at the usual pace
     wrong = []
     for i in range(6):
         wm.send_signal(signal.SIGSTOP)
         threading.Timer(0.5, wm.send_signal, (signal.SIGCONT,)).start()
         try:
-            if (w := two_fields(("kept", "deleted")[i % 2], f"late words {i}")):
+            if (w := two_fields(("kept", "deleted")[i % 2], f"late words {i}", daemon)):
                 wrong.append((i, w))
         finally:
             time.sleep(0.5)

@@ -62,9 +62,10 @@ class FocusGuard:
                            hint=f"the last keys sent may have reached it: look (`winctl state`); {back}")
 
     def close(self) -> None:
-        """Stop watching the focus window; drop the events it sent."""
-        self._watch(self.focus, 0)
+        """Stop watching the focus window; drop the events it sent. Quiet when the display
+        is gone (an error then is the typing's own, raised already)."""
         try:
+            self._watch(self.focus, 0)
             self.d.sync()
             while self.d.pending_events():
                 self.d.next_event()
