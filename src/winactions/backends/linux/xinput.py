@@ -1,9 +1,10 @@
 """Synthesized mouse and keyboard through XTEST (python-xlib).
 
-Two things make X input unreliable if done naively, and both are handled here: modifiers
-get lost unless the server has seen each press (`sync()` after every modifier), and
-characters missing from the keymap (é, ✓, 中) cannot be typed at all — they are bound to a
-spare keycode for the duration of the call, then the keymap is restored.
+Three things make X input unreliable if done naively, and all are handled here: modifiers
+get lost unless the server has seen each press (`sync()` after every modifier); characters
+missing from the keymap (é, ✓, 中) cannot be typed at all — they are bound to a spare
+keycode for the duration of the call, then the keymap is restored; and a window manager may
+hold a click while keys go on — a click returns once it has been let through.
 """
 
 from __future__ import annotations
