@@ -266,7 +266,9 @@ class Backend(ABC):
 
     @abstractmethod
     def type_text(self, text: str) -> None:
-        """Type Unicode text into whatever has keyboard focus."""
+        """Type Unicode text into whatever has keyboard focus. Where the backend can see the
+        focus, typing stops with ActionFailed ("typed N of M characters; then ...") as soon as
+        it leaves the window (and process) it was in when typing began."""
 
     @abstractmethod
     def cursor_position(self) -> tuple[int, int]: ...

@@ -28,6 +28,7 @@ from winactions.backends.linux.atspi import (
     pane_shift,
     split_handle,
 )
+from winactions.backends.linux.focus_guard import FocusGuard
 from winactions.backends.linux.x11windows import X11Windows
 from winactions.backends.linux.xinput import XInput
 from winactions.errors import NotFound, NoTree, WinctlError
@@ -333,7 +334,11 @@ class LinuxBackend(Backend):
         self.xinput.hold_keys(chords, seconds)
 
     def type_text(self, text: str) -> None:
-        self.xinput.type_text(text)
+        guard = FocusGuard(self.xinput.d, self.x11.list_windows)
+        try:
+            self.xinput.type_text(text, guard)
+        finally:
+            guard.close()
 
     def cursor_position(self) -> tuple[int, int]:
         return self.xinput.cursor_position()

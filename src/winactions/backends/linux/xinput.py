@@ -1,9 +1,10 @@
 """Synthesized mouse and keyboard through XTEST (python-xlib).
 
-Two things make X input unreliable if done naively, and both are handled here: modifiers
-get lost unless the server has seen each press (`sync()` after every modifier), and
-characters missing from the keymap (é, ✓, 中) cannot be typed at all — they are bound to a
-spare keycode for the duration of the call, then the keymap is restored.
+Three things make X input unreliable if done naively, and all are handled here: modifiers
+get lost unless the server has seen each press (`sync()` after every modifier); characters
+missing from the keymap (é, ✓, 中) cannot be typed at all — they are bound to a spare
+keycode for the duration of the call, then the keymap is restored; and a window manager may
+hold a click while keys go on — a click returns once it has been let through.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from Xlib import XK, X
 from Xlib.ext import xtest
 
 from winactions.backends.base import DRAG_SETTLE, MouseButton
+from winactions.backends.linux.focus_guard import FocusGuard
 from winactions.backends.linux.x11windows import open_display
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.keys import Chord
@@ -31,6 +33,7 @@ NAMED_KEYSYMS = {
 CONTROL_CHARS = {"\n": "Return", "\r": "Return", "\t": "Tab", "\b": "BackSpace"}
 CLICK_GAP = 0.03  # well inside any double-click interval
 KEY_GAP = 0.002
+RELEASE_WAIT = 3.0  # s a window manager may hold a click before letting it through to the window
 
 
 def char_keysym(ch: str) -> int:
@@ -58,8 +61,25 @@ class XInput:
         self.d.sync()
 
     def mouse_button(self, button: MouseButton, down: bool) -> None:
+        """Press or release a button; a release returns once the X server has let it through
+        (`_wait_released`)."""
         xtest.fake_input(self.d, X.ButtonPress if down else X.ButtonRelease, BUTTONS[button])
         self.d.sync()
+        if not down:
+            self._wait_released(button)
+
+    def _wait_released(self, button: MouseButton) -> None:
+        """Wait (at most RELEASE_WAIT) until the server shows the button up. A window manager
+        holds the pointer's events after a press on a window (openbox grabs the button there,
+        synchronously, until it has focused and raised the window), while keys go on as sent:
+        keys sent right after a click overtook it and went to the widget focused before (a
+        busy desktop's `input` typed "old shoutingUIET WORDS text": ctrl+a and the q went
+        elsewhere). The release is held with the press, so its arrival says the click got
+        through."""
+        held = X.Button1Mask << (BUTTONS[button] - 1)
+        deadline = time.monotonic() + RELEASE_WAIT
+        while self.root.query_pointer().mask & held and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
         self.mouse_move(x, y)
@@ -101,9 +121,11 @@ class XInput:
         return pointer.root_x, pointer.root_y
 
     # -- keyboard ------------------------------------------------------------------------------
-    def _key(self, keycode: int, down: bool) -> None:
+    def _key(self, keycode: int, down: bool, sync: bool = True) -> None:
+        """Press or release a key; `sync=False` leaves the round trip to the caller's next request."""
         xtest.fake_input(self.d, X.KeyPress if down else X.KeyRelease, keycode)
-        self.d.sync()
+        if sync:
+            self.d.sync()
 
     def _keycode_for(self, keysym: int) -> tuple[int, bool]:
         """(keycode, needs shift) from the current keymap, else a spare keycode bound now."""
@@ -192,17 +214,22 @@ class XInput:
             for m in reversed(pressed):
                 self._key(m, False)
 
-    def type_text(self, text: str) -> None:
+    def type_text(self, text: str, guard: FocusGuard | None = None) -> None:
+        """Type `text` key by key; with a guard, asked after each character whether the keys
+        still go where they went at first (its question is the round trip a key needs): it
+        raises, and typing stops, when they do not."""
         shift = self._keycode_for(XK.string_to_keysym("Shift_L"))[0]
         try:
-            for ch in text:
+            for sent, ch in enumerate(text, 1):
                 keycode, needs_shift = self._keycode_for(char_keysym(ch))
                 if needs_shift:
                     self._key(shift, True)
                 self._key(keycode, True)
-                self._key(keycode, False)
+                self._key(keycode, False, sync=needs_shift or guard is None)
                 if needs_shift:
-                    self._key(shift, False)
+                    self._key(shift, False, sync=guard is None)
+                if guard is not None:
+                    guard.check(sent, len(text), ch)
                 time.sleep(KEY_GAP)
         finally:
             self._release_bound()
