@@ -1297,6 +1297,17 @@ class AtspiClient:
         """The element's app's toolkit name, lower case ("gtk4", "qt", "gecko"...), asked once per app."""
         return self._run(self._toolkit(split_handle(handle)[0]))
 
+    def answering(self, handle: str) -> concurrent.futures.Future[None]:
+        """A request to the element's app (its root's role), done once the app answers it, an
+        error included. An app takes its requests in order: after an action, the answer means
+        the action's handler has returned."""
+        dest = split_handle(handle)[0]
+
+        async def ask() -> None:
+            await self._maybe(dest, APP_ROOT, ACCESSIBLE, "GetRole")
+
+        return asyncio.run_coroutine_threadsafe(ask(), self._loop)
+
     def pid(self, handle: str) -> int | None:
         """The process of the element's app, as the bus knows it."""
         return self._run(self._pid(split_handle(handle)[0]))
