@@ -75,6 +75,19 @@ class DialogInFront(ActionFailed):
         self.dialog = dialog
 
 
+class ModalInCall(ActionFailed):
+    """An element's accessibility action ran a modal dialog inside the call that asked for it
+    (GTK 3 runs an action's handler there): the app answers nothing more until the dialog
+    closes, and the first key it is sent freezes it for good. The dialog (titled `dialog`) was
+    closed again, as its close button would: the action did nothing."""
+
+    code = "modal_in_call"
+
+    def __init__(self, message: str, *, hint: str | None = None, dialog: str) -> None:
+        super().__init__(message, hint=hint)
+        self.dialog = dialog
+
+
 class Unsupported(ActionFailed):
     """This backend cannot do that at all (a phone has no window to move); nothing was done."""
 

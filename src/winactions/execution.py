@@ -13,7 +13,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from winactions.backends.base import IN_POPUP, Backend, MouseButton, no_option, option_index
-from winactions.errors import ActionFailed, InvalidInput, StaleElement, WinctlError
+from winactions.errors import ActionFailed, InvalidInput, ModalInCall, StaleElement, WinctlError
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Source, Target, WindowInfo
 
@@ -155,6 +155,8 @@ def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operatio
         if op in node.operations:
             try:
                 return backend.perform(node.handle, op, argument), ""
+            except ModalInCall:
+                raise  # the app ran it and it was undone: no other operation is tried after it
             except ActionFailed as exc:
                 notes.append(f"{op.value} failed ({exc.message})")
     return None, "; ".join(notes)
@@ -168,11 +170,19 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     semantic_fits = button is MouseButton.LEFT and count == 1
     note = ""
     if via is not Via.INPUT and semantic_fits:
-        # a menu item whose press would leave its menu open (Qt, Java) is clicked, as a user does,
-        # where it shows; pressed only when asked to be, or when it shows nowhere
-        left_open = node is not None and node.role == "MenuItem" and backend.keeps_menu_open(node.handle)
-        if not (left_open and via is Via.AUTO and target.rect is not None):
-            method, note = try_semantic(backend, node, CLICK_OPERATIONS)
+        # a menu item whose press would leave its menu open (Qt, Java), or whose command would run
+        # inside the accessibility call (GTK 3: a dialog it opens holds the app), is clicked, as a
+        # user does, where it shows; pressed only when asked to be, or when it shows nowhere
+        left_open = in_call = False
+        if node is not None and node.role == "MenuItem":
+            left_open, in_call = backend.keeps_menu_open(node.handle), backend.acts_in_call(node.handle)
+        if not ((left_open or in_call) and via is Via.AUTO and target.rect is not None):
+            try:
+                method, note = try_semantic(backend, node, CLICK_OPERATIONS)
+            except ModalInCall as undone:
+                node = _still_shown(backend, target, node, undone, via)
+                method, note = None, f'its action opened "{undone.dialog}" inside the accessibility call, ' \
+                                     "holding the app: closed it again, and clicked with the mouse"
             if method:
                 return method, None, MENU_LEFT_OPEN if left_open else ""
     if via is Via.SEMANTIC:
@@ -184,6 +194,17 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
         backend.space_clicks(x, y)
     backend.click(x, y, button, count)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
+
+
+def _still_shown(backend: Backend, target: Target, node: Node | None, undone: ModalInCall, via: Via) -> Node:
+    """The element read again after its action was undone (`ModalInCall`), to be clicked with
+    the mouse instead: only where it still shows where it was seen — a menu item's menu has
+    closed, and a click at its place would hit what lies there now. Else the error stands."""
+    fresh = backend.refresh(node.handle) if node is not None and via is Via.AUTO else None
+    if fresh is None or "showing" not in fresh.states or fresh.rect is None or target.rect is None \
+            or fresh.rect.intersect(target.rect) is None:
+        raise undone
+    return fresh
 
 
 def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, forced: str) -> None:

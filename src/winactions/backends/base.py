@@ -223,6 +223,12 @@ class Backend(ABC):
         Select All left "ed" in the editor). `click` then clicks the item as a user does."""
         return False
 
+    def acts_in_call(self, handle: str) -> bool:
+        """Whether this element's app runs an accessibility action's handler inside the call
+        that asked for it (GTK 3): a menu item's command that runs a modal dialog there holds
+        the app until the dialog closes. `click` then clicks the item where it shows."""
+        return False
+
     def sets_value_silently(self, handle: str) -> bool:
         """Whether a value set through the accessibility API would show in this element without
         reaching the app's handlers (Firefox's number fields: the box read 7, the page's input

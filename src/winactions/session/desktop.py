@@ -253,18 +253,23 @@ class DesktopSession:
 
     def _explain_busy(self, window: WindowInfo, exc: AppBusy) -> AppBusy:
         """Say why the app does not answer — naming a dialog only when one is really open
-        (another window of the same process), since a busy app is not a modal dialog."""
+        (another window of the same process), since a busy app is not a modal dialog. The
+        dialog is the app's active window (the window read may be the dialog itself), else
+        another of its windows than the one read."""
         try:
-            dialogs = [w for w in self.backend.list_windows()
-                       if w.pid == window.pid and window.pid is not None and w.id != window.id]
+            own = [w for w in self.backend.list_windows() if w.pid == window.pid and window.pid is not None]
         except WinctlError:
-            dialogs = []
-        if dialogs:
-            title = (next((w for w in dialogs if w.active), dialogs[0])).title
-            return AppBusy(f'"{window.title}" is not answering accessibility requests while its window '
-                           f'"{title}" is open (a modal dialog, most likely)',
-                           hint="answer it with `winctl keys Enter` or `winctl keys Escape` "
-                                "(or look first: `winctl screenshot`), then run `winctl state`")
+            own = []
+        app = f"{window.process or 'the app'} (pid {window.pid})"
+        if len(own) > 1:
+            dialog = next((w for w in own if w.active), next(w for w in own if w.id != window.id))
+            main = next(w for w in own if w.id != dialog.id)
+            return AppBusy(f'{app} is not answering accessibility requests while its window "{dialog.title}" is open '
+                           "(a modal dialog, most likely)",
+                           hint=f'close it without keys — `winctl focus "{dialog.title}"`, then `winctl close` (its '
+                                "close button), or click its Cancel with the mouse (`winctl click text:Cancel`) — "
+                                f'then `winctl focus "{main.title}"`; an app waiting inside an accessibility call '
+                                "(GTK 3) freezes for good at the first key it is sent")
         return AppBusy(f'"{window.title}" is busy: {exc.message}, and it has no other window open',
                        hint="wait and run `winctl state` again; `winctl screenshot` shows what it is doing")
 

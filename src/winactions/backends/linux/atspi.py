@@ -70,6 +70,7 @@ CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:R
 SHEET_CELLS = 1_000_000
 ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
+REPLY_PROBE = 0.2  # s an action's reply may take before the app is asked something else meanwhile
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
 APP_ROOT = "/org/a11y/atspi/accessible/root"  # an app's root: the parent of its windows
 LIBREOFFICE_NAMES = {"soffice", "soffice.bin", "libreoffice"}  # its app root's name
@@ -1335,6 +1336,17 @@ class AtspiClient:
         """The element's app's toolkit name, lower case ("gtk4", "qt", "gecko"...), asked once per app."""
         return self._run(self._toolkit(split_handle(handle)[0]))
 
+    def answering(self, handle: str) -> concurrent.futures.Future[None]:
+        """A request to the element's app (its root's role), done once the app answers it, an
+        error included. An app takes its requests in order: after an action, the answer means
+        the action's handler has returned."""
+        dest = split_handle(handle)[0]
+
+        async def ask() -> None:
+            await self._maybe(dest, APP_ROOT, ACCESSIBLE, "GetRole")
+
+        return asyncio.run_coroutine_threadsafe(ask(), self._loop)
+
     def pid(self, handle: str) -> int | None:
         """The process of the element's app, as the bus knows it."""
         return self._run(self._pid(split_handle(handle)[0]))
@@ -1547,12 +1559,31 @@ class AtspiClient:
         names = await self._action_names(ref)
         for want in wanted:
             if want in names:
-                done = await self._call(ref[0], ref[1], IFACE + "Action", "DoAction", "i", [names.index(want)])
+                reply = asyncio.ensure_future(
+                    self._call(ref[0], ref[1], IFACE + "Action", "DoAction", "i", [names.index(want)]))
+                if await self._running_meanwhile(reply, ref[0]):
+                    return f"action:{want} (sent; the app is running it)"
+                done = await reply
                 if not done or not done[0]:
                     raise ActionFailed(f'the element refused its "{want}" action', hint="try --via input")
                 return f"action:{want}"
         raise ActionFailed(f"no suitable action (it has: {', '.join(names) or 'none'})",
                            hint="try --via input")
+
+    async def _running_meanwhile(self, reply: asyncio.Future[list[Any]], dest: str) -> bool:
+        """Whether the app answers another request while an action's reply is still to come (asked
+        once the reply is REPLY_PROBE late): the action's handler runs a loop of its own that takes
+        requests — a dialog's, in Qt, which answers the action when the dialog closes — and the
+        action is under way. Waiting for its reply would hold the agent for nothing."""
+        done, _ = await asyncio.wait({reply}, timeout=REPLY_PROBE)
+        if done:
+            return False
+        other: asyncio.Future[Any] = asyncio.ensure_future(self._maybe(dest, APP_ROOT, ACCESSIBLE, "GetRole"))
+        done, _ = await asyncio.wait({reply, other}, return_when=asyncio.FIRST_COMPLETED)
+        if reply in done:
+            other.cancel()
+            return False
+        return True
 
     async def _select_child(self, container: tuple[str, str], index: int) -> str:
         done = await self._call(container[0], container[1], IFACE + "Selection", "SelectChild", "i", [index])

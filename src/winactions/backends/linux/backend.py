@@ -16,7 +16,7 @@ from functools import cached_property
 from PIL import Image
 
 from winactions.backends.base import IN_POPUP, Backend, Capability, MouseButton, WindowAction, covered_by_element
-from winactions.backends.linux import bridges, clipboard
+from winactions.backends.linux import bridges, clipboard, held
 from winactions.backends.linux import density as app_density
 from winactions.backends.linux.atspi import (
     MENU_SLACK,
@@ -248,7 +248,13 @@ class LinuxBackend(Backend):
         return self._placements[dest]
 
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
-        return self.atspi.perform(handle, operation, argument)
+        """`Backend.perform`. In an app that runs an action's handler inside the call
+        (`held.acts_in_call`), it returns once the app answers again, and an action whose
+        handler runs a modal dialog there is undone (`held.released`)."""
+        if not held.acts_in_call(self.atspi, handle):
+            return self.atspi.perform(handle, operation, argument)
+        before = self.x11.client_ids()
+        return held.released(self.atspi, self.x11, handle, before, self.atspi.perform(handle, operation, argument))
 
     def chooses_silently(self, handle: str) -> bool:
         return self.atspi.chooses_silently(handle)
@@ -278,6 +284,9 @@ class LinuxBackend(Backend):
                 return True
             time.sleep(0.05)
         return False
+
+    def acts_in_call(self, handle: str) -> bool:
+        return held.acts_in_call(self.atspi, handle)
 
     def keeps_menu_open(self, handle: str) -> bool:
         return self.atspi.keeps_menu_open(handle)

@@ -200,6 +200,26 @@ class X11Windows:
         origin = self.root.translate_coords(win, 0, 0)
         return Rect.from_xywh(origin.x, origin.y, geometry.width, geometry.height)
 
+    def client_ids(self) -> frozenset[int]:
+        """The X ids of the windows the window manager manages now (one round trip)."""
+        return frozenset(int(wid) for wid in self._prop(self.root, "_NET_CLIENT_LIST") or [])
+
+    def new_dialogs(self, pid: int, before: frozenset[int]) -> list[WindowInfo]:
+        """The windows of process `pid` that are dialogs (transient for a window, or modal)
+        and were not managed in `before` (`client_ids`)."""
+        found = []
+        for wid in self.client_ids() - before:
+            win = self.d.create_resource_object("window", wid)
+            try:
+                owner = win.get_wm_transient_for()
+                modal = self.atom("_NET_WM_STATE_MODAL") in set(self._prop(win, "_NET_WM_STATE") or [])
+            except error.XError:
+                continue  # gone already
+            info = self._describe(wid, 0) if owner is not None or modal else None
+            if info is not None and info.pid == pid:
+                found.append(info)
+        return found
+
     def _find(self, window_id: str) -> WindowInfo:
         for w in self.list_windows():
             if w.id == window_id:
