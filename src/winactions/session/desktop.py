@@ -546,16 +546,18 @@ class DesktopSession:
             self.data.bound_pointer = self.backend.bound_pointer()
         self.store.save(self.data)
 
-    def settled_state(self, window: WindowInfo, quiet: float = 0.1, limit: float = 1.5) -> UIState:
-        """The state after an action, once the UI stopped changing (two equal reads in a row),
-        so `--return-state` never shows a half-drawn screen. Bounded by `limit` seconds."""
+    def settled_state(self, quiet: float = 0.1, limit: float = 1.5) -> UIState:
+        """The state after an action, of the window the action left active (the session's
+        window, or the dialog of its app that it opened: `current_window`, asked again at
+        each read), once the UI stopped changing (two equal reads in a row of one window), so
+        `--return-state` never shows a half-drawn screen. Bounded by `limit` seconds."""
         deadline = time.monotonic() + limit
         time.sleep(quiet)
-        state = self.refresh_state(window)
+        state = self.refresh_state(self.current_window())
         while time.monotonic() < deadline:
             time.sleep(quiet)
-            again = self.refresh_state(window)
-            if _signature(again) == _signature(state):
+            again = self.refresh_state(self.current_window())
+            if again.window.id == state.window.id and _signature(again) == _signature(state):
                 return again
             state = again
         return state
