@@ -56,7 +56,13 @@ ITEM_TYPES = {"DataItem", "ListItem", "TreeItem"}
 VALUELESS_TYPES = {"Button", "Menu", "MenuItem", "Separator", "Pane", "ToolBar", "TabItem", "Window"}
 STALL_SECONDS = 3.0  # no reply for this long: the app is blocked
 STATE_SECONDS = 4.0  # time budget of one tree read; WINCTL_STATE_SECONDS overrides it
-READ_GRACE = 2.0  # s the replies to calls sent before a read's time budget ran out may take after it
+# After a read's time budget runs out no element's read starts. The elements being read may
+# still send their calls for as long again (at least 1 s: a sheet's grid half read, a big window
+# on a loaded machine), and the replies to those may take READ_GRACE s more; an app that has not
+# answered by then, or whose replies come SLOW_GAP s apart once the budget ran out, is too slow
+# for it (AppBusy).
+READ_GRACE = 2.0
+SLOW_GAP = 1.0
 DEFUNCT_BIT = 1 << 6  # AtspiStateType DEFUNCT
 SHOWING_BIT = 1 << 25  # AtspiStateType SHOWING, in the first state word
 VISIBLE_BIT = 1 << 30  # AtspiStateType VISIBLE
@@ -170,8 +176,12 @@ class _Budget:
         return None
 
     def late(self) -> bool:
-        """Has the time budget run out? Then no more calls are sent (`_call`)."""
+        """Has the time budget run out? Then no element's read starts."""
         return time.perf_counter() - self.started >= self.seconds
+
+    def overdue(self) -> bool:
+        """Has the send grace (`_send_grace`) passed too? Then no call is sent at all (`_call`)."""
+        return time.perf_counter() - self.started >= self.seconds + _send_grace(self.seconds)
 
     def remaining(self) -> int:
         return max(0, self.max_nodes - self.claimed)
@@ -314,13 +324,14 @@ class AtspiClient:
 
     # -- plumbing ------------------------------------------------------------------------
     def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS,
-             doing: str = "accessibility requests", slow: str = "") -> T:
+             doing: str = "accessibility requests", slow: str = "", patience: float | None = None) -> T:
         """Run on the loop thread; give up when no reply has arrived for `stall` seconds.
 
         A GTK app that runs a modal dialog inside a click handler cannot answer any
         accessibility request until the dialog closes (libdbus does not dispatch
         re-entrantly). Waiting on it would hang the agent, so a stall is an error that
-        says what is going on.
+        says what is going on. Past `patience` (a tree read's time budget), replies SLOW_GAP
+        apart end it too: the app is too slow for the budget (`slow` says so).
         """
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         started = self._progress = time.monotonic()
@@ -329,9 +340,14 @@ class AtspiClient:
                 return future.result(0.1)
             except concurrent.futures.TimeoutError:
                 now = time.monotonic()
-                if now - self._progress > stall or now - started > timeout:
+                quiet = now - self._progress
+                # past `patience` (a tree read's time budget), replies SLOW_GAP apart mean a slow app
+                slowed = patience is not None and now - started > patience and quiet > SLOW_GAP
+                if quiet > stall or now - started > timeout or slowed:
                     future.cancel()
-                    raise _stalled(doing, stall if now - self._progress > stall else None, timeout, slow) from None
+                    if slowed and quiet <= stall:
+                        raise _stalled(doing, None, round(now - started, 1), slow) from None
+                    raise _stalled(doing, stall if quiet > stall else None, timeout, slow) from None
 
     async def _connect(self) -> None:
         address = self._address or os.environ.get("AT_SPI_BUS_ADDRESS") or await self._bus_address()
@@ -369,7 +385,7 @@ class AtspiClient:
                           signature=signature, body=body or [])
         async with self._sem:  # the caller's future carries the timeout: no task per call
             reading = _READING.get()
-            if reading is not None and reading.late():  # a tree read out of time sends nothing more
+            if reading is not None and reading.overdue():  # a tree read out of time sends nothing more
                 reading.reasons.add("time")
                 raise DBusCallError("winactions.TimeBudget", "the read's time budget ran out")
             reply = await self._bus.call(message)
@@ -646,7 +662,7 @@ class AtspiClient:
                 if extents and tuple(extents[0]) != raw.extents:
                     raw, moved = dataclasses.replace(raw, extents=tuple(extents[0])), True
             if raw is None:  # vanished while we read it, or not read in time
-                if budget.late():
+                if budget.overdue():
                     budget.cut("time", 1)
                 else:
                     budget.vanished += 1
@@ -894,7 +910,7 @@ class AtspiClient:
     def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
         """The window's tree, within a node budget and a time budget (WINCTL_STATE_SECONDS):
         what the budget leaves out is said (`Snapshot.truncation`); an app that does not answer
-        the calls sent in time within READ_GRACE after it is busy (AppBusy), and one that quits
+        in time (see READ_GRACE, SLOW_GAP) is busy (AppBusy), and one that quits
         during the read is closed (WindowClosed) — never a partial list as if whole."""
         root = split_handle(root_handle)
         max_nodes = min(max_nodes, _env_int("WINCTL_MAX_NODES", max_nodes))
@@ -902,10 +918,12 @@ class AtspiClient:
         doing = "while its accessibility tree was read"
         slow = (f": it answers too slowly for the {seconds:g} s time budget of a read "
                 f"(WINCTL_STATE_SECONDS gives it more)")
-        limit = seconds + READ_GRACE
+        limit = seconds + _send_grace(seconds) + READ_GRACE
         if self._live:
-            return self._run(self._snapshot_live(root, max_nodes), timeout=limit, doing=doing, slow=slow)
-        return self._run(self._snapshot(root, max_nodes), timeout=limit, doing=doing, slow=slow).snapshot
+            return self._run(self._snapshot_live(root, max_nodes), timeout=limit, doing=doing, slow=slow,
+                             patience=seconds)
+        return self._run(self._snapshot(root, max_nodes), timeout=limit, doing=doing, slow=slow,
+                         patience=seconds).snapshot
 
     # -- live mode: a cached tree kept honest by events and probes --------------------------
     async def _watch(self) -> None:
@@ -1874,6 +1892,11 @@ def _stalled(doing: str, stall: float | None, timeout: float, slow: str = "") ->
                             "`Escape`, then run `winctl state`")
     return AppBusy(f"the app kept answering {doing} but did not finish within {timeout:g} s{slow}",
                    hint="it is slow: try again, or read a smaller window")
+
+
+def _send_grace(seconds: float) -> float:
+    """How long after a read's time budget ran out the elements being read may still send calls."""
+    return max(1.0, seconds)
 
 
 def _state_seconds() -> float:
