@@ -66,13 +66,17 @@ def target_line(t: Target, verbose: bool = False) -> str:
     return " ".join(parts)
 
 
-def state_text(state: UIState, verbose: bool = False, tree: bool = False) -> str:
+def state_text(state: UIState, verbose: bool = False, tree: bool = False, searched: str | None = None) -> str:
+    """A state as text; `searched` (`find`): what was looked for, said when none matched."""
     w = state.window
     lines = [f'Window: "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}, id {w.id})']
     for t in state.targets:
         indent = "  " * t.depth if tree else ""
         lines.append(indent + target_line(t, verbose))
-    if not state.targets:
+    if not state.targets and searched is not None:
+        lines.append(f"(none matched {_safe(searched)}; what is out of view is not searched — scroll to it, "
+                     "or read a sheet's cell by its address: `winctl get text B12`)")
+    elif not state.targets:
         lines.append("(no elements: the window exposes no accessible elements — "
                      "try `winctl screenshot` or `--vision`)")
     if state.screenshot:
@@ -144,7 +148,7 @@ def _body_text(result: Result) -> str:
         assert result.state is not None
         if result.diff is not None:
             return diff_text(result)
-        text = state_text(result.state, result.verbose, result.tree)
+        text = state_text(result.state, result.verbose, result.tree, result.searched)
         if result.omitted:
             text += f"\n({result.omitted} more elements not listed (--max-elements); their ids stay valid — " \
                     "`winctl state --scope ID` lists one part)"
@@ -332,6 +336,8 @@ def to_data(result: Result) -> dict[str, Any]:
             data["scope"] = result.scope
         if result.omitted:
             data["omitted"] = result.omitted
+        if result.searched is not None:
+            data["searched"] = result.searched
         if result.diff is not None:
             d = result.diff
             data["diff"] = {"since": d.since, "window_changed": d.window_changed, "unchanged": d.unchanged,

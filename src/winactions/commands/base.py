@@ -260,6 +260,6 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
     if cmd.kind is Kind.ACTION and ctx.session.backend.bound_window() is not None:
         ctx.session.save()  # the bound input's virtual pointer must outlive this process
     if cmd.kind is Kind.ACTION and ctx.options.return_state:
+        result.state = ctx.session.settled_state()  # of the window it left active (a dialog it opened)
         ctx.forget_window()
-        result.state = ctx.session.settled_state(ctx.window())
     return result

@@ -26,15 +26,18 @@ class Selector(Params):
     partial: bool = Field(False, description="match the name as a case-insensitive substring")
 
 
-def _matches(t: Target, s: Selector) -> bool:
+def _matches(t: Target, s: Selector, by_value: bool = False) -> bool:
+    """Does the target fit the selector? `by_value`: the name is looked for in its value (the
+    text a sheet's cell shows, named by its address "A218")."""
     if s.type is not None and t.type.lower() != s.type.lower():
         return False
     if s.automation_id is not None and t.automation_id != s.automation_id:
         return False
     if s.name is not None:
+        have = (t.value or "") if by_value else t.name
         if s.partial:
-            return s.name.lower() in t.name.lower()
-        return t.name == s.name
+            return s.name.lower() in have.lower()
+        return have == s.name
     return True
 
 
@@ -60,12 +63,26 @@ class FindParams(Selector):
 
 @command("find", FindParams)
 def find(ctx: Context, p: FindParams) -> StateResult:
-    """List the elements matching a selector (name, type, automation id), with their ids."""
+    """List the elements matching a selector (name, type, automation id), with their ids.
+
+    A name matches an element's name, else its value (a sheet's cell is named by its address
+    and shows its text as its value). Only what the window's state lists is searched: what is
+    out of view is not (a sheet's cell is read by its address: `winctl get text B12`)."""
     if p.name is None and p.type is None and p.automation_id is None:
         raise InvalidInput("give --name, --type or --automation-id", hint="e.g. winctl find --type Button")
     state = ctx.session.refresh_state(ctx.window())
     kept = [t for t in state.targets if _matches(t, p)]
-    return StateResult(state=state.model_copy(update={"targets": kept}))
+    if not kept and p.name is not None:  # a cell is named by its address: its text is its value
+        kept = [t for t in state.targets if _matches(t, p, by_value=True)]
+    return StateResult(state=state.model_copy(update={"targets": kept}), searched=_described(p, len(state.targets)))
+
+
+def _described(p: Selector, searched: int) -> str:
+    """What `find` looked for and in how much, for its answer when none matched."""
+    parts = [f'{"--name" if not p.partial else "--name (partial)"} "{p.name}"' if p.name is not None else "",
+             f"--type {p.type}" if p.type is not None else "",
+             f'--automation-id "{p.automation_id}"' if p.automation_id is not None else ""]
+    return f"{' '.join(x for x in parts if x)} among the {searched:,} elements of the window's state"
 
 
 class ClickElementParams(Selector):

@@ -9,6 +9,7 @@ from pydantic import Field
 from winactions import marks, screenshots
 from winactions.commands import stateview
 from winactions.commands.base import ID_OR_NAME, Context, Params, command
+from winactions.commands.query import element_value
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
 from winactions.errors import ActionFailed, InvalidInput
 from winactions.locate.density import pnginfo
@@ -98,21 +99,29 @@ def _too_dense(layout: marks.Layout, window: Rect) -> str:
             f"(too dense); they are in the list above — for a close-up: winctl zoom {x} {y} {w} {h}")
 
 
+INSPECT_TEXT = 1000  # characters of a long text `inspect` shows
+
+
 class InspectParams(Params):
     id: int | str = ID_OR_NAME
 
 
 @command("inspect", InspectParams, positional=("id",))
 def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
-    """Everything known about one element: role, states, full rect, actions, interfaces."""
+    """Everything known about one element now: role, states, full rect, actions, interfaces,
+    and its value as `get value` reads it (the line on top shows it too)."""
     target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     element: dict[str, object] = {"source": target.source.value, "visible_rect": target.rect}
     if node is not None:
+        value = element_value(ctx.session.backend, target, node)  # as `get value` says it, now
+        target = target.model_copy(update={"value": None if value is None else str(value)})
+        if isinstance(value, str) and len(value) > INSPECT_TEXT:
+            value = f"{value[:INSPECT_TEXT]}… ({len(value):,} characters: `winctl get value {p.id}` reads all)"
         element.update({
             "native_role": node.native_role,
             "name": node.name,
             "description": node.description,
-            "value": node.value,
+            "value": value,
             "rect": node.rect,
             "states": sorted(node.states),
             "operations": sorted(o.value for o in node.operations),

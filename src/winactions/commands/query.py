@@ -7,10 +7,13 @@ import time
 from pydantic import Field
 
 from winactions import progress
+from winactions.backends.base import Backend
 from winactions.commands.base import ID_OR_NAME, Context, Params, command
 from winactions.commands.results import ValueResult, WaitResult
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
 from winactions.model import Node, Target
+
+TEXT_VALUED = frozenset({"Edit", "DataItem"})  # value is the text shown: a field's, a table cell's
 
 
 class GetParams(Params):
@@ -40,7 +43,7 @@ def get_value(ctx: Context, p: GetParams) -> ValueResult:
     a combo box's chosen option."""
     target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     _refuse_protected(target, node, "value")
-    return ValueResult(what="value", target_id=target.id, value=_value(ctx, target, node))
+    return ValueResult(what="value", target_id=target.id, value=element_value(ctx.session.backend, target, node))
 
 
 def _refuse_protected(target: Target, node: Node | None, what: str) -> None:
@@ -52,14 +55,19 @@ def _refuse_protected(target: Target, node: Node | None, what: str) -> None:
                            hint="set it with `winctl input` if the task needs a new one")
 
 
-def _value(ctx: Context, target: Target, node: Node | None) -> object:
+def element_value(backend: Backend, target: Target, node: Node | None) -> object:
+    """An element's value as `get value` says it (and `inspect` shows it): a check box's
+    checked state; a field's or a cell's text (as `state` lists a cell: "Total", where its
+    numeric Value says 0); else its value, else its name. A password field's: None."""
     if node is None:
         return target.value or target.name
+    if "protected" in node.states or "protected" in target.states:
+        return None  # a password field's text is never read
     if "checkable" in node.states or node.role in ("CheckBox", "RadioButton"):
         return "indeterminate" if "indeterminate" in node.states else (
             "checked" if "checked" in node.states else "unchecked")
-    if node.role == "Edit":
-        return ctx.session.backend.read_text(node.handle)
+    if node.role in TEXT_VALUED:
+        return backend.read_text(node.handle)
     if node.value is not None:
         return node.value
     return node.name

@@ -21,6 +21,7 @@ class StateResult(Result):
     scope: int | None = None  # only this element's subtree is in `state`
     omitted: int = 0  # elements left out by --max-elements (their ids stay valid)
     diff: StateDiff | None = None  # --diff: what changed since the session's previous state
+    searched: str | None = None  # `find`: what was looked for, where (an empty list: none matched)
 
 
 class WindowsResult(Result):

@@ -317,17 +317,25 @@ class DesktopSession:
         return target, node
 
     def resolve_to_read(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
-        """An id, or the one element the window shows now with this name (`get value Name`):
-        a fresh state is read and nothing is scrolled, as reading changes nothing. Of a field
-        and a label sharing the name, the field is meant; several others are an error."""
+        """An id, or the one element of the window with this name (`get value Name`): a fresh
+        state is read and nothing is scrolled, as reading changes nothing. Of a field and a label
+        sharing the name, the field is meant; several others are an error. A name out of view
+        (a sheet's cell by its address, as `input` reaches it) is read where it is, as an
+        element with no id (0)."""
         if isinstance(ref, int) or is_id(ref):
             return self.resolve(int(ref))
-        shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
-        found = _named(_plain_name(ref), shown, (_takes_text, _is_control))
-        if found is None:
-            raise NotFound(f"no element the window shows is named {_plain_name(ref)!r}",
-                           hint="run `winctl state` for names and ids (one out of view is read by its id)")
-        return self.resolve(found.id)
+        name = _plain_name(ref)
+        state = self.refresh_state(window)
+        found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], (_takes_text, _is_control))
+        if found is not None:
+            return self.resolve(found.id)
+        hidden = self._out_of_view(name, state)
+        node = self.backend.refresh(hidden.pop()) if len(hidden) == 1 else None
+        if node is None:
+            several = f" (but {len(hidden)} elements out of view are)" if len(hidden) > 1 else ""
+            raise NotFound(f"no element of the window is named {name!r}{several}",
+                           hint="run `winctl state` for names and ids; a sheet's cell is reached by its address (B12)")
+        return _unlisted(node), node
 
     def resolve_ref(self, ref: int | str, window: WindowInfo, *, takes_text: bool = False,
                     wheel: bool = True) -> tuple[Target, Node | None]:
@@ -479,14 +487,7 @@ class DesktopSession:
         another label passed for it; a user scrolls to it, as Playwright does before a click.
         The app is asked to scroll it into view; where it cannot, the mouse wheel turns its list
         (unless `wheel` is False: `--via semantic` never moves the mouse)."""
-        listed = {t.handle for t in state.targets}
-        read = {n.handle for n in self._read if n.rect is not None and n.handle not in listed
-                and {"showing", "visible"} & n.states and display_name(n) == name}
-        if not read:  # what scrolling containers hold out of view is not read by a state
-            scrollers = [n.handle for n in self._read if n.role in SCROLLERS and n.handle in listed]
-            if scrollers:
-                progress.step(f"looking for {name!r} out of view")
-                read = set(self.backend.named_below(scrollers, name, OUT_OF_VIEW_READS)) - listed
+        read = self._out_of_view(name, state)
         if len(read) != 1:
             return None
         handle = read.pop()
@@ -505,6 +506,20 @@ class DesktopSession:
                            "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
                            hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
         return node
+
+    def _out_of_view(self, name: str, state: UIState) -> set[str]:
+        """Handles of the elements named `name` that the window holds out of view: read by the
+        latest state (`state`) but not listed, else found below its scrolling containers (a
+        sheet's cell by its address: "A218")."""
+        listed = {t.handle for t in state.targets}
+        read = {n.handle for n in self._read if n.rect is not None and n.handle not in listed
+                and {"showing", "visible"} & n.states and display_name(n) == name}
+        if not read:  # what scrolling containers hold out of view is not read by a state
+            scrollers = [n.handle for n in self._read if n.role in SCROLLERS and n.handle in listed]
+            if scrollers:
+                progress.step(f"looking for {name!r} out of view")
+                read = set(self.backend.named_below(scrollers, name, OUT_OF_VIEW_READS)) - listed
+        return read
 
     def _wheeled_into_view(self, node: Node, name: str, state: UIState) -> int:
         """Wheel notches turned over the element's list until it showed there (`wheel`); 0 when
@@ -551,16 +566,18 @@ class DesktopSession:
             self.data.bound_pointer = self.backend.bound_pointer()
         self.store.save(self.data)
 
-    def settled_state(self, window: WindowInfo, quiet: float = 0.1, limit: float = 1.5) -> UIState:
-        """The state after an action, once the UI stopped changing (two equal reads in a row),
-        so `--return-state` never shows a half-drawn screen. Bounded by `limit` seconds."""
+    def settled_state(self, quiet: float = 0.1, limit: float = 1.5) -> UIState:
+        """The state after an action, of the window the action left active (the session's
+        window, or the dialog of its app that it opened: `current_window`, asked again at
+        each read), once the UI stopped changing (two equal reads in a row of one window), so
+        `--return-state` never shows a half-drawn screen. Bounded by `limit` seconds."""
         deadline = time.monotonic() + limit
         time.sleep(quiet)
-        state = self.refresh_state(window)
+        state = self.refresh_state(self.current_window())
         while time.monotonic() < deadline:
             time.sleep(quiet)
-            again = self.refresh_state(window)
-            if _signature(again) == _signature(state):
+            again = self.refresh_state(self.current_window())
+            if again.window.id == state.window.id and _signature(again) == _signature(state):
                 return again
             state = again
         return state
@@ -632,6 +649,14 @@ def _check_identity(target: Target, node: Node, written: str | None = None) -> N
         raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") now has automation id '
                            f"{node.automation_id!r}, not {target.automation_id!r}; nothing was done",
                            hint="the UI changed — run `winctl state`")
+
+
+def _unlisted(node: Node) -> Target:
+    """An element read by its name out of view (`resolve_to_read`): it has no id (0) and no
+    place on the screen, as it is in no state."""
+    return Target(id=0, type=node.role, name=display_name(node), value=node.value, states=sorted(node.states),
+                  automation_id=node.automation_id, derived_from="out of view: read by its name, not in the state",
+                  handle=node.handle)
 
 
 def _signature(state: UIState) -> list[tuple[int, str, str | None, list[str]]]:

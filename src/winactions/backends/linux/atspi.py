@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import dataclasses
 import os
 import re
@@ -34,7 +35,15 @@ from winactions.backends.linux.atspi_roles import (
     role_of,
     states_of,
 )
-from winactions.errors import ActionFailed, AppBusy, BackendUnavailable, InvalidInput, NotFound, StaleElement
+from winactions.errors import (
+    ActionFailed,
+    AppBusy,
+    BackendUnavailable,
+    InvalidInput,
+    NotFound,
+    StaleElement,
+    WindowClosed,
+)
 from winactions.model import Node, Operation, Rect, Snapshot
 
 T = TypeVar("T")
@@ -48,6 +57,13 @@ ITEM_TYPES = {"DataItem", "ListItem", "TreeItem"}
 VALUELESS_TYPES = {"Button", "Menu", "MenuItem", "Separator", "Pane", "ToolBar", "TabItem", "Window"}
 STALL_SECONDS = 3.0  # no reply for this long: the app is blocked
 STATE_SECONDS = 4.0  # time budget of one tree read; WINCTL_STATE_SECONDS overrides it
+# After a read's time budget runs out no element's read starts. The elements being read may
+# still send their calls for as long again (at least 1 s: a sheet's grid half read, a big window
+# on a loaded machine), and the replies to those may take READ_GRACE s more; an app that has not
+# answered by then, or whose replies come SLOW_GAP s apart once the budget ran out, is too slow
+# for it (AppBusy).
+READ_GRACE = 2.0
+SLOW_GAP = 1.0
 DEFUNCT_BIT = 1 << 6  # AtspiStateType DEFUNCT
 SHOWING_BIT = 1 << 25  # AtspiStateType SHOWING, in the first state word
 VISIBLE_BIT = 1 << 30  # AtspiStateType VISIBLE
@@ -142,6 +158,7 @@ class _Budget:
     started: float = dataclasses.field(default_factory=time.perf_counter)
     claimed: int = 0  # elements whose read has started
     unread: int = 0  # elements known to exist but left out
+    vanished: int = 0  # elements that were gone when read (the app may have quit: `_snapshot` asks)
     reasons: set[str] = dataclasses.field(default_factory=set)
 
     def claim(self) -> bool:
@@ -156,9 +173,17 @@ class _Budget:
     def exhausted(self) -> str | None:
         if self.claimed >= self.max_nodes:
             return "nodes"
-        if time.perf_counter() - self.started >= self.seconds:
+        if self.late():
             return "time"
         return None
+
+    def late(self) -> bool:
+        """Has the time budget run out? Then no element's read starts."""
+        return time.perf_counter() - self.started >= self.seconds
+
+    def overdue(self) -> bool:
+        """Has the send grace (`_send_grace`) passed too? Then no call is sent at all (`_call`)."""
+        return time.perf_counter() - self.started >= self.seconds + _send_grace(self.seconds)
 
     def remaining(self) -> int:
         return max(0, self.max_nodes - self.claimed)
@@ -219,6 +244,10 @@ class _Entry:
 class _Read:
     top: _Entry | None
     snapshot: Snapshot
+    timed_out: bool = False  # the time budget cut it: another read may get more (not kept)
+
+
+_READING: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar("_READING", default=None)
 
 
 @dataclass
@@ -297,13 +326,14 @@ class AtspiClient:
 
     # -- plumbing ------------------------------------------------------------------------
     def _run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS,
-             doing: str = "accessibility requests") -> T:
+             doing: str = "accessibility requests", slow: str = "", patience: float | None = None) -> T:
         """Run on the loop thread; give up when no reply has arrived for `stall` seconds.
 
         A GTK app that runs a modal dialog inside a click handler cannot answer any
         accessibility request until the dialog closes (libdbus does not dispatch
         re-entrantly). Waiting on it would hang the agent, so a stall is an error that
-        says what is going on.
+        says what is going on. Past `patience` (a tree read's time budget), replies SLOW_GAP
+        apart end it too: the app is too slow for the budget (`slow` says so).
         """
         future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         started = self._progress = time.monotonic()
@@ -312,9 +342,14 @@ class AtspiClient:
                 return future.result(0.1)
             except concurrent.futures.TimeoutError:
                 now = time.monotonic()
-                if now - self._progress > stall or now - started > timeout:
+                quiet = now - self._progress
+                # past `patience` (a tree read's time budget), replies SLOW_GAP apart mean a slow app
+                slowed = patience is not None and now - started > patience and quiet > SLOW_GAP
+                if quiet > stall or now - started > timeout or slowed:
                     future.cancel()
-                    raise _stalled(doing, stall if now - self._progress > stall else None, timeout) from None
+                    if slowed and quiet <= stall:
+                        raise _stalled(doing, None, round(now - started, 1), slow) from None
+                    raise _stalled(doing, stall if quiet > stall else None, timeout, slow) from None
 
     async def _connect(self) -> None:
         address = self._address or os.environ.get("AT_SPI_BUS_ADDRESS") or await self._bus_address()
@@ -351,6 +386,10 @@ class AtspiClient:
         message = Message(destination=dest, path=path, interface=interface, member=member,
                           signature=signature, body=body or [])
         async with self._sem:  # the caller's future carries the timeout: no task per call
+            reading = _READING.get()
+            if reading is not None and reading.overdue():  # a tree read out of time sends nothing more
+                reading.reasons.add("time")
+                raise DBusCallError("winactions.TimeBudget", "the read's time budget ran out")
             reply = await self._bus.call(message)
         self._progress = time.monotonic()
         if reply is None:
@@ -450,7 +489,9 @@ class AtspiClient:
     async def _toolkit_reply(self, dest: str) -> list[Any] | None:
         """ToolkitName, with GTK 4 told apart from GTK 3 by the app's toolkit version, and
         LibreOffice ("vcl") from GTK apps: its gtk3 plugin calls itself GTK, but does not
-        keep its tree current the way GTK does (see atspi_events.TRUSTED)."""
+        keep its tree current the way GTK does (see atspi_events.TRUSTED). Kept for good, so
+        never cut by the time budget of the read that first asks (its own task's context)."""
+        _READING.set(None)
         name, version, app = await asyncio.gather(
             self._maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [IFACE + "Application", "ToolkitName"]),
             self._maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [IFACE + "Application", "Version"]),
@@ -623,8 +664,12 @@ class AtspiClient:
                 extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
                 if extents and tuple(extents[0]) != raw.extents:
                     raw, moved = dataclasses.replace(raw, extents=tuple(extents[0])), True
-            if raw is None:
-                return []  # vanished while we read it
+            if raw is None:  # vanished while we read it, or not read in time
+                if budget.overdue():
+                    budget.cut("time", 1)
+                else:
+                    budget.vanished += 1
+                return []
             if parent is None:
                 frame[0] = raw.extents  # what managed nodes are clipped to
             elif _defunct_only(raw):
@@ -716,14 +761,30 @@ class AtspiClient:
                               f"placed by row and column without it (each cell read costs the app memory it "
                               f"never frees) — `winctl get text ID` reads any cell")
 
-        top = await visit(root, None, 0)
+        reading = _READING.set(budget)  # the walk's calls (and the tasks it starts) see its budget
+        try:
+            top = await visit(root, None, 0)
+        finally:
+            _READING.reset(reading)
+        if (budget.vanished or budget.reasons) and not await self._on_bus(root[0]):
+            raise WindowClosed(f"the app quit while its window's elements were read ({budget.claimed:,} asked, "
+                               f"{budget.vanished + budget.unread:,} of them lost): a partial list is not shown",
+                               hint="run `winctl windows` to see what is open; start the app again with "
+                                    "`winctl launch APP`")
         entry = top[0][1] if top else None
         nodes, notes = self._flatten(entry)
         if self._toolkit_of.get(root[0]) == JAVA and any(n.native_role == "popup-menu" for n in nodes):
             nodes = await self._java_menus_placed(nodes)
         return _Read(entry, Snapshot(nodes=nodes, truncated=bool(budget.reasons),
                                      truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
-                                     elapsed_ms=(time.perf_counter() - budget.started) * 1000))
+                                     elapsed_ms=(time.perf_counter() - budget.started) * 1000),
+                     timed_out="time" in budget.reasons)
+
+    async def _on_bus(self, dest: str) -> bool:
+        """Is the app still connected to the accessibility bus? (Asked of the bus, not the app.)"""
+        owner = await self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                  "NameHasOwner", "s", [dest])
+        return bool(owner and owner[0])
 
     def _flatten(self, top: _Entry | None) -> tuple[list[Node], list[str]]:
         """The read tree as nodes, depth first, siblings by position; and the reads' notes."""
@@ -850,12 +911,22 @@ class AtspiClient:
         return found
 
     def snapshot(self, root_handle: str, *, max_nodes: int = 20000) -> Snapshot:
+        """The window's tree, within a node budget and a time budget (WINCTL_STATE_SECONDS):
+        what the budget leaves out is said (`Snapshot.truncation`); an app that does not answer
+        in time (see READ_GRACE, SLOW_GAP) is busy (AppBusy), and one that quits
+        during the read is closed (WindowClosed) — never a partial list as if whole."""
         root = split_handle(root_handle)
         max_nodes = min(max_nodes, _env_int("WINCTL_MAX_NODES", max_nodes))
+        seconds = _state_seconds()
         doing = "while its accessibility tree was read"
+        slow = (f": it answers too slowly for the {seconds:g} s time budget of a read "
+                f"(WINCTL_STATE_SECONDS gives it more)")
+        limit = seconds + _send_grace(seconds) + READ_GRACE
         if self._live:
-            return self._run(self._snapshot_live(root, max_nodes), doing=doing)
-        return self._run(self._snapshot(root, max_nodes), doing=doing).snapshot
+            return self._run(self._snapshot_live(root, max_nodes), timeout=limit, doing=doing, slow=slow,
+                             patience=seconds)
+        return self._run(self._snapshot(root, max_nodes), timeout=limit, doing=doing, slow=slow,
+                         patience=seconds).snapshot
 
     # -- live mode: a cached tree kept honest by events and probes --------------------------
     async def _watch(self) -> None:
@@ -902,8 +973,8 @@ class AtspiClient:
         mark = log.count  # events during the read are read again next time
         read = await self._snapshot(root, max_nodes, reuse)
         self.last_read = "whole" if reuse is None else "changes"
-        if not read.snapshot.nodes or read.top is None:  # the window's app is gone: nothing to keep
-            self._cache.pop(root, None)
+        if not read.snapshot.nodes or read.top is None or read.timed_out:  # its app is gone, or it was
+            self._cache.pop(root, None)  # cut short by time: the next read may get all of it
             return read.snapshot
         self._cache[root] = _Cached(read.snapshot, read.top, mark, await self._probe(read.snapshot))
         return read.snapshot.model_copy(update={"elapsed_ms": (time.perf_counter() - start) * 1000})
@@ -1879,7 +1950,7 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     return score
 
 
-def _stalled(doing: str, stall: float | None, timeout: float) -> AppBusy:
+def _stalled(doing: str, stall: float | None, timeout: float, slow: str = "") -> AppBusy:
     """The error for a read the app stopped answering: says which limit hit and what was asked.
 
     No reply at all for `stall` seconds means the app's main loop is blocked (a long job or a
@@ -1891,8 +1962,13 @@ def _stalled(doing: str, stall: float | None, timeout: float) -> AppBusy:
                        hint="it is busy or blocked (a long operation, or a modal dialog): "
                             "look with `winctl screenshot`, wait, or answer a dialog with `winctl keys Enter` / "
                             "`Escape`, then run `winctl state`")
-    return AppBusy(f"the app kept answering {doing} but did not finish within {timeout:g} s",
+    return AppBusy(f"the app kept answering {doing} but did not finish within {timeout:g} s{slow}",
                    hint="it is slow: try again, or read a smaller window")
+
+
+def _send_grace(seconds: float) -> float:
+    """How long after a read's time budget ran out the elements being read may still send calls."""
+    return max(1.0, seconds)
 
 
 def _state_seconds() -> float:
