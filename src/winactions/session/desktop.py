@@ -16,7 +16,16 @@ from typing import Any
 
 from winactions import progress
 from winactions.backends.base import Backend
-from winactions.errors import AppBusy, InvalidInput, NotFound, NoTree, StaleElement, WinctlError, WindowClosed
+from winactions.errors import (
+    AppBusy,
+    InvalidInput,
+    NoAccessibility,
+    NotFound,
+    NoTree,
+    StaleElement,
+    WinctlError,
+    WindowClosed,
+)
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
 from winactions.perception.accessibility import (
@@ -187,7 +196,7 @@ class DesktopSession:
                 detection = provider.detect(self.backend, window, detection)
             except AppBusy as exc:
                 raise self._explain_busy(window, exc) from None
-            except NoTree as exc:  # an app not on the bus (xmessage, Java without its bridge) still shows pixels
+            except (NoTree, NoAccessibility) as exc:  # an app not on the bus (xmessage), or no bus: pixels still
                 if detection is not None or not any(p.name.startswith("vision") for p in self.providers):
                     raise
                 # its open menus are read from pixels too, item by item (Tk's are X windows of their own)
@@ -453,7 +462,7 @@ class DesktopSession:
         window with no tree at all (xmessage; an app whose bridge is off)."""
         try:
             state = self.refresh_state(window)
-        except NoTree:
+        except (NoTree, NoAccessibility):
             return None
         prefer = (_takes_text, _is_control) if takes_text else (_is_control,)
         found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], prefer)
