@@ -211,7 +211,8 @@ class DesktopSession:
         previous = self.data.state
         unchanged = self._numbered_for is detection.targets and previous is not None \
             and previous.window == window and len(self.providers) == 1
-        numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets)
+        before = previous.targets if previous is not None and previous.window.id == window.id else []
+        numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets, before)
         self._numbered_for = detection.targets
         self._read = detection.nodes
         state = UIState(
@@ -243,9 +244,10 @@ class DesktopSession:
             self.providers = compose(self.providers[0], infer, vision, llm, thresholds)
             self._tiers_key = key
 
-    def _number(self, targets: list[Target]) -> list[Target]:
+    def _number(self, targets: list[Target], before: list[Target]) -> list[Target]:
         """Ids for the tree's targets first, then for derived ones, whose `derived_from`
-        names their anchors by index ([#i]) until the anchors have ids."""
+        names their anchors by index ([#i]) until the anchors have ids; a derived one seen
+        again where it was in `before` (the window's last state) keeps its id."""
         tree = self.registry.assign([t for t in targets if t.source is Source.ACCESSIBILITY])
         position_to_id = {}
         k = 0
@@ -256,7 +258,7 @@ class DesktopSession:
         derived = [t.model_copy(update={"derived_from": _PLACEHOLDER.sub(
             lambda m: f"[{position_to_id.get(int(m.group(1)), '?')}]", t.derived_from or "") or None})
             for t in targets if t.source is not Source.ACCESSIBILITY]
-        numbered = [*tree, *self.registry.assign(derived)]
+        numbered = [*tree, *self.registry.assign(derived, before)]
         return [t.model_copy(update={"parent_id": position_to_id.get(t.parent_id) if t.parent_id is not None
                                      else None}) for t in numbered]
 
