@@ -150,4 +150,10 @@ def test_with_no_accessibility_bus_at_all_pixels_are_read(own_desktop, zenity):
     check = doctor(bare)["accessibility bus"]
     assert check["status"] == "fail" and "no D-Bus session bus" in check["detail"], check
     for session in ((), ("--session", "bare")):
-        _pixels_only(state(bare, *session, "--vision", "local"), "no D-Bus session bus")
+        seen = state(bare, *session, "--vision", "local")
+        _pixels_only(seen, "no D-Bus session bus")
+        field = next(t for t in json.loads(seen.stdout)["result"]["targets"] if t["type"] == "Edit")
+        typed = winctl(bare, *session, "--window", TITLE, "input", str(field["id"]), f"Eve{len(session)}")
+        assert typed.returncode == 0, typed.stderr
+        read = json.loads(state(zenity).stdout)["result"]  # the app's own tree, through the session bus
+        assert any(from_tree(t, "Edit") and t.get("value") == f"Eve{len(session)}" for t in read["targets"]), read
