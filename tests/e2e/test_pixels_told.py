@@ -113,3 +113,26 @@ def _drawn(env: dict[str, str], session: tuple[str, ...], title: str, text: str)
         if any(text in t["name"] for t in seen["targets"]) or time.monotonic() > deadline:
             return seen
         time.sleep(0.3)
+
+
+def test_toolbar_icons_read_as_ideographs_are_icons(desktop, env, tmp_path):
+    """Geany without its tree: OCR (its dictionary Chinese and English) read two toolbar
+    icons as "旦" and "司", listed as text an agent would take for labels."""
+    title = "Geany"
+    app = subprocess.Popen(["geany", "--new-instance", "--no-session", "-c", str(tmp_path / "geany")],
+                           env={**desktop.env, "NO_AT_BRIDGE": "1"}, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        from tests.conftest import wait_for_window
+
+        wait_for_window(desktop, title)
+        seen = _drawn(env, (), title, "Symbols")
+        ideographs = [t for t in seen["targets"] if t["name"] and all("\u3400" <= c <= "\u9fff" for c in t["name"])]
+        assert not ideographs, ideographs
+        icons = [t for t in winctl(env, "--window", title, "state", "--vision", "local", "--verbose")["targets"]
+                 if t["type"] == "Icon" and "OCR read it as" in (t.get("derived_from") or "")]
+        symbols = next(t for t in seen["targets"] if t["name"] == "Symbols")  # the side bar's tab, under the toolbar
+        assert icons and all(t["rect"][3] <= symbols["rect"][1] for t in icons), icons
+    finally:
+        app.terminate()
+        app.wait(timeout=10)

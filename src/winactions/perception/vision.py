@@ -155,8 +155,15 @@ class VisionProvider:
                                                  for t in text_targets)]
         bars: list[Target] = []  # shapes that turned out to be a row of labels: a menu bar, not a control
         inked: list[tuple[Target, float]] = []  # the widget windows' controls, and how bold their text is
+        latin = _mostly_latin([box.text for box in texts])
         for box in texts:
             if not box.text.strip() or _already_named(box.text, box.rect, targets):
+                continue
+            if latin and _ideographs_only(box.text):  # an icon the recogniser (Chinese and English) read as a sign
+                if not any(s.rect is not None and _inside(box.rect, s.rect) for s in shapes):
+                    text_targets.append(Target(id=0, type="Icon", name="", rect=box.rect, source=Source.VISION,
+                                               confidence=round(min(box.score, 0.5), 2), states=["enabled"],
+                                               derived_from=f"vision: an icon (OCR read it as {box.text.strip()!r})"))
                 continue
             widget = widgets_.holder(box.rect, widgets)
             mark = toggles.get(_key(widget))
@@ -420,6 +427,19 @@ def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
     return Target(id=0, type=str(item.get("type") or "Element"), name=str(item.get("name") or ""), rect=rect,
                   source=Source.VISION, confidence=round(confidence, 2), states=["enabled"],
                   derived_from=f"vision: model box {[round(v) for v in box]} ({units})")
+
+
+def _ideographs_only(text: str) -> bool:
+    """Whether a read is one or two CJK ideographs and nothing else."""
+    signs = text.replace(" ", "")
+    return 0 < len(signs) <= 2 and all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in signs)
+
+
+def _mostly_latin(texts: list[str]) -> bool:
+    """Whether a window's text is Latin script: more reads hold Latin letters than ideographs.
+    Then a lone ideograph or two read on it is an icon: Geany's toolbar icons read as 旦 and 司."""
+    latin = sum(any(ch.isascii() and ch.isalpha() for ch in t) for t in texts)
+    return latin > sum(any("\u3400" <= ch <= "\u9fff" for ch in t) for t in texts)
 
 
 def _already_named(text: str, rect: Rect, targets: list[Target]) -> bool:
