@@ -61,18 +61,15 @@ def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
     `--reliable` confidence it fails and lists the best candidates instead of guessing.
     Searches the window unless `--region` or `--screen` is given; `--in shot.png` searches
     a saved screenshot instead (no desktop needed)."""
-    if p.in_ is not None:
-        locator = _file_locator(ctx, p.in_)  # says which extra to install when pixels cannot be read here
-        from winactions.locate.locator import parse_region
+    # first the locator: it says which extra to install when pixels cannot be read here
+    locator = _file_locator(ctx, p.in_) if p.in_ is not None else ctx.session.locator()
+    from winactions.locate.locator import parse_region
 
-        region = parse_region(p.region) if p.region else None
+    region = parse_region(p.region) if p.region else None
+    if p.in_ is not None:
         result = locator.locate(p.target, strategies=p.strategy or None, region=region, use_cache=False,
                                 reliable=p.reliable)
     else:
-        locator = ctx.session.locator()  # says which extra to install when pixels cannot be read here
-        from winactions.locate.locator import parse_region
-
-        region = parse_region(p.region) if p.region else None
         window = None if p.screen or region is not None else ctx.window()
         result = locator.locate(p.target, strategies=p.strategy or None, region=region, window=window,
                                 use_cache=not p.no_cache, reliable=p.reliable)

@@ -149,9 +149,9 @@ class LinuxBackend(Backend):
             handle = self.atspi.find_frame(window.pid, window.title, window.rect, window.active, rank)
             if handle is None:
                 note = self.atspi.bus_note  # the bus read may be another display's: then that, not the app
+                hint = f"run `winctl doctor`; {a11ybus.PIXELS}" if note else bridges.no_tree_hint(window.pid)
                 raise NoTree(f'window "{window.title}" exposes no accessibility tree' + (f" ({note})" if note else ""),
-                             hint="run `winctl doctor`" + f"; {a11ybus.PIXELS}" if note else
-                             bridges.no_tree_hint(window.pid))
+                             hint=hint)
             self._frames[key] = handle
         return handle
 
