@@ -75,3 +75,14 @@ def test_what_is_left_out_is_said_with_why():
     said = left_out(left)
     assert '"OK" (where [Button] "OK" is listed)' in said and '"far" (outside the window)' in said
     assert '"x" (under 6 px where the window shows it)' in said
+
+
+def test_a_lone_ideograph_on_a_latin_window_is_an_icon_but_a_sign_read_as_one_is_not():
+    """Geany's toolbar icons read as "旦" and "司" amid its Latin labels; "二" is how the
+    recogniser reads "=" on a calculator's key, a sign and no icon."""
+    from winactions.perception.vision import _ideographs_only, _mostly_latin
+
+    window = ["File Edit Search", "Symbols", "Status", "旦", "司"]
+    assert _mostly_latin(window) and not _mostly_latin(["文件 编辑", "符号", "旦"])
+    assert _ideographs_only("旦") and _ideographs_only("司")
+    assert not any(_ideographs_only(t) for t in ("二", "十", "File", "中文字"))

@@ -430,9 +430,13 @@ def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
 
 
 def _ideographs_only(text: str) -> bool:
-    """Whether a read is one or two CJK ideographs and nothing else."""
+    """Whether a read is one or two CJK ideographs and nothing else, other than those the
+    recogniser gives for a sign ("二" for "=": `ocr.LOOK_ALIKES`)."""
+    from winactions.locate.ocr import LOOK_ALIKES
+
     signs = text.replace(" ", "")
-    return 0 < len(signs) <= 2 and all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in signs)
+    return 0 < len(signs) <= 2 and not all(ord(ch) in LOOK_ALIKES for ch in signs) and \
+        all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in signs)
 
 
 def _mostly_latin(texts: list[str]) -> bool:
