@@ -147,6 +147,17 @@ def test_the_session_bus_of_another_display_does_not_hide_this_displays_apps(own
             warned = found["session's accessibility bus"]
             assert warned["status"] == "warn" and f"display {other.env['DISPLAY']}'s" in warned["detail"], warned
             assert found["accessible apps"]["detail"].endswith("1 with a window on this display")
+
+            # without this display's AT_SPI_BUS, only the other display's bus is left: said, not blamed on the app
+            subprocess.run(["xprop", "-root", "-remove", "AT_SPI_BUS"], env=own_desktop.env, check=True)
+            crossed["WINCTL_NO_DAEMON"] = "1"  # the daemon above keeps the bus it found then
+            done = state(crossed)
+            error = json.loads(done.stdout)["error"]
+            assert done.returncode == 3 and error["code"] == "no_tree", error
+            assert f"display {other.env['DISPLAY']}'s" in error["message"] and "winctl doctor" in error["hint"], error
+            assert "winctl launch" not in error["hint"], error
+            check = doctor(crossed)["accessibility bus"]
+            assert check["status"] == "warn" and f"display {other.env['DISPLAY']}'s" in check["detail"], check
         finally:
             stop_app(other_app)
 
