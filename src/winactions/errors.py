@@ -101,6 +101,13 @@ class BackendUnavailable(WinctlError):
     exit_code = 5
 
 
+class NoAccessibility(BackendUnavailable):
+    """The platform's accessibility service cannot be reached (no live accessibility bus):
+    no window's tree can be read, but its pixels can (`state --vision local`)."""
+
+    code = "no_accessibility"
+
+
 class WaitTimeout(WinctlError):
     """A wait ran out before its condition held."""
 

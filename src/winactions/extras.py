@@ -29,6 +29,17 @@ def require(extra: str, *modules: str, feature: str = "") -> None:
                                  hint=f"pip install 'winactions[{extra}]' (or 'winactions[all]')")
 
 
+def missing_extra(exc: ImportError, feature: str) -> BackendUnavailable | None:
+    """The error to show for `exc`, an import of one of an extra's modules that failed
+    (`feature` is what needed it); None when the module belongs to no extra (a bug)."""
+    root = (exc.name or "").split(".")[0]
+    extra = next((name for name, modules in EXTRAS.items() if root in modules), None)
+    if extra is None:
+        return None
+    return BackendUnavailable(f"{feature} needs the {extra!r} extra: {root} is not installed",
+                              hint=f"pip install 'winactions[{extra}]' (or 'winactions[all]')")
+
+
 def _importable(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None

@@ -8,8 +8,9 @@ parameter descriptions; the MCP schema is `params.model_json_schema()`.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, TypeVar
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from winactions.backends.base import Backend, Capability
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError
+from winactions.extras import missing_extra
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.options import help_of
@@ -220,6 +222,19 @@ def validate(cmd: Command, args: dict[str, Any]) -> Params:
                            hint=f"see `winctl {cmd.name} --help`") from None
 
 
+@contextlib.contextmanager
+def extras_named(name: str) -> Iterator[None]:
+    """A module of an optional extra that could not be imported becomes an error naming the
+    extra to install (`pip install 'winactions[vision]'`), never an internal error."""
+    try:
+        yield
+    except ImportError as exc:
+        clear = missing_extra(exc, f"`winctl {name}`")
+        if clear is None:
+            raise
+        raise clear from exc
+
+
 def dispatch_files(name: str, args: dict[str, Any], options: GlobalOptions) -> Result | None:
     """Run a call that reads only files (its command's `offline` says so for these
     parameters) with no desktop at all; None when the call needs the desktop. The one-shot
@@ -231,7 +246,8 @@ def dispatch_files(name: str, args: dict[str, Any], options: GlobalOptions) -> R
     params = validate(cmd, args)
     if not cmd.offline(params):
         return None
-    return cmd.handler(Context(None, options), params)
+    with extras_named(cmd.name):
+        return cmd.handler(Context(None, options), params)
 
 
 def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
@@ -253,7 +269,8 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
     ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm,
                           ctx.options.infer_min_confidence, ctx.options.vision_iou)
     ctx.session.done_on_the_way.clear()
-    result = cmd.handler(ctx, params)
+    with extras_named(cmd.name):
+        result = cmd.handler(ctx, params)
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
     if ctx.session.done_on_the_way and isinstance(detail, str):  # the page scrolled, say, to reach its target
         result.detail = "; ".join([*ctx.session.done_on_the_way, *([detail] if detail else [])])  # type: ignore[attr-defined]

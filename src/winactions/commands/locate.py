@@ -61,16 +61,15 @@ def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
     `--reliable` confidence it fails and lists the best candidates instead of guessing.
     Searches the window unless `--region` or `--screen` is given; `--in shot.png` searches
     a saved screenshot instead (no desktop needed)."""
+    # first the locator: it says which extra to install when pixels cannot be read here
+    locator = _file_locator(ctx, p.in_) if p.in_ is not None else ctx.session.locator()
     from winactions.locate.locator import parse_region
 
+    region = parse_region(p.region) if p.region else None
     if p.in_ is not None:
-        locator = _file_locator(ctx, p.in_)
-        region = parse_region(p.region) if p.region else None
         result = locator.locate(p.target, strategies=p.strategy or None, region=region, use_cache=False,
                                 reliable=p.reliable)
     else:
-        locator = ctx.session.locator()  # says which extra to install when pixels cannot be read here
-        region = parse_region(p.region) if p.region else None
         window = None if p.screen or region is not None else ctx.window()
         result = locator.locate(p.target, strategies=p.strategy or None, region=region, window=window,
                                 use_cache=not p.no_cache, reliable=p.reliable)
@@ -125,15 +124,15 @@ def verify_location(ctx: Context, p: VerifyParams) -> VerifyResult:
     thumbnail is given) looks for the target again. Answers yes or no with the reason:
     unchanged, found there again, moved (and where to), or gone. Checks the window, or a
     screenshot file with `--in`."""
+    locator = _file_locator(ctx, p.in_) if p.in_ is not None else ctx.session.locator()  # or which extra to install
     from winactions.locate.locator import parse_region
     from winactions.locate.verify import verify_location as verify
 
     box = parse_region(p.at)
     if p.in_ is not None:
-        answer = verify(_file_locator(ctx, p.in_), p.target, box, p.thumbnail, reliable=p.reliable)
+        answer = verify(locator, p.target, box, p.thumbnail, reliable=p.reliable)
     else:
-        answer = verify(ctx.session.locator(), p.target, box, p.thumbnail, window=ctx.window(),
-                        reliable=p.reliable)
+        answer = verify(locator, p.target, box, p.thumbnail, window=ctx.window(), reliable=p.reliable)
     return VerifyResult(verification=answer)
 
 

@@ -5,9 +5,9 @@ Two cues, both cheap (tens of milliseconds for a window):
   buttons, fields, tabs, tool buttons painted on a canvas;
 - coloured blobs: saturated connected regions of icon size (8–64 px) — the symbol of an
   icon-only button, a status light.
-Type guesses are modest ("Button" for a small box with content, "Edit" for a wide empty
-one, "Icon" for a blob) and every result carries the cue it came from. OCR text and the IOU
-merge with the tree happen in `vision.py`.
+Type guesses are modest ("Button" for a small box with content, "Edit" for a wide one that is
+empty or shows text from its left edge, "Icon" for a blob) and every result carries the cue it
+came from. OCR text and the IOU merge with the tree happen in `vision.py`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ TALL_STRIP = 64  # px: an upright strip taller than this (a gutter, a side bar) 
 CARET_INK = 24  # grey levels off a field's inside that are drawn (a cursor, or greyed-out text: 54 off in Tk) ...
 CARET_WIDTH = 3  # ... drawn in at most this many px of columns
 BEVEL = 3  # px inside a box's contour that its own frame may take (Motif sinks a field in 2)
+FIELD_INDENT = 12  # px at most between a field's edge (past its bevel) and its text
 
 
 def detect_widgets(image: np.ndarray, *, origin: tuple[int, int] = (0, 0), min_size: int = MIN_SIDE,
@@ -59,7 +60,7 @@ def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
         inside = grey[y + 2:y + h - 2, x + 2:x + w - 2]
         busy = float(inside.std()) if inside.size else 0.0
         wide = w >= 3 * h
-        label = "Edit" if wide and (busy < 6 or _empty(inside)) else "Button"
+        label = "Edit" if wide and (busy < 6 or _empty(inside) or _text_from_the_left(inside)) else "Button"
         confidence = round(min(0.95, 0.55 + 0.4 * (fill - RECTANGULARITY) / (1 - RECTANGULARITY)), 2)
         out.append(Candidate(Rect.from_xywh(x, y, w, h), confidence, "shape", label,
                              {"cue": "bordered box", "fill": round(fill, 2)}))
@@ -76,6 +77,20 @@ def _empty(inside: np.ndarray) -> bool:
     middle = inside[BEVEL:-BEVEL, BEVEL:-BEVEL].astype(np.int16)
     columns = np.flatnonzero((np.abs(middle - int(np.median(middle))) > CARET_INK).any(axis=0))
     return columns.size == 0 or (columns.size <= CARET_WIDTH and int(columns[-1] - columns[0]) < CARET_WIDTH)
+
+
+def _text_from_the_left(inside: np.ndarray) -> bool:
+    """Whether a box's ink starts at its left edge and leaves most of it empty to the right:
+    a field's text (a button centres its label; a combo box draws its arrow at the right).
+    zenity's entry field, once "Grace" was typed in it, was listed as a button named Grace."""
+    if inside.shape[0] <= 2 * BEVEL or inside.shape[1] <= 2 * BEVEL:
+        return False
+    middle = inside[BEVEL:-BEVEL, BEVEL:-BEVEL].astype(np.int16)
+    columns = np.flatnonzero((np.abs(middle - int(np.median(middle))) > CARET_INK).any(axis=0))
+    if columns.size == 0:
+        return False
+    before, after = int(columns[0]), middle.shape[1] - 1 - int(columns[-1])
+    return before <= FIELD_INDENT and after >= max(3 * before, middle.shape[1] // 3)
 
 
 def _widget_sized(w: int, h: int) -> bool:

@@ -90,10 +90,12 @@ class VisionProvider:
             found, detail = self._local(image, origin, said, shown, popups, widgets, window.rect)
         else:
             found, detail = self._llm(image, origin, window)
-        added = merge(found, known, [*popups, window.rect], self.iou_threshold, said)  # menus lie on top
-        added, covers = _shown(backend, window, added)
+        added, left = sift(found, known, [*popups, window.rect], self.iou_threshold, said, shown)  # menus on top
+        shown_added, covers = _shown(backend, window, added)
+        left += [(t, "under another window") for t in added if t not in shown_added]
+        added = shown_added
         report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
-                  f" ({detail})")
+                  f" ({detail})" + (f"; {left_out(left)}" if left else ""))
         warnings = [*base.warnings, *(f'part of window "{window.title}" is covered by {cover}: vision lists nothing '
                                       "there (`winctl window activate` brings it forward)" for cover in covers)]
         low, high = cast(tuple[int, int], image.convert("L").getextrema())  # one band: its darkest and lightest
@@ -153,8 +155,15 @@ class VisionProvider:
                                                  for t in text_targets)]
         bars: list[Target] = []  # shapes that turned out to be a row of labels: a menu bar, not a control
         inked: list[tuple[Target, float]] = []  # the widget windows' controls, and how bold their text is
+        latin = _mostly_latin([box.text for box in texts])
         for box in texts:
             if not box.text.strip() or _already_named(box.text, box.rect, targets):
+                continue
+            if latin and _ideographs_only(box.text):  # an icon the recogniser (Chinese and English) read as a sign
+                if not any(s.rect is not None and _inside(box.rect, s.rect) for s in shapes):
+                    text_targets.append(Target(id=0, type="Icon", name="", rect=box.rect, source=Source.VISION,
+                                               confidence=round(min(box.score, 0.5), 2), states=["enabled"],
+                                               derived_from=f"vision: an icon (OCR read it as {box.text.strip()!r})"))
                 continue
             widget = widgets_.holder(box.rect, widgets)
             mark = toggles.get(_key(widget))
@@ -195,6 +204,10 @@ class VisionProvider:
                                  for word, rect in row]
                 bars += [holder] if holder is not None and not holder.name else []
                 continue
+            if holder is not None and holder.type == "Edit" and not holder.value:
+                holder.value = box.text.strip()  # a field's text is what it holds, not its name
+                holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
+                continue
             if holder is not None and not holder.name:
                 holder.name = box.text.strip()  # the text on a shape names it ("OK" on a drawn button)
                 holder.derived_from = f"{holder.derived_from} + ocr {box.score:.2f}"
@@ -223,7 +236,14 @@ class VisionProvider:
         glyphs = [s for s in shapes if s.rect is not None and (
             s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())
             or any(m.contains(*s.rect.center) for m in [*marked, *opened]))] + bars  # a menu's rows are its items
+        # a nameless shape around two or more seen (zenity's Cancel and OK in one frame) groups them
+        seen = [t.rect for t in [*shapes, *text_targets] if t.rect is not None]
+        frames = [s for s in shapes if not s.name and s.rect is not None and _group(s.rect, seen) and s not in glyphs]
+        glyphs += frames
+        unread = len(boxes) + len(in_menus) - len(fresh)
         detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read" + (
+            f", {unread} not read: on listed elements" if unread else "") + (
+            f", {len(frames)} frame(s) around others left out" if frames else "") + (
             f", {len(widgets)} widget windows" if widgets else "")
         return [*(s for s in shapes if s not in glyphs), *text_targets], detail
 
@@ -251,17 +271,27 @@ class VisionProvider:
 
 def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float,
           said: list[Rect] | None = None) -> list[Target]:
+    """The detections `sift` keeps."""
+    return sift(found, known, shown, threshold, said)[0]
+
+
+def sift(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float,
+         said: list[Rect] | None = None, listed: list[Target] | None = None
+         ) -> tuple[list[Target], list[tuple[Target, str]]]:
     """Keep detections that overlap no known or already kept element, each clipped to what it
-    lies in: a menu open over the window, or the window (`shown`, top first). The screenshot
-    spans them, and between a menu reaching past the window and the window lies another app:
-    featherpad's context menu took galculator's "MR" and "MS" keys with it. Text read (OCR)
-    is matched only against the elements that say something or are controls (`said`):
-    "Checkout" drawn on a web page's nameless canvas filled a fifth of it, and went as that
-    canvas. A detection is that element only where both show in the same place: a menu's row
-    hides what lies under it, and featherpad's "Text Tabs to Spaces" went as the search field
-    the menu covered half of."""
-    kept: list[Rect] = []
-    out: list[Target] = []
+    lies in: a menu open over the window, or the window (`shown`, top first); the others are
+    returned with why they were left out (`listed`: the known elements, to name them). The
+    screenshot spans them, and between a menu reaching past the window and the window lies
+    another app: featherpad's context menu took galculator's "MR" and "MS" keys with it. Text
+    read (OCR) is matched only against the elements that say something or are controls
+    (`said`): "Checkout" drawn on a web page's nameless canvas filled a fifth of it, and went as
+    that canvas. A detection is that element only where both show in the same place: a menu's
+    row hides what lies under it, and featherpad's "Text Tabs to Spaces" went as the search
+    field the menu covered half of. Two lines of text read are one only when one's middle lies
+    in the other: lines set close (a terminal's) overlap by a few pixels."""
+    kept: list[Target] = []
+    left: list[tuple[Target, str]] = []
+    names = {_key(t.rect): t for t in listed or [] if t.rect is not None}
 
     def place(rect: Rect) -> Rect | None:
         return next((a for a in shown if a.contains(*rect.center)), None)
@@ -269,14 +299,55 @@ def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: 
     for t in sorted(found, key=lambda t: -(t.confidence or 0)):
         area = place(t.rect) if t.rect is not None else None
         rect = t.rect.intersect(area) if t.rect is not None and area is not None else None
-        if rect is None or rect.width < MIN_SIDE or rect.height < MIN_SIDE:
+        if rect is None:
+            left.append((t, "outside the window"))
             continue
-        listed = said if said is not None and t.source is Source.OCR else known
-        if any(rect.iou(other) > threshold for other in [*(k for k in listed if place(k) == area), *kept]):
+        if rect.width < MIN_SIDE or rect.height < MIN_SIDE:
+            left.append((t, f"under {MIN_SIDE} px where the window shows it"))
             continue
-        out.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
-        kept.append(rect)
-    return out
+        listed_here = said if said is not None and t.source is Source.OCR else known
+        same = next((k for k in listed_here if place(k) == area and rect.iou(k) > threshold), None)
+        if same is not None:
+            other = names.get(_key(same))
+            left.append((t, f"where {_label(other)} is listed" if other is not None else "where an element is listed"))
+            continue
+        twin = next((k for k in kept if k.rect is not None and _same(t, rect, k, k.rect, threshold)), None)
+        if twin is not None:
+            left.append((t, f"where {_label(twin)} was seen"))
+            continue
+        kept.append(t if rect == t.rect else t.model_copy(update={"rect": rect}))
+    return kept, left
+
+
+def _same(a: Target, a_rect: Rect, b: Target, b_rect: Rect, threshold: float) -> bool:
+    """Whether two detections are one element: overlapping, or, for two lines of text read,
+    one's middle lying in the other."""
+    if a.source is Source.OCR and b.source is Source.OCR:
+        return b_rect.contains(*a_rect.center) or a_rect.contains(*b_rect.center)
+    return a_rect.iou(b_rect) > threshold
+
+
+def _label(t: Target | None) -> str:
+    if t is None:
+        return "an element"
+    said = t.name or t.value or ""
+    return f'[{t.type}] "{said}"' if said else f"a [{t.type}]"
+
+
+def left_out(left: list[tuple[Target, str]], most: int = 6) -> str:
+    """What was seen and not listed, and why: each text by itself, nameless shapes counted by reason."""
+    if not left:
+        return ""
+    named = [(t, why) for t, why in left if t.name or t.value]
+    parts = [f'"{t.name or t.value}" ({why})' for t, why in named[:most]]
+    if len(named) > most:
+        parts.append(f"{len(named) - most} more text(s)")
+    counts: dict[str, int] = {}
+    for t, why in left:
+        if not (t.name or t.value):
+            counts[why] = counts.get(why, 0) + 1
+    parts += [f"{n} shape{'s' if n > 1 else ''} ({why})" for why, n in counts.items()]
+    return "not listed: " + ", ".join(parts)
 
 
 def _menu_items(grey: Any, origin: tuple[int, int], popups: list[Rect], texts: list[Any]) -> list[Target]:
@@ -356,6 +427,23 @@ def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
     return Target(id=0, type=str(item.get("type") or "Element"), name=str(item.get("name") or ""), rect=rect,
                   source=Source.VISION, confidence=round(confidence, 2), states=["enabled"],
                   derived_from=f"vision: model box {[round(v) for v in box]} ({units})")
+
+
+def _ideographs_only(text: str) -> bool:
+    """Whether a read is one or two CJK ideographs and nothing else, other than those the
+    recogniser gives for a sign ("二" for "=": `ocr.LOOK_ALIKES`)."""
+    from winactions.locate.ocr import LOOK_ALIKES
+
+    signs = text.replace(" ", "")
+    return 0 < len(signs) <= 2 and not all(ord(ch) in LOOK_ALIKES for ch in signs) and \
+        all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in signs)
+
+
+def _mostly_latin(texts: list[str]) -> bool:
+    """Whether a window's text is Latin script: more reads hold Latin letters than ideographs.
+    Then a lone ideograph or two read on it is an icon: Geany's toolbar icons read as 旦 and 司."""
+    latin = sum(any(ch.isascii() and ch.isalpha() for ch in t) for t in texts)
+    return latin > sum(any("\u3400" <= ch <= "\u9fff" for ch in t) for t in texts)
 
 
 def _already_named(text: str, rect: Rect, targets: list[Target]) -> bool:

@@ -16,7 +16,16 @@ from typing import Any
 
 from winactions import progress
 from winactions.backends.base import Backend
-from winactions.errors import AppBusy, InvalidInput, NotFound, NoTree, StaleElement, WinctlError, WindowClosed
+from winactions.errors import (
+    AppBusy,
+    InvalidInput,
+    NoAccessibility,
+    NotFound,
+    NoTree,
+    StaleElement,
+    WinctlError,
+    WindowClosed,
+)
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
 from winactions.perception.accessibility import (
@@ -187,7 +196,7 @@ class DesktopSession:
                 detection = provider.detect(self.backend, window, detection)
             except AppBusy as exc:
                 raise self._explain_busy(window, exc) from None
-            except NoTree as exc:  # an app not on the bus (xmessage, Java without its bridge) still shows pixels
+            except (NoTree, NoAccessibility) as exc:  # an app not on the bus (xmessage), or no bus: pixels still
                 if detection is not None or not any(p.name.startswith("vision") for p in self.providers):
                     raise
                 # its open menus are read from pixels too, item by item (Tk's are X windows of their own)
@@ -202,7 +211,8 @@ class DesktopSession:
         previous = self.data.state
         unchanged = self._numbered_for is detection.targets and previous is not None \
             and previous.window == window and len(self.providers) == 1
-        numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets)
+        before = previous.targets if previous is not None and previous.window.id == window.id else []
+        numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets, before)
         self._numbered_for = detection.targets
         self._read = detection.nodes
         state = UIState(
@@ -234,9 +244,10 @@ class DesktopSession:
             self.providers = compose(self.providers[0], infer, vision, llm, thresholds)
             self._tiers_key = key
 
-    def _number(self, targets: list[Target]) -> list[Target]:
+    def _number(self, targets: list[Target], before: list[Target]) -> list[Target]:
         """Ids for the tree's targets first, then for derived ones, whose `derived_from`
-        names their anchors by index ([#i]) until the anchors have ids."""
+        names their anchors by index ([#i]) until the anchors have ids; a derived one seen
+        again where it was in `before` (the window's last state) keeps its id."""
         tree = self.registry.assign([t for t in targets if t.source is Source.ACCESSIBILITY])
         position_to_id = {}
         k = 0
@@ -247,7 +258,7 @@ class DesktopSession:
         derived = [t.model_copy(update={"derived_from": _PLACEHOLDER.sub(
             lambda m: f"[{position_to_id.get(int(m.group(1)), '?')}]", t.derived_from or "") or None})
             for t in targets if t.source is not Source.ACCESSIBILITY]
-        numbered = [*tree, *self.registry.assign(derived)]
+        numbered = [*tree, *self.registry.assign(derived, before)]
         return [t.model_copy(update={"parent_id": position_to_id.get(t.parent_id) if t.parent_id is not None
                                      else None}) for t in numbered]
 
@@ -466,7 +477,7 @@ class DesktopSession:
         window with no tree at all (xmessage; an app whose bridge is off)."""
         try:
             state = self.refresh_state(window)
-        except NoTree:
+        except (NoTree, NoAccessibility):
             return None
         prefer = (_takes_text, _is_control) if takes_text else (_is_control,)
         found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], prefer)

@@ -21,10 +21,11 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from dbus_fast import BusType, Message, MessageType, Variant
+from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
 from winactions.backends.base import TERMINAL, no_option, option_index
+from winactions.backends.linux import a11ybus
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
     IFACE,
@@ -38,8 +39,8 @@ from winactions.backends.linux.atspi_roles import (
 from winactions.errors import (
     ActionFailed,
     AppBusy,
-    BackendUnavailable,
     InvalidInput,
+    NoAccessibility,
     NotFound,
     StaleElement,
     WindowClosed,
@@ -320,7 +321,12 @@ class AtspiClient:
         self._bus: MessageBus | None = None
         self._sem: asyncio.Semaphore | None = None
         self._progress = time.monotonic()  # when the last reply arrived
-        self._run(self._connect(), timeout=15)
+        self.bus_note = ""  # why the bus read may not be this display's ("" when it is)
+        try:
+            self._run(self._connect(), timeout=15, stall=12)  # its own steps give up sooner, saying why
+        except BaseException:
+            self._loop.call_soon_threadsafe(self._loop.stop)  # no thread left behind per failed attempt
+            raise
         if live:
             self._run(self._watch(), timeout=15)
 
@@ -352,33 +358,16 @@ class AtspiClient:
                     raise _stalled(doing, stall if quiet > stall else None, timeout, slow) from None
 
     async def _connect(self) -> None:
-        address = self._address or os.environ.get("AT_SPI_BUS_ADDRESS") or await self._bus_address()
-        try:
-            self._bus = await MessageBus(bus_address=address).connect()
-        except Exception as exc:
-            raise BackendUnavailable(f"cannot connect to the accessibility bus at {address}: {exc}",
-                                     hint="is at-spi2-core installed and a session bus running?") from None
+        if self._address:
+            try:
+                self._bus = await a11ybus.connect_checked(self._address)
+            except a11ybus.BusProblem as exc:
+                raise NoAccessibility(f"the accessibility bus at {self._address} {exc.reason}",
+                                      hint=a11ybus.PIXELS) from None
+        else:
+            found = await a11ybus.open_bus()  # this display's, as its apps find it
+            self._bus, self.bus_note = found.bus, found.note
         self._sem = asyncio.Semaphore(self._max_in_flight)
-
-    @staticmethod
-    async def _bus_address() -> str:
-        if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-            raise BackendUnavailable("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)",
-                                     hint="run inside a desktop session, or use the virtual desktop")
-        try:
-            session = await MessageBus(bus_type=BusType.SESSION).connect()
-        except Exception as exc:
-            raise BackendUnavailable(f"cannot reach the session bus: {exc}",
-                                     hint="is DBUS_SESSION_BUS_ADDRESS right?") from None
-        try:
-            reply = await session.call(Message(destination="org.a11y.Bus", path="/org/a11y/bus",
-                                               interface="org.a11y.Bus", member="GetAddress"))
-        finally:
-            session.disconnect()
-        if reply is None or reply.message_type is MessageType.ERROR:
-            raise BackendUnavailable("the session bus has no accessibility bus (org.a11y.Bus)",
-                                     hint="install at-spi2-core")
-        return str(reply.body[0])
 
     async def _call(self, dest: str, path: str, interface: str, member: str, signature: str = "",
                     body: list[Any] | None = None) -> list[Any]:

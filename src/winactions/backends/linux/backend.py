@@ -16,7 +16,7 @@ from functools import cached_property
 from PIL import Image
 
 from winactions.backends.base import IN_POPUP, Backend, Capability, MouseButton, WindowAction, covered_by_element
-from winactions.backends.linux import bridges, clipboard, held
+from winactions.backends.linux import a11ybus, bridges, clipboard, held
 from winactions.backends.linux import density as app_density
 from winactions.backends.linux.atspi import (
     MENU_SLACK,
@@ -149,8 +149,10 @@ class LinuxBackend(Backend):
             rank = (alike.index(window.id), len(alike)) if window.id in alike and len(alike) > 1 else None
             handle = self.atspi.find_frame(window.pid, window.title, window.rect, window.active, rank)
             if handle is None:
-                raise NoTree(f'window "{window.title}" exposes no accessibility tree',
-                               hint=bridges.no_tree_hint(window.pid))
+                note = self.atspi.bus_note  # the bus read may be another display's: then that, not the app
+                hint = f"run `winctl doctor`; {a11ybus.PIXELS}" if note else bridges.no_tree_hint(window.pid)
+                raise NoTree(f'window "{window.title}" exposes no accessibility tree' + (f" ({note})" if note else ""),
+                             hint=hint)
             self._frames[key] = handle
         return handle
 

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import TYPE_CHECKING
 
 from winactions.backends.base import Check
-from winactions.backends.linux import bridges
+from winactions.backends.linux import a11ybus, bridges
+from winactions.errors import NoAccessibility
+
+if TYPE_CHECKING:
+    from dbus_fast.aio import MessageBus
 
 VIRTUAL = ("or start a virtual desktop: python -m winactions.backends.linux.virtual_desktop -- winctl state "
            "(needs xvfb, openbox, dbus: scripts/setup.sh)")
@@ -57,65 +62,121 @@ async def _bus_checks() -> list[Check]:
     from dbus_fast import BusType, Message, MessageType
     from dbus_fast.aio import MessageBus
 
+    checks: list[Check] = []
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS") and not os.path.exists(
             os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"), "bus")):
-        return [Check("session bus", "fail", "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)",
-                      "run inside a desktop session, or start one: dbus-run-session -- winctl state; " + VIRTUAL)]
+        checks.append(Check("session bus", "fail", "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)",
+                            "run inside a desktop session, or start one: dbus-run-session -- winctl state; " + VIRTUAL))
+        return checks + await _accessibility_bus()
     try:
         session = await asyncio.wait_for(MessageBus(bus_type=BusType.SESSION).connect(), 3)
     except Exception as exc:
-        return [Check("session bus", "fail", f"cannot reach the session bus: {exc}",
-                      "check DBUS_SESSION_BUS_ADDRESS; dbus-run-session -- winctl state starts a private one")]
-    checks = [Check("session bus", "ok", "reachable")]
+        checks.append(Check("session bus", "fail", f"cannot reach the session bus: {exc}",
+                            "check DBUS_SESSION_BUS_ADDRESS; dbus-run-session -- winctl state starts a private one"))
+        return checks + await _accessibility_bus()
+    checks.append(Check("session bus", "ok", "reachable"))
     try:
-        reply = await asyncio.wait_for(session.call(Message(
-            destination="org.a11y.Bus", path="/org/a11y/bus", interface="org.a11y.Bus", member="GetAddress")), 10)
-        if reply is None or reply.message_type is MessageType.ERROR:
-            checks.append(Check("accessibility bus", "fail", "the session bus has no org.a11y.Bus",
-                                "install at-spi2-core (apt-get install at-spi2-core)"))
-            return checks
-        checks.append(Check("accessibility bus", "ok", str(reply.body[0])))
+        checks += await _accessibility_bus()
         status = await asyncio.wait_for(session.call(Message(
             destination="org.a11y.Bus", path="/org/a11y/bus", interface="org.freedesktop.DBus.Properties",
             member="Get", signature="ss", body=["org.a11y.Status", "IsEnabled"])), 5)
-        enabled = status is not None and status.message_type is not MessageType.ERROR and bool(status.body[0].value)
-        checks.append(Check("accessibility enabled", "ok", "org.a11y.Status IsEnabled is true") if enabled else
-                      Check("accessibility enabled", "warn", "org.a11y.Status IsEnabled is false: Chromium, "
-                            "Electron and Firefox keep their tree to themselves until it is on", ENABLE))
-        checks.append(await _apps(str(reply.body[0])))
+        if status is not None and status.message_type is not MessageType.ERROR:
+            enabled = bool(status.body[0].value)
+            checks.append(Check("accessibility enabled", "ok", "org.a11y.Status IsEnabled is true") if enabled else
+                          Check("accessibility enabled", "warn", "org.a11y.Status IsEnabled is false: Chromium, "
+                                "Electron and Firefox keep their tree to themselves until it is on", ENABLE))
     except asyncio.TimeoutError:
-        checks.append(Check("accessibility bus", "fail", "org.a11y.Bus did not answer within 10 s",
+        checks.append(Check("accessibility enabled", "fail", "org.a11y.Bus did not answer within 5 s",
                             "restart the session's at-spi-bus-launcher (or log out and in)"))
     finally:
         session.disconnect()
     return checks
 
 
-async def _apps(address: str) -> Check:
-    """How many applications have registered with the accessibility registry."""
-    from dbus_fast import Message, MessageType
-    from dbus_fast.aio import MessageBus
-
+async def _accessibility_bus() -> list[Check]:
+    """The bus this display's apps are on (found as they find it), whether it answers, whether
+    the session bus hands out the same one, and the apps registered on it."""
     try:
-        bus = await asyncio.wait_for(MessageBus(bus_address=address).connect(), 3)
-    except Exception as exc:
-        return Check("accessible apps", "fail", f"cannot connect to the accessibility bus: {exc}",
-                     "restart the session's at-spi-bus-launcher (or log out and in)")
+        found = await a11ybus.open_bus()
+    except NoAccessibility as exc:
+        return [Check("accessibility bus", "fail", exc.message, exc.hint or "")]
+    try:
+        checks = [Check("accessibility bus", "warn", f"{found.address} (from {found.source}): {found.note}",
+                        "run winctl from a terminal of this display's desktop session") if found.note else
+                  Check("accessibility bus", "ok", f"this display's, answers: {found.address} (from {found.source})")]
+        if found.source == a11ybus.ROOT and os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+            checks += await _session_hands_out(found.address)
+        checks.append(await _apps(found.bus))
+    finally:
+        found.bus.disconnect()
+    return checks
+
+
+async def _session_hands_out(address: str) -> list[Check]:
+    """A warning when the session bus's org.a11y.Bus hands out another bus than this display's."""
+    try:
+        session, launcher = await a11ybus.session_address()
+    except NoAccessibility:
+        return []  # the session bus's own check says what is wrong with it
+    if session is None or session == address:
+        return []
+    theirs = a11ybus.launcher_display(launcher)
+    return [Check("session's accessibility bus", "warn",
+                  f"the session bus hands out {session}" + (f" (display {theirs}'s)" if theirs else "") +
+                  ", not this display's: Qt apps started from this shell register there, where winctl "
+                  "does not look", "run winctl and the apps from a terminal of this display's desktop session "
+                  "(DBUS_SESSION_BUS_ADDRESS of this display)")]
+
+
+async def _apps(bus: MessageBus) -> Check:
+    """How many applications have registered with the accessibility registry, and how many of
+    them have a window on this display."""
+    from dbus_fast import Message, MessageType
+
     try:
         reply = await asyncio.wait_for(bus.call(Message(
             destination="org.a11y.atspi.Registry", path="/org/a11y/atspi/accessible/root",
-            interface="org.freedesktop.DBus.Properties", member="Get", signature="ss",
-            body=["org.a11y.atspi.Accessible", "ChildCount"])), 5)
-    finally:
-        bus.disconnect()
+            interface="org.a11y.atspi.Accessible", member="GetChildren")), 5)
+    except asyncio.TimeoutError:
+        reply = None
     if reply is None or reply.message_type is MessageType.ERROR:
         return Check("accessible apps", "fail", "the accessibility registry does not answer",
                      "install at-spi2-core; restart the session")
-    count = int(reply.body[0].value)
-    if count == 0:
+    names = [str(ref[0]) for ref in reply.body[0]]
+    if not names:
         return Check("accessible apps", "warn", "no application has registered its tree yet",
                      "start apps with winctl launch PROGRAM, which switches each toolkit's bridge on")
-    return Check("accessible apps", "ok", f"{count} applications expose a tree")
+    pids = set()
+    for name in names:
+        owner = await asyncio.wait_for(bus.call(Message(
+            destination="org.freedesktop.DBus", path="/org/freedesktop/DBus", interface="org.freedesktop.DBus",
+            member="GetConnectionUnixProcessID", signature="s", body=[name])), 5)
+        if owner is not None and owner.message_type is not MessageType.ERROR:
+            pids.add(int(owner.body[0]))
+    here = _pids_with_windows()
+    if here is None:
+        return Check("accessible apps", "ok", f"{len(names)} applications expose a tree")
+    mine = len(pids & here)
+    if mine == 0 and here:
+        return Check("accessible apps", "warn", f"{len(names)} applications expose a tree, none of them with a "
+                     f"window on this display ({os.environ.get('DISPLAY')})",
+                     "start this display's apps with winctl launch PROGRAM (another desktop's apps may share this bus)")
+    return Check("accessible apps", "ok", f"{len(names)} applications expose a tree, {mine} with a window on this "
+                 f"display")
+
+
+def _pids_with_windows() -> set[int] | None:
+    """The processes with a top-level window on this display (None when it cannot be read)."""
+    from winactions.backends.linux.x11windows import X11Windows
+
+    try:
+        windows = X11Windows()
+    except Exception:  # no display: its own check says so
+        return None
+    try:
+        return {w.pid for w in windows.list_windows() if w.pid}
+    finally:
+        windows.close()
 
 
 def environment_checks() -> list[Check]:

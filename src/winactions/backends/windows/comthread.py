@@ -4,7 +4,8 @@ UIA objects belong to the apartment that created them, and a UIA client that cal
 several threads (a daemon's worker, its ping handler, the MCP server's event loop) trades
 crashes for races. One thread initializes COM, creates the IUIAutomation object and makes
 every native call; callers wait for the result. A call that outlives `timeout` becomes
-`AppBusy` instead of hanging the caller.
+`AppBusy` instead of hanging the caller; a thread whose start failed (COM or UI Automation
+could not be set up) makes every call `BackendUnavailable`, naming the error.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from winactions.backends.windows.native import Native
-from winactions.errors import AppBusy
+from winactions.errors import AppBusy, BackendUnavailable
+
+START_HINT = ("UI Automation works only in a logged-in, interactive Windows desktop session (not a service, "
+              "not SSH without a desktop) with UIAutomationCore.dll registered; run `winctl doctor` for the rest")
 
 
 class OnComThread:
@@ -23,8 +27,22 @@ class OnComThread:
     def __init__(self, native: Native, timeout: float = 60.0) -> None:
         self._native = native
         self._timeout = timeout
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="uia-com",
-                                        initializer=native.init_com_thread)
+        self._start_error: Exception | None = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="uia-com", initializer=self._start)
+
+    def _start(self) -> None:
+        """Set up COM on the thread; a failure is kept, not raised (an initializer that raises
+        breaks the pool into `BrokenThreadPool` and logs a traceback to the user's terminal)."""
+        try:
+            self._native.init_com_thread()
+        except Exception as exc:
+            self._start_error = exc
+
+    def _on_thread(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        if self._start_error is not None:
+            exc = self._start_error
+            raise BackendUnavailable(f"UI Automation did not start: {type(exc).__name__}: {exc}", hint=START_HINT)
+        return method(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._native, name)
@@ -32,7 +50,7 @@ class OnComThread:
             return method
 
         def on_thread(*args: Any, **kwargs: Any) -> Any:
-            future = self._pool.submit(method, *args, **kwargs)
+            future = self._pool.submit(self._on_thread, method, *args, **kwargs)
             try:
                 return future.result(timeout=self._timeout)
             except FutureTimeout:
