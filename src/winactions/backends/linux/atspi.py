@@ -16,7 +16,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -277,6 +277,7 @@ class AtspiClient:
     def __init__(self, address: str | None = None, max_in_flight: int = 64, live: bool = False) -> None:
         self._address = address
         self._live = live
+        self._renames_heard = False  # outside live mode: `_hear_renames` was done
         self._logs: dict[str, EventLog] = {}  # bus name -> its change events
         self.last_read = ""  # live mode: how the last snapshot was made: "kept", "changes" or "whole"
         self._cache: dict[tuple[str, str], _Cached] = {}
@@ -866,11 +867,23 @@ class AtspiClient:
             await self._maybe(REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent",
                               "sass", [event, [], ""])
 
+    async def _hear_renames(self) -> None:
+        """Listen to every app's name changes (registered with the registry, which tells the
+        apps before it answers: a name read after this is answered after any rename since)."""
+        assert self._bus is not None
+        self._bus.add_message_handler(self._on_message)
+        await self._call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", "s",
+                         [f"type='signal',interface='{IFACE}Event.Object',member='PropertyChange'"])
+        await self._maybe(REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent",
+                          "sass", ["object:property-change:accessible-name", [], ""])
+
     def _on_message(self, message: Message) -> None:
         if message.message_type is MessageType.SIGNAL and (message.interface or "").startswith(IFACE + "Event."):
             detail = message.body[0] if message.body and isinstance(message.body[0], str) else ""
+            data = getattr(message.body[3], "value", None) if len(message.body) > 3 else None
             log = self._logs.setdefault(message.sender or "", EventLog())
-            log.add(Event(message.path or "", message.interface or "", message.member or "", detail))
+            log.add(Event(message.path or "", message.interface or "", message.member or "", detail,
+                          data if isinstance(data, str) else ""))
 
     async def _snapshot_live(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
         """The cached tree when nothing changed; what changed read again; else a fresh read.
@@ -1326,6 +1339,27 @@ class AtspiClient:
         return self._run(self._find_frame(pid, title, rect, active, rank))
 
     # -- acting -----------------------------------------------------------------------------
+    def name_watch(self, handle: str) -> Callable[[], tuple[str | None, list[str]]]:
+        """`Backend.name_watch`: the name read in one request; the renames are the app's
+        accessible-name change events since the watch was made (a reply comes after every event
+        the app sent before it, so once a read returns they are all in). Outside live mode they
+        are listened to from the first watch on."""
+        dest, path = self._run(self._resolve(handle))
+        if not self._live and not self._renames_heard:
+            self._run(self._hear_renames())
+            self._renames_heard = True
+        log = self._logs.setdefault(dest, EventLog())
+        mark = log.count
+
+        def read() -> tuple[str | None, list[str]]:
+            reply = self._run(self._maybe(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
+            events = log.since(mark) or []
+            heard = [e.value for e in events if e.path == path and e.member == "PropertyChange"
+                     and e.detail == "accessible-name"]
+            return (str(reply[0].value) if reply else None), heard
+
+        return read
+
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         try:
             async def perform() -> str:

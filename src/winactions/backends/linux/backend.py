@@ -249,6 +249,9 @@ class LinuxBackend(Backend):
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         return self.atspi.perform(handle, operation, argument)
 
+    def name_watch(self, handle: str) -> Callable[[], tuple[str | None, list[str]]]:
+        return self.atspi.name_watch(handle)
+
     def chooses_silently(self, handle: str) -> bool:
         return self.atspi.chooses_silently(handle)
 
