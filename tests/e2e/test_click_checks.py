@@ -1,5 +1,5 @@
-"""A click is reported done only when it reached what was named (issue 40, item 5).
-Each outcome is checked in the app: the fixture's log."""
+"""A click is reported done only when it reached what was named (issue 40, items 5 and 7).
+Each outcome is checked in the app: the fixture's log, galculator's display."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, start_app, stop_app
+from tests.e2e.test_locate_real_apps import display, shows
+from tests.e2e.test_short_labels_live import wait_for_buttons
+from tests.e2e.test_toolkits import launch  # noqa: F401  (launch: an app in a fresh home)
 from tests.e2e.test_trust import Daemon, daemon  # noqa: F401  (daemon: winctl through the session's daemon)
 from tests.fixtures.applog import AppLog
 
@@ -138,3 +141,39 @@ def test_over_mcp_a_relabelling_button_is_never_reported_as_clicked(desktop, tmp
             assert [(c["widget"], c["label"]) for c in clicked] == [("left", "Keep")], text
         elif "nothing was done" in text:
             assert clicked == [], text
+
+
+@pytest.fixture
+def galculator(launch, desktop, winctl):  # noqa: F811
+    """galculator, the pointer parked where no tooltip opens."""
+    import subprocess
+
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
+    launch(["galculator"], title="galculator")
+    wait_for_buttons(winctl, 20)
+
+
+@pytest.mark.parametrize("route", ["one-shot", "daemon"])
+def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, galculator, winctl,
+                                                                        daemon):  # noqa: F811
+    """galculator: MS pressed three times (by its action) opens its menu three times, each
+    over the last; Escape closes the top one and lets the X pointer grab go, the others stay
+    open. `click name:1 --via input` printed `via mouse` rc 0: the press only closed a menu
+    (GTK keeps its own grab for an open menu, the X server none), and "1" was never entered.
+    A click on the app while one of its menus is open elsewhere is refused, nothing pressed."""
+    run = winctl if route == "one-shot" else daemon
+    run("focus", "galculator")
+    for _ in range(3):
+        run("click", "name:MS", "--via", "semantic")
+    run("keys", "Escape")
+    time.sleep(0.3)
+    refused = run("click", "name:1", "--via", "input", expect=4)
+    assert "an open menu of its app" in refused.err, refused.err
+    assert "nothing was clicked" in refused.err
+    assert "winctl keys Escape" in refused.err
+    assert [text.split()[0] for text in display(winctl) if text.split()] == ["0"], display(winctl)
+    for _ in range(3):  # the menus closed as the hint says, the click goes through
+        run("keys", "Escape")
+        time.sleep(0.2)
+    assert "via mouse" in run("click", "name:1", "--via", "input").out
+    shows(winctl, "1")

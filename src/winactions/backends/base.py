@@ -80,6 +80,7 @@ class MouseButton(str, Enum):
 COVERED_BY_TOOLTIP = "a tooltip"
 COVERED_BY_NOTIFICATION = "a notification"
 COVERED_BY_POPUP = "an open menu or popup (a click there only closes it)"
+COVERED_BY_APP_MENU = "an open menu of its app (the app takes a click anywhere in it as one that closes the menu)"
 COVERED_BY_HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go)"
 
 
