@@ -29,6 +29,7 @@ CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
+STILL_HANDLING = "the app is still handling it)"  # how `Backend.perform` ends when the handler has not returned
 MOUSE_TAKEN = 0.02  # s: by when an app has taken a click queued with its other events (a frame's pause)
 RESTORE_SETTLE = 1.0  # s: how long an app may take to place its elements again after its window is restored
 MENU_LEFT_OPEN = "the app leaves its menu open after a semantic press: `winctl keys Escape` closes it"
@@ -226,14 +227,17 @@ def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | Non
     that name (two buttons that swap "Keep" and "Delete"), or the press renamed it: either way
     the press is not reported as done. An element gone after its press is no rename (a
     dialog's button that closed it)."""
-    if watch is None or node is None:
-        return
-    now, heard = watch()
-    names = [*heard, now]
-    if settle:
-        time.sleep(settle)
+    if watch is None or node is None or how.endswith(STILL_HANDLING):
+        return  # a handler still running (a modal dialog's) answers nothing until it is done
+    try:
         now, heard = watch()
-        names += [*heard, now]
+        names = [*heard, now]
+        if settle:
+            time.sleep(settle)
+            now, heard = watch()
+            names += [*heard, now]
+    except WinctlError:
+        return  # the press went; the app does not answer about its name: no rename is known
     other = next((name for name in names if name is not None and name != node.name), None)
     if other is not None:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") was renamed "{other}" as it was '

@@ -69,6 +69,7 @@ CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:R
 SHEET_CELLS = 1_000_000
 ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
+NAME_STALL_SECONDS = 0.3  # a name read right after a press: an app that does not answer is still in its handler
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
 APP_ROOT = "/org/a11y/atspi/accessible/root"  # an app's root: the parent of its windows
 LIBREOFFICE_NAMES = {"soffice", "soffice.bin", "libreoffice"}  # its app root's name
@@ -277,7 +278,6 @@ class AtspiClient:
     def __init__(self, address: str | None = None, max_in_flight: int = 64, live: bool = False) -> None:
         self._address = address
         self._live = live
-        self._renames_heard = False  # outside live mode: `_hear_renames` was done
         self._logs: dict[str, EventLog] = {}  # bus name -> its change events
         self.last_read = ""  # live mode: how the last snapshot was made: "kept", "changes" or "whole"
         self._cache: dict[tuple[str, str], _Cached] = {}
@@ -867,16 +867,6 @@ class AtspiClient:
             await self._maybe(REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent",
                               "sass", [event, [], ""])
 
-    async def _hear_renames(self) -> None:
-        """Listen to every app's name changes (registered with the registry, which tells the
-        apps before it answers: a name read after this is answered after any rename since)."""
-        assert self._bus is not None
-        self._bus.add_message_handler(self._on_message)
-        await self._call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "AddMatch", "s",
-                         [f"type='signal',interface='{IFACE}Event.Object',member='PropertyChange'"])
-        await self._maybe(REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent",
-                          "sass", ["object:property-change:accessible-name", [], ""])
-
     def _on_message(self, message: Message) -> None:
         if message.message_type is MessageType.SIGNAL and (message.interface or "").startswith(IFACE + "Event."):
             detail = message.body[0] if message.body and isinstance(message.body[0], str) else ""
@@ -1340,23 +1330,21 @@ class AtspiClient:
 
     # -- acting -----------------------------------------------------------------------------
     def name_watch(self, handle: str) -> Callable[[], tuple[str | None, list[str]]]:
-        """`Backend.name_watch`: the name read in one request; the renames are the app's
+        """`Backend.name_watch`: the name read as `refresh` reads it; the renames are the app's
         accessible-name change events since the watch was made (a reply comes after every event
-        the app sent before it, so once a read returns they are all in). Outside live mode they
-        are listened to from the first watch on."""
+        the app sent before it, so once a read returns they are all in); heard in live mode only
+        (registering for them from a one-shot process kept a GTK app's modal dialog from its keys)."""
         dest, path = self._run(self._resolve(handle))
-        if not self._live and not self._renames_heard:
-            self._run(self._hear_renames())
-            self._renames_heard = True
         log = self._logs.setdefault(dest, EventLog())
         mark = log.count
 
         def read() -> tuple[str | None, list[str]]:
-            reply = self._run(self._maybe(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
+            # named as `refresh` names it (a field by its label); an app still in the press's handler is busy
+            node = self._run(self._refresh((dest, path)), stall=NAME_STALL_SECONDS)
             events = log.since(mark) or []
             heard = [e.value for e in events if e.path == path and e.member == "PropertyChange"
                      and e.detail == "accessible-name"]
-            return (str(reply[0].value) if reply else None), heard
+            return (None if node is None else node.name), heard
 
         return read
 
