@@ -192,6 +192,9 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
 
 
+# named by what they hold or show, which a press changes: a Java combo box opened by a click was
+# named "first.txt (/tmp/...)", not "/tmp/.../first.txt", a GTK one is named by its choice
+NAMED_BY_CONTENT = frozenset({"ComboBox", "Edit", "Spinner", "Slider", "Document"})
 NameWatch = Callable[[], tuple[str | None, list[str]]]  # `Backend.name_watch`
 
 
@@ -226,8 +229,9 @@ def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | Non
     events). Any other name means the app may have taken the press for one on the element of
     that name (two buttons that swap "Keep" and "Delete"), or the press renamed it: either way
     the press is not reported as done. An element gone after its press is no rename (a
-    dialog's button that closed it)."""
-    if watch is None or node is None or how.endswith(STILL_HANDLING):
+    dialog's button that closed it), nor is a new name of one named by what it holds
+    (NAMED_BY_CONTENT)."""
+    if watch is None or node is None or how.endswith(STILL_HANDLING) or target.type in NAMED_BY_CONTENT:
         return  # a handler still running (a modal dialog's) answers nothing until it is done
     try:
         now, heard = watch()
