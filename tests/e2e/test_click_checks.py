@@ -178,3 +178,19 @@ def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, g
         time.sleep(0.2)
     assert "via mouse" in run("click", "name:1", "--via", "input").out
     shows(winctl, "1")
+
+
+def test_over_mcp_a_click_in_an_app_whose_menu_is_open_is_refused(galculator, winctl, desktop, tmp_path):
+    from tests.e2e.test_mcp import run_client
+
+    async def script(session):
+        await session.call_tool("focus", {"window": "galculator"})
+        for _ in range(3):
+            await session.call_tool("click", {"id": "name:MS", "via": "semantic"})
+        await session.call_tool("keys", {"keys": ["Escape"]})
+        time.sleep(0.3)
+        return await session.call_tool("click", {"id": "name:1", "via": "input"})
+
+    refused = run_client(desktop, tmp_path, script)
+    assert refused.is_error and "an open menu of its app" in refused.content[0].text, refused.content[0].text
+    assert [text.split()[0] for text in display(winctl) if text.split()] == ["0"], display(winctl)
