@@ -1342,9 +1342,11 @@ class AtspiClient:
             # named as `refresh` names it (a field by its label); an app still in the press's handler is busy
             node = self._run(self._refresh((dest, path)), stall=NAME_STALL_SECONDS)
             events = log.since(mark) or []
-            heard = [e.value for e in events if e.path == path and e.member == "PropertyChange"
-                     and e.detail == "accessible-name"]
-            return (None if node is None else node.name), heard
+            gtk4 = self._toolkit_of.get(dest) == "gtk4"
+            heard = [_gtk4_name(e.value) if gtk4 else e.value for e in events
+                     if e.path == path and e.member == "PropertyChange" and e.detail == "accessible-name"]
+            # a name emptied is not heard: an element without one is named by its label, as `refresh` reads it
+            return (None if node is None else node.name), [name for name in heard if name]
 
         return read
 
@@ -1759,11 +1761,16 @@ def _gtk4_normalized(raw: _Raw, states: frozenset[str]) -> tuple[frozenset[str],
         extra.add("showing")
     if raw.states and raw.states[0] & SENSITIVE_BIT:
         extra.add("enabled")
-    name = "" if GTK4_CLASS_NAME.match(raw.name) else raw.name
+    return states | extra, _gtk4_name(raw.name)
+
+
+def _gtk4_name(name: str) -> str:
+    """A GTK 4.8 name in other toolkits' words (see `_gtk4_normalized`)."""
+    name = "" if GTK4_CLASS_NAME.match(name) else name
     half = len(name) // 2
     if len(name) % 2 and name[half] == " " and name[:half] == name[half + 1:]:
         name = name[:half]
-    return states | extra, name
+    return name
 
 
 def _usable_names(names: tuple[str, ...] | list[str]) -> bool:
