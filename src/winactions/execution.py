@@ -29,6 +29,8 @@ CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
 OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
+STILL_HANDLING = "the app is still handling it)"  # how `Backend.perform` ends when the handler has not returned
+MOUSE_TAKEN = 0.02  # s: by when an app has taken a click queued with its other events (a frame's pause)
 RESTORE_SETTLE = 1.0  # s: how long an app may take to place its elements again after its window is restored
 MENU_LEFT_OPEN = "the app leaves its menu open after a semantic press: `winctl keys Escape` closes it"
 POPUP_CONTENT = frozenset({"MenuItem", "Menu", "ListItem"})  # may be inside an open menu or drop-down ...
@@ -177,6 +179,7 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
         if node is not None and node.role == "MenuItem":
             left_open, in_call = backend.keeps_menu_open(node.handle), backend.acts_in_call(node.handle)
         if not ((left_open or in_call) and via is Via.AUTO and target.rect is not None):
+            watch = named_as_checked(backend, target, node, CLICK_OPERATIONS)
             try:
                 method, note = try_semantic(backend, node, CLICK_OPERATIONS)
             except ModalInCall as undone:
@@ -184,6 +187,7 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
                 method, note = None, f'its action opened "{undone.dialog}" inside the accessibility call, ' \
                                      "holding the app: closed it again, and clicked with the mouse"
             if method:
+                pressed_as_checked(watch, target, node, f"via {method}")
                 return method, None, MENU_LEFT_OPEN if left_open else ""
     if via is Via.SEMANTIC:
         raise ActionFailed(f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
@@ -192,7 +196,9 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     uncovered(backend, window, target, node, x, y)
     if target.type in DOUBLE_CLICK_TYPES:  # two actions must not reach the app as one double-click
         backend.space_clicks(x, y)
+    watch = named_as_checked(backend, target, node)
     backend.click(x, y, button, count)
+    pressed_as_checked(watch, target, node, f"with the mouse at ({x}, {y})", MOUSE_TAKEN)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
 
 
@@ -205,6 +211,63 @@ def _still_shown(backend: Backend, target: Target, node: Node | None, undone: Mo
             or fresh.rect.intersect(target.rect) is None:
         raise undone
     return fresh
+
+
+# named by what they hold or show, which a press changes: a Java combo box opened by a click was
+# named "first.txt (/tmp/...)", not "/tmp/.../first.txt", a GTK one is named by its choice
+NAMED_BY_CONTENT = frozenset({"ComboBox", "Edit", "Spinner", "Slider", "Document"})
+NameWatch = Callable[[], tuple[str | None, list[str]]]  # `Backend.name_watch`
+
+
+def named_as_checked(backend: Backend, target: Target, node: Node | None,
+                     operations: tuple[Operation, ...] | None = None) -> NameWatch | None:
+    """The element's own name read again right before it is pressed (by one of `operations`
+    it has, or by the mouse when None); the press is refused, nothing done, when the element
+    is gone or carries another name than when its id was checked: an app may relabel it
+    between that check and the press. Returns the watch for `pressed_as_checked`; None for
+    what is not an element of the tree (a target located in the pixels), or when none of
+    `operations` would press it."""
+    if node is None or target.source is not Source.ACCESSIBILITY:
+        return None
+    if operations is not None and not any(op in node.operations for op in operations):
+        return None
+    watch = backend.name_watch(node.handle)
+    now, _ = watch()
+    if now is None:
+        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") is gone; nothing was done',
+                           hint="the UI changed — run `winctl state`")
+    if now != node.name:
+        raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now "{now}"; '
+                           "nothing was done", hint="the UI changed — run `winctl state`")
+    return watch
+
+
+def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | None, how: str,
+                       settle: float = 0.0) -> None:
+    """Right after a press: the element's name read again, with every rename the app announced
+    since the read before it (`named_as_checked`); with `settle`, once more that long after,
+    for a press the app takes in its own time (the mouse's, queued with the app's other
+    events). Any other name means the app may have taken the press for one on the element of
+    that name (two buttons that swap "Keep" and "Delete"), or the press renamed it: either way
+    the press is not reported as done. An element gone after its press is no rename (a
+    dialog's button that closed it), nor is a new name of one named by what it holds
+    (NAMED_BY_CONTENT)."""
+    if watch is None or node is None or how.endswith(STILL_HANDLING) or target.type in NAMED_BY_CONTENT:
+        return  # a handler still running (a modal dialog's) answers nothing until it is done
+    try:
+        now, heard = watch()
+        names = [*heard, now]
+        if settle:
+            time.sleep(settle)
+            now, heard = watch()
+            names += [*heard, now]
+    except WinctlError:
+        return  # the press went; the app does not answer about its name: no rename is known
+    other = next((name for name in names if name is not None and name != node.name), None)
+    if other is not None:
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") was renamed "{other}" as it was '
+                           f'clicked {how}: the click may have reached "{other}" (or the click itself renamed it)',
+                           hint="run `winctl state` and check what the click did before acting again")
 
 
 def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, forced: str) -> None:

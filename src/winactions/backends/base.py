@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
@@ -80,6 +80,7 @@ class MouseButton(str, Enum):
 COVERED_BY_TOOLTIP = "a tooltip"
 COVERED_BY_NOTIFICATION = "a notification"
 COVERED_BY_POPUP = "an open menu or popup (a click there only closes it)"
+COVERED_BY_APP_MENU = "an open menu of its app (the app takes a click anywhere in it as one that closes the menu)"
 COVERED_BY_HELD_BUTTON = "a mouse button held down (`winctl mouse-up` lets it go)"
 
 
@@ -154,6 +155,17 @@ class Backend(ABC):
 
         The returned node's `parent` is None: it stands alone.
         """
+
+    def name_watch(self, handle: str) -> Callable[[], tuple[str | None, list[str]]]:
+        """A reader of the element's own name (`Node.name`), for the moments right before and
+        right after a press: each call reads the name now (None when the element is gone) and
+        returns it with the names the app announced for it since the watch was made, in order
+        ([] where the platform does not announce renames, or they are not listened to)."""
+        def read() -> tuple[str | None, list[str]]:
+            node = self.refresh(handle)
+            return (node.name if node is not None else None), []
+
+        return read
 
     @abstractmethod
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:

@@ -17,7 +17,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -88,6 +88,7 @@ SHEET_CELLS = 1_000_000
 ADDRESS = re.compile(r"^\$?([A-Z]{1,4})\$?([0-9]{1,8})$")  # a spreadsheet cell's name: "B12"
 ACTION_STALL_SECONDS = 1.5  # an action handler that runs longer is treated as "sent, app busy"
 REPLY_PROBE = 0.2  # s an action's reply may take before the app is asked something else meanwhile
+NAME_STALL_SECONDS = 0.3  # a name read right after a press: an app that does not answer is still in its handler
 HIDDEN_EXTENT = -(2**31)  # what hidden scrollbars report as their position
 APP_ROOT = "/org/a11y/atspi/accessible/root"  # an app's root: the parent of its windows
 LIBREOFFICE_NAMES = {"soffice", "soffice.bin", "libreoffice"}  # its app root's name
@@ -932,8 +933,10 @@ class AtspiClient:
     def _on_message(self, message: Message) -> None:
         if message.message_type is MessageType.SIGNAL and (message.interface or "").startswith(IFACE + "Event."):
             detail = message.body[0] if message.body and isinstance(message.body[0], str) else ""
+            data = getattr(message.body[3], "value", None) if len(message.body) > 3 else None
             log = self._logs.setdefault(message.sender or "", EventLog())
-            log.add(Event(message.path or "", message.interface or "", message.member or "", detail))
+            log.add(Event(message.path or "", message.interface or "", message.member or "", detail,
+                          data if isinstance(data, str) else ""))
 
     async def _snapshot_live(self, root: tuple[str, str], max_nodes: int) -> Snapshot:
         """The cached tree when nothing changed; what changed read again; else a fresh read.
@@ -1436,6 +1439,27 @@ class AtspiClient:
         return self._run(self._find_frame(pid, title, rect, active, rank))
 
     # -- acting -----------------------------------------------------------------------------
+    def name_watch(self, handle: str) -> Callable[[], tuple[str | None, list[str]]]:
+        """`Backend.name_watch`: the name read as `refresh` reads it; the renames are the app's
+        accessible-name change events since the watch was made (a reply comes after every event
+        the app sent before it, so once a read returns they are all in); heard in live mode only
+        (registering for them from a one-shot process kept a GTK app's modal dialog from its keys)."""
+        dest, path = self._run(self._resolve(handle))
+        log = self._logs.setdefault(dest, EventLog())
+        mark = log.count
+
+        def read() -> tuple[str | None, list[str]]:
+            # named as `refresh` names it (a field by its label); an app still in the press's handler is busy
+            node = self._run(self._refresh((dest, path)), stall=NAME_STALL_SECONDS)
+            events = log.since(mark) or []
+            gtk4 = self._toolkit_of.get(dest) == "gtk4"
+            heard = [_gtk4_name(e.value) if gtk4 else e.value for e in events
+                     if e.path == path and e.member == "PropertyChange" and e.detail == "accessible-name"]
+            # a name emptied is not heard: an element without one is named by its label, as `refresh` reads it
+            return (None if node is None else node.name), [name for name in heard if name]
+
+        return read
+
     def perform(self, handle: str, operation: Operation, argument: str | float | None = None) -> str:
         try:
             async def perform() -> str:
@@ -1868,11 +1892,16 @@ def _gtk4_normalized(raw: _Raw, states: frozenset[str]) -> tuple[frozenset[str],
         extra.add("showing")
     if raw.states and raw.states[0] & SENSITIVE_BIT:
         extra.add("enabled")
-    name = "" if GTK4_CLASS_NAME.match(raw.name) else raw.name
+    return states | extra, _gtk4_name(raw.name)
+
+
+def _gtk4_name(name: str) -> str:
+    """A GTK 4.8 name in other toolkits' words (see `_gtk4_normalized`)."""
+    name = "" if GTK4_CLASS_NAME.match(name) else name
     half = len(name) // 2
     if len(name) % 2 and name[half] == " " and name[:half] == name[half + 1:]:
         name = name[:half]
-    return states | extra, name
+    return name
 
 
 def _usable_names(names: tuple[str, ...] | list[str]) -> bool:

@@ -56,6 +56,7 @@ class Event:
     interface: str
     member: str
     detail: str
+    value: str = ""  # what a property change set the property to, when it is text (a new name)
 
 
 def scope_of(event: Event) -> Scope:

@@ -258,6 +258,9 @@ class LinuxBackend(Backend):
         before = self.x11.client_ids()
         return held.released(self.atspi, self.x11, handle, before, self.atspi.perform(handle, operation, argument))
 
+    def name_watch(self, handle: str) -> Callable[[], tuple[str | None, list[str]]]:
+        return self.atspi.name_watch(handle)
+
     def chooses_silently(self, handle: str) -> bool:
         return self.atspi.chooses_silently(handle)
 

@@ -21,6 +21,7 @@ from Xlib.ext import res
 from Xlib.protocol import event
 
 from winactions.backends.base import (
+    COVERED_BY_APP_MENU,
     COVERED_BY_HELD_BUTTON,
     COVERED_BY_NOTIFICATION,
     COVERED_BY_POPUP,
@@ -231,7 +232,8 @@ class X11Windows:
         when it is a tooltip or notification, another managed window, or — unless the element
         may be in one (`in_popup`) — a menu or popup. An open menu also holds the pointer
         (a grab): a click anywhere else only closes it (GTK swallowed a click on a button so).
-        So does a mouse button held down, which is named as such."""
+        So does a mouse button held down, which is named as such. An open menu of the window's
+        app that holds no grab (`_menu_open`) still takes the app's next click."""
         try:
             top = self.root.translate_coords(self.root, x, y).child
             if top and top.id != self._root_child(int(window_id, 16)):
@@ -246,12 +248,38 @@ class X11Windows:
                     client = self._client_of(top)
                     other = self._describe(int(client.id), 0) if client is not None else None  # type: ignore[attr-defined]
                     return covered_by_window(other.title if other is not None else "")
-            if in_popup or not self._pointer_grabbed():
+            if in_popup:
                 return None
-            # a held button grabs the pointer too (X's implicit grab): `mouse-down`, or a drag under way
-            return COVERED_BY_HELD_BUTTON if self.root.query_pointer().mask & BUTTONS_HELD else COVERED_BY_POPUP
+            if self._pointer_grabbed():
+                # a held button grabs the pointer too (X's implicit grab): `mouse-down`, or a drag under way
+                return COVERED_BY_HELD_BUTTON if self.root.query_pointer().mask & BUTTONS_HELD else COVERED_BY_POPUP
+            return COVERED_BY_APP_MENU if self._menu_open(window_id) else None
         except error.XError:
             return None  # a window went away while we looked: nothing known to be in the way
+
+    def _menu_open(self, window_id: str) -> bool:
+        """Whether the window's app has a menu open (one of its `popups` typed as a menu), with
+        or without a pointer grab: GTK keeps a grab of its own for an open menu, and takes the
+        app's next click anywhere as one that closes it. galculator's MS key, pressed three
+        times by its action, opened its menu three times; Escape closed the top one and let the
+        X grab go; a click on its 1 key then only closed the next menu, and nothing was entered."""
+        window = self._describe(int(window_id, 16), 0)
+        if window is None or window.pid is None:
+            return False
+        menus = {self.atom(name) for name in MENU_TYPES}
+        for child in reversed(self.root.query_tree().children):
+            try:
+                attributes = child.get_attributes()
+                if attributes.map_state != X.IsViewable:
+                    continue
+                if not attributes.override_redirect:
+                    return False
+                if set(self._prop(child, "_NET_WM_WINDOW_TYPE") or []) & menus and \
+                        self._own_popup(child, window) is not None:
+                    return True
+            except error.XError:
+                continue  # it closed while we looked
+        return False
 
     def popups(self, window: WindowInfo) -> list[Rect]:
         """Mapped override-redirect windows typed as menus, of the window's process (or, where
