@@ -30,6 +30,7 @@ pytestmark = pytest.mark.desktop
 ROUNDS = 20
 WINCTL = str(Path(sys.executable).with_name("winctl"))
 CLOSE_SECONDS = 10.0
+MENU_SECONDS = 3.0
 
 
 class Daemon:
@@ -84,9 +85,14 @@ def rounds(winctl: Winctl, desktop, main_title: str, open_dialog: Callable[[int]
 
 
 def menu_item(say: Callable[..., str], menu: str, item: str, menu_type: str = "Menu") -> str:
-    """Open `menu` and click `item` in it, each by the id the state gives it."""
+    """Open `menu` and click `item` in it, each by the id the state gives it. A GTK 4 popover
+    shows a frame or two after its button's action returns: the state is read again until it
+    lists the item (MENU_SECONDS)."""
     say("click", state_id(say("state"), menu_type, menu))
-    return say("click", state_id(say("state"), "MenuItem", item))
+    deadline = time.monotonic() + MENU_SECONDS
+    while f'[MenuItem] "{item}"' not in (read := say("state")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return say("click", state_id(read, "MenuItem", item))
 
 
 def state_id(text: str, type_: str, name: str) -> str:
@@ -199,6 +205,9 @@ def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_a
             assert read.startswith('Window: "Confirm"') and '[Edit] "Reason"' in read, read
             say("keys", "Escape")
             gone(desktop, "Confirm")
+            deadline = time.monotonic() + CLOSE_SECONDS  # the app logs the response after its window is gone
+            while len(log.events("dialog_response", since=mark)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
             assert [e["response"] for e in log.events("dialog_response", since=mark)] == ["cancel", "cancel"]
             assert say("state").startswith(f'Window: "{FIXTURE}"')
     finally:

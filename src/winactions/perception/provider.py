@@ -7,6 +7,7 @@ them and avoid duplicates.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -45,6 +46,17 @@ class AccessibilityProvider:
         self._last: tuple[object, list[Rect], list[Target]] | None = None
 
     def detect(self, backend: Backend, window: WindowInfo, base: Detection | None = None) -> Detection:
+        """The window's elements from its tree. A menu seen open over the window that no listed
+        element lies in is read again for up to POPUP_SETTLE: an app may list a menu's items a
+        moment after the menu shows; what it still does not list then is named in a warning."""
+        deadline = time.monotonic() + POPUP_SETTLE
+        while True:
+            detection = self._read(backend, window)
+            if not detection.popups or time.monotonic() > deadline:
+                return detection
+            time.sleep(0.1)
+
+    def _read(self, backend: Backend, window: WindowInfo) -> Detection:
         snapshot = backend.snapshot(window, max_nodes=self.max_nodes)
         screens = backend.screens()
         if backend.bound_window() == window.id and window.rect is not None:
@@ -66,6 +78,7 @@ class AccessibilityProvider:
         return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes, popups=popups)
 
 
+POPUP_SETTLE = 0.5  # s an open menu's items may take to be listed after the menu shows (GTK 4's popovers)
 SLACK = 2  # px an element listed in a menu may reach past the menu's window (its border)
 # what a menu or drop-down lists; the window's own controls under the menu do not count
 MENU_ENTRY_TYPES = frozenset({"Menu", "MenuItem", "List", "ListItem", "TreeItem"})
