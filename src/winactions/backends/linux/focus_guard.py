@@ -14,8 +14,8 @@ from collections.abc import Callable
 import psutil
 from Xlib import X, error
 from Xlib.display import Display
-from Xlib.ext import res
 
+from winactions.backends.linux.x11windows import client_pid
 from winactions.errors import ActionFailed
 from winactions.model import WindowInfo
 
@@ -146,16 +146,8 @@ class FocusGuard:
             return False
 
     def _pid(self, wid: int) -> int | None:
-        """The process of the X client that made the window (X-Resource), None if unknown."""
-        query = getattr(self.d, "res_query_client_ids", None)
-        if query is None or wid in NO_WINDOW:
-            return None
-        try:
-            reply = query([{"client": wid, "mask": res.LocalClientPIDMask}])
-        except error.XError:
-            return None
-        return next((int(item.value[0]) for item in reply.ids
-                     if item.spec.mask & res.LocalClientPIDMask and item.value), None)
+        """The process of the X client that made the window, None if unknown."""
+        return None if wid in NO_WINDOW else client_pid(self.d, wid)
 
     def _window_of(self, wid: int) -> WindowInfo | None:
         """The listed top-level window holding X window `wid` (itself or an ancestor)."""

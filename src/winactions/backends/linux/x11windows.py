@@ -176,15 +176,7 @@ class X11Windows:
         for apps that do not set _NET_WM_PID, as Tk (git gui, every tkinter program) and Xt
         (xcalc) do not. Without it `launch` waited its whole timeout for a window it had opened
         at once. None for a client on another machine, or a server without the extension."""
-        query = getattr(self.d, "res_query_client_ids", None)  # python-xlib adds it when the server has X-Resource
-        if query is None:
-            return None
-        try:
-            reply = query([{"client": wid, "mask": res.LocalClientPIDMask}])
-        except error.XError:
-            return None
-        return next((int(item.value[0]) for item in reply.ids
-                     if item.spec.mask & res.LocalClientPIDMask and item.value), None)
+        return client_pid(self.d, wid)
 
     def _is_splash(self, win: object, types: list[int], states: set[object]) -> bool:
         """A splash screen: typed so (GTK, Qt), or — as Java apps draw theirs, a plain
@@ -611,3 +603,17 @@ def _now_ms() -> int:
 def _since(when: int) -> float:
     """Seconds since `when` (ms, as `_now_ms`), across the 32-bit wrap."""
     return (_now_ms() - when) % 2**32 / 1000
+
+
+def client_pid(d: display.Display, wid: int) -> int | None:
+    """The process of the X client that made window `wid`, asked of the X server (X-Resource);
+    None for a client on another machine, a server without the extension, or a window gone."""
+    query = getattr(d, "res_query_client_ids", None)  # python-xlib adds it when the server has X-Resource
+    if query is None:
+        return None
+    try:
+        reply = query([{"client": wid, "mask": res.LocalClientPIDMask}])
+    except error.XError:
+        return None
+    return next((int(item.value[0]) for item in reply.ids
+                 if item.spec.mask & res.LocalClientPIDMask and item.value), None)
