@@ -67,6 +67,28 @@ class CellLeases:
         ref = self.get(table, place)
         return (place, ref) if ref is not None else None
 
+    def stand_ins(self, table: Ref, wanted: list[Place], grid: Grid) -> list[Place]:
+        """The places to read for `wanted` (a grid's first row and column, which give each column's
+        and row's place): a first-row place not leased gives way to a leased cell of its column
+        (one in the grid first). After the view scrolled down by a row, the first row's cells are
+        not asked for again; the first column's always are (its cells name the rows: their text
+        is kept in the listing)."""
+        r0, c0, r1, c1 = grid
+        kept = self._tables.get(table)
+        if kept is None:
+            return wanted
+        leased = set(self._live(kept, self._clock()))
+        by_column: dict[int, Place] = {}
+        for place in sorted(leased, key=lambda p: (not (r0 <= p[0] <= r1 and c0 <= p[1] <= c1), p)):
+            by_column.setdefault(place[1], place)
+        chosen: list[Place] = []
+        for place in wanted:
+            if place not in leased and place[0] == r0 and place[1] != c0 and place[1] in by_column:
+                place = by_column[place[1]]
+            if place not in chosen:
+                chosen.append(place)
+        return chosen
+
     def _live(self, kept: _Table, now: float) -> dict[Place, tuple[Ref, float]]:
         return {p: v for p, v in kept.cells.items() if now - v[1] <= LEASE_SECONDS}
 
