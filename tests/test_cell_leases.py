@@ -42,19 +42,21 @@ def test_a_place_handed_out_lately_is_taken_again_and_an_old_one_is_not():
     assert leases.get(SHEET, (3, 2)) is None
 
 
-def test_after_a_scroll_by_a_row_only_the_new_rows_first_cell_is_asked_for():
+def test_after_a_scroll_by_a_row_leased_cells_in_view_give_places_and_none_out_of_view():
+    """A cell scrolled out of view has no extent (LibreOffice says 0 x 0): it gives no column's
+    place. The first column's cells still in view, and the corner's hit cell of the new last
+    row, are taken again; the new first row is asked for, and the new row's first cell."""
     clock = Clock()
     leases = CellLeases(clock)
     for n, place in enumerate(cross(10, 0, 59, 26)):
         leases.keep(SHEET, place, cell(n))
-    leases.set_grid(SHEET, (10, 0, 59, 26))
+    leases.keep(SHEET, (60, 26), cell(99))  # the hit test of the new bottom-right corner
     scrolled = (11, 0, 60, 26)
-    wanted = cross(*scrolled)
-    chosen = leases.stand_ins(SHEET, wanted, scrolled)
+    chosen = leases.stand_ins(SHEET, cross(*scrolled), scrolled)
     asked = [p for p in chosen if leases.get(SHEET, p) is None]
-    assert asked == [(60, 0)]  # the row that came into view names itself in column A
-    # each column's place comes from the leased cell of the row above the view
-    assert {(10, c) for c in range(1, 27)} <= set(chosen)
+    assert asked == [(11, c) for c in range(1, 26)] + [(60, 0)]
+    assert (60, 26) in chosen and (11, 26) not in chosen  # column 26's place from the hit cell
+    assert not any(r == 10 for r, _ in chosen)  # out of view: never a stand-in
     assert {(r, 0) for r in range(11, 61)} <= set(chosen)  # the first column is always read
 
 

@@ -1985,10 +1985,13 @@ def _cells_to_read(grid: tuple[int, int, int, int], limit: int) -> list[tuple[in
 
 
 def _lines_of(read: dict[tuple[int, int], _Raw], r0: int, c0: int) -> tuple[dict[int, _Raw], dict[int, _Raw]]:
-    """A real cell for each column and each row read (the first row's and column's where read)."""
+    """A real cell with an extent for each column and each row read (the first row's and column's
+    where read); a cell out of view has none (LibreOffice says 0 x 0)."""
     columns: dict[int, _Raw] = {}
     rows: dict[int, _Raw] = {}
     for (r, c), raw in sorted(read.items(), key=lambda item: (item[0][0] != r0, item[0][1] != c0, item[0])):
+        if raw.extents is None or raw.extents[2] <= 0 or raw.extents[3] <= 0:
+            continue
         columns.setdefault(c, raw)
         rows.setdefault(r, raw)
     return columns, rows

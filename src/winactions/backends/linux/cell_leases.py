@@ -69,17 +69,16 @@ class CellLeases:
 
     def stand_ins(self, table: Ref, wanted: list[Place], grid: Grid) -> list[Place]:
         """The places to read for `wanted` (a grid's first row and column, which give each column's
-        and row's place): a first-row place not leased gives way to a leased cell of its column
-        (one in the grid first). After the view scrolled down by a row, the first row's cells are
-        not asked for again; the first column's always are (its cells name the rows: their text
-        is kept in the listing)."""
+        and row's place): a first-row place not leased gives way to a leased cell of its column in
+        the grid (a cell out of view has no extent to give: LibreOffice says 0 x 0). The first
+        column's places are always read (its cells name the rows: their text is listed)."""
         r0, c0, r1, c1 = grid
         kept = self._tables.get(table)
         if kept is None:
             return wanted
         leased = set(self._live(kept, self._clock()))
         by_column: dict[int, Place] = {}
-        for place in sorted(leased, key=lambda p: (not (r0 <= p[0] <= r1 and c0 <= p[1] <= c1), p)):
+        for place in sorted(p for p in leased if r0 <= p[0] <= r1 and c0 <= p[1] <= c1):
             by_column.setdefault(place[1], place)
         chosen: list[Place] = []
         for place in wanted:
