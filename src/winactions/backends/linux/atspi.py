@@ -686,8 +686,6 @@ class AtspiClient:
             width = c1 - c0 + 1
             sheet = table.child_count >= SHEET_CELLS  # each cell read costs the app memory it never frees
             real = _cells_to_read(grid, min(CELL_READS, budget.remaining()) if sheet else budget.remaining())
-            if sheet:  # cells of the rows and columns in view handed out lately give their places
-                real = self._leases.stand_ins(table.ref, real, grid)
             refs = await self._cells(table.ref, real, range(c0, c1 + 1), sheet)
             seen: set[tuple[str, str]] = set()
             jobs: list[Coroutine[Any, Any, list[tuple[int, _Entry]]]] = []
@@ -699,28 +697,22 @@ class AtspiClient:
                     jobs.append(visit(ref, table, position, True, None, reuse is not None))
                     keys.append(None if key[0] < 0 else key)
             done = await asyncio.gather(*jobs)
-
-            def shown(key: tuple[int, int] | None) -> bool:
-                return key is None or r0 <= key[0] <= r1 and c0 <= key[1] <= c1
-
-            entry.kids = [e for key, entries in zip(keys, done) if shown(key) for e in entries]
+            entry.kids = [e for entries in done for e in entries]
             read = {key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries}
             if not sheet:  # a list's cells (GTK) keep their objects: a row inserted above moves a
                 return     # cell's place, not its identity
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
                 cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
-            columns, rows = _lines_of(read, r0, c0)
             selects = IFACE + "Selection" in table.interfaces
             placed = 0
             for r in range(r0, r1 + 1):
                 for c in range(c0, c1 + 1):
-                    virtual = None if (r, c) in read else _virtual_cell(table.ref, r, c, columns.get(c), rows.get(r))
+                    virtual = None if (r, c) in read else _virtual_cell(table.ref, r, c, grid, read)
                     if virtual is not None and budget.claim():
                         entry.kids.append(((r - r0) * width + c - c0, _Entry(virtual, selects)))
                         placed += 1
             if placed:
-                texts = sum(map(shown, read))
-                entry.note = (f"{table.name or 'a table'}: {texts} cells read with their text, {placed} more "
+                entry.note = (f"{table.name or 'a table'}: {len(read)} cells read with their text, {placed} more "
                               f"placed by row and column without it (each cell read costs the app memory it "
                               f"never frees) — `winctl get text ID` reads any cell")
 
@@ -1984,36 +1976,24 @@ def _cells_to_read(grid: tuple[int, int, int, int], limit: int) -> list[tuple[in
     return chosen
 
 
-def _lines_of(read: dict[tuple[int, int], _Raw], r0: int, c0: int) -> tuple[dict[int, _Raw], dict[int, _Raw]]:
-    """A real cell with an extent for each column and each row read (the first row's and column's
-    where read); a cell out of view has none (LibreOffice says 0 x 0)."""
-    columns: dict[int, _Raw] = {}
-    rows: dict[int, _Raw] = {}
-    for (r, c), raw in sorted(read.items(), key=lambda item: (item[0][0] != r0, item[0][1] != c0, item[0])):
-        if raw.extents is None or raw.extents[2] <= 0 or raw.extents[3] <= 0:
-            continue
-        columns.setdefault(c, raw)
-        rows.setdefault(r, raw)
-    return columns, rows
-
-
-def _virtual_cell(table: tuple[str, str], row: int, col: int, column: _Raw | None, line: _Raw | None
-                  ) -> _Raw | None:
-    """A cell of the visible grid placed from a real cell of its column and one of its row:
-    address and rectangle, no text.
+def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, int, int, int],
+                  read: dict[tuple[int, int], _Raw]) -> _Raw | None:
+    """A cell placed from its row's and column's real cells: address and rectangle, no text.
 
     Only for tables whose cells are named by address ("B12"), so the name can be composed
     from the column's letters and the row's number; states and interfaces are its
-    neighbours' (less focus and selection, which are the real cell's own), and it shows.
+    neighbours' (less focus and selection, which are the real cell's own).
     """
+    r0, c0 = grid[0], grid[1]
+    column, line = read.get((r0, col)), read.get((row, c0))
     if column is None or line is None or column.extents is None or line.extents is None:
         return None
     letters, digits = ADDRESS.match(column.name), ADDRESS.match(line.name)
     if letters is None or digits is None:
         return None
-    states = list((line if line.states and line.states[0] & SHOWING_BIT else column).states)
+    states = list(line.states)
     if states:
-        states[0] = states[0] & ~(FOCUSED_BIT | 1 << 23) | SHOWING_BIT  # FOCUSED, SELECTED
+        states[0] &= ~(FOCUSED_BIT | 1 << 23)  # FOCUSED, SELECTED
     x, w = column.extents[0], column.extents[2]
     y, h = line.extents[1], line.extents[3]
     return _Raw(ref=(table[0], f"{table[1]}{CELL_MARK}{row},{col}"), name=letters.group(1) + digits.group(2),

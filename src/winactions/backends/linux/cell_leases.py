@@ -67,27 +67,6 @@ class CellLeases:
         ref = self.get(table, place)
         return (place, ref) if ref is not None else None
 
-    def stand_ins(self, table: Ref, wanted: list[Place], grid: Grid) -> list[Place]:
-        """The places to read for `wanted` (a grid's first row and column, which give each column's
-        and row's place): a first-row place not leased gives way to a leased cell of its column in
-        the grid (a cell out of view has no extent to give: LibreOffice says 0 x 0). The first
-        column's places are always read (its cells name the rows: their text is listed)."""
-        r0, c0, r1, c1 = grid
-        kept = self._tables.get(table)
-        if kept is None:
-            return wanted
-        leased = set(self._live(kept, self._clock()))
-        by_column: dict[int, Place] = {}
-        for place in sorted(p for p in leased if r0 <= p[0] <= r1 and c0 <= p[1] <= c1):
-            by_column.setdefault(place[1], place)
-        chosen: list[Place] = []
-        for place in wanted:
-            if place not in leased and place[0] == r0 and place[1] != c0 and place[1] in by_column:
-                place = by_column[place[1]]
-            if place not in chosen:
-                chosen.append(place)
-        return chosen
-
     def _live(self, kept: _Table, now: float) -> dict[Place, tuple[Ref, float]]:
         return {p: v for p, v in kept.cells.items() if now - v[1] <= LEASE_SECONDS}
 
