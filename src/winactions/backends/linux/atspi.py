@@ -36,6 +36,7 @@ from winactions.backends.linux.atspi_roles import (
     role_of,
     states_of,
 )
+from winactions.backends.linux.cell_leases import CellLeases, Place
 from winactions.errors import (
     ActionFailed,
     AppBusy,
@@ -77,9 +78,10 @@ HIT_PROBES = 8  # hit tests tried inward from a viewport's corner before giving 
 HIT_STEP = 8  # pixels between those hit tests (past a header row, a border)
 MAX_SWEEP_HITS = 400  # hit tests spent sweeping down a managed list without a Table interface
 NULL_PATH = "/org/a11y/atspi/null"
-# Each cell LibreOffice Calc hands out is a new object it never frees (~6.5 KB): a state reads
+# Each cell LibreOffice Calc hands out is a new object it never frees (~8 KB): a state reads
 # at most this many real cells of a sheet, and places the others by the real cells' rows and
-# columns ("virtual" cells, resolved to real ones only when acted on).
+# columns ("virtual" cells, resolved to real ones only when acted on); a cell handed out in the
+# last seconds is read again by its path instead of asked for anew (`cell_leases`).
 CELL_READS = 100
 CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:ROW,COL"
 # A table declaring this many cells is a spreadsheet (Calc: 2**31): its cells are made on demand
@@ -315,6 +317,7 @@ class AtspiClient:
         self._cache: dict[tuple[str, str], _Cached] = {}
         self._toolkits: dict[str, asyncio.Future[list[Any] | None]] = {}  # bus name -> ToolkitName reply
         self._toolkit_of: dict[str, str] = {}  # bus name -> its answered toolkit ("gtk4", "qt"...)
+        self._leases = CellLeases()  # sheet cells handed out lately, by place
         self._max_in_flight = max_in_flight
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="atspi", daemon=True)
@@ -721,7 +724,7 @@ class AtspiClient:
             width = c1 - c0 + 1
             sheet = table.child_count >= SHEET_CELLS  # each cell read costs the app memory it never frees
             real = _cells_to_read(grid, min(CELL_READS, budget.remaining()) if sheet else budget.remaining())
-            refs = await self._cells(table.ref, real, range(c0, c1 + 1))
+            refs = await self._cells(table.ref, real, range(c0, c1 + 1), sheet)
             seen: set[tuple[str, str]] = set()
             jobs: list[Coroutine[Any, Any, list[tuple[int, _Entry]]]] = []
             keys: list[tuple[int, int] | None] = []
@@ -799,12 +802,15 @@ class AtspiClient:
         """(first row, first column, last row, last column) in view, from hit tests at the corners."""
         if IFACE + "Table" not in raw.interfaces:
             return None
-        first, last = await asyncio.gather(self._cell_near(raw.ref, area, True),
-                                           self._cell_near(raw.ref, area, False))
+        sheet = raw.child_count >= SHEET_CELLS
+        first, last = await asyncio.gather(self._cell_near(raw.ref, area, True, sheet),
+                                           self._cell_near(raw.ref, area, False, sheet))
         if first is not None and last is None:  # the table ends before the view does (a few rows)
             last = await self._last_cell_by_size(raw.ref, area, first)
         if first is None or last is None or last[0] < first[0] or last[1] < first[1]:
             return None
+        if sheet:
+            self._leases.set_grid(raw.ref, (first[0], first[1], last[0], last[1]))
         return first[0], first[1], last[0], last[1]
 
     async def _last_cell_by_size(self, table: tuple[str, str], area: tuple[int, int, int, int],
@@ -830,21 +836,67 @@ class AtspiClient:
         fit = max(1, (area[3] - boxes[0][1]) // boxes[0][3])
         return min(n_rows - 1, first[0] + fit - 1), last_col
 
-    async def _cells(self, table: tuple[str, str], cells: list[tuple[int, int]], columns: range
-                     ) -> list[tuple[tuple[int, int], tuple[str, str] | None]]:
-        """((row, column), cell) for these cells, and ((-1, column), header) for the columns' headers."""
+    async def _cells(self, table: tuple[str, str], cells: list[tuple[int, int]], columns: range,
+                     sheet: bool = False) -> list[tuple[tuple[int, int], tuple[str, str] | None]]:
+        """((row, column), cell) for these cells, and ((-1, column), header) for the columns' headers.
+        A `sheet`'s cells handed out lately are taken again by their paths (`_sheet_cell`)."""
         dest, path = table
         headers = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Table", "GetColumnHeader", "i", [c])
                                          for c in columns))
-        found = await asyncio.gather(*(self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [r, c])
-                                       for r, c in cells))
-        return [((-1, c), _ref_of(h)) for c, h in zip(columns, headers)] + \
-            [(key, _ref_of(reply)) for key, reply in zip(cells, found)]
+        if sheet:
+            found = await asyncio.gather(*(self._sheet_cell(table, place) for place in cells))
+        else:
+            found = [_ref_of(reply) for reply in await asyncio.gather(
+                *(self._maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [r, c]) for r, c in cells))]
+        return [((-1, c), _ref_of(h)) for c, h in zip(columns, headers)] + list(zip(cells, found))
+
+    async def _sheet_cell(self, table: tuple[str, str], place: Place) -> tuple[str, str] | None:
+        """The cell of a sheet at (row, column): the object handed out for that place within its
+        lease if it is still alive, else one asked of the table (and kept for the next reads)."""
+        kept = self._leases.get(table, place)
+        if kept is not None and await self._alive(kept):
+            return kept
+        cell = _ref_of(await self._maybe(table[0], table[1], IFACE + "Table", "GetAccessibleAt", "ii", list(place)))
+        if cell is not None:
+            self._leases.keep(table, place, cell)
+        return cell
+
+    async def _alive(self, ref: tuple[str, str]) -> bool:
+        """Does this path still lead to a live element (not gone, not defunct)?"""
+        state = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetState")
+        return bool(state and any(state[0]) and not state[0][0] & DEFUNCT_BIT)
+
+    async def _leased_corner(self, table: tuple[str, str], top_left: bool, x: int, y: int) -> Place | None:
+        """The cell under (x, y) near one corner of the sheet's last visible grid (that corner or a
+        row or column off it, as a key scrolls the view), when its object is still leased: what a
+        hit test there would find, without a new object."""
+        corner = self._leases.corner(table, top_left)
+        if corner is None:
+            return None
+        (row, col), _ = corner
+        for dr, dc in ((0, 0), (1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, -1)):
+            place = (row + dr, col + dc)
+            ref = self._leases.get(table, place)
+            if ref is None:
+                continue
+            alive, extents = await asyncio.gather(
+                self._alive(ref), self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0]))
+            if alive and extents:
+                left, top, width, height = extents[0]
+                if left <= x < left + width and top <= y < top + height:
+                    return place
+        return None
 
     async def _cell_near(self, table: tuple[str, str], area: tuple[int, int, int, int],
-                         top_left: bool) -> tuple[int, int] | None:
-        """(row, column) of the first cell hit-tested inward from one corner of the visible area."""
+                         top_left: bool, sheet: bool = False) -> tuple[int, int] | None:
+        """(row, column) of the first cell hit-tested inward from one corner of the visible area;
+        on a `sheet`, the last read's corner cell when it is still there (no hit test)."""
         left, top, right, bottom = area
+        if sheet:
+            x, y = (left + 1, top + 1) if top_left else (right - 2, bottom - 2)
+            kept = await self._leased_corner(table, top_left, x, y)
+            if kept is not None:
+                return kept
         for k in range(HIT_PROBES):
             step = 1 + k * HIT_STEP
             x, y = (left + step, top + step) if top_left else (right - 1 - step, bottom - 1 - step)
@@ -867,6 +919,8 @@ class AtspiClient:
                 self._maybe(table[0], table[1], IFACE + "Table", "GetRowAtIndex", "i", [int(index[0])]),
                 self._maybe(table[0], table[1], IFACE + "Table", "GetColumnAtIndex", "i", [int(index[0])]))
             if row and col and int(row[0]) >= 0 and int(col[0]) >= 0:
+                if sheet:
+                    self._leases.keep(table, (int(row[0]), int(col[0])), hit)
                 return int(row[0]), int(col[0])
         return None
 
