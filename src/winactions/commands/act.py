@@ -73,13 +73,10 @@ class InputParams(Params):
 
 @command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"))
 def input_(ctx: Context, p: InputParams) -> ActionResult:
-    """Set an element's text: replaces it (or appends with --append), through the element's
-    editable-text interface when it has one, else by focusing it and typing. Keys (the text
-    typed, --enter's Enter) are pressed only once the element holds the keyboard focus, and
-    a text that then reads otherwise fails with what it reads. A terminal is typed into at its
-    prompt (never cleared). A spreadsheet cell is committed (Enter), and one out of view is
-    reached by its address (Z200); a disabled field is refused. A name shared with a column
-    header means the field."""
+    """Set an element's text (or append): through its editable-text interface, else focused
+    and typed. Keys are pressed only once it holds the focus; a text that then reads otherwise
+    fails. A terminal is typed into at its prompt; a sheet's cell is committed, and reached by
+    address (Z200) out of view; a disabled field is refused."""
     return set_text(ctx, p)
 
 

@@ -63,11 +63,7 @@ class FindParams(Selector):
 
 @command("find", FindParams)
 def find(ctx: Context, p: FindParams) -> StateResult:
-    """List the elements matching a selector (name, type, automation id), with their ids.
-
-    A name matches an element's name, else its value (a sheet's cell is named by its address
-    and shows its text as its value). Only what the window's state lists is searched: what is
-    out of view is not (a sheet's cell is read by its address: `winctl get text B12`)."""
+    """List the elements in view matching a selector (name, else value; type; automation id)."""
     if p.name is None and p.type is None and p.automation_id is None:
         raise InvalidInput("give --name, --type or --automation-id", hint="e.g. winctl find --type Button")
     state = ctx.session.refresh_state(ctx.window())

@@ -108,8 +108,7 @@ class InspectParams(Params):
 
 @command("inspect", InspectParams, positional=("id",))
 def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
-    """Everything known about one element now: role, states, full rect, actions, interfaces,
-    and its value as `get value` reads it (the line on top shows it too)."""
+    """Everything known about one element now: role, states, rect, actions, interfaces, value."""
     target, node = ctx.session.resolve_to_read(p.id, ctx.window())
     element: dict[str, object] = {"source": target.source.value, "visible_rect": target.rect}
     if node is not None:
