@@ -11,7 +11,8 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import mss
 import psutil
@@ -259,13 +260,8 @@ class X11Windows:
         if window is None or window.pid is None:
             return False
         menus = {self.atom(name) for name in MENU_TYPES}
-        for child in reversed(self.root.query_tree().children):
+        for child in self._over_the_placed():
             try:
-                attributes = child.get_attributes()
-                if attributes.map_state != X.IsViewable:
-                    continue
-                if not attributes.override_redirect:
-                    return False
                 if set(self._prop(child, "_NET_WM_WINDOW_TYPE") or []) & menus and \
                         self._own_popup(child, window) is not None:
                     return True
@@ -280,19 +276,28 @@ class X11Windows:
         for from the top of the stack down to the first window the window manager placed: an
         open menu is above them all."""
         found = []
-        for child in reversed(self.root.query_tree().children):
+        for child in self._over_the_placed():
             try:
-                attributes = child.get_attributes()
-                if attributes.map_state != X.IsViewable:
-                    continue
-                if not attributes.override_redirect:
-                    break
                 rect = self._own_popup(child, window)
             except error.XError:
                 continue  # it closed while we looked
             if rect is not None:
                 found.append(rect)
         return found
+
+    def _over_the_placed(self) -> Iterator[Any]:
+        """The mapped override-redirect windows (menus, popups, tooltips), from the top of the
+        stack down to the first window the window manager placed."""
+        for child in reversed(self.root.query_tree().children):
+            try:
+                attributes = child.get_attributes()
+            except error.XError:
+                continue  # it closed while we looked
+            if attributes.map_state != X.IsViewable:
+                continue
+            if not attributes.override_redirect:
+                return
+            yield child
 
     def _own_popup(self, child: object, window: WindowInfo) -> Rect | None:
         """Where an override-redirect window is, if it is a menu or popup of the window's app
