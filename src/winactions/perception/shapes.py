@@ -81,8 +81,7 @@ def _empty(inside: np.ndarray) -> bool:
 
 def _text_from_the_left(inside: np.ndarray) -> bool:
     """Whether a box's ink starts at its left edge and leaves most of it empty to the right:
-    a field's text (a button centres its label; a combo box draws its arrow at the right).
-    zenity's entry field, once "Grace" was typed in it, was listed as a button named Grace."""
+    a field's text (a button centres its label; a combo box draws its arrow at the right)."""
     if inside.shape[0] <= 2 * BEVEL or inside.shape[1] <= 2 * BEVEL:
         return False
     middle = inside[BEVEL:-BEVEL, BEVEL:-BEVEL].astype(np.int16)

@@ -441,7 +441,7 @@ def _ideographs_only(text: str) -> bool:
 
 def _mostly_latin(texts: list[str]) -> bool:
     """Whether a window's text is Latin script: more reads hold Latin letters than ideographs.
-    Then a lone ideograph or two read on it is an icon: Geany's toolbar icons read as 旦 and 司."""
+    Then a lone ideograph or two read on it is an icon (OCR reads toolbar icons as ideographs)."""
     latin = sum(any(ch.isascii() and ch.isalpha() for ch in t) for t in texts)
     return latin > sum(any("\u3400" <= ch <= "\u9fff" for ch in t) for t in texts)
 

@@ -252,10 +252,8 @@ class X11Windows:
 
     def _menu_open(self, window_id: str) -> bool:
         """Whether the window's app has a menu open (one of its `popups` typed as a menu), with
-        or without a pointer grab: GTK keeps a grab of its own for an open menu, and takes the
-        app's next click anywhere as one that closes it. galculator's MS key, pressed three
-        times by its action, opened its menu three times; Escape closed the top one and let the
-        X grab go; a click on its 1 key then only closed the next menu, and nothing was entered."""
+        or without an X pointer grab: GTK keeps a grab of its own for an open menu, and takes
+        the app's next click anywhere as one that closes it."""
         window = self._describe(int(window_id, 16), 0)
         if window is None or window.pid is None:
             return False

@@ -71,11 +71,9 @@ class XInput:
     def _wait_released(self, button: MouseButton) -> None:
         """Wait (at most RELEASE_WAIT) until the server shows the button up. A window manager
         holds the pointer's events after a press on a window (openbox grabs the button there,
-        synchronously, until it has focused and raised the window), while keys go on as sent:
-        keys sent right after a click overtook it and went to the widget focused before (a
-        busy desktop's `input` typed "old shoutingUIET WORDS text": ctrl+a and the q went
-        elsewhere). The release is held with the press, so its arrival says the click got
-        through."""
+        synchronously, until it has focused and raised the window), while keys go on as sent,
+        and would overtake the click. The release is held with the press, so its arrival says
+        the click got through."""
         held = X.Button1Mask << (BUTTONS[button] - 1)
         deadline = time.monotonic() + RELEASE_WAIT
         while self.root.query_pointer().mask & held and time.monotonic() < deadline:
