@@ -1,0 +1,125 @@
+"""OpenDocument files for the trial's tasks: written for the set-up, read back for the check.
+
+Only the standard library: a document is a zip whose `content.xml` holds the text or the
+table. Writing makes the smallest package LibreOffice opens as its own (a stored `mimetype`
+first, a manifest, the content); reading follows the spec's repeat attributes, so a sheet
+LibreOffice saved reads back cell by cell.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape
+
+NS = {
+    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+    "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
+    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
+}
+_DECLARE = " ".join(f'xmlns:{k}="{v}"' for k, v in NS.items())
+_MIME = {"text": "application/vnd.oasis.opendocument.text",
+         "spreadsheet": "application/vnd.oasis.opendocument.spreadsheet"}
+
+
+def _package(path: Path, kind: str, body: str) -> Path:
+    content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_DECLARE} '
+               f'office:version="1.3"><office:body><office:{kind}>{body}</office:{kind}></office:body>'
+               "</office:document-content>")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
+                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+                f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{_MIME[kind]}"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                "</manifest:manifest>")
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), _MIME[kind], compress_type=zipfile.ZIP_STORED)
+        z.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
+    return path
+
+
+def write_text_document(path: Path, paragraphs: list[str]) -> Path:
+    """A .odt of plain paragraphs."""
+    body = "".join(f"<text:p>{escape(p)}</text:p>" for p in paragraphs)
+    return _package(path, "text", body)
+
+
+def write_sheet(path: Path, rows: list[list[str | float]]) -> Path:
+    """A .ods of one sheet; numbers are stored as numbers, everything else as text."""
+    out = ['<table:table table:name="Sheet1">']
+    for row in rows:
+        out.append("<table:table-row>")
+        for value in row:
+            if isinstance(value, (int, float)):
+                out.append(f'<table:table-cell office:value-type="float" office:value="{value}">'
+                           f"<text:p>{value}</text:p></table:table-cell>")
+            else:
+                out.append(f'<table:table-cell office:value-type="string"><text:p>{escape(value)}</text:p>'
+                           "</table:table-cell>")
+        out.append("</table:table-row>")
+    out.append("</table:table>")
+    return _package(path, "spreadsheet", "".join(out))
+
+
+def _content(path: Path) -> ElementTree.Element:
+    with zipfile.ZipFile(path) as z:
+        return ElementTree.fromstring(z.read("content.xml"))
+
+
+def _q(prefix: str, name: str) -> str:
+    return f"{{{NS[prefix]}}}{name}"
+
+
+def _text_of(element: ElementTree.Element) -> str:
+    """The text a reader sees in an element: its runs and spans, `text:s` as spaces."""
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag == _q("text", "s"):
+            parts.append(" " * int(child.get(_q("text", "c"), "1")))
+        elif child.tag == _q("text", "tab"):
+            parts.append("\t")
+        else:
+            parts.append(_text_of(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def read_sheet(path: Path, sheet: int = 0) -> list[list[str]]:
+    """The sheet's cells as text (a number as LibreOffice shows it in `text:p`), rows and
+    columns expanded from their repeat counts, trailing empty cells and rows dropped."""
+    tables = _content(path).iter(_q("table", "table"))
+    table = list(tables)[sheet]
+    rows: list[list[str]] = []
+    for row in table.iter(_q("table", "table-row")):
+        cells: list[str] = []
+        for cell in row:
+            if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
+                continue
+            text = "\n".join(_text_of(p) for p in cell.findall(_q("text", "p")))
+            cells.extend([text] * min(int(cell.get(_q("table", "number-columns-repeated"), "1")), 1024))
+        while cells and cells[-1] == "":
+            cells.pop()
+        rows.extend([cells] * min(int(row.get(_q("table", "number-rows-repeated"), "1")), 1024))
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+def bold_runs(path: Path) -> tuple[list[str], list[str]]:
+    """(each paragraph's text, the text of every run styled bold) of a .odt."""
+    root = _content(path)
+    bold_styles = set()
+    for style in root.iter(_q("style", "style")):
+        props = style.find(_q("style", "text-properties"))
+        if props is not None and props.get(_q("fo", "font-weight")) in ("bold", "700"):
+            bold_styles.add(style.get(_q("style", "name")))
+    paragraphs = [_text_of(p) for p in root.iter(_q("text", "p"))]
+    spans = root.iter(_q("text", "span"))
+    runs = [_text_of(span) for span in spans if span.get(_q("text", "style-name")) in bold_styles]
+    for p in root.iter(_q("text", "p")):  # a whole paragraph made bold carries the style itself
+        if p.get(_q("text", "style-name")) in bold_styles:
+            runs.append(_text_of(p))
+    return paragraphs, runs
