@@ -6,7 +6,8 @@
     check DIR                      check the app's outcome; writes DIR/outcome.json
     claim DIR done|failed [TEXT]   record what the agent said at the end
     down DIR                       stop DIR's desktop and apps
-    report DIR... [--json]         the table of what the rounds measured
+    report DIR|FILE... [--json]    the table of what the rounds measured (task folders or archives)
+    archive DIR... --to FILE       keep the runs' outcomes, claims and call logs in one JSON-lines file
     hold DIR                       (internal) the process `up` starts
 """
 
@@ -67,9 +68,13 @@ def main(argv: list[str]) -> int:
     if command == "down" and len(rest) == 1:
         desk.down(Path(rest[0]))
         return 0
+    if command == "archive" and len(rest) >= 3 and rest[-2] == "--to":
+        with Path(rest[-1]).open("w") as out:
+            for record in report.records([Path(a) for a in rest[:-2]]):
+                out.write(json.dumps(record) + "\n")
+        return 0
     if command == "report" and rest:
-        folders = [Path(a) for a in rest if a != "--json"]
-        rows = [report.row(f) for f in folders]
+        rows = [report.row(r) for r in report.records([Path(a) for a in rest if a != "--json"])]
         print(report.as_json(rows) if "--json" in rest else report.table(rows))
         return 0
     print(__doc__, file=sys.stderr)

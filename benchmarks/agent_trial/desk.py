@@ -50,6 +50,18 @@ def wait_for_window(env: dict[str, str], title: str, timeout: float) -> None:
     raise RuntimeError(f"no window titled {title!r} appeared within {timeout:g}s")
 
 
+def _wait_for_accessibility_bus(env: dict[str, str], timeout: float = 20.0) -> None:
+    """Qt 5 apps join the accessibility bus only if it answers when they start."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        asked = subprocess.run(["dbus-send", "--session", "--dest=org.a11y.Bus", "--print-reply", "/org/a11y/bus",
+                                "org.a11y.Bus.GetAddress"], env=env, capture_output=True, text=True, timeout=10)
+        if "unix:" in asked.stdout:
+            return
+        time.sleep(0.2)
+    raise RuntimeError("the accessibility bus did not answer")
+
+
 def _start(start: Start, env: dict[str, str], work: Path, log: Path) -> subprocess.Popen[bytes]:
     stdout = (work / start.stdout).open("wb") if start.stdout else subprocess.DEVNULL
     with log.open("ab") as err:
@@ -71,6 +83,7 @@ def hold(folder: Path) -> None:
     try:
         env = {**desk.env, **home_env(folder / "home"), "LANG": "C.UTF-8"}
         (folder / "work").mkdir(exist_ok=True)
+        _wait_for_accessibility_bus(env)
         place = place_of(folder, env, server.port)
         for start in task.prepare(place):
             procs.append(_start(start, env, place.work, folder / "apps.log"))

@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ARMS = {"winctl": ("winctl",), "text": ("winctl",), "screenshots": ("shot", "zoom", "xdo")}
 XDO_ALLOWED = {"mousemove", "mousemove_relative", "click", "mousedown", "mouseup", "key", "keydown", "keyup",
                "type", "getmouselocation"}
-PICTURE_COMMANDS = {"screenshot"}
+PICTURE_COMMANDS = {"screenshot", "zoom"}
+VALUE_OPTIONS = {"--session", "--window", "--device", "--vision", "--infer", "--vision-api-key", "--vision-base-url",
+                 "--vision-model", "--llm-provider", "--infer-min-confidence", "--vision-iou", "--scope"}
 PICTURE_OPTIONS = {"--screenshot", "--annotated", "--image"}
 PNG_PATH = re.compile(r"([^\s'\"=]+\.png)\b")
 
@@ -71,11 +73,24 @@ def _pictures(text: str, since: float) -> list[dict[str, object]]:
     return found
 
 
+def _command_word(args: list[str]) -> str | None:
+    """The winctl command in `args`, past the global options and their values."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg.startswith("-"):
+            skip = "=" not in arg and arg in VALUE_OPTIONS
+        else:
+            return arg
+    return None
+
+
 def _refusal(arm: str, tool: str, args: list[str]) -> str | None:
     if tool == "xdo" and (not args or args[0] not in XDO_ALLOWED):
         return f"xdo takes one of {', '.join(sorted(XDO_ALLOWED))}"
-    if arm == "text" and (PICTURE_COMMANDS & set(args) or PICTURE_OPTIONS & set(args)):
-        return "this arm reads no pictures: screenshot, --screenshot and --annotated are not available"
+    if arm == "text" and (_command_word(args) in PICTURE_COMMANDS or PICTURE_OPTIONS & set(args)):
+        return "this arm reads no pictures: screenshot, zoom, --screenshot and --annotated are not available"
     return None
 
 
