@@ -58,6 +58,7 @@ from winactions.commands.results import (
 )
 from winactions.errors import InvalidInput, NotFound, WinctlError
 from winactions.model import Rect, UIState, WindowInfo
+from winactions.outputs import Outputs
 from winactions.render import hint_for
 from winactions.session.desktop import NAME_PREFIX, DesktopSession, is_id
 
@@ -91,10 +92,12 @@ class Desktop:
         self.device = device  # the phone asked for (None: WINCTL_DEVICE, else this desktop)
 
     # -- the one call path ----------------------------------------------------------------------
-    def run(self, command: str, args: dict[str, Any], options: GlobalOptions) -> Result:
-        """Run one command of the table with these global options (what front ends call)."""
+    def run(self, command: str, args: dict[str, Any], options: GlobalOptions, outputs: Outputs | None = None) -> Result:
+        """Run one command of the table with these global options (what front ends call).
+        `outputs`: a model asks (MCP), so the files it writes go inside that folder
+        (`winactions.outputs`); None: the paths given are used as given."""
         with self.session.turn() as session:
-            return dispatch(command, args, Context(session, options))
+            return dispatch(command, args, Context(session, options, outputs=outputs))
 
     def call(self, command: str, /, *, window: str | None = None, return_state: bool = False,
              infer: Infer = "off", vision: Vision = "off", **args: Any) -> Result:
