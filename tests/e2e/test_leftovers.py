@@ -92,3 +92,28 @@ def test_launching_a_missing_program_leaves_no_file(shell):
     assert shell("session", "close", "missing").returncode == 0
     left = [p for p in shell.runtime.rglob("*") if "stderr" in p.name]
     assert left == [] and list(shell.tmp.iterdir()) == []
+
+
+def test_an_orphaned_daemon_is_listed_and_closed(shell):
+    """A daemon whose session file is gone is listed as orphaned, and `session close --all`
+    stops it; a daemon of another runtime folder (another desktop, another test run) is left."""
+    assert shell("--session", "orphan", "windows").returncode == 0
+    assert shell("--session", "kept", "windows").returncode == 0
+    orphan, kept = shell.daemon_pid("orphan"), shell.daemon_pid("kept")
+    (shell.runtime / "winactions" / "daemons" / "orphan.json").unlink()
+
+    listed = shell("sessions")
+    assert f"orphan  pid {orphan}  orphaned" in listed.stdout, listed.stdout
+    assert f"kept  pid {kept}" in listed.stdout and f"kept  pid {kept}  orphaned" not in listed.stdout
+    data = json.loads(shell("--json", "sessions").stdout)["result"]["sessions"]
+    assert {"session": "orphan", "pid": orphan, "orphaned": True} in data
+
+    other = Shell.__new__(Shell)  # the same user, another runtime folder: sees none of these
+    other.env = {**shell.env, "XDG_RUNTIME_DIR": str(shell.tmp)}
+    assert "orphan" not in other("sessions").stdout
+    assert other("session", "close", "--all").returncode == 0 and alive(orphan)
+
+    closed = shell("session", "close", "--all")
+    assert closed.returncode == 0 and f"orphan (orphaned pid {orphan})" in closed.stdout, closed.stdout
+    assert not alive(orphan) and not alive(kept)
+    assert "(no session daemons)" in shell("sessions").stdout
