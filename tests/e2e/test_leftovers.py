@@ -20,6 +20,7 @@ import pytest
 
 pytestmark = pytest.mark.desktop
 WINCTL = str(Path(sys.executable).with_name("winctl"))
+REAPED_WITHIN = 15.0  # seconds: the reaper polls every 0.5 s, but a loaded machine may delay it
 
 
 class Shell:
@@ -74,7 +75,7 @@ def test_an_app_that_exits_at_once_leaves_no_zombie_in_the_daemon(shell):
     done = shell("--session", "reap", "launch", "--timeout", "5", "--", "sh", "-c", "echo gone >&2; exit 3")
     assert done.returncode != 0 and "gone" in done.stderr, done.stderr  # its last words are still quoted
     daemon = shell.daemon_pid("reap")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + REAPED_WITHIN
     while (zombies := {p: c for p, c in children(daemon).items() if c[0] == "Z"}) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert zombies == {}, f"zombie children of the daemon: {zombies}"
@@ -85,13 +86,14 @@ def test_launching_a_missing_program_leaves_no_file(shell):
     assert done.returncode != 0 and "no program 'no-such-program-i34'" in done.stderr, done.stderr
     assert list(shell.tmp.iterdir()) == [], "a temporary file was left in the temp folder"
     daemon = shell.daemon_pid("missing")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + REAPED_WITHIN
     while any(c[0] == "Z" for c in children(daemon).values()) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert all(c[0] != "Z" for c in children(daemon).values()), "the stderr keeper stayed a zombie"
-    assert shell("session", "close", "missing").returncode == 0
+    assert all(c[0] != "Z" for c in children(daemon).values()), f"zombies: {children(daemon)}"
+    closed = shell("session", "close", "missing")
+    assert closed.returncode == 0, closed.stderr
     left = [p for p in shell.runtime.rglob("*") if "stderr" in p.name]
-    assert left == [] and list(shell.tmp.iterdir()) == []
+    assert left == [] and list(shell.tmp.iterdir()) == [], (left, list(shell.tmp.iterdir()))
 
 
 def test_an_orphaned_daemon_is_listed_and_closed(shell):
