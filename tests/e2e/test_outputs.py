@@ -152,3 +152,22 @@ def test_daemon_structured_call_writes_inside_the_output_folder(env, app, tmp_pa
     assert Path(shot["result"]["path"]) == out.resolve() / "x.png" and not (tmp_path / "x.png").exists()
     assert default["ok"] and Path(default["result"]["path"]).parent == out.resolve()
     assert os.stat(out).st_mode & 0o777 == 0o700
+
+
+def test_mcp_run_records_inside_the_output_folder(env, app, tmp_path):
+    """`run --record DIR` from a model: the record folder is a name in the output folder, and
+    the record's screenshots (the runner's own `screenshot` calls) stay in it."""
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    out = tmp_path / "out"
+    plan = '[{"action": "wait", "params": {"seconds": 0.1}}]'
+
+    async def script(session):
+        return await session.call_tool("run", {"task": "wait a moment", "plan": plan, "record": "../../rec"})
+
+    result = run_mcp(env, work, out, script)
+    assert not result.is_error, result.content[0].text
+    record = out.resolve() / "rec"
+    assert result.structured_content["result"]["run"]["record"] == str(record)
+    assert (record / "run.jsonl").exists() and list(record.glob("step-1-*.png"))
+    assert not (tmp_path / "rec").exists()
