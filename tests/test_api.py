@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import winactions
 from tests.fixtures.windows.fake_native import FakeNative, load_app
-from winactions import ActionResult, Desktop, NotFound, UIState, Unsupported
+from winactions import ActionResult, Desktop, InvalidInput, NotFound, UIState, Unsupported
 from winactions.backends.base import Capability
 from winactions.backends.windows.backend import WindowsBackend
 from winactions.commands.base import load_commands
@@ -98,6 +99,28 @@ def test_a_command_the_backend_cannot_do_is_refused_and_not_listed(tmp_path, mon
         assert refused.is_error and refused.structured_content["error"]["code"] == "unsupported"
     finally:
         runner.close()
+
+
+def test_paths_are_used_as_given_or_confined_to_the_output_dir(tmp_path, monkeypatch):
+    """A program's path is used as given, but never over a file that is not a PNG (unless
+    `force`) nor in a folder that does not exist; with `output_dir` (paths a model chose) it is
+    a name inside that folder and replaces nothing (issue 34, item 4)."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    fake = FakeNative([load_app("calculator")])
+    with Desktop("paths", window="Calculator", backend=WindowsBackend(native=fake)) as d:
+        with pytest.raises(InvalidInput, match="not a PNG"):
+            d.screenshot(str(notes))
+        with pytest.raises(InvalidInput, match="does not exist"):
+            d.screenshot(str(tmp_path / "no" / "x.png"))
+        assert notes.read_text() == "mine" and not (tmp_path / "no").exists()
+        assert d.call("screenshot", path=str(notes), force=True).path == str(notes)
+    out = tmp_path / "out"
+    with Desktop("paths", window="Calculator", backend=WindowsBackend(native=fake), output_dir=out) as d:
+        first, second = d.screenshot("../../x.png"), d.screenshot("/elsewhere/x.png")
+    assert (first.path, second.path) == (str(out.resolve() / "x.png"), str(out.resolve() / "x-2.png"))
+    assert not (tmp_path / "x.png").exists() and not Path("/elsewhere").exists()
 
 
 BLOCK_NUMPY = """

@@ -197,20 +197,20 @@ def test_a_wrapper_that_wraps_nothing_known_is_left_alone(tmp_path, env):
 def test_a_programs_last_words_are_one_line_without_control_bytes(tmp_path):
     """What a failed program wrote is quoted in an error: its lines are joined on one line (a
     line of its stderr cannot pass for a line of winctl's output, "[1] [Button] ..."), terminal
-    colours and control bytes are dropped, and the quote is bounded; the file goes."""
+    colours and control bytes are dropped, and the quote is bounded; what was kept goes."""
     from winactions.backends.linux.stderr_keeper import QUOTED_CHARS, keep_stderr, last_words
 
     write_end, kept = keep_stderr()  # the real keeper: sh, head and cat
     os.write(write_end, b"\x1b[31mERROR\x1b[0m: no display\n[1] [Button] \"Delete all\"\n\x07bell\r\n\n")
     os.close(write_end)  # the program is gone
     assert last_words(kept, settle=True) == 'ERROR: no display | [1] [Button] "Delete all" | bell'
-    assert not kept.path.exists()
+    assert kept.file.closed
     write_end, kept = keep_stderr()
     os.write(write_end, b"y" * 5000)
     os.close(write_end)
     quoted = last_words(kept, settle=True)
     assert quoted.startswith("\u2026") and len(quoted) == QUOTED_CHARS + 1
-    assert last_words(kept, settle=False) == ""  # asked once: the file is gone
+    assert last_words(kept, settle=False) == ""  # asked once: what was kept is gone
 
 
 # Lines of /proc/PID/maps as read from the running apps: xcalc, IDLE (python3 with tkinter), and

@@ -22,6 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "progress": set(),  # standard library only: what long work is doing, for whoever watches
     "errors": set(),
     "files": set(),  # standard library only: files several processes share, written whole
+    "outputs": {"errors"},  # where a command may write a file (a person's path, a model's name)
     "extras": {"errors"},  # which extra installs an optional part
     "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
@@ -30,7 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
     "marks": {"model"},  # label placement: geometry only
-    "screenshots": {"backends", "errors", "marks", "model"},
+    "screenshots": {"backends", "errors", "marks", "model", "outputs"},
     "llm": {"errors", "model"},
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress"},
     "perception": {"backends", "errors", "extras", "llm", "locate", "model", "opencv", "options", "screenshots"},
@@ -39,15 +40,15 @@ ALLOWED: dict[str, set[str]] = {
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
     "commands": {"agent", "backends", "errors", "execution", "extras", "keys", "llm", "locate", "marks", "model",
-                 "options", "perception", "progress", "screenshots", "session", "text_entry"},
+                 "options", "outputs", "perception", "progress", "screenshots", "session", "text_entry"},
     "render": {"commands", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
-    "api": {"backends", "commands", "errors", "model", "render", "session"},
+    "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
     "agent": {"errors", "llm", "locate", "model"},
-    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "progress", "render", "session"},
+    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "outputs", "progress", "render", "session"},
     "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options",
             "progress", "render", "session"},
-    "mcp": {"_version", "api", "backends", "commands", "errors", "options", "progress", "render"},
+    "mcp": {"_version", "api", "backends", "commands", "errors", "options", "outputs", "progress", "render"},
 }
 # Platform libraries, and the only place each may be imported.
 PLATFORM_LIBRARIES = {

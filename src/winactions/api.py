@@ -58,6 +58,7 @@ from winactions.commands.results import (
 )
 from winactions.errors import InvalidInput, NotFound, WinctlError
 from winactions.model import Rect, UIState, WindowInfo
+from winactions.outputs import Outputs
 from winactions.render import hint_for
 from winactions.session.desktop import NAME_PREFIX, DesktopSession, is_id
 
@@ -79,22 +80,28 @@ class Desktop:
     `session` names the ids' store (shared with `winctl --session NAME`); `window` is the
     window calls act on unless a call names another; `backend` replaces the platform's
     (tests pass a fake); `device` drives that Android phone (a serial from `winctl devices`;
-    else `WINCTL_DEVICE`, else this desktop). Close it, or use it as a context manager, to
-    release connections.
+    else `WINCTL_DEVICE`, else this desktop); `output_dir`: the paths calls are given are only
+    names inside this folder, and no file is replaced (for paths a model chooses: see
+    `winactions.outputs`) — without it, paths are used as given. Close it, or use it as a
+    context manager, to release connections.
     """
 
     def __init__(self, session: str = "default", *, window: str | None = None, backend: Backend | None = None,
-                 live: bool = True, device: str | None = None) -> None:
+                 live: bool = True, device: str | None = None, output_dir: str | os.PathLike[str] | None = None,
+                 ) -> None:
         self.window = window
+        self.outputs = Outputs.from_env(output_dir) if output_dir is not None else None
         self.session = DesktopSession.open(session, backend=backend, live=live, device=device)
         self.name = session
         self.device = device  # the phone asked for (None: WINCTL_DEVICE, else this desktop)
 
     # -- the one call path ----------------------------------------------------------------------
-    def run(self, command: str, args: dict[str, Any], options: GlobalOptions) -> Result:
-        """Run one command of the table with these global options (what front ends call)."""
+    def run(self, command: str, args: dict[str, Any], options: GlobalOptions, outputs: Outputs | None = None) -> Result:
+        """Run one command of the table with these global options (what front ends call).
+        `outputs`: a model asks (MCP), so the files it writes go inside that folder
+        (`winactions.outputs`); None: this Desktop's `output_dir` rule."""
         with self.session.turn() as session:
-            return dispatch(command, args, Context(session, options))
+            return dispatch(command, args, Context(session, options, outputs=outputs or self.outputs))
 
     def call(self, command: str, /, *, window: str | None = None, return_state: bool = False,
              infer: Infer = "off", vision: Vision = "off", **args: Any) -> Result:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import functools
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
-from winactions import marks
+from winactions import marks, outputs
 from winactions.backends.base import Backend
-from winactions.errors import ActionFailed, InvalidInput
+from winactions.errors import InvalidInput
 from winactions.model import Rect, Source, Target, WindowInfo
 
 
@@ -38,22 +39,23 @@ def capture(backend: Backend, rect: Rect) -> Image.Image:
     return backend.capture(max(visible, key=lambda r: r.area))
 
 
-def save_png(image: Image.Image, path: Path, metadata: dict[str, object] | None = None) -> Path:
+def save_png(image: Image.Image, path: Path, metadata: dict[str, object] | None = None, *,
+             replace: bool = True) -> Path:
     """Fast PNG (compression level 1): screenshots are read once, speed beats size. `metadata`:
-    what PIL's PNG encoder writes besides the pixels (`locate.density.pnginfo`).
+    what PIL's PNG encoder writes besides the pixels (`locate.density.pnginfo`). Where it may
+    go is the caller's to check (`winactions.outputs`); `replace`: over what is at `path`,
+    else under the first free numbered name. Returns where it went.
 
     A path that cannot be written (a full disk, /dev/full, no permission, a folder) is the
-    caller's error, said plainly; a half-written file is removed."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.save(path, format="PNG", compress_level=1, **(metadata or {}))
-    except (OSError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        if path.is_file():  # half written
-            path.unlink(missing_ok=True)
-        raise ActionFailed(f"cannot save the screenshot to {path}: {reason}",
-                           hint="give a writable path ending in .png") from None
-    return path
+    caller's error, said plainly; nothing half-written is left, and nothing is removed."""
+
+    def fill(f: BinaryIO) -> None:
+        try:
+            image.save(f, format="PNG", compress_level=1, **(metadata or {}))
+        except ValueError as exc:
+            raise OSError(str(exc)) from None
+
+    return outputs.write(path, fill, replace)
 
 
 def default_path(directory: Path, stem: str) -> Path:

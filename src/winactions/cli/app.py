@@ -234,8 +234,11 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
                   help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
                        "the locator), windows (apps and windows), phone (swipe, long-press, go-home, launch, devices), "
                        "tasks (run, replay), all; combine with commas: core,tasks")
+    @click.option("--output-dir", type=click.Path(file_okay=False), envvar="WINCTL_OUTPUT_DIR", show_envvar=True,
+                  help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
+                       "is replaced)  [default: the session's folder in the runtime folder]")
     @click.pass_context
-    def mcp_command(ctx: click.Context, profile: str) -> None:
+    def mcp_command(ctx: click.Context, profile: str, output_dir: str | None) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
         from winactions.mcp.profiles import resolve
@@ -247,7 +250,8 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
-        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", served, device=ctx.obj.device)
+        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", served, device=ctx.obj.device,
+              output_dir=output_dir)
 
     @cli.command("skill")
     def skill_command() -> None:

@@ -11,7 +11,7 @@ import time
 
 import click
 
-from winactions.daemon import client
+from winactions.daemon import client, processes
 
 
 def _describe(name: str) -> dict[str, object] | None:
@@ -24,20 +24,35 @@ def _describe(name: str) -> dict[str, object] | None:
             "idle_seconds": pong.get("idle_seconds")}
 
 
+def _orphans() -> list[processes.DaemonProcess]:
+    """Daemon processes of ours that no session file names (by their pid)."""
+    listed = set()
+    for path in client.daemons_dir().glob("*.json"):
+        info = client.read_session_file(path.stem)
+        if info is not None:
+            listed.add((path.stem, info.get("pid")))
+    return [d for d in processes.daemon_processes() if (d.session, d.pid) not in listed]
+
+
 def add_session_commands(cli: click.Group) -> None:
     @cli.command("sessions")
     @click.pass_context
     def sessions(ctx: click.Context) -> None:
-        """List running session daemons: name, pid, window, age."""
+        """List running session daemons: name, pid, window, age; and orphaned ones (running
+        with no session file), which `session close` stops too."""
         names = sorted(p.stem for p in client.daemons_dir().glob("*.json"))
         found = [d for d in (_describe(n) for n in names) if d is not None]
+        orphans = [{"session": o.session, "pid": o.pid, "orphaned": True} for o in _orphans()]
         if ctx.obj.json_output:
-            click.echo(json.dumps({"ok": True, "result": {"sessions": found}}))
+            click.echo(json.dumps({"ok": True, "result": {"sessions": found + orphans}}))
             return
         for d in found:
             click.echo(f"{d['session']}  pid {d['pid']}  window \"{d['window'] or '-'}\"  "
                        f"age {d['age_seconds']}s  idle {d['idle_seconds']}s")
-        if not found:
+        for o in orphans:
+            click.echo(f"{o['session']}  pid {o['pid']}  orphaned: no session file, no client reaches it "
+                       f"(`winctl session close {o['session']}` stops it)")
+        if not found and not orphans:
             click.echo("(no session daemons)")
 
     @cli.group("session")
@@ -54,6 +69,8 @@ def add_session_commands(cli: click.Group) -> None:
             raise click.UsageError("give a session name or --all")
         names = sorted(p.stem for p in client.daemons_dir().glob("*.json")) if close_all else [name or ""]
         closed = [n for n in names if client.stop(n)]
+        closed += [f"{o.session} (orphaned pid {o.pid})" for o in _orphans()
+                   if (close_all or o.session == name) and processes.stop_process(o)]
         if ctx.find_root().obj.json_output:
             click.echo(json.dumps({"ok": True, "result": {"closed": closed}}))
         else:

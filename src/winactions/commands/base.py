@@ -23,6 +23,7 @@ from winactions.extras import missing_extra
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.options import help_of
+from winactions.outputs import Outputs
 from winactions.session.desktop import DesktopSession
 
 
@@ -33,6 +34,8 @@ class Kind(str, Enum):
     SESSION = "session"  # changes winctl's own state (the locator's cache), not the UI: not read-only
 
 
+# a parameter for a person only: MCP leaves it out (`force`: files for a model never replace one)
+CLI_ONLY: dict[str, Any] = {"cli_only": True}
 # an element to read, by id or by name (`get value Name`), for every command that only reads one
 ID_OR_NAME = Field(description="element id, or a name the window shows")
 
@@ -88,11 +91,14 @@ class Context:
     """What a handler may use: the session and the call's global options.
 
     A call that reads only files (`match`, `locate --in shot.png`) runs with no session at
-    all (`opened` is None: no display, no accessibility bus, no session store touched)."""
+    all (`opened` is None: no display, no accessibility bus, no session store touched).
+    `outputs`: the call comes from a model (MCP, the daemon's structured call), so the files
+    it writes go inside that folder and replace nothing; None: paths as given (a person's)."""
 
     opened: DesktopSession | None
     options: GlobalOptions
     _window: WindowInfo | None = field(default=None, repr=False)
+    outputs: Outputs | None = None
 
     @property
     def session(self) -> DesktopSession:

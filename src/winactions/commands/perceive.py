@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pydantic import Field
 
 from winactions import marks, screenshots
 from winactions.commands import stateview
-from winactions.commands.base import ID_OR_NAME, Context, Params, command
+from winactions.commands.base import CLI_ONLY, ID_OR_NAME, Context, Params, command
 from winactions.commands.query import element_value
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
+from winactions.commands.saving import png_path
 from winactions.errors import ActionFailed, InvalidInput
 from winactions.locate.density import pnginfo
 from winactions.model import Rect
@@ -53,16 +52,16 @@ def state(ctx: Context, p: StateParams) -> StateResult:
     changes = stateview.diff(before, ui, view) if p.diff else None
     if (p.screenshot or p.annotated) and window.rect is not None:
         image = screenshots.capture(ctx.session.backend, window.rect)
-        directory = ctx.session.store.artifacts_dir()
         if p.screenshot:  # with its density: an app module's images are matched in it (`agent.images`)
-            ui.screenshot = str(screenshots.save_png(image, screenshots.default_path(directory, "state"),
-                                                     pnginfo(ctx.session.backend.density(window))))
+            path, replace = png_path(ctx, None, "state")
+            ui.screenshot = str(screenshots.save_png(image, path, pnginfo(ctx.session.backend.density(window)),
+                                                     replace=replace))
         if p.annotated:
             marked, layout = screenshots.annotate(image, (window.rect.left, window.rect.top), view)
             if layout.unplaced:
                 ui.warnings.append(_too_dense(layout, window.rect))
-            ui.annotated_screenshot = str(
-                screenshots.save_png(marked, screenshots.default_path(directory, "annotated")))
+            path, replace = png_path(ctx, None, "annotated")
+            ui.annotated_screenshot = str(screenshots.save_png(marked, path, replace=replace))
         ctx.session.save()
     if changes is not None:  # the state lists what is new or changed; `diff` says how
         capped = _capped(changes, p.max_elements)
@@ -138,6 +137,8 @@ def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
 
 class ScreenshotParams(Params):
     path: str | None = Field(None, description="where to save the PNG (default: the session's folder)")
+    force: bool = Field(False, description="replace an existing file that is not a PNG",
+                        json_schema_extra=CLI_ONLY)
     screen: bool = Field(False, description="the whole screen instead of the window")
     element: int | str | None = Field(None, description="just this element (id or name)")
 
@@ -150,6 +151,7 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
     drawn: float | None = None
     if p.screen and p.element is not None:
         raise InvalidInput("--screen and --element each say what to capture: give one")
+    path, replace = png_path(ctx, p.path, "screenshot", p.force)  # refused before anything is captured
     if p.screen:
         screens = backend.screens()
         rect = Rect(left=min(s.left for s in screens), top=min(s.top for s in screens),
@@ -174,7 +176,6 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
             raise ActionFailed(f"element {p.element} is covered by {covered[0]}: its picture would show that",
                                hint="bring the window forward with `winctl window activate`, then take it again")
     image = screenshots.capture(backend, rect)
-    path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "screenshot")
-    screenshots.save_png(image, path, pnginfo(drawn))
+    path = screenshots.save_png(image, path, pnginfo(drawn), replace=replace)
     return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height,
                             density=drawn, covered_by=[] if p.screen else covered)

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from winactions import execution, screenshots
 from winactions.backends.base import Capability, MouseButton
-from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.base import CLI_ONLY, Context, Kind, Params, command
 from winactions.commands.results import ActionResult, ScreenshotResult, ValueResult
 from winactions.keys import parse_keys
 from winactions.model import Rect
@@ -133,20 +133,21 @@ class ZoomParams(Params):
     height: int = Field(gt=0, le=4000, description="height of the area")
     scale: float = Field(2.0, ge=1, le=8, description="enlargement")
     path: str | None = Field(None, description="where to save the PNG")
+    force: bool = Field(False, description="replace an existing file that is not a PNG", json_schema_extra=CLI_ONLY)
 
 
 @command("zoom", ZoomParams, positional=("x", "y", "width", "height"))
 def zoom(ctx: Context, p: ZoomParams) -> ScreenshotResult:
     """A close-up of part of the screen, enlarged (small icons, dense text)."""
-    from pathlib import Path
-
     from PIL import Image
 
+    from winactions.commands.saving import png_path
+
     rect = Rect.from_xywh(p.x, p.y, p.width, p.height)
+    path, replace = png_path(ctx, p.path, "zoom", p.force)
     image = screenshots.capture(ctx.session.backend, rect)
     image = image.resize((round(image.width * p.scale), round(image.height * p.scale)), Image.Resampling.LANCZOS)
-    path = Path(p.path) if p.path else screenshots.default_path(ctx.session.store.artifacts_dir(), "zoom")
-    screenshots.save_png(image, path)
+    path = screenshots.save_png(image, path, replace=replace)
     return ScreenshotResult(path=str(path.resolve()), rect=rect, width=image.width, height=image.height)
 
 

@@ -18,6 +18,7 @@ from winactions.agent.record import replay_plan
 from winactions.agent.runner import RunOptions, TaskRunner
 from winactions.commands.base import Context, Kind, Params, Result, available, command, dispatch
 from winactions.commands.results import RunResult
+from winactions.commands.saving import record_folder
 from winactions.errors import InvalidInput
 
 
@@ -30,7 +31,7 @@ class TableActor:
 
     def call(self, command: str, /, **args: Any) -> Result:
         options = self.ctx.options.model_copy(update={"return_state": False})
-        return dispatch(command, args, Context(self.ctx.session, options))
+        return dispatch(command, args, Context(self.ctx.session, options, outputs=self.ctx.outputs))
 
     def commands(self) -> list[str]:
         return self._names
@@ -99,7 +100,8 @@ def _options(ctx: Context, max_steps: int, max_replans: int, max_calls: int, max
                                hint="run with --dry-run first to see the plan, or call winctl --no-daemon run")
         ask = _ask
     return RunOptions(max_steps=max_steps, max_replans=max_replans, max_model_calls=max_calls, max_tokens=max_tokens,
-                      record=record, apps=apps, llm=ctx.options.llm, confirm=ask, progress=_progress)
+                      record=record_folder(ctx, record), apps=apps, llm=ctx.options.llm, confirm=ask,
+                      progress=_progress)
 
 
 def _ask(step: StepPlan, target: str) -> bool:

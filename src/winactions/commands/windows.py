@@ -104,7 +104,7 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                                                                                          time.monotonic() + TREE_WAIT)))
         if backend.one_screen:
             pass  # the pid is the phone's, not this machine's: only the foreground tells
-        elif not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+        elif _ended(pid):
             if p.title is None and not _children_alive(pid):
                 exited = exited or time.monotonic()
         time.sleep(0.1)
@@ -175,6 +175,16 @@ def _runs(pid: int, path: str) -> bool:
     folder = os.path.dirname(path)
     on_path = {os.path.realpath(d) for d in os.environ.get("PATH", "").split(os.pathsep) if d}
     return exe == path or (os.path.dirname(exe) == folder and folder not in on_path)
+
+
+def _ended(pid: int) -> bool:
+    """The process exited: gone (the backend reaps what it launched) or a zombie."""
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:  # not ours to read: it runs
+        return False
 
 
 def _children_alive(pid: int) -> bool:

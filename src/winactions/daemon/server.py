@@ -184,7 +184,10 @@ class Daemon:
             except ValidationError as exc:
                 raise InvalidInput(f"bad options: {exc.errors()[0]['msg']}",
                                    hint="options: window, return_state, infer, vision") from None
-            result = self._desktop(chosen.device).run(command, args, chosen)
+            from winactions.outputs import Outputs
+
+            # a structured call is a program's or a model's: its files stay in the output folder
+            result = self._desktop(chosen.device).run(command, args, chosen, outputs=Outputs.from_env())
         except WinctlError as exc:
             exc.hint = render.hint_for(exc.hint, "python")
             return {"ok": False, "error": exc.to_dict()}

@@ -28,6 +28,7 @@ from winactions.commands.results import ScreenshotResult, StateResult
 from winactions.errors import InvalidInput, WinctlError
 from winactions.mcp.profiles import PERCEIVING
 from winactions.options import INFER_MODES, VISION_MODES, help_of
+from winactions.outputs import Outputs
 from winactions.render import hint_for
 
 INSTRUCTIONS = (
@@ -80,6 +81,8 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     `return_state` on actions; without pydantic's titles, which repeat the names."""
     schema = _untitled(cmd.params.model_json_schema())
     properties = schema.setdefault("properties", {})
+    for name in [k for k, v in properties.items() if v.get("cli_only")]:
+        del properties[name]  # a person's choice (`force`), not a model's
     if "window" not in properties:
         properties["window"] = GLOBAL_WINDOW if cmd.name in PERCEIVING else SHORT_WINDOW
     if cmd.name in PERCEIVING:
@@ -120,8 +123,9 @@ class ToolRunner:
     """Runs tool calls one at a time against one long-lived Desktop."""
 
     def __init__(self, session_name: str = "mcp", backend: Backend | None = None, device: str | None = None,
-                 profile: frozenset[str] | None = None) -> None:
+                 profile: frozenset[str] | None = None, outputs: Outputs | None = None) -> None:
         self.session_name = session_name
+        self.outputs = outputs or Outputs()  # the model names files only inside this folder
         self.profile = profile  # the command names served; None: all
         self._backend = backend
         self._device = device  # a phone's serial: the tools drive it (and offer only what it can do)
@@ -183,7 +187,7 @@ class ToolRunner:
         except ValidationError:
             raise InvalidInput(f"bad tier choice {tiers}",
                                hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
-        return self.desktop().run(cmd.name, args, options)
+        return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
 
     def close(self) -> None:
         if self._desktop is not None:
@@ -229,9 +233,11 @@ def build_server(runner: ToolRunner) -> Server[Any]:
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, device: str | None = None) -> None:
-    """Serve until the client closes stdin (the tools of `profile`, every tool for None)."""
-    runner = ToolRunner(session_name, device=device, profile=profile)
+def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, device: str | None = None,
+          output_dir: str | None = None) -> None:
+    """Serve until the client closes stdin (the tools of `profile`, every tool for None); the
+    files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder)."""
+    runner = ToolRunner(session_name, device=device, profile=profile, outputs=Outputs.from_env(output_dir))
     server = build_server(runner)
 
     async def main() -> None:

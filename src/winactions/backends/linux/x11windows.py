@@ -31,6 +31,7 @@ from winactions.backends.base import (
     covered_by_window,
 )
 from winactions.backends.linux import bridges
+from winactions.backends.linux.children import reap
 from winactions.backends.linux.stderr_keeper import Kept, keep_stderr, last_words
 from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound
 from winactions.model import Rect, WindowInfo
@@ -550,11 +551,14 @@ class X11Windows:
             proc = subprocess.Popen(started.argv, env=started.env, stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
         except FileNotFoundError:
+            kept.discard()
             raise NotFound(f"no program {command[0]!r}", hint="give a full path or a program on PATH") from None
         except PermissionError:
+            kept.discard()
             raise ActionFailed(f"{command[0]!r} is not executable", hint="check the file's permissions") from None
         finally:
             os.close(stderr)
+        reap(proc)  # it outlives this call: collected when it exits, never left a zombie
         self._stderr[proc.pid] = kept
         return proc.pid
 
@@ -583,6 +587,9 @@ class X11Windows:
         return Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
 
     def close(self) -> None:
+        for kept in self._stderr.values():  # launches never asked about: their keepers are reaped
+            kept.discard()
+        self._stderr.clear()
         grabber = getattr(self._grabbers, "mss", None)
         if grabber is not None:
             grabber.close()
