@@ -13,6 +13,7 @@ import re
 
 import click
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from winactions import skill
@@ -41,7 +42,7 @@ def test_the_core_page_is_an_agent_skill_with_frontmatter():
     text = skill.core()
     match = re.match(r"---\n(.*?)\n---\n", text, re.S)
     assert match, "SKILL.md must open with frontmatter"
-    fields = dict(line.split(": ", 1) for line in match.group(1).splitlines())
+    fields = yaml.safe_load(match.group(1))
     assert re.fullmatch(r"[a-z0-9-]{1,64}", fields["name"])
     assert 40 <= len(fields["description"]) <= 1024
     assert "Use " in fields["description"]  # says when to use it

@@ -32,9 +32,10 @@ def topic_names() -> list[str]:
 
 def topic(name: str) -> str:
     """One topic's text; an unknown name is `InvalidInput` whose hint lists the topics."""
-    if name not in topic_names():
-        raise InvalidInput(f"no skill topic {name!r}",
-                           hint=f"the topics are {', '.join(topic_names())}; `winctl skill --list` says what each covers")
+    names = topic_names()
+    if name not in names:
+        raise InvalidInput(f"no skill topic {name!r}", hint=f"the topics are {', '.join(names)}; "
+                                                            "`winctl skill --list` says what each covers")
     return _package().joinpath(TOPICS, f"{name}.md").read_text(encoding="utf-8")
 
 
