@@ -75,3 +75,46 @@ def test_state_reads_the_active_window_and_a_save_shows_in_the_title(desktop, tm
         assert "saved by winctl" in wait_for_file(doc, "saved by winctl")
     finally:
         stop_app(proc)
+
+
+def test_the_files_topic_opens_a_file_by_path_in_a_gtk_chooser(desktop, tmp_path, winctl):
+    """`winctl skill files` gives the recipe the trial's agents arrived at after Enter in the
+    location field did not open the file: ctrl+o, ctrl+l, the path into the location field,
+    then the Open button. Done word for word on Mousepad; its title (wmctrl) names the file."""
+    recipe = skill.topic("files")
+    for step in ("winctl keys ctrl+l", 'winctl input ID "/home/me/notes/a.txt"', "winctl click ID"):
+        assert step in recipe
+    (tmp_path / "deep").mkdir()
+    wanted = tmp_path / "deep" / "inv-0217.txt"
+    wanted.write_text("invoice 217\n")
+    doc = tmp_path / "start.txt"
+    doc.write_text("start\n")
+    proc = start_app(desktop, mousepad_command(doc), "start.txt")
+    try:
+        winctl("keys", "ctrl+o")
+        winctl("keys", "ctrl+l")
+        state = wait_state(winctl, lambda s: "Open" in s["window"]["title"] and edits(s))
+        winctl("input", str(edits(state)[0]), str(wanted))
+        winctl("click", str(next(t["id"] for t in state["targets"]
+                                 if t["type"] == "Button" and t["name"] == "Open")))
+        deadline = time.monotonic() + 10
+        while "inv-0217.txt" not in title_of(desktop, "Mousepad"):
+            assert time.monotonic() < deadline, title_of(desktop, "Mousepad")
+            time.sleep(0.2)
+    finally:
+        stop_app(proc)
+
+
+def edits(state: dict) -> list[int]:
+    return [t["id"] for t in state["targets"] if t["type"] == "Edit"]
+
+
+def wait_state(winctl, ready, timeout: float = 15.0) -> dict:
+    """A fresh state once `ready(state)` holds (a dialog's tree fills in after it appears)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run = winctl("--json", "state", expect=None)
+        if run.code == 0 and ready(run.json["result"]):
+            return run.json["result"]
+        assert time.monotonic() < deadline, f"{run.out}{run.err}"
+        time.sleep(0.3)
