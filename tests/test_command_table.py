@@ -79,8 +79,10 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_skill_and_readme_mention_every_command():
-    """The agent manual and the README must not fall behind the table."""
-    skill = (SRC / "SKILL.md").read_text()
+    """The agent manual (its core and topics) and the README must not fall behind the table."""
+    from winactions.skill import everything
+
+    skill = everything()
     readme = (SRC.parent.parent / "README.md").read_text()
     for name in load_commands():
         assert f"winctl {name}" in skill or f"`{name}" in skill, f"SKILL.md lacks {name}"
@@ -149,17 +151,18 @@ def test_command_facts_live_on_the_command():
 
 
 def test_every_mcp_profile_is_named_where_users_read_about_it():
-    """The profiles are one table (mcp/profiles.py); `winctl mcp --help`, SKILL.md and the
-    README each name every one of them, so none is served that the docs do not offer."""
+    """The profiles are one table (mcp/profiles.py); `winctl mcp --help`, the agent manual
+    and the README each name every one of them, so none is served that the docs do not offer."""
     from pathlib import Path
 
     from click.testing import CliRunner
 
     from winactions.cli.app import build_cli
     from winactions.mcp.profiles import PROFILES
+    from winactions.skill import everything
 
     root = Path(__file__).resolve().parents[1]
-    skill = (root / "src" / "winactions" / "SKILL.md").read_text()
+    skill = everything()
     readme = (root / "README.md").read_text()
     help_text = CliRunner().invoke(build_cli(), ["mcp", "--help"]).output
     for name in PROFILES:

@@ -1,4 +1,5 @@
-"""SKILL.md's Tier 3 worked examples, run word for word against the GTK fixture.
+"""The agent manual's worked examples (its core and every topic: `winctl skill keys` has
+Tier 3's), run word for word against the GTK fixture.
 
 Each `<!-- example NAME -->` section holds console blocks: `$ winctl ...` lines and the
 output they print, where `...` stands for anything (doctest's ELLIPSIS). The commands run
@@ -10,25 +11,24 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import start_app, stop_app
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
+from winactions import skill
 
 pytestmark = pytest.mark.desktop
-SKILL = Path(__file__).resolve().parents[2] / "src" / "winactions" / "SKILL.md"
 TITLE = "Winactions Fixture"
-EXAMPLE = re.compile(r"<!-- example (\S+) -->(.*?)(?=<!-- example |\n## |\Z)", re.S)
+EXAMPLE = re.compile(r"<!-- example (\S+) -->(.*?)(?=<!-- example |\n##? |\Z)", re.S)  # to the next heading
 CONSOLE = re.compile(r"```console\n(.*?)```", re.S)
 
 
 def examples() -> dict[str, list[tuple[str, str]]]:
     """Example name -> [(command line, expected output)]."""
     found = {}
-    for name, body in EXAMPLE.findall(SKILL.read_text(encoding="utf-8")):
+    for name, body in EXAMPLE.findall(skill.everything()):
         steps: list[tuple[str, list[str]]] = []
         for block in CONSOLE.findall(body):
             for line in block.splitlines():
@@ -50,7 +50,7 @@ def run(winctl, steps: list[tuple[str, str]]) -> None:
         argv = shlex.split(command)
         assert argv[0] == "winctl", command
         out = winctl(*argv[1:]).out
-        assert matches(expected, out), f"$ {command}\nSKILL.md says:\n{expected}\nbut it printed:\n{out}"
+        assert matches(expected, out), f"$ {command}\nthe manual says:\n{expected}\nbut it printed:\n{out}"
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_the_matcher_is_strict_outside_the_ellipses():
     assert not matches("[21] a", "[21] a\n[22] b")
 
 
-def test_skill_md_has_both_tier3_examples():
+def test_the_manual_has_both_tier3_examples():
     assert set(examples()) >= {"3a", "3b"}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
+import re
 import sys
 import traceback
 import types
@@ -100,6 +101,40 @@ def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider)
                     context_settings={"ignore_unknown_options": False})
 
 
+SHORT_HELP_LIMIT = 57  # one line of `winctl --help` at 80 columns beside its longest name (type-into-element)
+_SENTENCE = re.compile(r"(.+?[.!?])(?=\s|$)")
+_ENV_OR_DEFAULT = re.compile(r"\s*\[(env var|default): [^\]]*\]|\s*\[[0-9<=x]+\]")
+_ASIDE = re.compile(r"\s?\([^()]*\)")
+
+
+def short_help(text: str, limit: int = SHORT_HELP_LIMIT) -> str:
+    """A command's one-line summary for `winctl --help`, at most `limit` characters.
+
+    The first sentence of its help; while too long, without its asides in parentheses,
+    then up to its first ": ", "; " or " — ", then up to the last ", " that fits; else cut
+    at a word with "...". The full help stays in `winctl CMD --help`."""
+    first = " ".join(text.split("\n\n")[0].split())
+    sentence = _SENTENCE.match(first)
+    line = (sentence.group(1) if sentence else first).rstrip(".")
+    while len(line) > limit and _ASIDE.search(line):
+        line = _ASIDE.sub("", line)
+    if len(line) > limit:
+        cuts = [i for i in (line.find(m) for m in (": ", "; ", " — ")) if i >= 12]
+        line = line[:min(cuts)] if cuts else line
+    if len(line) > limit:
+        commas = [m.start() for m in re.finditer(", ", line) if 12 <= m.start() <= limit]
+        line = line[:max(commas)] if commas else line
+    return line if len(line) <= limit else line[:limit - 3].rsplit(" ", 1)[0] + "..."
+
+
+def _shorten(group: click.Group) -> None:
+    """Give every command of `group` (and of its sub-groups) its one-line summary."""
+    for command in group.commands.values():
+        command.short_help = short_help(command.help or command.short_help or "")
+        if isinstance(command, click.Group):
+            _shorten(command)
+
+
 def global_option_rows() -> list[tuple[str, str]]:
     """(flag, help) of every global option, from the one table in `winactions.options`."""
     rows = [(o.flag, o.help + (f" [env var: {o.env}]" if o.env else "")) for o in FLAG_OPTIONS]
@@ -178,6 +213,16 @@ class _Group(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
 
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The root's options (the global ones) one short line each: every command's
+        `--help` lists them in full, env vars included."""
+        if ctx.parent is not None:
+            return super().format_options(ctx, formatter)
+        rows = [record for p in self.get_params(ctx) if (record := p.get_help_record(ctx)) is not None]
+        with formatter.section("Options (in full: any command's --help)"):
+            formatter.write_dl([(flag, short_help(_ENV_OR_DEFAULT.sub("", text), 44)) for flag, text in rows])
+        self.format_commands(ctx, formatter)
+
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if ctx.parent is not None:  # the root's own options are the global ones: listed already
             _format_global_options(formatter)
@@ -221,7 +266,8 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         """Desktop UI automation for AI agents.
 
         Perceive with `winctl state`, act on the printed ids with `winctl click 3`,
-        `winctl input 2 "text"`, `winctl keys ctrl+s`. Global options go before or after
+        `winctl input 2 "text"`, `winctl keys ctrl+s`; the manual for agents is `winctl
+        skill`. Global options go before or after
         the command (`winctl state --json`); `--` ends them, and goes before negative
         coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
@@ -253,12 +299,20 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", served, device=ctx.obj.device,
               output_dir=output_dir)
 
-    @cli.command("skill")
-    def skill_command() -> None:
-        """Print SKILL.md, the agent's manual for this installed version."""
-        from importlib.resources import files
+    @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
+    @click.argument("topic", required=False)
+    @click.option("--list", "list_topics", is_flag=True, help="list the topics, one line each")
+    @click.pass_context
+    def skill_command(ctx: click.Context, topic: str | None, list_topics: bool) -> None:
+        """Print the agent manual of this installed version: its core page (SKILL.md), with
+        `--list` its topics, or one topic: `winctl skill sheets`."""
+        from winactions import skill
 
-        click.echo(files("winactions").joinpath("SKILL.md").read_text(encoding="utf-8"), nl=False)
+        try:
+            text = skill.listing() if list_topics else skill.topic(topic) if topic else skill.core()
+        except WinctlError as exc:
+            _fail(exc, ctx.obj)
+        click.echo(text, nl=False)
 
     groups: dict[str, click.Group] = {}
     for cmd in load_commands().values():
@@ -277,6 +331,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
 
     add_session_commands(cli)
     add_doctor_command(cli)
+    _shorten(cli)
     return cli
 
 
