@@ -24,6 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "files": set(),  # standard library only: files several processes share, written whole
     "outputs": {"errors"},  # where a command may write a file (a person's path, a model's name)
     "extras": {"errors"},  # which extra installs an optional part
+    "skill": {"errors"},  # the agent's manual: a core page and topics read on demand
     "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
     "model": {"errors"},
@@ -47,7 +48,7 @@ ALLOWED: dict[str, set[str]] = {
     "agent": {"errors", "llm", "locate", "model"},
     "daemon": {"_version", "api", "cli", "commands", "errors", "options", "outputs", "progress", "render", "session"},
     "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options",
-            "progress", "render", "session"},
+            "progress", "render", "session", "skill"},
     "mcp": {"_version", "api", "backends", "commands", "errors", "options", "outputs", "progress", "render"},
 }
 # Platform libraries, and the only place each may be imported.
