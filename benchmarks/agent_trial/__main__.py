@@ -25,8 +25,8 @@ def brief(folder: Path, task: str, arm: str) -> str:
     """What the agent of an arm is told: the task, and the tools it may use."""
     work = folder / "work"
     tools = {
-        "winctl": "`winctl` (run `winctl --help`, `winctl skill` for its manual)",
-        "text": "`winctl` (run `winctl --help`, `winctl skill` for its manual); you may not look at any "
+        "winctl": "`winctl` (`winctl skill` prints its manual)",
+        "text": "`winctl` (`winctl skill` prints its manual); you may not look at any "
                 "picture: commands that make one are refused",
         "screenshots": "`shot` (prints the path of a PNG of the whole screen; look at it), `zoom X Y W H` (a "
                        "region at full resolution) and `xdo` (xdotool's mousemove, click, mousedown, mouseup, key, "
