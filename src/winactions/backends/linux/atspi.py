@@ -326,6 +326,7 @@ class AtspiClient:
         self._sem: asyncio.Semaphore | None = None
         self._progress = time.monotonic()  # when the last reply arrived
         self.bus_note = ""  # why the bus read may not be this display's ("" when it is)
+        self._bus_id: str | None = None  # `bus_id`, once asked
         try:
             self._run(self._connect(), timeout=15, stall=12)  # its own steps give up sooner, saying why
         except BaseException:
@@ -397,6 +398,15 @@ class AtspiClient:
             return await self._call(dest, path, interface, member, signature, body)
         except DBusCallError:
             return None
+
+    def bus_id(self) -> str:
+        """The accessibility bus's id (its guid, asked once per connection): a bus started
+        anew has another one, though it hands out the same names again."""
+        if self._bus_id is None:
+            reply = self._run(self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                          "GetId"), timeout=5)
+            self._bus_id = str(reply[0]) if reply else ""
+        return self._bus_id
 
     @property
     def connected(self) -> bool:
