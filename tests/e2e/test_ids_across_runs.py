@@ -5,6 +5,7 @@ window's id, bus name and object paths."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -47,6 +48,15 @@ def handles(runtime: Path, name: str) -> set[str]:
     return set(data["handles"].values())
 
 
+def free_display() -> int:
+    """A display number far above the ones `Xvfb -displayfd` hands out (the lowest free), so no
+    other desktop takes it between the two runs."""
+    for number in range(400 + os.getpid() % 200, 1000):
+        if not Path(f"/tmp/.X{number}-lock").exists() and not Path(f"/tmp/.X11-unix/X{number}").exists():
+            return number
+    raise AssertionError("no free display number")
+
+
 def daemon_pid(runtime: Path, session: str) -> int:
     return int(json.loads((runtime / "winactions" / "daemons" / f"{session}.json").read_text())["pid"])
 
@@ -67,14 +77,15 @@ def test_a_restarted_desktops_new_app_never_gets_the_old_ids(front: Front, tmp_p
     and its buttons were listed under the old ids (`[205] [Menu] "File"` became
     `[205] [Button] "Btn02"`). Here the same fixture script (variant `menu`, then `buttons`) on
     the same display number is started first on each desktop, so the reuse happens by
-    construction; the test checks that it did."""
+    construction: the same bus name and object paths always (checked below), the same X window
+    id most times."""
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     session = "restart" if front is daemon else "default"
     log = tmp_path / "clicks.jsonl"
-    first = VirtualDesktop().start()
+    number = free_display()
+    first = VirtualDesktop(display=number).start()
     try:
-        number = int(first.env["DISPLAY"][1:])
         app = start_app(first, [SYSTEM_PYTHON, APP, "--title", TITLE, "--variant", "menu"], TITLE)
         old_window = wait_for_window(first, TITLE)
         env = {**first.env, "XDG_RUNTIME_DIR": str(runtime)}
@@ -92,8 +103,12 @@ def test_a_restarted_desktops_new_app_never_gets_the_old_ids(front: Front, tmp_p
     try:
         app = start_app(second, [SYSTEM_PYTHON, APP, "--title", TITLE, "--variant", "buttons", "--log", str(log)],
                         TITLE)
-        assert wait_for_window(second, TITLE) == old_window  # the X server gave the new app the old window's id
         env = {**second.env, "XDG_RUNTIME_DIR": str(runtime)}
+        reused = wait_for_window(second, TITLE) == old_window
+        if not reused:
+            # the X server gives the new app the old window's id most times, not always (the order
+            # in which the window manager and the bus launcher connect varies): select it by title
+            assert front(env, ["focus", TITLE]).code == 0
         refused = front(env, ["click", "3"])  # the old "Save": the new app has a Btn02 at its handle
         assert refused.code == 3 and "restarted" in refused.err, refused  # told why, not just "gone"
         time.sleep(0.3)
@@ -105,7 +120,7 @@ def test_a_restarted_desktops_new_app_never_gets_the_old_ids(front: Front, tmp_p
         assert old_handles & handles(runtime, session)  # the new app answers to old handles...
         assert set(new).isdisjoint(old)  # ...but none of its elements got an old id
         assert sorted(new.values()) == [("Button", f"Btn{i:02d}") for i in range(1, 5)]
-        assert any("restarted" in w for w in result["warnings"])
+        assert any("restarted" in w for w in result["warnings"]) or not reused  # said of the window it was in
         btn02 = next(i for i, t in new.items() if t == ("Button", "Btn02"))
         assert front(env, ["click", str(btn02)]).code == 0
         deadline = time.monotonic() + 5

@@ -61,6 +61,7 @@ class LinuxBackend(Backend):
         self._placements: dict[str, Placement] = {}  # app's bus name -> how `_on_screen` placed it
         self._placed: dict[str, tuple[list[Node], Rect | None, list[Node]]] = {}  # window -> read, rect, placed
         self._live = live
+        self._bus_id: str | None = None  # `run_of`'s accessibility bus id, once asked
 
     @cached_property
     def atspi(self) -> AtspiClient:
@@ -373,11 +374,14 @@ class LinuxBackend(Backend):
 
     def run_of(self, window: WindowInfo) -> str | None:
         """The accessibility bus's id and the window's process (pid and start time): a
-        restarted desktop has another bus id; a restarted app, another process."""
-        try:
-            bus = self.atspi.bus_id()
-        except WinctlError:  # no accessibility bus: the process alone tells the run
-            bus = ""
+        restarted desktop has another bus id; a restarted app, another process. The bus is
+        asked once per backend (a desktop with no accessibility bus is not tried again)."""
+        if self._bus_id is None:
+            try:
+                self._bus_id = self.atspi.bus_id()
+            except WinctlError:  # no accessibility bus: the process alone tells the run
+                self._bus_id = ""
+        bus = self._bus_id
         started = process_start(window.pid) if window.pid else None
         process = f"{window.pid}@{started}" if started else ""
         return f"bus {bus or '?'} pid {process or '?'}" if bus or process else None
