@@ -10,10 +10,11 @@ to select or replace, and its keys reach the program running in it.
 
 from __future__ import annotations
 
+import os
 import time
 
 from winactions.backends.base import Backend
-from winactions.errors import ActionFailed, WinctlError
+from winactions.errors import ActionFailed, InvalidInput, WinctlError
 from winactions.execution import Via, click_to_type, focus
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Target, WindowInfo
@@ -25,6 +26,38 @@ SHOWN_SETTLE = 1.0  # s: how long a terminal's screen is watched for what the ke
 SHOWN_QUIET = 0.15  # s: ... it has shown it once it stayed the same this long
 SHOWN_LINES = 3  # lines of a terminal's screen said after input
 SHOWN_CHARS = 240  # characters of them at most
+# Characters one command types at most (WINCTL_TYPING_LIMIT overrides it): about 20 s of XTEST
+# typing on our test machine (~500 a second), so the session is not held for minutes.
+TYPING_LIMIT = 10_000
+TYPING_RATE = 500  # characters a second, as measured there: for the hint only
+
+
+def typing_limit() -> int:
+    """How many characters one command may type (WINCTL_TYPING_LIMIT, else TYPING_LIMIT)."""
+    text = os.environ.get("WINCTL_TYPING_LIMIT", "").strip()
+    if not text:
+        return TYPING_LIMIT
+    try:
+        limit = int(text)
+    except ValueError:
+        raise InvalidInput(f"WINCTL_TYPING_LIMIT={text!r} is not a whole number of characters",
+                           hint=f"e.g. WINCTL_TYPING_LIMIT={TYPING_LIMIT * 2}; nothing was typed") from None
+    if limit < 1:
+        raise InvalidInput(f"WINCTL_TYPING_LIMIT={text!r} must be 1 or more", hint="nothing was typed")
+    return limit
+
+
+def check_typing_budget(text: str) -> None:
+    """Refuse, before any key is pressed, a text longer than one command types
+    (`typing_limit`): typing it would hold the session for minutes."""
+    limit = typing_limit()
+    if len(text) <= limit:
+        return
+    raise InvalidInput(f"{len(text):,} characters is more than one command types ({limit:,}, about "
+                       f"{limit / TYPING_RATE:.0f} s of keys); nothing was typed",
+                       hint="put the text on the clipboard (`winctl clipboard TEXT`) and paste it "
+                            "(`winctl keys ctrl+v`), or type it in parts (`winctl input ID PART --append`), or "
+                            f"raise WINCTL_TYPING_LIMIT (about {TYPING_RATE} characters a second)")
 
 
 def await_focus(backend: Backend, node: Node | None, seconds: float = FOCUS_SETTLE) -> bool:

@@ -412,6 +412,13 @@ class Backend(ABC):
         """The bound input's virtual pointer (x, y, buttons held), to be kept between calls."""
         return None
 
+    def run_of(self, window: WindowInfo) -> str | None:
+        """What tells this run of the window's app from every other one, whatever ids the
+        display and the buses reuse (a restarted desktop gives a new app the old window's id
+        and bus name): the same string while the app runs on, another one for any other
+        process or desktop. Ids are given for one run only. None: the platform cannot tell."""
+        return None
+
     def alive(self) -> bool:
         """Are the connections this backend opened still usable? A daemon can outlive the
         desktop it started on (a virtual display torn down and made anew): then it must

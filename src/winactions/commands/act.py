@@ -76,7 +76,9 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text (or append): through its editable-text interface, else focused
     and typed. Keys are pressed only once it holds the focus; a text that then reads otherwise
     fails. A terminal is typed into at its prompt; a sheet's cell is committed, and reached by
-    address (Z200) out of view; a disabled field is refused."""
+    address (Z200) out of view; a disabled field is refused. A text longer than the field holds
+    is refused with its old text kept, and no more than WINCTL_TYPING_LIMIT characters (10,000
+    unless set) are typed."""
     return set_text(ctx, p)
 
 
@@ -99,6 +101,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
                            hint="input the cell's whole new text (it replaces what it holds)")
     window = ctx.window()
     if node is not None and TERMINAL in node.extra:
+        text_entry.check_typing_budget(p.text)
         how, said = text_entry.type_at_prompt(backend, window, target, node, p.text, enter=p.enter, via=p.via)
         return ActionResult(action="input", method=how, target=target, detail=said)
     method: str | None = None
@@ -121,6 +124,7 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         if p.via is Via.SEMANTIC:
             raise ActionFailed(f"element {p.id} has no editable-text interface" + (f" ({note})" if note else ""),
                                hint="use --via auto to type into it instead")
+        text_entry.check_typing_budget(p.text)
         focused = p.via is Via.AUTO and execution.focus(backend, window, node)
         cell = execution.is_cell(node)
         if node is None and backend.without_tree(window):  # Tk, Motif: ctrl+a goes to the line's start there
@@ -155,7 +159,9 @@ class TypeParams(Params):
 
 @command("type", TypeParams, kind=Kind.ACTION, positional=("text",))
 def type_(ctx: Context, p: TypeParams) -> ActionResult:
-    """Type text into the focused element of the window (any Unicode)."""
+    """Type text into the focused element of the window (any Unicode), up to
+    WINCTL_TYPING_LIMIT characters (10,000 unless set)."""
+    text_entry.check_typing_budget(p.text)
     backend = ctx.session.backend
     backend.ensure_active(ctx.window())
     backend.type_text(p.text)

@@ -40,8 +40,20 @@ MAX_REQUEST = 1024 * 1024
 REQUEST_DEADLINE = 10.0  # a client that has not sent its whole request by then is dropped
 MAX_CONNECTIONS = 32  # connection threads at once; more are answered "busy" and closed
 MAX_NONCES = 100_000  # remembered to refuse replays
-COMMAND_DEADLINE = 120.0  # below the client's read timeout, so the client always hears back
+# A command's reply is given up on this long after it was queued: below the client's read
+# timeout, so the client always hears back. WINCTL_COMMAND_DEADLINE, in the daemon's own
+# environment, can make it shorter, never longer.
+COMMAND_DEADLINE = 120.0
 DEFAULT_IDLE = 30 * 60
+
+
+def command_deadline(told: str | None) -> float:
+    """COMMAND_DEADLINE, or a shorter one told (WINCTL_COMMAND_DEADLINE) when it is a number."""
+    try:
+        seconds = float(told or "")
+    except ValueError:
+        return COMMAND_DEADLINE
+    return seconds if 0 < seconds < COMMAND_DEADLINE else COMMAND_DEADLINE
 
 
 def _text(value: object) -> bool:
@@ -109,6 +121,8 @@ class Daemon:
         self.stopping = threading.Event()
         self.jobs: queue.Queue[tuple[Call, Future[dict[str, Any]]]] = queue.Queue()
         self.busy = False
+        self.running_since = 0.0  # when the running command started (monotonic)
+        self.deadline = command_deadline(os.environ.get("WINCTL_COMMAND_DEADLINE"))
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._nonces: dict[str, None] = {}  # insertion-ordered: the oldest go first
         self._nonce_lock = threading.Lock()
@@ -202,7 +216,8 @@ class Daemon:
             except queue.Empty:
                 continue
             if not future.set_running_or_notify_cancel():
-                continue
+                continue  # its client was told it never started: it is not run now
+            self.running_since = time.monotonic()
             self.busy = True
             try:
                 with progress.watching(None) as self.progress:  # its latest step goes out with pings
@@ -262,19 +277,30 @@ class Daemon:
         call = _call_of(message)
         if isinstance(call, str):
             return {"error": f"malformed request: {call}"}
-        self.last_used = time.monotonic()
+        self.last_used = queued = time.monotonic()
         future: Future[dict[str, Any]] = Future()
         self.jobs.put((call, future))
         try:
-            return future.result(COMMAND_DEADLINE)
+            return future.result(self.deadline)
         except TimeoutError:
-            future.cancel()
-            message_text = f"the command ran longer than {COMMAND_DEADLINE:g}s in the session daemon"
-            if call.argv is None:
-                return {"ok": False, "error": {"code": "timeout", "message": message_text,
-                                               "hint": "it may still finish; call state to see"}}
-            return {"exit": 6, "stdout": "", "stderr": f"error: {message_text}\nhint: it may still finish; "
-                    "run `winctl state` to see\n"}
+            pass
+        waited = time.monotonic() - queued
+        cancelled = future.cancel()
+        if future.done() and not cancelled:  # it finished just now
+            return future.result()
+        if cancelled:  # still queued: it never runs now
+            message_text = (f"the command waited in the session daemon's queue {waited:.0f}s behind another "
+                            "command and never started; it was not run")
+            hint = "the session is busy with an earlier command: run this one again once that is done"
+        else:
+            ran = time.monotonic() - self.running_since if self.running_since else waited
+            queue_note = f" after {waited - ran:.0f}s in the queue" if waited - ran >= 1 else ""
+            message_text = f"the command is still running after {ran:.0f}s in the session daemon{queue_note}"
+            hint = "it may still finish; run `winctl state` to see"
+        if call.argv is None:
+            return {"ok": False, "error": {"code": "timeout", "message": message_text,
+                                           "hint": hint.replace("run `winctl state`", "call state")}}
+        return {"exit": 6, "stdout": "", "stderr": f"error: {message_text}\nhint: {hint}\n"}
 
     def connection(self, conn: socket.socket) -> None:
         """Read one request line within REQUEST_DEADLINE in all (a client trickling one byte

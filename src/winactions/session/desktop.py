@@ -209,10 +209,16 @@ class DesktopSession:
                 warnings.append(f"{provider.name} failed: {exc}{hint}")
         assert detection is not None
         previous = self.data.state
-        unchanged = self._numbered_for is detection.targets and previous is not None \
+        run = self.backend.run_of(window)
+        if self.registry.retire(window.id, run):
+            self.notes.append("this window's app is not the one its ids were given for (the app or the desktop "
+                              "restarted): its elements have new ids, the old ones are retired")
+        same_run = previous is not None and previous.window.id == window.id and self.data.run == run
+        unchanged = self._numbered_for is detection.targets and same_run and previous is not None \
             and previous.window == window and len(self.providers) == 1
-        before = previous.targets if previous is not None and previous.window.id == window.id else []
-        numbered = previous.targets if unchanged and previous is not None else self._number(detection.targets, before)
+        before = previous.targets if same_run and previous is not None else []
+        numbered = previous.targets if unchanged and previous is not None \
+            else self._number(detection.targets, before, run)
         self._numbered_for = detection.targets
         self._read = detection.nodes
         state = UIState(
@@ -224,7 +230,7 @@ class DesktopSession:
             tiers=detection.reports,
             node_count=detection.node_count,
         )
-        self.data.state = state
+        self.data.state, self.data.run = state, run
         self.data.written = {}  # the names read now are the ones shown
         if not (unchanged and previous is not None and previous.warnings == state.warnings):
             self.save()  # an unchanged window (a live tree handed back as it was) changes nothing on disk
@@ -244,11 +250,12 @@ class DesktopSession:
             self.providers = compose(self.providers[0], infer, vision, llm, thresholds)
             self._tiers_key = key
 
-    def _number(self, targets: list[Target], before: list[Target]) -> list[Target]:
+    def _number(self, targets: list[Target], before: list[Target], run: str | None) -> list[Target]:
         """Ids for the tree's targets first, then for derived ones, whose `derived_from`
         names their anchors by index ([#i]) until the anchors have ids; a derived one seen
-        again where it was in `before` (the window's last state) keeps its id."""
-        tree = self.registry.assign([t for t in targets if t.source is Source.ACCESSIBILITY])
+        again where it was in `before` (the window's last state) keeps its id. `run`: the
+        run of the window's app (`Backend.run_of`) the ids are given for."""
+        tree = self.registry.assign([t for t in targets if t.source is Source.ACCESSIBILITY], run=run)
         position_to_id = {}
         k = 0
         for i, t in enumerate(targets):
@@ -258,7 +265,7 @@ class DesktopSession:
         derived = [t.model_copy(update={"derived_from": _PLACEHOLDER.sub(
             lambda m: f"[{position_to_id.get(int(m.group(1)), '?')}]", t.derived_from or "") or None})
             for t in targets if t.source is not Source.ACCESSIBILITY]
-        numbered = [*tree, *self.registry.assign(derived, before)]
+        numbered = [*tree, *self.registry.assign(derived, before, run)]
         return [t.model_copy(update={"parent_id": position_to_id.get(t.parent_id) if t.parent_id is not None
                                      else None}) for t in numbered]
 
@@ -309,6 +316,7 @@ class DesktopSession:
         "Keep" and "Delete") — or that is no longer on screen (a hidden tab's content, a
         closed menu's item): acting on it would act on something the agent cannot see."""
         target = self.target(target_id)
+        self._check_run(target)
         if target.handle is None:
             return target, None
         node = self.backend.refresh(target.handle)
@@ -326,6 +334,18 @@ class DesktopSession:
             raise StaleElement(f"element {target_id} is no longer shown ([{target.type}] \"{target.name}\"); "
                                "nothing was done", hint="the UI changed — run `winctl state`")
         return target, node
+
+    def _check_run(self, target: Target) -> None:
+        """Refuse a target of the latest state when the app it was read from has ended (the
+        app or the desktop restarted: another app may now answer to its window id, bus name
+        and handles)."""
+        state, run = self.data.state, self.data.run
+        if state is None or run is None or self.backend.run_of(state.window) == run:
+            return
+        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") was read from a run of '
+                           f'"{state.window.title}" that has ended (the app or the desktop restarted); '
+                           "nothing was done",
+                           hint="run `winctl state`: the elements there now get new ids")
 
     def resolve_to_read(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
         """An id, or the one element of the window with this name (`get value Name`): a fresh

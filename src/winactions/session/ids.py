@@ -14,12 +14,15 @@ from winactions.model import Target
 PLACE_IOU = 0.5  # a detection overlapping one of the previous state this much, of its type, is that one
 
 
-def identity_key(target: Target) -> str:
-    """What makes two detections the same element across `state` calls."""
+def identity_key(target: Target, run: str | None = None) -> str:
+    """What makes two detections the same element across `state` calls: its handle (else what
+    it is and where), within one run of its app (`Backend.run_of`) when the run is known."""
     if target.handle:
-        return target.handle
-    rect = target.rect.as_list() if target.rect else None
-    return f"{target.source.value}|{target.type}|{target.name}|{rect}|{target.derived_from or ''}"
+        key = target.handle
+    else:
+        rect = target.rect.as_list() if target.rect else None
+        key = f"{target.source.value}|{target.type}|{target.name}|{rect}|{target.derived_from or ''}"
+    return f"{run}#{key}" if run else key
 
 
 def seen_again(previous: list[Target], targets: list[Target]) -> dict[int, int]:
@@ -46,18 +49,40 @@ def seen_again(previous: list[Target], targets: list[Target]) -> dict[int, int]:
 
 
 class IdRegistry:
-    """Hands out increasing integer ids by identity key; persisted as plain data."""
+    """Hands out increasing integer ids by identity key; persisted as plain data.
 
-    def __init__(self, next_id: int = 1, ids: dict[str, int] | None = None) -> None:
+    An id is never handed out twice: `next_id` only grows, and a key's id is dropped (retired)
+    rather than given to another key. Keys carry the run of the app they were read from, and
+    the registry remembers each window's run (`runs`): a window whose app is another run than
+    its ids were given for (`retire`) has that run's keys dropped."""
+
+    def __init__(self, next_id: int = 1, ids: dict[str, int] | None = None,
+                 runs: dict[str, str] | None = None) -> None:
         self.next_id = next_id
         self.ids: dict[str, int] = dict(ids or {})
+        self.runs: dict[str, str] = dict(runs or {})  # window id -> the run its ids were given for
 
-    def assign(self, targets: list[Target], previous: list[Target] | None = None) -> list[Target]:
+    def retire(self, window_id: str, run: str | None) -> bool:
+        """Record that window `window_id` now shows run `run` of its app; True when it showed
+        another run before, whose ids are then retired: never given to an element again."""
+        old = self.runs.get(window_id)
+        if run is None:
+            return False
+        self.runs[window_id] = run
+        if old is None or old == run:
+            return False
+        self.ids = {key: tid for key, tid in self.ids.items() if not key.startswith(f"{old}#")}
+        return True
+
+    def assign(self, targets: list[Target], previous: list[Target] | None = None,
+               run: str | None = None) -> list[Target]:
         """Give every target its session id (new elements get fresh ids in document order). A
-        target without a handle that is a target of `previous` (the window's last state) seen
-        again in its place (`seen_again`) keeps that one's id."""
+        target without a handle that is a target of `previous` (the window's last state, of
+        the same run) seen again in its place (`seen_again`) keeps that one's id. `run`: the
+        run of the app the targets were read from; an element of another run never gets the
+        id of one of this."""
         again = seen_again(previous or [], targets)
-        keys = [identity_key(t) for t in targets]
+        keys = [identity_key(t, run) for t in targets]
         used = {self.ids[key] for key in keys if key in self.ids}  # an id known by its key stays its element's
         out = []
         for i, (t, key) in enumerate(zip(targets, keys)):
@@ -76,10 +101,12 @@ class IdRegistry:
         return 1 <= target_id < self.next_id
 
     def to_data(self) -> dict[str, object]:
-        return {"next_id": self.next_id, "ids": self.ids}
+        return {"next_id": self.next_id, "ids": self.ids, "runs": self.runs}
 
     @classmethod
     def from_data(cls, data: dict[str, object]) -> IdRegistry:
         next_id = data.get("next_id", 1)
         ids = data.get("ids", {})
-        return cls(int(next_id) if isinstance(next_id, int) else 1, dict(ids) if isinstance(ids, dict) else {})
+        runs = data.get("runs", {})
+        return cls(int(next_id) if isinstance(next_id, int) else 1, dict(ids) if isinstance(ids, dict) else {},
+                   dict(runs) if isinstance(runs, dict) else {})

@@ -32,6 +32,7 @@ class SessionData(BaseModel):
     bound_pointer: tuple[int, int, int] | None = None  # its virtual pointer: x, y, buttons held
     registry: dict[str, object] = Field(default_factory=dict)
     state: UIState | None = None
+    run: str | None = None  # the run of the state's app (`Backend.run_of`): its ids are that run's
     handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state
     written: dict[int, str] = Field(default_factory=dict)  # id -> the name its text gave it after our input
 

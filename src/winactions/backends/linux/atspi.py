@@ -326,6 +326,7 @@ class AtspiClient:
         self._sem: asyncio.Semaphore | None = None
         self._progress = time.monotonic()  # when the last reply arrived
         self.bus_note = ""  # why the bus read may not be this display's ("" when it is)
+        self._bus_id: str | None = None  # `bus_id`, once asked
         try:
             self._run(self._connect(), timeout=15, stall=12)  # its own steps give up sooner, saying why
         except BaseException:
@@ -397,6 +398,15 @@ class AtspiClient:
             return await self._call(dest, path, interface, member, signature, body)
         except DBusCallError:
             return None
+
+    def bus_id(self) -> str:
+        """The accessibility bus's id (its guid, asked once per connection): a bus started
+        anew has another one, though it hands out the same names again."""
+        if self._bus_id is None:
+            reply = self._run(self._maybe("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                          "GetId"), timeout=5)
+            self._bus_id = str(reply[0]) if reply else ""
+        return self._bus_id
 
     @property
     def connected(self) -> bool:
@@ -1546,10 +1556,12 @@ class AtspiClient:
             }[op]
             return await self._do_action(ref, wanted)
         if op is Operation.SET_TEXT:
+            protected = (await self._role(ref))[0] in PROTECTED_ROLES
+            before = None if protected else await self._whole_text(ref)  # a password's text reads as bullets
             ok = await self._call(dest, path, IFACE + "EditableText", "SetTextContents", "s", [str(argument)])
             if not ok or not ok[0]:
                 raise ActionFailed("the element refused the text", hint="try --via input to type it")
-            await self._check_text(ref, str(argument), protected=(await self._role(ref))[0] in PROTECTED_ROLES)
+            await self._check_text(ref, str(argument), protected=protected, before=before)
             return "EditableText.SetTextContents"
         if op is Operation.SET_VALUE:
             await self._call(dest, path, PROPERTIES, "Set", "ssv",
@@ -1672,17 +1684,35 @@ class AtspiClient:
         extents = await self._maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
         return (int(extents[0][0]), int(extents[0][1])) if extents else None
 
-    async def _check_text(self, ref: tuple[str, str], wanted: str, *, protected: bool) -> None:
+    async def _check_text(self, ref: tuple[str, str], wanted: str, *, protected: bool,
+                          before: str | None = None) -> None:
         """Fail when SetTextContents said yes but the text did not change: Firefox's web
         fields answer true and keep their text, so `input` must fall back to typing. A
         password field (`protected`) reads as one bullet a character: as many as wanted is
-        the text set."""
+        the text set. A field that kept only the start of the text (`before` was its text)
+        holds no more: that is InvalidInput, saying how much it holds, with `before` put back
+        — typing the rest would not fit either."""
+        got = None
         for _ in range(5):
             got = await self._whole_text(ref)
             if got is None or got == wanted or (protected and len(got) == len(wanted) and len(set(got)) <= 1):
                 return
             await asyncio.sleep(0.05)
+        if got and before is not None and got != before and len(got) < len(wanted) and wanted.startswith(got):
+            await self._put_back(ref, before, len(got), len(wanted))
         raise ActionFailed("the element accepted the text but did not change", hint="type it with --via input")
+
+    async def _put_back(self, ref: tuple[str, str], before: str, holds: int, wanted: int) -> None:
+        """Raise InvalidInput for a text of `wanted` characters in a field that holds `holds`,
+        once its text `before` is back."""
+        back = await self._maybe(ref[0], ref[1], IFACE + "EditableText", "SetTextContents", "s", [before])
+        now = await self._whole_text(ref)
+        kept = "its text is as it was" if back and back[0] and now == before else \
+            f"it now holds the text's first {holds:,} characters (its old text could not be put back)"
+        raise InvalidInput(f"the field holds at most {holds:,} characters and the text has {wanted:,}: {kept}; "
+                           "nothing was typed",
+                           hint=f"input at most {holds:,} characters there (split a longer text over several "
+                                "fields or files)")
 
     async def _action_names(self, ref: tuple[str, str]) -> list[str]:
         actions = await self._maybe(ref[0], ref[1], IFACE + "Action", "GetActions")

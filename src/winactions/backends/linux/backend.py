@@ -61,6 +61,7 @@ class LinuxBackend(Backend):
         self._placements: dict[str, Placement] = {}  # app's bus name -> how `_on_screen` placed it
         self._placed: dict[str, tuple[list[Node], Rect | None, list[Node]]] = {}  # window -> read, rect, placed
         self._live = live
+        self._bus_id: str | None = None  # `run_of`'s accessibility bus id, once asked
 
     @cached_property
     def atspi(self) -> AtspiClient:
@@ -371,6 +372,20 @@ class LinuxBackend(Backend):
     def capture(self, rect: Rect) -> Image.Image:
         return self.x11.capture(rect)
 
+    def run_of(self, window: WindowInfo) -> str | None:
+        """The accessibility bus's id and the window's process (pid and start time): a
+        restarted desktop has another bus id; a restarted app, another process. The bus is
+        asked once per backend (a desktop with no accessibility bus is not tried again)."""
+        if self._bus_id is None:
+            try:
+                self._bus_id = self.atspi.bus_id()
+            except WinctlError:  # no accessibility bus: the process alone tells the run
+                self._bus_id = ""
+        bus = self._bus_id
+        started = process_start(window.pid) if window.pid else None
+        process = f"{window.pid}@{started}" if started else ""
+        return f"bus {bus or '?'} pid {process or '?'}" if bus or process else None
+
     def alive(self) -> bool:
         for name in ("x11", "xinput"):
             part = self.__dict__.get(name)
@@ -628,3 +643,15 @@ def _inside_window(root: Rect, window: Rect) -> Placement:
             return Placement(k, window.left + round(across * k / 2), window.top + round(down * k / 2))
     return Placement(1, window.left + max(0, window.width - root.width) // 2,
                      window.top + max(0, window.height - root.height) // 2)
+
+
+def process_start(pid: int) -> str | None:
+    """When process `pid` started (clock ticks since boot, /proc/PID/stat field 22), None
+    when there is no such process: a pid used again by another process has another."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()  # the name, in parentheses, may hold spaces
+    return fields[19].decode() if len(fields) > 19 else None

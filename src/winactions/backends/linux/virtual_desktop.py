@@ -26,8 +26,12 @@ REQUIRED_PROGRAMS = ("Xvfb", "dbus-daemon", "openbox")
 class VirtualDesktop:
     """Start a display, a session bus and a window manager; stop them on exit."""
 
-    def __init__(self, width: int = 1920, height: int = 1080, window_manager: bool = True) -> None:
+    def __init__(self, width: int = 1920, height: int = 1080, window_manager: bool = True,
+                 display: int | None = None) -> None:
+        """`display`: this display number (a desktop started again where one was), else the
+        first free one."""
         self.width, self.height = width, height
+        self.display = display
         self.window_manager = window_manager
         self.env: dict[str, str] = {}
         self._procs: list[subprocess.Popen[bytes]] = []
@@ -77,7 +81,8 @@ class VirtualDesktop:
 
     def _start_xvfb(self) -> str:
         read_fd, write_fd = os.pipe()
-        self._spawn(["Xvfb", "-displayfd", str(write_fd), "-screen", "0",
+        name = [f":{self.display}"] if self.display is not None else []
+        self._spawn(["Xvfb", *name, "-displayfd", str(write_fd), "-screen", "0",
                      f"{self.width}x{self.height}x24", "-nolisten", "tcp", "-noreset"],
                     dict(os.environ), pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
         os.close(write_fd)
