@@ -305,3 +305,19 @@ def test_a_session_file_naming_a_live_non_daemon_pid_is_ruled_out(shell, app, pi
     assert FORGED not in done.stdout and "cannot reach" not in done.stderr, done.stderr
     fresh = shell.info(name)
     assert fresh["pid"] != holder.pid and daemons_of(name) == [fresh["pid"]]
+
+
+def test_a_runtime_folder_too_long_for_a_socket_path_still_serves(desktop, open_tmp, app):
+    """sun_path holds 107 bytes: a deep private folder gets a hashed name in the same folder,
+    reached through /proc/self/fd when even that is too long — never a shared place."""
+    sh = Shell(desktop, open_tmp / ("r" * 120))
+    try:
+        assert TITLE in sh("--session", "deep", "windows").stdout
+        info = sh.info("deep")
+        assert len(info["socket"]) > 107 and Path(info["socket"]).parent == sh.runtime / "winactions" / "daemons"
+        assert stat.S_ISSOCK(os.stat(info["socket"]).st_mode)
+        assert TITLE in sh("--session", "deep", "windows").stdout
+        assert f"socket {info['socket']}" in sh("sessions").stdout
+    finally:
+        sh.close_all()
+    assert not Path(info["socket"]).exists(), "the daemon left its socket behind"
