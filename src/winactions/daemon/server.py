@@ -468,7 +468,10 @@ class Daemon:
         """Whether to serve this connection: on a Unix socket, only a peer of our own uid."""
         if self._socket is None or sys.platform == "win32":
             return True
-        _, uid = wire.peer(conn)
+        try:
+            _, uid = wire.peer(conn)
+        except OSError:  # gone already: nothing to serve
+            return False
         return uid is None or uid == os.getuid()
 
     def serve(self) -> None:
