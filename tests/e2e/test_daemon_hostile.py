@@ -3,6 +3,7 @@ squatted folders, bad session names, impostors on its port, hostile requests."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import TITLE, WINCTL, Shell, message, raw_exchange, raw_request
+from tests.e2e.test_daemon import TITLE, WINCTL, Shell, connect, message, raw_exchange, raw_request
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.backends.linux.virtual_desktop import VirtualDesktop
 from winactions.daemon.auth import sign
@@ -179,20 +180,57 @@ class FakeDaemon:
         self.server.close()
 
 
-def test_an_impostor_on_the_recorded_port_learns_no_token_and_is_not_believed(shell, app):
+@pytest.mark.parametrize("transport", ["tcp", "unix"])
+def test_an_impostor_at_the_recorded_address_hears_nothing_and_is_not_believed(shell, app, transport):
+    """The session file points at a listener that is not the daemon, while the daemon runs on.
+    Over TCP the listener hears only the client's hello (a nonce), over a Unix socket nothing at
+    all (its peer is not the recorded pid); its forged answer is never printed, and since the
+    recorded daemon may be alive the client reports the mismatch instead of starting another
+    daemon (issue 34: it used to start one, orphaning the first). `session close` ends it."""
+    if transport == "tcp":
+        shell.env["WINACTIONS_DAEMON_TRANSPORT"] = "tcp"
     shell("--session", "imp", "focus", TITLE)
     path = shell.runtime / "winactions" / "daemons" / "imp.json"
     info = json.loads(path.read_text())
     fake = FakeDaemon()
+    fake_unix, heard = socket.socket(socket.AF_UNIX), []
+    fake_unix.bind(str(path.with_name("fake.sock")))
+    fake_unix.listen(8)
+    fake_unix.settimeout(0.2)
     try:
-        path.write_text(json.dumps({**info, "port": fake.port}))  # the real daemon's pid is still alive
-        done = shell("--session", "imp", "windows")
-        assert FORGED not in done.stdout and TITLE in done.stdout
-        assert fake.received, "the test's impostor was never asked"
-        assert all(info["token"].encode() not in r for r in fake.received), "the token reached the impostor"
-        assert json.loads(path.read_text())["port"] != fake.port
+        where = {"port": fake.port} if transport == "tcp" else {"socket": str(path.with_name("fake.sock"))}
+        path.write_text(json.dumps({**info, **where}))  # the real daemon's pid is still alive
+        done = shell("--session", "imp", "windows", expect=5)
+        with contextlib.suppress(OSError):
+            heard.append(fake_unix.accept()[0].recv(65536))
+        assert FORGED not in done.stdout and "not the session's daemon" in done.stderr, done.stderr
+        received = [r for r in fake.received + heard if r]
+        if transport == "tcp":
+            assert received and all(set(json.loads(r)) == {"hello"} for r in received), received
+        else:
+            assert received == [], received
+        assert daemons_of("imp") == [info["pid"]], "a second daemon was started"
+        assert "closed: imp" in shell("session", "close", "imp").stdout
+        assert wait_gone(info["pid"], 10), "session close left the daemon running"
     finally:
         fake.stop()
+        fake_unix.close()
+
+
+def daemons_of(name: str) -> list[int]:
+    """Pids of every live `winactions.daemon.server NAME` process on the machine."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            continue
+        if b"winactions.daemon.server" in args and name.encode() in args and state != "Z":
+            found.append(int(entry.name))
+    return found
 
 
 # -- 9. requests the daemon must answer -----------------------------------------------------------
@@ -225,7 +263,7 @@ def test_a_trickling_client_is_cut_at_the_deadline_and_threads_are_capped(shell,
     info = shell.info("slow")
     pid = info["pid"]
     started = time.monotonic()
-    with socket.create_connection(("127.0.0.1", info["port"]), timeout=30) as slow:
+    with connect(info, timeout=30) as slow:
         answer = b""
         try:
             while not answer:
@@ -241,7 +279,7 @@ def test_a_trickling_client_is_cut_at_the_deadline_and_threads_are_capped(shell,
     assert REQUEST_DEADLINE - 0.5 <= took <= REQUEST_DEADLINE + 5, took
     # the error line, unless the close reset the connection under our last byte (TCP drops it then)
     assert answer == b"" or b"not complete within" in answer, answer
-    idle = [socket.create_connection(("127.0.0.1", info["port"]), timeout=10) for _ in range(300)]
+    idle = [connect(info) for _ in range(300)]
     try:
         time.sleep(0.5)
         threads = len(os.listdir(f"/proc/{pid}/task"))

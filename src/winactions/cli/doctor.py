@@ -32,9 +32,10 @@ def daemon_checks() -> list[Check]:
         info = client.read_session_file(name)
         if info is None:
             continue
-        alive = client._alive(int(info.get("pid", 0)))
+        alive = client.is_daemon(int(info.get("pid", 0)), name)
         if not alive:
-            checks.append(Check(f"daemon {name}", "warn", f"stale file {path}: its process {info.get('pid')} is gone",
+            checks.append(Check(f"daemon {name}", "warn", f"stale file {path}: its process {info.get('pid')} is gone "
+                                "(or is no longer its daemon)",
                                 f"winctl session close {name} (or delete the file); the next command starts a new one"))
             continue
         pong = client.ping(info)

@@ -15,11 +15,16 @@ from winactions.daemon import client, processes
 
 
 def _describe(name: str) -> dict[str, object] | None:
-    info = client.live_daemon(name)
+    """A running daemon's entry (`socket` on POSIX, `port` where it listens on TCP), or None."""
+    try:
+        info = client.live_daemon(name)
+    except client.DaemonError:  # alive but busy or silent: listed from its file
+        info = client.read_session_file(name)
     if info is None:
         return None
     pong = client.ping(info) or {}
-    return {"session": name, "pid": info["pid"], "port": info["port"], "version": info["version"],
+    where = {"socket": info["socket"]} if "socket" in info else {"port": info.get("port")}
+    return {"session": name, "pid": info["pid"], **where, "version": info["version"],
             "window": pong.get("window"), "age_seconds": round(time.time() - float(info.get("started", time.time()))),
             "idle_seconds": pong.get("idle_seconds")}
 
@@ -47,7 +52,8 @@ def add_session_commands(cli: click.Group) -> None:
             click.echo(json.dumps({"ok": True, "result": {"sessions": found + orphans}}))
             return
         for d in found:
-            click.echo(f"{d['session']}  pid {d['pid']}  window \"{d['window'] or '-'}\"  "
+            where = f"socket {d['socket']}" if "socket" in d else f"port {d['port']}"
+            click.echo(f"{d['session']}  pid {d['pid']}  {where}  window \"{d['window'] or '-'}\"  "
                        f"age {d['age_seconds']}s  idle {d['idle_seconds']}s")
         for o in orphans:
             click.echo(f"{o['session']}  pid {o['pid']}  orphaned: no session file, no client reaches it "

@@ -1,12 +1,14 @@
 """Proofs between the thin client and its daemon, without sending the secret.
 
-The session file gives the client the daemon's port and a secret token. If the client sent
-the token and printed whatever came back, anything listening on that port — a process that
-took the port after the daemon died, or a file pointing elsewhere — would learn the token
-and could forge the agent's view ("[2] [Button] "Transfer all money""). So the token never
-travels: each request carries a fresh nonce and HMAC(token, nonce), and each reply starts
-with HMAC(token, nonce + reply), which only the real daemon can compute; a reply without a
-valid proof is never printed.
+The session file gives the client the daemon's address (a Unix socket, or a loopback port
+on Windows) and a secret token. If the client sent the token, or its request, and printed
+whatever came back, anything listening at that address — a process that took the port after
+the daemon died, or a file pointing elsewhere — would learn the token and the request and
+could forge the agent's view ("[2] [Button] "Transfer all money""). So the token never
+travels, and the daemon proves itself first: the client sends a fresh nonce alone and the
+daemon answers HMAC(token, nonce + its answer); then the request carries HMAC(token, nonce)
+and each reply starts with HMAC(token, nonce + reply), which only the real daemon can
+compute; a reply without a valid proof is never printed.
 
 C modules only (`_sha256`, `_operator`): the thin client imports this on every call.
 """

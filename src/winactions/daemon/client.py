@@ -2,9 +2,14 @@
 
 It imports only the standard library, so `winctl --session s click 3` costs little more
 than starting Python. The daemon's address and secret live in a file only its owner can
-read: `{pid, port, token, version}`. A daemon of another version is replaced, a file whose
-daemon is gone is removed, and two clients starting the same session end with one daemon
-(the start is serialized by a lock file).
+read: `{pid, socket | port, token, version}` — a Unix socket in the same private folder on
+POSIX, a loopback port on Windows. Nothing of a request leaves the client before the
+daemon has proven itself: on a Unix socket the peer must be the recorded pid of this user,
+and on either transport it must answer the client's fresh nonce with a proof only the
+token's holder can make. A daemon of another version is replaced; a file whose daemon is
+provably gone (its socket refuses, or its pid is not a live daemon of this session and user)
+is removed; a daemon that may be alive but is busy is waited for, never replaced; and two
+clients starting the same session end with one daemon (the start is serialized by a lock).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ CONNECT_TIMEOUT = 2.0
 PING_TIMEOUT = 2.0
 READ_TIMEOUT = 150.0  # above the daemon's own command deadline, so the daemon answers first
 START_TIMEOUT = 20.0
+BUSY_WAIT = 10.0  # how long a call waits for a daemon that is alive but busy or silent
 MAX_MESSAGE = 8 * 1024 * 1024
 # What decides which desktop (display, buses, backend) a daemon reads and drives.
 IDENTITY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS",
@@ -36,6 +42,22 @@ IDENTITY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_S
 
 class DaemonError(Exception):
     """The daemon could not be reached or started."""
+
+
+class NotSent(DaemonError):
+    """Failed before any part of the request left the client: retrying it is safe."""
+
+
+class DaemonGone(NotSent):
+    """The recorded daemon is provably not there: its Unix socket refuses or is missing."""
+
+
+class DaemonBusy(NotSent):
+    """The daemon proved itself and said it has no free connection."""
+
+
+class Impostor(NotSent):
+    """What listens at the recorded address is not the session's daemon (wrong peer, no proof)."""
 
 
 def daemons_path() -> str:
@@ -60,7 +82,12 @@ def session_file(name: str) -> Path:
     return Path(session_file_path(name))
 
 
-def _remove_session_file(name: str) -> None:
+def _forget(name: str, info: dict[str, Any] | None) -> None:
+    """Remove the session file, if it still describes the daemon `info` describes (another
+    client may have started a new daemon and written its file meanwhile)."""
+    current = read_session_file(name)
+    if info is None or current is None or current.get("token") != info.get("token"):
+        return
     try:
         os.unlink(session_file_path(name))
     except FileNotFoundError:
@@ -76,25 +103,135 @@ def read_session_file(name: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def request(info: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """One request, one reply, one connection. The token never travels: the request proves
-    it knows it (HMAC of a fresh nonce), and the reply must prove the same — so whatever
-    else listens on that port neither learns the token nor gets its answer printed."""
-    nonce = auth.new_nonce()
-    token = str(info["token"])
-    payload = (wire.dumps({**message, "version": info["version"], "nonce": nonce,
-                           "auth": auth.sign(token, nonce, "client")}) + "\n").encode()
-    raw = wire.exchange(int(info["port"]), payload, CONNECT_TIMEOUT, timeout, MAX_MESSAGE).decode("ascii", "replace")
-    proof, _, body = raw.rstrip("\n").partition(" ")
-    if not raw:
+def address(info: dict[str, Any]) -> str | int:
+    """Where the daemon listens: its socket's path, or its loopback port."""
+    path = info.get("socket")
+    return path if isinstance(path, str) else int(info["port"])
+
+
+def _names_daemon(args: list[str], name: str) -> bool:
+    """Whether a command line is `... -m winactions.daemon.server NAME ...`."""
+    try:
+        at = args.index("winactions.daemon.server")
+    except ValueError:
+        return False
+    return args[at + 1:at + 2] == [name]
+
+
+def is_daemon(pid: int, name: str) -> bool:
+    """Whether `pid` is a live process of this user running session `name`'s daemon. A pid that
+    is dead, a zombie, another user's, or reused by any other program is not."""
+    if pid <= 0:
+        return False
+    if sys.platform == "win32" or not os.path.isdir("/proc/self"):
+        return _is_daemon_elsewhere(pid, name)
+    try:
+        owner = os.stat(f"/proc/{pid}").st_uid
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rpartition(b")")[2].split()[0]
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().decode("utf-8", "surrogateescape").split("\0")
+    except (OSError, IndexError):
+        return False
+    return owner == os.getuid() and state not in (b"Z", b"X") and _names_daemon(args, name)
+
+
+def _is_daemon_elsewhere(pid: int, name: str) -> bool:
+    """`is_daemon` without /proc: through psutil (Windows, macOS), else by liveness alone."""
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil is installed where /proc is missing
+        if sys.platform == "win32":
+            return False
+        try:
+            os.kill(pid, 0)  # never on Windows: there it sends CTRL_C_EVENT
+        except OSError:  # gone, or another user's (PermissionError)
+            return False
+        return True
+    try:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:
+            return False
+        if sys.platform != "win32" and process.uids().real != os.getuid():
+            return False
+        return _names_daemon(process.cmdline(), name)
+    except (psutil.Error, OSError):  # gone, or another user's (AccessDenied)
+        return False
+
+
+def _check_peer(sock: Any, info: dict[str, Any]) -> None:
+    """On a Unix socket: the process listening must be this user's and the recorded pid."""
+    if sys.platform == "win32" or not isinstance(info.get("socket"), str):
+        return
+    pid, uid = wire.peer(sock)
+    if uid is not None and uid != os.getuid():
+        raise Impostor(f"the socket {info['socket']} is held by user {uid}, not by you; nothing was sent")
+    if pid is not None and pid != int(info.get("pid", 0)):
+        raise Impostor(f"the socket {info['socket']} is held by pid {pid}, which is not the session's daemon "
+                      f"(pid {info.get('pid')}); nothing was sent")
+
+
+def _verified(raw: bytes, token: str, nonce: str) -> dict[str, Any]:
+    """The JSON of a reply line whose proof is HMAC(token, nonce + body), else DaemonError."""
+    text = raw.decode("ascii", "replace")
+    proof, _, body = text.rstrip("\n").partition(" ")
+    if not text:
         raise DaemonError("the daemon closed the connection without answering")
     if not auth.same(proof, auth.sign(token, nonce, body)):
-        raise DaemonError(f"what answers on port {info['port']} is not the session's daemon (its reply has no "
-                          "valid proof); nothing it said was used")
+        raise DaemonError("what answers there is not the session's daemon (its reply has no valid proof); "
+                          "nothing it said was used")
     reply = wire.loads(body)
     if not isinstance(reply, dict):
         raise DaemonError("the daemon's reply is not an object")
     return reply
+
+
+def _connect(info: dict[str, Any]) -> Any:
+    """A connection to the recorded daemon, or NotSent (DaemonGone when provably not there)."""
+    where = address(info)
+    try:
+        return wire.connect(where, CONNECT_TIMEOUT)
+    except (ConnectionRefusedError, FileNotFoundError) as exc:
+        if isinstance(where, str):  # a socket in our 0700 folder: only this user can listen there
+            raise DaemonGone(f"nothing listens at {where}") from exc
+        raise NotSent(f"nothing listens on port {where}") from exc
+    except OSError as exc:
+        raise NotSent(f"cannot connect to {where}: {exc}") from exc
+
+
+def request(info: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """One request, one reply, one connection. First the daemon proves itself — its peer
+    credentials on a Unix socket, and on any transport HMAC(token, nonce) over a fresh nonce
+    the client sends alone — and only then does the request go, itself proving it knows the
+    token. The token never travels; a reply without a valid proof is never used. Raises
+    NotSent (DaemonGone, DaemonBusy) when nothing of the request left the client."""
+    nonce = auth.new_nonce()
+    token = str(info["token"])
+    sock = _connect(info)
+    try:
+        _check_peer(sock, info)
+        try:
+            wire.send_line(sock, (wire.dumps({"hello": nonce}) + "\n").encode())
+            raw = wire.read_line(sock, CONNECT_TIMEOUT, MAX_MESSAGE)
+        except (OSError, ValueError) as exc:
+            raise NotSent(f"no answer to the hello ({exc}); nothing was sent") from exc
+        if not raw:
+            raise NotSent("the connection closed before the hello was answered; nothing was sent")
+        try:
+            hello = _verified(raw, token, nonce)
+        except (ValueError, DaemonError) as exc:
+            raise Impostor(f"what answers at {address(info)} is not the session's daemon ({exc}); "
+                           "nothing was sent") from exc
+        if hello.get("busy"):
+            raise DaemonBusy(str(hello.get("error") or "busy"))
+        if hello.get("hello") is not True:
+            raise NotSent("the daemon did not greet as expected; nothing was sent")
+        payload = wire.dumps({**message, "version": info["version"], "nonce": nonce,
+                              "auth": auth.sign(token, nonce, "client")}) + "\n"
+        wire.send_line(sock, payload.encode())
+        return _verified(wire.read_line(sock, timeout, MAX_MESSAGE), token, nonce)
+    finally:
+        sock.close()
 
 
 def desktop_identity(env: dict[str, str] | os._Environ[str]) -> str:
@@ -110,53 +247,71 @@ def ping(info: dict[str, Any]) -> dict[str, Any] | None:
     return reply if reply.get("pong") else None
 
 
-def _alive(pid: int) -> bool:
-    if sys.platform == "win32":  # os.kill(pid, 0) there sends CTRL_C_EVENT: never use it as a probe
-        import psutil
-
-        return bool(psutil.pid_exists(pid))
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _current(info: dict[str, Any]) -> bool:
+    """Whether the recorded daemon is of this client's version and desktop."""
+    return info.get("version") == __version__ and info.get("desktop") == desktop_identity(os.environ)
 
 
 def live_daemon(name: str) -> dict[str, Any] | None:
-    """The session file of a running daemon of our version and desktop; a stale file is
-    removed, and a daemon of another version or desktop is stopped."""
+    """The session file of a running daemon of our version and desktop, or None when there is
+    none: a file whose daemon is provably gone is removed, and a daemon of another version
+    or desktop is stopped. Raises NotSent when the recorded daemon may be alive but did not
+    answer (busy, or silent): it is never abandoned for a new one."""
     info = read_session_file(name)
     if info is None:
         return None
-    if not _alive(int(info.get("pid", 0))) or ping(info) is None:
-        _remove_session_file(name)
-        return None
-    if info.get("version") != __version__ or info.get("desktop") != desktop_identity(os.environ):
+    if not _current(info):
         stop(name, info)
         return None
-    return info
+    try:
+        reply = request(info, {"op": "ping"}, PING_TIMEOUT)
+    except DaemonGone:
+        _forget(name, info)
+        return None
+    except (OSError, ValueError, DaemonError) as exc:
+        if not is_daemon(int(info.get("pid", 0)), name):
+            _forget(name, info)
+            return None
+        raise exc if isinstance(exc, NotSent) else NotSent(str(exc)) from exc
+    return info if reply.get("pong") else None
+
+
+def _terminate(pid: int) -> None:
+    if sys.platform == "win32":
+        import psutil
+
+        psutil.Process(pid).terminate()
+    else:
+        import signal
+
+        os.kill(pid, signal.SIGTERM)
 
 
 def stop(name: str, info: dict[str, Any] | None = None) -> bool:
-    """Ask a session's daemon to exit; True if one was running."""
+    """Ask a session's daemon to exit — and when it cannot be asked (another version, or no
+    answer), terminate its pid if that is provably the session's daemon. True if a file was there."""
     info = info or read_session_file(name)
     if info is None:
         return False
+    pid = int(info.get("pid", 0))
     try:
         request(info, {"op": "shutdown"}, PING_TIMEOUT)
     except (OSError, ValueError, DaemonError):
-        pass
+        if is_daemon(pid, name):
+            try:
+                _terminate(pid)
+            except Exception:  # gone meanwhile, or not ours to end: the wait below tells
+                pass
     deadline = time.monotonic() + 5
-    while _alive(int(info.get("pid", 0))) and time.monotonic() < deadline:
+    while is_daemon(pid, name) and time.monotonic() < deadline:
         time.sleep(0.05)
-    _remove_session_file(name)
+    _forget(name, info)
     return True
 
 
 def ensure_daemon(name: str) -> dict[str, Any]:
-    """A running daemon for the session, started if there is none."""
+    """A running daemon for the session, started if there is none (NotSent when the recorded
+    one may be alive but does not answer)."""
     info = live_daemon(name)
     if info is not None:
         return info
@@ -187,18 +342,41 @@ def _caller() -> dict[str, Any]:
     return {"cwd": os.getcwd(), "env": {k: v for k, v in os.environ.items() if k.startswith("WINCTL_")}}
 
 
-def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
-    """The fast path trusts the session file (same version and desktop, live pid) and sends
-    at once; only when that fails does it check, clean up and start a daemon."""
-    message = {"op": "run", "argv": argv, **_caller()}
-    info = read_session_file(name)
-    if info is not None and info.get("version") == __version__ and _alive(int(info.get("pid", 0))) \
-            and info.get("desktop") == desktop_identity(os.environ):
+def _send(name: str, message: dict[str, Any]) -> dict[str, Any]:
+    """Send `message` to the session's daemon. The fast path trusts a session file of our
+    version and desktop and sends at once (the daemon still proves itself first). What failed
+    before any of the request left is retried within BUSY_WAIT: a daemon provably gone is
+    replaced by a new one, one that may be alive (busy, silent) is waited for and then
+    reported busy — never replaced."""
+    deadline = time.monotonic() + BUSY_WAIT
+    while True:
+        info = read_session_file(name)
         try:
+            if info is None or not _current(info):
+                info = ensure_daemon(name)
             return request(info, message, READ_TIMEOUT)
-        except (ConnectionRefusedError, DaemonError):
-            pass  # a daemon that died without removing its file, or an impostor: start anew below
-    return request(ensure_daemon(name), message, READ_TIMEOUT)
+        except DaemonGone:
+            _forget(name, info)
+            problem: NotSent | None = None
+        except NotSent as exc:
+            if info is not None and not is_daemon(int(info.get("pid", 0)), name):
+                _forget(name, info)  # what answered (or did not) is not our daemon: start anew
+                problem = None
+            elif isinstance(exc, Impostor):  # the address lies, yet the recorded daemon runs: waiting cannot help
+                raise DaemonError(f"{exc}, yet the recorded daemon (pid {(info or {}).get('pid')}) is running; "
+                                  "it was left alone") from exc
+            else:
+                problem = exc
+        if time.monotonic() > deadline:
+            pid = (info or {}).get("pid")
+            raise DaemonError(f"the session's daemon (pid {pid}) is alive but busy or not answering "
+                              f"({problem or 'it kept going away'}); it was left running")
+        if problem is not None:
+            time.sleep(0.2)
+
+
+def _send_run(name: str, argv: list[str]) -> dict[str, Any]:
+    return _send(name, {"op": "run", "argv": argv, **_caller()})
 
 
 def _send_watched(name: str, argv: list[str]) -> dict[str, Any]:
@@ -246,7 +424,7 @@ def call(name: str, command: str, args: dict[str, Any] | None = None,
     if problem:
         return {"ok": False, "error": {"code": "invalid_input", "message": problem}}
     message = {"op": "call", "command": command, "args": args or {}, "options": options or {}, **_caller()}
-    reply = request(ensure_daemon(name), message, READ_TIMEOUT)
+    reply = _send(name, message)
     if "ok" not in reply:  # refused before it ran (a malformed request)
         return {"ok": False, "error": {"code": "invalid_input", "message": str(reply.get("error"))}}
     return reply

@@ -1,7 +1,18 @@
-"""The session daemon: one long-lived Desktop behind a loopback socket.
+"""The session daemon: one long-lived Desktop behind a socket only its user can reach.
 
-A client sends one JSON line — `{"version", "nonce", "auth", "op", ...}` (see
-`winactions.daemon.auth`) — and gets one line back: a proof, a space, the JSON reply.
+Transport. On POSIX it listens on a Unix-domain socket in the user's 0700 runtime folder
+(`daemons/NAME.sock`), as ssh-agent, tmux and the Docker CLI do: the folder's mode keeps
+other users from connecting or binding there, and both ends check the peer's credentials
+(the daemon serves only its own uid; the client talks only to the pid its session file
+records). On Windows, which has no peer credentials for Unix sockets, it listens on
+loopback TCP (`WINACTIONS_DAEMON_TRANSPORT=tcp` chooses that anywhere, for tests). On both,
+the client first sends only `{"hello": NONCE}` and the daemon answers with a proof over
+that nonce; only then does the request go, so nothing of it reaches whoever else might be
+listening at the recorded address.
+
+After the hello a client sends one JSON line — `{"version", "nonce", "auth", "op", ...}`
+(see `winactions.daemon.auth`) — and gets one line back: a proof, a space, the JSON reply
+(the hello may be skipped: a request as the first line is answered the same way).
 `op: "run"` with `argv` answers `{"exit", "stdout", "stderr"}`, exactly what `winctl ARGV`
 prints in-process, because it runs the same generated CLI; `op: "call"` with `command`,
 `args` and `options` answers `{"ok", "type", "result"}` or `{"ok": false, "error"}`, as
@@ -23,6 +34,8 @@ import json
 import os
 import queue
 import secrets
+import select
+import signal
 import socket
 import sys
 import threading
@@ -33,12 +46,14 @@ from typing import Any, NamedTuple
 
 from winactions import progress
 from winactions._version import __version__
+from winactions.daemon import wire
 from winactions.daemon.auth import same, sign
-from winactions.daemon.client import desktop_identity, session_file
+from winactions.daemon.client import daemons_path, desktop_identity, session_file
 
 MAX_REQUEST = 1024 * 1024
 REQUEST_DEADLINE = 10.0  # a client that has not sent its whole request by then is dropped
 MAX_CONNECTIONS = 32  # connection threads at once; more are answered "busy" and closed
+BUSY_READ = 0.5  # how long an overflow connection may take to say its nonce, to be answered "busy"
 MAX_NONCES = 100_000  # remembered to refuse replays
 # A command's reply is given up on this long after it was queued: below the client's read
 # timeout, so the client always hears back. WINCTL_COMMAND_DEADLINE, in the daemon's own
@@ -59,6 +74,59 @@ def command_deadline(told: str | None) -> float:
 def _text(value: object) -> bool:
     """A string the OS can take (a lone surrogate cannot go into a path or the environment)."""
     return isinstance(value, str) and "\x00" not in value and not any("\ud800" <= ch <= "\udfff" for ch in value)
+
+
+def transport() -> str:
+    """"unix" on POSIX, "tcp" on Windows (no peer credentials there) or when the environment
+    asks for it (WINACTIONS_DAEMON_TRANSPORT=tcp: tests keep the Windows path working)."""
+    if sys.platform == "win32" or os.environ.get("WINACTIONS_DAEMON_TRANSPORT") == "tcp":
+        return "tcp"
+    return "unix"
+
+
+def socket_path(name: str) -> str:
+    """The session's socket in the private daemons folder; a hash of the name when the name
+    would make the path too long for a Unix socket (it stays in that folder either way)."""
+    path = os.path.join(daemons_path(), f"{name}.sock")
+    if len(os.fsencode(path)) > wire.UNIX_PATH_MAX:
+        import hashlib
+
+        path = os.path.join(daemons_path(), hashlib.sha256(name.encode()).hexdigest()[:16] + ".sock")
+    return path
+
+
+def _nonce_of(value: object) -> str | None:
+    """A nonce as requests carry it: 16-64 ASCII letters or digits."""
+    if isinstance(value, str) and 16 <= len(value) <= 64 and value.isalnum() and value.isascii():
+        return value
+    return None
+
+
+def _hello_of(line: bytes) -> str | None:
+    """The nonce of a hello line (`{"hello": NONCE}`), or None when the line is something else."""
+    try:
+        message = json.loads(line)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return _nonce_of(message.get("hello")) if isinstance(message, dict) and len(message) == 1 else None
+
+
+def _read(conn: socket.socket, deadline: float, limit: int) -> bytes | str:
+    """What the client sends up to a newline at the end of what it sent (or until it closes),
+    without waiting past the deadline or reading past the limit; a str is the error to answer."""
+    data = b""
+    while not data.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return f"request not complete within {REQUEST_DEADLINE:g}s"
+        conn.settimeout(left)
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > limit:
+            return f"request larger than {MAX_REQUEST} bytes"
+    return data
 
 
 def _call_of(message: dict[str, Any]) -> Call | str:
@@ -124,6 +192,8 @@ class Daemon:
         self.running_since = 0.0  # when the running command started (monotonic)
         self.deadline = command_deadline(os.environ.get("WINCTL_COMMAND_DEADLINE"))
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._overflow: queue.Queue[socket.socket] = queue.Queue(maxsize=2 * MAX_CONNECTIONS)
+        self._socket: tuple[str, int, int] | None = None  # (path, st_dev, st_ino) of our Unix socket
         self._nonces: dict[str, None] = {}  # insertion-ordered: the oldest go first
         self._nonce_lock = threading.Lock()
         self._current: Any = None  # the Desktop, made on first use
@@ -239,8 +309,8 @@ class Daemon:
             return None, {"error": f"malformed request: {str(exc)[:200]}"}
         if not isinstance(message, dict):
             return None, {"error": "malformed request: expected a JSON object"}
-        nonce = message.get("nonce")
-        if not isinstance(nonce, str) or not 16 <= len(nonce) <= 64 or not nonce.isalnum() or not nonce.isascii():
+        nonce = _nonce_of(message.get("nonce"))
+        if nonce is None:
             return None, {"error": "unauthorized: a request needs a nonce of 16-64 letters or digits and its auth"}
         auth = message.get("auth")
         if not isinstance(auth, str) or not auth.isascii() or not same(auth, sign(self.token, nonce, "client")):
@@ -303,28 +373,24 @@ class Daemon:
         return {"exit": 6, "stdout": "", "stderr": f"error: {message_text}\nhint: {hint}\n"}
 
     def connection(self, conn: socket.socket) -> None:
-        """Read one request line within REQUEST_DEADLINE in all (a client trickling one byte
-        at a time cannot hold a thread), answer it, close."""
+        """Answer a hello with a proof over its nonce, then read one request line, answer it,
+        close — all within REQUEST_DEADLINE (a client trickling one byte at a time cannot
+        hold a thread)."""
         try:
             with conn:
                 deadline = time.monotonic() + REQUEST_DEADLINE
-                data = b""
                 try:
-                    while not data.endswith(b"\n"):
-                        left = deadline - time.monotonic()
-                        if left <= 0:
-                            self._reply(conn, None, {"error": f"request not complete within {REQUEST_DEADLINE:g}s"})
-                            return
-                        conn.settimeout(left)
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            break
-                        data += chunk
-                        if len(data) > MAX_REQUEST:
-                            self._reply(conn, None, {"error": f"request larger than {MAX_REQUEST} bytes"})
-                            return
+                    data = _read(conn, deadline, MAX_REQUEST)
+                    first, _, rest = data.partition(b"\n") if isinstance(data, bytes) else (b"", b"", b"")
+                    hello = _hello_of(first)
+                    if hello is not None:
+                        self._reply(conn, hello, {"hello": True})
+                        data = rest or _read(conn, deadline, MAX_REQUEST)
                 except OSError:
                     return  # the client went away or stalled mid-request
+                if isinstance(data, str):
+                    self._reply(conn, None, {"error": data})
+                    return
                 if not data.strip():
                     return
                 nonce, reply = self.handle(data)
@@ -332,10 +398,54 @@ class Daemon:
         finally:
             self._slots.release()
 
-    def _busy_reply(self, conn: socket.socket) -> None:
+    def overflow(self) -> None:
+        """Answer connections beyond MAX_CONNECTIONS "busy", each once it has sent its hello (or
+        request) within BUSY_READ, so that the answer carries a proof over its nonce: a client
+        can tell a busy daemon from an impostor, and waits instead of replacing it. One thread
+        watches them all at once; one that says nothing in time is closed unanswered."""
+        pending: dict[socket.socket, tuple[float, bytes]] = {}
+        while not self.stopping.is_set():
+            while len(pending) < 2 * MAX_CONNECTIONS:
+                try:
+                    conn = self._overflow.get_nowait() if pending else self._overflow.get(timeout=0.5)
+                except queue.Empty:
+                    break
+                conn.setblocking(False)
+                pending[conn] = (time.monotonic() + BUSY_READ, b"")
+            if not pending:
+                continue
+            readable, _, _ = select.select(list(pending), [], [], 0.05)
+            for conn in list(pending):
+                deadline, data = pending[conn]
+                if conn in readable:
+                    try:
+                        chunk = conn.recv(4096)
+                    except OSError:
+                        chunk = b""
+                    data += chunk
+                    if chunk and b"\n" not in data and len(data) < 4096:
+                        pending[conn] = (deadline, data)
+                        continue
+                elif time.monotonic() < deadline:
+                    continue
+                del pending[conn]
+                self._answer_busy(conn, data)
+
+    def _answer_busy(self, conn: socket.socket, data: bytes) -> None:
+        """Say "busy", proven over the nonce of the first line when it had one; close."""
         with conn:
+            if not data:
+                return  # it said nothing in time, or hung up
+            try:
+                message = json.loads(data.partition(b"\n")[0])
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                message = None
+            nonce = None
+            if isinstance(message, dict):
+                nonce = _nonce_of(message.get("hello")) or _nonce_of(message.get("nonce"))
             conn.settimeout(0.5)
-            self._reply(conn, None, {"error": f"busy: {MAX_CONNECTIONS} connections are open; try again"})
+            self._reply(conn, nonce, {"busy": True, "error": f"busy: {MAX_CONNECTIONS} connections are open; "
+                                                             "try again"})
 
     def _reply(self, conn: socket.socket, nonce: str | None, reply: dict[str, Any]) -> None:
         """One line: the proof, a space, the JSON (ASCII, so no string can fail to encode)."""
@@ -347,13 +457,60 @@ class Daemon:
             pass  # disconnected before the answer: nothing to do, keep serving
 
     # -- lifecycle ---------------------------------------------------------------------------------
+    def _listen(self) -> tuple[socket.socket, dict[str, Any]]:
+        """The listening socket and where the session file says it is."""
+        if transport() == "tcp":
+            server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            server.bind(("127.0.0.1", 0))  # loopback only; the OS picks the port
+            server.listen(64)
+            return server, {"port": server.getsockname()[1]}
+        if sys.platform == "win32":  # pragma: no cover - transport() is "tcp" there
+            raise OSError("Unix sockets are not used on Windows")
+        path = socket_path(self.name)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # stale: clients start a daemon only when the recorded one is provably gone
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        target, fd = wire.unix_target(path)
+        try:
+            server.bind(target)
+        finally:
+            if fd is not None:
+                os.close(fd)
+        os.chmod(path, 0o600)  # the folder is 0700 already: this is belt and braces
+        st = os.stat(path)
+        self._socket = (path, st.st_dev, st.st_ino)
+        server.listen(128)
+        return server, {"socket": path}
+
+    def _socket_taken(self) -> bool:
+        """Whether our Unix socket's file is gone or replaced (a newer daemon of this session
+        took its place): then no client can reach us, and we exit rather than linger unlisted."""
+        if self._socket is None:
+            return False
+        try:
+            st = os.stat(self._socket[0])
+        except OSError:
+            return True
+        return (st.st_dev, st.st_ino) != self._socket[1:]
+
+    def _accepted(self, conn: socket.socket) -> bool:
+        """Whether to serve this connection: on a Unix socket, only a peer of our own uid."""
+        if self._socket is None or sys.platform == "win32":
+            return True
+        try:
+            _, uid = wire.peer(conn)
+        except OSError:  # gone already: nothing to serve
+            return False
+        return uid is None or uid == os.getuid()
+
     def serve(self) -> None:
-        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        server.bind(("127.0.0.1", 0))  # loopback only; the OS picks the port
-        server.listen(64)
+        server, where = self._listen()
         server.settimeout(0.5)
-        self._write_session_file(server.getsockname()[1])
+        if threading.current_thread() is threading.main_thread():  # `session close` may end us by SIGTERM
+            signal.signal(signal.SIGTERM, lambda *_: self.stopping.set())
+        self._write_session_file(where)
         threading.Thread(target=self.worker, name="worker", daemon=True).start()
+        threading.Thread(target=self.overflow, name="overflow", daemon=True).start()
         try:
             while not self.stopping.is_set():
                 if not self.busy and time.monotonic() - self.last_used > self.idle_timeout:
@@ -364,22 +521,33 @@ class Daemon:
                     desktop = self._current
                     if desktop is not None and not self.busy and not desktop.session.backend.desktop_exists():
                         break  # the desktop this daemon served is gone: exit, the next client starts anew
+                    if not self.busy and self._socket_taken():
+                        break
                     continue
-                if not self._slots.acquire(blocking=False):  # every slot held: say so and hang up
-                    self._busy_reply(conn)
+                if not self._accepted(conn):
+                    conn.close()
+                    continue
+                if not self._slots.acquire(blocking=False):  # every slot held: answer "busy", with a proof
+                    try:
+                        self._overflow.put_nowait(conn)
+                    except queue.Full:
+                        conn.close()
                     continue
                 threading.Thread(target=self.connection, args=(conn,), daemon=True).start()
         finally:
             server.close()
+            if self._socket is not None and not self._socket_taken():
+                with contextlib.suppress(OSError):
+                    os.unlink(self._socket[0])
             self._remove_session_file()
             self._drop_desktop()
 
-    def _write_session_file(self, port: int) -> None:
+    def _write_session_file(self, where: dict[str, Any]) -> None:
         path = session_file(self.name)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            json.dump({"pid": os.getpid(), "port": port, "token": self.token, "version": __version__,
+            json.dump({"pid": os.getpid(), **where, "token": self.token, "version": __version__,
                        "started": self.started, "desktop": desktop_identity(os.environ)}, f)
         os.replace(tmp, path)
 

@@ -1,5 +1,7 @@
-"""JSON lines over a loopback TCP socket, for the thin client, without slow imports.
+"""JSON lines over a local socket, for the thin client, without slow imports.
 
+The session daemon listens on a Unix-domain socket in the user's private runtime folder
+(POSIX) or on loopback TCP (Windows, which has no peer credentials for Unix sockets).
 `import json` compiles regular expressions and `import socket` builds enums at import time:
 together about 25 ms, more than starting Python itself, and an agent pays it on every
 `winctl --session` call. The C modules underneath (`_json`, `_socket`) cost nothing to
@@ -8,6 +10,9 @@ ordinary modules are used.
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +37,9 @@ try:
     _quote = _json.encode_basestring_ascii
 except ImportError:  # pragma: no cover - CPython always has them
     _json = None  # type: ignore[assignment]
+
+# sun_path holds 108 bytes on Linux, 104 on macOS and the BSDs, with the terminating NUL
+UNIX_PATH_MAX = 107 if sys.platform == "linux" else 103
 
 
 def dumps(value: Any) -> str:
@@ -67,35 +75,84 @@ def loads(text: str) -> Any:
     return value
 
 
-def exchange(port: int, payload: bytes, connect_timeout: float, timeout: float, limit: int) -> bytes:
-    """Send one line to 127.0.0.1:port and read one line back."""
-    if _json is None:  # pragma: no cover
-        import socket
+def unix_target(path: str) -> tuple[str, int | None]:
+    """An address `bind`/`connect` accept for the socket at `path`, and a folder descriptor to
+    close after: `path` itself, or — too long for sun_path — the same file reached through
+    /proc/self/fd of its open folder (Linux), so the socket never moves out of that folder."""
+    if len(os.fsencode(path)) <= UNIX_PATH_MAX:
+        return path, None
+    if sys.platform != "linux":
+        import errno
 
-        sock = socket.create_connection(("127.0.0.1", port), timeout=connect_timeout)
-    else:
+        raise OSError(errno.ENAMETOOLONG, f"{path} is too long for a Unix socket; set XDG_RUNTIME_DIR to a "
+                                          "shorter private folder")
+    folder, _, name = path.rpartition("/")
+    fd = os.open(folder or "/", os.O_RDONLY | os.O_DIRECTORY)
+    return f"/proc/self/fd/{fd}/{name}", fd
+
+
+def connect(address: str | int, timeout: float) -> Any:
+    """A connected stream socket: to the Unix socket at `address` (a path), or to
+    127.0.0.1:`address` (a port)."""
+    if _json is None:  # pragma: no cover
+        import socket as _socket_module
+
+        sock = _socket_module.socket(_socket_module.AF_INET if isinstance(address, int) else _socket_module.AF_UNIX)
+    elif isinstance(address, int):
         sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-        sock.settimeout(connect_timeout)
-        try:
-            sock.connect(("127.0.0.1", port))
-        except BaseException:
-            sock.close()
-            raise
+    elif sys.platform == "win32":
+        raise OSError("the daemon listens on TCP on Windows, not on a Unix socket")
+    else:
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    fd = None
     try:
-        sock.settimeout(timeout)
-        sock.sendall(payload)
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise ValueError("the reply is too large")
-            if chunk.endswith(b"\n"):
-                break
-        return b"".join(chunks)
-    finally:
+        if isinstance(address, int):
+            sock.connect(("127.0.0.1", address))
+        else:
+            target, fd = unix_target(address)
+            sock.connect(target)
+    except BaseException:
         sock.close()
+        raise
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return sock
+
+
+def peer(sock: Any) -> tuple[int | None, int | None]:
+    """(pid, uid) of the process at the other end of a connected Unix socket, as far as the OS
+    tells: both on Linux (SO_PEERCRED) and macOS (LOCAL_PEERPID, LOCAL_PEERCRED), the uid
+    on the BSDs (LOCAL_PEERCRED), nothing elsewhere."""
+    if sys.platform == "linux":
+        raw = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)  # struct ucred {pid, uid, gid}
+        return int.from_bytes(raw[0:4], sys.byteorder, signed=True), int.from_bytes(raw[4:8], sys.byteorder)
+    if sys.platform == "darwin":  # SOL_LOCAL = 0, LOCAL_PEERCRED = 1, LOCAL_PEERPID = 2
+        pid = int.from_bytes(sock.getsockopt(0, 2, 4), sys.byteorder, signed=True)
+        return pid, int.from_bytes(sock.getsockopt(0, 1, 76)[4:8], sys.byteorder)  # struct xucred
+    if "bsd" in sys.platform:
+        return None, int.from_bytes(sock.getsockopt(0, 1, 84)[4:8], sys.byteorder)
+    return None, None
+
+
+def send_line(sock: Any, payload: bytes) -> None:
+    sock.sendall(payload)
+
+
+def read_line(sock: Any, timeout: float, limit: int) -> bytes:
+    """Read one line (up to its newline, or what came before the other end closed)."""
+    sock.settimeout(timeout)
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise ValueError("the reply is too large")
+        if chunk.endswith(b"\n"):
+            break
+    return b"".join(chunks)
