@@ -151,11 +151,12 @@ def test_writer_state_says_modified_until_saved(shells, desktop, writer, route):
     description or text over AT-SPI; its own File menu's Save All is enabled exactly while a
     document has unsaved changes. `state` says `modified` after typing, and not once ctrl+s
     wrote the file — read right after the keys, as a daemon does within LibreOffice's 300 ms
-    toolbar update."""
+    toolbar update. The state an action returns (`--return-state`) says it too."""
     winctl = shells(route)
     winctl("focus", WRITER)
     assert winctl.state()["modified"] is False
-    winctl("type", "Typed ")
+    returned = winctl("type", "Typed ", "--return-state")  # the state an action returns says it too
+    assert any(line.startswith('Window: "') and line.endswith(") modified") for line in returned.splitlines()), returned
     header = winctl("state").splitlines()[0]
     assert header.endswith(") modified"), header
     assert winctl.state()["modified"] is True
