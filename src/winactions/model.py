@@ -229,6 +229,9 @@ class UIState(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     tiers: list[str] = Field(default_factory=list)  # what each tier beyond the tree added, and its cost
     node_count: int = 0  # accessible nodes read, of which `targets` are the useful ones
+    # the window's document has unsaved changes (True) or none (False), as the app shows it;
+    # None when it shows neither (perception/document.py)
+    modified: bool | None = None
 
     def target(self, target_id: int) -> Target | None:
         for t in self.targets:

@@ -48,7 +48,7 @@ def _disabled(t: Target) -> bool:
 def target_line(t: Target, verbose: bool = False) -> str:
     parts = [f'[{t.id}] [{t.type}] "{_clean(t.name)}"']
     if t.value not in (None, "") and t.value != t.name:
-        parts.append(f'value="{_clean(t.value, 60)}"')
+        parts.append(f'value="{_value(t.value)}"')
     flags = [s for s in _SHOWN_STATES if s in t.states]
     if _disabled(t):
         flags.append("disabled")
@@ -66,10 +66,16 @@ def target_line(t: Target, verbose: bool = False) -> str:
     return " ".join(parts)
 
 
+def window_header(state: UIState) -> str:
+    """A state's first line: the window, and `modified` when its document has unsaved changes."""
+    w = state.window
+    return f'Window: "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}, id {w.id})' + (
+        " modified" if state.modified else "")
+
+
 def state_text(state: UIState, verbose: bool = False, tree: bool = False, searched: str | None = None) -> str:
     """A state as text; `searched` (`find`): what was looked for, said when none matched."""
-    w = state.window
-    lines = [f'Window: "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}, id {w.id})']
+    lines = [window_header(state)]
     for t in state.targets:
         indent = "  " * t.depth if tree else ""
         lines.append(indent + target_line(t, verbose))
@@ -93,8 +99,8 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False, search
 def diff_text(result: StateResult) -> str:
     """`state --diff`: + added, - removed, ~ changed (with what changed), then a count."""
     assert result.state is not None and result.diff is not None
-    d, w = result.diff, result.state.window
-    lines = [f'Window: "{_clean(w.title, 200)}" ({_safe(w.process) or "?"}, pid {w.pid}, id {w.id})']
+    d = result.diff
+    lines = [window_header(result.state)]
     if d.since is None:
         lines.append("(no previous state in this session: every element is new)")
     elif d.window_changed:
@@ -125,7 +131,7 @@ def _change(field: str, before: object, after: object) -> str:
 def _change_value(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_clean(str(v), 40) for v in value) + "]"
-    return "none" if value is None else f'"{_clean(str(value), 60)}"'
+    return "none" if value is None else f'"{_value(str(value))}"'
 
 
 def window_line(w: WindowInfo) -> str:
@@ -259,6 +265,30 @@ def _clean(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _value(text: str, limit: int = 60) -> str:
+    """A value for inside quotes, on one line that still shows where its lines break: line
+    breaks, tabs and every character `_safe` escapes written as its escape (`\\n`, `\\t`,
+    `\\u202e`), a backslash or quote of the text escaped too, so each escape reads one way;
+    at most `limit` characters, an escape never cut in two."""
+    pieces = [_value_piece(ch) for ch in text]
+    if sum(map(len, pieces)) <= limit:
+        return "".join(pieces)
+    kept: list[str] = []
+    used = 0
+    for piece in pieces:
+        if used + len(piece) > limit - 1:
+            break
+        kept.append(piece)
+        used += len(piece)
+    return "".join(kept) + "…"
+
+
+def _value_piece(ch: str) -> str:
+    if ch in '\\"':
+        return "\\" + ch
+    return _escape_char(ch) if unicodedata.category(ch) in _FORGING else ch
+
+
 # Characters an element or window could use to forge output: line breaks and other controls
 # (Cc), and invisible formatting (Cf: bidi overrides such as U+202E, zero-width characters),
 # line and paragraph separators (Zl, Zp).
@@ -325,6 +355,7 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
         "warnings": state.warnings,
         "tiers": state.tiers,
         "node_count": state.node_count,
+        "modified": state.modified,
     }
 
 

@@ -112,7 +112,9 @@ def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
     element: dict[str, object] = {"source": target.source.value, "visible_rect": target.rect}
     if node is not None:
         value = element_value(ctx.session.backend, target, node)  # as `get value` says it, now
-        target = target.model_copy(update={"value": None if value is None else str(value)})
+        # the header says what the element is now, as the lines below it do: not the last state's read
+        target = target.model_copy(update={"value": None if value is None else str(value),
+                                           "states": sorted(node.states)})
         if isinstance(value, str) and len(value) > INSPECT_TEXT:
             value = f"{value[:INSPECT_TEXT]}… ({len(value):,} characters: `winctl get value {p.id}` reads all)"
         element.update({

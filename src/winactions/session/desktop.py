@@ -28,6 +28,7 @@ from winactions.errors import (
 )
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
+from winactions.perception import document
 from winactions.perception.accessibility import (
     NAMED_BY_LABEL,
     NAMED_BY_TEXT,
@@ -229,10 +230,12 @@ class DesktopSession:
             warnings=[*self.notes, *detection.warnings, *warnings],
             tiers=detection.reports,
             node_count=detection.node_count,
+            modified=document.unsaved(window, detection.nodes, self.backend.refresh, self.backend.list_windows),
         )
         self.data.state, self.data.run = state, run
         self.data.written = {}  # the names read now are the ones shown
-        if not (unchanged and previous is not None and previous.warnings == state.warnings):
+        if not (unchanged and previous is not None and previous.warnings == state.warnings
+                and previous.modified == state.modified):
             self.save()  # an unchanged window (a live tree handed back as it was) changes nothing on disk
         return state
 

@@ -44,6 +44,10 @@ SURFACE_MARGIN = 32  # px: a tooltip's label lies this near its own surface's co
 TITLE_BAR = 64  # px: the tallest window manager's title bar over a frame that reports it as its own
 FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
 SHEET_SCROLL_SETTLE = 1.0  # s for a sheet to scroll to its cell cursor
+# s LibreOffice takes to show a change in its toolbars and menus (Bold checked once the caret is
+# in a bold word, Save All enabled once a document is modified): it updates them on a timer
+# after the change, seen 290-360 ms after the keys, 600-650 ms in a document just opened
+VCL_STATES_LAG = 0.8
 
 
 class LinuxBackend(Backend):
@@ -62,6 +66,7 @@ class LinuxBackend(Backend):
         self._placed: dict[str, tuple[list[Node], Rect | None, list[Node]]] = {}  # window -> read, rect, placed
         self._live = live
         self._bus_id: str | None = None  # `run_of`'s accessibility bus id, once asked
+        self._input_at = 0.0  # when this process last sent input or moved a caret (monotonic)
 
     @cached_property
     def atspi(self) -> AtspiClient:
@@ -158,7 +163,9 @@ class LinuxBackend(Backend):
         return handle
 
     def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:
-        found = self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
+        frame = self.frame_handle(window)
+        self._caught_up(frame)
+        found = self.atspi.snapshot(frame, max_nodes=max_nodes)
         if not found.nodes:  # the frame we knew is gone (its app restarted): look for it again
             self._frames.pop(f"{window.id}/{window.pid}", None)
             found = self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
@@ -200,6 +207,16 @@ class LinuxBackend(Backend):
             nodes += [dataclasses.replace(n, parent=0, rect=shown) if n.parent is None else
                       dataclasses.replace(placement.place(n), parent=n.parent + base) for n in extra.nodes]
         return found.model_copy(update={"nodes": nodes, "popups": menus})
+
+    def _caught_up(self, handle: str) -> None:
+        """Return once the app of `handle` shows what our last input changed: at once, but
+        for LibreOffice (VCL_STATES_LAG after the input)."""
+        wait = self._input_at + VCL_STATES_LAG - time.monotonic()
+        if wait > 0 and self.atspi.toolkit(handle) == VCL:
+            time.sleep(wait)
+
+    def _sent(self) -> None:
+        self._input_at = time.monotonic()
 
     def refresh(self, handle: str) -> Node | None:
         """One element read again, placed on screen as a snapshot places it."""
@@ -254,6 +271,7 @@ class LinuxBackend(Backend):
         """`Backend.perform`. In an app that runs an action's handler inside the call
         (`held.acts_in_call`), it returns once the app answers again, and an action whose
         handler runs a modal dialog there is undone (`held.released`)."""
+        self._sent()
         if not held.acts_in_call(self.atspi, handle):
             return self.atspi.perform(handle, operation, argument)
         before = self.x11.client_ids()
@@ -310,6 +328,7 @@ class LinuxBackend(Backend):
         return self.atspi.read_text(handle)
 
     def place_caret(self, handle: str, offset: int) -> bool:
+        self._sent()
         return self.atspi.set_caret(handle, offset)
 
     def focus_holder(self, handle: str) -> bool:
@@ -319,11 +338,13 @@ class LinuxBackend(Backend):
         return self.atspi.holds_focus(handle)
 
     def select_text(self, handle: str, start: int, end: int) -> bool:
+        self._sent()
         return self.atspi.select_text(handle, start, end)
 
     # -- input ----------------------------------------------------------------------------
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
         self.xinput.click(x, y, button, count)
+        self._sent()
         self.x11.note_click(x, y)  # for space_clicks, in whichever winctl process clicks next
 
     def space_clicks(self, x: int, y: int) -> None:
@@ -334,19 +355,24 @@ class LinuxBackend(Backend):
 
     def mouse_button(self, button: MouseButton, down: bool) -> None:
         self.xinput.mouse_button(button, down)
+        self._sent()
 
     def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
              duration: float = 0.3) -> None:
         self.xinput.drag(x1, y1, x2, y2, button=button, duration=duration)
+        self._sent()
 
     def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
         self.xinput.scroll(x, y, dx, dy)
+        self._sent()
 
     def press_chords(self, chords: Sequence[Chord]) -> None:
         self.xinput.press_chords(chords)
+        self._sent()
 
     def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
         self.xinput.hold_keys(chords, seconds)
+        self._sent()
 
     def type_text(self, text: str) -> None:
         guard = FocusGuard(self.xinput.d, self.x11.list_windows)
@@ -354,6 +380,7 @@ class LinuxBackend(Backend):
             self.xinput.type_text(text, guard)
         finally:
             guard.close()
+            self._sent()
 
     def cursor_position(self) -> tuple[int, int]:
         return self.xinput.cursor_position()
