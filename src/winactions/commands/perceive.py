@@ -8,7 +8,7 @@ from pydantic import Field
 
 from winactions import marks, screenshots
 from winactions.commands import stateview
-from winactions.commands.base import ID_OR_NAME, Context, Params, command
+from winactions.commands.base import ID_OR_NAME, Context, OptionalId, OptionalRef, Params, Ref, command
 from winactions.commands.query import element_value
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
 from winactions.errors import ActionFailed, InvalidInput
@@ -33,7 +33,7 @@ class StateParams(Params):
     annotated: bool = Field(False, description="also save a screenshot with element ids drawn on it")
     diff: bool = Field(False, description="show only what changed since this session's previous state: "
                                           "added (+), removed (-) and changed (~) elements")
-    scope: int | None = Field(None, description="only this element and the elements under it")
+    scope: OptionalId = Field(None, description="only this element and the elements under it")
     max_elements: int | None = Field(None, ge=1, description="list at most this many elements and say how many "
                                                              "were left out (their ids stay valid)")
 
@@ -103,7 +103,7 @@ INSPECT_TEXT = 1000  # characters of a long text `inspect` shows
 
 
 class InspectParams(Params):
-    id: int | str = ID_OR_NAME
+    id: Ref = ID_OR_NAME
 
 
 @command("inspect", InspectParams, positional=("id",))
@@ -139,7 +139,7 @@ def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
 class ScreenshotParams(Params):
     path: str | None = Field(None, description="where to save the PNG (default: the session's folder)")
     screen: bool = Field(False, description="the whole screen instead of the window")
-    element: int | str | None = Field(None, description="just this element (id or name)")
+    element: OptionalRef = Field(None, description="just this element (id or name)")
 
 
 @command("screenshot", ScreenshotParams, positional=("path",))
