@@ -232,7 +232,12 @@ def test_fuzz_ten_thousand_requests(shell, app):
     values = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
 
     def generated() -> bytes:
-        kind = rng.randrange(8)
+        kind = rng.randrange(9)
+        if kind == 8:  # a structured call with a value no id, name or window can be (issue 34)
+            command, field = rng.choice([("click", "id"), ("get text", "id"), ("focus", "window"),
+                                         ("wait", "visible"), ("state", "scope")])
+            value = rng.choice([True, False, 1.0, -0.0, "", "  ", "\ud800", [], {}, [[[[1]]]], "x" * 70_000])
+            return message(info, op="call", command=command, args={field: value}, options={})
         if kind == 6:  # nesting deep enough to exhaust a recursive parser
             depth = rng.randrange(500, 20_000)
             opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])

@@ -36,8 +36,8 @@ class Kind(str, Enum):
 def element_ref(value: Any) -> Any:
     """An element reference as given: an id is an integer (`true` and `1.0` are not ids, though
     pydantic would take both for one), a name is not blank. A digit string stays a string."""
-    if isinstance(value, (bool, float)):
-        raise ValueError(f"an element id is a whole number like 3, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, str, type(None))):
+        raise ValueError(f"an element id is a whole number like 3, or a name; not {shown(value, 40)}")
     if isinstance(value, str) and not value.strip():
         raise ValueError("an element name cannot be empty")
     return value

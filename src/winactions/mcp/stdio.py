@@ -92,10 +92,12 @@ def parse_line(line: bytes) -> SessionMessage | types.JSONRPCError | None:
         return _error(None, types.INVALID_REQUEST,
                       "Invalid Request: a message is one JSON object (batches are not supported)")
     request_id = _usable_id(data)
-    depth, _ = _walk(data)
+    if "method" in data and "id" in data and request_id is None:  # else it would pass for a notification
+        return _error(None, types.INVALID_REQUEST, "Invalid Request: an id is a string or an integer")
+    depth, surrogate = _walk(data)
     if depth > MAX_DEPTH:
         return _error(request_id, types.INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
-    if _walk(_without_arguments(data))[1]:
+    if surrogate and _walk(_without_arguments(data))[1]:
         return _error(request_id, types.INVALID_REQUEST,
                       "Invalid Request: a string holds a lone surrogate (U+D800..U+DFFF), which is not text")
     try:
