@@ -257,7 +257,7 @@ class Locator:
             return self._vision(query, shot, window)
         if strategy == "fixed":
             return self.fixed.find(query.value, window)
-        raise InvalidInput(f"unknown strategy {strategy!r}")
+        raise InvalidInput(f"unknown strategy {shown(strategy)}")
 
     def _template(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
         """The asset's images in the shot, each searched first at the scale its density and the

@@ -169,7 +169,7 @@ class ToolRunner:
         if cmd is None:
             raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
         if self.profile is not None and cmd.name not in self.profile:
-            raise InvalidInput(f"the tool {tool!r} is not served by this server's profile",
+            raise InvalidInput(f"the tool {shown(tool)} is not served by this server's profile",
                                hint="the server's user can start it with: winctl mcp --tools all "
                                     "(or add the profile that has it: core, vision, windows)")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
