@@ -56,7 +56,7 @@ from winactions.commands.results import (
     WindowResult,
     WindowsResult,
 )
-from winactions.errors import InvalidInput, NotFound, WinctlError
+from winactions.errors import InvalidInput, NotFound, WinctlError, shown
 from winactions.model import Rect, UIState, WindowInfo
 from winactions.outputs import Outputs
 from winactions.render import hint_for
@@ -214,7 +214,7 @@ class Desktop:
         table = load_commands()
         cmd = table.get(name) or table.get(name.replace("_", "-")) or table.get(name.replace("_", " "))
         if cmd is None:
-            raise InvalidInput(f"unknown command {name!r}", hint=hint_for("see `Desktop.commands()`", "python"))
+            raise InvalidInput(f"unknown command {shown(name)}", hint=hint_for("see `Desktop.commands()`", "python"))
         return cmd
 
     @staticmethod

@@ -5,6 +5,18 @@ Front ends turn these into a non-zero exit code and `{"ok": false, "error": {...
 
 from __future__ import annotations
 
+ECHO_LIMIT = 120  # characters of an input that an error quotes back
+
+
+def shown(value: object, limit: int = ECHO_LIMIT) -> str:
+    """`repr(value)` to quote an input in an error, at most `limit` characters of it and then how
+    many were cut: a 64 KB title given to `focus` is not echoed whole. repr escapes line breaks
+    and lone surrogates, so the quote stays one printable line."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters not shown)"
+
 
 class WinctlError(Exception):
     """Base class: `code` is machine-readable, `hint` is the next step for the agent."""

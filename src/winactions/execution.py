@@ -13,7 +13,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from winactions.backends.base import IN_POPUP, Backend, MouseButton, no_option, option_index
-from winactions.errors import ActionFailed, InvalidInput, ModalInCall, StaleElement, WinctlError
+from winactions.errors import ActionFailed, InvalidInput, ModalInCall, StaleElement, WinctlError, shown
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Source, Target, WindowInfo
 
@@ -340,7 +340,7 @@ def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: N
     deadline = time.monotonic() + TYPED_SETTLE
     while (now := backend.read_text(node.handle)) != wanted:
         if time.monotonic() > deadline:
-            raise ActionFailed(f"the option {wanted!r} was chosen by keys, but the element reads {now!r}",
+            raise ActionFailed(f"the option {shown(wanted)} was chosen by keys, but the element reads {shown(now)}",
                                hint="open it with `winctl click ID` and click the option")
         time.sleep(0.03)
     first, steps = route.split()[0], len(route.split()) - 1
@@ -390,7 +390,7 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
         return note
     if now is None:
         return note + "; its text could not be read back"
-    raise ActionFailed(f"the element's old text stayed: it reads {now!r} (ctrl+a did not select all, twice)",
+    raise ActionFailed(f"the element's old text stayed: it reads {shown(now)} (ctrl+a did not select all, twice)",
                        hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
                             "then `winctl input ID TEXT --append`")
 
@@ -452,7 +452,8 @@ def type_into_cell(backend: Backend, node: Node, text: str) -> str:
         return ""
     if text.startswith("="):
         return f"a formula: the cell reads {now!r}"
-    raise ActionFailed(f"typed {text!r} and Enter into the cell, but it reads {now!r}" + _focus_now(backend, node),
+    raise ActionFailed(f"typed {shown(text)} and Enter into the cell, but it reads {shown(now)}"
+                       + _focus_now(backend, node),
                        hint=FORMATTED_OR_ASTRAY)
 
 
@@ -476,7 +477,7 @@ def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -
     again = _settled_text(backend, node, lambda now: now == text)
     if again is None or again == text:
         return ""
-    raise ActionFailed(f"typed {text!r}, but the field reads {again!r}" + _focus_now(backend, node),
+    raise ActionFailed(f"typed {shown(text)}, but the field reads {shown(again)}" + _focus_now(backend, node),
                        hint=FORMATTED_OR_ASTRAY)
 
 

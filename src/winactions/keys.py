@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from winactions.errors import InvalidInput
+from winactions.errors import InvalidInput, shown
 
 MODIFIERS = ("ctrl", "shift", "alt", "super")
 
@@ -111,7 +111,7 @@ def _canonical_key(token: str, spec: str, extra: Mapping[str, str] = {}) -> str:
               if k not in (c.lower() for c in close)]
     hint = f"did you mean {', '.join(dict.fromkeys(close))}?" if close else (
         "use names like ctrl+s, Enter, Tab, Escape, F5, alt+f4, ctrl+shift+Left")
-    raise InvalidInput(f"unknown key {token!r} in {spec!r}", hint=hint)
+    raise InvalidInput(f"unknown key {shown(token)} in {shown(spec)}", hint=hint)
 
 
 def _parse_chord(token: str, spec: str, extra: Mapping[str, str] = {}) -> Chord:
@@ -120,7 +120,7 @@ def _parse_chord(token: str, spec: str, extra: Mapping[str, str] = {}) -> Chord:
     if token.endswith("++") or token == "+":
         parts = [p for p in parts if p] + ["+"]
     if any(p == "" for p in parts):
-        raise InvalidInput(f"empty key in {token!r}",
+        raise InvalidInput(f"empty key in {shown(token)}",
                            hint="write chords like ctrl+shift+s; a comma separates chords: ctrl+comma")
     *mods, key = parts
     modifiers: list[str] = []
@@ -128,7 +128,7 @@ def _parse_chord(token: str, spec: str, extra: Mapping[str, str] = {}) -> Chord:
         canon = _MODIFIER_ALIASES.get(m.lower())
         if canon is None:
             _canonical_key(m, spec, extra)  # raises with suggestions if it is not a key at all
-            raise InvalidInput(f"{m!r} is not a modifier in {token!r}",
+            raise InvalidInput(f"{shown(m)} is not a modifier in {shown(token)}",
                                hint="modifiers are ctrl, shift, alt and super; the key comes last")
         if canon not in modifiers:
             modifiers.append(canon)

@@ -182,8 +182,8 @@ def _body_text(result: Result) -> str:
         detail = f" — {_safe(result.detail)}" if result.detail else ""
         return f"{result.action}{what}{at} via {result.method}{detail}"
     if isinstance(result, ValueResult):
-        value = result.value  # one value, not an element line: its own line breaks stay
-        return json.dumps(value) if isinstance(value, (list, dict)) else _safe(str(value), keep_lines=True)
+        value = result.value  # escaped like a name in `state` (`\n`): a text never passes for a state line
+        return json.dumps(value) if isinstance(value, (list, dict)) else _safe(str(value))
     if isinstance(result, InspectResult):
         lines = [target_line(result.target, verbose=True)]
         lines += [f"  {k}: {_safe(str(v))}" for k, v in result.element.items() if v not in (None, "", [], {})]
@@ -303,15 +303,13 @@ def _escape_char(ch: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
 
 
-def _safe(text: str, keep_lines: bool = False) -> str:
+def _safe(text: str) -> str:
     """`text` with every control, bidi and zero-width character written as an escape
     (`\\n`, `\\x07`, `\\u202e`), so that what an app names its elements can never add a
-    line, move the cursor or reorder what the agent reads. `keep_lines` keeps line breaks
-    and tabs (a text's own content, printed alone)."""
+    line, move the cursor or reorder what the agent reads."""
     if text.isprintable():  # the common case, in C
         return text
-    return "".join(ch if (keep_lines and ch in "\n\t") or unicodedata.category(ch) not in _FORGING
-                   else _escape_char(ch) for ch in text)
+    return "".join(ch if unicodedata.category(ch) not in _FORGING else _escape_char(ch) for ch in text)
 
 
 # -- JSON --------------------------------------------------------------------------------

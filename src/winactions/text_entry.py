@@ -14,7 +14,7 @@ import os
 import time
 
 from winactions.backends.base import Backend
-from winactions.errors import ActionFailed, InvalidInput, WinctlError
+from winactions.errors import ActionFailed, InvalidInput, WinctlError, shown
 from winactions.execution import Via, click_to_type, focus
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Target, WindowInfo
@@ -163,12 +163,12 @@ def type_at_prompt(backend: Backend, window: WindowInfo, target: Target, node: N
            "clears a shell's line)"
     if enter:
         if not await_focus(backend, node):
-            raise ActionFailed(f"{text!r} was typed into {_named(target)}, but the keyboard focus left it before "
+            raise ActionFailed(f"{shown(text)} was typed into {_named(target)}, but the keyboard focus left it before "
                                "Enter: Enter was not pressed", hint="`winctl state` shows where the focus is")
         backend.press_chords(parse_keys("Enter"))
         done += "; Enter pressed"
-    shown = _shown_after(backend, node, before)
-    return f"{how}, keyboard", f"{done}; it shows {shown}"
+    now = _shown_after(backend, node, before)
+    return f"{how}, keyboard", f"{done}; it shows {now}"
 
 
 def _screen(backend: Backend, node: Node) -> str | None:

@@ -251,6 +251,17 @@ def test_fuzz_ten_thousand_requests(shell, app):
              "keys", "ctrl+x", "wait", "0", "drag-at", "--", "é✓", "\x00", "--verbose", "nope", "{", "select"]
     values = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
 
+    calls = random.Random(34)
+
+    def bad_call() -> bytes:
+        """A structured call with a value no id, name or window can be (issue 34)."""
+        command, field = calls.choice([("click", "id"), ("get text", "id"), ("focus", "window"),
+                                       ("wait", "visible"), ("state", "scope")])
+        value = calls.choice([True, False, 1.0, -0.0, "", "  ", "\ud800", [], {}, [[[[1]]]]])
+        if calls.random() < 0.1:  # a 70 KB name, where it is only looked up (a click would try OCR for it)
+            command, field, value = *calls.choice([("get text", "id"), ("focus", "window")]), "x" * 70_000
+        return message(info, op="call", command=command, args={field: value}, options={})
+
     def generated() -> bytes:
         kind = rng.randrange(8)
         if kind == 6:  # nesting deep enough to exhaust a recursive parser
@@ -277,9 +288,12 @@ def test_fuzz_ten_thousand_requests(shell, app):
         return message(info, op="run", argv=argv)
 
     answered = 0
-    for _ in range(10_000):
-        reply = raw_request(info, generated())
+    for i in range(10_000):
+        payload = bad_call() if i % 10 == 9 else generated()
+        reply = raw_request(info, payload)
         assert isinstance(reply, dict)
+        if b'"op": "call"' in payload:  # a bad value is refused, never acted on or an internal error
+            assert reply["ok"] is False and "internal error" not in reply["error"]["message"], reply
         answered += 1
     assert answered == 10_000
     assert raw_request(info, message(info, op="ping"))["pong"]

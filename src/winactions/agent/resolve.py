@@ -17,7 +17,7 @@ from pathlib import Path
 from winactions.agent.actor import Actor
 from winactions.agent.images import images_for, match_image
 from winactions.agent.plan import StepPlan
-from winactions.errors import BackendUnavailable, InvalidInput, LLMFailed, NotFound, WinctlError
+from winactions.errors import BackendUnavailable, InvalidInput, LLMFailed, NotFound, WinctlError, shown
 from winactions.locate.assets import AssetLibrary
 from winactions.model import Source, Target, UIState
 
@@ -86,14 +86,14 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe 
         return _located(actor, ref, 2)
     if sep and prefix == "dynamic":
         if describe is None:
-            raise BackendUnavailable(f"{ref!r} needs the vision model, and none is configured",
+            raise BackendUnavailable(f"{shown(ref)} needs the vision model, and none is configured",
                                      hint="set WINCTL_VISION_BASE_URL / an API key, or plan with element names")
         return describe(rest.strip())
     named = in_tree(state, ref, role)
     if named:
         return _one(named, f"the name {ref!r}", level=2)
     if not pixels:
-        raise NotFound(f"no element is named {ref!r}" + (f" (type {role})" if role else ""),
+        raise NotFound(f"no element is named {shown(ref)}" + (f" (type {role})" if role else ""),
                        hint="read the state for the names on screen")
     if module_images is not None and images_for(module_images, ref):
         return _module_image(actor, module_images, ref)

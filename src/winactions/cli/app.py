@@ -29,6 +29,7 @@ from winactions.commands.base import Command, GlobalOptions, dispatch_files, loa
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
+from winactions.session.paths import bad_session_name
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -274,6 +275,9 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         llm = LLMFlags(provider=values.pop("llm_provider"), api_key=values.pop("vision_api_key"),
                        base_url=values.pop("vision_base_url"), model=values.pop("vision_model"))
         ctx.obj = GlobalOptions.model_validate({"llm": llm, **values})
+        problem = bad_session_name(ctx.obj.session)  # before any file is named after it, in every command
+        if problem:
+            _fail(InvalidInput(problem, hint="e.g. --session work1"), ctx.obj)
 
     @cli.command("mcp")
     @click.option("--tools", "profile", default="core", show_default=True,
@@ -296,8 +300,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
-        serve(ctx.obj.session if ctx.obj.session != "default" else "mcp", served, device=ctx.obj.device,
-              output_dir=output_dir)
+        serve(mcp_session(ctx), served, device=ctx.obj.device, output_dir=output_dir)
 
     @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
     @click.argument("topic", required=False)
@@ -335,6 +338,14 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     return cli
 
 
+def mcp_session(ctx: click.Context) -> str:
+    """The session `winctl mcp` serves: the one asked for (`--session`, WINCTL_SESSION), even
+    "default", so its ids are the command line's; `mcp` when none is asked for."""
+    root = ctx.find_root()
+    asked = root.get_parameter_source("session") not in (None, click.core.ParameterSource.DEFAULT)
+    return str(root.obj.session) if asked else "mcp"
+
+
 def invoke(cli: click.Group, argv: list[str]) -> None:
     """Run one command line through `cli`; ends with SystemExit on errors and usage errors."""
     try:
@@ -343,6 +354,8 @@ def invoke(cli: click.Group, argv: list[str]) -> None:
         sys.exit(exc.exit_code)
     except click.Abort:
         sys.exit(130)
+    except WinctlError as exc:  # from a command outside the table (`session close`)
+        _fail(exc, GlobalOptions(json_output="--json" in argv))
     except click.UsageError as exc:  # a usage error is an error of the protocol like any other
         command = " ".join(exc.ctx.command_path.split()[1:]) if exc.ctx else ""
         hint = f"see `winctl {command} --help`" if command else "see `winctl --help`"

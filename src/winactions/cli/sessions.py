@@ -12,6 +12,8 @@ import time
 import click
 
 from winactions.daemon import client, processes
+from winactions.errors import InvalidInput
+from winactions.session.paths import bad_session_name
 
 
 def _describe(name: str) -> dict[str, object] | None:
@@ -73,6 +75,9 @@ def add_session_commands(cli: click.Group) -> None:
         """Stop a session's daemon (its ids are kept on disk)."""
         if not name and not close_all:
             raise click.UsageError("give a session name or --all")
+        problem = None if close_all else bad_session_name(name or "")
+        if problem:
+            raise InvalidInput(problem, hint="`winctl sessions` lists the running ones")
         names = sorted(p.stem for p in client.daemons_dir().glob("*.json")) if close_all else [name or ""]
         closed = [n for n in names if client.stop(n)]
         closed += [f"{o.session} (orphaned pid {o.pid})" for o in _orphans()

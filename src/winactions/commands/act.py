@@ -8,7 +8,7 @@ from pydantic import Field, field_validator
 
 from winactions import execution, text_entry
 from winactions.backends.base import TERMINAL, MouseButton
-from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.base import Context, Kind, Params, Ref, command
 from winactions.commands.results import ActionResult
 from winactions.errors import ActionFailed, InvalidInput
 from winactions.execution import Via
@@ -25,7 +25,7 @@ VIA = Field(Via.AUTO, description="auto: semantic action if it fits, else the mo
 
 
 class ClickParams(Params):
-    id: int | str = REF
+    id: Ref = REF
     via: Via = VIA
 
 
@@ -42,7 +42,7 @@ def click(ctx: Context, p: ClickParams) -> ActionResult:
 
 
 class PointerParams(Params):
-    id: int | str = REF
+    id: Ref = REF
 
 
 @command("dblclick", PointerParams, kind=Kind.ACTION, positional=("id",))
@@ -64,7 +64,7 @@ def rightclick(ctx: Context, p: PointerParams) -> ActionResult:
 
 
 class InputParams(Params):
-    id: int | str = REF
+    id: Ref = REF
     text: str = Field(description="the text to put in the element")
     append: bool = Field(False, description="add to the existing text instead of replacing it")
     enter: bool = Field(False, description="press Enter afterwards")
@@ -190,7 +190,7 @@ def keys(ctx: Context, p: KeysParams) -> ActionResult:
 
 
 class ScrollParams(Params):
-    id: int | str = REF
+    id: Ref = REF
     direction: Literal["up", "down", "left", "right"] = Field(description="which way to scroll")
     amount: int = Field(3, ge=1, le=100, description="wheel notches")
 
@@ -212,7 +212,7 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
 
 
 class SelectParams(Params):
-    id: int | str = REF
+    id: Ref = REF
     value: str = Field(description="the option to choose (its visible name)")
 
 
@@ -244,7 +244,7 @@ def select(ctx: Context, p: SelectParams) -> ActionResult:
 
 
 class DragParams(Params):
-    id: int | str = REF
+    id: Ref = REF
     x2: int = Field(description="drop point x (screen pixels)")
     y2: int = Field(description="drop point y (screen pixels)")
     duration: float = Field(0.3, ge=0, le=10, description="seconds the drag takes")

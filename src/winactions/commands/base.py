@@ -13,12 +13,12 @@ import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from winactions.backends.base import Backend, Capability
-from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError
+from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, shown
 from winactions.extras import missing_extra
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
@@ -36,6 +36,30 @@ class Kind(str, Enum):
 
 # a parameter for a person only: MCP leaves it out (`force`: files for a model never replace one)
 CLI_ONLY: dict[str, Any] = {"cli_only": True}
+
+
+def element_ref(value: Any) -> Any:
+    """An element reference as given: an id is an integer (`true` and `1.0` are not ids, though
+    pydantic would take both for one), a name is not blank. A digit string stays a string."""
+    if isinstance(value, bool) or not isinstance(value, (int, str, type(None))):
+        raise ValueError(f"an element id is a whole number like 3, or a name; not {shown(value, 40)}")
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("an element name cannot be empty")
+    return value
+
+
+def not_blank(value: Any) -> Any:
+    """A name or title to look for is not empty: an empty one would match everything."""
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("cannot be empty")
+    return value
+
+
+Ref = Annotated[int | str, BeforeValidator(element_ref)]  # an element id, a name, or a visual target
+OptionalRef = Annotated[int | str | None, BeforeValidator(element_ref)]
+OptionalId = Annotated[int | None, BeforeValidator(element_ref)]  # an element id only
+OptionalName = Annotated[str | None, BeforeValidator(not_blank)]
+
 # an element to read, by id or by name (`get value Name`), for every command that only reads one
 ID_OR_NAME = Field(description="element id, or a name the window shows")
 
@@ -223,7 +247,7 @@ def validate(cmd: Command, args: dict[str, Any]) -> Params:
         problems = []
         for err in exc.errors():
             where = ".".join(str(p) for p in err["loc"]) or "arguments"
-            problems.append(f"{where}: {err['msg']}")
+            problems.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
         raise InvalidInput(f"{cmd.name}: " + "; ".join(problems),
                            hint=f"see `winctl {cmd.name} --help`") from None
 
@@ -264,7 +288,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         import difflib
 
         close = difflib.get_close_matches(name, list(commands), n=3)
-        raise InvalidInput(f"unknown command {name!r}",
+        raise InvalidInput(f"unknown command {shown(name)}",
                            hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
     params = validate(cmd, args)
     backend = ctx.session.backend

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from winactions.commands.base import REGISTRY, Context, Kind, Params, Result, command, dispatch
 from winactions.commands.results import BatchResult, BatchStep
-from winactions.errors import InvalidInput, WinctlError
+from winactions.errors import InvalidInput, WinctlError, shown
 
 EXAMPLE = 'steps are a JSON list: [{"command": "click", "args": {"id": 3}}, {"command": "state"}]'
 
@@ -47,7 +47,7 @@ def batch(ctx: Context, p: BatchParams) -> BatchResult:
         if name == "batch":
             raise InvalidInput(f"step {index}: a batch cannot contain a batch", hint="flatten the steps")
         if name is None:
-            raise InvalidInput(f"step {index}: unknown command {step.command!r}", hint="see `winctl --help`")
+            raise InvalidInput(f"step {index}: unknown command {shown(step.command)}", hint="see `winctl --help`")
         try:
             result: Result = dispatch(name, step.args, ctx)
             ctx.forget_window()

@@ -46,7 +46,7 @@ def bind_window(ctx: Context, p: BindWindowParams) -> BindResult | WindowsResult
     if p.action == "list":
         return WindowsResult(windows=session.backend.list_windows())
     if p.action == "bind":
-        window = session.find_window(p.window) if p.window else ctx.window()
+        window = session.find_window(p.window) if p.window is not None else ctx.window()
         note = session.bind(window)
         return BindResult(action="bind", window=window, input=BOUND_INPUT, capture=BOUND_CAPTURE, detail=note)
     if p.action == "unbind":

@@ -11,7 +11,7 @@ from pydantic import Field
 from winactions import execution
 from winactions.backends import phone_devices
 from winactions.backends.base import Capability
-from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.base import Context, Kind, OptionalRef, Params, command
 from winactions.commands.results import ActionResult, DeviceEntry, DevicesResult
 from winactions.errors import InvalidInput
 from winactions.model import Rect
@@ -42,7 +42,7 @@ def go_home(ctx: Context, p: GoHomeParams) -> ActionResult:
 
 
 class LongPressParams(Params):
-    id: int | str | None = Field(None, description="element id from `winctl state`, or a visual target "
+    id: OptionalRef = Field(None, description="element id from `winctl state`, or a visual target "
                                                    "(text:..., image:...); or give --x and --y")
     x: int | None = Field(None, description="screen x, instead of an element")
     y: int | None = Field(None, description="screen y, instead of an element")
@@ -74,7 +74,7 @@ def long_press(ctx: Context, p: LongPressParams) -> ActionResult:
 class SwipeParams(Params):
     direction: Literal["up", "down", "left", "right"] | None = Field(
         None, description="the finger's direction (up shows what is below), across the element or the screen")
-    id: int | str | None = Field(None, description="swipe inside this element (else across the screen)")
+    id: OptionalRef = Field(None, description="swipe inside this element (else across the screen)")
     distance: float = Field(0.6, gt=0, le=1, description="fraction of the element or screen swiped over")
     x1: int | None = Field(None, description="start x, for a swipe between two points")
     y1: int | None = Field(None, description="start y")

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from winactions import execution
 from winactions.commands.act import InputParams, set_text
-from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.base import Context, Kind, OptionalName, Params, command
 from winactions.commands.results import ActionResult, StateResult
 from winactions.errors import InvalidInput, NotFound
 from winactions.execution import Via
@@ -20,7 +20,7 @@ from winactions.model import Target
 
 
 class Selector(Params):
-    name: str | None = Field(None, description="the element's name (exact; a substring with --partial)")
+    name: OptionalName = Field(None, description="the element's name (exact; a substring with --partial)")
     type: str | None = Field(None, description="control type, e.g. Button, Edit, CheckBox (case-insensitive)")
     automation_id: str | None = Field(None, description="the platform's automation id")
     partial: bool = Field(False, description="match the name as a case-insensitive substring")

@@ -6,7 +6,7 @@ from pydantic import Field
 
 from winactions import marks, screenshots
 from winactions.commands import stateview
-from winactions.commands.base import CLI_ONLY, ID_OR_NAME, Context, Params, command
+from winactions.commands.base import CLI_ONLY, ID_OR_NAME, Context, OptionalId, OptionalRef, Params, Ref, command
 from winactions.commands.query import element_value
 from winactions.commands.results import InspectResult, ScreenshotResult, StateResult, WindowsResult
 from winactions.commands.saving import png_path
@@ -32,7 +32,7 @@ class StateParams(Params):
     annotated: bool = Field(False, description="also save a screenshot with element ids drawn on it")
     diff: bool = Field(False, description="show only what changed since this session's previous state: "
                                           "added (+), removed (-) and changed (~) elements")
-    scope: int | None = Field(None, description="only this element and the elements under it")
+    scope: OptionalId = Field(None, description="only this element and the elements under it")
     max_elements: int | None = Field(None, ge=1, description="list at most this many elements and say how many "
                                                              "were left out (their ids stay valid)")
 
@@ -102,7 +102,7 @@ INSPECT_TEXT = 1000  # characters of a long text `inspect` shows
 
 
 class InspectParams(Params):
-    id: int | str = ID_OR_NAME
+    id: Ref = ID_OR_NAME
 
 
 @command("inspect", InspectParams, positional=("id",))
@@ -142,7 +142,7 @@ class ScreenshotParams(Params):
     force: bool = Field(False, description="replace an existing file that is not a PNG",
                         json_schema_extra=CLI_ONLY)
     screen: bool = Field(False, description="the whole screen instead of the window")
-    element: int | str | None = Field(None, description="just this element (id or name)")
+    element: OptionalRef = Field(None, description="just this element (id or name)")
 
 
 @command("screenshot", ScreenshotParams, positional=("path",))

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from winactions import progress
 from winactions.backends.base import Backend
-from winactions.commands.base import ID_OR_NAME, Context, Params, command
+from winactions.commands.base import ID_OR_NAME, Context, OptionalId, Params, Ref, command
 from winactions.commands.results import ValueResult, WaitResult
 from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
 from winactions.model import Node, Target
@@ -17,7 +17,7 @@ TEXT_VALUED = frozenset({"Edit", "DataItem"})  # value is the text shown: a fiel
 
 
 class GetParams(Params):
-    id: int | str = ID_OR_NAME
+    id: Ref = ID_OR_NAME
 
 
 @command("get text", GetParams, positional=("id",))
@@ -75,9 +75,9 @@ def element_value(backend: Backend, target: Target, node: Node | None) -> object
 
 class WaitParams(Params):
     seconds: float | None = Field(None, ge=0, le=3600, description="just wait this long")
-    visible: int | None = Field(None, description="wait until this element is on screen")
-    enabled: int | None = Field(None, description="wait until this element is enabled")
-    gone: int | None = Field(None, description="wait until this element no longer exists")
+    visible: OptionalId = Field(None, description="wait until this element is on screen")
+    enabled: OptionalId = Field(None, description="wait until this element is enabled")
+    gone: OptionalId = Field(None, description="wait until this element no longer exists")
     text: str | None = Field(None, min_length=1, description="wait until an element of the window shows this "
                                                              "text in its name or value (case-insensitive)")
     gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows "

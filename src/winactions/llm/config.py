@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from winactions.errors import BackendUnavailable, InvalidInput
+from winactions.errors import BackendUnavailable, InvalidInput, shown
 
 Provider = Literal["anthropic", "openai"]
 
@@ -69,7 +69,7 @@ class LLMConfig(BaseModel):
         base_url = base_url or env.get("WINCTL_VISION_BASE_URL") or None
         chosen: Any = provider or env.get("WINCTL_LLM_PROVIDER") or _guess_provider(base_url, api_key, env)
         if chosen not in ("anthropic", "openai"):
-            raise InvalidInput(f"unknown LLM provider {chosen!r}",
+            raise InvalidInput(f"unknown LLM provider {shown(chosen)}",
                                hint="use anthropic, or openai for any OpenAI-compatible endpoint")
         fallback_key = env.get("ANTHROPIC_API_KEY") if chosen == "anthropic" else env.get("OPENAI_API_KEY")
         key = api_key or env.get("WINCTL_VISION_API_KEY") or fallback_key

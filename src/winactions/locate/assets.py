@@ -25,7 +25,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from winactions.errors import InvalidInput, NotFound
+from winactions.errors import InvalidInput, NotFound, shown
 from winactions.locate.density import SUFFIX
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
@@ -77,7 +77,7 @@ class AssetLibrary:
         description = str(entry["description"]) if entry.get("description") else None
         if not images and description is None:
             here = f"no file {name} in {Path.cwd()}, and " if Path(name).suffix.lower() in IMAGE_SUFFIXES else ""
-            raise NotFound(f"{here}no reference image for {name!r} in {self.root}",
+            raise NotFound(f"{here}no reference image for {shown(name)} in {self.root}",
                            hint=f"save one as {self.root}/common/{key}.png (variants {key}_v2.png...)"
                                 + (f"; known: {', '.join(sorted(self.index)[:10])}" if self.index else ""))
         return Asset(key, tuple(images), entry_app, aliases, description)

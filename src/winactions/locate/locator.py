@@ -27,7 +27,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from winactions import progress
-from winactions.errors import InvalidInput, NotFound, WinctlError
+from winactions.errors import InvalidInput, NotFound, WinctlError, shown
 from winactions.locate import density
 from winactions.locate.assets import AssetLibrary
 from winactions.locate.cache import LocateCache, encode_thumbnail, thumbnail, ttl_from_env
@@ -169,7 +169,7 @@ class Locator:
         if strategies:
             unknown = [s for s in strategies if s not in STRATEGIES]
             if unknown:
-                raise InvalidInput(f"unknown strategy {unknown[0]!r}", hint=f"strategies: {', '.join(STRATEGIES)}")
+                raise InvalidInput(f"unknown strategy {shown(unknown[0])}", hint=f"strategies: {', '.join(STRATEGIES)}")
             return list(dict.fromkeys(strategies))
         if query.kind != "auto":
             chain = [PREFIXES[query.kind]]
@@ -240,7 +240,7 @@ class Locator:
         why = "; ".join(f"{a.strategy}: {a.error}" for a in attempts) or "no strategy applies"
         if unusable is not None and not pool:
             # a reference that is no image, or flat: lowering the bar finds nothing, mending the input may
-            raise InvalidInput(f"no reliable match for {target!r} ({why})", hint=unusable.hint)
+            raise InvalidInput(f"no reliable match for {shown(target)} ({why})", hint=unusable.hint)
         return LocateResult(target=target, success=False, candidates=[_located(c, screens) for c in
                                                                       pool[:MAX_CANDIDATES]],
                             attempts=attempts, searched=shot.rect,
@@ -257,7 +257,7 @@ class Locator:
             return self._vision(query, shot, window)
         if strategy == "fixed":
             return self.fixed.find(query.value, window)
-        raise InvalidInput(f"unknown strategy {strategy!r}")
+        raise InvalidInput(f"unknown strategy {shown(strategy)}")
 
     def _template(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
         """The asset's images in the shot, each searched first at the scale its density and the
@@ -387,7 +387,7 @@ def parse_region(text: str) -> Rect:
     try:
         x, y, w, h = (int(p) for p in parts)
     except ValueError:
-        raise InvalidInput(f"region {text!r} is not x,y,width,height", hint="e.g. --region 0,0,800,600") from None
+        raise InvalidInput(f"region {shown(text)} is not x,y,width,height", hint="e.g. --region 0,0,800,600") from None
     if w <= 0 or h <= 0:
-        raise InvalidInput(f"region {text!r} has no area", hint="width and height must be positive")
+        raise InvalidInput(f"region {shown(text)} has no area", hint="width and height must be positive")
     return Rect.from_xywh(x, y, w, h)

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from winactions.errors import BackendUnavailable, InvalidInput
+from winactions.errors import BackendUnavailable, InvalidInput, shown
 from winactions.locate.types import Candidate
 from winactions.model import Rect
 from winactions.opencv import cv2
@@ -144,7 +144,7 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
     if not wanted:
         raise InvalidInput("the text to find is empty", hint="e.g. text:Save")
     if mode not in ("auto", "exact", "ci", "fuzzy"):
-        raise InvalidInput(f"unknown OCR match mode {mode!r}", hint="auto, exact, ci or fuzzy")
+        raise InvalidInput(f"unknown OCR match mode {shown(mode)}", hint="auto, exact, ci or fuzzy")
     engine = engine or OcrEngine.shared()
     short: list[Candidate] = []
     if len(wanted.split(" ")) < INK_WORDS:

@@ -16,7 +16,6 @@ import anyio
 import anyio.lowlevel
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from pydantic import ValidationError
 
 from winactions import progress, render
@@ -25,8 +24,9 @@ from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
 from winactions.commands.results import ScreenshotResult, StateResult
-from winactions.errors import InvalidInput, WinctlError
+from winactions.errors import InvalidInput, WinctlError, shown
 from winactions.mcp.profiles import PERCEIVING
+from winactions.mcp.stdio import stdio_transport
 from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.outputs import Outputs
 from winactions.render import hint_for
@@ -171,15 +171,16 @@ class ToolRunner:
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
         if cmd is None:
-            raise InvalidInput(f"unknown tool {tool!r}", hint="list the tools to see what there is")
+            raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
         if self.profile is not None and cmd.name not in self.profile:
-            raise InvalidInput(f"the tool {tool!r} is not served by this server's profile",
+            raise InvalidInput(f"the tool {shown(tool)} is not served by this server's profile",
                                hint="the server's user can start it with: winctl mcp --tools all "
                                     "(or add the profile that has it: core, vision, windows)")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = bool(args.pop("return_state", False)) if cmd.kind is Kind.ACTION else False
-        if window is not None and not isinstance(window, str):
-            raise InvalidInput("window must be a string", hint="a window id, title part or process name")
+        if window is not None and (not isinstance(window, str) or any("\ud800" <= ch <= "\udfff" for ch in window)):
+            raise InvalidInput("window must be a string of text (a lone surrogate is not text)",
+                               hint="a window id, title part or process name")
         tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.name in PERCEIVING else {}
         try:
             options = GlobalOptions(json_output=True, window=window, return_state=return_state,
@@ -241,7 +242,7 @@ def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, devi
     server = build_server(runner)
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_transport() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     try:

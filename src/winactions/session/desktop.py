@@ -25,6 +25,7 @@ from winactions.errors import (
     StaleElement,
     WinctlError,
     WindowClosed,
+    shown,
 )
 from winactions.llm.config import LLMFlags
 from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
@@ -121,7 +122,12 @@ class DesktopSession:
 
     # -- windows --------------------------------------------------------------------
     def find_window(self, selector: str) -> WindowInfo:
-        """A window by id, exact title, or title/process substring (case-insensitive)."""
+        """A window by id, exact title, or title/process substring (case-insensitive); a blank
+        selector is an error (as a substring it would match every window)."""
+        if not selector.strip():
+            raise InvalidInput("a window to look for cannot be empty",
+                               hint="give a window id, a title or part of it, or a process name — "
+                                    "`winctl windows` lists them")
         windows = self.backend.list_windows()
         wanted = selector.strip().lower()
         for w in windows:
@@ -131,8 +137,8 @@ class DesktopSession:
         matches = exact or [w for w in windows if wanted in w.title.lower() or wanted == w.process.lower()
                             or wanted in w.app_class.lower()]
         if not matches:
-            titles = ", ".join(f'"{w.title}"' for w in windows) or "none"
-            raise NotFound(f"no window matches {selector!r}",
+            titles = ", ".join(shown(w.title, 60) for w in windows) or "none"
+            raise NotFound(f"no window matches {shown(selector)}",
                            hint=f"open windows: {titles} — run `winctl windows`")
         if len(matches) > 1:
             active = [w for w in matches if w.active]
@@ -151,7 +157,7 @@ class DesktopSession:
         opened a dialog (an active window of the same process), the dialog is where the
         agent's attention must go, so the session follows it and says so.
         """
-        if selector:
+        if selector is not None:
             window = self.find_window(selector)
             if window.id != self.data.window_id:
                 self.select_window(window)
@@ -367,7 +373,7 @@ class DesktopSession:
         node = self.backend.refresh(hidden.pop()) if len(hidden) == 1 else None
         if node is None:
             several = f" (but {len(hidden)} elements out of view are)" if len(hidden) > 1 else ""
-            raise NotFound(f"no element of the window is named {name!r}{several}",
+            raise NotFound(f"no element of the window is named {shown(name)}{several}",
                            hint="run `winctl state` for names and ids; a sheet's cell is reached by its address (B12)")
         return _unlisted(node), node
 
@@ -390,7 +396,7 @@ class DesktopSession:
             if named is not None:
                 return self.resolve(named.id, acting=True)
             if ref.startswith(NAME_PREFIX):  # the tree's element, said so: never pixels
-                raise NotFound(f"no element of the window is named {_plain_name(ref)!r}",
+                raise NotFound(f"no element of the window is named {shown(_plain_name(ref))}",
                                hint="run `winctl state` for names and ids")
         forward = self._bring_forward(window)
         result = self.locator().locate(ref, window=window)
@@ -403,13 +409,13 @@ class DesktopSession:
             options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
                                 for c in result.candidates[:3])
             plain = ref.partition(":")[0] not in VISUAL_PREFIXES
-            raise NotFound((f"no element of the window is named {ref!r}, and " if plain else "")
-                           + (result.error or f"{ref!r} was not found"),
+            raise NotFound((f"no element of the window is named {shown(ref)}, and " if plain else "")
+                           + (result.error or f"{shown(ref)} was not found"),
                            hint=(f"closest: {options} — " if options else "")
                            + "try `winctl locate` with --strategy, or `winctl state`")
         found = result.element
         if not found.valid or not found.can_interact or found.safe_region is None:
-            raise NotFound(f"{ref!r} was found at {found.bbox} but cannot be clicked there: "
+            raise NotFound(f"{shown(ref)} was found at {found.bbox} but cannot be clicked there: "
                            f"{found.error or 'too little of it is visible'}", hint="scroll it into view")
         rect = found.bbox if found.safe_region.contains(*found.bbox.center) else found.safe_region
         source = {"ocr": Source.OCR, "vision": Source.VISION, "fixed": Source.FIXED}.get(
@@ -536,7 +542,7 @@ class DesktopSession:
             self.done_on_the_way.append(f"scrolled {name!r} into view with the mouse wheel ({notches} notches)")
         else:
             scroller = next((str(t.id) for t in state.targets if t.type in SCROLLERS), "ID")
-            raise NotFound(f"{name!r} is in the window but scrolled out of view, and the app does not scroll it "
+            raise NotFound(f"{shown(name)} is in the window but scrolled out of view, and the app does not scroll it "
                            "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
                            hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
         return node
@@ -661,7 +667,7 @@ def _named(name: str, targets: list[Target],
             return preferred[0]
     if len(found) > 1:
         listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
-        raise InvalidInput(f"{len(found)} elements are named {name!r}: {listed}",
+        raise InvalidInput(f"{len(found)} elements are named {shown(name)}: {listed}",
                            hint="act on one by its id (see `winctl state`)")
     return found[0] if found else None
 

@@ -29,7 +29,8 @@ class UnsafeRuntimeDir(PermissionError):
 def bad_session_name(name: str) -> str | None:
     """Why `name` cannot name a session (it becomes a file name), or None when it can."""
     if not name or len(name) > 64 or not set(name) <= _NAME_CHARS or name.strip(".") == "":
-        return (f"bad session name {name!r}: use letters, digits, '.', '_' or '-' (at most 64), "
+        cut = f"… ({len(name) - 64:,} more characters not shown)" if len(name) > 64 else ""
+        return (f"bad session name {name[:64]!r}{cut}: use letters, digits, '.', '_' or '-' (at most 64), "
                 "not only dots")
     return None
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import adbutils
 
-from winactions.errors import BackendUnavailable, InvalidInput, NotFound
+from winactions.errors import BackendUnavailable, InvalidInput, NotFound, shown
 
 SHELL_TIMEOUT = 30.0  # seconds one shell command may take (a dump of a busy screen takes ~2-5 s)
 
@@ -75,7 +75,7 @@ def choose(serial: str | None) -> DeviceEntry:
     if serial:
         found = next((d for d in devices if d.serial == serial), None)
         if found is None:
-            raise NotFound(f"no device {serial!r} is attached", hint=f"attached: {listed} — run `winctl devices`")
+            raise NotFound(f"no device {shown(serial)} is attached", hint=f"attached: {listed} — run `winctl devices`")
     else:
         if not devices:
             raise BackendUnavailable("no Android device is attached",

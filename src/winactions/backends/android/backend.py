@@ -29,6 +29,7 @@ from winactions.errors import (
     NotFound,
     StaleElement,
     Unsupported,
+    shown,
 )
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
@@ -149,12 +150,13 @@ class AndroidBackend(Backend):
         """Start an app by package (its launcher activity) or by package/activity; returns
         the app's pid on the phone."""
         if len(command) != 1 or not re.fullmatch(r"[\w.]+(/[\w.$]+)?", command[0]):
-            raise InvalidInput(f"on a phone, launch takes one package or package/activity, not {' '.join(command)!r}",
+            raise InvalidInput("on a phone, launch takes one package or package/activity, "
+                               f"not {shown(' '.join(command))}",
                                hint="e.g. `winctl launch com.android.settings` or "
                                     "`winctl launch com.android.settings/.Settings`")
         package, _, activity = command[0].partition("/")
         if not self.shell(["pm", "path", package]).strip():
-            raise NotFound(f"no app {package!r} is installed on {self.serial}",
+            raise NotFound(f"no app {shown(package)} is installed on {self.serial}",
                            hint="`adb shell pm list packages` lists the installed packages")
         if activity:
             out = self._act(["am", "start", "-W", "-n", command[0]])

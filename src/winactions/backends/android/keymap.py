@@ -9,7 +9,7 @@ Home button; the text cursor's Home is `keycode_move_home`.
 
 from __future__ import annotations
 
-from winactions.errors import InvalidInput
+from winactions.errors import InvalidInput, shown
 from winactions.keys import Chord
 
 NAMED = {
@@ -60,7 +60,7 @@ def keycode(key: str) -> tuple[str, bool]:
             return f"KEYCODE_{key}", False
         if key in PUNCTUATION:
             return f"KEYCODE_{PUNCTUATION[key]}", False
-    raise InvalidInput(f"a phone has no key {key!r}",
+    raise InvalidInput(f"a phone has no key {shown(key)}",
                        hint="type text with `winctl type`; phone keys: back, home, app_switch, volume_up, enter, del")
 
 

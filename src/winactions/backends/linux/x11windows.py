@@ -33,7 +33,7 @@ from winactions.backends.base import (
 from winactions.backends.linux import bridges
 from winactions.backends.linux.children import reap
 from winactions.backends.linux.stderr_keeper import Kept, keep_stderr, last_words
-from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound
+from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound, shown
 from winactions.model import Rect, WindowInfo
 
 SKIPPED_TYPES = ("_NET_WM_WINDOW_TYPE_DOCK", "_NET_WM_WINDOW_TYPE_DESKTOP")
@@ -552,10 +552,10 @@ class X11Windows:
                                     stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
         except FileNotFoundError:
             kept.discard()
-            raise NotFound(f"no program {command[0]!r}", hint="give a full path or a program on PATH") from None
+            raise NotFound(f"no program {shown(command[0])}", hint="give a full path or a program on PATH") from None
         except PermissionError:
             kept.discard()
-            raise ActionFailed(f"{command[0]!r} is not executable", hint="check the file's permissions") from None
+            raise ActionFailed(f"{shown(command[0])} is not executable", hint="check the file's permissions") from None
         finally:
             os.close(stderr)
         reap(proc)  # it outlives this call: collected when it exits, never left a zombie
