@@ -12,8 +12,6 @@ the app (its title by wmctrl/xdotool, its file on disk).
 from __future__ import annotations
 
 import re
-import subprocess
-import time
 
 import pytest
 
