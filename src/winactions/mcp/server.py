@@ -72,7 +72,7 @@ GLOBAL_SCHEMA = GlobalOptions.model_json_schema()
 GLOBAL_WINDOW = _global("window")
 SHORT_WINDOW = {"type": "string"}  # on every tool; described once, in INSTRUCTIONS
 SHORT_RETURN_STATE = {"type": "boolean", "default": False}
-SHORT_MAX_ELEMENTS = {"type": "integer", "minimum": 1}
+SHORT_MAX_ELEMENTS = {"type": "integer"}  # from 1: GlobalOptions says so when not
 GLOBAL_INFER = _global("infer")
 GLOBAL_VISION = _global("vision")
 
