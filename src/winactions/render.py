@@ -377,7 +377,7 @@ def to_data(result: Result) -> dict[str, Any]:
         if result.diff is not None:
             data["diff"] = diff_data(result.state, result.diff, result.verbose)
         return data
-    data = result.model_dump(mode="json", exclude={"state", "changes", "changes_omitted"})
+    data = result.model_dump(mode="json", exclude={"state"})
     if result.state is not None:  # --return-state: the whole new state, and what changed in it
         data["state"] = state_data(result.state)
     if result.state is not None and result.changes is not None:

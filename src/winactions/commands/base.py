@@ -108,8 +108,10 @@ class Result(BaseModel):
     """Base of what handlers return; `render` turns it into text, JSON or MCP content."""
 
     state: UIState | None = None  # filled by --return-state after an action: the whole new state
-    changes: StateDiff | None = None  # ...and what changed since the state the caller saw last
-    changes_omitted: int = 0  # changes left out of `changes` by --max-elements
+    # ...and what changed since the state the caller saw last, less what --max-elements left
+    # out (`render` writes both; a batch step's dump does not repeat them)
+    changes: StateDiff | None = Field(default=None, exclude=True)
+    changes_omitted: int = Field(default=0, exclude=True)
 
     def failure(self) -> WinctlError | None:
         """What went wrong when a command ran to the end and reports a failure in its result
