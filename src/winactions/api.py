@@ -104,16 +104,22 @@ class Desktop:
             return dispatch(command, args, Context(session, options, outputs=outputs or self.outputs))
 
     def call(self, command: str, /, *, window: str | None = None, return_state: bool = False,
-             infer: Infer = "off", vision: Vision = "off", **args: Any) -> Result:
+             max_elements: int | None = None, infer: Infer = "off", vision: Vision = "off",
+             **args: Any) -> Result:
         """Any command by its `winctl` name ("click", "get text", "drag-at") with its
-        parameters as keywords; `window`, `return_state`, `infer` and `vision` are this
-        call's global options (a command whose own parameter is `window` takes it as that)."""
+        parameters as keywords; `window`, `return_state` (the result's `state`, and in
+        `changes` what changed since the state seen last), `max_elements` (at most this many
+        of those changes), `infer` and `vision` are this call's global options (a command whose
+        own parameter is `window` or `max_elements` takes it as that)."""
         cmd = self._command(command)
         if "window" in cmd.params.model_fields and window is not None:
             args["window"] = window
             window = None
-        options = GlobalOptions(window=window or self.window, return_state=return_state, infer=infer,
-                                vision=vision, session=self.name, device=self.device)
+        if "max_elements" in cmd.params.model_fields and max_elements is not None:
+            args["max_elements"] = max_elements
+            max_elements = None
+        options = GlobalOptions(window=window or self.window, return_state=return_state, max_elements=max_elements,
+                                infer=infer, vision=vision, session=self.name, device=self.device)
         named = [k for k in _element_fields(cmd.params) if isinstance(args.get(k), str) and is_id(args[k])]
         for key in named:  # Python tells an id (int) from a name (str): "7" is a calculator's key, not the id 7
             args[key] = NAME_PREFIX + args[key]

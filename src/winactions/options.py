@@ -39,7 +39,7 @@ class FlagOption:
 
 FLAG_OPTIONS = (
     FlagOption("--json", "print JSON: {ok, result} or {ok, error}"),
-    FlagOption("--return-state", "after an action, print the new state too"),
+    FlagOption("--return-state", "after an action, print what changed in the window (as `state --diff`)"),
     FlagOption("--no-daemon", "run in this process instead of the session's daemon (slower: every call "
                               "connects and reads anew)", env="WINCTL_NO_DAEMON", process=True),
 )

@@ -31,6 +31,7 @@ from winactions.commands.results import (
     WindowResult,
     WindowsResult,
 )
+from winactions.commands.stateview import StateDiff
 from winactions.errors import WinctlError
 from winactions.model import Source, Target, UIState, WindowInfo
 
@@ -99,23 +100,28 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False, search
 def diff_text(result: StateResult) -> str:
     """`state --diff`: + added, - removed, ~ changed (with what changed), then a count."""
     assert result.state is not None and result.diff is not None
-    d = result.diff
-    lines = [window_header(result.state)]
+    return changes_text(result.state, result.diff, result.omitted, result.verbose)
+
+
+def changes_text(state: UIState, d: StateDiff, omitted: int = 0, verbose: bool = False) -> str:
+    """What changed, against `state` (the new one): its header, then + added, - removed and
+    ~ changed elements (with what changed), then the count of unchanged ones."""
+    lines = [window_header(state)]
     if d.since is None:
         lines.append("(no previous state in this session: every element is new)")
     elif d.window_changed:
         lines.append("(the previous state was of another window: every element is new)")
-    lines.extend("+ " + target_line(t, result.verbose) for t in d.added)
-    lines.extend("- " + target_line(t, result.verbose) for t in d.removed)
+    lines.extend("+ " + target_line(t, verbose) for t in d.added)
+    lines.extend("- " + target_line(t, verbose) for t in d.removed)
     for change in d.changed:
         what = ", ".join(_change(field, before, after) for field, (before, after) in change.fields.items())
-        lines.append(f"~ {target_line(change.target, result.verbose)} ({what})")
+        lines.append(f"~ {target_line(change.target, verbose)} ({what})")
     if not (d.added or d.removed or d.changed) and d.since is not None:
         lines.append("(nothing changed)")
-    if result.omitted:
-        lines.append(f"({result.omitted} more changes not listed (--max-elements))")
+    if omitted:
+        lines.append(f"({omitted} more changes not listed (--max-elements))")
     lines.append(f"({d.unchanged} unchanged)")
-    lines.extend(f"warning: {_safe(x)}" for x in result.state.warnings)
+    lines.extend(f"warning: {_safe(x)}" for x in state.warnings)
     return "\n".join(lines)
 
 
@@ -144,8 +150,9 @@ def window_line(w: WindowInfo) -> str:
 
 def to_text(result: Result) -> str:
     body = _body_text(result)
-    if result.state is not None and not isinstance(result, StateResult):
-        body += "\n\n" + state_text(result.state)
+    if result.state is not None and not isinstance(result, StateResult):  # --return-state: what changed
+        body += "\n\n" + (state_text(result.state) if result.changes is None else
+                           changes_text(result.state, result.changes, result.changes_omitted))
     return body
 
 
@@ -368,18 +375,26 @@ def to_data(result: Result) -> dict[str, Any]:
         if result.searched is not None:
             data["searched"] = result.searched
         if result.diff is not None:
-            d = result.diff
-            data["diff"] = {"since": d.since, "window_changed": d.window_changed, "unchanged": d.unchanged,
-                            "added": [t.id for t in d.added], "removed": state_data(
-                                result.state.model_copy(update={"targets": d.removed}), result.verbose)["targets"],
-                            "changed": [{"id": c.target.id, **{f: {"before": b, "after": a}
-                                                               for f, (b, a) in c.fields.items()}}
-                                        for c in d.changed]}
+            data["diff"] = diff_data(result.state, result.diff, result.verbose)
         return data
     data = result.model_dump(mode="json", exclude={"state"})
-    if result.state is not None:
+    if result.state is not None:  # --return-state: the whole new state, and what changed in it
         data["state"] = state_data(result.state)
+    if result.state is not None and result.changes is not None:
+        data["changes"] = diff_data(result.state, result.changes)
+        if result.changes_omitted:
+            data["changes"]["omitted"] = result.changes_omitted
     return data
+
+
+def diff_data(state: UIState, d: StateDiff, verbose: bool = False) -> dict[str, Any]:
+    """A diff as JSON: the ids added (their elements are in `state`'s targets), the elements
+    removed, and per changed id each field's before and after."""
+    return {"since": d.since, "window_changed": d.window_changed, "unchanged": d.unchanged,
+            "added": [t.id for t in d.added],
+            "removed": state_data(state.model_copy(update={"targets": d.removed}), verbose)["targets"],
+            "changed": [{"id": c.target.id, **{f: {"before": b, "after": a} for f, (b, a) in c.fields.items()}}
+                        for c in d.changed]}
 
 
 def to_json(result: Result) -> str:

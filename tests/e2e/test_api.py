@@ -62,6 +62,11 @@ def test_the_daemon_takes_structured_calls(winctl, fixture_app):
         apply = next(t["id"] for t in state["result"]["targets"] if t["name"] == "Apply")
         clicked = daemon_call(winctl.env, "click", {"id": apply}, {"return_state": True})
         assert clicked["ok"] and clicked["result"]["method"] == "action:click" and clicked["result"]["state"]
+        changes = clicked["result"]["changes"]  # what changed since the state above: the label
+        named = {t["id"]: t["name"] for t in clicked["result"]["state"]["targets"]}
+        assert changes["since"] and not changes["window_changed"] and changes["unchanged"] > 0, changes
+        assert any(named[c["id"]] == "Applied 1" for c in changes["changed"]), changes
+        assert apply not in [c["id"] for c in changes["changed"]] + changes["added"], changes
         fixture_app.wait_for("clicked", widget="Apply")
         missing = daemon_call(winctl.env, "click", {"id": 99999})
         assert missing["ok"] is False and missing["error"]["code"] == "not_found"

@@ -60,6 +60,8 @@ def test_return_state_follows_the_dialog_the_keys_opened(winctl: Winctl, desktop
     assert {("Button", "Replace All"), ("CheckBox", "Case sensitive")} <= names(state), names(state)
     assert not any(t["type"] == "Menu" and t["name"] == "File" for t in state["targets"])  # not the main window
     assert any("following the active window" in w for w in state["warnings"]), state["warnings"]
+    changes = result["changes"]  # no state was seen before it: all of the dialog is new
+    assert changes["since"] is None and changes["added"] == [t["id"] for t in state["targets"]], changes
     assert winctl.state()["window"]["title"] == "Replace"  # a plain state agrees
 
 

@@ -289,10 +289,15 @@ def test_click_at_coordinates(winctl, app):
     app.wait_for("clicked", widget="Apply")
 
 
-def test_return_state_prints_the_new_state(winctl, app):
+def test_return_state_prints_what_changed(winctl, app):
+    """The returned state is what the click changed since the state seen last (`find` read
+    it): the label's `~` line, not the Apply button again, which did not change."""
     apply = winctl.find("Button", "Apply")
     out = winctl("--return-state", "click", str(apply)).out
-    assert "via action:click" in out and '"Applied 1"' in out
+    assert "via action:click" in out
+    assert any(line.startswith("~ [") and '"Applied 1"' in line for line in out.splitlines()), out
+    assert not any('[Button] "Apply"' in line for line in out.splitlines()[1:]), out
+    app.wait_for("clicked", widget="Apply")
 
 
 def open_dialog_from_menu(winctl, app):

@@ -68,14 +68,24 @@ def test_state_then_act_by_id_through_mcp(desktop, tmp_path, app):
         apply = next(t["id"] for t in targets if t["name"] == "Apply")
         name = next(t["id"] for t in targets if t["type"] == "Edit" and t["name"] == "Name")
         clicked = await session.call_tool("click", {"id": apply, "return_state": True})
+        zero = await session.call_tool("click", {"id": apply, "return_state": True, "max_elements": 0})
+        alone = await session.call_tool("click", {"id": apply, "max_elements": 2})
         typed = await session.call_tool("input", {"id": name, "text": "über MCP"})
         shot = await session.call_tool("screenshot", {})
-        return state, clicked, typed, shot
+        return state, clicked, (zero, alone), typed, shot
 
-    state, clicked, typed, shot = run_client(desktop, tmp_path, script)
+    state, clicked, refused, typed, shot = run_client(desktop, tmp_path, script)
     assert not state.is_error and '[Button] "Apply"' in state.content[0].text
-    assert not clicked.is_error and "via action:click" in clicked.content[0].text
-    assert any(t["name"] == "Applied 1" for t in clicked.structured_content["result"]["state"]["targets"])
+    text = clicked.content[0].text  # what the model reads: what changed, not the window again
+    assert not clicked.is_error and "via action:click" in text
+    assert any(line.startswith("~ [") and '"Applied 1"' in line for line in text.splitlines()), text
+    assert not any(line.startswith("[") for line in text.splitlines()), text
+    result = clicked.structured_content["result"]
+    assert any(t["name"] == "Applied 1" for t in result["state"]["targets"])
+    assert result["changes"]["changed"] and not result["changes"]["window_changed"], result["changes"]
+    for call in refused:  # a cap of 0, a cap without return_state: told, never an internal error
+        assert call.is_error and call.structured_content["error"]["code"] == "invalid_input", call.content
+        assert "max_elements" in call.content[0].text or "--max-elements" in call.content[0].text
     app.wait_for("clicked", widget="Apply")
     app.wait_for("entry_changed", text="über MCP")
     assert not typed.is_error

@@ -25,7 +25,7 @@ from pydantic.fields import FieldInfo
 from winactions import progress, render
 from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
-from winactions.commands.base import Command, GlobalOptions, dispatch_files, load_commands
+from winactions.commands.base import RETURN_STATE_CAP, Command, GlobalOptions, Kind, dispatch_files, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
@@ -90,12 +90,18 @@ def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider)
     # click shows arguments in declaration order; keep the table's positional order
     order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
     params.sort(key=lambda p: (not isinstance(p, click.Argument), order.get(p.name or "", 0)))
+    if cmd.kind is Kind.ACTION:  # an option of the call, as --return-state is (its own on `state`)
+        params.append(click.Option(["--max-elements", "return_cap"], type=click.IntRange(min=1),
+                                   help=RETURN_STATE_CAP))
 
     @click.pass_context
-    def callback(click_ctx: click.Context, **kwargs: Any) -> None:
+    def callback(click_ctx: click.Context, return_cap: int | None = None, **kwargs: Any) -> None:
         args = {k: (list(v) if isinstance(v, tuple) else v) for k, v in kwargs.items()
                 if v is not None and not (isinstance(v, tuple) and not v)}
-        run(cmd.name, args, click_ctx.find_root().obj, provider)
+        options = click_ctx.find_root().obj
+        if return_cap is not None:
+            options = options.model_copy(update={"max_elements": return_cap})
+        run(cmd.name, args, options, provider)
 
     return _Command(leaf_name, params=params, callback=callback, help=cmd.help,
                     short_help=cmd.summary, no_args_is_help=False,

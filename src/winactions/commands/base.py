@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from winactions.backends.base import Backend, Capability
+from winactions.commands.stateview import StateDiff, capped, diff, lines
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, shown
 from winactions.extras import missing_extra
 from winactions.llm.config import LLMFlags
@@ -33,6 +34,9 @@ class Kind(str, Enum):
     WINDOW = "window"  # selects or manages windows
     SESSION = "session"  # changes winctl's own state (the locator's cache), not the UI: not read-only
 
+
+# what an action's `--max-elements` (MCP: `max_elements`) does; `state` has its own
+RETURN_STATE_CAP = "with --return-state: list at most this many changes and say how many were left out"
 
 # a parameter for a person only: MCP leaves it out (`force`: files for a model never replace one)
 CLI_ONLY: dict[str, Any] = {"cli_only": True}
@@ -78,6 +82,7 @@ class GlobalOptions(BaseModel):
     json_output: bool = Field(default=False, description=help_of("json"))
     window: str | None = Field(default=None, description=help_of("window"))
     return_state: bool = Field(default=False, description=help_of("return_state"))
+    max_elements: int | None = Field(default=None, ge=1, description=RETURN_STATE_CAP)  # an action's, on its call
     session: str = Field(default="default", description=help_of("session"))
     device: str | None = Field(default=None, description=help_of("device"))
     infer: Literal["off", "rules", "llm"] = Field(default="off", description=help_of("infer"))  # Tier 1+
@@ -102,7 +107,11 @@ class GlobalOptions(BaseModel):
 class Result(BaseModel):
     """Base of what handlers return; `render` turns it into text, JSON or MCP content."""
 
-    state: UIState | None = None  # filled by --return-state after an action
+    state: UIState | None = None  # filled by --return-state after an action: the whole new state
+    # ...and what changed since the state the caller saw last, less what --max-elements left
+    # out (`render` writes both; a batch step's dump does not repeat them)
+    changes: StateDiff | None = Field(default=None, exclude=True)
+    changes_omitted: int = Field(default=0, exclude=True)
 
     def failure(self) -> WinctlError | None:
         """What went wrong when a command ran to the end and reports a failure in its result
@@ -299,6 +308,11 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
     ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm,
                           ctx.options.infer_min_confidence, ctx.options.vision_iou)
     ctx.session.done_on_the_way.clear()
+    returning = cmd.kind is Kind.ACTION and ctx.options.return_state
+    if ctx.options.max_elements is not None and not returning:
+        raise InvalidInput(f"{cmd.name}: --max-elements caps what --return-state lists after an action",
+                           hint="add --return-state, or leave --max-elements out; nothing was done")
+    seen = ctx.session.data.state if returning else None  # the last state the caller saw, before the handler
     with extras_named(cmd.name):
         result = cmd.handler(ctx, params)
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
@@ -306,7 +320,17 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         result.detail = "; ".join([*ctx.session.done_on_the_way, *([detail] if detail else [])])  # type: ignore[attr-defined]
     if cmd.kind is Kind.ACTION and ctx.session.backend.bound_window() is not None:
         ctx.session.save()  # the bound input's virtual pointer must outlive this process
-    if cmd.kind is Kind.ACTION and ctx.options.return_state:
-        result.state = ctx.session.settled_state()  # of the window it left active (a dialog it opened)
-        ctx.forget_window()
+    if returning:
+        return_state(result, seen, ctx)
     return result
+
+
+def return_state(result: Result, seen: UIState | None, ctx: Context) -> None:
+    """Fill `result.state` with the settled state of the window the action left active (a
+    dialog it opened), and `result.changes` with what differs from `seen`, the state the
+    caller saw last: every element when there was none or it was of another window."""
+    result.state = ctx.session.settled_state()
+    ctx.forget_window()
+    changes = diff(seen, result.state, result.state.targets)
+    result.changes = capped(changes, ctx.options.max_elements)
+    result.changes_omitted = lines(changes) - lines(result.changes)

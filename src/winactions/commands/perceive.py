@@ -64,28 +64,14 @@ def state(ctx: Context, p: StateParams) -> StateResult:
             ui.annotated_screenshot = str(screenshots.save_png(marked, path, replace=replace))
         ctx.session.save()
     if changes is not None:  # the state lists what is new or changed; `diff` says how
-        capped = _capped(changes, p.max_elements)
-        shown = [*capped.added, *(c.target for c in capped.changed)]
-        omitted = _lines(changes) - _lines(capped)
+        cut = stateview.capped(changes, p.max_elements)
+        shown = [*cut.added, *(c.target for c in cut.changed)]
+        omitted = stateview.lines(changes) - stateview.lines(cut)
         return StateResult(state=ui.model_copy(update={"targets": shown}), verbose=p.verbose, tree=p.tree,
-                           scope=p.scope, omitted=omitted, diff=capped)
+                           scope=p.scope, omitted=omitted, diff=cut)
     shown = view[:p.max_elements] if p.max_elements is not None else view
     return StateResult(state=ui.model_copy(update={"targets": shown}), verbose=p.verbose, tree=p.tree,
                        scope=p.scope, omitted=len(view) - len(shown))
-
-
-def _lines(changes: stateview.StateDiff) -> int:
-    return len(changes.added) + len(changes.changed) + len(changes.removed)
-
-
-def _capped(changes: stateview.StateDiff, limit: int | None) -> stateview.StateDiff:
-    """--max-elements caps the diff's lines too (added, then changed, then removed)."""
-    if limit is None:
-        return changes
-    added = changes.added[:limit]
-    changed = changes.changed[:limit - len(added)]
-    removed = changes.removed[:limit - len(added) - len(changed)]
-    return changes.model_copy(update={"added": added, "changed": changed, "removed": removed})
 
 
 def _too_dense(layout: marks.Layout, window: Rect) -> str:

@@ -83,5 +83,20 @@ def diff(before: UIState | None, after: UIState, view: list[Target]) -> StateDif
     return result
 
 
+def lines(changes: StateDiff) -> int:
+    """How many lines the diff lists (added, changed, removed)."""
+    return len(changes.added) + len(changes.changed) + len(changes.removed)
+
+
+def capped(changes: StateDiff, limit: int | None) -> StateDiff:
+    """--max-elements caps the diff's lines too (added, then changed, then removed)."""
+    if limit is None:
+        return changes
+    added = changes.added[:limit]
+    changed = changes.changed[:limit - len(added)]
+    removed = changes.removed[:limit - len(added) - len(changed)]
+    return changes.model_copy(update={"added": added, "changed": changed, "removed": removed})
+
+
 def _plain(value: object) -> object:
     return value.as_list() if isinstance(value, Rect) else value

@@ -267,7 +267,7 @@ class Daemon:
                 chosen = GlobalOptions.model_validate({**options, "session": self.name, "json_output": True})
             except ValidationError as exc:
                 raise InvalidInput(f"bad options: {exc.errors()[0]['msg']}",
-                                   hint="options: window, return_state, infer, vision") from None
+                                   hint="options: window, return_state, max_elements, infer, vision") from None
             from winactions.outputs import Outputs
 
             # a structured call is a program's or a model's: its files stay in the output folder

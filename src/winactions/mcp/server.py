@@ -35,8 +35,8 @@ INSTRUCTIONS = (
     "Desktop UI automation. Call `state` to list the window's elements as [id] [Type] \"Name\"; "
     "act on ids with `click`, `input`, `select`, `keys`... Ids stay valid for the whole session "
     "and fail as stale when their element disappears: then call `state` again. Every tool takes "
-    f"`window`: {help_of('window')}; every action takes `return_state`: {help_of('return_state')} "
-    "(said here once rather than on each tool)."
+    f"`window`: {help_of('window')}; every action takes `return_state`: {help_of('return_state')}, "
+    "and `max_elements`: at most this many of those changes (said here once rather than on each tool)."
 )
 
 
@@ -72,6 +72,7 @@ GLOBAL_SCHEMA = GlobalOptions.model_json_schema()
 GLOBAL_WINDOW = _global("window")
 SHORT_WINDOW = {"type": "string"}  # on every tool; described once, in INSTRUCTIONS
 SHORT_RETURN_STATE = {"type": "boolean", "default": False}
+SHORT_MAX_ELEMENTS = {"type": "integer"}  # from 1: GlobalOptions says so when not
 GLOBAL_INFER = _global("infer")
 GLOBAL_VISION = _global("vision")
 
@@ -90,6 +91,7 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
         properties["vision"] = GLOBAL_VISION
     if cmd.kind is Kind.ACTION:
         properties["return_state"] = SHORT_RETURN_STATE
+        properties["max_elements"] = SHORT_MAX_ELEMENTS
     return _in_mcp_words(schema)
 
 
@@ -178,14 +180,18 @@ class ToolRunner:
                                     "(or add the profile that has it: core, vision, windows)")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = bool(args.pop("return_state", False)) if cmd.kind is Kind.ACTION else False
+        cap = args.pop("max_elements", None) if cmd.kind is Kind.ACTION else None
         if window is not None and (not isinstance(window, str) or any("\ud800" <= ch <= "\udfff" for ch in window)):
             raise InvalidInput("window must be a string of text (a lone surrogate is not text)",
                                hint="a window id, title part or process name")
         tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.name in PERCEIVING else {}
         try:
-            options = GlobalOptions(json_output=True, window=window, return_state=return_state,
+            options = GlobalOptions(json_output=True, window=window, return_state=return_state, max_elements=cap,
                                     session=self.session_name, device=self.desktop().device, **tiers)
-        except ValidationError:
+        except ValidationError as exc:
+            if any(e["loc"] == ("max_elements",) for e in exc.errors()):
+                raise InvalidInput(f"max_elements must be a whole number from 1, not {shown(cap, 40)}",
+                                   hint="e.g. max_elements: 15") from None
             raise InvalidInput(f"bad tier choice {tiers}",
                                hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
         return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
