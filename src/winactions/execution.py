@@ -15,7 +15,7 @@ from enum import Enum
 from winactions.backends.base import IN_POPUP, Backend, MouseButton, no_option, option_index
 from winactions.errors import ActionFailed, InvalidInput, ModalInCall, StaleElement, WinctlError, shown
 from winactions.keys import parse_keys
-from winactions.model import Node, Operation, Source, Target, WindowInfo
+from winactions.model import Node, Operation, Rect, Source, Target, WindowInfo
 
 
 class Via(str, Enum):
@@ -85,6 +85,34 @@ def _back_in_place(backend: Backend, target: Target, node: Node) -> Node:
 def wheel_notches(direction: str, amount: int) -> tuple[int, int]:
     """(dx, dy) wheel notches for "up" / "down" / "left" / "right"; down and right are positive."""
     return ({"left": -amount, "right": amount}.get(direction, 0), {"up": -amount, "down": amount}.get(direction, 0))
+
+
+WHEEL_SETTLE = 0.6  # s a turn of the wheel may take to move what is under it
+WHEEL_POLL = 0.05
+
+
+def wheel_moved(backend: Backend, area: Rect | None, turn: Callable[[], None]) -> bool | None:
+    """Run `turn` (the wheel) and say whether the pixels of `area` changed within WHEEL_SETTLE:
+    what an app shows is the only sign every toolkit gives that a wheel scrolled it. None when
+    the area cannot be read (none given, off every screen); the wheel is turned either way."""
+    region = area if area is None or backend.bound_window() is not None else _on_a_screen(backend, area)
+    before = backend.capture(region).tobytes() if region is not None else None
+    turn()
+    if region is None or before is None:
+        return None
+    deadline = time.monotonic() + WHEEL_SETTLE
+    while True:
+        time.sleep(WHEEL_POLL)
+        if backend.capture(region).tobytes() != before:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+
+
+def _on_a_screen(backend: Backend, area: Rect) -> Rect | None:
+    """The largest part of `area` on one screen, or None."""
+    parts = [part for screen in backend.screens() if (part := area.intersect(screen)) is not None]
+    return max(parts, key=lambda part: part.area) if parts else None
 
 
 def check_on_screen(backend: Backend, x: int, y: int) -> None:

@@ -10,7 +10,7 @@ from winactions import execution, text_entry
 from winactions.backends.base import TERMINAL, MouseButton
 from winactions.commands.base import Context, Kind, Params, Ref, command
 from winactions.commands.results import ActionResult
-from winactions.errors import ActionFailed, InvalidInput
+from winactions.errors import ActionFailed, InvalidInput, shown
 from winactions.execution import Via
 from winactions.keys import parse_keys
 from winactions.model import Operation
@@ -206,7 +206,12 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
         return ActionResult(action="scroll", method=method, target=target, detail=f"{p.direction} {p.amount}")
     x, y = execution.pointer_point(backend, ctx.window(), target, node)
     dx, dy = execution.wheel_notches(p.direction, p.amount)
-    backend.scroll(x, y, dx, dy)
+    moved = execution.wheel_moved(backend, target.rect or ctx.window().rect, lambda: backend.scroll(x, y, dx, dy))
+    if moved is False:
+        raise ActionFailed(f"the wheel turned {p.direction} {p.amount} at ({x}, {y}) and nothing in element {p.id} "
+                           f"([{target.type}] {shown(target.name, 60)}) moved",
+                           hint="it may be at its end, or the app takes no wheel there: try keys (Page_Down, "
+                                "ctrl+End), its scroll bar, or another element that holds the content")
     return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),
                         detail=f"{p.direction} {p.amount}" + (f" (semantic route failed: {note})" if note else ""))
 
