@@ -54,7 +54,8 @@ def document(front) -> int:
 def test_the_core_says_what_this_test_checks():
     core = skill.core()
     assert "`state` reads the active window" in core
-    assert "`winctl keys ctrl+s --return-state`: saved when no dialog appears and the title" in core
+    assert "`winctl keys ctrl+s --return-state`: saved when no dialog appears and the `Window:` line no\n" \
+           "longer ends in `modified`" in core
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])

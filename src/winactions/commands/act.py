@@ -31,11 +31,9 @@ class ClickParams(Params):
 
 @command("click", ClickParams, kind=Kind.ACTION, positional=("id",))
 def click(ctx: Context, p: ClickParams) -> ActionResult:
-    """Click an element: its semantic action (press, toggle, select) when it has one,
-    else a left click at its visible centre. A menu item whose action would leave its menu
-    open (Qt, Java) is clicked with the mouse; a disabled element is refused; a name scrolled
-    out of view is scrolled to first (by the app, else with the mouse wheel; never with
-    --via semantic)."""
+    """Click an element: its semantic action (press, toggle, select) when it has one, else a
+    left click at its visible centre. A disabled element is refused; one out of view is
+    scrolled to first."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window(), wheel=p.via is not Via.SEMANTIC)
     method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
     return ActionResult(action="click", method=method, target=target, point=point, detail=note)
@@ -75,10 +73,9 @@ class InputParams(Params):
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text (or append): through its editable-text interface, else focused
     and typed. Keys are pressed only once it holds the focus; a text that then reads otherwise
-    fails. A terminal is typed into at its prompt; a sheet's cell is committed, and reached by
-    address (Z200) out of view; a disabled field is refused. A text longer than the field holds
-    is refused with its old text kept, and no more than WINCTL_TYPING_LIMIT characters (10,000
-    unless set) are typed."""
+    fails. A terminal is typed into at its prompt; a sheet's cell, reached by address (Z200),
+    is committed. A disabled field, or a text longer than the field holds or than
+    WINCTL_TYPING_LIMIT allows typing, is refused."""
     return set_text(ctx, p)
 
 
@@ -159,8 +156,8 @@ class TypeParams(Params):
 
 @command("type", TypeParams, kind=Kind.ACTION, positional=("text",))
 def type_(ctx: Context, p: TypeParams) -> ActionResult:
-    """Type text into the focused element of the window (any Unicode), up to
-    WINCTL_TYPING_LIMIT characters (10,000 unless set)."""
+    """Type text into the focused element of the window (any Unicode), at most
+    WINCTL_TYPING_LIMIT characters."""
     text_entry.check_typing_budget(p.text)
     backend = ctx.session.backend
     backend.ensure_active(ctx.window())
@@ -197,8 +194,8 @@ class ScrollParams(Params):
 
 @command("scroll", ScrollParams, kind=Kind.ACTION, positional=("id", "direction", "amount"))
 def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
-    """Scroll inside an element: by its own scroll pattern where it has one (UIA
-    ScrollPattern), else with the mouse wheel at its centre."""
+    """Scroll inside an element (its scroll pattern, else the mouse wheel at its centre); fails
+    when nothing under the wheel moved."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, note = execution.try_semantic(backend, node, (Operation.SCROLL,), f"{p.direction}:{p.amount}")
@@ -224,10 +221,8 @@ class SelectParams(Params):
 @command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"))
 def select(ctx: Context, p: SelectParams) -> ActionResult:
     """Choose an option by name in a combo box, list or tab list (the box by id or by its name).
-
-    Where a toolkit takes no choice through its accessibility API (Qt, Java Swing, web pages
-    in Firefox), or a combo box refuses one, the box is opened with the mouse and the option
-    chosen by keys, as a user does; either way the box must then read the option."""
+    Where the toolkit takes no choice through accessibility, the box is opened and the option
+    chosen by keys; either way the box must then read the option."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     if node is None or Operation.CHOOSE not in node.operations:

@@ -30,21 +30,18 @@ class StateParams(Params):
     tree: bool = Field(False, description="indent elements by their place in the tree")
     screenshot: bool = Field(False, description="also save a screenshot of the window")
     annotated: bool = Field(False, description="also save a screenshot with element ids drawn on it")
-    diff: bool = Field(False, description="show only what changed since this session's previous state: "
-                                          "added (+), removed (-) and changed (~) elements")
+    diff: bool = Field(False, description="only what changed since the session's previous state: "
+                                          "+ added, - removed, ~ changed")
     scope: OptionalId = Field(None, description="only this element and the elements under it")
-    max_elements: int | None = Field(None, ge=1, description="list at most this many elements and say how many "
-                                                             "were left out (their ids stay valid)")
+    max_elements: int | None = Field(None, ge=1, description="at most this many elements; says how many were "
+                                                             "left out (their ids stay valid)")
 
 
 @command("state", StateParams)
 def state(ctx: Context, p: StateParams) -> StateResult:
-    """List the window's elements with stable ids: `[id] [Type] "Name"`.
-
-    Ids stay bound to their element for the whole session and are never reused: an id stays
-    valid until its element disappears. Elements that can only be acted on by coordinates
-    (inferred, vision) always show their rect.
-    """
+    """List the window's elements with stable ids: `[id] [Type] "Name"`. An id stays bound to
+    its element for the session and is never reused; elements acted on by coordinates
+    (inferred, vision) show their rect."""
     window = ctx.window()
     before = ctx.session.data.state
     ui = ctx.session.refresh_state(window)
@@ -133,8 +130,8 @@ class ScreenshotParams(Params):
 
 @command("screenshot", ScreenshotParams, positional=("path",))
 def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
-    """Save a PNG of the window, the screen (--screen) or one element (--element: an `image:`
-    reference, which records the window's pixel density)."""
+    """Save a PNG of the window, the whole screen or one element (an `image:` reference that
+    records the window's pixel density)."""
     backend = ctx.session.backend
     drawn: float | None = None
     if p.screen and p.element is not None:

@@ -87,8 +87,8 @@ class WaitParams(Params):
 
 @command("wait", WaitParams, positional=("seconds",))
 def wait(ctx: Context, p: WaitParams) -> WaitResult:
-    """Wait some seconds, or until an element is visible, enabled or gone, or until some
-    text appears in (or leaves) the window's elements (`--text Saved`, `--gone-text Loading`)."""
+    """Wait some seconds, or until an element is visible, enabled or gone, or until a text
+    appears in (or leaves) the window's elements."""
     conditions = [c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text) if c is not None]
     if len(conditions) > 1:
         raise InvalidInput("wait takes one condition at a time", hint="winctl wait --visible 5")

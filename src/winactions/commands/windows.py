@@ -30,10 +30,8 @@ class FocusParams(Params):
 
 @command("focus", FocusParams, kind=Kind.WINDOW, positional=("window",))
 def focus(ctx: Context, p: FocusParams) -> WindowResult:
-    """Make a window the session's window and bring it to the front.
-
-    A window held behind a modal dialog of its app cannot come forward: the dialog becomes
-    the session's window instead, and the result says so."""
+    """Make a window the session's window and bring it to the front; when a modal dialog of
+    its app holds it, the dialog becomes the session's window, and the result says so."""
     window = ctx.session.find_window(p.window)
     try:
         ctx.session.backend.window_action(window.id, WindowAction.ACTIVATE)
