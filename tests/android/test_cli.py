@@ -236,8 +236,10 @@ def test_return_state_wait_and_reads(phone: Phone) -> None:
     forms = ids(phone.winctl("state").out)["Button Forms"]
     run = phone.winctl("--return-state", "click", str(forms))
     assert run.code == 0, run.err
-    assert "input-email" not in run.out and 'Window: "com.wdiodemoapp/.MainActivity"' in run.out
-    assert "[Edit]" in run.out  # the forms screen, read after the tap
+    # what changed, read after the tap: the login form went (`-`), the forms screen came (`+`)
+    assert 'Window: "com.wdiodemoapp/.MainActivity"' in run.out
+    assert all(line.startswith("- ") for line in run.out.splitlines() if "input-email" in line), run.out
+    assert any(line.startswith("+ ") and "[Edit]" in line for line in run.out.splitlines()), run.out
 
 
 def test_double_tap_taps_twice(phone: Phone) -> None:
