@@ -340,3 +340,23 @@ def test_fuzz_the_mcp_server_with_lines(raw_mcp, app):
             assert reply["id"] in (request_id, None) and reply["error"]["code"] in (-32700, -32600, -32602), reply
     assert app.events(since=mark) == [], "the app received an action"
     assert raw_mcp.ask(b'{"jsonrpc": "2.0", "id": 9999, "method": "tools/list"}')["result"]["tools"]
+
+
+def test_a_boolean_is_no_coordinate_and_return_state_is_a_boolean(desktop, tmp_path, app):
+    """`click_at {"x": true, "y": true}` clicked the screen's corner (pydantic reads true as 1),
+    and MCP took any truthy `return_state` ("no") for true. Both are refused, nothing reaches
+    the app."""
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        await session.call_tool("state", {})
+        mark = app.mark()
+        calls = [await session.call_tool("batch", {"steps": [{"command": "click-at", "args": {"x": True, "y": True}}]}),
+                 await session.call_tool("click", {"id": 1, "return_state": "no"})]
+        return mark, calls
+
+    mark, (at_true, truthy) = run_client(desktop, tmp_path, script)
+    step = at_true.structured_content["result"]["steps"][0]
+    assert step["ok"] is False and step["error"]["code"] == "invalid_input", step
+    assert "is a number" in step["error"]["message"]
+    assert truthy.is_error and "return_state is true or false" in truthy.content[0].text
+    assert app.events(since=mark) == [], "the app received an action"

@@ -13,9 +13,9 @@ import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from winactions.backends.base import Backend, Capability
 from winactions.commands.stateview import StateDiff, capped, diff, lines
@@ -69,9 +69,28 @@ ID_OR_NAME = Field(description="element id, or a name the window shows")
 
 
 class Params(BaseModel):
-    """Base of every command's parameters: unknown fields are an error, not ignored."""
+    """Base of every command's parameters: unknown fields are an error, not ignored, and a
+    boolean is never taken for a number (pydantic would read `true` as 1 for a coordinate)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_boolean_numbers(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for name, value in data.items():
+                field = cls.model_fields.get(name)
+                if isinstance(value, bool) and field is not None and not _takes(field.annotation, (bool, str)):
+                    raise ValueError(f"{name} is a number, not {value}")  # ids and names: `element_ref`
+        return data
+
+
+def _takes(annotation: Any, kinds: tuple[type, ...]) -> bool:
+    """Whether a field's type admits a value of one of `kinds` (or is Any), through unions and
+    `Annotated`."""
+    if annotation is Any or annotation in kinds:
+        return True
+    return any(_takes(arg, kinds) for arg in get_args(annotation))
 
 
 class GlobalOptions(BaseModel):

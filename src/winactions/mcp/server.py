@@ -179,7 +179,10 @@ class ToolRunner:
                                hint="the server's user can start it with: winctl mcp --tools all "
                                     "(or add the profile that has it: core, vision, windows)")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
-        return_state = bool(args.pop("return_state", False)) if cmd.kind is Kind.ACTION else False
+        return_state = args.pop("return_state", False) if cmd.kind is Kind.ACTION else False
+        if not isinstance(return_state, bool):
+            raise InvalidInput(f"return_state is true or false, not {shown(return_state, 40)}",
+                               hint="return_state: true")
         cap = args.pop("max_elements", None) if cmd.kind is Kind.ACTION else None
         if window is not None and (not isinstance(window, str) or any("\ud800" <= ch <= "\udfff" for ch in window)):
             raise InvalidInput("window must be a string of text (a lone surrogate is not text)",
