@@ -109,13 +109,29 @@ def address(info: dict[str, Any]) -> str | int:
     return path if isinstance(path, str) else int(info["port"])
 
 
+DAEMON_MODULE = "winactions.daemon.server"
+
+
+def daemon_session(args: list[str]) -> str | None:
+    """The session a `... -m winactions.daemon.server NAME ...` command line serves; None for
+    any other command line."""
+    for i in range(len(args) - 2):
+        if args[i] == "-m" and args[i + 1] == DAEMON_MODULE:
+            return args[i + 2]
+    return None
+
+
 def _names_daemon(args: list[str], name: str) -> bool:
-    """Whether a command line is `... -m winactions.daemon.server NAME ...`."""
+    return daemon_session(args) == name
+
+
+def proc_state(pid: int) -> bytes | None:
+    """The state letter of `pid` in /proc (`R`, `S`, `Z`...), or None when it is gone."""
     try:
-        at = args.index("winactions.daemon.server")
-    except ValueError:
-        return False
-    return args[at + 1:at + 2] == [name]
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 def is_daemon(pid: int, name: str) -> bool:
@@ -127,13 +143,11 @@ def is_daemon(pid: int, name: str) -> bool:
         return _is_daemon_elsewhere(pid, name)
     try:
         owner = os.stat(f"/proc/{pid}").st_uid
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            state = f.read().rpartition(b")")[2].split()[0]
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             args = f.read().decode("utf-8", "surrogateescape").split("\0")
-    except (OSError, IndexError):
+    except OSError:
         return False
-    return owner == os.getuid() and state not in (b"Z", b"X") and _names_daemon(args, name)
+    return owner == os.getuid() and proc_state(pid) not in (None, b"Z", b"X") and _names_daemon(args, name)
 
 
 def _is_daemon_elsewhere(pid: int, name: str) -> bool:

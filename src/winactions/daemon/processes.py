@@ -16,7 +16,8 @@ import sys
 import time
 from typing import NamedTuple
 
-MODULE = "winactions.daemon.server"
+from winactions.daemon.client import daemon_session, proc_state
+
 # what decides a process's runtime folder (`session.paths.runtime_path`)
 RUNTIME_VARS = ("XDG_RUNTIME_DIR", "LOCALAPPDATA") if sys.platform == "win32" else ("XDG_RUNTIME_DIR", "TMPDIR", "HOME")
 STOP_SECONDS = 5.0
@@ -25,14 +26,6 @@ STOP_SECONDS = 5.0
 class DaemonProcess(NamedTuple):
     pid: int
     session: str
-
-
-def session_of(cmdline: list[str]) -> str | None:
-    """The session a daemon's command line serves; None for any other command line."""
-    for i in range(len(cmdline) - 2):
-        if cmdline[i] == "-m" and cmdline[i + 1] == MODULE:
-            return cmdline[i + 2]
-    return None
 
 
 def daemon_processes() -> list[DaemonProcess]:
@@ -97,7 +90,7 @@ def _daemon_session(pid: int, runtime: tuple[str, ...]) -> str | None:
             return None
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             cmdline = [a.decode("utf-8", "surrogateescape") for a in f.read().split(b"\0")]
-        name = session_of(cmdline)
+        name = daemon_session(cmdline)
         if name is None:
             return None
         with open(f"/proc/{pid}/environ", "rb") as f:
@@ -112,12 +105,7 @@ def _ended(pid: int, seconds: float) -> bool:
     """Did `pid` end (gone, or a zombie its parent has not reaped) within `seconds`?"""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                state = f.read().rpartition(b")")[2].split()[0]
-        except (OSError, IndexError):
-            return True
-        if state in (b"Z", b"X"):
+        if proc_state(pid) in (None, b"Z", b"X"):
             return True
         time.sleep(0.05)
     return False
@@ -130,7 +118,7 @@ def _psutil_session(pid: int, runtime: tuple[str, ...]) -> str | None:
         proc = psutil.Process(pid)
         if proc.username() != psutil.Process().username():
             return None
-        name = session_of(proc.cmdline())
+        name = daemon_session(proc.cmdline())
         if name is None:
             return None
         env = proc.environ()
