@@ -139,3 +139,15 @@ class LLMFailed(WinctlError):
 
     code = "llm_failed"
     exit_code = 8
+
+
+def of_code(code: str) -> type[WinctlError]:
+    """The error class whose `code` this is (`WinctlError` for an unknown one): an error kept as
+    a dict (a batch step's) raised again with its own exit code."""
+    pending: list[type[WinctlError]] = [WinctlError]
+    while pending:
+        cls = pending.pop()
+        if cls.code == code:
+            return cls
+        pending.extend(cls.__subclasses__())
+    return WinctlError

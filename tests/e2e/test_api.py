@@ -77,6 +77,12 @@ def test_the_daemon_takes_structured_calls(winctl, fixture_app):
         assert unknown["error"]["code"] == "invalid_input"
         options = daemon_call(winctl.env, "state", {}, {"infer": "sideways"})
         assert options["error"]["code"] == "invalid_input"
+        # a batch that ran but whose step failed is not ok: its steps come back beside the error
+        steps = [{"command": "click", "args": {"id": apply}}, {"command": "click", "args": {"id": 99999}}]
+        stopped = daemon_call(winctl.env, "batch", {"steps": steps})
+        assert stopped["ok"] is False and stopped["error"]["code"] == "not_found", stopped
+        assert stopped["result"]["completed"] == 1 and "step 2 of 2 (click)" in stopped["error"]["message"]
+        fixture_app.wait_for("clicked", widget="Apply", count=2)
     finally:
         winctl("session", "close", "--all", expect=None)
 

@@ -48,14 +48,20 @@ def test_batch_runs_steps_in_order_and_stops_at_a_failure(winctl, app):
     apply = winctl.find("Button", "Apply")
     steps = [{"command": "click", "args": {"id": apply}}, {"command": "click", "args": {"id": apply}},
              {"command": "click", "args": {"id": 99999}}, {"command": "click", "args": {"id": apply}}]
-    data = winctl("--json", "batch", json.dumps(steps), expect=0).json["result"]
+    stopped = winctl("--json", "batch", json.dumps(steps), expect=3).json
+    data = stopped["result"]
     assert data["completed"] == 2 and data["total"] == 4 and len(data["steps"]) == 3
     assert data["steps"][2]["error"]["code"] == "not_found"
+    # a batch whose step failed is a failed call: the exit code and `ok` say so, not only a count
+    assert stopped["ok"] is False and stopped["error"]["code"] == "not_found"
+    assert "step 3 of 4 (click) failed" in stopped["error"]["message"]
+    assert "done: 1, 2; not run: 1" in stopped["error"]["message"]
     app.wait_for("clicked", widget="Apply", count=2)
     time.sleep(0.3)
     assert not app.events("clicked", count=3)
-    data = winctl("--json", "batch", json.dumps(steps), "--keep-going").json["result"]
-    assert data["completed"] == 3
+    text = winctl("batch", json.dumps(steps), "--keep-going", expect=3)
+    assert text.out.startswith("batch: 3 of 4 steps done") and "step 3 of 4 (click) failed" in text.err
+    app.wait_for("clicked", widget="Apply", count=5)
     assert winctl("batch", "not json", expect=2).code == 2
     assert winctl("batch", json.dumps([{"command": "batch"}]), expect=2).code == 2
 

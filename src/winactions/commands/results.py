@@ -9,7 +9,7 @@ from pydantic import BaseModel, SerializeAsAny
 from winactions.agent.runner import TaskResult
 from winactions.commands.base import Result
 from winactions.commands.stateview import StateDiff
-from winactions.errors import ActionFailed, WinctlError
+from winactions.errors import ActionFailed, WinctlError, of_code
 from winactions.model import Rect, Target, WindowInfo
 
 
@@ -110,6 +110,22 @@ class BatchResult(Result):
     steps: list[BatchStep]
     completed: int
     total: int
+
+    def failure(self) -> WinctlError | None:
+        """The first failed step's error, with its code and exit code, saying which steps were
+        done and which never ran: a batch whose step failed is a failed call, not a success."""
+        failed = [s for s in self.steps if not s.ok]
+        if not failed:
+            return None
+        first = failed[0]
+        error = first.error or {}
+        done = [str(s.step) for s in self.steps if s.ok]
+        never = self.total - len(self.steps)
+        message = (f"step {first.step} of {self.total} ({first.command}) failed: {error.get('message', '?')}"
+                   + (f"; {len(failed) - 1} more failed" if len(failed) > 1 else "")
+                   + f"; done: {', '.join(done) if done else 'none'}"
+                   + (f"; not run: {never}" if never else ""))
+        return of_code(error.get("code", ""))(message, hint=error.get("hint"))
 
 
 class WaitResult(Result):

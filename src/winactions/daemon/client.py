@@ -433,7 +433,9 @@ def _send_watched(name: str, argv: list[str]) -> dict[str, Any]:
 def call(name: str, command: str, args: dict[str, Any] | None = None,
          options: dict[str, Any] | None = None) -> dict[str, Any]:
     """One structured call in the session's daemon (started if needed): `{"ok", "type",
-    "result"}` or `{"ok": false, "error": {"code", "message", "hint"}}`."""
+    "result"}` or `{"ok": false, "error": {"code", "message", "hint"}}`; a command that ran to
+    the end and reports a failure (a task, a batch with a failed step) has both `result` and
+    `error`, with `ok` false."""
     problem = bad_session_name(name)
     if problem:
         return {"ok": False, "error": {"code": "invalid_input", "message": problem}}

@@ -277,7 +277,12 @@ class Daemon:
             return {"ok": False, "error": exc.to_dict()}
         except Exception as exc:  # never let one call take the daemon down
             return {"ok": False, "error": {"code": "error", "message": f"internal error: {type(exc).__name__}: {exc}"}}
-        return {"ok": True, "type": type(result).__name__, "result": render.to_data(result)}
+        answer = {"ok": True, "type": type(result).__name__, "result": render.to_data(result)}
+        failed = result.failure()  # ran to the end and reports a failure (a task, a batch's step)
+        if failed is not None:
+            failed.hint = render.hint_for(failed.hint, "python")
+            answer.update(ok=False, error=failed.to_dict())
+        return answer
 
     def worker(self) -> None:
         while not self.stopping.is_set():
