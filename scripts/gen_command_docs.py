@@ -66,6 +66,11 @@ def leaf(cli: click.Group, name: str) -> tuple[click.Command, click.Context]:
     return command, ctx
 
 
+def usage(command: click.Command, ctx: click.Context) -> str:
+    """The usage line on one line, whatever the terminal's width (click wraps its own)."""
+    return " ".join([ctx.command_path, *command.collect_usage_pieces(ctx)])
+
+
 def cli_form(param: click.Parameter) -> str:
     if isinstance(param, click.Argument):
         return f"`{param.human_readable_name}`" + (" ..." if param.nargs == -1 else "")
@@ -120,8 +125,7 @@ def param_rows(params: list[click.Parameter], fields: dict[str, Any]) -> list[st
 
 def command_section(cmd: Command, cli: click.Group) -> list[str]:
     command, ctx = leaf(cli, cmd.name)
-    usage = command.get_usage(ctx).removeprefix("Usage: ")
-    lines = [f"### `{cmd.name}`", "", f"`{usage}`", "", cmd.help, ""]
+    lines = [f"### `{cmd.name}`", "", f"`{usage(command, ctx)}`", "", cmd.help, ""]
     notes = [f"MCP tool `{cmd.tool_name}`"]
     if cmd.capability is not None:
         notes.append(f"only where the backend can `{cmd.capability.value}`")
@@ -136,7 +140,7 @@ def command_section(cmd: Command, cli: click.Group) -> list[str]:
 def own_section(name: str, command: click.Command, cli: click.Group) -> list[str]:
     """A command of winctl itself (not in the table: it serves or inspects winctl)."""
     ctx = click.Context(command, info_name=name, parent=click.Context(cli, info_name="winctl"))
-    lines = [f"### `{name}`", "", f"`{command.get_usage(ctx).removeprefix('Usage: ')}`", "",
+    lines = [f"### `{name}`", "", f"`{usage(command, ctx)}`", "",
              inspect.cleandoc(command.help or ""), ""]
     params = [p for p in command.params if p.name != "help"]
     if params:

@@ -45,6 +45,24 @@ def test_the_command_reference_documents_every_command_and_parameter():
                 assert " ".join(info.description.split()).replace("|", "\\|") in body, f"{name}: {field}"
 
 
+def test_the_command_reference_does_not_depend_on_the_terminal(monkeypatch):
+    """click wraps usage lines at the terminal's width: generated in a narrow terminal, the
+    reference came out stale in a wide one (`winctl scroll-at` over three lines)."""
+    gen = generator()
+    monkeypatch.setenv("COLUMNS", "40")
+    narrow = gen.render()
+    monkeypatch.setenv("COLUMNS", "200")
+    assert narrow == gen.render()
+
+
+def test_the_readme_opens_with_the_two_set_up_commands():
+    """A fresh Debian machine runs the demo with the first line and the suite with the second;
+    CI runs exactly that second line."""
+    first = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:2]
+    assert first == ["bash scripts/demo.sh", "bash scripts/test.sh"]
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(first[1])
+
+
 def anchors(path: Path) -> set[str]:
     """GitHub's anchors of a Markdown file's headings."""
     found = set()
