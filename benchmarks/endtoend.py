@@ -358,7 +358,7 @@ COMPARED = {  # ours -> its libatspi peer
     "daemon state, changed": "libatspi walk, cold",
 }
 # rows reported beside their peer but not held to the target: `--no-daemon` is not the path a
-# `winctl` call takes (the README says why), and a daemon starts once per session
+# `winctl` call takes (docs/sessions.md says why), and a daemon starts once per session
 INFO_ONLY = {"one-shot state", "first call (starts the daemon)"}
 
 

@@ -3,7 +3,7 @@
 Every command runs in its session's daemon (`--session NAME`, WINCTL_SESSION, else
 "default"), started on first use, and this process only forwards it — so it imports nothing
 but the standard library. Measured on the test bed: a one-shot process that imports the CLI
-and reads the tree itself costs ~0.9 s a command, a forwarded one ~0.05 s (the README has
+and reads the tree itself costs ~0.9 s a command, a forwarded one ~0.05 s (docs/benchmarks.md has
 the numbers). `--no-daemon` (or WINCTL_NO_DAEMON=1) runs the command in this process
 instead; commands that manage daemons or serve MCP always do.
 """

@@ -1,24 +1,13 @@
-"""Remember where a target was found — but never trust the memory blindly.
+"""Remember where a target was found, and trust it only while the pixels there still match.
 
-A hit needs two things: the entry is younger than the TTL (30 s at most, as seed 002 asks),
-and the pixels at the remembered place still look the same. The second check is a 16×16
-grey thumbnail of the box — a few microseconds — compared cell by cell: the mean difference
-must stay small (≤ 12 of 255) and so must every cell (≤ 40). The mean alone is not enough:
-two buttons of one theme with different labels differ by only 5–9 on average, but by ~90 in
-the cells where their letters are. So an element that moved, changed or was covered is
-re-located instead of clicked at its old place.
-
-A session's cache is kept in a file beside the session's store (`path`), so that one-shot
-`winctl` processes of a session share it as a daemon does: every operation re-reads the file
-when another process wrote it, and writes it back atomically under the cache's own file lock
-(`lock`), so concurrent processes never lose each other's entries or counters. Entries are
-stamped with the wall clock then (a monotonic clock does not carry across processes).
-`WINCTL_LOCATE_CACHE_TTL` lowers the TTL (seconds, 0–30; tests use it to see entries expire).
-
-Beside the places, the cache keeps one number per app: the scale at which this display drew
-its reference images in the last sure template find (`remember_scale`). A later search tries
-that scale first: one match instead of a sweep of 0.5–1.5×. It has no TTL and no pixel check:
-a scale that no longer holds costs one failed match (~1 ms), and the next sure find replaces it.
+A hit needs an entry younger than the TTL (MAX_TTL, lowered by WINCTL_LOCATE_CACHE_TTL, 0–30 s)
+and a 16×16 grey thumbnail of the box that differs from the remembered one by at most MAX_DIFF
+on average and MAX_CELL_DIFF in any cell (`same_pixels`). A session's cache lives in a file
+beside its store (`path`), re-read when another process wrote it and written back atomically
+under its own lock (`lock`), so one-shot processes and the daemon share it. Per app it also
+keeps the scale of the last sure template find (`remember_scale`), with no TTL. Why the
+thumbnail has cells, and why the scale needs no check: docs/locator.md ("Cache entries and
+the remembered scale").
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """Pixel density: how many screen pixels an app draws per logical pixel, for screenshots and
-reference images, so that a reference captured on one display is searched for at the right
-size on another before any scale is swept.
+reference images, so that a reference is searched for first at the scale the two densities
+give.
 
-A crop of a key taken where GTK draws at GDK_SCALE=2 is half as large again on a display at
-1x: seed 004's 0.5-1.5x tolerance finds it, but only after a sweep of every scale (the
-slowest rung, and the one that takes a look-alike most often). Its density says the answer
-first: 1 / 2 = 0.5x. The density travels with the image file:
-
-- `winctl screenshot` writes it into the PNG (a text chunk, and the matching DPI, 96 per
-  unit, which image viewers show);
-- a name ending in `@2x` (`save@2x.png`, the convention of Apple and the web) says it too,
-  for references made by any tool.
-
-An image with neither was most likely captured at 1x: that is assumed, but only as a first
-guess (`search`). A window's density comes from its backend (`Backend.density`).
+`winctl screenshot` records it in the PNG (`pnginfo`: a text chunk and the matching DPI); a
+name ending in `@2x` says it too (`recorded` reads either). `search` gives the scales to try
+for a reference's density and a window's (its backend's `Backend.density`): their ratio and
+KNOWN around it when both are known, else TOLERANCE (an image that says nothing is guessed
+1x). Why: docs/locator.md ("Pixel density").
 """
 
 from __future__ import annotations

@@ -1,27 +1,11 @@
 """Short labels by their shape: `7`, `+`, `=`, `MR`, `÷`, `√` on keypads and toolbars.
 
-The OCR strategy reads text lines, and on short labels it fails in three ways, measured on
-four real calculators (tests/fixtures/screens/keypads): its line detector drops a lone
-symbol (`=`, `.`, `−` were never detected), its recogniser reads symbols as look-alike
-characters of its Chinese dictionary (`=` → 二, `+` → 十, `−` → 一) or not at all, and each
-read costs ~20 ms, so reading every button of a keypad costs seconds. Two cheap steps
-come first (ocr.find_by_ink), for short labels and for words alike:
-
-1. **Ink groups** (`ink_groups`): the morphological gradient of the grey image marks every
-   stroke; its connected components, minus button frames (a component holding another one),
-   rules and outlines, are glyphs, and glyphs close on a line (or stacked, as the bars of `=`
-   or the dots of `÷`, into a sign no taller than two glyphs) are joined into words. A few
-   milliseconds for a window, and a lone `.` is a word like any other.
-2. **Rendered glyphs** (`match_words`): the query is drawn in the desktop's sans-serif
-   fonts, scaled to each word's ink box (and to the box above a link's underline), and
-   compared with its ink by normalised correlation. Words whose aspect cannot hold the query
-   are skipped before any pixels are compared; a word drawn at a size far from the window's
-   other text (the big digits of a display) is trusted less than a button's label, and one
-   three times off it (a speck of a resampled corner, a key's whole blob) is not ranked.
-
-The shape only ranks: the recogniser reads the best-ranked few and decides (letters and
-digits have look-alikes in shape: `l` `I` `1`, `O` `0`); a symbol it cannot read is judged
-on its shape against every other character (`classify`).
+`ink_groups` finds the words of a grey image from its strokes (frames, rules and outlines
+left out; glyphs on a line or stacked joined); `match_words` ranks them by correlation with
+the query drawn in the desktop's sans-serif fonts; `classify` judges a symbol the recogniser
+cannot read on its shape. The shape only ranks: the recogniser (`ocr`) decides. Why OCR alone
+fails on short labels, and how the steps answer it: docs/locator.md ("Labels by their
+shape").
 """
 
 from __future__ import annotations

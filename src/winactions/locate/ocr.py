@@ -1,20 +1,12 @@
 """The `ocr` strategy: find text on screen with rapidocr (its ONNX models ship in the wheel).
 
-A default full pass over a 1080p screen takes seconds on two cores, almost all of it in
-recognition (every text line is read). Locating one label does not need every line read:
-
-1. detect text lines on a downscaled copy (long side 960 px for a window, 2/3 of a larger
-   image: small UI text must survive the downscale; ~0.2 s for a window);
-2. drop lines too narrow to hold the query, and order the rest by how well their width fits
-   it (character width estimated from the line's height);
-3. recognise them in growing batches (4, 8, 16...), cropped from the full-resolution image, and stop at the
-   first batch that holds a good match — usually the first.
-
-Matching is exact, then case-insensitive, then fuzzy (difflib ratio ≥ 0.8); a query inside a
-longer line ("Help" in "Edit Help") gets a box cut from the line in proportion to character
-positions. Confidence = text similarity × the recogniser's score. A label read as well in two
-places (within TIE) is in neither for sure: both are reported at TIED, below the locator's
-reliable bar, so that a click asks where instead of picking one (Playwright's strict mode).
+`find_text` detects lines on a downscaled copy, drops those too narrow for the query, and
+recognises the rest in growing batches from the full-resolution image, stopping at the first
+good match; `find_by_ink` looks for short queries by their ink first (`glyphs`). Matching is
+exact, then case-insensitive, then fuzzy (MIN_SIMILARITY); a query inside a longer line gets
+a box cut in proportion. Confidence = text similarity × the recogniser's score. A label read
+as well in two places (within TIE) is reported in both at TIED, below the locator's reliable
+bar. Why, and what it costs: docs/locator.md ("Reading text").
 """
 
 from __future__ import annotations

@@ -1,44 +1,12 @@
-"""Multi-scale template search, most of it on coarse levels, told apart at full resolution.
+"""Multi-scale template search: a reference drawn 0.5–1.5× its size, found mostly on coarse
+levels and told apart at full resolution.
 
-A reference captured on one display is drawn 0.5–1.5× as large on another (seed 004's scale
-tolerance). Matching it at each scale at full resolution costs a whole `matchTemplate` of the
-window per scale (~17 ms grey, ~60 ms colour on a 1000×720 window). This module searches the
-whole range for 0.7–1.0 of one grey match on large windows drawn at 1.25–1.5×, and 1.25–2.5
-times it on windows drawn at 0.5–0.75×; on a small window such as a keypad, where one grey
-match costs 0.5–5 ms, 2–10 times it (benchmarks/locate.py measures it). What it costs: the coarse
-levels scanned add up to about one window's pixels (small references keep their detail only on
-levels of 1/8 of the window; coarser, and accuracy falls), scored at about 0.7 of the cost of
-OpenCV's normed match of the same sizes (`coarse_scores`); looks, refinement and judgement add
-3–4 ms of small matches; where look-alikes crowd a scale, one full-resolution match of their
-area at the scale found (`survey`) adds about one grey match of that area:
-
-1. **Coarse, per-axis pyramid.** The window is shrunk by a power of two along each axis
-   separately, so that the reference at the scale being tried keeps 64–128 px there and each
-   side ≥ 4 px (a wide header is shrunk 16× across and 2× down), on a level of at most 1/8 of
-   the window. Levels are built from each other by halving, each once.
-2. **Scales spaced by what a coarse level can tell apart.** A coarse reference L px long
-   misplaces its edges by ε·L/2 px when the scale is off by ε, so the next scale tried is
-   `s·(1 + STEP/L)`: about a dozen scales cover 0.5–1.5, not the hundreds a full-resolution
-   sweep would need for a 380 px header.
-3. **Seeds looked at, then refined.** The best coarse peaks (one per place and scale sample)
-   get one cheap look; the best looks are refined (parabolas through the score over the scale)
-   on the half-resolution level, where a resampled or re-rendered copy's pixel phase no longer
-   swings the score, then judged at full resolution.
-4. **Look-alikes surveyed.** Keys of a keypad share one frame, and on a coarse level the frame
-   is all that is left of them: a scale's eight peaks are eight of thirty keys in no useful
-   order. Where a scale had more peaks about as good as were kept, and the best sighting is
-   only a look-alike (judged below SURE), the look-alikes' area is matched once at full
-   resolution at that sighting's scale (`survey`). On galculator's and MATE Calculator's
-   keypads drawn at 0.5–1.5× this took keys found on themselves from 31–37 of 49 to 40–44, and
-   locates on another key from 2–7 to 0–1 (`test_keys_of_real_keypads_are_seldom_taken_for_others`).
-5. **Judged by the whole and the middle.** The confidence is the lower of the TM_CCOEFF_NORMED
-   scores of the whole patch and of its middle half: keys of one app share a frame that would
-   otherwise make any key match any other (`judge`). Drawn about its own size, the glyph's
-   tight box counts too: there a copy is the same pixel for pixel, and a look-alike is not.
-   Scores are computed again on the patch, so OpenCV's flat-window shortcut (±1 on a flat
-   patch) never reaches a user.
-
-Coordinates: every match is (score, scale, left, top, width, height) in the searched image.
+`sweep` searches a range of scales, `exact` one scale; `survey` matches the area of
+look-alikes once at full resolution at a sighting's scale; `judge` scores a patch as the lower
+of the whole's and the middle half's TM_CCOEFF_NORMED (and, drawn about its own size, its
+glyph's). Every match is (score, scale, left, top, width, height) in the searched image. How
+the levels, scale steps and judgement are chosen, and what they cost: docs/locator.md
+("Multi-scale search").
 """
 
 from __future__ import annotations

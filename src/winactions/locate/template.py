@@ -1,39 +1,14 @@
-"""The `template` strategy: find a reference image on screen with OpenCV (seed 004's ladder).
+"""The `template` strategy: find a reference image on screen with OpenCV, by a ladder of
+rungs tried cheapest first, within about the cost of one full-resolution grey match.
 
-The budget: the whole search costs no more than one plain full-resolution grey
-`cv2.matchTemplate(window, reference, TM_CCOEFF_NORMED)` of the same window, although the
-reference may be drawn anywhere from 0.5 to 1.5 times its size (seed 004's tolerance; a plain
-match finds it only at 1x). Met where the window is drawn at 1x; at other scales, where the
-scale is expected (rung 2: the densities say it, or the session remembers it), on the windows
-benchmarks/locate.py draws at 0.75-1.5x but a keypad at 0.75x (0.8-0.9 of the time), not at
-0.5x (keypads 0.2-0.3, controls 0.7: one grey match of a window drawn that small costs
-0.5-3 ms). A search with nothing expected costs 1-2.5 times one grey match on large windows
-drawn at 0.5-0.75x and 2-10 times on small crowded ones such as a calculator's keypad (where
-the keys look alike) — see `scales`. The rungs, cheapest first:
-
-1. `hint` — where this image was last found: exact match in a small window around it, judged
-   (whole, middle, glyph) at least 0.95, or the search goes on: another key may sit there now.
-2. known scale — when the scale is expected (`scale_hint`: the window's pixel density over the
-   reference's, `locate.density`, else the scale the session remembers for the app's
-   references from a find ≥ 0.9), the exact rung at that scale, its best places polished by
-   2 px (`scales.exact`); a match ≥ 0.9 with no other place within 0.05 ends the search, and
-   it finds more (the sweep's scale for one reference is a pixel off for the next). Lower
-   bars clicked more painted-over keys' look-alikes (3 -> 13 of 49 at 0.75x at a bar of 0.8).
-   What it found below that bar is left to the rungs below: joining it to their sightings
-   found one key more of 121 and took 2-4 more painted-over keys' look-alikes for them, at
-   each scale; so did ending there on anything found when the densities say the scale.
-3. exact — one match on a pyramid level chosen by the reference's size (`scales.exact`), each
-   peak confirmed at full resolution; an exact match ≥ 0.95 ends the search.
-4. multi-scale — `scales.sweep`: coarse matches on per-axis pyramid levels, scales spaced by
-   what each level can tell apart, peaks refined at half and judged at full resolution.
-5. ORB features + RANSAC homography — for large references, rotated or rescaled beyond the
-   sweep; confidence is the inlier share. (ORB finds no keypoints on small icons.)
-
-A match counts at ≥ threshold (0.75 by default, the full-resolution TM_CCOEFF_NORMED score).
-A best match below 0.95 with another place within 0.05 of it is ambiguous (a key whose own
-picture is gone still has its look-alikes): all are reported at the threshold, with the
-runner-up's score in `detail`, below the locator's reliable bar.
-Uniform references (a flat colour) match everywhere and are refused rather than guessed.
+The rungs: `hint` (where the image was last found, judged at least RELIABLE_EXACT), the known
+scale (the densities' ratio or the session's remembered scale; ends the search at KNOWN_SURE
+when unambiguous), exact (ends at RELIABLE_EXACT), multi-scale (`scales.sweep`), and ORB
+features with a RANSAC homography for large references. A match counts at >= THRESHOLD; a
+best match below RELIABLE_EXACT with another place within AMBIGUOUS of it is reported, with
+all its rivals, at the threshold (below the locator's reliable bar). A uniform reference is
+refused. Why each rung and bar is where it is, with measurements: docs/locator.md ("The
+template ladder").
 """
 
 from __future__ import annotations
