@@ -78,25 +78,21 @@ class WaitParams(Params):
     visible: OptionalId = Field(None, description="wait until this element is on screen")
     enabled: OptionalId = Field(None, description="wait until this element is enabled")
     gone: OptionalId = Field(None, description="wait until this element no longer exists")
-    text: str | None = Field(None, min_length=1, description="wait until an element of the window shows this "
-                                                             "text in its name or value (case-insensitive)")
+    text: str | None = Field(None, min_length=1, description="wait until an element's name or value holds "
+                                                             "this text (any case)")
     gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows "
                                                                   "this text")
-    window_shown: OptionalName = Field(None, description="wait until a window whose title holds this "
-                                                         "(case-insensitive), or whose id is this, is open; it "
-                                                         "becomes the session's window")
-    window_gone: OptionalName = Field(None, description="wait until no window whose title holds this, or whose id "
-                                                        "is this, is open (`current`: the session's window)")
+    window_shown: OptionalName = Field(None, description="wait until a window whose title holds this (any case), "
+                                                         "or with this id, is open; it becomes the session's window")
+    window_gone: OptionalName = Field(None, description="wait until no window whose title holds this, or with this "
+                                                        "id, is open (`current`: the session's window)")
     timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
 
 
 @command("wait", WaitParams, positional=("seconds",))
 def wait(ctx: Context, p: WaitParams) -> WaitResult:
-    """Wait some seconds, or until an element is visible, enabled or gone, until a text
-    appears in (or leaves) the window's elements, or until a window shows (or goes).
-
-    `--window-shown` returns the window (a dialog the last action opened, say) and makes it the
-    session's window; `--window-gone` returns the window left active."""
+    """Wait some seconds, or until an element is visible, enabled or gone, a text shows in (or
+    leaves) the window's elements, or a window shows (or goes)."""
     conditions = [c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text, p.window_shown, p.window_gone)
                   if c is not None]
     if len(conditions) > 1:
