@@ -1,6 +1,6 @@
 """Benchmark: bytes of an MCP tool result, per part, on a real app (Mousepad) over stdio.
 
-    .venv/bin/python benchmarks/mcp_bytes.py [--structured]
+    .venv/bin/python benchmarks/mcp_bytes.py [--app mousepad|geany] [--structured]
 
 Starts `winctl mcp` with the official SDK's client, as an MCP host does, and calls `state`,
 `click` (the text area) and `input ... return_state` (the text area). For each result it prints
@@ -41,10 +41,13 @@ def sizes(result: Any) -> dict[str, int]:
     return {"text": text, "structured": structured, "wire": wire}
 
 
+APPS = {"mousepad": ["mousepad", "--disable-server"], "geany": ["geany", "--new-instance", "--no-session"]}
+
+
 def text_area(state_text: str) -> str:
     found = re.search(r"^\s*\[(\d+)\] \[Edit\]", state_text, re.M)
     if found is None:
-        raise SystemExit(f"no text area in:\n{state_text}")
+        raise LookupError(f"no text area in:\n{state_text}")
     return found.group(1)
 
 
@@ -62,12 +65,13 @@ async def calls(params: StdioServerParameters, title: str) -> list[tuple[str, di
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--structured", action="store_true")
+    parser.add_argument("--app", choices=sorted(APPS), default="mousepad")
     args = parser.parse_args()
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as home:
         env = {**desk.env, "XDG_RUNTIME_DIR": home, "HOME": home}
         doc = Path(home) / "bytes.txt"
         doc.write_text("")
-        app = subprocess.Popen(["mousepad", "--disable-server", str(doc)], env=env,
+        app = subprocess.Popen([*APPS[args.app], str(doc)], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             time.sleep(3)
@@ -76,7 +80,11 @@ def main() -> None:
             rows = anyio.run(calls, StdioServerParameters(command=WINCTL, args=argv, env=env), "bytes.txt")
         finally:
             app.terminate()
-            app.wait()
+            try:
+                app.wait(5)
+            except subprocess.TimeoutExpired:  # Geany asks whether to save the changed document
+                app.kill()
+                app.wait()
     print(f"{'call':<20} {'text':>7} {'structured':>11} {'wire':>7}")
     for name, size in rows:
         print(f"{name:<20} {size['text']:>7} {size['structured']:>11} {size['wire']:>7}")

@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import Winctl, wait_for_window, window_gone
 from tests.e2e.test_mcp import run_client
-from tests.e2e.test_modal_actions import Daemon
+from tests.e2e.test_modal_actions import WINCTL, Daemon
 from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.toolkit_apps import mousepad_command
 
@@ -58,6 +58,10 @@ def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, 
         assert window_gone(desktop, DIALOG), went
         assert went.startswith(f'window "{DIALOG}" gone after '), went
         assert "waits.txt" in went  # the window left active, so the agent knows where it is
+        session = ["--session", "waitwin"] if daemon is not None else []
+        stays = subprocess.run([WINCTL, *session, "wait", "--window-gone", "waits.txt", "--timeout", "0.5"],
+                               env=winctl.env, capture_output=True, text=True, timeout=60)
+        assert stays.returncode == 6 and "is still open after 0.5s" in stays.stderr, stays
     finally:
         if daemon is not None:
             daemon.close()
