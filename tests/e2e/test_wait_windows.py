@@ -13,11 +13,12 @@ import time
 
 import pytest
 
-from tests.conftest import Winctl, wait_for_window, window_gone
+from tests.conftest import Winctl, environment, wait_for_window, window_gone
 from tests.e2e.test_mcp import run_client
 from tests.e2e.test_modal_actions import WINCTL, Daemon
 from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
 from tests.fixtures.toolkit_apps import mousepad_command
+from winactions.api import Desktop
 
 pytestmark = pytest.mark.desktop
 DIALOG = "Open File"
@@ -130,3 +131,16 @@ def test_wait_for_windows_over_mcp(desktop, tmp_path):
     assert not went.is_error and went.content[0].text.startswith('window "MCP Notice" gone'), went
     assert window_gone(desktop, "MCP Notice")
     assert never.is_error and never.content[0].text.startswith("error (timeout): no window titled"), never
+
+
+def test_wait_for_a_window_from_python(winctl: Winctl, desktop):
+    """`Desktop.wait(window_shown=...)` returns the window as a field, not only as text."""
+    proc = later(desktop, 0.5, "zenity", "--info", "--title", "Python Notice", "--text", "hi")
+    try:
+        with environment(winctl.env), Desktop("waitapi") as d:
+            result = d.wait(window_shown="python notice", timeout=20)
+        assert result.window is not None and result.window.pid == proc.pid and result.selected
+        assert result.window.id == f"0x{wmctrl_id(desktop, 'Python Notice'):08x}"
+    finally:
+        proc.kill()
+        proc.wait()
