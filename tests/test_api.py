@@ -92,7 +92,7 @@ def test_a_command_the_backend_cannot_do_is_refused_and_not_listed(tmp_path, mon
         with pytest.raises(Unsupported, match="hold-key is not available on the windows backend"):
             d.call("hold-key", keys="shift", seconds=0.1)
         assert "hold-key" not in d.commands()
-    runner = ToolRunner("caps-mcp", backend=WindowsBackend(native=fake))
+    runner = ToolRunner("caps-mcp", backend=WindowsBackend(native=fake), structured=True)
     try:
         assert "hold_key" not in {t.name for t in runner.tools()}
         refused = runner.call("hold_key", {"keys": "shift", "seconds": 0.1})

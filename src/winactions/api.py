@@ -182,7 +182,8 @@ class Desktop:
                                                    thumbnail=thumbnail, reliable=reliable))
 
     def wait(self, seconds: float | None = None, **condition: Any) -> WaitResult:
-        """Wait some seconds, or until `visible=ID`, `enabled=ID` or `gone=ID` holds."""
+        """Wait some seconds, or until `visible=ID`, `enabled=ID`, `gone=ID`, `text=`, `gone_text=`,
+        `window_shown=TITLE` (`result.window` is that window) or `window_gone=TITLE` holds."""
         return self._typed(WaitResult, self.call("wait", seconds=seconds, **condition))
 
     # -- act ----------------------------------------------------------------------------------

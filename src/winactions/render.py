@@ -225,6 +225,9 @@ def _body_text(result: Result) -> str:
         return (f"cleared {result.cleared} entries; " if result.action == "clear" else "") + stats
     if isinstance(result, WaitResult):
         found = f": {target_line(result.target)}" if result.target is not None else ""
+        if result.window is not None:
+            found = f": {window_line(result.window)} — now the session's window" if result.selected else \
+                f"; active now: {window_line(result.window)}"
         return f"{result.condition} after {result.waited_seconds:.2f}s{found}"
     return json.dumps(to_data(result), indent=2)
 

@@ -407,7 +407,8 @@ def test_the_run_tool_over_mcp(desktop, tmp_path):
 
     with Editor(desktop, tmp_path) as app:
         params = StdioServerParameters(command=str(Path(sys.executable).with_name("winctl")),
-                                       args=["--session", "agent", "mcp", "--tools", "core,tasks"], env=app.env)
+                                       args=["--session", "agent", "mcp", "--tools", "core,tasks",
+                                             "--structured"], env=app.env)
 
         async def main():
             async with stdio_client(params) as (read, write):

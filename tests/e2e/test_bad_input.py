@@ -225,7 +225,7 @@ def test_mcp_serves_the_session_asked_for_even_default(shell, app, desktop, tmp_
     async def script(session):
         return (await session.call_tool("state", {})).structured_content["result"]
 
-    served = ids_by_name(run_client(desktop, tmp_path, script, ("mcp", "--session", "default")))
+    served = ids_by_name(run_client(desktop, tmp_path, script, ("mcp", "--session", "default", "--structured")))
     assert served == cli, "the MCP server's ids are not the CLI's of the same session"
 
 

@@ -150,7 +150,7 @@ def test_mcp_clients_call_the_file_tools_with_their_in_argument(desktop, tmp_pat
     cv2.imwrite(str(tmp_path / "apply.png"), image[97:131, 67:190])
     (tmp_path / "runtime").mkdir(mode=0o700)
     params = StdioServerParameters(command=sys.executable, args=["-m", "winactions.cli.entry", "mcp", "--tools",
-                                                                 "vision"],
+                                                                 "vision", "--structured"],
                                    env={**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")})
 
     async def main():

@@ -29,9 +29,9 @@ def app(desktop, tmp_path):
     stop_app(proc)
 
 
-def run_client(desktop, tmp_path, script, args: tuple[str, ...] = ("mcp", "--tools", "all")) -> Any:
-    """Start `winctl mcp` (every tool unless `args` says otherwise) as the SDK starts any
-    stdio server and run `script(session)`."""
+def run_client(desktop, tmp_path, script, args: tuple[str, ...] = ("mcp", "--tools", "all", "--structured")) -> Any:
+    """Start `winctl mcp` (every tool, with results as JSON too, unless `args` says otherwise)
+    as the SDK starts any stdio server and run `script(session)`."""
     env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
     (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
     params = StdioServerParameters(command=WINCTL, args=list(args), env=env)

@@ -82,7 +82,8 @@ def test_cli_keeps_a_file_that_is_not_a_png_and_creates_no_folder(env, app, tmp_
 
 
 def run_mcp(env: dict[str, str], cwd: Path, out: Path, script):
-    params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all", "--output-dir", str(out)],
+    params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all", "--structured", "--output-dir",
+                                                            str(out)],
                                    env=env, cwd=str(cwd))
 
     async def main():

@@ -293,8 +293,11 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     @click.option("--output-dir", type=click.Path(file_okay=False), envvar="WINCTL_OUTPUT_DIR", show_envvar=True,
                   help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
                        "is replaced)  [default: the session's folder in the runtime folder]")
+    @click.option("--structured", is_flag=True,
+                  help="also send each result as JSON (structuredContent), for programs that read it; a model "
+                       "host then shows the model the JSON, or both")
     @click.pass_context
-    def mcp_command(ctx: click.Context, profile: str, output_dir: str | None) -> None:
+    def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
         from winactions.mcp.profiles import resolve
@@ -306,7 +309,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             _fail(exc, ctx.obj)
         from winactions.mcp.server import serve
 
-        serve(mcp_session(ctx), served, device=ctx.obj.device, output_dir=output_dir)
+        serve(mcp_session(ctx), served, device=ctx.obj.device, output_dir=output_dir, structured=structured)
 
     @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
     @click.argument("topic", required=False)

@@ -8,10 +8,10 @@ from pydantic import Field
 
 from winactions import progress
 from winactions.backends.base import Backend
-from winactions.commands.base import ID_OR_NAME, Context, OptionalId, Params, Ref, command
+from winactions.commands.base import ID_OR_NAME, Context, OptionalId, OptionalName, Params, Ref, command
 from winactions.commands.results import ValueResult, WaitResult
-from winactions.errors import ActionFailed, InvalidInput, StaleElement, WaitTimeout
-from winactions.model import Node, Target
+from winactions.errors import ActionFailed, InvalidInput, NotFound, StaleElement, WaitTimeout
+from winactions.model import Node, Target, WindowInfo
 
 TEXT_VALUED = frozenset({"Edit", "DataItem"})  # value is the text shown: a field's, a table cell's
 
@@ -78,21 +78,30 @@ class WaitParams(Params):
     visible: OptionalId = Field(None, description="wait until this element is on screen")
     enabled: OptionalId = Field(None, description="wait until this element is enabled")
     gone: OptionalId = Field(None, description="wait until this element no longer exists")
-    text: str | None = Field(None, min_length=1, description="wait until an element of the window shows this "
-                                                             "text in its name or value (case-insensitive)")
+    text: str | None = Field(None, min_length=1, description="wait until an element's name or value holds "
+                                                             "this text (any case)")
     gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows "
                                                                   "this text")
+    window_shown: OptionalName = Field(None, description="wait until a window whose title holds this (any case), "
+                                                         "or with this id, is open; it becomes the session's window")
+    window_gone: OptionalName = Field(None, description="wait until no window whose title holds this, or with this "
+                                                        "id, is open (`current`: the session's window)")
     timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
 
 
 @command("wait", WaitParams, positional=("seconds",))
 def wait(ctx: Context, p: WaitParams) -> WaitResult:
-    """Wait some seconds, or until an element is visible, enabled or gone, or until a text
-    appears in (or leaves) the window's elements."""
-    conditions = [c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text) if c is not None]
+    """Wait some seconds, or until an element is visible, enabled or gone, a text shows in (or
+    leaves) the window's elements, or a window shows (or goes)."""
+    conditions = [c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text, p.window_shown, p.window_gone)
+                  if c is not None]
     if len(conditions) > 1:
         raise InvalidInput("wait takes one condition at a time", hint="winctl wait --visible 5")
     start = time.monotonic()
+    if p.window_shown is not None:
+        return _wait_window_shown(ctx, p.window_shown, start, p.timeout)
+    if p.window_gone is not None:
+        return _wait_window_gone(ctx, p.window_gone, start, p.timeout)
     if p.text is not None or p.gone_text is not None:
         return _wait_text(ctx, p.text, p.gone_text, start + p.timeout, p.timeout)
     ids = [c for c in (p.visible, p.enabled, p.gone) if c is not None]
@@ -145,6 +154,98 @@ def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: 
                                   hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
                                        "in the tree: try `winctl locate text:...`)")
             time.sleep(0.2)
+
+
+def _titled(windows: list[WindowInfo], wanted: str) -> list[WindowInfo]:
+    """The windows whose id is `wanted` (as listed, or as a number) or whose title holds it
+    (case-insensitive)."""
+    key = wanted.strip().casefold()
+    number = _number(key)
+    return [w for w in windows if w.id.casefold() == key or (number is not None and _number(w.id) == number)
+            or key in w.title.casefold()]
+
+
+def _number(window_id: str) -> int | None:
+    try:
+        return int(window_id, 0)
+    except ValueError:
+        return None
+
+
+def _quoted(title: str, limit: int = 200) -> str:
+    """A title in double quotes on one line, cut at `limit` characters."""
+    line = " ".join(title.split())
+    return f'"{line[:limit]}…"' if len(line) > limit else f'"{line}"'
+
+
+def _open_windows(windows: list[WindowInfo]) -> str:
+    return ", ".join(_quoted(w.title) for w in windows) or "none"
+
+
+def _wait_window_shown(ctx: Context, wanted: str, start: float, timeout: float) -> WaitResult:
+    """Poll the window list until a window matches `wanted` (one open already counts): a new
+    one first, then the active one. It becomes the session's window."""
+    backend = ctx.session.backend
+    before = {w.id for w in backend.list_windows()}
+    progress.step(f"waiting for a window titled {_quoted(wanted)}")
+    while True:
+        windows = backend.list_windows()
+        found = _titled(windows, wanted)
+        if found:
+            window = next((w for w in found if w.id not in before), None) or \
+                next((w for w in found if w.active), found[0])
+            ctx.session.select_window(window)
+            ctx.forget_window()
+            return WaitResult(condition=f"window {_quoted(window.title)} shown",
+                              waited_seconds=time.monotonic() - start, window=window, selected=True)
+        if time.monotonic() >= start + timeout:
+            raise WaitTimeout(f"no window titled {_quoted(wanted)} showed within {timeout:g}s; open windows: "
+                              f"{_open_windows(windows)}",
+                              hint="raise --timeout, or wait for one of these titles (`winctl windows` lists them)")
+        time.sleep(0.1)
+
+
+def _wait_window_gone(ctx: Context, wanted: str, start: float, timeout: float) -> WaitResult:
+    """Poll the window list until no window matches `wanted`, or, for `current`, until the
+    session's window is gone; the result names the window left active."""
+    backend = ctx.session.backend
+    if wanted.strip().casefold() == "current":
+        if ctx.session.data.window_id is None:
+            raise NotFound("the session has no window to wait for",
+                           hint="name the window: `winctl wait --window-gone TITLE`")
+        wanted = ctx.session.data.window_id
+    first = _titled(backend.list_windows(), wanted)
+    title = first[0].title if first else wanted
+    progress.step(f"waiting for the window {_quoted(title)} to go")
+    while True:
+        windows = backend.list_windows()
+        left = _titled(windows, wanted)
+        if not left:
+            gone_at = time.monotonic()
+            active = _active_after(ctx, windows)
+            ctx.forget_window()
+            return WaitResult(condition=f"window {_quoted(title)} gone", waited_seconds=gone_at - start,
+                              window=active)
+        if time.monotonic() >= start + timeout:
+            raise WaitTimeout(f"window {_quoted(left[0].title)} is still open after {timeout:g}s"
+                              + (f" (and {len(left) - 1} more matching {_quoted(wanted)})" if len(left) > 1 else ""),
+                              hint="raise --timeout, or close it: `winctl focus TITLE`, then `winctl close`")
+        time.sleep(0.1)
+
+
+ACTIVATION_WAIT = 1.0  # s for the window manager to activate a window after one closed
+
+
+def _active_after(ctx: Context, windows: list[WindowInfo]) -> WindowInfo | None:
+    """The active window once one closed: the window manager activates the next a moment
+    later, so wait a little for it; None when none is active by then."""
+    until = time.monotonic() + ACTIVATION_WAIT
+    while True:
+        active = next((w for w in windows if w.active), None)
+        if active is not None or time.monotonic() >= until:
+            return active
+        time.sleep(0.05)
+        windows = ctx.session.backend.list_windows()
 
 
 def _holds(condition: str, node: Node | None, screens: list) -> bool:

@@ -132,6 +132,8 @@ class WaitResult(Result):
     condition: str
     waited_seconds: float
     target: Target | None = None  # --text: the element whose name or value holds the text
+    window: WindowInfo | None = None  # --window-shown: the window; --window-gone: the one left active
+    selected: bool = False  # the window became the session's window
 
 
 class LocateCommandResult(Result):

@@ -4,6 +4,12 @@ No tool is written here. Each registered command becomes a tool whose input sche
 parameters' JSON Schema (plus the global `window` and, for actions, `return_state`), whose
 description is its help, and whose call goes through the same `dispatch` as the CLI. One
 DesktopSession lives as long as the server, so ids stay valid from call to call.
+
+A result carries its content once: the text a person reads on the command line (and a
+screenshot as an image), no `structuredContent`. Hosts give the model one or the other or both:
+Claude Code passes `structuredContent` when there is one and drops the text (the JSON is 3-11x
+the text), others pass both. An error's text names its code: `error (stale_element): ...`.
+`structured=True` (`winctl mcp --structured`) adds the JSON for programs that read it.
 """
 
 from __future__ import annotations
@@ -112,21 +118,28 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
             name=cmd.tool_name,
             description=hint_for(cmd.help, "mcp"),
             input_schema=tool_schema(cmd),
-            annotations=types.ToolAnnotations(
-                read_only_hint=cmd.kind is Kind.READ,
-                destructive_hint=cmd.destructive,
-            ),
+            annotations=_annotations(cmd),
         )
         for cmd in (commands if commands is not None else list(load_commands().values()))
     ]
+
+
+def _annotations(cmd: Command) -> types.ToolAnnotations:
+    """Read-only, or whether it may destroy what the user has; only what differs from the spec's
+    defaults (readOnlyHint false; destructiveHint true, and meaningless on a read-only tool)."""
+    if cmd.kind is Kind.READ:
+        return types.ToolAnnotations(read_only_hint=True)
+    return types.ToolAnnotations(destructive_hint=cmd.destructive)
 
 
 class ToolRunner:
     """Runs tool calls one at a time against one long-lived Desktop."""
 
     def __init__(self, session_name: str = "mcp", backend: Backend | None = None, device: str | None = None,
-                 profile: frozenset[str] | None = None, outputs: Outputs | None = None) -> None:
+                 profile: frozenset[str] | None = None, outputs: Outputs | None = None,
+                 structured: bool = False) -> None:
         self.session_name = session_name
+        self.structured = structured  # also send each result as JSON (`structuredContent`), for programs
         self.outputs = outputs or Outputs()  # the model names files only inside this folder
         self.profile = profile  # the command names served; None: all
         self._backend = backend
@@ -155,20 +168,21 @@ class ToolRunner:
                     result = self._run(tool, dict(arguments or {}))
             except WinctlError as exc:
                 exc.hint = hint_for(exc.hint, "mcp")
-                return types.CallToolResult(
-                    content=[types.TextContent(type="text", text=render.error_text(exc))],
-                    structured_content={"ok": False, "error": exc.to_dict()}, is_error=True)
+                return self._error(exc)
             except Exception as exc:  # a bug must still come back as a tool error, not kill the server
-                error = WinctlError(f"internal error: {type(exc).__name__}: {exc}", hint="report it")
-                return types.CallToolResult(
-                    content=[types.TextContent(type="text", text=render.error_text(error))],
-                    structured_content={"ok": False, "error": error.to_dict()}, is_error=True)
+                return self._error(WinctlError(f"internal error: {type(exc).__name__}: {exc}", hint="report it"))
         content: list[Any] = [types.TextContent(type="text", text=render.to_text(result))]
         content.extend(_images(result))
         failed = result.failure()  # a task that failed: its steps are the content, and it is an error
-        return types.CallToolResult(content=content, structured_content={"ok": failed is None,
-                                                                         "result": render.to_data(result)},
-                                    is_error=failed is not None)
+        data = {"ok": failed is None, "result": render.to_data(result)} if self.structured else None
+        return types.CallToolResult(content=content, structured_content=data, is_error=failed is not None)
+
+    def _error(self, error: WinctlError) -> types.CallToolResult:
+        """A tool error: its text names the code (`error (not_found): ...`, then the hint)."""
+        text = render.error_text(error).replace("error: ", f"error ({error.code}): ", 1)
+        data = {"ok": False, "error": error.to_dict()} if self.structured else None
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data,
+                                    is_error=True)
 
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
@@ -244,10 +258,12 @@ def build_server(runner: ToolRunner) -> Server[Any]:
 
 
 def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, device: str | None = None,
-          output_dir: str | None = None) -> None:
+          output_dir: str | None = None, structured: bool = False) -> None:
     """Serve until the client closes stdin (the tools of `profile`, every tool for None); the
-    files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder)."""
-    runner = ToolRunner(session_name, device=device, profile=profile, outputs=Outputs.from_env(output_dir))
+    files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder);
+    `structured`: results carry their JSON as `structuredContent` too."""
+    runner = ToolRunner(session_name, device=device, profile=profile, outputs=Outputs.from_env(output_dir),
+                        structured=structured)
     server = build_server(runner)
 
     async def main() -> None:
