@@ -576,7 +576,7 @@ class DesktopSession:
         matches, cut = self.backend.text_below(roots, text, OUT_OF_VIEW_SEARCH)
         if exact:
             matches = [m for m in matches if offview.same_text(m.text, text)] or matches
-        found = offview.found_targets(self.backend, matches, {t.handle: t for t in state.targets if t.handle})
+        found = offview.found_targets(self.backend, matches, state, SCROLLERS)
         unlisted = self.registry.assign([t for t in found if t.id == 0], run=self.data.run)
         if unlisted:
             new = {t.id for t in unlisted}

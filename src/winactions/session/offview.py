@@ -47,16 +47,21 @@ def where(match: TextMatch, address: str | None) -> str:
     return f"{OUT_OF_VIEW}: cell {address or ''} (row {match.place[0] + 1})".replace("cell  ", "cell ")
 
 
-def found_targets(backend: Backend, matches: list[TextMatch], listed: dict[str, Target]) -> list[Target]:
+def found_targets(backend: Backend, matches: list[TextMatch], state: UIState,
+                  scrollers: frozenset[str]) -> list[Target]:
     """Targets of the matches (at most MAX_FOUND): the state's own for those it lists, else
-    new ones (id 0, no place on screen) read afresh."""
+    new ones (id 0) read afresh, placed where they show (a row of a table too long for a
+    state to list) or marked OUT_OF_VIEW."""
+    listed = {t.handle: t for t in state.targets if t.handle}
     out = []
     for match in matches:
         node = None if match.handle in listed else backend.refresh(match.handle)
         if match.handle in listed:
             out.append(listed[match.handle])
         elif node is not None:
-            out.append(_target(node, match))
+            found = _target(node, match)
+            shows = shows_in(node, state, scrollers)
+            out.append(found.model_copy(update={"rect": node.rect, "derived_from": None}) if shows else found)
         if len(out) >= MAX_FOUND:
             break
     return out
