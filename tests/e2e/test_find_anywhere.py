@@ -21,9 +21,9 @@ from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
 from tests.e2e.test_libreoffice import start_soffice
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch is a fixture)
+from tests.e2e.test_toolkits import launch, many_notes, wait_for  # noqa: F401  (launch is a fixture)
 from tests.fixtures.launch import chromium_command
-from tests.fixtures.toolkit_apps import mousepad_command
+from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
 
@@ -166,3 +166,21 @@ def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
         wait_for_window(desktop, "Picked report-2777")
     finally:
         stop_app(proc)
+
+
+def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+    """Qt's own file dialog with 80 files (a Qt list): `find note-75` names the row out of view,
+    `click ID` wheels the list to it (Qt does not scroll when asked), Open opens that file."""
+    folder = many_notes(tmp_path)
+    launch(featherpad_command(folder / "note-01.txt"), title="note-01.txt")
+    winctl("keys", "ctrl+o")
+    wait_for_window(desktop, "Open file...")
+    winctl("focus", "Open file...")
+    wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
+    answer = winctl("find", "note-75").out
+    (row, kind, name), = found(answer, "note-75.txt")
+    assert f"out of view: {row}" in answer, answer
+    clicked = winctl("click", str(row)).out
+    assert "scrolled 'note-75.txt' into view" in clicked, clicked
+    winctl("click", "Open")
+    wait_for_window(desktop, "note-75.txt")
