@@ -232,12 +232,12 @@ class Backend(ABC):
         does not read. [] where the platform lists only what shows."""
         return []
 
-    def text_below(self, handles: list[str], text: str, limit: int) -> tuple[list[TextMatch], bool]:
+    def text_below(self, handles: list[str], text: str, limit: int) -> tuple[list[TextMatch], bool] | None:
         """Elements anywhere below these (scrolling) elements whose text holds `text` (ignoring
         case), shown or not: a list's rows, a table's or a sheet's cells out of view. True with
-        them when a budget (`limit` elements read) cut the search short. ([], False) where the
-        platform lists only what shows."""
-        return [], False
+        them when a budget (`limit` elements read) cut the search short. None where the
+        platform cannot search what does not show."""
+        return None
 
     def scroll_into_view(self, handle: str) -> bool:
         """Scroll the element's scrolling ancestors until it shows (AT-SPI Component.ScrollTo,

@@ -96,12 +96,15 @@ def _out_of_view(ctx: Context, p: Selector, state: UIState) -> tuple[list[Target
     with --partial), kept by type and automation id; what was left unlisted, and what was
     searched, said."""
     assert p.name is not None
-    found, total, cut = ctx.session.found_out_of_view(p.name, state, exact=not p.partial)
+    found = ctx.session.found_out_of_view(p.name, state, exact=not p.partial)
     rest = p.model_copy(update={"name": None})
-    kept = [t for t in found if _matches(t, rest)]
-    more = f" ({len(found)} of {total} found listed: give more of the text)" if total > len(found) else ""
+    kept = [t for t in found.targets if _matches(t, rest)]
+    listed = len(found.targets)
+    more = f" ({listed} of {found.total} found listed: give more of the text)" if found.total > listed else ""
+    if not found.searched:
+        return kept, more, "; what is out of view is not searched on this platform — scroll to it"
     return kept, more, ", and out of view in the text of its lists', tables' and sheets' rows and cells" + (
-        " (cut short: the window holds more than is read in one search)" if cut else "")
+        " (cut short: the window holds more than is read in one search)" if found.cut else "")
 
 
 def _ids(targets: list[Target]) -> str:

@@ -562,18 +562,20 @@ class DesktopSession:
                            "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
                            hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
 
-    def found_out_of_view(self, text: str, state: UIState, exact: bool = False) -> tuple[list[Target], int, bool]:
+    def found_out_of_view(self, text: str, state: UIState, exact: bool = False) -> offview.Found:
         """Elements whose text holds `text` (ignoring case; `exact`: those whose text is `text`
         when there are some) below the state's lists, tables and sheets, shown or not: those the
         state lists as they are there, the others given ids and kept by the session until its
         window changes, so `get` reads them where they are and an action scrolls them into view
-        first (`_brought_into_view`). With them, how many were found (MAX_FOUND are listed), and
-        True when a budget cut the search short."""
+        first (`_brought_into_view`)."""
         roots = offview.scrolling_roots(state, SCROLLERS)
         if not roots:
-            return [], 0, False
+            return offview.Found([], 0, cut=False, searched=True)
         progress.step(f"looking for {text!r} out of view")
-        matches, cut = self.backend.text_below(roots, text, OUT_OF_VIEW_SEARCH)
+        searched = self.backend.text_below(roots, text, OUT_OF_VIEW_SEARCH)
+        if searched is None:
+            return offview.Found([], 0, cut=False, searched=False)
+        matches, cut = searched
         if exact:
             matches = [m for m in matches if offview.same_text(m.text, text)] or matches
         found = offview.found_targets(self.backend, matches, state, SCROLLERS)
@@ -583,7 +585,7 @@ class DesktopSession:
             self.data.found = [*(t for t in self.data.found if t.id not in new), *unlisted][-offview.KEPT_FOUND:]
             self.save()
         ids = iter(unlisted)
-        return [next(ids) if t.id == 0 else t for t in found], len(matches), cut
+        return offview.Found([next(ids) if t.id == 0 else t for t in found], len(matches), cut, searched=True)
 
     def _brought_into_view(self, target_id: int, window: WindowInfo, wheel: bool) -> int:
         """Scroll an element `find` found out of view into view, and give the id to act on once

@@ -10,6 +10,7 @@ it shows.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from winactions.backends.base import Backend, TextMatch
 from winactions.errors import InvalidInput, NotFound, shown
@@ -21,6 +22,17 @@ CELL_ADDRESS = re.compile(r"^[A-Z]{1,4}[1-9][0-9]*$")  # how a sheet names its c
 OUT_OF_VIEW = "out of view"  # derived_from of an element found by its text and not shown
 MAX_FOUND = 40  # elements found out of view listed at most
 KEPT_FOUND = 200  # elements found out of view whose ids a session keeps
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a search out of view found: the targets listed (at most MAX_FOUND), how many
+    matched, whether a budget cut it short, and whether the platform could search at all."""
+
+    targets: list[Target]
+    total: int
+    cut: bool
+    searched: bool
 
 
 def scrolling_roots(state: UIState, scrollers: frozenset[str]) -> list[str]:
