@@ -110,12 +110,13 @@ async def sheet_matches(client: _Client, table: Ref, needle: str,
 async def table_matches(client: _Client, table: Ref, needle: str, limit: int) -> tuple[list[TextMatch], bool]:
     """The cells of a (web, list) table too long to walk child by child whose name (else text)
     holds `needle`, asked of its Table interface row by row, up to `limit` cells. True with them
-    when the limit cut the search short."""
+    when the limit cut the search short, or the element has no Table interface to ask (it was
+    not searched)."""
     dest, path = table
     sizes = await asyncio.gather(client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
                                  client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]))
     if not sizes[0] or not sizes[1]:
-        return [], False
+        return [], True
     n_rows, n_columns = int(sizes[0][0].value), int(sizes[1][0].value)
     places = [(r, c) for r in range(n_rows) for c in range(n_columns)]
 
