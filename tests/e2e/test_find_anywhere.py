@@ -21,8 +21,10 @@ from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
 from tests.e2e.test_libreoffice import start_soffice
+from tests.e2e.test_mcp import run_client
 from tests.e2e.test_toolkits import launch, many_notes, wait_for  # noqa: F401  (launch is a fixture)
-from tests.fixtures.launch import chromium_command
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import chromium_command, gtk_fixture_command
 from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
@@ -184,3 +186,25 @@ def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, 
     assert "scrolled 'note-75.txt' into view" in clicked, clicked
     winctl("click", "Open")
     wait_for_window(desktop, "note-75.txt")
+
+
+def test_find_and_click_a_row_out_of_view_through_mcp(desktop, tmp_path):
+    """The same through MCP (the `find` tool's `text`): a GTK TreeView of 400 rows, the row
+    found out of view is selected by `click` on its id, as the app's own log says."""
+    log = tmp_path / "events.jsonl"
+    proc = start_app(desktop, gtk_fixture_command(str(log), rows=400, title="Find Fixture"), "Find Fixture")
+
+    async def script(session):
+        await session.call_tool("focus", {"window": "Find Fixture"})
+        answer = await session.call_tool("find", {"text": "file-377"})
+        cell = next(t for t in answer.structured_content["result"]["targets"] if t["name"] == "file-377.txt")
+        clicked = await session.call_tool("click", {"id": cell["id"]})
+        return answer, clicked
+
+    try:
+        answer, clicked = run_client(desktop, tmp_path, script)
+        assert "out of view" in answer.content[0].text, answer.content[0].text
+        assert not clicked.is_error and "scrolled 'file-377.txt' into view" in clicked.content[0].text, clicked.content
+        AppLog(str(log)).wait_for("selection_changed", name="file-377.txt")
+    finally:
+        stop_app(proc)
