@@ -81,8 +81,8 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False, search
         indent = "  " * t.depth if tree else ""
         lines.append(indent + target_line(t, verbose))
     if not state.targets and searched is not None:
-        lines.append(f"(none matched {_safe(searched)}; what is out of view is not searched — scroll to it, "
-                     "or read a sheet's cell by its address: `winctl get text B12`)")
+        lines.append(f"(none matched {_safe(searched)}; a sheet's cell is read by its address too: "
+                     "`winctl get text B12`)")
     elif not state.targets:
         lines.append("(no elements: the window exposes no accessible elements — "
                      "try `winctl screenshot` or `--vision`)")

@@ -136,3 +136,12 @@ def test_an_item_scrolled_out_of_view_is_scrolled_to_by_its_own_pattern_and_clic
     assert not any(isinstance(e, MouseInput) and "wheel" in e.flags for e in fake.sent)
     missing = winctl("click", "Item 99", expect=None)
     assert missing.code != 0 and "Item 99" in missing.err
+
+
+def test_find_says_what_is_out_of_view_is_not_searched_here(winctl, fake):
+    """`find` looks out of view only where the backend can (AT-SPI); on Windows, a name found
+    nowhere in view said it was searched for "out of view" too, which it was not."""
+    winctl("focus", "Settings")
+    answer = winctl("find", "No such row").out
+    assert "none matched" in answer and "not searched on this platform" in answer, answer
+    assert "and out of view" not in answer

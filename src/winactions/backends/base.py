@@ -69,6 +69,16 @@ class Check:
     fix: str = ""
 
 
+@dataclass(frozen=True)
+class TextMatch:
+    """An element found by its text (`Backend.text_below`): its handle, its text, and, for a
+    sheet's cell, its 0-based (row, column)."""
+
+    handle: str
+    text: str
+    place: tuple[int, int] | None = None
+
+
 class MouseButton(str, Enum):
     LEFT = "left"
     MIDDLE = "middle"
@@ -221,6 +231,13 @@ class Backend(ABC):
         reading at most `limit` elements: what a list or page holds out of view, which a state
         does not read. [] where the platform lists only what shows."""
         return []
+
+    def text_below(self, handles: list[str], text: str, limit: int) -> tuple[list[TextMatch], bool] | None:
+        """Elements anywhere below these (scrolling) elements whose text holds `text` (ignoring
+        case), shown or not: a list's rows, a table's or a sheet's cells out of view. True with
+        them when a budget (`limit` elements read) cut the search short. None where the
+        platform cannot search what does not show."""
+        return None
 
     def scroll_into_view(self, handle: str) -> bool:
         """Scroll the element's scrolling ancestors until it shows (AT-SPI Component.ScrollTo,

@@ -16,7 +16,8 @@ from winactions.commands.base import Context, Kind, OptionalName, Params, comman
 from winactions.commands.results import ActionResult, StateResult
 from winactions.errors import InvalidInput, NotFound
 from winactions.execution import Via
-from winactions.model import Target
+from winactions.model import Target, UIState
+from winactions.session import offview
 
 
 class Selector(Params):
@@ -58,19 +59,60 @@ def select_one(ctx: Context, selector: Selector) -> Target:
 
 
 class FindParams(Selector):
-    pass
+    text: OptionalName = Field(None, description="the text to find (as --name): in view by name or value, else "
+                               "the cells and rows out of view whose text holds it")
 
 
-@command("find", FindParams)
+@command("find", FindParams, positional=("text",))
 def find(ctx: Context, p: FindParams) -> StateResult:
-    """List the elements in view matching a selector (name, else value; type; automation id)."""
+    """List the elements matching a selector (name, else value; type; automation id). A name
+    matched by nothing in view is looked for out of view too, in the text of the window's
+    lists', tables' and sheets' rows and cells: those found get ids that `get` reads where they
+    are and that `click` and `input` first scroll into view."""
+    if p.text is not None:
+        if p.name is not None and p.name != p.text:
+            raise InvalidInput("give the text once: `winctl find TEXT` or `winctl find --name TEXT`")
+        p = p.model_copy(update={"name": p.text, "text": None})
     if p.name is None and p.type is None and p.automation_id is None:
-        raise InvalidInput("give --name, --type or --automation-id", hint="e.g. winctl find --type Button")
+        raise InvalidInput("give a text, --name, --type or --automation-id", hint="e.g. winctl find INV-0277")
     state = ctx.session.refresh_state(ctx.window())
     kept = [t for t in state.targets if _matches(t, p)]
     if not kept and p.name is not None:  # a cell is named by its address: its text is its value
         kept = [t for t in state.targets if _matches(t, p, by_value=True)]
-    return StateResult(state=state.model_copy(update={"targets": kept}), searched=_described(p, len(state.targets)))
+    searched = _described(p, len(state.targets))
+    if not kept and p.name is not None:
+        kept, more, note = _out_of_view(ctx, p, state)
+        searched += note
+        away = [t for t in kept if offview.is_out_of_view(t)]
+        if away:
+            state = state.model_copy(update={"warnings": [
+                *state.warnings, f"out of view: {_ids(away)}{more} — `get` reads them where they are; `click` and "
+                "`input` scroll them into view first"]})
+    return StateResult(state=state.model_copy(update={"targets": kept}), searched=searched)
+
+
+def _out_of_view(ctx: Context, p: Selector, state: UIState) -> tuple[list[Target], str, str]:
+    """The elements out of view whose text is `p.name` (ignoring case), else holds it (also
+    with --partial), kept by type and automation id; what was left unlisted, and what was
+    searched, said."""
+    assert p.name is not None
+    found = ctx.session.found_out_of_view(p.name, state, exact=not p.partial)
+    rest = p.model_copy(update={"name": None})
+    kept = [t for t in found.targets if _matches(t, rest)]
+    listed = len(found.targets)
+    more = f" ({listed} of {found.total} found listed: give more of the text)" if found.total > listed else ""
+    if not found.searched:
+        return kept, more, "; what is out of view is not searched on this platform — scroll to it"
+    return kept, more, ", and out of view in the text of its lists', tables' and sheets' rows and cells" + (
+        " (cut short: the window holds more than is read in one search)" if found.cut else "")
+
+
+def _ids(targets: list[Target]) -> str:
+    """Ids as a list, or a range when they follow each other."""
+    ids = [t.id for t in targets]
+    if len(ids) > 2 and ids == list(range(ids[0], ids[0] + len(ids))):
+        return f"{ids[0]}–{ids[-1]}"
+    return ", ".join(map(str, ids))
 
 
 def _described(p: Selector, searched: int) -> str:

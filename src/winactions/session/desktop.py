@@ -40,6 +40,7 @@ from winactions.perception.accessibility import (
 )
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
+from winactions.session import offview
 from winactions.session.ids import IdRegistry
 from winactions.session.store import SessionData, SessionStore
 from winactions.session.wheel import Landmark, landmarks, wheel_into_view
@@ -238,6 +239,8 @@ class DesktopSession:
             node_count=detection.node_count,
             modified=document.unsaved(window, detection.nodes, self.backend.refresh, self.backend.list_windows),
         )
+        if not same_run:
+            self.data.found = []  # found in another window, or another run of its app
         self.data.state, self.data.run = state, run
         self.data.written = {}  # the names read now are the ones shown
         if not (unchanged and previous is not None and previous.warnings == state.warnings
@@ -305,6 +308,7 @@ class DesktopSession:
         """The target of the latest state with this id, or a clear error."""
         state = self.data.state
         found = state.target(target_id) if state else None
+        found = found or next((t for t in self.data.found if t.id == target_id), None)
         if found is not None:
             return found
         if state is None:
@@ -339,7 +343,7 @@ class DesktopSession:
         if acting:
             _check_identity(target, node, self.data.written.get(target_id))
         shown = "showing" in node.states if acting else bool({"visible", "showing"} & node.states)
-        if not shown:
+        if not shown and not (offview.is_out_of_view(target) and not acting):
             raise StaleElement(f"element {target_id} is no longer shown ([{target.type}] \"{target.name}\"); "
                                "nothing was done", hint="the UI changed — run `winctl state`")
         return target, node
@@ -372,6 +376,8 @@ class DesktopSession:
         hidden = self._out_of_view(name, state)
         node = self.backend.refresh(hidden.pop()) if len(hidden) == 1 else None
         if node is None:
+            if not hidden:
+                offview.check_address(name, state)
             several = f" (but {len(hidden)} elements out of view are)" if len(hidden) > 1 else ""
             raise NotFound(f"no element of the window is named {shown(name)}{several}",
                            hint="run `winctl state` for names and ids; a sheet's cell is reached by its address (B12)")
@@ -387,7 +393,10 @@ class DesktopSession:
         takes text is meant (GTK's Save As has an Edit and a column header named "Name").
         `wheel` False (`--via semantic`): a name out of view is not scrolled to with the mouse."""
         if isinstance(ref, int) or is_id(ref):
-            target, node = self.resolve(int(ref), acting=True)
+            target_id = int(ref)
+            if offview.is_out_of_view(self.target(target_id)):
+                target_id = self._brought_into_view(target_id, window, wheel)
+            target, node = self.resolve(target_id, acting=True)
             self._check_lent_name(target, window)
             return target, node
         if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
@@ -395,6 +404,7 @@ class DesktopSession:
             named = self._named_in_tree(_plain_name(ref), window, takes_text, wheel)
             if named is not None:
                 return self.resolve(named.id, acting=True)
+            offview.check_address(_plain_name(ref), self.data.state)
             if ref.startswith(NAME_PREFIX):  # the tree's element, said so: never pixels
                 raise NotFound(f"no element of the window is named {shown(_plain_name(ref))}",
                                hint="run `winctl state` for names and ids")
@@ -534,6 +544,12 @@ class DesktopSession:
         node = self.backend.refresh(handle)
         if node is None:
             return None
+        self._scroll_to(handle, node, name, state, wheel)
+        return node
+
+    def _scroll_to(self, handle: str, node: Node, name: str, state: UIState, wheel: bool) -> None:
+        """Ask the app to scroll the element (`handle`, read as `node`) into view, else turn its
+        list with the wheel (unless not `wheel`); NotFound when neither can."""
         progress.step(f"scrolling {name!r} into view")
         self.backend.ensure_active(state.window)  # an app may be moved to it by keys
         if self.backend.scroll_into_view(handle):
@@ -545,7 +561,61 @@ class DesktopSession:
             raise NotFound(f"{shown(name)} is in the window but scrolled out of view, and the app does not scroll it "
                            "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
                            hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
-        return node
+
+    def found_out_of_view(self, text: str, state: UIState, exact: bool = False) -> offview.Found:
+        """Elements whose text holds `text` (ignoring case; `exact`: those whose text is `text`
+        when there are some) below the state's lists, tables and sheets, shown or not: those the
+        state lists as they are there, the others given ids and kept by the session until its
+        window changes, so `get` reads them where they are and an action scrolls them into view
+        first (`_brought_into_view`)."""
+        roots = offview.scrolling_roots(state, SCROLLERS)
+        if not roots:
+            return offview.Found([], 0, cut=False, searched=True)
+        progress.step(f"looking for {text!r} out of view")
+        searched = self.backend.text_below(roots, text, OUT_OF_VIEW_SEARCH)
+        if searched is None:
+            return offview.Found([], 0, cut=False, searched=False)
+        matches, cut = searched
+        if exact:
+            matches = [m for m in matches if offview.same_text(m.text, text)] or matches
+        found = offview.found_targets(self.backend, matches, state, SCROLLERS)
+        unlisted = self.registry.assign([t for t in found if t.id == 0], run=self.data.run)
+        if unlisted:
+            new = {t.id for t in unlisted}
+            self.data.found = [*(t for t in self.data.found if t.id not in new), *unlisted][-offview.KEPT_FOUND:]
+            self.save()
+        ids = iter(unlisted)
+        return offview.Found([next(ids) if t.id == 0 else t for t in found], len(matches), cut, searched=True)
+
+    def _brought_into_view(self, target_id: int, window: WindowInfo, wheel: bool) -> int:
+        """Scroll an element `find` found out of view into view, and give the id to act on once
+        it shows: its own (its handle is kept), listed in the state read then, or placed where it
+        now shows (a row of a table too long for a state to list). StaleElement when it does
+        not show."""
+        target = self.target(target_id)
+        handle = str(target.handle)
+        node = self.backend.refresh(handle)
+        if node is None:
+            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is gone',
+                               hint="the UI changed — run `winctl find` again")
+        self._scroll_to(handle, node, target.name, self.refresh_state(window), wheel)
+        deadline = time.monotonic() + SCROLL_SETTLE
+        while True:
+            state = self.refresh_state(window)
+            listed = next((t for t in state.targets if t.handle == handle), None)
+            if listed is not None:
+                return listed.id
+            node = self.backend.refresh(handle)
+            if node is not None and offview.shows_in(node, state, SCROLLERS):
+                placed = target.model_copy(update={"rect": node.rect, "derived_from": None})
+                self.data.found = [placed if t.id == target_id else t for t in self.data.found]
+                self.save()
+                return target_id
+            if time.monotonic() > deadline:
+                raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") was scrolled to but does '
+                                   "not show in the window; nothing was done",
+                                   hint="run `winctl state` to see what shows")
+            time.sleep(0.05)
 
     def _out_of_view(self, name: str, state: UIState) -> set[str]:
         """Handles of the elements named `name` that the window holds out of view: read by the
@@ -628,6 +698,7 @@ LENT_NAMES = (NAMED_BY_WRAPPER, NAMED_BY_TEXT, NAMED_BY_LABEL)  # derived_from o
 WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without an editable-text interface (web)
 SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
 OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
+OUT_OF_VIEW_SEARCH = 20000  # elements read at most while looking for a text out of view (`find`)
 SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
 REPAINT_QUIET = 0.08  # s a window brought forward must hold its pixels still before they are read ...
 REPAINT_LIMIT = 1.0  # ... waited for at most this long (a clock or a spinner never holds still)

@@ -35,6 +35,7 @@ class SessionData(BaseModel):
     run: str | None = None  # the run of the state's app (`Backend.run_of`): its ids are that run's
     handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state
     written: dict[int, str] = Field(default_factory=dict)  # id -> the name its text gave it after our input
+    found: list[Target] = Field(default_factory=list)  # found out of view by `find` in the state's window
 
 
 class SessionStore:
@@ -74,11 +75,12 @@ class SessionStore:
         if data.state is not None:
             data.state = data.state.model_copy(update={"targets": [
                 _with_handle(t, data.handles.get(t.id)) for t in data.state.targets]})
+        data.found = [_with_handle(t, data.handles.get(t.id)) for t in data.found]
         return data
 
     def save(self, data: SessionData) -> None:
         if data.state is not None:
-            data.handles = {t.id: t.handle for t in data.state.targets if t.handle}
+            data.handles = {t.id: t.handle for t in [*data.state.targets, *data.found] if t.handle}
         payload = data.model_dump_json()
         self._seen = write_whole(self.path, payload)
 

@@ -24,8 +24,8 @@ from typing import Any, TypeVar
 from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.base import TERMINAL, no_option, option_index
-from winactions.backends.linux import a11ybus
+from winactions.backends.base import TERMINAL, TextMatch, no_option, option_index
+from winactions.backends.linux import a11ybus, table_search
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
     IFACE,
@@ -1846,6 +1846,29 @@ class AtspiClient:
 
         return self._run(walk())
 
+    def text_below(self, handles: list[str], text: str, limit: int) -> tuple[list[TextMatch], bool]:
+        """Elements below `handles` whose text holds `text`, shown or not (`table_search`): a
+        sheet's used area through its Table interface, anything else walked up to `limit`
+        elements. True with them when a budget cut the search short."""
+        async def search() -> tuple[list[TextMatch], bool]:
+            refs = [split_handle(h) for h in handles if CELL_MARK not in h]
+            counts = await asyncio.gather(*(self._maybe(r[0], r[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
+                                            for r in refs))
+            sheets = [r for r, c in zip(refs, counts) if c and int(c[0].value) >= SHEET_CELLS]
+            others = [r for r in refs if r not in sheets]
+            found: list[TextMatch] = []
+            cut = False
+            if others:
+                found, cut, below = await table_search.walk_matches(self, others, text, limit, HUGE_CHILD_COUNT,
+                                                                    SHEET_CELLS)
+                sheets += below
+            for sheet in dict.fromkeys(sheets):
+                matches, short = await table_search.sheet_matches(self, sheet, text)
+                found, cut = found + matches, cut or short
+            return list({m.handle: m for m in found}.values()), cut
+
+        return self._run(search())
+
     async def _cells_named(self, refs: list[tuple[str, str]], counts: list[Any], address: str) -> list[str]:
         """The cells named `address` of those of `refs` that declare over HUGE_CHILD_COUNT children."""
         huge = [r for r, c in zip(refs, counts) if c and int(c[0].value) > HUGE_CHILD_COUNT]
@@ -1855,6 +1878,7 @@ class AtspiClient:
         """The handle of a spreadsheet's cell by its address ("Z200"), shown or not: the table's
         cell at that place, if it is named so (a table whose cells are not named by address has
         no such cell)."""
+        address = address.strip().upper()  # "b12" is meant as B12
         place = _place(address)
         if place is None:
             return None
@@ -1862,7 +1886,7 @@ class AtspiClient:
         if cell is None:
             return None
         name = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
-        if not name or str(name[0].value).replace("$", "") != address.strip().replace("$", ""):
+        if not name or str(name[0].value).replace("$", "") != address.replace("$", ""):
             return None
         return f"{table[0]}{table[1]}{CELL_MARK}{place[0]},{place[1]}"
 

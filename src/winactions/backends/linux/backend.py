@@ -15,7 +15,15 @@ from functools import cached_property
 
 from PIL import Image
 
-from winactions.backends.base import IN_POPUP, Backend, Capability, MouseButton, WindowAction, covered_by_element
+from winactions.backends.base import (
+    IN_POPUP,
+    Backend,
+    Capability,
+    MouseButton,
+    TextMatch,
+    WindowAction,
+    covered_by_element,
+)
 from winactions.backends.linux import a11ybus, bridges, clipboard, held
 from winactions.backends.linux import density as app_density
 from winactions.backends.linux.atspi import (
@@ -285,6 +293,9 @@ class LinuxBackend(Backend):
 
     def named_below(self, handles: list[str], name: str, limit: int) -> list[str]:
         return self.atspi.named_below(handles, name, limit)
+
+    def text_below(self, handles: list[str], text: str, limit: int) -> tuple[list[TextMatch], bool]:
+        return self.atspi.text_below(handles, text, limit)
 
     def scroll_into_view(self, handle: str) -> bool:
         """ScrollTo; else, for a spreadsheet's cell, the cell cursor moved there through the tree
