@@ -27,6 +27,7 @@ class Via(str, Enum):
 # What a plain left click means, in the order tried.
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
 TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
+UNCHECKED = "its text could not be read back: not checked"  # the note of a typing whose outcome is unknown
 OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
 STILL_HANDLING = "the app is still handling it)"  # how `Backend.perform` ends when the handler has not returned
@@ -472,11 +473,13 @@ def type_into_cell(backend: Backend, node: Node, text: str) -> str:
     holds: ctrl+a, which selects a field's text first, selects the whole sheet there (and
     Enter then moves within that selection). The cell must then read the text: a formula
     shows its result (said in the note), a number may show in the cell's format; anything
-    else is ActionFailed with what it reads."""
+    else is ActionFailed with what it reads; a cell that cannot be read says UNCHECKED."""
     backend.type_text(text)
     backend.press_chords(parse_keys("Enter"))
     now = _settled_text(backend, node, lambda now: now == text)
-    if now is None or now == text or _same_number(text, now):
+    if now is None:
+        return UNCHECKED
+    if now == text or _same_number(text, now):
         return ""
     if text.startswith("="):
         return f"a formula: the cell reads {now!r}"
@@ -494,16 +497,20 @@ def _same_number(text: str, now: str) -> bool:
 
 
 def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -> str:
-    """"" when the field, once settled, reads the text typed (or cannot be read); else
+    """"" when the field, once settled, reads the text typed; UNCHECKED when it cannot be read; else
     ActionFailed saying what it reads. A field may format what it is given (a mask, upper
     case), or keys may have gone astray (to another field that held the focus): winctl cannot
     tell which, so it claims nothing, says what the field holds and types nothing more (a
     formatting field would only format it again)."""
-    if now is None or now == text:
+    if now is None:
+        return UNCHECKED
+    if now == text:
         return ""
     time.sleep(TYPED_SETTLE / 3)  # still arriving? then it is not settled yet: look once more
     again = _settled_text(backend, node, lambda now: now == text)
-    if again is None or again == text:
+    if again is None:
+        return UNCHECKED
+    if again == text:
         return ""
     raise ActionFailed(f"typed {shown(text)}, but the field reads {shown(again)}" + _focus_now(backend, node),
                        hint=FORMATTED_OR_ASTRAY)
