@@ -73,3 +73,17 @@ def test_a_cell_address_gives_its_place_and_back():
         assert _place(_address(row, col)) == (row, col)
     assert _place("$B$12") == (11, 1)
     assert _place("Sheet1") is None and _place("") is None
+
+
+def test_a_message_window_titled_as_its_app_is_not_the_app_s_main_frame():
+    """Mousepad's "Failed to open the document." window is titled "Mousepad" by X and is an alert
+    named "Error" on the bus. The main frame "a.txt - Mousepad" holds that title and won on it,
+    far from the message and twice its size: `state` and `choose-file` read the main window in
+    the message's place. A title held only as a part counts when the frame is about as big."""
+    ALERT = 2
+    message = Rect.from_xywh(385, 379, 512, 95)
+    main = _frame_score(raw(FRAME, "a.txt - Mousepad", (319, 147, 642, 505)), "Mousepad", message, own=True)
+    alert = _frame_score(raw(ALERT, "Error", (384, 359, 514, 116)), "Mousepad", message, own=True)
+    assert main is not None and alert is not None and alert < main
+    # a frame about the window's size still wins by the title it holds
+    assert _frame_score(raw(FRAME, "a.txt - Mousepad", (384, 359, 514, 116)), "Mousepad", message, own=True) == 1044
