@@ -173,7 +173,7 @@ def test_choose_file_through_mcp(desktop, tmp_path):
         async def script(session):
             return await session.call_tool("choose_file", {"path": str(wanted), "keys": "ctrl+o"})
 
-        result = run_client(desktop, tmp_path, script, args=("mcp",))  # the core profile has it
+        result = run_client(desktop, tmp_path, script, args=("mcp", "--tools", "core,windows"))
         assert not result.is_error, result.content
         assert f"opened {wanted}" in result.content[0].text
         assert "mcp-note.txt" in wait_title(desktop, "Mousepad")
