@@ -25,6 +25,7 @@ REVEAL_KEYS = "ctrl+l"  # shows GTK's hidden location field (GtkFileChooser's "l
 REPLACE_NAMES = ("Replace", "Overwrite", "Yes")  # what accepts "replace the existing file?"
 DECLINE_NAMES = ("Cancel", "No")
 DISMISS_NAMES = ("OK", "Close", "Cancel", "No")  # what closes a message, in this order
+MESSAGE_ROLES = frozenset({"Dialog", "Alert"})
 POLL = 0.1  # s between two looks at the app's windows
 ENABLE_WAIT = 1.5  # s the accept button may take to be enabled once the path is in its field
 REVEAL_WAIT = 2.0  # s the location field may take to show after ctrl+L
@@ -50,6 +51,7 @@ class Message:
     window: WindowInfo
     text: str
     buttons: dict[str, Node]
+    dialog: bool = True  # a dialog or alert; else a window of its own (LibreOffice opens a file in one)
 
     @property
     def asks_to_replace(self) -> bool:
@@ -148,7 +150,7 @@ def message(backend: Backend, window: WindowInfo) -> Message:
     nodes = backend.snapshot(window).nodes
     texts = [n.name.strip() for n in nodes if n.role == "Text" and n.name.strip() and _shown(n)]
     text = " ".join(dict.fromkeys(texts)) or window.title
-    return Message(window, text, _buttons(nodes))
+    return Message(window, text, _buttons(nodes), bool(nodes) and nodes[0].role in MESSAGE_ROLES)
 
 
 def dismiss(backend: Backend, note: Message) -> str:

@@ -4,8 +4,8 @@ call, checked in the app (its window title, read by wmctrl) and on disk (the fil
 Round 2 of the agent trial (issue 39, item 4): each file dialog took an agent 4+ calls —
 ctrl+o, ctrl+l, the path into the location field, a click on Open (Enter in a GTK chooser's
 location or Name field left the dialog open), then a state to see what happened. On Mousepad
-(GTK 3, the trial's mousepad-open and mousepad-save-as), Geany (GTK 3) and FeatherPad (Qt 5),
-through the one-shot CLI, the session's daemon and MCP.
+(GTK 3, the trial's mousepad-open and mousepad-save-as), Geany (GTK 3), FeatherPad (Qt 5) and
+LibreOffice (its GTK plugin), through the one-shot CLI, the session's daemon and MCP.
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
+from benchmarks.agent_trial import odf
 
 from tests.conftest import start_app, stop_app, wait_for_window, window_gone
+from tests.e2e.test_geany import geany  # noqa: F401  (a fixture: Geany on notes.txt in a fresh home)
+from tests.e2e.test_libreoffice import start_soffice
 from tests.e2e.test_mcp import run_client
 from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
 from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
@@ -179,3 +183,40 @@ def test_choose_file_through_mcp(desktop, tmp_path):
         assert "mcp-note.txt" in wait_title(desktop, "Mousepad")
     finally:
         stop_app(proc)
+
+
+def test_libreoffice_gtk_dialog_opens_into_a_new_window_and_replaces_when_asked(desktop, tmp_path, winctl):
+    """LibreOffice with its GTK plugin: the file opens in a window of its own (a new window is
+    not a message: it was taken for one); over an existing file, with --overwrite, its "replace?"
+    question — titled "Save" like the dialog under it, whose texts were read for it — is
+    answered Yes, and the file on disk is the document saved again."""
+    first = odf.write_text_document(tmp_path / "first.odt", ["first"])
+    other = odf.write_text_document(tmp_path / "other.odt", ["the other one"])
+    there = odf.write_text_document(tmp_path / "there.odt", ["to be replaced"])
+    proc = start_soffice(desktop, tmp_path, "--writer", str(first), title="first.odt - LibreOffice Writer")
+    try:
+        winctl("focus", "first.odt - LibreOffice Writer")
+        out = winctl("choose-file", str(other), "--keys", "ctrl+o", "--timeout", "30").out
+        assert f"opened {other}" in out, out
+        wait_title(desktop, "other.odt - LibreOffice Writer")
+        before = os.stat(there).st_mtime_ns
+        out = winctl("choose-file", str(there), "--keys", "ctrl+shift+s", "--overwrite", "--timeout", "30").out
+        assert f"saved {there}" in out and "the app asked to replace the file: replaced" in out, out
+        assert os.stat(there).st_mtime_ns != before
+        with zipfile.ZipFile(there) as saved:
+            assert b"the other one" in saved.read("content.xml")
+        assert "there.odt" in wait_title(desktop, "there.odt")
+    finally:
+        stop_app(proc)
+        subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
+
+
+def test_geany_opens_by_path(desktop, tmp_path, winctl, geany):  # noqa: F811
+    """Geany's GTK 3 chooser (ctrl+o): the file opens in a tab, and the title names it."""
+    wanted = tmp_path / "deep" / "g1.txt"
+    wanted.parent.mkdir()
+    wanted.write_text("other file\n")
+    winctl("focus", geany)
+    out = winctl("choose-file", str(wanted), "--keys", "ctrl+o").out
+    assert f"opened {wanted}" in out, out
+    assert wait_title(desktop, "g1.txt").startswith("g1.txt")

@@ -14,12 +14,13 @@ from winactions import file_dialogs as fd
 from winactions.backends.base import Backend
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
-from winactions.errors import ActionFailed, InvalidInput, NotFound, WinctlError, shown
+from winactions.errors import ActionFailed, AppBusy, InvalidInput, NotFound, WinctlError, shown
 from winactions.files import Stamp, stamp
 from winactions.keys import parse_keys
 from winactions.model import Node, WindowInfo
 
 OPEN_WAIT = 5.0  # s a dialog opened by --keys may take to show
+TITLE_WAIT = 2.0  # s a saved file's window may take to be named after it
 NO_FOLDER_WAIT = 1.0  # s to wait for a message once a save into a missing folder closed its dialog
 
 
@@ -49,6 +50,7 @@ class Watch:
     overwrite: bool
     seen: set[str] = field(default_factory=set)  # the app's windows before the button was pressed
     notes: list[str] = field(default_factory=list)
+    written: float | None = None  # when the saved file was first seen written (monotonic)
 
     @property
     def verb(self) -> str:
@@ -153,10 +155,13 @@ def _outcome(watch: Watch, timeout: float) -> WindowInfo:
     pid = watch.dialog.window.pid
     while True:
         windows = fd.app_windows(watch.backend, pid)
-        new = [w for w in windows if w.id not in watch.seen]
-        if new:
-            _answer(watch, fd.message(watch.backend, next((w for w in new if w.active), new[-1])))
-        elif all(w.id != watch.dialog.window.id for w in windows):
+        for window in [w for w in windows if w.id not in watch.seen]:
+            note = _read(watch.backend, window)
+            if note is not None and note.dialog:
+                _answer(watch, note)
+            elif note is not None:
+                watch.seen.add(window.id)  # a window of its own: where the file opened (LibreOffice)
+        if all(w.id != watch.dialog.window.id for w in windows) and all(w.id in watch.seen for w in windows):
             done = _checked(watch, windows)
             if done is not None:
                 return done
@@ -165,6 +170,14 @@ def _outcome(watch: Watch, timeout: float) -> WindowInfo:
         if time.monotonic() >= deadline:
             raise _unfinished(watch, windows, timeout)
         time.sleep(fd.POLL)
+
+
+def _read(backend: Backend, window: WindowInfo) -> fd.Message | None:
+    """What a new window of the app says; None while its tree is not there yet."""
+    try:
+        return fd.message(backend, window)
+    except (NotFound, AppBusy):
+        return None
 
 
 def _answer(watch: Watch, note: fd.Message) -> None:
@@ -203,6 +216,9 @@ def _checked(watch: Watch, windows: list[WindowInfo]) -> WindowInfo | None:
     if watch.dialog.saves and watch.local:
         now = stamp_of(watch.path)
         if now is None or now == watch.before:
+            return None
+        watch.written = watch.written or time.monotonic()
+        if naming is None and time.monotonic() - watch.written < TITLE_WAIT:  # the title follows the file
             return None
         return naming or next((w for w in windows if w.active), windows[0] if windows else watch.dialog.window)
     return naming
