@@ -191,12 +191,14 @@ def _answer(watch: Watch, note: fd.Message) -> None:
                 fd.press(watch.backend, button)
                 watch.notes.append("the app asked to replace the file: replaced")
                 return
+            raise ActionFailed(f"the app asks {shown(note.text, 200)} and has no {'/'.join(fd.REPLACE_NAMES)} "
+                               f"button: left unanswered; {watch.still_open}",
+                               hint=f"its buttons: {', '.join(note.buttons) or 'none'}: answer it with `winctl click`")
         declined = note.button(fd.DECLINE_NAMES)
         if declined is not None:
             fd.press(watch.backend, declined)
-        raise ActionFailed(f"the app asks {shown(note.text, 200)}: "
-                           + (f'answered "{declined.name}"; ' if declined else "left unanswered; ")
-                           + watch.still_open,
+        answered = f'answered "{declined.name}"' if declined else "left unanswered"
+        raise ActionFailed(f"the app asks {shown(note.text, 200)}: {answered}; {watch.still_open}",
                            hint="add --overwrite to replace the file, or choose another path")
     said = fd.dismiss(watch.backend, note)
     if watch.dialog.saves and watch.local and watch.before != stamp_of(watch.path):
@@ -212,7 +214,8 @@ def _answer(watch: Watch, note: fd.Message) -> None:
 def _checked(watch: Watch, windows: list[WindowInfo]) -> WindowInfo | None:
     """The app's window naming the file (for a save: once the file is written), else None."""
     name = PurePath(watch.path).name
-    naming = next((w for w in windows if name in w.title), None)
+    naming = next((w for w in windows if watch.path in w.title), None) \
+        or next((w for w in windows if name in w.title), None)  # the whole path where the title has it
     if watch.dialog.saves and watch.local:
         now = stamp_of(watch.path)
         if now is None or now == watch.before:
