@@ -41,7 +41,7 @@ class FileDialog:
 
     @property
     def saves(self) -> bool:
-        return self.accept.name in SAVE_NAMES
+        return self.accept.name.replace("_", "") in SAVE_NAMES
 
 
 @dataclass(frozen=True)
