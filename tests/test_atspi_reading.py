@@ -73,3 +73,31 @@ def test_a_cell_address_gives_its_place_and_back():
         assert _place(_address(row, col)) == (row, col)
     assert _place("$B$12") == (11, 1)
     assert _place("Sheet1") is None and _place("") is None
+
+
+def test_a_message_window_titled_as_its_app_is_not_the_app_s_main_frame():
+    """Mousepad's "Failed to open the document." window is titled "Mousepad" by X and is an alert
+    named "Error" on the bus. The main frame "a.txt - Mousepad" holds that title and won on it,
+    far from the message and twice its size: `state` and `choose-file` read the main window in
+    the message's place. A name counts for a frame no bigger than the window."""
+    ALERT = 2
+    message = Rect.from_xywh(385, 379, 512, 95)
+    main = _frame_score(raw(FRAME, "a.txt - Mousepad", (319, 147, 642, 505)), "Mousepad", message, own=True)
+    alert = _frame_score(raw(ALERT, "Error", (384, 359, 514, 116)), "Mousepad", message, own=True)
+    assert main is not None and alert is not None and alert < main
+    # a frame of about the window's size still wins by the title it holds
+    assert _frame_score(raw(FRAME, "a.txt - Mousepad", (384, 359, 514, 116)), "Mousepad", message, own=True) == 1044
+
+
+def test_a_question_titled_as_the_dialog_under_it_is_not_that_dialog():
+    """LibreOffice's "replace the file?" question and its file dialog are both titled "Save" by X;
+    on the bus the dialog is named "Save" and the question is an alert named "Question". The
+    dialog won on its name, far bigger than the question: `choose-file --overwrite` read the
+    dialog's texts as the question and pressed the dialog's Cancel. A name counts for a frame no
+    bigger than the window (smaller is logical pixels: GTK under GDK_SCALE=2, Java at uiScale 2)."""
+    ALERT, DIALOG = 2, 19
+    question = Rect.from_xywh(372, 352, 540, 150)
+    dialog = _frame_score(raw(DIALOG, "Save", (78, 0, 1126, 800)), "Save", question, own=True)
+    alert = _frame_score(raw(ALERT, "Question", (371, 332, 542, 171)), "Save", question, own=True)
+    assert dialog is not None and alert is not None and alert < dialog
+    assert _frame_score(raw(DIALOG, "Save", (186, 176, 270, 75)), "Save", question, own=True) == 186 + 176 + 270 + 75

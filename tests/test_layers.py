@@ -31,6 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "backends": {"errors", "keys", "model"},
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
+    "file_dialogs": {"backends", "errors", "keys", "model"},  # a toolkit's Open/Save dialog, read and driven
     "marks": {"model"},  # label placement: geometry only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
     "llm": {"errors", "model"},
@@ -40,8 +41,9 @@ ALLOWED: dict[str, set[str]] = {
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
-    "commands": {"agent", "backends", "errors", "execution", "extras", "keys", "llm", "locate", "marks", "model",
-                 "options", "outputs", "perception", "progress", "screenshots", "session", "text_entry"},
+    "commands": {"agent", "backends", "errors", "execution", "extras", "file_dialogs", "files", "keys", "llm",
+                 "locate", "marks", "model", "options", "outputs", "perception", "progress", "screenshots",
+                 "session", "text_entry"},
     "render": {"commands", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},

@@ -232,6 +232,7 @@ def load_commands() -> dict[str, Command]:
         act,
         batch,
         binding,
+        choosing,
         device,
         find,
         locate,

@@ -20,8 +20,10 @@ PROFILES: dict[str, frozenset[str]] = {
     "vision": frozenset({"locate", "locate-cache", "match", "verify-location", "zoom", "screenshot", "get rect",
                          "click-at", "drag-at", "scroll-at", "mouse-down", "mouse-up", "mouse-move", "cursor",
                          "hold-key"}),
-    # windows and apps: start, close, move, bind for background input
-    "windows": frozenset({"windows", "focus", "launch", "close", "window", "bind-window", "clipboard"}),
+    # windows and apps: start, close, move, bind for background input, open and save files
+    # (choose-file: core has ~100 bytes of its 15 KB left)
+    "windows": frozenset({"windows", "focus", "launch", "close", "window", "bind-window", "clipboard",
+                          "choose-file"}),
     # a phone's gestures and apps (`winctl mcp --device SERIAL --tools core,phone`)
     "phone": frozenset({"swipe", "long-press", "go-home", "launch", "devices"}),
     # a task in words, planned and done by the task runner; a recorded run replayed

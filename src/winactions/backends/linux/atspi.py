@@ -2055,14 +2055,16 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     another app's, and every maximized window has the same place — `state` listed the other
     app's elements as the window's. GTK 4.8 gives its file dialogs the role "filler": a top-level element of
     the window's own process named as the window is one (else `state` read the app's main
-    window under the dialog's title)."""
+    window under the dialog's title). A name counts only for a frame no bigger than the window
+    (a message titled as its app or as the dialog under it is not that bigger frame)."""
     native, ctype = role_of(raw.role_number)
     if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog") \
             and not (own and title and raw.name == title):
         return None
     if not own and not (title and title in raw.name):
         return None
-    score = 0.0 if raw.name == title else (1000.0 if title and title in raw.name else 5000.0)
+    sized = _no_bigger(raw.extents, rect)
+    score = 0.0 if raw.name == title and sized else (1000.0 if title and title in raw.name and sized else 5000.0)
     if rect is not None and raw.extents is not None:
         x, y, w, h = raw.extents
         apart = abs(x - rect.left) + abs(y - rect.top) + abs(w - rect.width) + abs(h - rect.height)
@@ -2074,6 +2076,15 @@ def _frame_score(raw: _Raw, title: str, rect: Rect | None, own: bool = False) ->
     if score >= 5000.0 + 2000.0 and not own:
         return None
     return score
+
+
+def _no_bigger(extents: tuple[int, int, int, int] | None, rect: Rect | None) -> bool:
+    """Whether a frame is no bigger than the window (give or take its decorations). An app may
+    report it smaller (logical pixels: GTK under GDK_SCALE, Java at uiScale 2), never much
+    bigger; unknown on either side: taken as so."""
+    if extents is None or rect is None:
+        return True
+    return extents[2] <= rect.width + OTHER_PROCESS_SLACK and extents[3] <= rect.height + OTHER_PROCESS_SLACK
 
 
 def _stalled(doing: str, stall: float | None, timeout: float, slow: str = "") -> AppBusy:
