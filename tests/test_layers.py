@@ -32,6 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
     "marks": {"model"},  # label placement: geometry only
+    "compact": {"model"},  # what of a state fits its budget: targets only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
     "llm": {"errors", "model"},
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress"},
@@ -40,9 +41,9 @@ ALLOWED: dict[str, set[str]] = {
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
-    "commands": {"agent", "backends", "errors", "execution", "extras", "keys", "llm", "locate", "marks", "model",
-                 "options", "outputs", "perception", "progress", "screenshots", "session", "text_entry"},
-    "render": {"commands", "errors", "model"},
+    "commands": {"agent", "backends", "compact", "errors", "execution", "extras", "keys", "llm", "locate", "marks",
+                 "model", "options", "outputs", "perception", "progress", "screenshots", "session", "text_entry"},
+    "render": {"commands", "compact", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
     "agent": {"errors", "llm", "locate", "model"},
