@@ -100,3 +100,13 @@ def test_a_small_window_costs_less_than_its_picture():
     text = text_of(ui)
     assert compact.tokens(text) < 400 * 200 // 750, text
     assert '[200] [Edit] "Display" value="42" focused' in text
+
+
+def test_what_must_stay_is_printed_even_over_the_budget():
+    """The focused element and its ancestors are never left out: a chain of them longer than
+    the budget is printed whole (the cut stops when nothing more may go)."""
+    chain = [Target(id=i, type="Pane", name=f"Pane number {i}", parent_id=i - 1 if i > 1 else None)
+             for i in range(1, 60)]
+    chain.append(Target(id=60, type="Edit", name="Here", parent_id=59, states=["focused"]))
+    text = text_of(UIState(window=SMALL, timestamp="now", targets=chain))
+    assert all(f"[{i}] [Pane]" in text for i in range(1, 60)) and '[60] [Edit] "Here"' in text

@@ -116,8 +116,11 @@ def fit(targets: list[Target], limit: int | None, line_of: Callable[[Target], st
         if cost() <= limit:
             break
         step()
-    if cost() > limit:
-        _cut_tail(tree, plan, lambda: cost() <= limit)
+    cut = 0
+    while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of)):
+        cut += more
+    if cut:
+        plan.tail.append(f"({cut} more elements not listed — `winctl find TEXT` finds one)")
     plan.tail.append(summary.format(hidden=len(plan.hidden)))
     return body(targets, plan, line_of)
 
@@ -293,21 +296,21 @@ def _menus(tree: _Tree, plan: Plan) -> None:
             f"  (menus {_names((m.name for m in menus[1:]), limit=200)} — `winctl click NAME`)")
 
 
-def _cut_tail(tree: _Tree, plan: Plan, fits: Callable[[], bool]) -> None:
+def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str]) -> int:
     """Leave out elements, the least useful first and from the end (`_rank`; never the
-    focused one and its ancestors), until it fits."""
+    focused one and its ancestors), until `over` bytes fewer are printed; how many."""
     order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept),
                    key=_rank)  # stable: from the end within a rank
     left = 0
     for t in order:
-        if fits():
+        if over <= 0:
             break
+        shown = plan.instead.pop(t.id, None) or [line_of(t)]
+        shown += plan.after.pop(t.id, [])
+        over -= sum(len(line.encode()) + 1 for line in shown)
         plan.hidden.add(t.id)
-        plan.instead.pop(t.id, None)
-        plan.after.pop(t.id, None)
         left += 1
-    if left:
-        plan.tail.append(f"({left} more elements not listed — `winctl find TEXT` finds one)")
+    return left
 
 
 def _rank(t: Target) -> int:
