@@ -107,16 +107,16 @@ def fit(targets: list[Target], limit: int | None, line_of: Callable[[Target], st
         lambda: _button_runs(tree, plan, names=False),
         lambda: _menus(tree, plan),
     ]
-    summary = (f"({{hidden}} of {len(targets)} elements summarized to fit half a picture; all ids work "
-               "(`winctl click ID` or NAME); every line: `winctl state --all`)")
+    summary = f"({{hidden}} of {len(targets)} elements summarized, their ids work; every line: `winctl state --all`)"
     if cost() <= limit:
         return body(targets, plan, line_of)
-    limit -= tokens(summary) + 30  # it is said once anything is left out, with what `_cut_tail` says
+    limit -= tokens(summary) + 1  # it is said once anything is left out
     for step in steps:
         if cost() <= limit:
             break
         step()
     cut = 0
+    limit -= 15 if cost() > limit else 0  # what `_cut_tail` says
     while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of)):
         cut += more
     if cut:
@@ -248,18 +248,31 @@ def _noise(tree: _Tree, plan: Plan) -> None:
 
 
 def _button_runs(tree: _Tree, plan: Plan, names: bool) -> None:
-    """Runs of BUTTON_RUN or more buttons under one parent (a toolbar's, a sidebar's) as one
-    line in the first one's place: their names (with `names` False, runs already collapsed
-    say only their count), how to click one by name, how to list them."""
+    """Runs of BUTTON_RUN or more buttons side by side under one parent (a toolbar's, a
+    keypad's; elements left out do not break a run) as one line in the first one's place:
+    their names (with `names` False, runs already collapsed say only their count), how to
+    click one by name, how to list them."""
     if names:
-        for kids in tree.children.values():
-            run = [k for k in kids if k.type in BUTTON_TYPES and k.id not in tree.kept and k.id not in plan.hidden]
-            if len(run) >= BUTTON_RUN:
+        for kids in [*tree.children.values(), [t for t in tree.targets if t.parent_id not in tree.by_id]]:
+            for run in _runs(kids, tree, plan):
                 plan.runs[run[0].id] = run
                 plan.hidden.update(k.id for k in run)
     for first, run in plan.runs.items():
         what = f"{len(run)} buttons" + (f": {_names(k.name for k in run)}" if names else "")
-        plan.after[first] = [f"  ({what} — `winctl click NAME`; list: `winctl state --scope {run[0].parent_id}`)"]
+        parent = run[0].parent_id
+        listed = f"`winctl state --scope {parent}`" if parent in tree.by_id else "`winctl state --all`"
+        plan.after[first] = [f"  ({what} — `winctl click NAME`; list: {listed})"]
+
+
+def _runs(kids: list[Target], tree: _Tree, plan: Plan) -> list[list[Target]]:
+    """The runs of at least BUTTON_RUN buttons among siblings, none kept or left out already."""
+    runs: list[list[Target]] = [[]]
+    for k in kids:
+        if k.type in BUTTON_TYPES and k.id not in tree.kept and k.id not in plan.hidden:
+            runs[-1].append(k)
+        elif k.id not in plan.hidden and runs[-1]:
+            runs.append([])
+    return [run for run in runs if len(run) >= BUTTON_RUN]
 
 
 def _long_lists(tree: _Tree, plan: Plan) -> None:
