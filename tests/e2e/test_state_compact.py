@@ -31,7 +31,7 @@ ROW = re.compile(r"^  (\d+): (.*)$")
 
 @pytest.fixture
 def invoices(desktop, tmp_path, winctl):
-    """A 300-invoice sheet in Calc, maximized (over 1000×700 on the test screen)."""
+    """A 300-invoice sheet in Calc, 1280×800 (the trial's screen, maximized)."""
     data = tmp_path / "invoices.csv"
     rows = [["Invoice", "Customer", "Amount", "Status"]] + [
         [f"INV-{r:04d}", CUSTOMERS[r % 4], str(100 + 37 * r % 900), "Paid" if r % 3 == 0 else "Open"]
@@ -41,7 +41,8 @@ def invoices(desktop, tmp_path, winctl):
     proc = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1",
                          str(data), title=TITLE)
     winctl("focus", TITLE)
-    winctl("window", "maximize")
+    winctl("window", "restore")  # LibreOffice opens maximized on the test's 1920×1080 screen
+    winctl("window", "move", "0", "0", "1280", "800")  # the trial's laptop screen, as a maximized window
     time.sleep(1.5)  # the frame settles into its new size
     yield data, rows
     subprocess.run([WINCTL, "session", "close", "--all"], env=winctl.env, capture_output=True, timeout=60)
