@@ -8,6 +8,8 @@ and the sheet read as its grid of rows.
 
 from __future__ import annotations
 
+import re
+
 from winactions import compact
 from winactions.commands.results import StateResult
 from winactions.model import Rect, Target, UIState, WindowInfo
@@ -110,3 +112,25 @@ def test_what_must_stay_is_printed_even_over_the_budget():
     chain.append(Target(id=60, type="Edit", name="Here", parent_id=59, states=["focused"]))
     text = text_of(UIState(window=SMALL, timestamp="now", targets=chain))
     assert all(f"[{i}] [Pane]" in text for i in range(1, 60)) and '[60] [Edit] "Here"' in text
+
+
+def test_a_grid_too_long_for_the_budget_keeps_its_first_rows_and_counts_the_others():
+    """A sheet of 40 rows of 12 long cells in a 1280×800 window: its rows alone cost more than
+    half the picture; the grid keeps its header and first rows and says how to read the rest."""
+    cells = [Target(id=100 + 12 * r + c, type="DataItem", name=f"{COLUMNS[c]}{r + 1}", cell=(r, c), parent_id=1,
+                    value=f"a long text in row {r + 1} col {c + 1}") for r in range(40) for c in range(12)]
+    ui = UIState(window=BIG, timestamp="now", targets=[Target(id=1, type="Table", name="Sheet Sheet1"), *cells])
+    text = text_of(ui)
+    assert compact.tokens(text) <= 1280 * 800 // 750 // 2, compact.tokens(text)
+    assert "  1: a long text in row 1 col 1 |" in text and "  40: " not in text
+    assert re.search(r"\(\d+ more rows in view, to row 40: `winctl get text A40` reads a cell", text), text
+
+
+def test_a_long_list_keeps_the_rows_around_the_selected_one():
+    rows = [Target(id=10 + i, type="ListItem", name=f"file-{i:03}.txt with a long description of it", parent_id=1,
+                   states=["selected"] if i == 50 else []) for i in range(120)]
+    window = WindowInfo(id="0x3", title="Open File", rect=Rect(left=0, top=0, right=800, bottom=600))
+    ui = UIState(window=window, timestamp="now", targets=[Target(id=1, type="List", name="Files"), *rows])
+    text = text_of(ui)
+    assert "file-050.txt" in text and "file-000.txt" not in text and "file-119.txt" not in text, text
+    assert "more rows of [1]: `winctl find TEXT`, `winctl state --scope 1`" in text

@@ -70,6 +70,7 @@ class Plan:
     instead: dict[int, list[str]] = field(default_factory=dict)
     tail: list[str] = field(default_factory=list)
     runs: dict[int, list[Target]] = field(default_factory=dict)  # buttons collapsed, by their first one's id
+    grids: dict[int, tuple[Target, list[Target], int]] = field(default_factory=dict)  # table, cells, rows shown
 
     @property
     def changed(self) -> bool:
@@ -115,6 +116,8 @@ def fit(targets: list[Target], limit: int | None, line_of: Callable[[Target], st
         if cost() <= limit:
             break
         step()
+    while cost() > limit and _shorter_grids(plan):
+        pass
     cut = 0
     limit -= 15 if cost() > limit else 0  # what `_cut_tail` says
     while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of)):
@@ -167,13 +170,27 @@ def _grids(tree: _Tree, plan: Plan) -> None:
         cells = [c for c in tree.children.get(t.id, []) if c.cell is not None]
         if t.type in LIST_TYPES and cells and t.id not in plan.hidden:
             plan.instead[t.id] = grid_lines(t, cells)
+            plan.grids[t.id] = (t, cells, len(cells))
             plan.hidden.update(c.id for c in cells)
 
 
-def grid_lines(table: Target, cells: list[Target]) -> list[str]:
+def _shorter_grids(plan: Plan) -> bool:
+    """Each grid with half as many rows (at least 2); whether any got shorter."""
+    shorter = False
+    for table_id, (table, cells, rows) in list(plan.grids.items()):
+        if rows > 2 and table_id in plan.instead:
+            rows = min(rows, len({c.cell[0] for c in cells if c.cell is not None})) // 2
+            plan.grids[table_id] = (table, cells, max(rows, 2))
+            plan.instead[table_id] = grid_lines(table, cells, max(rows, 2))
+            shorter = True
+    return shorter
+
+
+def grid_lines(table: Target, cells: list[Target], max_rows: int | None = None) -> list[str]:
     """A table's cells in view as rows: a header line (the address range, the columns holding
     data, the focused cell) and `ROW: text | text | …` per row; trailing empty cells, empty
-    columns and empty rows dropped; a cell whose text was not read shown as `?`."""
+    columns and empty rows dropped; a cell whose text was not read shown as `?`; at most
+    `max_rows` rows, the others counted."""
     places: dict[tuple[int, int], Target] = {c.cell: c for c in cells if c.cell is not None}
     rows = sorted({r for r, _ in places})
     cols = sorted({c for _, c in places})
@@ -204,7 +221,12 @@ def grid_lines(table: Target, cells: list[Target]) -> list[str]:
     while body_rows and body_rows[-1] == "":
         body_rows.pop()
     empty = [i for i, line in enumerate(body_rows) if not line]
-    lines.extend(line for line in body_rows if line)
+    full = [line for line in body_rows if line]
+    lines.extend(full[:max_rows])
+    if max_rows is not None and len(full) > max_rows:
+        lines.append(f"  ({len(full) - max_rows} more rows in view, to row {_row_label(rows[-1], places)}: "
+                     f"`winctl get text A{_row_label(rows[-1], places)}` reads a cell, "
+                     f"`winctl state --scope {table.id}` lists them)")
     if empty:
         lines.append(f"  ({len(empty)} empty rows not listed)")
     if any(p[1] <= last_col for p in unread):
@@ -288,6 +310,7 @@ def _long_lists(tree: _Tree, plan: Plan) -> None:
         centre = marked[0] if marked else 0
         start = max(0, min(centre - LIST_KEEP // 2, len(rows) - LIST_KEEP))
         kept = {k.id for k in rows[start:start + LIST_KEEP]}
+        tree.kept.add(rows[centre].id)  # the row the user is on stays, whatever is cut later
         gone = [k for k in rows if k.id not in kept]
         plan.hidden.update(k.id for k in gone)
         last = rows[min(start + LIST_KEEP, len(rows)) - 1].id
