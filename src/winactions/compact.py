@@ -111,17 +111,18 @@ def fit(targets: list[Target], limit: int | None, line_of: Callable[[Target], st
     summary = f"({{hidden}} of {len(targets)} elements summarized, their ids work; every line: `winctl state --all`)"
     if cost() <= limit:
         return body(targets, plan, line_of)
-    limit -= tokens(summary) + 1  # it is said once anything is left out
+    limit -= tokens(summary) + 3  # it is said once anything is left out (and the newlines around it)
     for step in steps:
         if cost() <= limit:
             break
         step()
-    while cost() > limit and _shorter_grids(plan):
-        pass
     cut = 0
-    limit -= 15 if cost() > limit else 0  # what `_cut_tail` says
-    while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of)):
-        cut += more
+    limit -= 20 if cost() > limit else 0  # what `_cut_tail` says
+    for most in (2, 3):  # lines of rank 2 and lower go before a grid's rows; then grids, then the rest
+        while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of, most)):
+            cut += more
+        while most == 2 and cost() > limit and _shorter_grids(plan):
+            pass
     if cut:
         plan.tail.append(f"({cut} more elements not listed — `winctl find TEXT` finds one)")
     plan.tail.append(summary.format(hidden=len(plan.hidden)))
@@ -175,13 +176,14 @@ def _grids(tree: _Tree, plan: Plan) -> None:
 
 
 def _shorter_grids(plan: Plan) -> bool:
-    """Each grid with half as many rows (at least 2); whether any got shorter."""
+    """Each grid with an eighth fewer rows (at least 2 kept); whether any got shorter."""
     shorter = False
     for table_id, (table, cells, rows) in list(plan.grids.items()):
+        rows = min(rows, len({c.cell[0] for c in cells if c.cell is not None}))
         if rows > 2 and table_id in plan.instead:
-            rows = min(rows, len({c.cell[0] for c in cells if c.cell is not None})) // 2
-            plan.grids[table_id] = (table, cells, max(rows, 2))
-            plan.instead[table_id] = grid_lines(table, cells, max(rows, 2))
+            rows = max(2, rows - max(1, rows // 8))
+            plan.grids[table_id] = (table, cells, rows)
+            plan.instead[table_id] = grid_lines(table, cells, rows)
             shorter = True
     return shorter
 
@@ -332,11 +334,11 @@ def _menus(tree: _Tree, plan: Plan) -> None:
             f"  (menus {_names((m.name for m in menus[1:]), limit=200)} — `winctl click NAME`)")
 
 
-def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str]) -> int:
-    """Leave out elements, the least useful first and from the end (`_rank`; never the
-    focused one and its ancestors), until `over` bytes fewer are printed; how many."""
-    order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept),
-                   key=_rank)  # stable: from the end within a rank
+def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str], most: int = 3) -> int:
+    """Leave out elements of `_rank` up to `most`, the least useful first and from the end
+    (never the focused one and its ancestors), until `over` bytes fewer are printed; how many."""
+    order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept
+                    and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
     left = 0
     for t in order:
         if over <= 0:
