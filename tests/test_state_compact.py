@@ -134,3 +134,17 @@ def test_a_long_list_keeps_the_rows_around_the_selected_one():
     text = text_of(ui)
     assert "file-050.txt" in text and "file-000.txt" not in text and "file-119.txt" not in text, text
     assert "more rows of [1]: `winctl find TEXT`, `winctl state --scope 1`" in text
+
+
+def test_an_open_menus_items_are_never_collapsed_into_the_menu_line():
+    """The menu bar's menus go on one line when over budget; the items of a menu that is open
+    (listed first, on top) are what the next click is for: each keeps its line."""
+    items = [Target(id=1 + i, type="MenuItem", name=f"Item {i}", parent_id=100) for i in range(8)]
+    menus = [Target(id=200 + i, type="Menu", name=f"Menu {i}", parent_id=300) for i in range(12)]
+    filler = [Target(id=400 + i, type="Text", name=f"a label that is long enough to cost {i}") for i in range(60)]
+    window = WindowInfo(id="0x3", title="Editor", rect=Rect(left=0, top=0, right=800, bottom=600))
+    ui = UIState(window=window, timestamp="now", targets=[*items, Target(id=300, type="MenuBar", name="Menus"),
+                                                          *menus, *filler])
+    text = text_of(ui)
+    assert all(f'[{1 + i}] [MenuItem] "Item {i}"' in text for i in range(8)), text
+    assert "(menus Menu 1, Menu 2," in text, text

@@ -25,8 +25,6 @@ SMALL_SHARE = 0.9  # a smaller one: less than its picture
 BUTTON_TYPES = frozenset({"Button", "ToggleButton", "MenuButton", "SplitButton", "CheckBox", "RadioButton"})
 NOISE_TYPES = frozenset({"Separator", "Pane", "SplitPane", "Group", "Filler", "Tab", "Panel", "ScrollBar"})
 LIST_TYPES = frozenset({"List", "Tree", "Table", "DataGrid", "ListBox", "TreeView"})
-ITEM_TYPES = frozenset({"ListItem", "TreeItem", "DataItem", "Row", "TableRow", "Cell", "TableCell"})
-MENU_TYPES = frozenset({"Menu", "MenuItem"})
 FIELD_TYPES = frozenset({"Edit", "ComboBox", "Spinner", "Slider", "Document"})
 BUTTON_RUN = 4  # this many buttons side by side are a toolbar's worth: collapsed together
 LIST_KEEP = 6  # rows of a long list kept around the focused or selected one
@@ -71,10 +69,6 @@ class Plan:
     tail: list[str] = field(default_factory=list)
     runs: dict[int, list[Target]] = field(default_factory=dict)  # buttons collapsed, by their first one's id
     grids: dict[int, tuple[Target, list[Target], int]] = field(default_factory=dict)  # table, cells, rows shown
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.hidden or self.after or self.instead or self.tail)
 
 
 def body(targets: list[Target], plan: Plan, line_of: Callable[[Target], str]) -> list[str]:
@@ -140,10 +134,13 @@ class _Tree:
             if t.parent_id is not None:
                 self.children.setdefault(t.parent_id, []).append(t)
         focused = [t for t in targets if "focused" in t.states]
-        self.kept: set[int] = set()  # the focused element, its ancestors and its siblings
+        self.kept: set[int] = set()  # the focused element, its ancestors and its neighbours
         for f in focused:
             self.kept.add(f.id)
             self.kept.update(self.ancestors(f))
+            siblings = self.children.get(f.parent_id, []) if f.parent_id is not None else []
+            at = siblings.index(f) if f in siblings else -1
+            self.kept.update(s.id for s in siblings[max(at - 1, 0):at + 2] if at >= 0)
 
     def ancestors(self, t: Target) -> list[int]:
         found: list[int] = []
@@ -321,10 +318,11 @@ def _long_lists(tree: _Tree, plan: Plan) -> None:
 
 
 def _menus(tree: _Tree, plan: Plan) -> None:
-    """A menu bar's menus as one line after the bar (or the first menu) with their names."""
+    """A menu bar's menus as one line after the first with their names (an open menu's items
+    stay: they are what the next click is for)."""
     by_parent: dict[int | None, list[Target]] = {}
     for t in tree.targets:
-        if t.type in MENU_TYPES and t.id not in plan.hidden and t.id not in tree.kept:
+        if t.type == "Menu" and t.id not in plan.hidden and t.id not in tree.kept:
             by_parent.setdefault(t.parent_id, []).append(t)
     for menus in by_parent.values():
         if len(menus) < BUTTON_RUN:
