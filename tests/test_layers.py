@@ -33,6 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
     "file_dialogs": {"backends", "errors", "keys", "model"},  # a toolkit's Open/Save dialog, read and driven
     "marks": {"model"},  # label placement: geometry only
+    "compact": {"model"},  # what of a state fits its budget: targets only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
     "llm": {"errors", "model"},
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress"},
@@ -41,10 +42,10 @@ ALLOWED: dict[str, set[str]] = {
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
-    "commands": {"agent", "backends", "errors", "execution", "extras", "file_dialogs", "files", "keys", "llm",
-                 "locate", "marks", "model", "options", "outputs", "perception", "progress", "screenshots",
+    "commands": {"agent", "backends", "compact", "errors", "execution", "extras", "file_dialogs", "files", "keys",
+                 "llm", "locate", "marks", "model", "options", "outputs", "perception", "progress", "screenshots",
                  "session", "text_entry"},
-    "render": {"commands", "errors", "model"},
+    "render": {"commands", "compact", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
     "agent": {"errors", "llm", "locate", "model"},

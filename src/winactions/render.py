@@ -12,6 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
+from winactions import compact
 from winactions.commands.base import Result
 from winactions.commands.results import (
     ActionResult,
@@ -74,12 +75,17 @@ def window_header(state: UIState) -> str:
         " modified" if state.modified else "")
 
 
-def state_text(state: UIState, verbose: bool = False, tree: bool = False, searched: str | None = None) -> str:
-    """A state as text; `searched` (`find`): what was looked for, said when none matched."""
+def state_text(state: UIState, verbose: bool = False, tree: bool = False, searched: str | None = None,
+               budget: int | None = None) -> str:
+    """A state as text; `searched` (`find`): what was looked for, said when none matched;
+    `budget`: the tokens it may cost, what does not fit summarized (`compact.fit`)."""
     lines = [window_header(state)]
-    for t in state.targets:
-        indent = "  " * t.depth if tree else ""
-        lines.append(indent + target_line(t, verbose))
+
+    def line(t: Target) -> str:
+        return ("  " * t.depth if tree else "") + target_line(t, verbose)
+
+    fixed = compact.tokens("\n".join([lines[0], *state.warnings, *state.tiers]))
+    lines.extend(compact.fit(state.targets, budget, line, fixed))
     if not state.targets and searched is not None:
         lines.append(f"(none matched {_safe(searched)}; a sheet's cell is read by its address too: "
                      "`winctl get text B12`)")
@@ -161,7 +167,7 @@ def _body_text(result: Result) -> str:
         assert result.state is not None
         if result.diff is not None:
             return diff_text(result)
-        text = state_text(result.state, result.verbose, result.tree, result.searched)
+        text = state_text(result.state, result.verbose, result.tree, result.searched, result.budget)
         if result.omitted:
             text += f"\n({result.omitted} more elements not listed (--max-elements); their ids stay valid — " \
                     "`winctl state --scope ID` lists one part)"

@@ -116,7 +116,7 @@ def test_a_calc_input_returns_far_fewer_bytes_than_the_whole_sheet(winctl, calc)
     the cell lands in the saved file."""
     data, _ = calc
     c4 = cell(winctl.state(), "C4")
-    whole = len(winctl("state").out.encode())  # what the returned state used to add to the action's line
+    whole = len(winctl("state", "--all").out.encode())  # what the returned state used to add to the action's line
     out = winctl("input", str(c4["id"]), "typed by winctl", "--enter", "--return-state").out
     print(f"calc: whole state {whole} bytes, input --return-state {len(out.encode())} bytes")
     assert "(no previous state" not in out and "another window" not in out, out

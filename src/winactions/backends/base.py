@@ -102,6 +102,9 @@ IN_POPUP = "in_popup"
 # it has no text of its own to select or replace (ctrl+a reaches the program in it as a
 # character). Its value is the platform's name for it.
 TERMINAL = "terminal"
+# A `Node.extra` key a backend sets on a table cell whose place it knows: "ROW,COL", from 0
+# (a spreadsheet's cells, read or placed by row and column): `state` prints the table as rows.
+CELL_PLACE = "cell"
 
 
 def covered_by_window(title: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from winactions import marks, screenshots
+from winactions import compact, marks, screenshots
 from winactions.commands import stateview
 from winactions.commands.base import CLI_ONLY, ID_OR_NAME, Context, OptionalId, OptionalRef, Params, Ref, command
 from winactions.commands.query import element_value
@@ -35,6 +35,8 @@ class StateParams(Params):
     scope: OptionalId = Field(None, description="only this element and the elements under it")
     max_elements: int | None = Field(None, ge=1, description="at most this many elements; says how many were "
                                                              "left out (their ids stay valid)")
+    all: bool = Field(False, description="every element, one line each, however long (by default a big window's "
+                                         "state is summarized to cost at most half a picture of it)")
 
 
 @command("state", StateParams)
@@ -67,8 +69,9 @@ def state(ctx: Context, p: StateParams) -> StateResult:
         return StateResult(state=ui.model_copy(update={"targets": shown}), verbose=p.verbose, tree=p.tree,
                            scope=p.scope, omitted=omitted, diff=cut)
     shown = view[:p.max_elements] if p.max_elements is not None else view
+    whole = p.all or p.scope is not None or p.max_elements is not None  # asked for: printed as asked
     return StateResult(state=ui.model_copy(update={"targets": shown}), verbose=p.verbose, tree=p.tree,
-                       scope=p.scope, omitted=len(view) - len(shown))
+                       scope=p.scope, omitted=len(view) - len(shown), budget=None if whole else compact.budget(ui))
 
 
 def _too_dense(layout: marks.Layout, window: Rect) -> str:

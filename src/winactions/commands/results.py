@@ -22,6 +22,7 @@ class StateResult(Result):
     omitted: int = 0  # elements left out by --max-elements (their ids stay valid)
     diff: StateDiff | None = None  # --diff: what changed since the session's previous state
     searched: str | None = None  # `find`: what was looked for, where (an empty list: none matched)
+    budget: int | None = None  # tokens the text may cost (`compact.fit`); None: every element, one line each
 
 
 class WindowsResult(Result):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from winactions.backends.base import CELL_PLACE
 from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
 
 # Types an agent acts on even when they have no name (an unnamed edit is still an edit).
@@ -184,12 +185,22 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
             parent_id=parent_pos,
             depth=depth,
             handle=node.handle,
+            cell=_cell_place(node),
         ))
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth
         listed.add(node.handle)
         nodes_of.append(i)
     return _menus_first(targets, [in_menu[i] for i in nodes_of])
+
+
+def _cell_place(node: Node) -> tuple[int, int] | None:
+    """A cell's (row, column) as the backend put it in `Node.extra["cell"]` ("ROW,COL")."""
+    place = node.extra.get(CELL_PLACE)
+    if not place:
+        return None
+    row, _, col = place.partition(",")
+    return (int(row), int(col)) if row.isdigit() and col.isdigit() else None
 
 
 def _in_open_menus(snapshot: Snapshot) -> list[bool]:

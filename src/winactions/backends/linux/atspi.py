@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.base import TERMINAL, TextMatch, no_option, option_index
+from winactions.backends.base import CELL_PLACE, TERMINAL, TextMatch, no_option, option_index
 from winactions.backends.linux import a11ybus, table_search
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
@@ -82,7 +82,7 @@ NULL_PATH = "/org/a11y/atspi/null"
 # at most this many real cells of a sheet, and places the others by the real cells' rows and
 # columns ("virtual" cells, resolved to real ones only when acted on); a cell handed out in the
 # last seconds is read again by its path instead of asked for anew (`cell_leases`).
-CELL_READS = 100
+CELL_READS = 150
 CELL_MARK = "#cell:"  # handle suffix of a virtual cell: table handle + "#cell:ROW,COL"
 # A table declaring this many cells is a spreadsheet (Calc: 2**31): its cells are made on demand
 # and kept, so few are read and each is known by its place; a list's cells are read as objects.
@@ -629,7 +629,7 @@ class AtspiClient:
             actions=raw.actions,
             interfaces=raw.interfaces,
             child_count=raw.child_count,
-            extra={TERMINAL: native} if native == "terminal" else {},
+            extra=_extra(raw, native),
         ))
 
     async def _children(self, ref: tuple[str, str]) -> list[tuple[str, str]]:
@@ -728,25 +728,38 @@ class AtspiClient:
             entry.kids = [e for entries in got for e in entries]
 
         async def read_grid(entry: _Entry, grid: tuple[int, int, int, int]) -> None:
-            """Headers and a budget of real cells; the others placed by their row and column."""
+            """Headers and a budget of real cells; the others placed by their row and column.
+            A sheet's first row and column are read first; then the rows' cells of the columns
+            whose first cell holds text (the data's), so the budget goes to text, not blanks."""
             table = entry.raw
             r0, c0, r1, c1 = grid
             width = c1 - c0 + 1
             sheet = table.child_count >= SHEET_CELLS  # each cell read costs the app memory it never frees
-            real = _cells_to_read(grid, min(CELL_READS, budget.remaining()) if sheet else budget.remaining())
-            refs = await self._cells(table.ref, real, range(c0, c1 + 1), sheet)
+            limit = min(CELL_READS, budget.remaining()) if sheet else budget.remaining()
+            real = _cells_to_read(grid, limit, columns=[] if sheet else None)
+            entry.kids = []
+            read: dict[tuple[int, int], _Raw] = {}
             seen: set[tuple[str, str]] = set()
-            jobs: list[Coroutine[Any, Any, list[tuple[int, _Entry]]]] = []
-            keys: list[tuple[int, int] | None] = []
-            for key, ref in refs:
-                if ref is not None and ref not in seen and ref != table.ref:  # merged cells repeat
-                    seen.add(ref)
-                    position = key[1] - c0 - width if key[0] < 0 else (key[0] - r0) * width + key[1] - c0
-                    jobs.append(visit(ref, table, position, True, None, reuse is not None))
-                    keys.append(None if key[0] < 0 else key)
-            done = await asyncio.gather(*jobs)
-            entry.kids = [e for entries in done for e in entries]
-            read = {key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries}
+
+            async def take(cells: list[tuple[int, int]], columns: range) -> None:
+                refs = await self._cells(table.ref, cells, columns, sheet)
+                jobs: list[Coroutine[Any, Any, list[tuple[int, _Entry]]]] = []
+                keys: list[tuple[int, int] | None] = []
+                for key, ref in refs:
+                    if ref is not None and ref not in seen and ref != table.ref:  # merged cells repeat
+                        seen.add(ref)
+                        position = key[1] - c0 - width if key[0] < 0 else (key[0] - r0) * width + key[1] - c0
+                        jobs.append(visit(ref, table, position, True, None, reuse is not None))
+                        keys.append(None if key[0] < 0 else key)
+                done = await asyncio.gather(*jobs)
+                entry.kids = (entry.kids or []) + [e for entries in done for e in entries]
+                read.update({key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries})
+
+            await take(real, range(c0, c1 + 1))
+            if sheet:
+                data = [c for c in range(c0 + 1, c1 + 1) if (r0, c) in read and read[(r0, c)].value]
+                more = [(r, c) for r in range(r0 + 1, r1 + 1) for c in (data or range(c0 + 1, c1 + 1))]
+                await take(more[:max(0, limit - len(real))], range(0))
             if not sheet:  # a list's cells (GTK) keep their objects: a row inserted above moves a
                 return     # cell's place, not its identity
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
@@ -2193,18 +2206,29 @@ def _ref_of(reply: list[Any] | None) -> tuple[str, str] | None:
     return str(dest), str(path)
 
 
-def _cells_to_read(grid: tuple[int, int, int, int], limit: int) -> list[tuple[int, int]]:
+def _cells_to_read(grid: tuple[int, int, int, int], limit: int,
+                   columns: list[int] | None = None) -> list[tuple[int, int]]:
     """Which cells of the visible grid to read for real: the first row and column (they give
-    every row's and column's place), then whole rows from the top while `limit` allows."""
+    every row's and column's place), then whole rows from the top while `limit` allows —
+    of those `columns` only (none: the first row and column alone)."""
     r0, c0, r1, c1 = grid
     chosen = [(r0, c) for c in range(c0, c1 + 1)] + [(r, c0) for r in range(r0 + 1, r1 + 1)]
     chosen = chosen[:limit]
+    wanted = range(c0 + 1, c1 + 1) if columns is None else [c for c in columns if c != c0]
     for r in range(r0 + 1, r1 + 1):
-        row = [(r, c) for c in range(c0 + 1, c1 + 1)]
+        row = [(r, c) for c in wanted]
         if len(chosen) + len(row) > limit:
             break
         chosen.extend(row)
     return chosen
+
+
+def _extra(raw: _Raw, native: str) -> dict[str, str]:
+    """A node's `extra`: a terminal's screen; a sheet cell's place, from its handle ("#cell:R,C")."""
+    if native == "terminal":
+        return {TERMINAL: native}
+    _, mark, place = raw.ref[1].partition(CELL_MARK)
+    return {CELL_PLACE: place} if mark else {}
 
 
 def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, int, int, int],
