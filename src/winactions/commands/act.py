@@ -17,6 +17,13 @@ from winactions.model import Operation
 
 # Static text (a label): no backend's Text type takes text (an editable one is an Edit).
 READ_ONLY_TYPES = frozenset({"Text"})
+# Elements that take no typed text: keys sent at them go to whatever has the focus (a list's
+# type-ahead search, a header's table) — `input` refuses them rather than type somewhere else.
+TAKES_NO_TEXT = frozenset({
+    "Button", "CheckBox", "RadioButton", "HeaderItem", "Header", "Hyperlink", "Image", "Menu", "MenuBar",
+    "MenuItem", "ProgressBar", "ScrollBar", "Separator", "SplitButton", "StatusBar", "Tab", "TabItem", "Thumb",
+    "TitleBar", "ToolBar", "ToolTip", "ListItem", "TreeItem", "Row", "Heading",
+})
 SEMANTIC_TEXT = frozenset({Operation.SET_TEXT, Operation.SET_VALUE})  # text set without keys
 REF = Field(description="element id from `winctl state`, or a target on screen: "
                         "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
@@ -88,6 +95,12 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '
                            "nothing was typed",
                            hint="input works on edits and documents; choose a combo box's option with `winctl select`")
+    if node is not None and node.role in TAKES_NO_TEXT and Operation.SET_TEXT not in node.operations:
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") takes no text: keys sent at it '
+                           "would go to whatever has the focus; nothing was typed",
+                           hint="input writes into fields, documents and cells: take the field's id from `winctl "
+                                "state` (a field, its label and a column may share a name); `winctl type` types "
+                                "into the focus")
     execution.refuse_disabled(target, node, p.via, "it takes no text; nothing was typed", "types anyway")
     naming = ctx.session.text_naming(target, node)  # the element is named by this text: see Session.wrote
     if p.append and p.via is not Via.SEMANTIC and node is not None and execution.is_cell(node) \

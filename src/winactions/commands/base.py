@@ -19,7 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from winactions.backends.base import Backend, Capability
 from winactions.commands.stateview import StateDiff, capped, diff, lines
-from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, shown
+from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, WindowClosed, shown
 from winactions.extras import missing_extra
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
@@ -332,7 +332,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
     if ctx.options.max_elements is not None and not returning:
         raise InvalidInput(f"{cmd.name}: --max-elements caps what --return-state lists after an action",
                            hint="add --return-state, or leave --max-elements out; nothing was done")
-    seen = ctx.session.data.state if returning else None  # the last state the caller saw, before the handler
+    seen = ctx.session.data.shown if returning else None  # the last state the caller saw, before the handler
     with extras_named(cmd.name):
         result = cmd.handler(ctx, params)
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
@@ -348,9 +348,31 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
 def return_state(result: Result, seen: UIState | None, ctx: Context) -> None:
     """Fill `result.state` with the settled state of the window the action left active (a
     dialog it opened), and `result.changes` with what differs from `seen`, the state the
-    caller saw last: every element when there was none or it was of another window."""
-    result.state = ctx.session.settled_state()
+    caller saw last: every element when there was none or it was of another window. When the
+    action closed its window (a dialog's OK), that is said and the state is the window now
+    active, if any: the action did what it was asked, so the call does not fail for it."""
+    try:
+        result.state = ctx.session.settled_state()
+    except WindowClosed as exc:
+        closed = f"its window closed ({exc.message.removeprefix('the ')})"
+        active = next((w for w in ctx.session.backend.list_windows() if w.active), None)
+        if active is None:
+            _say(result, f"{closed}; no window is active now")
+            ctx.forget_window()
+            return
+        ctx.session.select_window(active)
+        ctx.session.notes.append(f'{closed}; now in "{active.title}"')
+        result.state = ctx.session.settled_state()
     ctx.forget_window()
+    ctx.session.data.shown = result.state
+    ctx.session.save()
     changes = diff(seen, result.state, result.state.targets)
     result.changes = capped(changes, ctx.options.max_elements)
     result.changes_omitted = lines(changes) - lines(result.changes)
+
+
+def _say(result: Result, note: str) -> None:
+    """Add `note` to an action's detail (an ActionResult's), where it is printed."""
+    detail = getattr(result, "detail", None)
+    if isinstance(detail, str) or (detail is None and "detail" in type(result).model_fields):
+        result.detail = "; ".join(part for part in (detail, note) if part)  # type: ignore[attr-defined]

@@ -45,8 +45,10 @@ def state(ctx: Context, p: StateParams) -> StateResult:
     its element for the session and is never reused; elements acted on by coordinates
     (inferred, vision) show their rect."""
     window = ctx.window()
-    before = ctx.session.data.state
+    before = ctx.session.data.shown  # the last state the caller saw, not the last read of the window
     ui = ctx.session.refresh_state(window)
+    ctx.session.data.shown = ui
+    ctx.session.save()
     view = stateview.scoped(ui.targets, p.scope) if p.scope is not None else ui.targets
     changes = stateview.diff(before, ui, view) if p.diff else None
     if (p.screenshot or p.annotated) and window.rect is not None:
@@ -61,7 +63,7 @@ def state(ctx: Context, p: StateParams) -> StateResult:
                 ui.warnings.append(_too_dense(layout, window.rect))
             path, replace = png_path(ctx, None, "annotated")
             ui.annotated_screenshot = str(screenshots.save_png(marked, path, replace=replace))
-        ctx.session.save()
+        ctx.session.save()  # with the screenshots' paths
     if changes is not None:  # the state lists what is new or changed; `diff` says how
         cut = stateview.capped(changes, p.max_elements)
         shown = [*cut.added, *(c.target for c in cut.changed)]

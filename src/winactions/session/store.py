@@ -36,6 +36,9 @@ class SessionData(BaseModel):
     handles: dict[int, str] = Field(default_factory=dict)  # id -> handle of the last state
     written: dict[int, str] = Field(default_factory=dict)  # id -> the name its text gave it after our input
     found: list[Target] = Field(default_factory=list)  # found out of view by `find` in the state's window
+    # the last state the caller was shown (`state`, an action's `--return-state`): what `state --diff`
+    # and `--return-state` compare with — not `state`, which every read of the window replaces
+    shown: UIState | None = None
 
 
 class SessionStore:
