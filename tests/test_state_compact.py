@@ -148,3 +148,42 @@ def test_an_open_menus_items_are_never_collapsed_into_the_menu_line():
     text = text_of(ui)
     assert all(f'[{1 + i}] [MenuItem] "Item {i}"' in text for i in range(8)), text
     assert "(menus Menu 1, Menu 2," in text, text
+
+
+ZENITY = WindowInfo(id="0x3", title="New account", pid=9, process="zenity",
+                    rect=Rect(left=503, top=299, right=779, bottom=540))
+
+
+def filled_form() -> UIState:
+    """zenity's New account form (276×241: a picture of 88 tokens) once filled in."""
+    targets = [Target(id=1, type="Pane", name="Create an account", states=["enabled"])]
+    for i, (name, kind, value) in enumerate([("Password", "Edit", None), ("Plan", "ComboBox", "Team"),
+                                             ("Email", "Edit", "ada@example.org"),
+                                             ("Full name", "Edit", "Ada Lovelace")]):
+        targets.append(Target(id=2 + 2 * i, type=kind, name=name, value=value, parent_id=1,
+                              states=["enabled", "focused"] if name == "Full name" else ["enabled"]))
+        targets.append(Target(id=3 + 2 * i, type="Text", name=name, parent_id=1, states=["enabled"]))
+    targets += [Target(id=10, type="Button", name="Cancel", states=["enabled"]),
+                Target(id=11, type="Button", name="OK", states=["enabled"])]
+    return UIState(window=ZENITY, targets=targets, timestamp="now")
+
+
+def test_a_small_forms_labels_go_before_its_fields_and_buttons():
+    """Round 3 of the agent trial: the filled form cost 91 tokens against a budget of 79, and
+    `state` printed 4 of its 11 lines — fields and OK cut, the labels next to the focus kept —
+    so the agent ran `state --all`. The labels only repeat their fields' names: they go first,
+    and then the form fits, with every field, value and button, and nothing to say about it."""
+    ui = filled_form()
+    text = text_of(ui)
+    assert compact.tokens(text) <= compact.budget(ui)
+    for name in ("Password", "Plan", "Email", "Full name", "Cancel", "OK"):
+        assert f'"{name}"' in text, text
+    assert 'value="Ada Lovelace" focused' in text and 'value="Team"' in text
+    assert "[Text]" not in text and "summarized" not in text, text
+
+
+def test_fields_are_never_cut_even_over_the_budget():
+    ui = UIState(window=SMALL, targets=[Target(id=i, type="Edit", name=f"Field {i}", value="x" * 20)
+                                        for i in range(1, 15)], timestamp="now")
+    text = text_of(ui)
+    assert all(f'"Field {i}"' in text for i in range(1, 15)), text

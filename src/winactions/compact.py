@@ -3,12 +3,14 @@
 `state` prints one line per element; on a big window (a spreadsheet's 500 cells, 150
 toolbar buttons) that costs several times what a screenshot of the window would. `fit`
 chooses what to print within a budget of tokens (bytes / 4) taken from the window's
-size (`budget`): it collapses, in this order, until the listing fits — a sheet's cells
+size (`budget`): it collapses, in this order, until the listing fits — labels that repeat
+their field's name (said nowhere: the field's line names it), a sheet's cells
 into its visible grid (one line per row), separators and unnamed panes, runs of buttons
 (one line with their names, then only their count), long lists (the rows in view around
-the focused one), menus; then the tail. What it leaves out is said on a line with how to
-reach it. Every element keeps its id in the session's state: `click ID` works on those
-not printed. Nothing here reads the app: it works on the state's targets alone.
+the focused one), menus; then the least useful lines, never fields or grids (a grid gets
+fewer rows). What it leaves out is said on a line with how to reach it. Every element keeps
+its id in the session's state: `click ID` works on those not printed. Nothing here reads
+the app: it works on the state's targets alone.
 """
 
 from __future__ import annotations
@@ -105,6 +107,9 @@ def fit(targets: list[Target], limit: int | None, line_of: Callable[[Target], st
     summary = f"({{hidden}} of {len(targets)} elements summarized, their ids work; every line: `winctl state --all`)"
     if cost() <= limit:
         return body(targets, plan, line_of)
+    echoes = _echo_labels(tree, plan)
+    if cost() <= limit:  # only labels that repeat their field's name were left out: nothing to say
+        return body(targets, plan, line_of)
     limit -= tokens(summary) + 3  # it is said once anything is left out (and the newlines around it)
     for step in steps:
         if cost() <= limit:
@@ -112,14 +117,15 @@ def fit(targets: list[Target], limit: int | None, line_of: Callable[[Target], st
         step()
     cut = 0
     limit -= 20 if cost() > limit else 0  # what `_cut_tail` says
-    for most in (2, 3):  # lines of rank 2 and lower go before a grid's rows; then grids, then the rest
-        while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of, most)):
-            cut += more
-        while most == 2 and cost() > limit and _shorter_grids(plan):
-            pass
+    # lines of rank 2 and lower go, then a grid's rows; fields and grids are never cut: what an
+    # agent reads values from stays, even over the budget
+    while cost() > limit and (more := _cut_tail(tree, plan, (cost() - limit) * TOKEN_BYTES, line_of, 2)):
+        cut += more
+    while cost() > limit and _shorter_grids(plan):
+        pass
     if cut:
         plan.tail.append(f"({cut} more elements not listed — `winctl find TEXT` finds one)")
-    plan.tail.append(summary.format(hidden=len(plan.hidden)))
+    plan.tail.append(summary.format(hidden=len(plan.hidden - echoes)))
     return body(targets, plan, line_of)
 
 
@@ -258,6 +264,16 @@ def _row_label(row: int, places: dict[tuple[int, int], Target]) -> str:
         if r == row and (m := ADDRESS.match(t.name)):
             return m.group(2)
     return str(row + 1)
+
+
+def _echo_labels(tree: _Tree, plan: Plan) -> set[int]:
+    """Static texts that only repeat the name of a field of the window (a form's labels: the
+    field is named by its label, so its line says it already), left out; their ids."""
+    fields = {_plain(t.name) for t in tree.targets if t.type in FIELD_TYPES and t.name.strip()}
+    echoes = {t.id for t in tree.targets if t.type == "Text" and _plain(t.name) in fields
+              and "focused" not in t.states and not t.value}
+    plan.hidden.update(echoes)
+    return echoes
 
 
 def _noise(tree: _Tree, plan: Plan) -> None:
