@@ -1771,7 +1771,7 @@ class AtspiClient:
     async def _is_sheet(self, ref: tuple[str, str]) -> bool:
         """A spreadsheet: a table declaring SHEET_CELLS cells or more (Calc: 2**31)."""
         count = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
-        return bool(count) and int(count[0].value) >= SHEET_CELLS
+        return count is not None and int(count[0].value) >= SHEET_CELLS
 
     async def _select_child(self, container: tuple[str, str], index: int) -> str:
         done = await self._call(container[0], container[1], IFACE + "Selection", "SelectChild", "i", [index])
