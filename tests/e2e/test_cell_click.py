@@ -89,3 +89,23 @@ def test_a_cell_clicked_through_mcp_takes_the_cursor(desktop, tmp_path, sheet): 
     wanted = [[str(v) for v in row] for row in invoices()]
     wanted[4][2] = "77"
     assert saved(sheet, before) == wanted
+
+
+def test_a_cell_clicked_while_the_find_bar_has_the_keys_takes_them(winctl: Winctl, sheet):  # noqa: F811
+    """With Calc's Find toolbar holding the keyboard focus, the cell's focus through the tree
+    moves the cell cursor but not the keys: the click said done and the text typed next went
+    into the search field. The check sees the cell does not hold the keys: `--via semantic`
+    fails saying so (exit 4), and the default click takes the mouse, which gives the sheet
+    the keys; the text typed then is in the cell."""
+    winctl("keys", "ctrl+f")
+    refused = winctl("click", "--via", "semantic", "C6", expect=4)
+    assert "C6 does not hold the keyboard focus" in refused.err, refused.err
+    clicked = winctl("click", "C6").out
+    assert "mouse" in clicked, clicked
+    winctl("type", "321")
+    winctl("keys", "Enter")
+    before = sheet.stat().st_mtime
+    winctl("keys", "ctrl+s")
+    wanted = [[str(v) for v in row] for row in invoices()]
+    wanted[5][2] = "321"
+    assert saved(sheet, before) == wanted

@@ -63,8 +63,10 @@ async def _not_alone(client: _Client, sheet: Ref, cell: Ref) -> str | None:
     if focused and (selected == 0 or (selected == 1 and names == [name])):
         return None
     shown = ", ".join(n for n in names if n) + (", …" if selected > NAMED_SELECTED else "")
-    where = f"{name} is {'focused' if focused else 'not focused'}"
-    return f"{where}, {selected} cell(s) selected" + (f" ({shown})" if shown else "")
+    if not focused:
+        return f"{name} does not hold the keyboard focus (another part of the window has it: keys typed " \
+               "now would go there)"
+    return f"{name} has the cursor, but {selected} cells are selected" + (f" ({shown})" if shown else "")
 
 
 async def _selected_name(client: _Client, sheet: Ref, index: int) -> str:
