@@ -1915,6 +1915,17 @@ class AtspiClient:
         """A spreadsheet's cell asked of its table by place (`_resolve`): made on demand."""
         return CELL_MARK in handle
 
+    def cursor_missed(self, handle: str) -> str | None:
+        """See `Backend.cursor_missed` (`sheet_cursor.missed`)."""
+        async def missed() -> str | None:
+            ref = await self._resolve(handle)
+            sheet = await self._parent(ref)
+            if sheet is None or not await self._is_sheet(sheet):
+                return None
+            return await sheet_cursor.missed(self, sheet, ref)
+
+        return self._run(missed())
+
     def scroll_into_view(self, handle: str) -> bool:
         """Component.ScrollTo (AT-SPI 2.30): Chromium and Firefox scroll their pages, and some
         toolkits their lists; others answer false or do not know the call."""

@@ -40,15 +40,21 @@ async def put_cursor(client: _Client, sheet: Ref, cell: Ref) -> str:
     if not took or not took[0]:
         raise ActionFailed("the sheet's cell refused the cell cursor (Component.GrabFocus)",
                            hint="click it with the mouse: `--via input`; or type its address in the Name Box")
+    wrong = await missed(client, sheet, cell)
+    if wrong is not None:
+        raise ActionFailed(f"the cell cursor did not land on the cell alone: {wrong}",
+                           hint="run `winctl state` to see the focused cell; `--via input` clicks it with the mouse")
+    return METHOD
+
+
+async def missed(client: _Client, sheet: Ref, cell: Ref) -> str | None:
+    """None once `cell` holds the cursor and no other cell is selected, within CURSOR_SETTLE;
+    else what the sheet shows."""
     deadline = time.monotonic() + CURSOR_SETTLE
     while True:
         wrong = await _not_alone(client, sheet, cell)
-        if wrong is None:
-            return METHOD
-        if time.monotonic() > deadline:
-            raise ActionFailed(f"the cell cursor did not land on the cell alone: {wrong}",
-                               hint="run `winctl state` to see the focused cell; `--via input` clicks it "
-                                    "with the mouse")
+        if wrong is None or time.monotonic() > deadline:
+            return wrong
         await asyncio.sleep(0.05)
 
 
