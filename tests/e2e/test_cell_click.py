@@ -31,7 +31,8 @@ def cursor(winctl: Winctl, *session: str) -> str:
 
 def test_a_clicked_cell_takes_the_cursor_alone_then_bold_and_typing_reach_it(winctl: Winctl, sheet):  # noqa: F811
     """By address and by id, in the CLI and the daemon, in view and out of it: each click moves
-    the cell cursor there alone; ctrl+b and the text typed next change that cell only."""
+    the cell cursor there alone; Bold (ctrl+b, the toolbar's button) and the text typed next
+    change that cell only."""
     clicked = winctl("click", "C3").out
     assert "C3" in clicked and cursor(winctl) == "C3", clicked
     winctl("keys", "ctrl+b")
@@ -50,7 +51,8 @@ def test_a_clicked_cell_takes_the_cursor_alone_then_bold_and_typing_reach_it(win
     winctl(*daemon, "keys", "Enter")
     winctl("session", "close", "cells")
     winctl("click", "A2")
-    winctl("keys", "ctrl+b")
+    pressed = winctl("click", "Bold").out  # the toolbar's button acts on the cell cursor's cell
+    assert "Bold" in pressed, pressed
     before = sheet.stat().st_mtime
     winctl("keys", "ctrl+s")
     wanted = [[str(v) for v in row] for row in invoices()]
