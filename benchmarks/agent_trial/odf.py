@@ -123,3 +123,34 @@ def bold_runs(path: Path) -> tuple[list[str], list[str]]:
         if p.get(_q("text", "style-name")) in bold_styles:
             runs.append(_text_of(p))
     return paragraphs, runs
+
+
+def bold_cells(path: Path, sheet: int = 0) -> set[str]:
+    """Addresses ("B5") of the cells of a .ods sheet whose own cell style is bold."""
+    root = _content(path)
+    bold = {style.get(_q("style", "name")) for style in root.iter(_q("style", "style"))
+            if (props := style.find(_q("style", "text-properties"))) is not None
+            and props.get(_q("fo", "font-weight")) in ("bold", "700")}
+    table = list(root.iter(_q("table", "table")))[sheet]
+    found: set[str] = set()
+    row = 0
+    for line in table.iter(_q("table", "table-row")):
+        rows = min(int(line.get(_q("table", "number-rows-repeated"), "1")), 1024)
+        col = 0
+        for cell in line:
+            if cell.tag not in (_q("table", "table-cell"), _q("table", "covered-table-cell")):
+                continue
+            span = min(int(cell.get(_q("table", "number-columns-repeated"), "1")), 1024)
+            if cell.get(_q("table", "style-name")) in bold:
+                found |= {_address(r, c) for r in range(row, row + rows) for c in range(col, col + span)}
+            col += span
+        row += rows
+    return found
+
+
+def _address(row: int, col: int) -> str:
+    letters, col = "", col + 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{row + 1}"

@@ -228,7 +228,19 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
     watch = named_as_checked(backend, target, node)
     backend.click(x, y, button, count)
     pressed_as_checked(watch, target, node, f"with the mouse at ({x}, {y})", MOUSE_TAKEN)
+    if node is not None and Operation.SELECT in node.operations and button is MouseButton.LEFT and count == 1:
+        cursor_landed(backend, target, node, x, y)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
+
+
+def cursor_landed(backend: Backend, target: Target, node: Node, x: int, y: int) -> None:
+    """After a mouse click on a spreadsheet's cell: its cell cursor there, that cell alone
+    selected (`Backend.cursor_missed`), else ActionFailed saying what the sheet shows."""
+    missed = backend.cursor_missed(node.handle)
+    if missed is not None:
+        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") was clicked with the mouse at '
+                           f"({x}, {y}), but the sheet's cell cursor is not on it alone: {missed}",
+                           hint="run `winctl state` to see the focused cell before typing or formatting")
 
 
 def _still_shown(backend: Backend, target: Target, node: Node | None, undone: ModalInCall, via: Via) -> Node:

@@ -202,6 +202,13 @@ class Backend(ABC):
         there is none or it refuses. Then the element's text is typed into without a click."""
         return False
 
+    def cursor_missed(self, handle: str) -> str | None:
+        """After a click on a spreadsheet's cell: what the sheet shows instead of its cell
+        cursor on that cell alone (another cell focused, other cells selected), waiting a
+        moment for the app to show it; None when it shows so, or the element is no sheet's
+        cell, or the platform cannot tell."""
+        return None
+
     def holds_focus(self, handle: str) -> bool | None:
         """Whether the keyboard focus is in the element: on it, on a child of it (a combo
         box's entry), or, for a part of a larger whole (a sheet's cell, a document's

@@ -25,7 +25,7 @@ from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
 from winactions.backends.base import CELL_PLACE, TERMINAL, TextMatch, no_option, option_index
-from winactions.backends.linux import a11ybus, table_search
+from winactions.backends.linux import a11ybus, sheet_cursor, table_search
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
     IFACE,
@@ -1583,6 +1583,8 @@ class AtspiClient:
         if op is Operation.SELECT:
             parent = await self._call(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
             p_dest, p_path = parent[0].value
+            if await self._is_sheet((p_dest, p_path)):  # a click on a cell moves the cell cursor there
+                return await sheet_cursor.put_cursor(self, (p_dest, p_path), ref)
             index = (await self._call(dest, path, ACCESSIBLE, "GetIndexInParent"))[0]
             return await self._select_child((p_dest, p_path), int(index))
         if op is Operation.CHOOSE:
@@ -1766,6 +1768,11 @@ class AtspiClient:
             return False
         return True
 
+    async def _is_sheet(self, ref: tuple[str, str]) -> bool:
+        """A spreadsheet: a table declaring SHEET_CELLS cells or more (Calc: 2**31)."""
+        count = await self._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"])
+        return count is not None and int(count[0].value) >= SHEET_CELLS
+
     async def _select_child(self, container: tuple[str, str], index: int) -> str:
         done = await self._call(container[0], container[1], IFACE + "Selection", "SelectChild", "i", [index])
         if done and done[0]:
@@ -1907,6 +1914,17 @@ class AtspiClient:
     def is_sheet_cell(handle: str) -> bool:
         """A spreadsheet's cell asked of its table by place (`_resolve`): made on demand."""
         return CELL_MARK in handle
+
+    def cursor_missed(self, handle: str) -> str | None:
+        """See `Backend.cursor_missed` (`sheet_cursor.missed`)."""
+        async def missed() -> str | None:
+            ref = await self._resolve(handle)
+            sheet = await self._parent(ref)
+            if sheet is None or not await self._is_sheet(sheet):
+                return None
+            return await sheet_cursor.missed(self, sheet, ref)
+
+        return self._run(missed())
 
     def scroll_into_view(self, handle: str) -> bool:
         """Component.ScrollTo (AT-SPI 2.30): Chromium and Firefox scroll their pages, and some

@@ -348,6 +348,9 @@ class LinuxBackend(Backend):
     def holds_focus(self, handle: str) -> bool | None:
         return self.atspi.holds_focus(handle)
 
+    def cursor_missed(self, handle: str) -> str | None:
+        return self.atspi.cursor_missed(handle)
+
     def select_text(self, handle: str, start: int, end: int) -> bool:
         self._sent()
         return self.atspi.select_text(handle, start, end)
