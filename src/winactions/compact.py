@@ -4,8 +4,8 @@
 toolbar buttons) that costs several times what a screenshot of the window would. `fit`
 chooses what to print within a budget of tokens (bytes / 4) taken from the window's
 size (`budget`): it collapses, in this order, until the listing fits — labels that repeat
-their field's name (said nowhere: the field's line names it), a sheet's cells
-into its visible grid (one line per row), separators and unnamed panes, runs of buttons
+their field's name (said nowhere: the field's line names it), a table's cells
+into its rows in view (one line per row: a sheet's visible grid, a list's, a web table's), separators and unnamed panes, runs of buttons
 (one line with their names, then only their count), long lists (the rows in view around
 the focused one), menus; then the least useful lines, never fields or grids (a grid gets
 fewer rows). What it leaves out is said on a line with how to reach it. Every element keeps
@@ -70,7 +70,7 @@ class Plan:
     instead: dict[int, list[str]] = field(default_factory=dict)
     tail: list[str] = field(default_factory=list)
     runs: dict[int, list[Target]] = field(default_factory=dict)  # buttons collapsed, by their first one's id
-    grids: dict[int, tuple[Target, list[Target], int]] = field(default_factory=dict)  # table, cells, rows shown
+    grids: dict[int, tuple[Target, list[Target], int]] = field(default_factory=dict)  # table, below it, rows shown
 
 
 def body(targets: list[Target], plan: Plan, line_of: Callable[[Target], str]) -> list[str]:
@@ -168,27 +168,78 @@ class _Tree:
 
 # -- the steps -------------------------------------------------------------------------------
 def _grids(tree: _Tree, plan: Plan) -> None:
-    """Each sheet (a table whose cells are named by address and placed by row and column) as
-    its visible grid, one line per row (`grid_lines`)."""
+    """Each table whose cells are placed by row and column as its rows in view, one line per
+    row (`table_lines`): a sheet's visible grid, a list's or a web page's rows."""
     for t in tree.targets:
-        cells = [c for c in tree.children.get(t.id, []) if c.cell is not None]
-        if t.type in LIST_TYPES and cells and t.id not in plan.hidden:
-            plan.instead[t.id] = grid_lines(t, cells)
-            plan.grids[t.id] = (t, cells, len(cells))
-            plan.hidden.update(c.id for c in cells)
+        if t.type not in LIST_TYPES or t.id in plan.hidden:
+            continue
+        kids = tree.descendants(t)
+        cells = [c for c in kids if c.cell is not None]
+        if cells:
+            plan.instead[t.id] = table_lines(t, kids)
+            plan.grids[t.id] = (t, kids, len({c.cell[0] for c in cells if c.cell is not None}))
+            plan.hidden.update(k.id for k in kids)
 
 
 def _shorter_grids(plan: Plan) -> bool:
     """Each grid with an eighth fewer rows (at least 2 kept); whether any got shorter."""
     shorter = False
-    for table_id, (table, cells, rows) in list(plan.grids.items()):
-        rows = min(rows, len({c.cell[0] for c in cells if c.cell is not None}))
+    for table_id, (table, kids, rows) in list(plan.grids.items()):
         if rows > 2 and table_id in plan.instead:
             rows = max(2, rows - max(1, rows // 8))
-            plan.grids[table_id] = (table, cells, rows)
-            plan.instead[table_id] = grid_lines(table, cells, rows)
+            plan.grids[table_id] = (table, kids, rows)
+            plan.instead[table_id] = table_lines(table, kids, rows)
             shorter = True
     return shorter
+
+
+def table_lines(table: Target, kids: list[Target], max_rows: int | None = None) -> list[str]:
+    """A table's elements below it as rows: a sheet's (cells named by address) as its grid
+    (`grid_lines`), any other's as its rows (`row_lines`)."""
+    cells = [c for c in kids if c.cell is not None]
+    if all(ADDRESS.match(c.name) for c in cells):
+        return grid_lines(table, cells, max_rows)
+    return row_lines(table, kids, max_rows)
+
+
+def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) -> list[str]:
+    """A list's or web table's rows in view: a header line (which rows of how many, the
+    column headers) and `[ID] text | text | …` per row, ID its first cell's (a click on it
+    selects the row); rows of header cells only are the column headers; at most `max_rows`
+    rows, the others counted. Rows are numbered from 1 below the header rows."""
+    by_row: dict[int, dict[int, Target]] = {}
+    for c in kids:
+        if c.cell is not None:
+            by_row.setdefault(c.cell[0], {})[c.cell[1]] = c
+    heads = sorted(r for r, row in by_row.items() if all(c.type == "HeaderItem" for c in row.values()))
+    headers = [c for c in kids if c.type == "HeaderItem" and (c.cell is None or c.cell[0] in heads)]
+    data = sorted(r for r in by_row if r not in heads)
+    cols = sorted({c for r in data for c in by_row[r]})
+
+    def number(r: int) -> int:
+        return r + 1 - sum(1 for h in heads if h < r)
+
+    head = f"[{table.id}] [{table.type}] \"{_plain(table.name)}\""
+    if data:
+        total = f" of {table.rows - len(heads)}" if table.rows is not None else ""
+        head += f" rows {number(data[0])}–{number(data[-1])}{total} in view"
+    if headers:
+        head += "; columns: " + " | ".join(_plain(h.name, 40) for h in headers)
+    head += "; `winctl click ID` selects a row, `winctl find TEXT` finds one out of view"
+    lines = [head]
+    for r in data[:max_rows]:
+        row = by_row[r]
+        first = row[min(row)]
+        texts = [_cell_text(row.get(c), _text(row[c]) if c in row else "") for c in cols]
+        marks = [m for m in ("selected", "focused") if any(m in c.states for c in row.values())]
+        lines.append(f"  [{first.id}] " + " | ".join(texts) + "".join(f" {m}" for m in marks))
+    if max_rows is not None and len(data) > max_rows:
+        lines.append(f"  ({len(data) - max_rows} more rows in view: `winctl state --scope {table.id}` lists them)")
+    return lines
+
+
+def _text(cell: Target) -> str:
+    return cell.name if cell.name.strip() else cell.value or ""
 
 
 def grid_lines(table: Target, cells: list[Target], max_rows: int | None = None) -> list[str]:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.base import CELL_PLACE, TERMINAL, TextMatch, no_option, option_index
+from winactions.backends.base import CELL_PLACE, TABLE_ROWS, TERMINAL, TextMatch, no_option, option_index
 from winactions.backends.linux import a11ybus, table_search
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
@@ -229,6 +229,8 @@ class _Raw:
     extents: tuple[int, int, int, int] | None
     actions: tuple[str, ...] = ()
     value: str | None = None
+    place: tuple[int, int] | None = None  # a list's cell: its (row, column), as the table placed it
+    rows: int | None = None  # a table read by its visible grid: how many rows it has
 
 
 @dataclass
@@ -755,13 +757,19 @@ class AtspiClient:
                 entry.kids = (entry.kids or []) + [e for entries in done for e in entries]
                 read.update({key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries})
 
+            count = None if sheet else asyncio.ensure_future(
+                self._maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]))
             await take(real, range(c0, c1 + 1))
             if sheet:
                 data = [c for c in range(c0 + 1, c1 + 1) if (r0, c) in read and read[(r0, c)].value]
                 more = [(r, c) for r in range(r0 + 1, r1 + 1) for c in (data or range(c0 + 1, c1 + 1))]
                 await take(more[:max(0, limit - len(real))], range(0))
-            if not sheet:  # a list's cells (GTK) keep their objects: a row inserted above moves a
-                return     # cell's place, not its identity
+            if count is not None:  # a list's cells (GTK) keep their objects: a row inserted above moves a
+                for (r, c), cell in read.items():  # cell's place, not its identity; the place is said apart
+                    cell.place = (r, c)
+                rows = await count
+                table.rows = int(rows[0].value) if rows else None
+                return
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
                 cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
             selects = IFACE + "Selection" in table.interfaces
@@ -789,6 +797,7 @@ class AtspiClient:
                                     "`winctl launch APP`")
         entry = top[0][1] if top else None
         nodes, notes = self._flatten(entry)
+        _rows_placed(nodes)
         if self._toolkit_of.get(root[0]) == JAVA and any(n.native_role == "popup-menu" for n in nodes):
             nodes = await self._java_menus_placed(nodes)
         return _Read(entry, Snapshot(nodes=nodes, truncated=bool(budget.reasons),
@@ -2224,11 +2233,38 @@ def _cells_to_read(grid: tuple[int, int, int, int], limit: int,
 
 
 def _extra(raw: _Raw, native: str) -> dict[str, str]:
-    """A node's `extra`: a terminal's screen; a sheet cell's place, from its handle ("#cell:R,C")."""
+    """A node's `extra`: a terminal's screen; a sheet cell's place, from its handle ("#cell:R,C"),
+    a list's cell's from its grid read (`_Raw.place`); a table's row count when its grid was read."""
     if native == "terminal":
         return {TERMINAL: native}
     _, mark, place = raw.ref[1].partition(CELL_MARK)
-    return {CELL_PLACE: place} if mark else {}
+    if not mark and raw.place is not None:
+        place = f"{raw.place[0]},{raw.place[1]}"
+    extra = {CELL_PLACE: place} if place else {}
+    if raw.rows is not None:
+        extra[TABLE_ROWS] = str(raw.rows)
+    return extra
+
+
+def _rows_placed(nodes: list[Node]) -> None:
+    """Cells of a table laid out as rows (a web page's <table>: table > row > cell), not placed
+    yet, get their (row, column) from where they sit, and the table its number of rows (as
+    read: header rows too): no call to the app. A cell spanning columns shifts those after it."""
+    counts: dict[int, int] = {}  # a table's index -> its rows so far
+    rows: dict[int, list[int]] = {}  # a row's index -> [its row number, its cells so far]
+    for i, node in enumerate(nodes):
+        parent = node.parent
+        if parent is None or CELL_PLACE in node.extra:
+            continue
+        if node.role == "Row" and nodes[parent].role == "Table":
+            rows[i] = [counts.get(parent, 0), 0]
+            counts[parent] = rows[i][0] + 1
+        elif parent in rows and node.role in ("DataItem", "HeaderItem"):
+            object.__setattr__(node, "extra", {**node.extra, CELL_PLACE: f"{rows[parent][0]},{rows[parent][1]}"})
+            rows[parent][1] += 1
+    for table, count in counts.items():
+        if TABLE_ROWS not in nodes[table].extra:
+            object.__setattr__(nodes[table], "extra", {**nodes[table].extra, TABLE_ROWS: str(count)})
 
 
 def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, int, int, int],
