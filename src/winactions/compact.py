@@ -401,9 +401,9 @@ def _menus(tree: _Tree, plan: Plan) -> None:
 
 def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str], most: int = 3) -> int:
     """Leave out elements of `_rank` up to `most`, the least useful first and from the end
-    (never the focused one and its ancestors), until `over` bytes fewer are printed; how many."""
+    (never the focused one and its ancestors, nor a grid, named or not), until `over` bytes fewer are printed; how many."""
     order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept
-                    and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
+                    and t.id not in plan.grids and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
     left = 0
     for t in order:
         if over <= 0:
