@@ -224,7 +224,8 @@ def test_a_web_tables_header_row_names_its_columns_and_rows_count_below_it():
     cells = [Target(id=10 + 3 * r + c, type="DataItem", parent_id=1, cell=(r + 1, c),
                     name=(f"report-{r + 1:04}", f"team {r % 9}", str(7 * r))[c]) for r in range(30) for c in range(3)]
     window = WindowInfo(id="0x4", title="Reports - Chromium", rect=Rect(left=0, top=0, right=600, bottom=300))
-    ui = UIState(window=window, timestamp="now", targets=[Target(id=1, type="Table", name="", rows=301), *header, *cells])
+    ui = UIState(window=window, timestamp="now",
+                 targets=[Target(id=1, type="Table", name="", rows=301), *header, *cells])
     text = text_of(ui)
     assert '[1] [Table] "" rows 1–30 of 300 in view; columns: Name | Team | Pages;' in text, text
     assert "\n  [10] report-0001 | team 0 | 0\n" in text, text

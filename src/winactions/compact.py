@@ -4,13 +4,13 @@
 toolbar buttons) that costs several times what a screenshot of the window would. `fit`
 chooses what to print within a budget of tokens (bytes / 4) taken from the window's
 size (`budget`): it collapses, in this order, until the listing fits — labels that repeat
-their field's name (said nowhere: the field's line names it), a table's cells
-into its rows in view (one line per row: a sheet's visible grid, a list's, a web table's), separators and unnamed panes, runs of buttons
-(one line with their names, then only their count), long lists (the rows in view around
-the focused one), menus; then the least useful lines, never fields or grids (a grid gets
-fewer rows). What it leaves out is said on a line with how to reach it. Every element keeps
-its id in the session's state: `click ID` works on those not printed. Nothing here reads
-the app: it works on the state's targets alone.
+their field's name (said nowhere: the field's line names it), a table's cells into its
+rows in view (one line per row: a sheet's visible grid, a list's, a web table's),
+separators and unnamed panes, runs of buttons (one line with their names, then only their
+count), long lists (the rows in view around the focused one), menus; then the least useful
+lines, never fields or grids (a grid gets fewer rows). What it leaves out is said on a line
+with how to reach it. Every element keeps its id in the session's state: `click ID` works
+on those not printed. Nothing here reads the app: it works on the state's targets alone.
 """
 
 from __future__ import annotations
@@ -401,7 +401,8 @@ def _menus(tree: _Tree, plan: Plan) -> None:
 
 def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str], most: int = 3) -> int:
     """Leave out elements of `_rank` up to `most`, the least useful first and from the end
-    (never the focused one and its ancestors, nor a grid, named or not), until `over` bytes fewer are printed; how many."""
+    (never the focused one and its ancestors, nor a grid, named or not), until `over` bytes
+    fewer are printed; how many."""
     order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept
                     and t.id not in plan.grids and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
     left = 0
