@@ -204,11 +204,14 @@ def table_lines(table: Target, kids: list[Target], max_rows: int | None = None) 
 
 def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) -> list[str]:
     """A list's or web table's rows in view: a header line (which rows of how many, the
-    column headers) and `[ID] text | text | …` per row, ID its first cell's (a click on it
-    selects the row); rows of header cells only are the column headers; at most `max_rows`
-    rows, the others counted. Rows are numbered from 1 below the header rows."""
+    column headers) and `[ID] text | text | …` per row, ID that of the element holding the
+    row's first text (a click on it selects the row); rows of header cells only are the
+    column headers; at most `max_rows` rows, the others counted. Rows are numbered from 1
+    below the header rows."""
     by_row: dict[int, dict[int, Target]] = {}
+    below: dict[int | None, list[Target]] = {}
     for c in kids:
+        below.setdefault(c.parent_id, []).append(c)
         if c.cell is not None:
             by_row.setdefault(c.cell[0], {})[c.cell[1]] = c
     heads = sorted(r for r, row in by_row.items() if all(c.type == "HeaderItem" for c in row.values()))
@@ -229,13 +232,22 @@ def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) ->
     lines = [head]
     for r in data[:max_rows]:
         row = by_row[r]
-        first = row[min(row)]
-        texts = [_cell_text(row.get(c), _text(row[c]) if c in row else "") for c in cols]
+        texts = [_cell_texts(row[c], below) if c in row else [] for c in cols]
+        first = next((who for found in texts for who, _ in found[:1]), row[min(row)])
+        cells = [" ".join(_plain(text, 40).replace("|", "\\|") for _, text in found) for found in texts]
         marks = [m for m in ("selected", "focused") if any(m in c.states for c in row.values())]
-        lines.append(f"  [{first.id}] " + " | ".join(texts) + "".join(f" {m}" for m in marks))
+        lines.append(f"  [{first.id}] " + " | ".join(cells) + "".join(f" {m}" for m in marks))
     if max_rows is not None and len(data) > max_rows:
         lines.append(f"  ({len(data) - max_rows} more rows in view: `winctl state --scope {table.id}` lists them)")
     return lines
+
+
+def _cell_texts(cell: Target, below: dict[int | None, list[Target]]) -> list[tuple[Target, str]]:
+    """A cell's text with the element that holds it: its own, or its parts' (a GTK column of
+    an icon and a name is one cell holding a cell per part), in order, the empty ones left out."""
+    if cell.name.strip() or cell.value:
+        return [(cell, _text(cell))]
+    return [found for part in below.get(cell.id, []) for found in _cell_texts(part, below)]
 
 
 def _text(cell: Target) -> str:

@@ -19,8 +19,10 @@ import pytest
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
 from tests.e2e.test_find_anywhere import reports_page
+from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch is a fixture)
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
+from tests.fixtures.toolkit_apps import mousepad_command
 
 pytestmark = pytest.mark.desktop
 HEAD = re.compile(r"^\[(\d+)\] \[Table\] \"([^\"]*)\" rows (\d+)–(\d+) of (\d+) in view; columns: (.*?);", re.M)
@@ -114,3 +116,30 @@ def test_a_web_table_prints_its_rows_and_a_row_clicked_by_its_id_is_the_pages(wi
     wait_for_window(desktop, "Picked report-0009")
     if via:
         winctl("session", "close", "web")
+
+
+def test_a_file_choosers_rows_name_its_files_and_a_row_clicked_by_its_id_opens(
+        winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+    """Mousepad's Open dialog on a folder of 400 files (the trial's mousepad-open task): its
+    list printed an unnamed icon cell, an unnamed cell and the name cell of the first row,
+    then "208 more rows". Its Name column is one cell holding an icon cell and a text cell;
+    each row now prints as one line with the file's name, led by the name cell's id, and
+    the row clicked by that id is the file Open opens (the editor's title says so)."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    for i in range(1, 401):
+        (folder / f"report-{i:04d}.txt").write_text(f"report {i}\n")
+    launch(mousepad_command(folder / "report-0001.txt"), title="report-0001.txt")
+    winctl("keys", "ctrl+o")
+    wait_for_window(desktop, "Open File")
+    winctl("focus", "Open File")
+    wait_for(winctl, ("DataItem", "report-0001.txt"), ("Button", "Open"))
+    text = winctl("state").out
+    (first, last, total), columns, rows = table(text, "Files")
+    assert (first, total) == (1, 400) and last >= 10 and columns[0] == "Name", text
+    assert [cells[0] for cells in rows.values()] == [f"report-{i:04d}.txt" for i in range(first, last + 1)], text
+    assert all(cells[1] in ("9 bytes", "10 bytes") for cells in rows.values()), text
+    row_id = list(rows)[4]
+    winctl("click", str(row_id))
+    winctl("click", "Open")
+    wait_for_window(desktop, "report-0005.txt")
