@@ -237,3 +237,27 @@ def test_a_list_that_fits_is_printed_cell_by_cell_as_before():
     ui.window.rect = Rect(left=0, top=0, right=1920, bottom=1080)
     text = text_of(ui)
     assert '[10] [DataItem] "12"' in text and "rows 12–31" not in text, text
+
+
+def test_a_web_tables_controls_keep_their_ids_in_the_row_line():
+    """A page's rows hold a link, a button, a check box and a field (benchmarks/apps/web_page.py):
+    folded into their row's line they would lose their ids; each is shown as `[ID] name`,
+    with its state and value, the row led by its first plain text's id."""
+    targets = [Target(id=1, type="Table", name="", rows=41)]
+    targets += [Target(id=2 + c, type="HeaderItem", name=n, parent_id=1, cell=(0, c))
+                for c, n in enumerate(("Id", "Item", "Action", "Note"))]
+    for r in range(1, 41):
+        base = 100 * r
+        targets += [Target(id=base, type="DataItem", name=str(r), parent_id=1, cell=(r, 0)),
+                    Target(id=base + 1, type="DataItem", name=f"Item {r}", parent_id=1, cell=(r, 1)),
+                    Target(id=base + 2, type="Hyperlink", name=f"Item {r}", parent_id=base + 1),
+                    Target(id=base + 3, type="DataItem", name="", parent_id=1, cell=(r, 2)),
+                    Target(id=base + 4, type="Button", name=f"Open {r}", parent_id=base + 3),
+                    Target(id=base + 5, type="DataItem", name="", parent_id=1, cell=(r, 3)),
+                    Target(id=base + 6, type="CheckBox", name="done", parent_id=base + 5,
+                           states=["checked"] if r == 2 else []),
+                    Target(id=base + 7, type="Edit", name=f"Note {r}", value=f"n{r}", parent_id=base + 5)]
+    window = WindowInfo(id="0x5", title="Bench page - Chromium", rect=Rect(left=0, top=0, right=1000, bottom=700))
+    text = text_of(UIState(window=window, timestamp="now", targets=targets))
+    assert "; columns: Id | Item | Action | Note;" in text, text
+    assert '\n  [200] 2 | [202] Item 2 | [204] Open 2 | [206] done checked [207] Note 2="n2"\n' in text, text

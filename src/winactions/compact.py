@@ -27,6 +27,7 @@ SMALL_SHARE = 0.9  # a smaller one: less than its picture
 BUTTON_TYPES = frozenset({"Button", "ToggleButton", "MenuButton", "SplitButton", "CheckBox", "RadioButton"})
 NOISE_TYPES = frozenset({"Separator", "Pane", "SplitPane", "Group", "Filler", "Tab", "Panel", "ScrollBar"})
 LIST_TYPES = frozenset({"List", "Tree", "Table", "DataGrid", "ListBox", "TreeView"})
+CELL_TEXT_TYPES = frozenset({"DataItem", "HeaderItem", "Text", "Paragraph", "ListItem", "TreeItem"})  # not controls
 FIELD_TYPES = frozenset({"Edit", "ComboBox", "Spinner", "Slider", "Document"})
 BUTTON_RUN = 4  # this many buttons side by side are a toolbar's worth: collapsed together
 LIST_KEEP = 6  # rows of a long list kept around the focused or selected one
@@ -233,8 +234,9 @@ def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) ->
     for r in data[:max_rows]:
         row = by_row[r]
         texts = [_cell_texts(row[c], below) if c in row else [] for c in cols]
-        first = next((who for found in texts for who, _ in found[:1]), row[min(row)])
-        cells = [" ".join(_plain(text, 40).replace("|", "\\|") for _, text in found) for found in texts]
+        plain = [who for found in texts for who, _ in found if who.type in CELL_TEXT_TYPES]
+        first = plain[0] if plain else row[min(row)]
+        cells = [" ".join(_part(who, text) for who, text in found) for found in texts]
         marks = [m for m in ("selected", "focused") if any(m in c.states for c in row.values())]
         lines.append(f"  [{first.id}] " + " | ".join(cells) + "".join(f" {m}" for m in marks))
     if max_rows is not None and len(data) > max_rows:
@@ -243,11 +245,28 @@ def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) ->
 
 
 def _cell_texts(cell: Target, below: dict[int | None, list[Target]]) -> list[tuple[Target, str]]:
-    """A cell's text with the element that holds it: its own, or its parts' (a GTK column of
-    an icon and a name is one cell holding a cell per part), in order, the empty ones left out."""
-    if cell.name.strip() or cell.value:
+    """A cell's text with the elements that hold it, in order: its own, unless parts of it are
+    controls (a web table's link, button, field: each with its own); else its parts' (a GTK
+    column of an icon and a name is one cell holding a cell per part). A control is one part
+    with its name; empty text and unnamed images are left out."""
+    own = bool(cell.name.strip() or cell.value)
+    if cell.type not in CELL_TEXT_TYPES:
+        return [(cell, _text(cell))] if own or cell.type != "Image" else []
+    parts = [found for part in below.get(cell.id, []) for found in _cell_texts(part, below)]
+    if own and not any(who.type not in CELL_TEXT_TYPES for who, _ in parts):
         return [(cell, _text(cell))]
-    return [found for part in below.get(cell.id, []) for found in _cell_texts(part, below)]
+    return parts
+
+
+def _part(who: Target, text: str) -> str:
+    """A part of a cell as a row line shows it: text as is; a control in the cell (a page's
+    link, button, check box, field) with its id, state and value, so it is acted on by id."""
+    shown = _plain(text if who.type in CELL_TEXT_TYPES else who.name, 40).replace("|", "\\|")
+    if who.type in CELL_TEXT_TYPES:
+        return shown
+    marks = "".join(f" {m}" for m in ("checked", "disabled") if m in who.states)
+    value = f'="{_plain(who.value, 40)}"' if who.value and who.value != who.name else ""
+    return f"[{who.id}] {shown}{marks}{value}"
 
 
 def _text(cell: Target) -> str:
