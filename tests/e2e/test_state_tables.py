@@ -143,3 +143,43 @@ def test_a_file_choosers_rows_name_its_files_and_a_row_clicked_by_its_id_opens(
     winctl("click", str(row_id))
     winctl("click", "Open")
     wait_for_window(desktop, "report-0005.txt")
+
+
+def test_a_web_table_too_long_to_list_prints_its_rows_in_view_also_scrolled(winctl: Winctl, desktop, tmp_path):
+    """A page's table of 3,000 rows declares more children than a state lists, so it is read
+    by what shows (hit tests at its corners): Chromium's hit test answers a cell whose index
+    is its column in its row, so the view read as row 0 alone and the state printed the
+    headers and no row. Now cells say their place (TableCell), the page's view (not the
+    browser's bars) bounds the hit tests, rows are numbered below the header row: the rows
+    printed are the page's, at the top and after `find` + `click` scrolled to row 2777."""
+    if shutil.which("chromium") is None:
+        pytest.fail("chromium is not installed: run scripts/setup.sh")
+    page = reports_page(tmp_path / "reports.html", rows=3000)
+    proc = start_app(desktop, chromium_command(page, str(tmp_path / "profile")), "Reports")
+    try:
+        winctl("focus", "Reports")
+        deadline = time.monotonic() + 20
+        while not any(t["name"] == "Pages" for t in winctl.state()["targets"]):
+            assert time.monotonic() < deadline, winctl("state").out
+            time.sleep(0.5)
+        text = winctl("state").out
+        (first, last, total), columns, rows = table(text, "")
+        assert (first, total, columns) == (1, 3000, ["Name", "Team", "Pages"]) and last >= 10, text
+        assert list(rows.values()) == [[f"report-{i:04d}", f"team {i % 9}", str(i * 7)] for i in range(1, last + 1)]
+        answer = winctl("find", "report-2777").out
+        cell = re.search(r'^\[(\d+)\] \[DataItem\] "report-2777"', answer, re.M)
+        assert cell is not None, answer
+        winctl("click", cell.group(1))
+        wait_for_window(desktop, "Picked report-2777")
+        text = winctl("state").out
+        head = re.search(r'^\[\d+\] \[Table\] "" rows (\d+)–(\d+) of 3000 in view;', text, re.M)
+        assert head is not None, text
+        first, last = int(head.group(1)), int(head.group(2))
+        assert first <= 2777 <= last, text
+        printed = [m.group(2).split(" | ") for m in ROW.finditer(text[head.end():])]
+        assert printed == [[f"report-{i:04d}", f"team {i % 9}", str(i * 7)] for i in range(first, last + 1)], text
+        row_id = next(int(m.group(1)) for m in ROW.finditer(text) if m.group(2).startswith("report-2770 |"))
+        winctl("click", str(row_id))
+        wait_for_window(desktop, "Picked report-2770")
+    finally:
+        stop_app(proc)

@@ -652,6 +652,7 @@ class AtspiClient:
         """
         budget = _Budget(max_nodes, _state_seconds())
         frame: list[tuple[int, int, int, int] | None] = [None]
+        page: list[tuple[int, int, int, int] | None] = [None]  # a web document's extents: the view it scrolls in
 
         async def visit(ref: tuple[str, str], parent: _Raw | None, position: int, in_managed: bool = False,
                         label: str | None = None, renew: bool = False) -> list[tuple[int, _Entry]]:
@@ -677,6 +678,8 @@ class AtspiClient:
                 return []
             if parent is None:
                 frame[0] = raw.extents  # what managed nodes are clipped to
+            elif role_of(raw.role_number)[0] == "document-web":
+                page[0] = raw.extents  # and those in a page, to the page (not the browser's bars)
             elif _defunct_only(raw):
                 # LibreOffice's formula-bar "Input line" says defunct while alive: its children
                 # take its place, and an unnamed one its name.
@@ -715,6 +718,7 @@ class AtspiClient:
             if _makes_children_on_demand(raw):
                 entry.managed = True
                 probe = _visible_area(raw.extents, frame[0])
+                probe = _visible_area(_extents(probe), page[0]) if probe is not None and page[0] else probe
                 grid = await self._visible_grid(raw, probe) if probe is not None else None
                 if grid is not None:
                     await read_grid(entry, grid)
@@ -759,16 +763,18 @@ class AtspiClient:
 
             count = None if sheet else asyncio.ensure_future(
                 self._maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]))
+            titles = asyncio.ensure_future(self._header_rows(table.ref, c0))
             await take(real, range(c0, c1 + 1))
             if sheet:
                 data = [c for c in range(c0 + 1, c1 + 1) if (r0, c) in read and read[(r0, c)].value]
                 more = [(r, c) for r in range(r0 + 1, r1 + 1) for c in (data or range(c0 + 1, c1 + 1))]
                 await take(more[:max(0, limit - len(real))], range(0))
             if count is not None:  # a list's cells (GTK) keep their objects: a row inserted above moves a
+                above = await titles  # a web table's header row is its row 0: the rows are counted below it
                 for (r, c), cell in read.items():  # cell's place, not its identity; the place is said apart
-                    cell.place = (r, c)
+                    cell.place = (r - above, c) if r >= above else None
                 rows = await count
-                table.rows = int(rows[0].value) if rows else None
+                table.rows = int(rows[0].value) - above if rows else None
                 return
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
                 cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
@@ -938,6 +944,9 @@ class AtspiClient:
                                             "iiu", [x, y, 0]))
             if hit is None or hit == table:
                 continue
+            place = None if sheet else await self._cell_position(hit, parent=True)
+            if place is not None:  # a web table's cell sits in a row: its index there is its column
+                return place
             index = await self._maybe(hit[0], hit[1], ACCESSIBLE, "GetIndexInParent")
             if not index or int(index[0]) < 0:
                 # while a formula is typed, Calc's cells have no index: their address still says
@@ -955,6 +964,25 @@ class AtspiClient:
                     self._leases.keep(table, (int(row[0]), int(col[0])), hit)
                 return int(row[0]), int(col[0])
         return None
+
+    async def _header_rows(self, table: tuple[str, str], column: int) -> int:
+        """1 when the table's row 0 is column headers (a web table's <th> row), else 0."""
+        first = _ref_of(await self._maybe(table[0], table[1], IFACE + "Table", "GetAccessibleAt", "ii", [0, column]))
+        role = await self._maybe(first[0], first[1], ACCESSIBLE, "GetRoleName") if first is not None else None
+        return 1 if role and "header" in str(role[0]) else 0
+
+    async def _cell_position(self, cell: tuple[str, str], parent: bool = False) -> tuple[int, int] | None:
+        """(row, column) a cell says it has (AT-SPI TableCell's Position); None without it. With
+        `parent`, an element without it asks its parent (a page's hit test finds a cell's text)."""
+        reply = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [IFACE + "TableCell", "Position"])
+        place = reply[0].value if reply else None
+        if not isinstance(place, (list, tuple)) or len(place) != 2 or min(place) < 0:
+            if not parent:
+                return None
+            up = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+            above = _ref_of([up[0].value]) if up else None
+            return await self._cell_position(above) if above is not None else None
+        return int(place[0]), int(place[1])
 
     async def _hit_sweep(self, node: tuple[str, str], area: tuple[int, int, int, int]) -> list[tuple[str, str]]:
         """Children found by hit tests down the visible area, one row (its height) at a time.
@@ -2174,6 +2202,11 @@ def _makes_children_on_demand(raw: _Raw) -> bool:
     """MANAGES_DESCENDANTS, or more children than a window can show: never list them all."""
     first = raw.states[0] if raw.states else 0
     return bool(first & MANAGES_DESCENDANTS_BIT) or raw.child_count > HUGE_CHILD_COUNT
+
+
+def _extents(area: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """(x, y, width, height) of a (left, top, right, bottom) area."""
+    return area[0], area[1], area[2] - area[0], area[3] - area[1]
 
 
 def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, int, int, int] | None
