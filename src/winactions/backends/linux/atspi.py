@@ -761,19 +761,18 @@ class AtspiClient:
                 entry.kids = (entry.kids or []) + [e for entries in done for e in entries]
                 read.update({key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries})
 
-            count = None if sheet else asyncio.ensure_future(
-                self._maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]))
-            titles = asyncio.ensure_future(self._header_rows(table.ref, c0))
+            count = None if sheet else asyncio.gather(  # its rows, and how many of them are headers
+                self._maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
+                self._header_rows(table.ref, c0))
             await take(real, range(c0, c1 + 1))
             if sheet:
                 data = [c for c in range(c0 + 1, c1 + 1) if (r0, c) in read and read[(r0, c)].value]
                 more = [(r, c) for r in range(r0 + 1, r1 + 1) for c in (data or range(c0 + 1, c1 + 1))]
                 await take(more[:max(0, limit - len(real))], range(0))
             if count is not None:  # a list's cells (GTK) keep their objects: a row inserted above moves a
-                above = await titles  # a web table's header row is its row 0: the rows are counted below it
+                rows, above = await count  # a web table's header row is its row 0: rows are counted below it
                 for (r, c), cell in read.items():  # cell's place, not its identity; the place is said apart
                     cell.place = (r - above, c) if r >= above else None
-                rows = await count
                 table.rows = int(rows[0].value) - above if rows else None
                 return
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
