@@ -187,3 +187,77 @@ def test_fields_are_never_cut_even_over_the_budget():
                                         for i in range(1, 15)], timestamp="now")
     text = text_of(ui)
     assert all(f'"Field {i}"' in text for i in range(1, 15)), text
+
+
+def file_list(selected: int = 5) -> UIState:
+    """A GTK file list as the backend reads it: column headers without a place, 20 rows in
+    view of 400, three cells a row placed by (row, column), one row selected."""
+    headers = [Target(id=2 + c, type="HeaderItem", name=n, parent_id=1) for c, n in enumerate(("ID", "Name", "Size"))]
+    cells = [Target(id=10 + 3 * r + c, type="DataItem", parent_id=1, cell=(r + 11, c),
+                    name=(str(r + 12), f"report-{r + 12:04}.txt", f"{r + 2}.1 kB")[c],
+                    states=["selected"] if r == selected else [])
+             for r in range(20) for c in range(3)]
+    window = WindowInfo(id="0x3", title="Open File", rect=Rect(left=0, top=0, right=800, bottom=400))
+    return UIState(window=window, timestamp="now",
+                   targets=[Target(id=1, type="Table", name="Files", rows=400), *headers, *cells])
+
+
+def test_a_list_with_columns_is_read_as_rows_led_by_their_first_cells_id():
+    """A file chooser's list of 400 files was printed one line per cell and cut to six of
+    them (two rows). Its rows in view now print one line each, led by the id of the row's
+    first cell (a click on it selects the row), under a line with the columns and which
+    rows of how many show."""
+    text = text_of(file_list())
+    assert '[1] [Table] "Files" rows 12–31 of 400 in view; columns: ID | Name | Size;' in text, text
+    assert "\n  [10] 12 | report-0012.txt | 2.1 kB\n" in text, text
+    assert "\n  [25] 17 | report-0017.txt | 7.1 kB selected\n" in text, text
+    assert "\n  [67] 31 | report-0031.txt | 21.1 kB" in text, text
+    assert "[11]" not in text and "[2] [HeaderItem]" not in text, text
+
+
+def test_a_web_tables_header_row_names_its_columns_and_rows_count_below_it():
+    """A web page's <table>: the header row is row 0 of the cells the backend placed, and
+    the row count it read includes it: rows are numbered from the first below it. An unnamed
+    table (a page's usually is) was cut whole as an unnamed element; a grid never is."""
+    header = [Target(id=2 + c, type="HeaderItem", name=n, parent_id=1, cell=(0, c))
+              for c, n in enumerate(("Name", "Team", "Pages"))]
+    cells = [Target(id=10 + 3 * r + c, type="DataItem", parent_id=1, cell=(r + 1, c),
+                    name=(f"report-{r + 1:04}", f"team {r % 9}", str(7 * r))[c]) for r in range(30) for c in range(3)]
+    window = WindowInfo(id="0x4", title="Reports - Chromium", rect=Rect(left=0, top=0, right=600, bottom=300))
+    ui = UIState(window=window, timestamp="now",
+                 targets=[Target(id=1, type="Table", name="", rows=301), *header, *cells])
+    text = text_of(ui)
+    assert '[1] [Table] "" rows 1–30 of 300 in view; columns: Name | Team | Pages;' in text, text
+    assert "\n  [10] report-0001 | team 0 | 0\n" in text, text
+    assert re.search(r"\n  \(\d+ more rows in view: `winctl state --scope 1` lists them\)", text), text
+
+
+def test_a_list_that_fits_is_printed_cell_by_cell_as_before():
+    ui = file_list()
+    ui.window.rect = Rect(left=0, top=0, right=1920, bottom=1080)
+    text = text_of(ui)
+    assert '[10] [DataItem] "12"' in text and "rows 12–31" not in text, text
+
+
+def test_a_web_tables_controls_keep_their_ids_in_the_row_line():
+    """A page's rows hold a link, a button, a check box and a field (benchmarks/apps/web_page.py):
+    folded into their row's line they would lose their ids; each is shown as `[ID] name`,
+    with its state and value, the row led by its first plain text's id."""
+    targets = [Target(id=1, type="Table", name="", rows=41)]
+    targets += [Target(id=2 + c, type="HeaderItem", name=n, parent_id=1, cell=(0, c))
+                for c, n in enumerate(("Id", "Item", "Action", "Note"))]
+    for r in range(1, 41):
+        base = 100 * r
+        targets += [Target(id=base, type="DataItem", name=str(r), parent_id=1, cell=(r, 0)),
+                    Target(id=base + 1, type="DataItem", name=f"Item {r}", parent_id=1, cell=(r, 1)),
+                    Target(id=base + 2, type="Hyperlink", name=f"Item {r}", parent_id=base + 1),
+                    Target(id=base + 3, type="DataItem", name="", parent_id=1, cell=(r, 2)),
+                    Target(id=base + 4, type="Button", name=f"Open {r}", parent_id=base + 3),
+                    Target(id=base + 5, type="DataItem", name="", parent_id=1, cell=(r, 3)),
+                    Target(id=base + 6, type="CheckBox", name="done", parent_id=base + 5,
+                           states=["checked"] if r == 2 else []),
+                    Target(id=base + 7, type="Edit", name=f"Note {r}", value=f"n{r}", parent_id=base + 5)]
+    window = WindowInfo(id="0x5", title="Bench page - Chromium", rect=Rect(left=0, top=0, right=1000, bottom=700))
+    text = text_of(UIState(window=window, timestamp="now", targets=targets))
+    assert "; columns: Id | Item | Action | Note;" in text, text
+    assert '\n  [200] 2 | [202] Item 2 | [204] Open 2 | [206] done checked [207] Note 2="n2"\n' in text, text

@@ -4,13 +4,13 @@
 toolbar buttons) that costs several times what a screenshot of the window would. `fit`
 chooses what to print within a budget of tokens (bytes / 4) taken from the window's
 size (`budget`): it collapses, in this order, until the listing fits — labels that repeat
-their field's name (said nowhere: the field's line names it), a sheet's cells
-into its visible grid (one line per row), separators and unnamed panes, runs of buttons
-(one line with their names, then only their count), long lists (the rows in view around
-the focused one), menus; then the least useful lines, never fields or grids (a grid gets
-fewer rows). What it leaves out is said on a line with how to reach it. Every element keeps
-its id in the session's state: `click ID` works on those not printed. Nothing here reads
-the app: it works on the state's targets alone.
+their field's name (said nowhere: the field's line names it), a table's cells into its
+rows in view (one line per row: a sheet's visible grid, a list's, a web table's),
+separators and unnamed panes, runs of buttons (one line with their names, then only their
+count), long lists (the rows in view around the focused one), menus; then the least useful
+lines, never fields or grids (a grid gets fewer rows). What it leaves out is said on a line
+with how to reach it. Every element keeps its id in the session's state: `click ID` works
+on those not printed. Nothing here reads the app: it works on the state's targets alone.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ SMALL_SHARE = 0.9  # a smaller one: less than its picture
 BUTTON_TYPES = frozenset({"Button", "ToggleButton", "MenuButton", "SplitButton", "CheckBox", "RadioButton"})
 NOISE_TYPES = frozenset({"Separator", "Pane", "SplitPane", "Group", "Filler", "Tab", "Panel", "ScrollBar"})
 LIST_TYPES = frozenset({"List", "Tree", "Table", "DataGrid", "ListBox", "TreeView"})
+CELL_TEXT_TYPES = frozenset({"DataItem", "HeaderItem", "Text", "Paragraph", "ListItem", "TreeItem"})  # not controls
 FIELD_TYPES = frozenset({"Edit", "ComboBox", "Spinner", "Slider", "Document"})
 BUTTON_RUN = 4  # this many buttons side by side are a toolbar's worth: collapsed together
 LIST_KEEP = 6  # rows of a long list kept around the focused or selected one
@@ -70,7 +71,7 @@ class Plan:
     instead: dict[int, list[str]] = field(default_factory=dict)
     tail: list[str] = field(default_factory=list)
     runs: dict[int, list[Target]] = field(default_factory=dict)  # buttons collapsed, by their first one's id
-    grids: dict[int, tuple[Target, list[Target], int]] = field(default_factory=dict)  # table, cells, rows shown
+    grids: dict[int, tuple[Target, list[Target], int]] = field(default_factory=dict)  # table, below it, rows shown
 
 
 def body(targets: list[Target], plan: Plan, line_of: Callable[[Target], str]) -> list[str]:
@@ -168,27 +169,108 @@ class _Tree:
 
 # -- the steps -------------------------------------------------------------------------------
 def _grids(tree: _Tree, plan: Plan) -> None:
-    """Each sheet (a table whose cells are named by address and placed by row and column) as
-    its visible grid, one line per row (`grid_lines`)."""
+    """Each table whose cells are placed by row and column as its rows in view, one line per
+    row (`table_lines`): a sheet's visible grid, a list's or a web page's rows."""
     for t in tree.targets:
-        cells = [c for c in tree.children.get(t.id, []) if c.cell is not None]
-        if t.type in LIST_TYPES and cells and t.id not in plan.hidden:
-            plan.instead[t.id] = grid_lines(t, cells)
-            plan.grids[t.id] = (t, cells, len(cells))
-            plan.hidden.update(c.id for c in cells)
+        if t.type not in LIST_TYPES or t.id in plan.hidden:
+            continue
+        kids = tree.descendants(t)
+        cells = [c for c in kids if c.cell is not None]
+        if cells:
+            plan.instead[t.id] = table_lines(t, kids)
+            plan.grids[t.id] = (t, kids, len({c.cell[0] for c in cells if c.cell is not None}))
+            plan.hidden.update(k.id for k in kids)
 
 
 def _shorter_grids(plan: Plan) -> bool:
     """Each grid with an eighth fewer rows (at least 2 kept); whether any got shorter."""
     shorter = False
-    for table_id, (table, cells, rows) in list(plan.grids.items()):
-        rows = min(rows, len({c.cell[0] for c in cells if c.cell is not None}))
+    for table_id, (table, kids, rows) in list(plan.grids.items()):
         if rows > 2 and table_id in plan.instead:
             rows = max(2, rows - max(1, rows // 8))
-            plan.grids[table_id] = (table, cells, rows)
-            plan.instead[table_id] = grid_lines(table, cells, rows)
+            plan.grids[table_id] = (table, kids, rows)
+            plan.instead[table_id] = table_lines(table, kids, rows)
             shorter = True
     return shorter
+
+
+def table_lines(table: Target, kids: list[Target], max_rows: int | None = None) -> list[str]:
+    """A table's elements below it as rows: a sheet's (cells named by address) as its grid
+    (`grid_lines`), any other's as its rows (`row_lines`)."""
+    cells = [c for c in kids if c.cell is not None]
+    if all(ADDRESS.match(c.name) for c in cells):
+        return grid_lines(table, cells, max_rows)
+    return row_lines(table, kids, max_rows)
+
+
+def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) -> list[str]:
+    """A list's or web table's rows in view: a header line (which rows of how many, the
+    column headers) and `[ID] text | text | …` per row, ID that of the element holding the
+    row's first text (a click on it selects the row); rows of header cells only are the
+    column headers; at most `max_rows` rows, the others counted. Rows are numbered from 1
+    below the header rows."""
+    by_row: dict[int, dict[int, Target]] = {}
+    below: dict[int | None, list[Target]] = {}
+    for c in kids:
+        below.setdefault(c.parent_id, []).append(c)
+        if c.cell is not None:
+            by_row.setdefault(c.cell[0], {})[c.cell[1]] = c
+    heads = sorted(r for r, row in by_row.items() if all(c.type == "HeaderItem" for c in row.values()))
+    headers = [c for c in kids if c.type == "HeaderItem" and (c.cell is None or c.cell[0] in heads)]
+    data = sorted(r for r in by_row if r not in heads)
+    cols = sorted({c for r in data for c in by_row[r]})
+
+    def number(r: int) -> int:
+        return r + 1 - sum(1 for h in heads if h < r)
+
+    head = f"[{table.id}] [{table.type}] \"{_plain(table.name)}\""
+    if data:
+        total = f" of {table.rows - len(heads)}" if table.rows is not None else ""
+        head += f" rows {number(data[0])}–{number(data[-1])}{total} in view"
+    if headers:
+        head += "; columns: " + " | ".join(_plain(h.name, 40) for h in headers)
+    head += "; `winctl click ID` selects a row, `winctl find TEXT` finds one out of view"
+    lines = [head]
+    for r in data[:max_rows]:
+        row = by_row[r]
+        texts = [_cell_texts(row[c], below) if c in row else [] for c in cols]
+        plain = [who for found in texts for who, _ in found if who.type in CELL_TEXT_TYPES]
+        first = plain[0] if plain else row[min(row)]
+        cells = [" ".join(_part(who, text) for who, text in found) for found in texts]
+        marks = [m for m in ("selected", "focused") if any(m in c.states for c in row.values())]
+        lines.append(f"  [{first.id}] " + " | ".join(cells) + "".join(f" {m}" for m in marks))
+    if max_rows is not None and len(data) > max_rows:
+        lines.append(f"  ({len(data) - max_rows} more rows in view: `winctl state --scope {table.id}` lists them)")
+    return lines
+
+
+def _cell_texts(cell: Target, below: dict[int | None, list[Target]]) -> list[tuple[Target, str]]:
+    """A cell's text with the elements that hold it, in order: its own, unless parts of it are
+    controls (a web table's link, button, field: each with its own); else its parts' (a GTK
+    column of an icon and a name is one cell holding a cell per part). A control is one part
+    with its name; empty text and unnamed images are left out."""
+    own = bool(cell.name.strip() or cell.value)
+    if cell.type not in CELL_TEXT_TYPES:
+        return [(cell, _text(cell))] if own or cell.type != "Image" else []
+    parts = [found for part in below.get(cell.id, []) for found in _cell_texts(part, below)]
+    if own and not any(who.type not in CELL_TEXT_TYPES for who, _ in parts):
+        return [(cell, _text(cell))]
+    return parts
+
+
+def _part(who: Target, text: str) -> str:
+    """A part of a cell as a row line shows it: text as is; a control in the cell (a page's
+    link, button, check box, field) with its id, state and value, so it is acted on by id."""
+    shown = _plain(text if who.type in CELL_TEXT_TYPES else who.name, 40).replace("|", "\\|")
+    if who.type in CELL_TEXT_TYPES:
+        return shown
+    marks = "".join(f" {m}" for m in ("checked", "disabled") if m in who.states)
+    value = f'="{_plain(who.value, 40)}"' if who.value and who.value != who.name else ""
+    return f"[{who.id}] {shown}{marks}{value}"
+
+
+def _text(cell: Target) -> str:
+    return cell.name if cell.name.strip() else cell.value or ""
 
 
 def grid_lines(table: Target, cells: list[Target], max_rows: int | None = None) -> list[str]:
@@ -350,9 +432,10 @@ def _menus(tree: _Tree, plan: Plan) -> None:
 
 def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str], most: int = 3) -> int:
     """Leave out elements of `_rank` up to `most`, the least useful first and from the end
-    (never the focused one and its ancestors), until `over` bytes fewer are printed; how many."""
+    (never the focused one and its ancestors, nor a grid, named or not), until `over` bytes
+    fewer are printed; how many."""
     order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept
-                    and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
+                    and t.id not in plan.grids and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
     left = 0
     for t in order:
         if over <= 0:

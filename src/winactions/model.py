@@ -210,6 +210,7 @@ class Target(BaseModel):
     confidence: float | None = None  # set for every source but the accessibility tree
     derived_from: str | None = None  # what an inferred/vision target was computed from
     cell: tuple[int, int] | None = None  # a table cell's (row, column), from 0, when the backend knows it
+    rows: int | None = None  # a table's number of rows (in view or not), when the backend knows it
     handle: str | None = Field(default=None, exclude=True)  # backend identity, never printed
 
     @property

@@ -55,10 +55,16 @@ def test_state_lists_named_widgets_in_the_seed_format(winctl, app):
     out = winctl("state").out
     assert out.splitlines()[0].startswith(f'Window: "{TITLE}"')
     for line in ('[Button] "Apply"', '[Edit] "Name"', '[CheckBox] "Enable feature"',
-                 '[RadioButton] "Small"', '[HeaderItem] "Name"', '[TabItem] "General"',
-                 '[Menu] "File"', '[DataItem] "file-001.txt"'):
+                 '[RadioButton] "Small"', '[TabItem] "General"', '[Menu] "File"'):
         assert re.search(r"^\[\d+\] " + re.escape(line), out, re.M), f"missing {line}\n{out}"
     assert "rect=" not in out  # compact by default
+    # over the window's budget the table prints as rows (issue 39); every cell with --all
+    head = r'^\[\d+\] \[Table\] "Files" rows 1–\d+ of 60 in view; columns: ID \| Name \| Size;'
+    assert re.search(head, out, re.M), out
+    assert re.search(r"^  \[\d+\] 1 \| file-001.txt \| 47 KB$", out, re.M), out
+    every = winctl("state", "--all").out
+    for line in ('[HeaderItem] "Name"', '[DataItem] "file-001.txt"'):
+        assert re.search(r"^\[\d+\] " + re.escape(line), every, re.M), f"missing {line}\n{every}"
 
 
 def test_state_ids_are_stable_between_calls_and_processes(winctl, app):
@@ -97,7 +103,7 @@ def test_a_row_scrolled_out_of_view_is_wheeled_to_and_clicked(winctl, app):
 def test_verbose_and_tree_and_json(winctl, app):
     verbose = winctl("state", "--verbose").out
     assert re.search(r'\[Button\] "Apply" .*rect=\[\d+,\d+,\d+,\d+\]', verbose)
-    tree = winctl("state", "--tree").out
+    tree = winctl("state", "--tree", "--all").out  # every line: the table's cells, not its rows
     assert re.search(r'^ {2,}\[\d+\] \[DataItem\]', tree, re.M), "cells are indented under their table"
     data = winctl("--json", "state", "--verbose").json
     assert data["ok"] is True

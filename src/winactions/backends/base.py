@@ -105,6 +105,8 @@ TERMINAL = "terminal"
 # A `Node.extra` key a backend sets on a table cell whose place it knows: "ROW,COL", from 0
 # (a spreadsheet's cells, read or placed by row and column): `state` prints the table as rows.
 CELL_PLACE = "cell"
+# A `Node.extra` key a backend sets on a table whose rows it knows the number of: "400".
+TABLE_ROWS = "rows"
 
 
 def covered_by_window(title: str) -> str:

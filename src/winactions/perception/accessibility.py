@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from winactions.backends.base import CELL_PLACE
+from winactions.backends.base import CELL_PLACE, TABLE_ROWS
 from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
 
 # Types an agent acts on even when they have no name (an unnamed edit is still an edit).
@@ -186,6 +186,7 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
             depth=depth,
             handle=node.handle,
             cell=_cell_place(node),
+            rows=int(node.extra[TABLE_ROWS]) if node.extra.get(TABLE_ROWS, "").isdigit() else None,
         ))
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth

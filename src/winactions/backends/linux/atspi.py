@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.base import CELL_PLACE, TERMINAL, TextMatch, no_option, option_index
+from winactions.backends.base import CELL_PLACE, TABLE_ROWS, TERMINAL, TextMatch, no_option, option_index
 from winactions.backends.linux import a11ybus, sheet_cursor, table_search
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
@@ -229,6 +229,8 @@ class _Raw:
     extents: tuple[int, int, int, int] | None
     actions: tuple[str, ...] = ()
     value: str | None = None
+    place: tuple[int, int] | None = None  # a list's cell: its (row, column), as the table placed it
+    rows: int | None = None  # a table read by its visible grid: how many rows it has
 
 
 @dataclass
@@ -650,6 +652,7 @@ class AtspiClient:
         """
         budget = _Budget(max_nodes, _state_seconds())
         frame: list[tuple[int, int, int, int] | None] = [None]
+        page: list[tuple[int, int, int, int] | None] = [None]  # a web document's extents: the view it scrolls in
 
         async def visit(ref: tuple[str, str], parent: _Raw | None, position: int, in_managed: bool = False,
                         label: str | None = None, renew: bool = False) -> list[tuple[int, _Entry]]:
@@ -675,6 +678,8 @@ class AtspiClient:
                 return []
             if parent is None:
                 frame[0] = raw.extents  # what managed nodes are clipped to
+            elif role_of(raw.role_number)[0] == "document-web":
+                page[0] = raw.extents  # and those in a page, to the page (not the browser's bars)
             elif _defunct_only(raw):
                 # LibreOffice's formula-bar "Input line" says defunct while alive: its children
                 # take its place, and an unnamed one its name.
@@ -713,6 +718,7 @@ class AtspiClient:
             if _makes_children_on_demand(raw):
                 entry.managed = True
                 probe = _visible_area(raw.extents, frame[0])
+                probe = _visible_area(_extents(probe), page[0]) if probe is not None and page[0] else probe
                 grid = await self._visible_grid(raw, probe) if probe is not None else None
                 if grid is not None:
                     await read_grid(entry, grid)
@@ -755,13 +761,20 @@ class AtspiClient:
                 entry.kids = (entry.kids or []) + [e for entries in done for e in entries]
                 read.update({key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries})
 
+            count = None if sheet else asyncio.gather(  # its rows, and how many of them are headers
+                self._maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
+                self._header_rows(table.ref, c0))
             await take(real, range(c0, c1 + 1))
             if sheet:
                 data = [c for c in range(c0 + 1, c1 + 1) if (r0, c) in read and read[(r0, c)].value]
                 more = [(r, c) for r in range(r0 + 1, r1 + 1) for c in (data or range(c0 + 1, c1 + 1))]
                 await take(more[:max(0, limit - len(real))], range(0))
-            if not sheet:  # a list's cells (GTK) keep their objects: a row inserted above moves a
-                return     # cell's place, not its identity
+            if count is not None:  # a list's cells (GTK) keep their objects: a row inserted above moves a
+                rows, above = await count  # a web table's header row is its row 0: rows are counted below it
+                for (r, c), cell in read.items():  # cell's place, not its identity; the place is said apart
+                    cell.place = (r - above, c) if r >= above else None
+                table.rows = int(rows[0].value) - above if rows else None
+                return
             for (r, c), cell in read.items():  # a cell's handle is its place: Calc makes a new object per ask
                 cell.ref = (table.ref[0], f"{table.ref[1]}{CELL_MARK}{r},{c}")
             selects = IFACE + "Selection" in table.interfaces
@@ -789,6 +802,7 @@ class AtspiClient:
                                     "`winctl launch APP`")
         entry = top[0][1] if top else None
         nodes, notes = self._flatten(entry)
+        _rows_placed(nodes)
         if self._toolkit_of.get(root[0]) == JAVA and any(n.native_role == "popup-menu" for n in nodes):
             nodes = await self._java_menus_placed(nodes)
         return _Read(entry, Snapshot(nodes=nodes, truncated=bool(budget.reasons),
@@ -929,6 +943,9 @@ class AtspiClient:
                                             "iiu", [x, y, 0]))
             if hit is None or hit == table:
                 continue
+            place = None if sheet else await self._cell_position(hit, parent=True)
+            if place is not None:  # a web table's cell sits in a row: its index there is its column
+                return place
             index = await self._maybe(hit[0], hit[1], ACCESSIBLE, "GetIndexInParent")
             if not index or int(index[0]) < 0:
                 # while a formula is typed, Calc's cells have no index: their address still says
@@ -946,6 +963,25 @@ class AtspiClient:
                     self._leases.keep(table, (int(row[0]), int(col[0])), hit)
                 return int(row[0]), int(col[0])
         return None
+
+    async def _header_rows(self, table: tuple[str, str], column: int) -> int:
+        """1 when the table's row 0 is column headers (a web table's <th> row), else 0."""
+        first = _ref_of(await self._maybe(table[0], table[1], IFACE + "Table", "GetAccessibleAt", "ii", [0, column]))
+        role = await self._maybe(first[0], first[1], ACCESSIBLE, "GetRoleName") if first is not None else None
+        return 1 if role and "header" in str(role[0]) else 0
+
+    async def _cell_position(self, cell: tuple[str, str], parent: bool = False) -> tuple[int, int] | None:
+        """(row, column) a cell says it has (AT-SPI TableCell's Position); None without it. With
+        `parent`, an element without it asks its parent (a page's hit test finds a cell's text)."""
+        reply = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [IFACE + "TableCell", "Position"])
+        place = reply[0].value if reply else None
+        if not isinstance(place, (list, tuple)) or len(place) != 2 or min(place) < 0:
+            if not parent:
+                return None
+            up = await self._maybe(cell[0], cell[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
+            above = _ref_of([up[0].value]) if up else None
+            return await self._cell_position(above) if above is not None else None
+        return int(place[0]), int(place[1])
 
     async def _hit_sweep(self, node: tuple[str, str], area: tuple[int, int, int, int]) -> list[tuple[str, str]]:
         """Children found by hit tests down the visible area, one row (its height) at a time.
@@ -2185,6 +2221,11 @@ def _makes_children_on_demand(raw: _Raw) -> bool:
     return bool(first & MANAGES_DESCENDANTS_BIT) or raw.child_count > HUGE_CHILD_COUNT
 
 
+def _extents(area: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """(x, y, width, height) of a (left, top, right, bottom) area."""
+    return area[0], area[1], area[2] - area[0], area[3] - area[1]
+
+
 def _visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, int, int, int] | None
                   ) -> tuple[int, int, int, int] | None:
     """(left, top, right, bottom) of a node's extents inside its window, or None if off it."""
@@ -2242,11 +2283,38 @@ def _cells_to_read(grid: tuple[int, int, int, int], limit: int,
 
 
 def _extra(raw: _Raw, native: str) -> dict[str, str]:
-    """A node's `extra`: a terminal's screen; a sheet cell's place, from its handle ("#cell:R,C")."""
+    """A node's `extra`: a terminal's screen; a sheet cell's place, from its handle ("#cell:R,C"),
+    a list's cell's from its grid read (`_Raw.place`); a table's row count when its grid was read."""
     if native == "terminal":
         return {TERMINAL: native}
     _, mark, place = raw.ref[1].partition(CELL_MARK)
-    return {CELL_PLACE: place} if mark else {}
+    if not mark and raw.place is not None:
+        place = f"{raw.place[0]},{raw.place[1]}"
+    extra = {CELL_PLACE: place} if place else {}
+    if raw.rows is not None:
+        extra[TABLE_ROWS] = str(raw.rows)
+    return extra
+
+
+def _rows_placed(nodes: list[Node]) -> None:
+    """Cells of a table laid out as rows (a web page's <table>: table > row > cell), not placed
+    yet, get their (row, column) from where they sit, and the table its number of rows (as
+    read: header rows too): no call to the app. A cell spanning columns shifts those after it."""
+    counts: dict[int, int] = {}  # a table's index -> its rows so far
+    rows: dict[int, list[int]] = {}  # a row's index -> [its row number, its cells so far]
+    for i, node in enumerate(nodes):
+        parent = node.parent
+        if parent is None or CELL_PLACE in node.extra:
+            continue
+        if node.role == "Row" and nodes[parent].role == "Table":
+            rows[i] = [counts.get(parent, 0), 0]
+            counts[parent] = rows[i][0] + 1
+        elif parent in rows and node.role in ("DataItem", "HeaderItem"):
+            object.__setattr__(node, "extra", {**node.extra, CELL_PLACE: f"{rows[parent][0]},{rows[parent][1]}"})
+            rows[parent][1] += 1
+    for table, count in counts.items():
+        if TABLE_ROWS not in nodes[table].extra:
+            object.__setattr__(nodes[table], "extra", {**nodes[table].extra, TABLE_ROWS: str(count)})
 
 
 def _virtual_cell(table: tuple[str, str], row: int, col: int, grid: tuple[int, int, int, int],
