@@ -79,10 +79,9 @@ class InputParams(Params):
 @command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"))
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text (or append): through its editable-text interface, else focused
-    and typed. Keys are pressed only once it holds the focus; a text that then reads otherwise
-    fails. A terminal is typed into at its prompt; a sheet's cell, reached by address (Z200),
-    is committed. A disabled field, or a text longer than the field holds or than
-    WINCTL_TYPING_LIMIT allows typing, is refused."""
+    and typed, then read back. A terminal is typed into at its prompt; a sheet's cell (by
+    address, Z200) is committed. Refused: an element that takes no text, a disabled field, a
+    text longer than the field holds or than WINCTL_TYPING_LIMIT."""
     return set_text(ctx, p)
 
 
@@ -233,9 +232,8 @@ class SelectParams(Params):
 
 @command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"))
 def select(ctx: Context, p: SelectParams) -> ActionResult:
-    """Choose an option by name in a combo box, list or tab list (the box by id or by its name).
-    Where the toolkit takes no choice through accessibility, the box is opened and the option
-    chosen by keys; either way the box must then read the option."""
+    """Choose an option by name in a combo box, list or tab list (the box by id or by its name);
+    the box must then read the option."""
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     if node is None or Operation.CHOOSE not in node.operations:

@@ -59,16 +59,14 @@ def select_one(ctx: Context, selector: Selector) -> Target:
 
 
 class FindParams(Selector):
-    text: OptionalName = Field(None, description="the text to find (as --name): in view by name or value, else "
-                               "the cells and rows out of view whose text holds it")
+    text: OptionalName = Field(None, description="the text to find (as --name)")
 
 
 @command("find", FindParams, positional=("text",))
 def find(ctx: Context, p: FindParams) -> StateResult:
     """List the elements matching a selector (name, else value; type; automation id). A name
-    matched by nothing in view is looked for out of view too, in the text of the window's
-    lists', tables' and sheets' rows and cells: those found get ids that `get` reads where they
-    are and that `click` and `input` first scroll into view."""
+    not in view is looked for in the rows and cells of lists, tables and sheets; their ids are
+    read where they are and scrolled into view when acted on."""
     if p.text is not None:
         if p.name is not None and p.name != p.text:
             raise InvalidInput("give the text once: `winctl find TEXT` or `winctl find --name TEXT`")

@@ -30,13 +30,13 @@ class StateParams(Params):
     tree: bool = Field(False, description="indent elements by their place in the tree")
     screenshot: bool = Field(False, description="also save a screenshot of the window")
     annotated: bool = Field(False, description="also save a screenshot with element ids drawn on it")
-    diff: bool = Field(False, description="only what changed since the session's previous state: "
+    diff: bool = Field(False, description="only what changed since the state last shown: "
                                           "+ added, - removed, ~ changed")
     scope: OptionalId = Field(None, description="only this element and the elements under it")
     max_elements: int | None = Field(None, ge=1, description="at most this many elements; says how many were "
                                                              "left out (their ids stay valid)")
-    all: bool = Field(False, description="every element, one line each, however long (by default a big window's "
-                                         "state is summarized to cost at most half a picture of it)")
+    all: bool = Field(False, description="every element, one line each (a big window's state is "
+                                         "summarized by default)")
 
 
 @command("state", StateParams)

@@ -82,10 +82,10 @@ class WaitParams(Params):
                                                              "this text (any case)")
     gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows "
                                                                   "this text")
-    window_shown: OptionalName = Field(None, description="wait until a window whose title holds this (any case), "
-                                                         "or with this id, is open; it becomes the session's window")
-    window_gone: OptionalName = Field(None, description="wait until no window whose title holds this, or with this "
-                                                        "id, is open (`current`: the session's window)")
+    window_shown: OptionalName = Field(None, description="until a window with this title part or id is "
+                                                         "open (it becomes the session's)")
+    window_gone: OptionalName = Field(None, description="until no window with this title part or id is "
+                                                        "open (`current`: the session's)")
     timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
 
 
