@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from winactions import file_dialogs as fd
+from winactions.backends.base import REVEALS_PATH
 from winactions.model import Node, Operation, Snapshot, WindowInfo
 
 SHOWN = frozenset({"showing", "visible", "enabled"})
@@ -15,8 +16,10 @@ def node(role: str, name: str = "", native: str = "", parent: int | None = 0, ed
          actions: tuple[str, ...] = ()) -> Node:
     states = SHOWN | ({"editable"} if editable else set())
     ops = frozenset({Operation.SET_TEXT}) if editable else frozenset()
+    chooser = native == "file-chooser"  # the Linux backend marks GTK's chooser so (`atspi._extra`)
     return Node(handle=f"h:{role}:{name}", parent=parent, role=role, native_role=native or role.lower(), name=name,
-                states=frozenset(states), operations=ops, actions=actions)
+                states=frozenset(states), operations=ops, actions=actions,
+                extra={REVEALS_PATH: "ctrl+l"} if chooser else {})
 
 
 class Tree:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from winactions.backends.base import Backend
+from winactions.backends.base import REVEALS_PATH, Backend
 from winactions.errors import ActionFailed, shown
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, WindowInfo
@@ -21,7 +21,6 @@ from winactions.model import Node, Operation, WindowInfo
 ACCEPT_NAMES = ("Save", "Open", "Export", "Import", "Insert", "Select", "Choose")  # the dialog's own button
 SAVE_NAMES = frozenset({"Save", "Export"})
 FIELD_NAMES = frozenset({"file name:", "file name", "name", "name:", "location:", "location"})
-REVEAL_KEYS = "ctrl+l"  # shows GTK's hidden location field (GtkFileChooser's "location-popup")
 REPLACE_NAMES = ("Replace", "Overwrite", "Yes")  # what accepts "replace the existing file?"
 DECLINE_NAMES = ("Cancel", "No")
 DISMISS_NAMES = ("OK", "Close", "Cancel", "No")  # what closes a message, in this order
@@ -85,24 +84,25 @@ def _path_field(nodes: list[Node]) -> Node | None:
     named = [n for n in editable if n.name.strip().lower() in FIELD_NAMES]
     if named:
         return named[0]
-    return editable[0] if len(editable) == 1 and _gtk_chooser(nodes) else None
+    return editable[0] if len(editable) == 1 and _reveal_keys(nodes) else None
 
 
 def parts(backend: Backend, window: WindowInfo) -> FileDialog | None:
     """The window's file dialog parts, or None when it is no file dialog (a dialog window, or
-    GTK's chooser, with a path field and an accept button: a main window's toolbar Open and its
-    text are not one). A GTK chooser whose location field is hidden gets it shown (ctrl+L) and
-    is read again."""
+    a chooser the backend marks, with a path field and an accept button: a main window's toolbar
+    Open and its text are not one). A chooser whose path field is hidden gets it shown by the
+    keys the backend names (`REVEALS_PATH`) and is read again."""
     nodes = backend.snapshot(window).nodes
-    if not nodes or not (nodes[0].role == "Dialog" or _gtk_chooser(nodes)):
+    reveal = _reveal_keys(nodes)
+    if not nodes or not (nodes[0].role == "Dialog" or reveal):
         return None
     accept = next((b for name in ACCEPT_NAMES for b in [_buttons(nodes).get(name)] if b is not None), None)
     if accept is None:
         return None
     field = _path_field(nodes)
-    if field is None and _gtk_chooser(nodes):
+    if field is None and reveal:
         backend.ensure_active(window)
-        backend.press_chords(parse_keys(REVEAL_KEYS, backend.key_names))
+        backend.press_chords(parse_keys(reveal, backend.key_names))
         deadline = time.monotonic() + REVEAL_WAIT
         while field is None and time.monotonic() < deadline:
             time.sleep(POLL)
@@ -112,10 +112,9 @@ def parts(backend: Backend, window: WindowInfo) -> FileDialog | None:
     return None if field is None else FileDialog(window, field, accept)
 
 
-def _gtk_chooser(nodes: list[Node]) -> bool:
-    """GTK's chooser (a "file-chooser" element with its "Show location" action): it hides its
-    location field until ctrl+L."""
-    return any(n.native_role == "file-chooser" or "show location" in (a.lower() for a in n.actions) for n in nodes)
+def _reveal_keys(nodes: list[Node]) -> str | None:
+    """The keys that show a chooser's hidden path field, as its backend says (`REVEALS_PATH`)."""
+    return next((n.extra[REVEALS_PATH] for n in nodes if REVEALS_PATH in n.extra), None)
 
 
 def put_path(backend: Backend, dialog: FileDialog, path: str) -> str:

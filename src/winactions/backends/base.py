@@ -107,6 +107,9 @@ TERMINAL = "terminal"
 CELL_PLACE = "cell"
 # A `Node.extra` key a backend sets on a table whose rows it knows the number of: "400".
 TABLE_ROWS = "rows"
+# A `Node.extra` key a backend sets on a file dialog that hides its path field until keys are
+# pressed: the keys ("ctrl+l" for GTK's file chooser).
+REVEALS_PATH = "reveals_path"
 
 
 def covered_by_window(title: str) -> str:

@@ -24,7 +24,15 @@ from typing import Any, TypeVar
 from dbus_fast import Message, MessageType, Variant
 from dbus_fast.aio import MessageBus
 
-from winactions.backends.base import CELL_PLACE, TABLE_ROWS, TERMINAL, TextMatch, no_option, option_index
+from winactions.backends.base import (
+    CELL_PLACE,
+    REVEALS_PATH,
+    TABLE_ROWS,
+    TERMINAL,
+    TextMatch,
+    no_option,
+    option_index,
+)
 from winactions.backends.linux import a11ybus, sheet_cursor, table_search
 from winactions.backends.linux.atspi_events import TRUSTED, Event, EventLog, Scope, scope_of
 from winactions.backends.linux.atspi_roles import (
@@ -2284,9 +2292,12 @@ def _cells_to_read(grid: tuple[int, int, int, int], limit: int,
 
 def _extra(raw: _Raw, native: str) -> dict[str, str]:
     """A node's `extra`: a terminal's screen; a sheet cell's place, from its handle ("#cell:R,C"),
-    a list's cell's from its grid read (`_Raw.place`); a table's row count when its grid was read."""
+    a list's cell's from its grid read (`_Raw.place`); a table's row count when its grid was read;
+    GTK's file chooser, whose location field shows on ctrl+L (its "Show location" action)."""
     if native == "terminal":
         return {TERMINAL: native}
+    if native == "file-chooser" or "show location" in (a.lower() for a in raw.actions):
+        return {REVEALS_PATH: "ctrl+l"}
     _, mark, place = raw.ref[1].partition(CELL_MARK)
     if not mark and raw.place is not None:
         place = f"{raw.place[0]},{raw.place[1]}"
