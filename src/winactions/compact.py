@@ -15,11 +15,10 @@ on those not printed. Nothing here reads the app: it works on the state's target
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from winactions.model import Target, UIState
+from winactions.model import CELL_ADDRESS, Target, UIState
 
 PICTURE_PIXELS_PER_TOKEN = 750  # what a picture costs a vision model: width × height / 750 tokens
 BIG_WINDOW = (1000, 700)  # a window at least this big gets at most half its picture
@@ -32,7 +31,6 @@ FIELD_TYPES = frozenset({"Edit", "ComboBox", "Spinner", "Slider", "Document"})
 BUTTON_RUN = 4  # this many buttons side by side are a toolbar's worth: collapsed together
 LIST_KEEP = 6  # rows of a long list kept around the focused or selected one
 NAMES_KEPT = 40  # characters of names per collapsed run, before "…"
-ADDRESS = re.compile(r"^([A-Z]{1,4})([0-9]{1,8})$")  # a sheet cell's name: "B12"
 TOKEN_BYTES = 4
 
 
@@ -198,7 +196,7 @@ def table_lines(table: Target, kids: list[Target], max_rows: int | None = None) 
     """A table's elements below it as rows: a sheet's (cells named by address) as its grid
     (`grid_lines`), any other's as its rows (`row_lines`)."""
     cells = [c for c in kids if c.cell is not None]
-    if all(ADDRESS.match(c.name) for c in cells):
+    if all(CELL_ADDRESS.match(c.name) for c in cells):
         return grid_lines(table, cells, max_rows)
     return row_lines(table, kids, max_rows)
 
@@ -336,14 +334,14 @@ def _address(row: int, col: int, places: dict[tuple[int, int], Target]) -> str:
 def _column(col: int, places: dict[tuple[int, int], Target]) -> str:
     """The column's letters, from any of its cells' address; its 1-based number otherwise."""
     for (_, c), t in places.items():
-        if c == col and (m := ADDRESS.match(t.name)):
+        if c == col and (m := CELL_ADDRESS.match(t.name)):
             return m.group(1)
     return str(col + 1)
 
 
 def _row_label(row: int, places: dict[tuple[int, int], Target]) -> str:
     for (r, _), t in places.items():
-        if r == row and (m := ADDRESS.match(t.name)):
+        if r == row and (m := CELL_ADDRESS.match(t.name)):
             return m.group(2)
     return str(row + 1)
 

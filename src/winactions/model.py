@@ -7,6 +7,7 @@ accessible element); the perception layer turns nodes into `Target`s with stable
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -99,6 +100,11 @@ class Source(str, Enum):
     OCR = "ocr"
     TEMPLATE = "template"
     FIXED = "fixed"
+
+
+# How a spreadsheet names its cells ("B12": column letters, row from 1), one rule for every
+# reader of a sheet (the state's grid, addresses given to `get`/`input`).
+CELL_ADDRESS = re.compile(r"^([A-Z]{1,4})([1-9][0-9]{0,7})$")
 
 
 # The closed set of element types (`Node.role`, `Target.type` of the tree): UI Automation's

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from winactions.backends.base import Backend, TextMatch
 from winactions.errors import InvalidInput, NotFound, shown
-from winactions.model import Node, Source, Target, UIState
+from winactions.model import CELL_ADDRESS, Node, Source, Target, UIState
 from winactions.perception.accessibility import display_name
 
 ADDRESS_LIKE = re.compile(r"^\$?([A-Za-z]{1,4})\$?([0-9]+)$")  # what an agent means as a cell's address
-CELL_ADDRESS = re.compile(r"^[A-Z]{1,4}[1-9][0-9]*$")  # how a sheet names its cells
 OUT_OF_VIEW = "out of view"  # derived_from of an element found by its text and not shown
 MAX_FOUND = 40  # elements found out of view listed at most
 KEPT_FOUND = 200  # elements found out of view whose ids a session keeps
