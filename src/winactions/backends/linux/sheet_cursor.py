@@ -1,10 +1,8 @@
 """A click on a spreadsheet's cell, without the mouse: the cell cursor there, that cell alone selected.
 
-Measured on LibreOffice Calc 7.4: `Selection.SelectChild` on the sheet marks the cell, added to
-what was marked, and leaves the cell cursor where it was (the Name Box read C2:C3, Bold and
-typing went to the old cell); `Component.GrabFocus` on the cell moves the cursor and keeps the
-marks; `Selection.ClearSelection` then `GrabFocus` leaves the cursor on the cell with nothing
-else marked (~12 ms), as a mouse click does.
+As a mouse click leaves it: the sheet's selection cleared (`Selection.ClearSelection`), then
+the cell's focus grabbed (`Component.GrabFocus`), then checked. LibreOffice Calc: the
+selection's `SelectChild` adds the cell to what is marked and leaves the cursor where it was.
 """
 
 from __future__ import annotations
