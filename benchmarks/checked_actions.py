@@ -15,6 +15,8 @@ timed command, untimed: `focus` the window and `state`, as an agent looks before
   test is asked what lies at the point (a banner over the button would take the click);
 - `winctl input ID TEXT --via input` on the fixture's Name entry, which holds text (mouse to
   focus it, ctrl+a, typing; the new code then reads it back);
+- `winctl keys Tab` on the fixture's window: through the daemon, `keys` now returns once the
+  app's focus events have stopped for 0.1 s;
 - `winctl state` on the fixture's window with no menu open: `state` now also asks X for the
   app's open menus (and reads a context menu the frame lacks), one query per state.
 """
@@ -90,6 +92,8 @@ def main() -> None:
                     ("Web page", lambda v: ("click", ids[v]["web"], "--via", "input")),
                 "input --via input (GTK entry)":
                     ("Checked", lambda v: ("input", ids[v]["field"], "some text", "--via", "input")),
+                # keys returns once the app's focus events stop (heard by the daemon only)
+                "keys Tab (GTK entry)": ("Checked", lambda v: ("keys", "Tab")),
                 # state also asks the X server for open menus, and reads those the frame lacks
                 "state (GTK fixture, nothing open)": ("Checked", lambda v: ("state",)),
             }

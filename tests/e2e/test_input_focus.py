@@ -156,7 +156,12 @@ def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(wi
     rc 0 — one time in five here, as the click's focus change raced the keys. The keys now wait
     until the cell holds the focus: twelve rounds, each through the one-shot CLI or the daemon,
     and one through MCP; the saved file has "Paid" in every cell found, while the Find field
-    keeps each search."""
+    keeps each search.
+
+    Each round's search is `keys ctrl+f` then `type` through the daemon. Calc focuses its Find
+    field at once, then takes the focus away and gives it back with the field's text selected
+    (~40 ms after the keys): the first two characters typed in between were replaced, and the
+    field read "V-0059" (once in CI). `keys` now returns once the app's focus stays put."""
     data = invoices
     find, box = find_bar(winctl)
     rows = list(range(20, 260, 20))

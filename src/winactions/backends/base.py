@@ -440,6 +440,11 @@ class Backend(ABC):
             return  # a minimized window may still be the active one (nothing else took the focus)
         self.window_action(window.id, WindowAction.ACTIVATE)
 
+    def keys_settled(self, window: WindowInfo) -> None:
+        """Return once the window's app has done moving its keyboard focus for the keys just
+        pressed, so that keys sent next reach where these put the focus; at once where that
+        cannot be told."""
+
     def bound_pointer(self) -> tuple[int, int, int] | None:
         """The bound input's virtual pointer (x, y, buttons held), to be kept between calls."""
         return None

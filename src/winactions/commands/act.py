@@ -195,6 +195,7 @@ def keys(ctx: Context, p: KeysParams) -> ActionResult:
     backend = ctx.session.backend
     backend.ensure_active(ctx.window())
     backend.press_chords(chords)
+    backend.keys_settled(ctx.window())
     return ActionResult(action="keys", method="keyboard", detail=" ".join(str(c) for c in chords))
 
 

@@ -1294,6 +1294,33 @@ class AtspiClient:
         except NotFound:  # a cell no longer where it was
             return None
 
+    def await_focus_still(self, handle: str, quiet: float, limit: float) -> bool:
+        """Return once the app of `handle` has moved its keyboard focus nowhere for `quiet`
+        seconds (its focus events, heard in live mode only), at most `limit` seconds; True when
+        it was still by then, or where its events are not heard."""
+        if not self._live:
+            return True
+
+        async def still() -> bool:
+            dest, path = await self._resolve(handle)
+            log = self._logs.setdefault(dest, EventLog())
+            start = last_move = time.monotonic()
+            mark = log.count
+            while True:
+                await self._maybe(dest, path, ACCESSIBLE, "GetRole")  # answered after every event sent before it
+                now = time.monotonic()
+                events = log.since(mark)
+                mark = log.count
+                if events is None or any(e.member == "StateChanged" and e.detail == "focused" for e in events):
+                    last_move = now
+                if now - last_move >= quiet:
+                    return True
+                if now - start >= limit:
+                    return False
+                await asyncio.sleep(0.02)
+
+        return self._run(still(), timeout=limit + 0.5, stall=NAME_STALL_SECONDS)  # an app in a modal loop is busy
+
     async def _states(self, ref: tuple[str, str]) -> frozenset[str] | None:
         words = await self._maybe(ref[0], ref[1], ACCESSIBLE, "GetState")
         return states_of(list(words[0])) if words else None

@@ -56,6 +56,8 @@ SHEET_SCROLL_SETTLE = 1.0  # s for a sheet to scroll to its cell cursor
 # in a bold word, Save All enabled once a document is modified): it updates them on a timer
 # after the change, seen 290-360 ms after the keys, 600-650 ms in a document just opened
 VCL_STATES_LAG = 0.8
+FOCUS_QUIET = 0.1  # s without a focus event after keys: the app has done moving the focus for them
+FOCUS_QUIET_LIMIT = 1.0  # s: ... waited for at most
 
 
 class LinuxBackend(Backend):
@@ -383,6 +385,17 @@ class LinuxBackend(Backend):
     def press_chords(self, chords: Sequence[Chord]) -> None:
         self.xinput.press_chords(chords)
         self._sent()
+
+    def keys_settled(self, window: WindowInfo) -> None:
+        """See `Backend.keys_settled`: the app's focus events stop for FOCUS_QUIET (LibreOffice
+        focuses its Find field, takes the focus away and gives it back with the text selected
+        some 40 ms after ctrl+f: keys typed between went in before the selection)."""
+        if not self._live:
+            return
+        try:  # no tree (a terminal), an app gone or busy in a modal loop: its focus is not heard
+            self.atspi.await_focus_still(self.frame_handle(window), FOCUS_QUIET, FOCUS_QUIET_LIMIT)
+        except WinctlError:
+            return
 
     def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
         self.xinput.hold_keys(chords, seconds)
