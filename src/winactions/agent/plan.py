@@ -36,7 +36,7 @@ class Action(str, Enum):
     OPEN_URL = "open_url"
 
 
-# Level 0: act, no check (seed: launch, wait, keys, go_home, open_url).
+# Level 0: act, no check (launch, wait, keys, go_home, open_url).
 LEVEL0 = frozenset({Action.WAIT, Action.PRESS_KEY, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL})
 NEEDS_TARGET = frozenset({Action.TAP, Action.CLICK, Action.LONG_PRESS})
 DIRECTIONS = ("up", "down", "left", "right")
@@ -83,7 +83,7 @@ class StepPlan(BaseModel):
     step: int = Field(ge=1)
     action: Action
     target_ref: str | None = None
-    target_type: str | None = None  # a role ("Button", "Edit") narrowing a name; the seed's icon/ui/dynamic too
+    target_type: str | None = None  # a role ("Button", "Edit") narrowing a name; also icon/ui/dynamic
     description: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
     verify_ref: str | None = None  # a reference image that must be on screen afterwards

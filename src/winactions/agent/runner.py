@@ -34,7 +34,7 @@ from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, Wi
 from winactions.llm.config import LLMFlags
 from winactions.model import Operation, UIState, WindowInfo
 
-FALLBACK_ATTEMPTS = 3  # the seed's: act the fallback, look again, at most three times
+FALLBACK_ATTEMPTS = 3  # act the fallback, look again, at most three times
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
 FLIPPED = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a swipe's way -> the content's
 HOME_LIMIT = 10  # go_home presses at most this many times before giving up

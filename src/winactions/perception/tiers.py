@@ -29,7 +29,7 @@ from winactions.perception.provider import Provider
 from winactions.perception.structural import StructuralProvider
 from winactions.perception.vision import IOU_THRESHOLD, VisionProvider
 
-MIN_CONFIDENCE = 0.7  # seed 000: a model's inferred item below this is dropped
+MIN_CONFIDENCE = 0.7  # a model's inferred item below this is dropped
 
 
 class Thresholds(BaseModel):

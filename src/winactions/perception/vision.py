@@ -29,7 +29,7 @@ from winactions.perception import widgets as widgets_
 from winactions.perception.inference_llm import Model
 from winactions.perception.provider import Detection, unlisted_popups
 
-IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
+IOU_THRESHOLD = 0.1  # a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
 BLANK = 2  # grey levels: a window whose pixels span less than this shows nothing
 FRAMED_CONFIDENCE = 0.85  # a button known by its widget window's frame and its text, not by a shape
@@ -74,8 +74,7 @@ class VisionProvider:
         started = time.perf_counter()
         popups = base.popups
         image, origin = _capture(backend, window.rect, popups)
-        # a menu opened (or closed) since the tree was read is in the picture, or gone from it: IDLE's,
-        # asked for the moment after a click opened it, was not mapped yet, and its items went as text
+        # a menu opened (or closed) since the tree was read is in the picture, or gone from it: ask again
         now = unlisted_popups(backend.popups(window), base.targets, base.nodes)
         if now != popups:
             popups = now
@@ -168,7 +167,7 @@ class VisionProvider:
             widget = widgets_.holder(box.rect, widgets)
             mark = toggles.get(_key(widget))
             if widget is not None and mark is not None:  # a check box of a toolkit without a tree
-                # (before any shape: Tk's focus ring around its text is one, and named it a button)
+                # (before any shape: Tk's focus ring around its text is a shape too)
                 text_targets.append(Target(
                     id=0, type=mark.kind, name=box.text.strip(), rect=widget, source=Source.VISION,
                     confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
@@ -188,8 +187,7 @@ class VisionProvider:
                                            confidence=round(box.score, 2), states=["enabled"],
                                            derived_from=f"vision: a menu bar's widget window + ocr {box.score:.2f}"))
                 continue
-            # a shape holding more lines than this one is a panel, not a control this text names: nedit's
-            # message area took its first line ("Can't open ...") as its name, and lost it at the merge
+            # a shape holding more lines than this one is a panel, not a control this text names
             holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)
                            and sum(_inside(other.rect, s.rect) for other in texts if other.text.strip()) == 1), None)
             boxed = widget is not None and widgets_.framed(grey, origin, widget)

@@ -304,8 +304,7 @@ class X11Windows:
         types = set(self._prop(child, "_NET_WM_WINDOW_TYPE") or [])
         pid = self._prop(child, "_NET_WM_PID")
         rect = self._client_rect(child)
-        # Tk's and Motif's menus say no pid (Motif's no type either: nedit's File menu was taken
-        # for another's popup over the window, and nothing under it was listed); the X server knows
+        # Tk's and Motif's menus say no pid (Motif's no window type either); the X server knows
         owner = int(pid[0]) if isinstance(pid, list) and pid else self._client_pid(child.id)  # type: ignore[attr-defined]
         menus = {self.atom(name) for name in MENU_TYPES}
         if owner is None:  # a menu that does not say whose it is (a remote client's): the one over the window
