@@ -90,7 +90,7 @@ class MatchParams(Params):
 
 @command("match", MatchParams, positional=("reference", "image"), offline=lambda p: True)
 def match(ctx: Context, p: MatchParams) -> MatchResult:
-    """Find a reference image in a screenshot file: the template ladder on two files.
+    """Find a reference image in a screenshot file, by template matching.
 
     Exact match first, then scales 0.5-1.5, then ORB features. When both files record their
     pixel density (`screenshot --element`, or a name like ref@2x.png) and they differ: their
