@@ -80,7 +80,7 @@ class Reference:
 
     def centred(self, width: int, height: int) -> Centred:
         """The `width`x`height` copy less its mean, as `coarse_scores` correlates it, made once:
-        a size recurs on another level (15% of the asks over the benchmark's searches)."""
+        a size recurs on another level."""
         key = (max(1, width), max(1, height))
         if key not in self._centred:
             self._centred[key] = Centred.of(self.sized(*key))
@@ -133,9 +133,9 @@ class Pyramid:
 @dataclass(frozen=True)
 class Level:
     """A pyramid level less 128 as float32 (what `coarse_scores` correlates and sums) and its
-    squares as uint16 (summed by an integer box filter: exact, and about half the cost of
-    OpenCV's float sqrBoxFilter, which was a fifth of a coarse score). Centring keeps a window's
-    sums exact in float32: its sum of squares is at most 1024 * 128**2 = 2**24 for FAST_AREA px."""
+    squares as uint16 (summed by an integer box filter: exact, and cheaper than OpenCV's float
+    sqrBoxFilter). Centring keeps a window's sums exact in float32: its sum of squares is at most
+    1024 * 128**2 = 2**24 for FAST_AREA px."""
 
     floats: np.ndarray
     squares: np.ndarray
