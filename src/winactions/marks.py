@@ -1,9 +1,9 @@
 """Where each id label goes on an annotated screenshot (Set-of-Mark), so that no mark misleads.
 
 An agent reads an annotated screenshot by matching a number to the frame it sits on. A
-label drawn in the row above its own element (the old rule: always above the top-left
-corner) is read as the wrong element; two labels side by side read as one number ("1" and
-"7" as "17"); a label under another is lost. So placement is a small constraint problem:
+label drawn in the row above its own element is read as the wrong element; two labels side
+by side read as one number ("1" and "7" as "17"); a label under another is lost. So
+placement is a small constraint problem:
 
 - hard rules: a label touches its own frame (from inside or outside) and cannot be taken
   for another's (`unambiguous`: every other frame strictly farther, unless the label is
@@ -13,10 +13,11 @@ corner) is read as the wrong element; two labels side by side read as one number
   icon) wins, a place inside the box before one outside it, and one not inside another
   element's box (the part of a text area hidden by a popup menu).
 
-Elements with the same box (edges within SAME pixels) share one label ("9,12"). The most constrained elements choose
-first. What cannot be placed is reported, not drawn somewhere misleading: the caller says
-the area is too dense and suggests a close-up. This module is geometry only (no drawing,
-no platform), so the rules are tested on their own and on real screenshots.
+Elements with the same box (edges within SAME pixels) share one label ("9,12"). The most
+constrained elements choose first. What cannot be placed is reported, not drawn somewhere
+misleading: the caller says the area is too dense and suggests a close-up. This module is
+geometry only (no drawing, no platform), so the rules are tested on their own and on real
+screenshots.
 """
 
 from __future__ import annotations

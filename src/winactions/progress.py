@@ -1,4 +1,4 @@
-"""Progress of long work, for whoever is watching (issue 16.4).
+"""Progress of long work, for whoever is watching.
 
 A command that may take seconds (the locator's fallback chain, OCR, waiting for a
 condition) says what it is doing with `progress.step("trying ocr")`; that costs nothing

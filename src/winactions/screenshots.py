@@ -29,7 +29,7 @@ def covered(backend: Backend, window: WindowInfo) -> list[tuple[Rect, str]]:
 def capture(backend: Backend, rect: Rect) -> Image.Image:
     """Capture `rect`, clipped to the screens; an area off every screen is an error —
     except in a bound window, which the backend captures from the window itself wherever
-    it is (seed 003's "move off-screen and keep working")."""
+    it is (a window parked off-screen keeps working)."""
     if backend.bound_window() is not None:
         return backend.capture(rect)
     visible = [part for s in backend.screens() if (part := rect.intersect(s)) is not None]

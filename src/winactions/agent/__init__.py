@@ -1,4 +1,4 @@
-"""The task runner (seed 004): a task in words → plan → locate → act → verify, on any backend.
+"""The task runner: a task in words → plan → locate → act → verify, on any backend.
 
 It drives nothing but the command table, through anything with the Python API's call shape
 (`winactions.api.Desktop`, or the table itself when `winctl run` serves it).

@@ -1,4 +1,4 @@
-"""Per-app modules (seed 004): what we know about an app, so common tasks cost no model call.
+"""Per-app modules: what we know about an app, so common tasks cost no model call.
 
     apps/NAME/config.yaml   name, processes (desktop) / packages (Android), keywords,
                             home: {marker, keys}, blockers: [button names], launch: [argv]
@@ -6,7 +6,7 @@
     apps/NAME/images/       reference images; aliases.yaml maps other names onto them
     apps/NAME/prompts/planner.txt   extra instructions for the model planner (optional)
 
-Routing uses the seed's score: a task pattern matches 0.5, a keyword 0.4, the process or
+Routing scores a module: a task pattern matches 0.5, a keyword 0.4, the process or
 package named in the task (or in front) 0.1. Modules ship in `winactions/agent/apps/`;
 `WINCTL_APPS` (os.pathsep-separated folders) and `apps=` add the user's, which win by name.
 """
@@ -63,7 +63,7 @@ class AppModule:
         return self.folder / "images"
 
     def score(self, task: str, foreground: str = "") -> float:
-        """The seed's routing score for this task (and the process in front, if known)."""
+        """The routing score for this task (and the process in front, if known)."""
         text = task.casefold()
         score = TEMPLATE_WEIGHT if any(t.match(task) is not None for t in self.tasks) else 0.0
         if any(_word_in(k.casefold(), text) for k in self.keywords):

@@ -1,4 +1,4 @@
-"""Plan data (seed 004): a `TaskPlan` of `StepPlan`s, JSON in and out, validated.
+"""Plan data: a `TaskPlan` of `StepPlan`s, JSON in and out, validated.
 
 A plan comes from a template (trusted, ours) or from a model (untrusted): both go through
 `parse_plan`, so a malformed plan is one `InvalidInput` naming the step and field at fault —
@@ -21,7 +21,7 @@ from winactions.errors import InvalidInput
 
 
 class Action(str, Enum):
-    """What a step does; `click`/`scroll` are the desktop's words for the seed's `tap`/`swipe`."""
+    """What a step does; `click`/`scroll` are the desktop's words for a phone's `tap`/`swipe`."""
 
     TAP = "tap"
     CLICK = "click"
@@ -36,7 +36,7 @@ class Action(str, Enum):
     OPEN_URL = "open_url"
 
 
-# Level 0: act, no check (seed: launch, wait, keys, go_home, open_url).
+# Level 0: act, no check (launch, wait, keys, go_home, open_url).
 LEVEL0 = frozenset({Action.WAIT, Action.PRESS_KEY, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL})
 NEEDS_TARGET = frozenset({Action.TAP, Action.CLICK, Action.LONG_PRESS})
 DIRECTIONS = ("up", "down", "left", "right")
@@ -76,14 +76,14 @@ class Expect(BaseModel):
 
 
 class StepPlan(BaseModel):
-    """One step, with the seed's fields; `expect` is ours: outcomes checked by code."""
+    """One step of a plan; `expect` holds outcomes checked by code."""
 
     model_config = ConfigDict(extra="forbid")
 
     step: int = Field(ge=1)
     action: Action
     target_ref: str | None = None
-    target_type: str | None = None  # a role ("Button", "Edit") narrowing a name; the seed's icon/ui/dynamic too
+    target_type: str | None = None  # a role ("Button", "Edit") narrowing a name; also icon/ui/dynamic
     description: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
     verify_ref: str | None = None  # a reference image that must be on screen afterwards
@@ -138,7 +138,7 @@ class StepPlan(BaseModel):
 
     @property
     def level(self) -> int:
-        """The seed's execution level: 0 act blind, 1 known scroll, 2 tree/template target, 3 model target."""
+        """The step's execution level: 0 act blind, 1 known scroll, 2 tree/template target, 3 model target."""
         if self.action in LEVEL0:
             return 0
         if self.action in (Action.SWIPE, Action.SCROLL) and not self.target_ref:

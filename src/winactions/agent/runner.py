@@ -1,5 +1,5 @@
-"""TaskRunner: plan → locate → act → verify, with the seed's execution levels, fallbacks,
-blocker dismissal, replanning and guards, on nothing but the table's commands.
+"""TaskRunner: plan → locate → act → verify, with execution levels, fallbacks, blocker
+dismissal, replanning and guards, on nothing but the table's commands.
 
     from winactions import Desktop
     from winactions.agent import TaskRunner
@@ -34,7 +34,7 @@ from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, Wi
 from winactions.llm.config import LLMFlags
 from winactions.model import Operation, UIState, WindowInfo
 
-FALLBACK_ATTEMPTS = 3  # the seed's: act the fallback, look again, at most three times
+FALLBACK_ATTEMPTS = 3  # act the fallback, look again, at most three times
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
 FLIPPED = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a swipe's way -> the content's
 HOME_LIMIT = 10  # go_home presses at most this many times before giving up
@@ -398,7 +398,7 @@ class TaskRunner:
                         point=best.rect.center)
 
     def _locate_with_fallback(self, step: StepPlan, state: UIState, item: StepResult) -> Resolved:
-        """The seed's loop: not found → the fallback action → look again, at most 3 times."""
+        """Not found → the fallback action → look again, at most 3 times."""
         try:
             return self._resolve(step, state)
         except NotFound as first:
@@ -538,7 +538,7 @@ BATCHABLE = frozenset({Action.PRESS_KEY, Action.WAIT, Action.LAUNCH_APP, Action.
 
 
 def _seconds(params: dict[str, Any], key: str) -> dict[str, Any]:
-    """The seed's milliseconds (`duration`) as the table's seconds (`--duration`)."""
+    """A plan's milliseconds (`duration`) as the table's seconds (`--duration`)."""
     return {"duration": float(params[key]) / 1000} if key in params else {}
 
 

@@ -1,4 +1,4 @@
-"""`batch`: several commands in one call (seed 003's computer_batch).
+"""`batch`: several commands in one call.
 
 One round trip for a known sequence — fill three fields and press Save — with each step
 reported. It stops at the first failure unless told otherwise, so later steps never act

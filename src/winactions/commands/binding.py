@@ -1,4 +1,4 @@
-"""Bound-window mode (seed 003): `bind-window list|bind|unbind|status`.
+"""Bound-window mode: `bind-window list|bind|unbind|status`.
 
 Bound, every input command reaches the session's window by window messages — the real
 mouse stays where the person left it and focus does not move — and screenshots come from

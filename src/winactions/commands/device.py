@@ -1,6 +1,6 @@
 """What a phone has and a desktop lacks, as commands of the table: the devices attached,
-the home screen, a long press and a swipe (seed 004's executor). Long press and swipe work
-on desktops too (the mouse held down, a drag), so a task runner drives both the same way."""
+the home screen, a long press and a swipe. Long press and swipe work on desktops too (the
+mouse held down, a drag), so a task runner drives both the same way."""
 
 from __future__ import annotations
 

@@ -90,7 +90,7 @@ class MatchParams(Params):
 
 @command("match", MatchParams, positional=("reference", "image"), offline=lambda p: True)
 def match(ctx: Context, p: MatchParams) -> MatchResult:
-    """Find a reference image in a screenshot file: seed 004's template ladder on two files.
+    """Find a reference image in a screenshot file, by template matching.
 
     Exact match first, then scales 0.5-1.5, then ORB features. When both files record their
     pixel density (`screenshot --element`, or a name like ref@2x.png) and they differ: their
@@ -118,7 +118,7 @@ class VerifyParams(Params):
 
 @command("verify-location", VerifyParams, positional=("target",), offline=lambda p: p.in_ is not None)
 def verify_location(ctx: Context, p: VerifyParams) -> VerifyResult:
-    """Say whether a located element is still where it was found (seed 002's verify_location).
+    """Say whether a located element is still where it was found.
 
     Compares the pixels there with the thumbnail `locate` kept; when they changed (or no
     thumbnail is given) looks for the target again. Answers yes or no with the reason:

@@ -1,4 +1,4 @@
-"""The reference-image library of seed 004: images by name, with aliases and variants.
+"""The reference-image library: images by name, with aliases and variants.
 
     assets/
       index.json            {"run_button": {"aliases": ["Run", "运行"], "app": "editor",

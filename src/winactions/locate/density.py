@@ -21,7 +21,7 @@ from PIL import Image, PngImagePlugin, UnidentifiedImageError
 KEY = "winctl-density"  # the PNG text chunk `winctl screenshot` writes
 DPI_PER_UNIT = 96  # the DPI of a 1x screen, as Windows and X11 count it
 LIMITS = (0.25, 4.0)  # densities outside this are no screen's: an @100x name is not one
-TOLERANCE = (0.5, 1.5)  # seed 004: a reference is found drawn half to one and a half times the size expected
+TOLERANCE = (0.5, 1.5)  # a reference is searched drawn half to one and a half times the size expected
 KNOWN = (0.7, 1.4)  # ... and within this of it when both densities are known (only rounding and rendering differ)
 SUFFIX = r"@(?P<density>\d+(?:\.\d+)?)x"  # a name's `@2x`: part of no asset's name (`assets`, `agent.images`)
 _SUFFIX = re.compile(SUFFIX + "$")
@@ -71,15 +71,12 @@ def search(reference: float | None, window: float | None, remembered: float | No
     found the app's references drawn (as `learned` keeps it).
 
     - Both known: the reference is drawn window / reference times its size, tried first, then
-      0.7-1.4 times that (a 1x crop on a 2x display: 1.4-2.8x). Seed 004's 0.5-1.5 there
-      searched keys drawn down to 0.25x, where look-alikes abound: on the benchmark's keypads
-      at 0.5x it found 104 of 121 and one on another key, and took 37 painted-over keys'
-      look-alikes for them; the narrower range 111, none and 23. Equal densities search as if
-      nothing were said: there the narrower range found no more, and took 8 painted-over
-      keys' look-alikes for them against 5 (with fewer places seen, fewer showed a match ambiguous).
+      0.7-1.4 times that (KNOWN). Equal densities search as if nothing were said.
     - Otherwise the unknown density is guessed to be 1x: the tolerance spans both the guess and
       the reference's own size (a crop that says nothing may have been taken on this very
-      display), and the scale remembered, else the guess, is tried first."""
+      display), and the scale remembered, else the guess, is tried first.
+
+    Why KNOWN is narrower than TOLERANCE: docs/locator.md ("Known behaviour")."""
     low, high = TOLERANCE
     if reference is not None and window is not None and round(window / reference, 3) != 1:
         expected = window / reference

@@ -1,5 +1,5 @@
-"""Screenshots on disk as the locator's screen: seed 004's offline checks (locate, match and
-verify on a saved screenshot) without a display, an accessibility bus or a window.
+"""Screenshots on disk as the locator's screen: locate, match and verify on a saved
+screenshot, without a display, an accessibility bus or a window.
 
 `ScreenFile` offers the two things the locator asks of a backend — `screens()` and
 `capture(rect)` — from one image, whose top-left is (0, 0): boxes found in it are pixels of

@@ -1,4 +1,4 @@
-"""Fixed points: the last resort of seed 002's fallback chain, from a configuration file.
+"""Fixed points: the last resort of the locator's fallback chain, from a configuration file.
 
     {"apps": {"gtk_fixture.py": {"play": {"rect": [24, 24, 64, 64], "relative_to": "window"},
                                  "tray":  {"x": 1890, "y": 1060, "relative_to": "screen"}}}}

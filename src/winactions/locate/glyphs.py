@@ -201,8 +201,7 @@ def ui_fonts() -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def styled_fonts() -> tuple[str, ...]:
     """Faces a toolbar draws its one-letter style buttons in (the serif italic I of Italic,
-    beside a bold B and an underlined U): tried for a one-letter query only. LibreOffice's I
-    scored 0.44 against the sans-serif I (a bare bar), 0.94 against DejaVu Serif Italic."""
+    beside a bold B and an underlined U): tried for a one-letter query only."""
     return _faces(STYLED_FONT_FILES, 1)
 
 
@@ -325,10 +324,9 @@ def _above_underline(grey: np.ndarray, rect: Rect) -> Rect | None:
 
 def mnemonic_bar(grey: np.ndarray, rect: Rect) -> Rect | None:
     """The underline of a mnemonic at the foot of a word, if it has one: one to MNEMONIC_ROWS
-    rows of ink in a single run about a letter wide, under a blank row. Qt and Java (Metal)
-    underline a letter of every menu item and button, always; the recogniser reads featherpad's
-    F̲ind as "Eind". None when the word has none (a descender joins its letter; a link's
-    underline runs the whole word)."""
+    rows of ink in a single run about a letter wide, under a blank row (Qt and Java's Metal
+    underline a letter of every menu item and button). None when the word has none (a
+    descender joins its letter; a link's underline runs the whole word)."""
     if rect.height < 8:
         return None
     crop = grey[rect.top:rect.bottom, rect.left:rect.right].astype(np.int16)
@@ -383,10 +381,9 @@ def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:
 
 
 def _background(grey: np.ndarray, rect: Rect) -> float:
-    """The grey level around a word: the median of a ring BACKGROUND_RING px outside its box.
-    The ring right at its edge is not enough: inside the hollow square of a window's maximize
-    button that ring is the square's dark frame, and the hole read as a light dot on it
-    (gnome-calculator's `.` was clicked there)."""
+    """The grey level around a word: the median of a ring BACKGROUND_RING px outside its box
+    (the ring right at its edge may be a frame around the word, such as a maximize button's
+    hollow square)."""
     ring = BACKGROUND_RING
     top, left = max(0, rect.top - ring), max(0, rect.left - ring)
     around = grey[top:rect.bottom + ring, left:rect.right + ring]
@@ -396,9 +393,7 @@ def _background(grey: np.ndarray, rect: Rect) -> float:
 def _inked(ink: np.ndarray) -> tuple[int, int, int, int]:
     """(top, bottom, left, right) of the pixels more than INK_EDGE of the peak ink: a word's
     box from the stroke gradient is a pixel too tall and too wide (the 2x2 gradient marks the
-    pixel after each edge), and a theme's embossed highlight under a stroke falls in it too.
-    Stretched over such a box, qalculate's `=` (two bars 4 px apart, a light row under each)
-    scored 0.37 against `=` drawn in the desktop's font."""
+    pixel after each edge), and a theme's embossed highlight under a stroke falls in it too."""
     rows, cols = np.flatnonzero(ink.max(axis=1) > INK_EDGE), np.flatnonzero(ink.max(axis=0) > INK_EDGE)
     if rows.size == 0:
         return 0, ink.shape[0], 0, ink.shape[1]

@@ -1,4 +1,4 @@
-"""`Locator.locate(target)`: seed 002's fallback chain over one screenshot, validated and cached.
+"""`Locator.locate(target)`: the fallback chain over one screenshot, validated and cached.
 
 Targets name their strategy, or leave it to the chain:
 
@@ -283,8 +283,8 @@ class Locator:
 
     def _vision(self, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
         """A description goes to the model as text; an asset with images goes as the images
-        themselves beside the screenshot (seed 004's one-shot "Mode A"): a reference the
-        template could not match (another theme, scale or state) is still what it looks like."""
+        themselves beside the screenshot (one-shot): a reference the template could not match
+        (another theme, scale or state) is still what it looks like."""
         from PIL import Image
 
         from winactions.locate.vision import REFERENCES, find_described, find_reference
@@ -309,9 +309,7 @@ class Locator:
     # -- helpers -----------------------------------------------------------------------------
     def _shown(self, found: list[Candidate], window: WindowInfo | None) -> tuple[list[Candidate], str | None]:
         """The candidates the window itself shows, and what lies over the first that it does
-        not: a window's capture holds whatever covers it, and "RAD" drawn by Qalculate! over
-        featherpad was found in featherpad's window, and clicked there once featherpad had come
-        forward (on its empty text). A tooltip over a label covers it the same way."""
+        not (another app's window, a tooltip): a window's capture holds whatever covers it."""
         if window is None:
             return found, None
         shown, cover = [], None

@@ -1,5 +1,5 @@
-"""`match`: seed 004's template ladder on two image files — where does the reference appear
-in the screenshot, how sure, by which rung and at what scale.
+"""`match`: the template ladder on two image files — where does the reference appear in the
+screenshot, how sure, by which rung and at what scale.
 
 The ladder itself is `template.find_template`; this module adds what only files need: errors
 that name which file is wrong, a reference larger than the screenshot refused before any

@@ -161,9 +161,8 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
 
 def _unless_tied(found: list[Candidate]) -> list[Candidate]:
     """The matches (one per place, best first), their confidence lowered to TIED when a second
-    place reads within TIE of the best (`detail["runner_up"]` says why): Qalculate's "5" key and
-    the 5 of the expression "(7 × 8) − 5" above it both read at 0.96, and `click text:5` pressed
-    whichever sorted first."""
+    place reads within TIE of the best (`detail["runner_up"]` says why), so that a label
+    written twice is reported, not clicked in one of its places."""
     if len(found) < 2 or found[1].confidence < TIED or found[0].confidence - found[1].confidence >= TIE:
         return found
     runner_up = round(found[1].confidence, 3)
@@ -209,8 +208,9 @@ def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 
 
 def _without_mnemonics(image: np.ndarray, grey: np.ndarray, words: list[Rect], query: str) -> np.ndarray:
     """`image` with the mnemonic underlines of these words (`glyphs.mnemonic_bar`) painted over
-    in the blank row above them, for the recogniser: F̲ind was read "Eind". A copy, when there
-    are any; not for a query with an underscore, which is drawn where such a bar is."""
+    in the blank row above them, for the recogniser, which misreads an underlined letter. A
+    copy, when there are any; not for a query with an underscore, which is drawn where such a
+    bar is."""
     from winactions.locate import glyphs
 
     if "_" in query:
@@ -394,8 +394,7 @@ def _sub_rect(rect: Rect, total: int, start: int, length: int) -> Rect:
 
 def _numbers(text: str) -> list[str]:
     """The numbers in a label, in order: a fuzzy reading may differ in letters (OCR confuses
-    them), never in numbers — "Item 9" read where "Item 90" was asked for is the item 9, and a
-    click there (confidence 0.86 before) pressed the wrong one."""
+    them), never in numbers ("Item 9" is not "Item 90")."""
     return re.findall(r"[0-9]+", text)
 
 

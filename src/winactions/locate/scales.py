@@ -80,7 +80,7 @@ class Reference:
 
     def centred(self, width: int, height: int) -> Centred:
         """The `width`x`height` copy less its mean, as `coarse_scores` correlates it, made once:
-        a size recurs on another level (15% of the asks over the benchmark's searches)."""
+        a size recurs on another level."""
         key = (max(1, width), max(1, height))
         if key not in self._centred:
             self._centred[key] = Centred.of(self.sized(*key))
@@ -133,9 +133,9 @@ class Pyramid:
 @dataclass(frozen=True)
 class Level:
     """A pyramid level less 128 as float32 (what `coarse_scores` correlates and sums) and its
-    squares as uint16 (summed by an integer box filter: exact, and about half the cost of
-    OpenCV's float sqrBoxFilter, which was a fifth of a coarse score). Centring keeps a window's
-    sums exact in float32: its sum of squares is at most 1024 * 128**2 = 2**24 for FAST_AREA px."""
+    squares as uint16 (summed by an integer box filter: exact, and cheaper than OpenCV's float
+    sqrBoxFilter). Centring keeps a window's sums exact in float32: its sum of squares is at most
+    1024 * 128**2 = 2**24 for FAST_AREA px."""
 
     floats: np.ndarray
     squares: np.ndarray
@@ -240,9 +240,7 @@ def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAK
 def local_peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: float) -> list[tuple[float, int, int]]:
     """The best `count` local maxima of a score map (which it overwrites) at or above `floor`,
     best first, each suppressing a template-sized area around it: the greedy choice (the first
-    place in row order wins a tie). One `minMaxLoc` per peak is the cheapest exact way found:
-    sorting the places above the floor or keeping rows' maxima cost more than the eight scans
-    of a coarse map (a few microseconds each)."""
+    place in row order wins a tie), one `minMaxLoc` per peak."""
     th, tw = shape[:2]
     dy, dx = th // 2, tw // 2
     out: list[tuple[float, int, int]] = []
@@ -318,9 +316,7 @@ def survey(s: np.ndarray, t: Reference, scale: float, area: tuple[int, int, int,
     judged: one full-resolution match there. The key wanted differs from its look-alikes only
     in its middle, which only full resolution shows. The scale is the best settled sighting's:
     a look-alike has the wanted key's frame, and so its scale. `sweep` surveys only after a
-    sighting judged near the threshold (LOOK_ALIKE), and keeps only what beats it: surveyed at
-    the scale of a poor sighting, a whole Chromium window turned up a 0.75 match of its
-    profile icon where that icon had been painted over."""
+    sighting judged near the threshold (LOOK_ALIKE), and keeps only what beats it."""
     w, h = round(t.shape[1] * scale), round(t.shape[0] * scale)
     left, top = max(0, area[0] - w // 2), max(0, area[1] - h // 2)
     right, bottom = min(s.shape[1], area[2] + w // 2), min(s.shape[0], area[3] + h // 2)
@@ -338,12 +334,10 @@ def survey(s: np.ndarray, t: Reference, scale: float, area: tuple[int, int, int,
 def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
     """A match judged at full resolution: at each scale that lengthens or shortens its long side
     by up to `reach` (default POLISH) px, one px at a time, placed best within 2 px; the best
-    `judge` of the JUDGED sizes whose whole scores best (judging every size cost more than the
-    rest of the search at small scales, and the best judged size is among the whole's best two).
-    Small references come here straight from their first look (a scan this fine costs little
-    for them, and their score swings too much between scales for a parabola to follow); larger
-    ones after `refine` on the half-resolution level (which finds the place and roughly the
-    scale, but would also flatter look-alikes)."""
+    `judge` of the JUDGED sizes whose whole scores best (the best judged size is among the
+    whole's best two). Small references come here straight from their first look; larger ones
+    after `refine` on the half-resolution level (which finds the place and roughly the scale,
+    but would also flatter look-alikes)."""
     reach = reach or POLISH
     d = 1 / max(m.width, m.height, 1)
     centre = (m.left + m.width / 2, m.top + m.height / 2)
@@ -358,8 +352,7 @@ def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
 
 def _half(t: Reference, scale: float) -> bool:
     """Whether a reference drawn at `scale` is judged on the half-resolution level: large enough
-    to keep its detail there, where a resampled copy's pixel phase no longer swings the score
-    (at full resolution 0.735x scores 0.95 and 0.72x 0.75 on the same button)."""
+    to keep its detail there, where a resampled copy's pixel phase no longer swings the score."""
     return min(t.shape[:2]) * scale >= HALF_MIN
 
 
@@ -379,9 +372,7 @@ def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Py
     ≥ threshold: coarse peaks checked at full resolution and judged. At another scale (one
     expected: the densities' ratio, or the session's remembered scale) a crowd of look-alikes
     is surveyed at full resolution when nothing is judged sure, and the best places are
-    polished (`_polished`). Given the true scale, on the benchmark's keypads at 0.5x (searched
-    0.25-0.75x), polishing only the best took 4 of 121 keys for others and found 96; with the
-    survey and the polish of those that could still win, 1 and 104, for about 1 ms more."""
+    polished (`_polished`)."""
     w, h = round(t.shape[1] * scale), round(t.shape[0] * scale)
     if w < 3 or h < 3 or h > s.shape[0] or w > s.shape[1]:
         return []
@@ -414,11 +405,8 @@ def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Py
 def _polished(s: np.ndarray, t: Reference, looked: list[Match]) -> list[Match]:
     """Sightings at an expected scale, the best polished, and so is each other that polishing
     could lift above it (at most KNOWN_POLISHED in all): a reference cropped on one display
-    rounds to a size a pixel off on another, and a resized copy's pixel phase swings its score
-    (of 121 keypad keys drawn at 0.5x and 0.75x, 52 and 56 were judged >= 0.9 at the
-    remembered size alone, 57 and 78 polished). Polishing the best alone let a look-alike
-    win: gnome-calculator's keys at 0.5x judged 0.81 on themselves unpolished and 0.97
-    polished, where the polished look-alike had 0.90."""
+    rounds to a size a pixel off on another, and a resized copy's pixel phase swings its score,
+    so the look-alike polished alone could win."""
     places: list[Match] = []
     for match in sorted(looked, key=lambda m: -m.score):
         if all(apart(match, other) for other in places):
@@ -493,20 +481,14 @@ FLAT_VARIANCE = 0.25  # grey levels²: a window's variance is floored at this (a
 
 def coarse_scores(level: Level, t: Centred) -> np.ndarray:
     """TM_CCOEFF_NORMED of a small reference `t` (up to FAST_AREA px) at every place of a `level`,
-    for less than `cv2.matchTemplate` costs: OpenCV spends much of a normed match on normalising
-    (integral images in double, then a scalar loop): a 4x8 reference on a 480x675 level costs
-    13x its correlation there, 3.8x this; over the benchmark's coarse scores this costs 0.7 of
-    OpenCV's. The correlation is a direct `filter2D` with the zero-mean reference up to
-    DIRECT_AREA taps, else OpenCV's DFT one (`matchTemplate` TM_CCORR); the windows' sums are
-    box sums of the level's centred pixels and their squares (`Level`). A window with less
-    spread than FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
+    for less than `cv2.matchTemplate` costs (which spends most of a normed match on normalising).
+    The correlation is a direct `filter2D` with the zero-mean reference up to DIRECT_AREA taps,
+    else OpenCV's DFT one (`matchTemplate` TM_CCORR); the windows' sums are box sums of the
+    level's centred pixels and their squares (`Level`). A window with less spread than
+    FLAT_VARIANCE has its correlation divided by that floor, so it scores at most
     sqrt(spread / FLAT_VARIANCE); a flat one scores 0 (OpenCV answers NaN or +-1 there).
-
-    Measured and not kept (each cost more on the benchmark's coarse levels): one DFT of a
-    level shared by the scales that use it (a product and an inverse DFT per reference cost
-    about one DFT match), the windows' sums from per-level integral images (float64 corner
-    sums cost more than two box filters), the plain sums from the uint8 level (the centring
-    then costs what the faster sum saves)."""
+    What it costs against OpenCV, and what was tried and not kept: docs/locator.md ("Known
+    behaviour")."""
     th, tw = t.zero.shape[:2]
     n = th * tw
     rh, rw = level.floats.shape[0] - th + 1, level.floats.shape[1] - tw + 1
@@ -542,18 +524,14 @@ def judged(s: np.ndarray, t: Reference, m: Match) -> Match:
 def judge(patch: np.ndarray, t: np.ndarray, glyph: bool = False) -> float:
     """The confidence that `patch` shows the reference: TM_CCOEFF_NORMED of the whole, and of the
     middle half (each way) when the reference has detail there, whichever is lower. Buttons of
-    one app share a frame that dominates the whole's score (a "7" key matches the "8" key at
-    0.8); what tells them apart is in the middle, and there the wrong one scores low. The
-    middle may sit a pixel off: text is hinted to the pixel grid at each scale on its own.
+    one app share a frame that dominates the whole's score; what tells them apart is in the
+    middle, and there the wrong one scores low. The middle may sit a pixel off: text is hinted
+    to the pixel grid at each scale on its own.
 
     With `glyph` (the reference drawn about its own size, where the key itself is the same
     pixel for pixel) the tight box of the middle's ink counts too (`_glyph_box`): the middle half
-    of a key is mostly the background all keys share, and where a key was painted over, its
-    look-alikes scored 0.8-0.9 ("3"'s crop on galculator's "8" key 0.875; 0.747 on the glyph).
-    On the four keypads drawn at 1x, keys painted over and clicked elsewhere went from 12 to 5
-    of 121 (galculator's and MATE's: 8 to 0 of 49), and no key was lost.
-    Not at other scales: a glyph resampled differs from one rendered at that size, and keys
-    found on themselves fell (111 to 102 of 121 at 1.5x)."""
+    of a key is mostly the background all keys share. Not at other scales: a glyph resampled
+    differs from one rendered at that size. Measurements: docs/locator.md ("Known behaviour")."""
     whole = _ncc(patch, t)
     h, w = t.shape[:2]
     y0, y1, x0, x1 = h // 4, h - h // 4, w // 4, w - w // 4

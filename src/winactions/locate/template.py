@@ -27,7 +27,7 @@ from winactions.model import Rect
 from winactions.opencv import cv2
 
 THRESHOLD = 0.75
-SCALES = TOLERANCE  # seed 004: a reference is found drawn half to one and a half times its size
+SCALES = TOLERANCE  # a reference is searched drawn half to one and a half times its size
 RELIABLE_EXACT = 0.95  # an exact match this good ends the search: no other scale can beat it by much
 KNOWN_SURE = 0.9  # a match at the display's remembered scale this good, unambiguous, ends it too
 AMBIGUOUS = 0.05  # a best match below RELIABLE_EXACT with another place within this of it is a look-alike's
@@ -106,9 +106,9 @@ def find_as_said(screen: np.ndarray, template: np.ndarray, where: Search, *, ori
                  threshold: float = THRESHOLD, hint: Rect | None = None) -> list[Candidate]:
     """`find_template` where the densities say to look (`locate.density.search`); when that
     range leaves out the reference's own size and finds nothing, again as if nothing were
-    said: a file that says its density wrongly (a 1x crop named `@2x`) was otherwise never
-    found, its own picture on the screen scoring 1.00 at 1x. What that second search finds is
-    marked `detail["densities"] = "ignored"`: its scale is no evidence of what the app draws at."""
+    said (a file may say its density wrongly: a 1x crop named `@2x`). What that second search
+    finds is marked `detail["densities"] = "ignored"`: its scale is no evidence of what the
+    app draws at."""
     found = find_template(screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.scales,
                           scale_hint=where.first)
     if found or where.then is None:
@@ -121,9 +121,8 @@ def find_as_said(screen: np.ndarray, template: np.ndarray, where: Search, *, ori
 def _around(s: np.ndarray, t: np.ndarray, last: Rect, sure: float) -> tuple[float, int, int] | None:
     """The reference where it was last found, if it is still there as it was: judged (whole,
     middle and glyph) at least `sure`. Anything less goes down the ladder, which looks
-    everywhere: when an app rearranges its keys, another key of the same frame lands where this
-    one was, and its plain score passed the bar (24 of 702 galculator and 36 of 462 MATE
-    Calculator key pairs were clicked there, the key itself still on screen elsewhere)."""
+    everywhere: when an app rearranges its keys, another key of the same frame may land where
+    this one was and pass the plain bar."""
     th, tw = t.shape[:2]
     pad = max(8, min(th, tw) // 2)
     x0, y0 = max(0, last.left - pad), max(0, last.top - pad)
@@ -169,9 +168,8 @@ def _orb(s: np.ndarray, t: np.ndarray) -> tuple[float, Rect] | None:
 # -- helpers -------------------------------------------------------------------------------
 def _ambiguous(scores: list[float]) -> bool:
     """Whether the best match is not told from another place: below RELIABLE_EXACT, with a
-    second place within AMBIGUOUS of it. A keypad's key that is not on screen (painted over,
-    under a tooltip) still has thirty look-alikes: "7"'s crop scored 0.8-0.9 on other keys,
-    several alike, where the key itself scores 0.95-1.0 above them all."""
+    second place within AMBIGUOUS of it (a key that is not on screen still has look-alikes
+    scoring close to each other, below what the key itself scores)."""
     return scores[0] < RELIABLE_EXACT and _close_behind(scores)
 
 

@@ -1,9 +1,9 @@
 """From a found box to a safe click: on which screen, how much is visible, where to press.
 
-Seed 002: coordinates off every screen are rejected; a partly visible element gets a
-`safe_region` (its visible part, shrunk by a margin) and the click goes to that region's
-centre, not to the box centre that may lie off screen. Multi-monitor aware: the screens are
-the backend's, so negative coordinates on a monitor left of the primary are valid.
+Coordinates off every screen are rejected; a partly visible element gets a `safe_region`
+(its visible part, shrunk by a margin) and the click goes to that region's centre, not to
+the box centre that may lie off screen. Multi-monitor aware: the screens are the backend's,
+so negative coordinates on a monitor left of the primary are valid.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""`verify_location` (seed 002): is the element still where it was found?
+"""`verify_location`: is the element still where it was found?
 
 Two witnesses, cheapest first. The pixels: `locate` keeps a 16×16 grey thumbnail of the box
 it found; the same pixels there now (the cache's rule: mean cell difference ≤ 12 of 255, no
-cell over 40) mean the element has not moved, changed or been covered — microseconds, no OCR. When the pixels
-changed, or no thumbnail was kept, the target is located again (no cache): found at the same
-place (IoU ≥ 0.5) it is still there (a hover highlight changes pixels, not places), found
-elsewhere it moved, not found it is gone. Every answer says why.
+cell over 40) mean the element has not moved, changed or been covered — microseconds, no OCR.
+When the pixels changed, or no thumbnail was kept, the target is located again (no cache):
+found at the same place (IoU ≥ 0.5) it is still there (a hover highlight changes pixels, not
+places), found elsewhere it moved, not found it is gone. Every answer says why.
 """
 
 from __future__ import annotations

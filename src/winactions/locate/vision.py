@@ -1,6 +1,6 @@
 """The `vision` strategy: ask a vision model where an element is — described in words
-(`find_described`), or shown by its reference images (`find_reference`, seed 004's one-shot
-"Mode A": the references and the screenshot go together, the prompt says which is which).
+(`find_described`), or shown by its reference images (`find_reference`, one-shot: the
+references and the screenshot go together, the prompt says which is which).
 
 The screenshot is resized to ≤ 1568 px for the model and the box mapped back (both pixel
 and 0–1000 grid conventions). The model may say it did not find the element, or offer

@@ -108,11 +108,9 @@ def display_name(node: Node) -> str:
     """The name; for textual elements without one, the start of their text; for other
     elements without one, their description.
 
-    The description is where toolkits put a tooltip (and Qt a field's placeholder): an
-    icon-only button of Qt or GTK is often named nothing else, so without it an agent reads
-    `[5] [Button] ""` where a user sees "Next (F3)". Browsers already name such an element
-    after its `title` (the accessible-name computation's last step); this does the same for
-    the toolkits that leave it to the reader."""
+    The description is where toolkits put a tooltip (and Qt a field's placeholder), often the
+    only name of an icon-only button of Qt or GTK: this names such an element after it, as
+    browsers do after its `title` (the accessible-name computation's last step)."""
     if node.name.strip():
         return node.name.strip()
     if node.role in TEXT_TYPES and node.value:
@@ -134,8 +132,7 @@ def _preview(text: str) -> str:
 def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Target]:
     """Turn a backend snapshot into unnumbered targets (id 0) in document order, but for the
     elements of a menu open over the window, which come first: they lie on top, and the next
-    click reaches them. LibreOffice's context menu (a window of its own that the backend adds
-    to the tree last) was listed after 1,200 cells of the sheet it covers.
+    click reaches them (a menu of its own window may come last in the tree).
 
     Parent links point at the nearest kept ancestor through `parent_id` placeholders:
     they hold the ancestor's index in the returned list until ids are assigned.
@@ -238,9 +235,9 @@ def _menus_first(targets: list[Target], in_menu: list[bool]) -> list[Target]:
 
 
 def _inert_wrappers(nodes: list[Node]) -> set[int]:
-    """Elements that only wrap a child of their own type and name which does the acting: GTK 4's
-    menu button is a button named "Menu" holding a button named "Menu" (the one with the
-    action). Listed both, `click Menu` was ambiguous and one of the two ids did nothing."""
+    """Elements that only wrap a child of their own type and name which does the acting (GTK 4's
+    menu button is a button named "Menu" holding a button named "Menu", the one with the
+    action): listed, they would make the name ambiguous and give an id that does nothing."""
     found: set[int] = set()
     for node in nodes:
         if node.parent is None or not node.operations - {Operation.FOCUS}:
@@ -260,12 +257,10 @@ CONTENT_NODES = 12  # elements a button may hold and still be named by its one t
 
 def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
     """Unnamed buttons named by the element that wraps them alone, and the wrappers that then
-    say nothing more. LibreOffice's sidebar puts each deck's button in a panel that carries
-    its tooltip ("Gallery (Ctrl+Alt+3)"), in a toolbar named after the deck, each holding
-    that one thing; the button itself has no name or description, and `state` listed five
-    `[Button] ""` under toolbars. Each is named by the nearest such wrapper that has a name or
-    tooltip; the wrappers up to it, and named ones above whose name it already says, are not
-    listed."""
+    say nothing more (LibreOffice's sidebar: each deck's nameless button in a panel carrying its
+    tooltip, in a toolbar named after the deck). Each is named by the nearest such wrapper that
+    has a name or tooltip; the wrappers up to it, and named ones above whose name it already
+    says, are not listed."""
     names: dict[int, str] = {}
     hidden: set[int] = set()
     for i, node in enumerate(nodes):
@@ -296,10 +291,9 @@ NAMED_BY_TEXT = "name: the text it holds"  # a target's derived_from when so nam
 
 def _named_by_text(nodes: list[Node]) -> dict[int, str]:
     """Unnamed buttons named by the one text they show, as a user reads them (ARIA's name from
-    content). GTK 4 gives its path bar's and column headers' buttons no name, only a label
-    inside (a header's under layout panels, beside a sort arrow): `state` listed `[Button] ""`
-    over `[Text] "tmp"`. A button holding anything that acts, or several texts, is left as it
-    is. The text is then not listed again (`_repeats_parent`)."""
+    content; GTK 4 names its path bar's and column headers' buttons only by a label inside). A
+    button holding anything that acts, or several texts, is left as it is. The text is then not
+    listed again (`_repeats_parent`)."""
     names: dict[int, str] = {}
     for i, node in enumerate(nodes):
         if node.role in BORROWS_NAME and not display_name(node) and (text := _only_text(nodes, i)):
@@ -342,12 +336,11 @@ def named_by_label(own: str | None) -> str:
 
 def _named_by_label(nodes: list[Node]) -> dict[int, str]:
     """Fields with no name of their own named by the label beside them, as a user reads a form:
-    left of it on its row, or right above it. Qt names a spin box or line edit without a buddy
-    label after its group box: featherpad's preferences listed `[Spinner] "Window Settings"`
-    twice, for "Start with this size:". A GTK combo box is named by its choice: the fixture's
-    `[ComboBox] "Red"` is the "Color" one. A field named by a relation (GTK, Swing's labelFor)
-    or by the page (browsers) keeps its name. A label of symbols alone ("×" between two spin
-    boxes) names nothing, and a label with another field between names nothing either."""
+    left of it on its row, or right above it. Covers Qt's fallback (a spin box or line edit
+    without a buddy label takes its group box's name) and a GTK combo box named by its choice.
+    A field named by a relation (GTK, Swing's labelFor) or by the page (browsers) keeps its
+    name. A label of symbols alone ("×" between two spin boxes) names nothing, and a label with
+    another field between names nothing either."""
     children: dict[int, list[int]] = {}
     place: dict[int, int] = {}  # each node's place among its parent's children
     for i, node in enumerate(nodes):

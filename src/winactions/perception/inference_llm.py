@@ -1,8 +1,8 @@
 """Tier 1+ by model (`--infer llm`): a text model reads the tree's rects and names hidden handles.
 
 The rules in `structural.py` cover the common patterns exactly; a model knows more patterns
-(a grip drawn at a pane edge, a custom splitter between two panels). Seed 000 sends it the
-tree as text only — `[i] [Type] "Name" rect=[l,t,r,b]`, no screenshot — and asks for JSON.
+(a grip drawn at a pane edge, a custom splitter between two panels). It gets the tree as text
+only — `[i] [Type] "Name" rect=[l,t,r,b]`, no screenshot — and is asked for JSON.
 
 A model can invent, so nothing it says is taken on trust:
 - confidence below the threshold (0.7 by default) is dropped;

@@ -2,19 +2,16 @@
 
 Some menus never reach the accessibility tree: a Tk or Xt app has no tree at all, and Qt leaves
 its context menus out (`provider.unlisted_popups`). The backend still knows where such a menu's
-window is (`Backend.popups`). Read as plain text, IDLE's Options menu came out as "Python 3.11.2
-(mairConfigure IDLE" (its first item and the shell's banner behind it, one line across the
-menu's edge), "Zoom Height" and its shortcut "Alt+2" as two texts, and a greyed-out item like any
-other. Here a line is cut at the menu's edges, and the text inside a menu is grouped into rows:
-each row is one MenuItem, named by its first text, as wide as the menu (where a click picks it),
-with the text at its right as its shortcut, and disabled when its text is drawn faint beside
-the menu's other items.
+window is (`Backend.popups`). A text line is cut at the menu's edges, and the text inside a
+menu is grouped into rows: each row is one MenuItem, named by its first text, as wide as the
+menu (where a click picks it), with the text at its right as its shortcut, and disabled when
+its text is drawn faint beside the menu's other items.
 
 A menu draws all its items in two colours, one for those that can be chosen and one for those
-that cannot, so the two are told apart more finely than a window's controls are: Chromium
-greys out "Back" in a colour 157 levels off its white, its other items 224 (0.70 of them), where
-Tk's greyed-out items stand at 0.25 of its others. The row under the pointer is drawn on a
-highlight of its own, and is not compared with the others.
+that cannot, so the two are told apart more finely than a window's controls are
+(MENU_FAINT). The row under the pointer is drawn on a highlight of its own, and is not
+compared with the others. What plain text reading made of such menus: docs/perception.md
+("Known behaviour").
 """
 
 from __future__ import annotations
@@ -123,9 +120,7 @@ def items(texts: Sequence[tuple[str, Rect, float]], menu: Rect, grey: np.ndarray
 
 
 def _without_icon(name: str) -> str:
-    """An item's name read together with the icon before it, without the icon: featherpad's
-    "Paste Date and Time" has a clock drawn left of the column where the items' text starts,
-    and OCR read it as ") Paste Date and Time" or "© Paste Date and Time" now and then, as the
-    window stood."""
+    """An item's name read together with the icon before it, without the icon: a short word
+    (ICON_WORD) read left of the menu's text column (ICON_SLACK) is the icon, not the name."""
     first, _, rest = name.partition(" ")
     return rest.lstrip() if rest.strip() and len(first) <= ICON_WORD else name

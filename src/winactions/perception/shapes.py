@@ -69,9 +69,8 @@ def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
 
 def _empty(inside: np.ndarray) -> bool:
     """Whether a box shows nothing inside but its own bevel and, at most, a text cursor: ink
-    within BEVEL px of its edges, or in one upright stroke CARET_WIDTH px wide at most. An empty
-    field with the focus blinks a cursor (Tk's file dialog's name field), and Motif sinks its
-    fields in a bevel two pixels deep (nedit's Find field): both were listed as buttons."""
+    within BEVEL px of its edges, or in one upright stroke CARET_WIDTH px wide at most (an
+    empty focused field blinks a cursor; Motif sinks its fields in a bevel two pixels deep)."""
     if inside.shape[0] <= 2 * BEVEL or inside.shape[1] <= 2 * BEVEL:
         return False
     middle = inside[BEVEL:-BEVEL, BEVEL:-BEVEL].astype(np.int16)
@@ -94,8 +93,8 @@ def _text_from_the_left(inside: np.ndarray) -> bool:
 
 def _widget_sized(w: int, h: int) -> bool:
     """Whether a bordered box is the size of a control: not a panel (both sides over PANEL_SIDE)
-    nor a strip standing upright (twice as tall as wide, and taller than TALL_STRIP). jEdit's
-    gutter (24x376 px) and a docked panel (122x376) were listed as buttons."""
+    nor a strip standing upright (twice as tall as wide, and taller than TALL_STRIP: a gutter,
+    a docked panel)."""
     return min(w, h) <= PANEL_SIDE and not (h > 2 * w and h > TALL_STRIP)
 
 

@@ -1,4 +1,4 @@
-"""Which perception providers run, in which order — seed 000's table as code.
+"""Which perception providers run, in which order.
 
     (none)            tree
     --infer           tree → rules
@@ -29,11 +29,11 @@ from winactions.perception.provider import Provider
 from winactions.perception.structural import StructuralProvider
 from winactions.perception.vision import IOU_THRESHOLD, VisionProvider
 
-MIN_CONFIDENCE = 0.7  # seed 000: a model's inferred item below this is dropped
+MIN_CONFIDENCE = 0.7  # a model's inferred item below this is dropped
 
 
 class Thresholds(BaseModel):
-    """The tiers' two tunable numbers, resolved: flag, else environment, else seed 000's value."""
+    """The tiers' two tunable numbers, resolved: flag, else environment, else the default."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -7,9 +7,9 @@ Two ways to see, chosen per call:
 - `llm` sends the screenshot to a vision model (resized to ≤ 1568 px, boxes mapped back to
   the screen through the resize factor and the window's origin).
 
-Either way the result is merged by IOU (threshold 0.1, as in seed 000): a detection that
-overlaps an element we already have is the same element and is dropped, so only what the
-tree (and inference) missed is added — each with its source, confidence and rect.
+Either way the result is merged by IOU (threshold 0.1): a detection that overlaps an element
+we already have is the same element and is dropped, so only what the tree (and inference)
+missed is added — each with its source, confidence and rect.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from winactions.perception import widgets as widgets_
 from winactions.perception.inference_llm import Model
 from winactions.perception.provider import Detection, unlisted_popups
 
-IOU_THRESHOLD = 0.1  # seed 000: a detection overlapping a known target more than this is that target
+IOU_THRESHOLD = 0.1  # a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
 BLANK = 2  # grey levels: a window whose pixels span less than this shows nothing
 FRAMED_CONFIDENCE = 0.85  # a button known by its widget window's frame and its text, not by a shape
@@ -74,8 +74,7 @@ class VisionProvider:
         started = time.perf_counter()
         popups = base.popups
         image, origin = _capture(backend, window.rect, popups)
-        # a menu opened (or closed) since the tree was read is in the picture, or gone from it: IDLE's,
-        # asked for the moment after a click opened it, was not mapped yet, and its items went as text
+        # a menu opened (or closed) since the tree was read is in the picture, or gone from it: look again
         now = unlisted_popups(backend.popups(window), base.targets, base.nodes)
         if now != popups:
             popups = now
@@ -168,7 +167,7 @@ class VisionProvider:
             widget = widgets_.holder(box.rect, widgets)
             mark = toggles.get(_key(widget))
             if widget is not None and mark is not None:  # a check box of a toolkit without a tree
-                # (before any shape: Tk's focus ring around its text is one, and named it a button)
+                # (before any shape: Tk's focus ring around its text is a shape too)
                 text_targets.append(Target(
                     id=0, type=mark.kind, name=box.text.strip(), rect=widget, source=Source.VISION,
                     confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
@@ -188,8 +187,7 @@ class VisionProvider:
                                            confidence=round(box.score, 2), states=["enabled"],
                                            derived_from=f"vision: a menu bar's widget window + ocr {box.score:.2f}"))
                 continue
-            # a shape holding more lines than this one is a panel, not a control this text names: nedit's
-            # message area took its first line ("Can't open ...") as its name, and lost it at the merge
+            # a shape holding more lines than this one is a panel, not a control this text names
             holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)
                            and sum(_inside(other.rect, s.rect) for other in texts if other.text.strip()) == 1), None)
             boxed = widget is not None and widgets_.framed(grey, origin, widget)
@@ -281,14 +279,12 @@ def sift(found: list[Target], known: list[Rect], shown: list[Rect], threshold: f
     """Keep detections that overlap no known or already kept element, each clipped to what it
     lies in: a menu open over the window, or the window (`shown`, top first); the others are
     returned with why they were left out (`listed`: the known elements, to name them). The
-    screenshot spans them, and between a menu reaching past the window and the window lies
-    another app: featherpad's context menu took galculator's "MR" and "MS" keys with it. Text
-    read (OCR) is matched only against the elements that say something or are controls
-    (`said`): "Checkout" drawn on a web page's nameless canvas filled a fifth of it, and went as
-    that canvas. A detection is that element only where both show in the same place: a menu's
-    row hides what lies under it, and featherpad's "Text Tabs to Spaces" went as the search
-    field the menu covered half of. Two lines of text read are one only when one's middle lies
-    in the other: lines set close (a terminal's) overlap by a few pixels."""
+    screenshot spans them, and what lies between a menu reaching past the window and the window
+    is another app's. Text read (OCR) is matched only against the elements that say something
+    or are controls (`said`): text drawn on a nameless canvas is not that canvas. A detection
+    is that element only where both show in the same place: a menu's row hides what lies under
+    it. Two lines of text read are one only when one's middle lies in the other: lines set
+    close (a terminal's) overlap by a few pixels."""
     kept: list[Target] = []
     left: list[tuple[Target, str]] = []
     names = {_key(t.rect): t for t in listed or [] if t.rect is not None}
@@ -374,7 +370,7 @@ def _capture(backend: Backend, window: Rect, popups: list[Rect]) -> tuple[Image.
 
 def _without_carets(bgr: Any, grey: Any, origin: tuple[int, int], fields: list[Rect]) -> Any:
     """The picture with the text cursors shown in `fields` painted over with the field's colour:
-    OCR read one as a letter of the field's text ("Inote.txt")."""
+    OCR reads a cursor as a letter of the field's text."""
     import numpy as np
 
     ox, oy = origin
@@ -407,9 +403,7 @@ def _toggles(grey: Any, origin: tuple[int, int], boxes: list[Rect],
 
 def _shown(backend: Backend, window: WindowInfo, found: list[Target]) -> tuple[list[Target], list[str]]:
     """The detections the window itself shows, and what covers part of it: the screenshot
-    holds whatever lies over the window (`screenshots.covered`). git gui over xcalc's keypad had its
-    "Unstaged Changes" listed as xcalc's, and a click on it, once xcalc had come forward,
-    pressed a key there."""
+    holds whatever lies over the window (`screenshots.covered`), which is not the window's."""
     covers = screenshots.covered(backend, window)
     shown = [t for t in found if t.rect is not None and not any(rect.contains(*t.rect.center) for rect, _ in covers)]
     return shown, list(dict.fromkeys(what for _, what in covers))
@@ -469,8 +463,7 @@ def _part_of(box: Rect, wholes: list[Rect], popups: list[Rect]) -> bool:
 
 def _group(box: Rect, known: list[Rect]) -> bool:
     """Whether a shape holds two listed elements or more: a frame drawn around a keypad's keys
-    is a group of them, not a widget of its own (Qalculate!'s keypads were listed as two
-    "buttons" of 170x230 and 390x230 px)."""
+    is a group of them, not a widget of its own."""
     return sum(box.encloses(k) for k in known if k.area < box.area) >= 2
 
 

@@ -1,13 +1,12 @@
 """Controls of an app without a tree, read one widget window at a time.
 
 Tk and Xt make an X window of every widget (`Backend.widget_windows`). OCR reads text by
-lines, and a line runs across widgets: IDLE's search dialog was read as one text, "Options
-Regular expressionMatch case Whole word Wrap around", four check boxes and their label that
-an agent could not tell apart, let alone click one of. Cut at the widgets' edges, each piece
-is read on its own, and a widget that draws a toggle's mark before its text (a square: a
-check box; a diamond or a circle: a radio button) is listed as that control, at the widget's
-place, checked when its mark is filled in; a framed one is a button. A line read across a bar
-whose words stand farther apart than spaces is a row of labels: at the window's top, its menus.
+lines, and a line runs across widgets (a row of check boxes reads as one text). Cut at the
+widgets' edges, each piece is read on its own, and a widget that draws a toggle's mark before
+its text (a square: a check box; a diamond or a circle: a radio button) is listed as that
+control, at the widget's place, checked when its mark is filled in; a framed one is a button.
+A line read across a bar whose words stand farther apart than spaces is a row of labels: at
+the window's top, its menus.
 """
 
 from __future__ import annotations
@@ -140,8 +139,8 @@ def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None
     """Where a field's text cursor is drawn, if it shows one: a run of at most CARET_COLUMNS
     columns, apart from the text, each inked over nearly the whole height the field's line
     takes, and taller than every stroke of the text (an "l" has no descender, a "/" leans).
-    OCR read nedit's cursor into the field's text: "Inote.txt". Motif draws the cursor of a
-    field without the focus stippled (`_stippled_stem`), and OCR read it as "\\"."""
+    OCR reads a cursor as a letter; Motif draws the cursor of a field without the focus
+    stippled (`_stippled_stem`)."""
     import numpy as np
 
     ox, oy = origin
@@ -177,9 +176,8 @@ def _solid_stem(ink: np.ndarray, span: int) -> tuple[int, int] | None:
 def _stippled_stem(ink: np.ndarray, span: int) -> tuple[int, int] | None:
     """The columns (from, to) of a cursor drawn stippled, if `ink` shows one: Motif's in a
     field without the focus, every other pixel of its stem inked and its serifs in the columns
-    beside it (nedit's Save As folder read "/tmp/tp/nd2/\\"). Its gaps are closed; it reaches
-    across the line with its serifs; it is told apart from the text away from its ends, where
-    the "/" before it touched a serif."""
+    beside it. Its gaps are closed; it reaches across the line with its serifs; it is told apart
+    from the text away from its ends (a "/" before it may touch a serif)."""
     import numpy as np
 
     closed = ink.copy()
@@ -269,10 +267,9 @@ def framed(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
 def spaced_words(grey: np.ndarray, origin: tuple[int, int], line: Rect, text: str) -> list[tuple[str, Rect]]:
     """The words of a line read as one that are labels of their own, each with its place: the
     line's words stand farther apart than a space (`glyphs.ink_groups`: none has another word
-    a space beside it, and each gap is APART of their height), one word of ink per word read.
-    A menu bar is read as one line ("File Edit Shell Debug Options Window Help" in IDLE), and
-    was listed as one button named so, clicked in its middle. [] for a line of words a space
-    apart: a label of several words."""
+    a space beside it, and each gap is APART of their height), one word of ink per word read
+    (a menu bar is read as one line). [] for a line of words a space apart: a label of several
+    words."""
     from winactions.locate import glyphs
 
     tokens = text.split()
@@ -297,9 +294,8 @@ def menu_bar(row: Rect, window: Rect) -> bool:
 
 def bar_cell(widget: Rect, widgets: list[Rect], window: Rect) -> bool:
     """Whether a widget window is one of a row of them that is the window's menu bar: Motif
-    makes each menu's title a window of its own (nedit's File ... Windows touching, Help at the
-    far end), side by side at the window's top, together across most of it. nedit's Find
-    dialog starts with two labels in a row, apart: no menus."""
+    makes each menu's title a window of its own, side by side at the window's top, together
+    across most of it (two labels in a row, apart, are not)."""
     row = sorted((w for w in widgets if abs(w.top - widget.top) <= 1 and abs(w.bottom - widget.bottom) <= 1
                   and w.height <= CONTROL_HEIGHT), key=lambda w: w.left)
     run = longest = 1
@@ -328,8 +324,7 @@ def ink(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> float:
 def stroke(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> tuple[float, int]:
     """The colour a text's strokes are drawn in, as grey levels off its background, and that
     background: the 90th percentile of the pixels standing clearly off the box's median. Unlike
-    `ink`, it does not depend on how much of the box a word fills: Chromium's "Print..." stood
-    163 levels off by `ink` and "Reload" 208, both drawn in the same near-black (217, 223)."""
+    `ink`, it does not depend on how much of the box a word fills."""
     import numpy as np
 
     ox, oy = origin

@@ -1,21 +1,13 @@
 """An accessibility action never leaves its app held inside the call.
 
-GTK 3 apps (and LibreOffice through its GTK 3 plugin) answer AT-SPI through at-spi2-atk, whose
-`DoAction` sends its reply and then runs the action — the app's handler — within libdbus's
-dispatch of that message. A handler that runs a modal dialog's own loop (`gtk_dialog_run`: File >
-Open in Mousepad) keeps that dispatch for as long as the dialog is open. Meanwhile the app answers
-no accessibility request, and the first key it is sent freezes it for good: at-spi2-atk hands each
-key to the registry and waits for the answer in a loop that dispatches the same connection again,
-and libdbus, whose dispatch is not reentrant, waits on itself (a futex; its SIGTERM handler, run
-from the main loop, never runs either). Input from the mouse or keyboard reaches the app through
-its main loop instead, where a dialog's loop is harmless.
-
-So `click` presses such a toolkit's menu items where they show (`acts_in_call`), and every action
-sent through the tree to such an app is followed by a request it answers only once the handler has
+GTK 3 (at-spi2-atk, LibreOffice's GTK 3 plugin too) runs an action's handler inside the
+accessibility call: a handler that runs a modal dialog keeps the call, and the app answers
+nothing and freezes at the first key it is sent (docs/apps.md, "Known behaviour"). So `click`
+presses such a toolkit's menu items where they show (`acts_in_call`), and every action sent
+through the tree to such an app is followed by a request it answers only once the handler has
 returned (`released`): a dialog of the app's own that opened meanwhile and holds it is closed
-again, and the action reported as undone. Qt and GTK 4 run a handler's dialog inside the call
-too, but go on answering (Qt's nested loop takes the calls; GTK 4's GDBus runs each call on its
-own), so a dialog there holds nothing.
+again, and the action reported as undone. Qt and GTK 4 go on answering while a handler's
+dialog runs, so a dialog there holds nothing.
 """
 
 from __future__ import annotations

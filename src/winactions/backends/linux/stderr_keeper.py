@@ -1,13 +1,12 @@
-"""What a launched program says on stderr: its first STDERR_KEEP bytes, for `launch` to quote.
+"""What a launched program says on stderr: its first STDERR_KEEP bytes, for `launch` to quote
+when the program exits without opening a window.
 
-An app that exits at once says why on stderr (Chromium run as root: "Running as root without
---no-sandbox is not supported"; a GTK app given a wrong option: "Unknown option"), and
-`launch` said only that it "exited without opening a window". The app outlives winctl (a
-one-shot `winctl launch` ends at once), so its stderr cannot be a pipe that winctl reads: a
-reader that ends takes a writing app with it (SIGPIPE), or blocks it once the pipe is full.
-Nor a plain file: a long-lived app's warnings would grow it without bound. So the app writes
-into a pipe read by `sh -c 'head -c N > FILE; exec cat > /dev/null'`: the first N bytes are
-kept, the rest drained for as long as the app writes, by one small process that ends with it.
+The app outlives winctl (a one-shot `winctl launch` ends at once), so its stderr cannot be a
+pipe that winctl reads: a reader that ends takes a writing app with it (SIGPIPE), or blocks it
+once the pipe is full. Nor a plain file: a long-lived app's warnings would grow it without
+bound. So the app writes into a pipe read by `sh -c 'head -c N > FILE; exec cat > /dev/null'`:
+the first N bytes are kept, the rest drained for as long as the app writes, by one small
+process that ends with it.
 """
 
 from __future__ import annotations

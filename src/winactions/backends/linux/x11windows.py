@@ -100,14 +100,10 @@ class X11Windows:
 
         Toolkits count a second press within their double-click time (GTK and Qt 400 ms, Java
         500 ms) and a few pixels of the first as a double-click: a text field selects the word
-        there, a list opens the row. Agents act faster than people: two `input` calls on a web
-        paragraph, each focusing it with a click at its centre, selected the word "note", and
-        the text appended replaced it (`execution.DOUBLE_CLICK_TYPES` says where this is asked).
-        Not only the last click counts: a Motif field counts its own presses whatever was
-        clicked between (nedit's search field, clicked again 100 ms later with its Find button
-        clicked in between, selected the word under the pointer; the test's two searches come
-        150 ms apart). The recent clicks are kept on the display's root window (`note_click`),
-        which every winctl process on the display shares."""
+        there, a list opens the row (`execution.DOUBLE_CLICK_TYPES` says where this is asked). Not
+        only the last click counts: a Motif field counts its own presses whatever was clicked
+        between. The recent clicks are kept on the display's root window (`note_click`), which every
+        winctl process on the display shares."""
         wait = max((DOUBLE_CLICK - _since(when) for cx, cy, when in self._recent_clicks()
                     if abs(x - cx) <= DOUBLE_CLICK_REACH and abs(y - cy) <= DOUBLE_CLICK_REACH), default=0.0)
         if wait > 0:
@@ -175,9 +171,8 @@ class X11Windows:
 
     def _client_pid(self, wid: int) -> int | None:
         """The process of the X client that made the window, asked of the X server (X-Resource):
-        for apps that do not set _NET_WM_PID, as Tk (git gui, every tkinter program) and Xt
-        (xcalc) do not. Without it `launch` waited its whole timeout for a window it had opened
-        at once. None for a client on another machine, or a server without the extension."""
+        for apps that do not set _NET_WM_PID, as Tk and Xt do not. None for a client on another
+        machine, or a server without the extension."""
         return client_pid(self.d, wid)
 
     def _is_splash(self, win: object, types: list[int], states: set[object]) -> bool:
@@ -225,9 +220,9 @@ class X11Windows:
         """What a click at (x, y) reaches instead of this window: the top-most window there
         when it is a tooltip or notification, another managed window, or — unless the element
         may be in one (`in_popup`) — a menu or popup. An open menu also holds the pointer
-        (a grab): a click anywhere else only closes it (GTK swallowed a click on a button so).
-        So does a mouse button held down, which is named as such. An open menu of the window's
-        app that holds no grab (`_menu_open`) still takes the app's next click."""
+        (a grab): a click anywhere else only closes it. So does a mouse button held down, which
+        is named as such. An open menu of the window's app that holds no grab (`_menu_open`) still
+        takes the app's next click."""
         try:
             top = self.root.translate_coords(self.root, x, y).child
             if top and top.id != self._root_child(int(window_id, 16)):
@@ -304,8 +299,7 @@ class X11Windows:
         types = set(self._prop(child, "_NET_WM_WINDOW_TYPE") or [])
         pid = self._prop(child, "_NET_WM_PID")
         rect = self._client_rect(child)
-        # Tk's and Motif's menus say no pid (Motif's no type either: nedit's File menu was taken
-        # for another's popup over the window, and nothing under it was listed); the X server knows
+        # Tk's and Motif's menus say no pid (Motif's no window type either); the X server knows
         owner = int(pid[0]) if isinstance(pid, list) and pid else self._client_pid(child.id)  # type: ignore[attr-defined]
         menus = {self.atom(name) for name in MENU_TYPES}
         if owner is None:  # a menu that does not say whose it is (a remote client's): the one over the window
@@ -458,11 +452,10 @@ class X11Windows:
 
     def _activate(self, window: WindowInfo) -> None:
         """Bring the window forward and wait until it is active and in its place. A minimized
-        window is active at once but still on its way back: openbox slides it in from below
-        the screen for ~0.2 s, and a click sent meanwhile went to whatever was under it, while
-        `click` said it clicked. A modal dialog of its own is given the focus instead by the
-        window manager: if it stays in front for DIALOG_GRACE (one being closed goes within it,
-        and the window is asked for again), DialogInFront."""
+        window is active at once but still on its way back (openbox slides it in from below the
+        screen for ~0.2 s, and a click meanwhile lands on what is under it). A modal dialog of its
+        own is given the focus instead by the window manager: if it stays in front for DIALOG_GRACE
+        (one being closed goes within it, and the window is asked for again), DialogInFront."""
         wid = int(window.id, 16)
         self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
         deadline = time.monotonic() + SETTLE_TIMEOUT

@@ -1,4 +1,4 @@
-"""Bound-window mode (seed 003): input delivered to one window by window messages.
+"""Bound-window mode: input delivered to one window by window messages.
 
 The real mouse does not move and the window need not have focus, so an agent can work in
 a window while a person uses the machine. Windows only delivers such input where the app
