@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 from winactions.errors import InvalidInput
 
 T = TypeVar("T")
-EVERYWHERE = "all platforms"
+EVERYWHERE = "every platform"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,7 +67,12 @@ class Setting(Generic[T]):
             raise
 
     def default_text(self) -> str:
-        return self.shown_default or ("" if self.default is None else str(self.default))
+        """The default as a person reads it ("4 seconds", "off", "the session's folder")."""
+        return self.shown_default or ("" if self.default is None else self.show(self.default))
+
+    def show(self, value: T) -> str:
+        """A value as a person reads it; a secret one is never shown."""
+        return "(set; not shown)" if self.secret else str(value)
 
     def refuse(self, text: str, problem: str) -> InvalidInput:
         """The error for a bad value: the variable, the value, what it takes and the default."""
@@ -122,8 +127,8 @@ class Flag(Setting[bool]):
     def parse(self, text: str) -> bool:
         return text.strip() != "0"
 
-    def default_text(self) -> str:
-        return "off"
+    def show(self, value: bool) -> str:
+        return "on" if value else "off"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,8 +144,8 @@ class Folders(Setting[tuple[str, ...]]):
     def parse(self, text: str) -> tuple[str, ...]:
         return tuple(p for p in text.split(os.pathsep) if p)
 
-    def default_text(self) -> str:
-        return self.shown_default or "none"
+    def show(self, value: tuple[str, ...]) -> str:
+        return os.pathsep.join(value) or "none"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -173,8 +178,8 @@ class Number(Setting[float]):
                                hint=f"give {self.takes} (default {self.default_text()})")
         return value
 
-    def default_text(self) -> str:
-        return self.shown_default or f"{self.default:g}" + (f" {self.unit}" if self.unit else "")
+    def show(self, value: float) -> str:
+        return f"{value:g}" + (f" {self.unit}" if self.unit else "")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -223,13 +228,14 @@ def _must(low: float, high: float | None, above: bool) -> str:
 MAX_NODES = Whole(
     name="WINCTL_MAX_NODES", default=20_000, unit="elements",
     help="the most elements one read of a window's tree takes; the rest is left out and the state says so",
-    reader="perception: every read of a window's tree (`state`, and each action that resolves an id)")
+    reader="perception: every read of a window's tree (`state`, and actions that resolve an id)")
 STATE_SECONDS = Number(
     name="WINCTL_STATE_SECONDS", default=4.0, above=True, unit="seconds",
     help="the time budget of one read of a window's tree; what is not read in time is left out and "
-         "the state says so",
+         "the state says so (a phone's uiautomator dump and Windows' UI Automation cache come whole, "
+         "in one call: no time budget applies there)",
     reader="the Linux backend's tree read (AT-SPI), which reads element by element",
-    where="Linux (a phone's uiautomator dump and Windows' UI Automation cache come whole, in one call)")
+    where="Linux")
 # -- acting ---------------------------------------------------------------------------------
 TYPING_LIMIT = Whole(
     name="WINCTL_TYPING_LIMIT", default=10_000, unit="characters",
