@@ -151,9 +151,8 @@ def global_option_rows() -> list[tuple[str, str]]:
     return rows
 
 
-SETTINGS_HELP = (f"{len(settings.SETTINGS)} {settings.PREFIX}* environment variables tune winctl (read budgets, "
-                 "typing limit, model, session, daemon): docs/settings.md lists each with its range and default; "
-                 "`winctl doctor` shows those set, their effective values and bad ones.")
+SETTINGS_HELP = (f"{settings.PREFIX}* environment variables tune winctl (read budgets, model, session): "
+                 "docs/settings.md lists them; `winctl doctor` shows those set and flags bad values.")
 
 
 def _format_global_options(formatter: click.HelpFormatter) -> None:
@@ -232,14 +231,13 @@ class _Group(click.Group):
         rows = [record for p in self.get_params(ctx) if (record := p.get_help_record(ctx)) is not None]
         with formatter.section("Options (in full: any command's --help)"):
             formatter.write_dl([(flag, short_help(_ENV_OR_DEFAULT.sub("", text), 44)) for flag, text in rows])
+        with formatter.section("Settings"):
+            formatter.write_text(SETTINGS_HELP)
         self.format_commands(ctx, formatter)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if ctx.parent is not None:  # the root's own options are the global ones: listed already
             _format_global_options(formatter)
-        else:
-            with formatter.section("Settings"):
-                formatter.write_text(SETTINGS_HELP)
         super().format_epilog(ctx, formatter)
 
 
