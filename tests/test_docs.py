@@ -18,8 +18,8 @@ LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 
 
-def generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_command_docs", ROOT / "scripts" / "gen_command_docs.py")
+def generator(name: str = "gen_command_docs") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -53,6 +53,22 @@ def test_the_command_reference_does_not_depend_on_the_terminal(monkeypatch):
     narrow = gen.render()
     monkeypatch.setenv("COLUMNS", "200")
     assert narrow == gen.render()
+
+
+def test_the_settings_page_is_generated_from_the_settings_table():
+    gen = generator("gen_settings_docs")
+    committed = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert committed == gen.render(), f"docs/settings.md is stale: run `{gen.REGENERATE}` and commit it"
+
+
+def test_the_settings_page_documents_every_setting_and_where_it_applies():
+    from winactions.settings import SETTINGS
+
+    page = generator("gen_settings_docs").render()
+    for setting in SETTINGS:
+        body = page.split(f"### `{setting.name}`\n", 1)[1].split("\n### ", 1)[0]
+        assert f"- read by: {setting.reader}" in body and f"- honoured on: {setting.where}" in body, setting.name
+    assert "- honoured on: Linux\n" in page.split("### `WINCTL_STATE_SECONDS`", 1)[1]
 
 
 def test_the_readme_opens_with_the_two_set_up_commands():

@@ -18,26 +18,28 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "winactions"
 ALLOWED: dict[str, set[str]] = {
     "__init__": {"_version", "api", "commands", "errors", "locate", "model"},  # the public facade
     "_version": set(),
-    "options": set(),  # standard library only: the thin client reads it
+    "options": {"settings"},  # standard library only: the thin client reads it
+    "settings": {"errors"},  # every WINCTL_* variable, declared once; standard library only
     "progress": set(),  # standard library only: what long work is doing, for whoever watches
     "errors": set(),
     "files": set(),  # standard library only: files several processes share, written whole
-    "outputs": {"errors"},  # where a command may write a file (a person's path, a model's name)
+    "outputs": {"errors", "settings"},  # where a command may write a file (a person's path, a model's name)
     "extras": {"errors"},  # which extra installs an optional part
     "skill": {"errors"},  # the agent's manual: a core page and topics read on demand
     "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
     "model": {"errors"},
-    "backends": {"errors", "keys", "model"},
+    "backends": {"errors", "keys", "model", "settings"},
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
-    "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
+    "text_entry": {"backends", "errors", "execution", "keys", "model", "settings"},  # keys for an element reach it
     "file_dialogs": {"backends", "errors", "keys", "model"},  # a toolkit's Open/Save dialog, read and driven
     "marks": {"model"},  # label placement: geometry only
     "compact": {"model"},  # what of a state fits its budget: targets only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
-    "llm": {"errors", "model"},
-    "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress"},
-    "perception": {"backends", "errors", "extras", "llm", "locate", "model", "opencv", "options", "screenshots"},
+    "llm": {"errors", "model", "settings"},
+    "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress", "settings"},
+    "perception": {"backends", "errors", "extras", "llm", "locate", "model", "opencv", "options", "screenshots",
+                   "settings"},
     "session": {"backends", "errors", "extras", "files", "llm", "locate", "model", "perception", "progress"},
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
@@ -46,12 +48,13 @@ ALLOWED: dict[str, set[str]] = {
                  "llm", "locate", "marks", "model", "options", "outputs", "perception", "progress", "screenshots",
                  "session", "text_entry"},
     "render": {"commands", "compact", "errors", "model"},
-    "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
+    "doctor": {"backends", "errors", "extras", "llm", "locate", "settings"},  # core checks; the platform's: backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
-    "agent": {"errors", "llm", "locate", "model"},
-    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "outputs", "progress", "render", "session"},
+    "agent": {"errors", "llm", "locate", "model", "settings"},
+    "daemon": {"_version", "api", "cli", "commands", "errors", "options", "outputs", "progress", "render", "session",
+               "settings"},
     "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options",
-            "progress", "render", "session", "skill"},
+            "progress", "render", "session", "settings", "skill"},
     "mcp": {"_version", "api", "backends", "commands", "errors", "options", "outputs", "progress", "render"},
 }
 # Platform libraries, and the only place each may be imported.

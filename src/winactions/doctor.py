@@ -1,17 +1,21 @@
 """`winctl doctor`: what winactions needs on this machine, each check with its fix.
 
 The platform's checks come from its backend (`backends.diagnose`: display, buses,
-accessibility switches, toolkit bridges); the checks here are the core's own: the extras
-installed, the OCR models loadable, the model configuration and whether its server
-answers. None of them opens the backend, so doctor works exactly where `state` does not.
+accessibility switches, toolkit bridges); the checks here are the core's own: the settings
+set (`winactions.settings`), the extras installed, the OCR models loadable, the model
+configuration and whether its server answers. None of them opens the backend, so doctor
+works exactly where `state` does not.
 """
 
 from __future__ import annotations
 
+import os
 import socket
 import time
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from winactions import settings
 from winactions.backends import diagnose
 from winactions.backends.base import Check
 from winactions.errors import WinctlError
@@ -23,7 +27,35 @@ PURPOSE = {"vision": "the visual locator, OCR and --vision local", "llm": "--inf
 
 
 def run_checks(llm: LLMFlags | None = None) -> list[Check]:
-    return [*diagnose(), *extras_checks(), ocr_check(), model_check(llm or LLMFlags())]
+    return [*diagnose(), *settings_checks(), *extras_checks(), ocr_check(), model_check(llm or LLMFlags())]
+
+
+def settings_checks(env: Mapping[str, str] | None = None) -> list[Check]:
+    """One check per WINCTL_* variable set in `env` (default: this process's environment):
+    ok with its effective value, fail when a bad value is refused where it is read, warn when
+    a bad value is ignored (its default applies) or the variable is no setting at all."""
+    env = os.environ if env is None else env
+    names = sorted(n for n in env if n.startswith(settings.PREFIX) and env[n].strip())
+    checks = [_setting_check(n, env) for n in names]
+    return checks or [Check("settings", "ok", "no WINCTL_* variable set: every default applies")]
+
+
+def _setting_check(name: str, env: Mapping[str, str]) -> Check:
+    setting = settings.BY_NAME.get(name)
+    if setting is None:
+        return Check(f"setting {name}", "warn", "is not a winctl setting: nothing reads it",
+                     "check its spelling against `winctl --help` or docs/settings.md, or unset it")
+    try:
+        value = setting.parse(env[name])
+    except WinctlError as exc:
+        if setting.falls_back:
+            return Check(f"setting {name}", "warn", f"{exc.message}: ignored, the default "
+                         f"({setting.default_text()}) applies", exc.hint or "")
+        return Check(f"setting {name}", "fail", f"{exc.message}; refused where it is read: {setting.reader}",
+                     exc.hint or "")
+    where = "" if setting.where == settings.EVERYWHERE else f"; honoured on {setting.where} only"
+    return Check(f"setting {name}", "ok", f"{setting.show(value)} (default {setting.default_text() or 'none'}): "
+                                          f"{setting.help}{where}")
 
 
 def extras_checks() -> list[Check]:

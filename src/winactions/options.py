@@ -4,11 +4,14 @@ Every place that knows them reads this table: the click group (`cli/app.py`) is 
 it (with their environment variables, which the daemon takes from each caller); the console
 script (`cli/entry.py`) must know which options swallow the next word before it can find the
 command name, without importing click; `GlobalOptions` (what a call carries) takes its field
-descriptions from here, and the MCP schema and the Python API take theirs from it. So this
-module imports nothing at all: the thin client stays fast.
+descriptions from here, and the MCP schema and the Python API take theirs from it. An
+option's variable is a setting of `winactions.settings`. So this module imports nothing but
+that table (standard library only): the thin client stays fast.
 """
 
 from __future__ import annotations
+
+from winactions import settings
 
 INFER_MODES = ("off", "rules", "llm")  # Tier 1+: none, by rule, by rule and a text model
 VISION_MODES = ("off", "auto", "local", "llm")  # Tier 2: none, the model if configured, offline, a model
@@ -41,7 +44,7 @@ FLAG_OPTIONS = (
     FlagOption("--json", "print JSON: {ok, result} or {ok, error}"),
     FlagOption("--return-state", "after an action, print what changed in the window (as `state --diff`)"),
     FlagOption("--no-daemon", "run in this process instead of the session's daemon (slower: every call "
-                              "connects and reads anew)", env="WINCTL_NO_DAEMON", process=True),
+                              "connects and reads anew)", env=settings.NO_DAEMON.name, process=True),
 )
 # Options whose value may be left out, with their help.
 OPTIONAL_VALUE_HELP = {
@@ -81,21 +84,21 @@ class ValueOption:
 VALUE_OPTIONS = (
     ValueOption("--window", "act on this window (id, title part or process) and remember it"),
     ValueOption("--vision-api-key", "API key for --vision llm / --infer llm (else ANTHROPIC_API_KEY / OPENAI_API_KEY)",
-                env="WINCTL_VISION_API_KEY"),
+                env=settings.VISION_API_KEY.name),
     ValueOption("--vision-base-url", "an OpenAI-compatible endpoint (GLM, OpenRouter, DeepSeek, vLLM, Ollama)",
-                env="WINCTL_VISION_BASE_URL"),
-    ValueOption("--vision-model", "the model to ask", env="WINCTL_VISION_MODEL"),
+                env=settings.VISION_BASE_URL.name),
+    ValueOption("--vision-model", "the model to ask", env=settings.VISION_MODEL.name),
     ValueOption("--llm-provider", "the API format (default: guessed from the key and URL)",
-                env="WINCTL_LLM_PROVIDER", choices=("anthropic", "openai")),
+                env=settings.LLM_PROVIDER.name, choices=settings.LLM_PROVIDER.choices),
     ValueOption("--infer-min-confidence", "keep a model-inferred item from this confidence up (default 0.7)",
-                env="WINCTL_INFER_MIN_CONFIDENCE", core_reads_env=True, fraction=True),
+                env=settings.INFER_MIN_CONFIDENCE.name, core_reads_env=True, fraction=True),
     ValueOption("--vision-iou", "a detection overlapping a listed element more than this is that element "
                                 "(default 0.1)",
-                env="WINCTL_VISION_IOU", core_reads_env=True, fraction=True),
+                env=settings.VISION_IOU.name, core_reads_env=True, fraction=True),
     ValueOption("--device", "drive this Android phone (a serial from `winctl devices`) instead of the desktop",
-                env="WINCTL_DEVICE"),
+                env=settings.DEVICE.name),
     ValueOption("--session", "session name: ids and the selected window are remembered per session",
-                env="WINCTL_SESSION", default="default"),
+                env=settings.SESSION.name, default="default"),
 )
 
 FLAGS_WITH_VALUE = frozenset(o.flag for o in VALUE_OPTIONS)

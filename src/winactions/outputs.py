@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from winactions import settings
 from winactions.errors import ActionFailed, InvalidInput
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FOLDER_ENV = "WINCTL_OUTPUT_DIR"  # the folder files for a model go into (MCP, the daemon's `call`)
+FOLDER_ENV = settings.OUTPUT_DIR.name  # the folder files for a model go into (MCP, the daemon's `call`)
 MAX_NUMBERED = 1000  # x-2.png ... x-1000.png: after that a taken name is an error
 
 
@@ -38,7 +39,7 @@ class Outputs:
     @classmethod
     def from_env(cls, folder: str | os.PathLike[str] | None = None) -> Outputs:
         """`folder`, else $WINCTL_OUTPUT_DIR, else the session's folder."""
-        chosen = folder or os.environ.get(FOLDER_ENV) or None
+        chosen = folder or settings.OUTPUT_DIR.read()
         return cls(Path(chosen).expanduser() if chosen else None)
 
 

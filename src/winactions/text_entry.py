@@ -10,9 +10,9 @@ to select or replace, and its keys reach the program running in it.
 
 from __future__ import annotations
 
-import os
 import time
 
+from winactions import settings
 from winactions.backends.base import Backend
 from winactions.errors import ActionFailed, InvalidInput, WinctlError, shown
 from winactions.execution import Via, click_to_type, focus
@@ -28,23 +28,13 @@ SHOWN_LINES = 3  # lines of a terminal's screen said after input
 SHOWN_CHARS = 240  # characters of them at most
 # Characters one command types at most (WINCTL_TYPING_LIMIT overrides it): about 20 s of XTEST
 # typing on our test machine (~500 a second), so the session is not held for minutes.
-TYPING_LIMIT = 10_000
+TYPING_LIMIT = settings.TYPING_LIMIT.default
 TYPING_RATE = 500  # characters a second, as measured there: for the hint only
 
 
 def typing_limit() -> int:
     """How many characters one command may type (WINCTL_TYPING_LIMIT, else TYPING_LIMIT)."""
-    text = os.environ.get("WINCTL_TYPING_LIMIT", "").strip()
-    if not text:
-        return TYPING_LIMIT
-    try:
-        limit = int(text)
-    except ValueError:
-        raise InvalidInput(f"WINCTL_TYPING_LIMIT={text!r} is not a whole number of characters",
-                           hint=f"e.g. WINCTL_TYPING_LIMIT={TYPING_LIMIT * 2}; nothing was typed") from None
-    if limit < 1:
-        raise InvalidInput(f"WINCTL_TYPING_LIMIT={text!r} must be 1 or more", hint="nothing was typed")
-    return limit
+    return settings.TYPING_LIMIT.read()
 
 
 def check_typing_budget(text: str) -> None:

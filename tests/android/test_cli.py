@@ -262,3 +262,15 @@ def test_an_element_screenshot_records_the_phones_density(phone: Phone, tmp_path
     phone.state.screen.override = 480
     run = phone.winctl("--json", "screenshot", "--element", str(login), str(path))
     assert run.json["result"]["density"] == 3.0 and density.recorded(path) == 3.0
+
+
+def test_the_node_budget_is_honoured_on_a_phone(phone: Phone) -> None:
+    """WINCTL_MAX_NODES was read by the Linux backend only, while a phone's truncation note
+    told its user to raise it."""
+    whole = phone.winctl("--json", "state").json["result"]
+    assert not whole["truncated"]
+    cut = phone.winctl("--json", "state", env={"WINCTL_MAX_NODES": "5"}).json["result"]
+    assert cut["truncated"] and any(w.startswith("read 5 of ") and "WINCTL_MAX_NODES" in w for w in cut["warnings"])
+    assert len(cut["targets"]) < len(whole["targets"])
+    bad = phone.winctl("--json", "state", env={"WINCTL_MAX_NODES": "lots"})
+    assert bad.code == 2 and "WINCTL_MAX_NODES='lots' is not a whole number" in bad.json["error"]["message"]

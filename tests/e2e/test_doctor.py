@@ -114,3 +114,18 @@ def test_a_configured_model_server_is_reached_or_said_unreachable(desk_env):
         assert found["model"]["status"] == "ok", found["model"]
     code, found = checks(env)  # the server is gone now
     assert found["model"]["status"] == "fail" and "cannot connect" in found["model"]["detail"] and code == 1
+
+
+def test_the_settings_set_are_listed_with_their_effective_values_and_a_bad_one_fails(desk_env):
+    code, found = checks({**desk_env, "WINCTL_TYPING_LIMIT": "20", "WINCTL_MAX_NODES": "lots",
+                          "WINCTL_IDLE_TIMEOUT": "never"})
+    assert code == 1
+    typing = found["setting WINCTL_TYPING_LIMIT"]
+    assert typing["status"] == "ok" and typing["detail"].startswith("20 (default 10000): "), typing
+    nodes = found["setting WINCTL_MAX_NODES"]
+    assert nodes["status"] == "fail" and "'lots' is not a whole number" in nodes["detail"]
+    assert "1 or more" in nodes["fix"]
+    idle = found["setting WINCTL_IDLE_TIMEOUT"]
+    assert idle["status"] == "warn" and "the default (1800 seconds) applies" in idle["detail"]
+    text = run({**desk_env, "WINCTL_MAX_NODES": "lots"}, "doctor").stdout
+    assert "FAIL  setting WINCTL_MAX_NODES: WINCTL_MAX_NODES='lots'" in text

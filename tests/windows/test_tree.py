@@ -73,6 +73,15 @@ def test_the_budget_shows_as_a_truncated_marker(winctl, fake, monkeypatch):
     assert "truncated" in out.lower() or "more than 50" in out
 
 
+def test_the_node_budget_is_read_from_the_environment(winctl, fake, monkeypatch):
+    fake.apps.append(big_list_app(rows=300, visible=300))
+    winctl("focus", "Big List")
+    assert not winctl.state()["truncated"]
+    monkeypatch.setenv("WINCTL_MAX_NODES", "50")
+    cut = winctl.state()
+    assert cut["truncated"] and any("more than 50 elements" in w and "WINCTL_MAX_NODES" in w for w in cut["warnings"])
+
+
 def test_every_uia_call_runs_on_one_com_thread_never_the_callers(winctl, fake):
     winctl("focus", "Notepad")
     winctl("state")

@@ -13,7 +13,6 @@ package named in the task (or in front) 0.1. Modules ship in `winactions/agent/a
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from winactions import settings
 from winactions.agent.plan import TaskPlan, parse_plan
 from winactions.errors import InvalidInput
 
@@ -153,7 +153,7 @@ class ModuleRegistry:
 
     @classmethod
     def load(cls, extra: Sequence[str | Path] | None = None) -> ModuleRegistry:
-        folders = [BUILTIN, *(Path(p) for p in os.environ.get("WINCTL_APPS", "").split(os.pathsep) if p),
+        folders = [BUILTIN, *(Path(p) for p in settings.APPS.read()),
                    *(Path(p) for p in extra or [])]
         found: dict[str, AppModule] = {}
         for root in folders:

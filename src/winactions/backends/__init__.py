@@ -10,6 +10,7 @@ import importlib
 import os
 import sys
 
+from winactions import settings
 from winactions.backends.base import Backend, Check
 from winactions.errors import BackendUnavailable
 
@@ -34,7 +35,7 @@ def get_backend(name: str | None = None, *, live: bool = False, device: str | No
     `live` is for long-lived processes (the daemon): the backend may keep the tree cached
     and must then keep it as fresh as the app, through the platform's change events.
     """
-    device = device or os.environ.get("WINCTL_DEVICE") or None
+    device = device or settings.DEVICE.read()
     name = name or os.environ.get("WINACTIONS_BACKEND") or ("android" if device else default_backend_name())
     spec = _BACKENDS.get(name)
     if spec is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import os
 import re
 import sys
 import traceback
@@ -22,7 +21,7 @@ from typing import Any, Protocol
 import click
 from pydantic.fields import FieldInfo
 
-from winactions import progress, render
+from winactions import progress, render, settings
 from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import RETURN_STATE_CAP, Command, GlobalOptions, Kind, dispatch_files, load_commands
@@ -152,6 +151,10 @@ def global_option_rows() -> list[tuple[str, str]]:
     return rows
 
 
+SETTINGS_HELP = (f"{settings.PREFIX}* environment variables tune winctl (read budgets, model, session): "
+                 "docs/settings.md lists them; `winctl doctor` shows those set and flags bad values.")
+
+
 def _format_global_options(formatter: click.HelpFormatter) -> None:
     with formatter.section("Global options (before or after the command)"):
         formatter.write_dl(global_option_rows())
@@ -187,7 +190,7 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: Deskt
     except WinctlError as exc:
         _fail(exc, options)
     except Exception as exc:  # a bug: still answer in the protocol's shape
-        if os.environ.get("WINCTL_DEBUG"):
+        if settings.DEBUG.read():
             traceback.print_exc()
         _fail(WinctlError(f"internal error: {type(exc).__name__}: {exc}",
                           hint="set WINCTL_DEBUG=1 for a traceback, and report it"), options)
@@ -228,6 +231,8 @@ class _Group(click.Group):
         rows = [record for p in self.get_params(ctx) if (record := p.get_help_record(ctx)) is not None]
         with formatter.section("Options (in full: any command's --help)"):
             formatter.write_dl([(flag, short_help(_ENV_OR_DEFAULT.sub("", text), 44)) for flag, text in rows])
+        with formatter.section("Settings"):
+            formatter.write_text(SETTINGS_HELP)
         self.format_commands(ctx, formatter)
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -290,7 +295,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
                   help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
                        "the locator), windows (apps and windows), phone (swipe, long-press, go-home, launch, devices), "
                        "tasks (run, replay), all; combine with commas: core,tasks")
-    @click.option("--output-dir", type=click.Path(file_okay=False), envvar="WINCTL_OUTPUT_DIR", show_envvar=True,
+    @click.option("--output-dir", type=click.Path(file_okay=False), envvar=settings.OUTPUT_DIR.name, show_envvar=True,
                   help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
                        "is replaced)  [default: the session's folder in the runtime folder]")
     @click.option("--structured", is_flag=True,

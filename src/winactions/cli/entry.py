@@ -10,9 +10,9 @@ instead; commands that manage daemons or serve MCP always do.
 
 from __future__ import annotations
 
-import os
 import sys
 
+from winactions import settings
 from winactions.options import FLAG_OPTIONS, FLAGS_WITH_VALUE, OPTIONAL_VALUES
 
 LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill", "doctor"}  # run here: doctor checks this shell's desktop
@@ -73,7 +73,7 @@ def normalize_global_options(argv: list[str]) -> list[str]:
 
 def split_session(argv: list[str]) -> tuple[str | None, str | None, bool]:
     """(session name, command name, --no-daemon given) from the global options before the command."""
-    name = os.environ.get("WINCTL_SESSION") or None
+    name = settings.SESSION.read()
     argv = normalize_global_options(argv)
     no_daemon = False
     i = 0
@@ -98,7 +98,7 @@ def split_session(argv: list[str]) -> tuple[str | None, str | None, bool]:
 def main() -> None:
     argv = sys.argv[1:]
     name, command, no_daemon = split_session(argv)
-    no_daemon = no_daemon or os.environ.get("WINCTL_NO_DAEMON", "") not in ("", "0")
+    no_daemon = no_daemon or settings.NO_DAEMON.read()
     if not no_daemon and command is not None and command not in LOCAL_COMMANDS and "--help" not in argv \
             and "-h" not in argv and not reads_only_files(command, argv):
         from winactions.daemon.client import forward

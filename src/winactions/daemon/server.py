@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any, NamedTuple
 
-from winactions import progress
+from winactions import progress, settings
 from winactions._version import __version__
 from winactions.daemon import wire
 from winactions.daemon.auth import same, sign
@@ -58,17 +58,13 @@ MAX_NONCES = 100_000  # remembered to refuse replays
 # A command's reply is given up on this long after it was queued: below the client's read
 # timeout, so the client always hears back. WINCTL_COMMAND_DEADLINE, in the daemon's own
 # environment, can make it shorter, never longer.
-COMMAND_DEADLINE = 120.0
-DEFAULT_IDLE = 30 * 60
+COMMAND_DEADLINE = settings.COMMAND_DEADLINE.default
+DEFAULT_IDLE = settings.IDLE_TIMEOUT.default
 
 
 def command_deadline(told: str | None) -> float:
     """COMMAND_DEADLINE, or a shorter one told (WINCTL_COMMAND_DEADLINE) when it is a number."""
-    try:
-        seconds = float(told or "")
-    except ValueError:
-        return COMMAND_DEADLINE
-    return seconds if 0 < seconds < COMMAND_DEADLINE else COMMAND_DEADLINE
+    return settings.COMMAND_DEADLINE.read({settings.COMMAND_DEADLINE.name: told or ""})
 
 
 def _text(value: object) -> bool:
@@ -190,7 +186,7 @@ class Daemon:
         self.jobs: queue.Queue[tuple[Call, Future[dict[str, Any]]]] = queue.Queue()
         self.busy = False
         self.running_since = 0.0  # when the running command started (monotonic)
-        self.deadline = command_deadline(os.environ.get("WINCTL_COMMAND_DEADLINE"))
+        self.deadline = settings.COMMAND_DEADLINE.read()
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._overflow: queue.Queue[socket.socket] = queue.Queue(maxsize=2 * MAX_CONNECTIONS)
         self._socket: tuple[str, int, int] | None = None  # (path, st_dev, st_ino) of our Unix socket
@@ -204,7 +200,7 @@ class Daemon:
     def _desktop(self, device: str | None = None) -> Any:
         """The session's Desktop, on the phone this call names (`--device`, `WINCTL_DEVICE`)
         or on this desktop: a call for another device than the last one opens it anew."""
-        device = device or os.environ.get("WINCTL_DEVICE") or None
+        device = device or settings.DEVICE.read()
         if self._current is not None and self._current.device != device:
             self._drop_desktop()
         if self._current is not None and not self._current.session.backend.alive():
@@ -569,7 +565,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="winactions.daemon.server")
     parser.add_argument("name")
     parser.add_argument("--idle-timeout", type=float,
-                        default=float(os.environ.get("WINCTL_IDLE_TIMEOUT", DEFAULT_IDLE)))
+                        default=settings.IDLE_TIMEOUT.read())
     args = parser.parse_args(argv)
     Daemon(args.name, args.idle_timeout).serve()
 

@@ -1,13 +1,9 @@
 """Which model to call and how: flags first, then environment variables.
 
-Environment (each optional; flags of the same name win):
-    WINCTL_LLM_PROVIDER       anthropic | openai   (default: anthropic if only an Anthropic key is
-                              set, otherwise openai — every other server speaks its format)
-    WINCTL_VISION_API_KEY     the key (falls back to ANTHROPIC_API_KEY / OPENAI_API_KEY)
-    WINCTL_VISION_BASE_URL    an OpenAI-compatible endpoint: GLM (open.bigmodel.cn), OpenRouter,
-                              DeepSeek, a local vLLM or Ollama (http://localhost:11434/v1)
-    WINCTL_VISION_MODEL       the model name
-    WINCTL_LLM_TIMEOUT        seconds per call (default 60)
+The variables (WINCTL_LLM_PROVIDER, WINCTL_VISION_API_KEY, WINCTL_VISION_BASE_URL,
+WINCTL_VISION_MODEL, WINCTL_LLM_TIMEOUT) are declared in `winactions.settings`; a flag of the
+same name wins. Without a provider, it is anthropic if only an Anthropic key is set, otherwise
+openai (every other server speaks its format).
 """
 
 from __future__ import annotations
@@ -17,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from winactions import settings
 from winactions.errors import BackendUnavailable, InvalidInput, shown
 
 Provider = Literal["anthropic", "openai"]
@@ -39,8 +36,8 @@ class LLMFlags(BaseModel):
     def configured(self) -> bool:
         """Whether a model could be called without asking anything more (flags or environment)."""
         env = os.environ
-        return bool(self.api_key or self.base_url or env.get("WINCTL_VISION_API_KEY")
-                    or env.get("WINCTL_VISION_BASE_URL") or env.get("ANTHROPIC_API_KEY") or env.get("OPENAI_API_KEY"))
+        return bool(self.api_key or self.base_url or settings.VISION_API_KEY.read()
+                    or settings.VISION_BASE_URL.read() or env.get("ANTHROPIC_API_KEY") or env.get("OPENAI_API_KEY"))
 
     def resolve(self) -> LLMConfig:
         return LLMConfig.resolve(provider=self.provider, api_key=self.api_key, base_url=self.base_url,
@@ -66,13 +63,13 @@ class LLMConfig(BaseModel):
                 env: dict[str, str] | None = None) -> LLMConfig:
         """Build a config from flags, falling back to the environment; say clearly what is missing."""
         env = dict(os.environ) if env is None else env
-        base_url = base_url or env.get("WINCTL_VISION_BASE_URL") or None
-        chosen: Any = provider or env.get("WINCTL_LLM_PROVIDER") or _guess_provider(base_url, api_key, env)
+        base_url = base_url or settings.VISION_BASE_URL.read(env)
+        chosen: Any = provider or settings.LLM_PROVIDER.read(env) or _guess_provider(base_url, api_key, env)
         if chosen not in ("anthropic", "openai"):
             raise InvalidInput(f"unknown LLM provider {shown(chosen)}",
                                hint="use anthropic, or openai for any OpenAI-compatible endpoint")
         fallback_key = env.get("ANTHROPIC_API_KEY") if chosen == "anthropic" else env.get("OPENAI_API_KEY")
-        key = api_key or env.get("WINCTL_VISION_API_KEY") or fallback_key
+        key = api_key or settings.VISION_API_KEY.read(env) or fallback_key
         if not key:
             if base_url and _is_local(base_url):
                 key = "not-needed"  # local servers (Ollama, vLLM) accept any key; the SDKs insist on one
@@ -81,12 +78,8 @@ class LLMConfig(BaseModel):
                     "no API key for the language model",
                     hint="pass --vision-api-key or set WINCTL_VISION_API_KEY (or ANTHROPIC_API_KEY / "
                          "OPENAI_API_KEY); a local server needs only --vision-base-url")
-        raw_timeout = timeout if timeout is not None else env.get("WINCTL_LLM_TIMEOUT", "60")
-        try:
-            seconds = float(raw_timeout)
-        except ValueError:
-            raise InvalidInput(f"WINCTL_LLM_TIMEOUT={raw_timeout!r} is not a number of seconds") from None
-        return cls(provider=chosen, model=model or env.get("WINCTL_VISION_MODEL") or DEFAULT_MODELS[chosen],
+        seconds = timeout if timeout is not None else settings.LLM_TIMEOUT.read(env)
+        return cls(provider=chosen, model=model or settings.VISION_MODEL.read(env) or DEFAULT_MODELS[chosen],
                    api_key=key, base_url=base_url, timeout=seconds)
 
 

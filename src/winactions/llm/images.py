@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import base64
 import io
-import os
 from dataclasses import dataclass
 from typing import Literal
 
 from PIL import Image
 
+from winactions import settings
 from winactions.model import Rect
 
 MAX_SIDE = 1568
@@ -77,8 +77,8 @@ UNITS_TEXT = {"pixels": "pixel coordinates", "per_mille": "coordinates on a 0-10
 def box_units(model_name: str | None) -> str:
     """Which box convention to ask a model for: GLM and Qwen-VL are trained on a 0–1000 grid.
     WINCTL_VISION_BOX_UNITS (pixels | per_mille) overrides the guess."""
-    configured = os.environ.get("WINCTL_VISION_BOX_UNITS")
+    configured = settings.VISION_BOX_UNITS.read()
     if configured in UNITS_TEXT:
         return configured
-    name = (model_name or os.environ.get("WINCTL_VISION_MODEL") or "").lower()
+    name = (model_name or settings.VISION_MODEL.read() or "").lower()
     return "per_mille" if any(k in name for k in ("glm", "qwen")) else "pixels"

@@ -25,6 +25,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from winactions import settings
 from winactions.errors import InvalidInput, NotFound, shown
 from winactions.locate.density import SUFFIX
 
@@ -49,7 +50,7 @@ class AssetLibrary:
     @classmethod
     def open(cls, root: str | os.PathLike[str] | None = None) -> AssetLibrary:
         """The library at `root`, WINCTL_ASSETS, or ~/.local/share/winactions/assets."""
-        path = Path(root or os.environ.get("WINCTL_ASSETS") or Path.home() / ".local/share/winactions/assets")
+        path = Path(root or settings.ASSETS.read() or Path.home() / ".local/share/winactions/assets")
         index: dict[str, dict[str, object]] = {}
         index_file = path / "index.json"
         if index_file.exists():

@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import os
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -26,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from winactions import settings
 from winactions.errors import InvalidInput
 from winactions.files import stamp, write_whole
 from winactions.model import Rect
@@ -33,8 +33,8 @@ from winactions.model import Rect
 THUMB = 16
 MAX_DIFF = 12.0  # mean absolute grey difference (0..255) still counted as "the same pixels"
 MAX_CELL_DIFF = 40.0  # ...and the largest difference of one cell (a 1 px jitter stays below; a new label does not)
-MAX_TTL = 30.0
-TTL_ENV = "WINCTL_LOCATE_CACHE_TTL"
+MAX_TTL = settings.LOCATE_CACHE_TTL.default
+TTL_ENV = settings.LOCATE_CACHE_TTL.name
 FORMAT = 1  # the file's layout; a file of another layout is started over, never misread
 
 
@@ -164,19 +164,9 @@ class LocateCache:
         self._seen = write_whole(self.path, payload)
 
 
-def ttl_from_env(default: float = MAX_TTL) -> float:
-    """The TTL: `WINCTL_LOCATE_CACHE_TTL` seconds when set (0–30), else `default`."""
-    raw = os.environ.get(TTL_ENV, "").strip()
-    if not raw:
-        return default
-    try:
-        ttl = float(raw)
-    except ValueError:
-        ttl = -1.0
-    if not 0 <= ttl <= MAX_TTL:
-        raise InvalidInput(f"{TTL_ENV}={raw!r} is not a number of seconds from 0 to {MAX_TTL:g}",
-                           hint=f"unset it (the default is {MAX_TTL:g} s) or set e.g. {TTL_ENV}=5")
-    return ttl
+def ttl_from_env() -> float:
+    """The TTL: `WINCTL_LOCATE_CACHE_TTL` seconds when set (0–30), else MAX_TTL."""
+    return settings.LOCATE_CACHE_TTL.read()
 
 
 def thumbnail(grey: np.ndarray) -> np.ndarray:

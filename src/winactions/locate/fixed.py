@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from winactions import settings
 from winactions.errors import InvalidInput
 from winactions.locate.types import Candidate
 from winactions.model import Rect, WindowInfo
@@ -32,7 +33,7 @@ class FixedPoints:
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> FixedPoints:
         """The file at `path`, WINCTL_FIXED_POINTS, or ~/.config/winactions/fixed_points.json."""
-        file = Path(path or os.environ.get("WINCTL_FIXED_POINTS")
+        file = Path(path or settings.FIXED_POINTS.read()
                     or Path.home() / ".config/winactions/fixed_points.json")
         if not file.exists():
             return cls(None, {})

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from winactions import settings
 from winactions.backends.base import IN_POPUP, Backend
 from winactions.model import Node, Rect, Target, WindowInfo
 from winactions.perception.accessibility import targets_from_snapshot
@@ -41,8 +42,8 @@ class AccessibilityProvider:
 
     name = "accessibility"
 
-    def __init__(self, max_nodes: int = 20000) -> None:
-        self.max_nodes = max_nodes
+    def __init__(self, max_nodes: int | None = None) -> None:
+        self.max_nodes = max_nodes  # None: WINCTL_MAX_NODES, read anew for each read (the caller's)
         self._last: tuple[object, list[Rect], list[Target]] | None = None
 
     def detect(self, backend: Backend, window: WindowInfo, base: Detection | None = None) -> Detection:
@@ -57,7 +58,8 @@ class AccessibilityProvider:
             time.sleep(0.1)
 
     def _read(self, backend: Backend, window: WindowInfo) -> Detection:
-        snapshot = backend.snapshot(window, max_nodes=self.max_nodes)
+        max_nodes = settings.MAX_NODES.read() if self.max_nodes is None else self.max_nodes
+        snapshot = backend.snapshot(window, max_nodes=max_nodes)
         screens = backend.screens()
         if backend.bound_window() == window.id and window.rect is not None:
             screens = [*screens, window.rect]  # a bound window is seen through its own pixels, wherever it is
@@ -70,7 +72,8 @@ class AccessibilityProvider:
         if snapshot.truncation:
             warnings.append(snapshot.truncation)
         elif snapshot.truncated:
-            warnings.append(f"the tree has more than {self.max_nodes} elements; the rest was not read")
+            warnings.append(f"the tree has more than {max_nodes} elements; the rest was not read "
+                            f"(raise {settings.MAX_NODES.name})")
         seen = snapshot.popups if snapshot.popups is not None else backend.popups(window)
         popups = unlisted_popups(seen, targets, snapshot.nodes)
         warnings += [f"a menu is open at {r} that the app does not list: "

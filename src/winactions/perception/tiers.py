@@ -16,11 +16,9 @@ WINCTL_VISION_IOU, default 0.1).
 
 from __future__ import annotations
 
-import os
-
 from pydantic import BaseModel, ConfigDict
 
-from winactions.errors import InvalidInput
+from winactions import settings
 from winactions.llm.config import LLMFlags
 from winactions.llm.lazy import LazyModel
 from winactions.options import INFER_MODES, VISION_MODES
@@ -29,7 +27,7 @@ from winactions.perception.provider import Provider
 from winactions.perception.structural import StructuralProvider
 from winactions.perception.vision import IOU_THRESHOLD, VisionProvider
 
-MIN_CONFIDENCE = 0.7  # a model's inferred item below this is dropped
+MIN_CONFIDENCE = settings.INFER_MIN_CONFIDENCE.default  # a model's inferred item below this is dropped
 
 
 class Thresholds(BaseModel):
@@ -42,23 +40,13 @@ class Thresholds(BaseModel):
 
     @classmethod
     def resolve(cls, min_confidence: float | None = None, iou: float | None = None) -> Thresholds:
-        return cls(min_confidence=_fraction(min_confidence, "WINCTL_INFER_MIN_CONFIDENCE", MIN_CONFIDENCE),
-                   iou=_fraction(iou, "WINCTL_VISION_IOU", IOU_THRESHOLD))
+        return cls(min_confidence=_fraction(min_confidence, settings.INFER_MIN_CONFIDENCE),
+                   iou=_fraction(iou, settings.VISION_IOU))
 
 
-def _fraction(value: float | None, variable: str, default: float) -> float:
-    hint = f"give a number from 0 to 1 (default {default})"
-    if value is None:
-        raw = os.environ.get(variable, "").strip()
-        if not raw:
-            return default
-        try:
-            value = float(raw)
-        except ValueError:
-            raise InvalidInput(f"{variable}={raw!r} is not a number", hint=hint) from None
-    if not 0 <= value <= 1:
-        raise InvalidInput(f"{variable} must lie between 0 and 1, not {value:g}", hint=hint)
-    return value
+def _fraction(value: float | None, setting: settings.Number) -> float:
+    """`value` when given (a flag, a call), else the setting's; InvalidInput when out of range."""
+    return setting.read() if value is None else setting.check(value)
 
 
 def compose(tree: Provider, infer: str, vision: str, llm: LLMFlags,

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from PIL import Image
 
-from winactions import screenshots
+from winactions import screenshots, settings
 from winactions.backends.base import Backend
 from winactions.llm.images import UNITS_TEXT
 from winactions.model import Rect, Source, Target, WindowInfo
@@ -29,7 +29,7 @@ from winactions.perception import widgets as widgets_
 from winactions.perception.inference_llm import Model
 from winactions.perception.provider import Detection, unlisted_popups
 
-IOU_THRESHOLD = 0.1  # a detection overlapping a known target more than this is that target
+IOU_THRESHOLD = settings.VISION_IOU.default  # a detection overlapping a known target more than this is that target
 MIN_SIDE = 6  # px: smaller detections are noise, and too small to click reliably anyway
 BLANK = 2  # grey levels: a window whose pixels span less than this shows nothing
 FRAMED_CONFIDENCE = 0.85  # a button known by its widget window's frame and its text, not by a shape

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import os
 import re
 import time
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from types import MappingProxyType
 
 from PIL import Image, UnidentifiedImageError
 
+from winactions import settings
 from winactions.backends.android import adb, hierarchy, keymap, text
 from winactions.backends.android.source import NoTree, TreeSource, UiautomatorDump
 from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
@@ -59,7 +59,7 @@ class AndroidBackend(Backend):
 
     def __init__(self, live: bool = False, serial: str | None = None, tree_source: TreeSource | None = None) -> None:
         del live  # every read is a fresh dump; nothing is kept between calls but a short-lived copy
-        entry = adb.choose(serial or os.environ.get("WINCTL_DEVICE") or None)
+        entry = adb.choose(serial or settings.DEVICE.read())
         self.serial = entry.serial
         self.model = entry.model
         self.device = adb.Device(entry.serial)
