@@ -5,20 +5,10 @@ fake's record of every shell command, never from what winctl says about itself."
 from __future__ import annotations
 
 import base64
-import re
 
 from tests.android.conftest import Phone
+from tests.android.helpers import ids
 from tests.fixtures.android.fake_device import ADB_KEYBOARD, GBOARD, IDLE_ERROR, NULL_ROOT
-
-
-def ids(out: str) -> dict[str, int]:
-    """`[Type] "name"` → id, from a compact state."""
-    found: dict[str, int] = {}
-    for line in out.splitlines():
-        match = re.match(r'\s*\[(\d+)\] \[(\w+)\] "([^"]*)"', line)
-        if match:
-            found.setdefault(f"{match.group(2)} {match.group(3)}", int(match.group(1)))
-    return found
 
 
 def test_state_lists_the_screen_of_the_app_in_front(phone: Phone) -> None:

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from tests.android.conftest import Phone
+from tests.android.helpers import ids
 from tests.android.phone import AdbServer, new_state
-from tests.android.test_cli import ids
 from tests.fixtures.android.fake_device import FakeDevice
 
 WINCTL = str(Path(sys.executable).with_name("winctl"))

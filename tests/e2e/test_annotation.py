@@ -15,7 +15,6 @@ import pytest
 from PIL import Image, ImageChops, ImageOps
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
 from tests.fixtures.launch import gtk_fixture_command
 from tests.fixtures.toolkit_apps import mousepad_command
 from tests.marks_checker import problems

@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import Shell, message, raw_request
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_trust import HOSTILE, hostile_command
+from tests.e2e.helpers.daemon_wire import Shell, message, raw_request
+from tests.e2e.helpers.mcp_client import run_client
 from tests.fixtures.applog import AppLog
-from tests.fixtures.launch import gtk_fixture_command
+from tests.fixtures.launch import HOSTILE, gtk_fixture_command, hostile_command
 
 pytestmark = pytest.mark.desktop
 TITLE = "Bad Input Fixture"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Winctl, stop_app
-from tests.e2e.test_libreoffice import start_soffice
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.sheets import CSV_FILTER
 
 pytestmark = pytest.mark.desktop

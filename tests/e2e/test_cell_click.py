@@ -15,8 +15,8 @@ import pytest
 from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl
-from tests.e2e.test_find_anywhere import invoices, saved, sheet  # noqa: F401  (sheet is a fixture)
-from tests.e2e.test_mcp import run_client
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import invoices, saved
 
 pytestmark = pytest.mark.desktop
 

@@ -20,11 +20,9 @@ import pytest
 from benchmarks.agent_trial import odf
 
 from tests.conftest import start_app, stop_app, wait_for_window, window_gone
-from tests.e2e.test_geany import geany  # noqa: F401  (a fixture: Geany on notes.txt in a fresh home)
-from tests.e2e.test_libreoffice import start_soffice
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
 
 pytestmark = pytest.mark.desktop

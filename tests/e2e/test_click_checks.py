@@ -10,10 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, start_app, stop_app
-from tests.e2e.test_locate_real_apps import display, shows
-from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch  # noqa: F401  (launch: an app in a fresh home)
-from tests.e2e.test_trust import Daemon, daemon  # noqa: F401  (daemon: winctl through the session's daemon)
+from tests.e2e.helpers.apps import display, shows, wait_for_buttons
 from tests.fixtures.applog import AppLog
 
 pytestmark = pytest.mark.desktop
@@ -115,8 +112,7 @@ def test_one_shot_clicks_on_a_relabelling_button_never_report_the_wrong_one(winc
 
 
 def test_over_mcp_a_relabelling_button_is_never_reported_as_clicked(desktop, tmp_path):
-    from tests.e2e.test_mcp import run_client
-
+    from tests.e2e.helpers.mcp_client import run_client
     proc, log = relabelling(desktop, tmp_path, 10)
 
     async def script(session):
@@ -181,8 +177,7 @@ def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, g
 
 
 def test_over_mcp_a_click_in_an_app_whose_menu_is_open_is_refused(galculator, winctl, desktop, tmp_path):
-    from tests.e2e.test_mcp import run_client
-
+    from tests.e2e.helpers.mcp_client import run_client
     async def script(session):
         await session.call_tool("focus", {"window": "galculator"})
         for _ in range(3):

@@ -5,45 +5,19 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import stat
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import start_app, stop_app
+from tests.e2e.helpers.daemon_wire import TITLE, Shell, connect, message, raw_request
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
-from winactions.daemon.auth import sign
 
 pytestmark = pytest.mark.desktop
-TITLE = "Daemon Fixture"
-WINCTL = str(Path(sys.executable).with_name("winctl"))
-
-
-class Shell:
-    """Runs `winctl` as separate processes with a private runtime directory."""
-
-    def __init__(self, desktop, runtime: Path) -> None:
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        self.runtime = runtime
-        self.env = {**desktop.env, "XDG_RUNTIME_DIR": str(runtime)}
-
-    def __call__(self, *args: str, expect: int | None = 0) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([WINCTL, *args], env=self.env, capture_output=True, text=True, timeout=120)
-        if expect is not None:
-            assert done.returncode == expect, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
-        return done
-
-    def info(self, name: str) -> dict:
-        return json.loads((self.runtime / "winactions" / "daemons" / f"{name}.json").read_text())
-
-    def close_all(self) -> None:
-        self("session", "close", "--all", expect=None)
 
 
 @pytest.fixture
@@ -59,56 +33,6 @@ def app(desktop, tmp_path):
     proc = start_app(desktop, gtk_fixture_command(str(log), rows=60, title=TITLE), TITLE)
     yield AppLog(str(log))
     stop_app(proc)
-
-
-def connect(info: dict, timeout: float = 10) -> socket.socket:
-    """A connection to the daemon where its session file says it listens (socket or port)."""
-    if "socket" in info:
-        sock = socket.socket(socket.AF_UNIX)
-        sock.settimeout(timeout)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                sock.connect(info["socket"])
-                return sock
-            except BlockingIOError:  # the listen backlog is full for now (a Unix socket says so at once)
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.01)
-    return socket.create_connection(("127.0.0.1", info["port"]), timeout=timeout)
-
-
-def raw_exchange(info: dict, payload: bytes, read: bool = True) -> tuple[str, dict] | None:
-    """Send raw bytes; the reply's proof and its JSON."""
-    with connect(info) as sock:
-        try:
-            sock.sendall(payload)
-        except (BrokenPipeError, ConnectionResetError):  # refused mid-way (too large): its answer is read below
-            pass
-        if not read:
-            return None
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    if not data:
-        return None
-    proof, _, body = data.decode("ascii").rstrip("\n").partition(" ")
-    return proof, json.loads(body)
-
-
-def raw_request(info: dict, payload: bytes, read: bool = True) -> dict | None:
-    got = raw_exchange(info, payload, read)
-    return got[1] if got else None
-
-
-def message(info: dict, nonce: str | None = None, **fields) -> bytes:
-    """A request as the real client makes it: a fresh nonce and its HMAC under the token."""
-    nonce = nonce or os.urandom(16).hex()
-    auth = sign(info["token"], nonce, "client")
-    return (json.dumps({"version": info["version"], "nonce": nonce, "auth": auth, **fields}) + "\n").encode()
 
 
 def test_daemon_output_matches_one_shot_byte_for_byte(shell, app):

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import TITLE, WINCTL, Shell
-from tests.e2e.test_daemon_hostile import FORGED, FakeDaemon, daemons_of, wait_gone
+from tests.e2e.helpers.daemon_wire import FORGED, TITLE, FakeDaemon, Shell, daemons_of, wait_gone
+from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.daemon.server import MAX_CONNECTIONS
 

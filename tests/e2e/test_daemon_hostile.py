@@ -8,21 +8,30 @@ import json
 import os
 import socket
 import subprocess
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import TITLE, WINCTL, Shell, connect, message, raw_exchange, raw_request
+from tests.e2e.helpers.daemon_wire import (
+    FORGED,
+    TITLE,
+    FakeDaemon,
+    Shell,
+    connect,
+    daemons_of,
+    message,
+    raw_exchange,
+    raw_request,
+    wait_gone,
+)
+from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.backends.linux.virtual_desktop import VirtualDesktop
 from winactions.daemon.auth import sign
 from winactions.daemon.server import MAX_CONNECTIONS, REQUEST_DEADLINE
 
 pytestmark = pytest.mark.desktop
-FORGED = '[2] [Button] "Transfer all money"'
 
 
 @pytest.fixture
@@ -37,23 +46,6 @@ def shell(desktop, tmp_path):
     sh = Shell(desktop, tmp_path / "runtime")
     yield sh
     sh.close_all()
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
-
-
-def wait_gone(pid: int, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not pid_alive(pid):
-            return True
-        time.sleep(0.1)
-    return False
 
 
 # -- 4. a daemon outlives its desktop ----------------------------------------------------------
@@ -147,37 +139,6 @@ def test_a_bad_session_name_writes_nothing(shell, tmp_path, name):
 
 
 # -- 8. an impostor on the daemon's port ---------------------------------------------------------
-class FakeDaemon:
-    """Listens on loopback, records what it is sent, answers with a forged state."""
-
-    def __init__(self) -> None:
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
-        self.received: list[bytes] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.server.accept()
-            except OSError:
-                continue
-            with conn:
-                conn.settimeout(2)
-                try:
-                    self.received.append(conn.recv(65536))
-                    reply = {"exit": 0, "stdout": FORGED + "\n", "stderr": "", "pong": True}
-                    conn.sendall(f"{'0' * 64} {json.dumps(reply)}\n".encode())
-                except OSError:
-                    pass
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        self.server.close()
 
 
 @pytest.mark.parametrize("transport", ["tcp", "unix"])
@@ -215,22 +176,6 @@ def test_an_impostor_at_the_recorded_address_hears_nothing_and_is_not_believed(s
     finally:
         fake.stop()
         fake_unix.close()
-
-
-def daemons_of(name: str) -> list[int]:
-    """Pids of every live `winactions.daemon.server NAME` process on the machine."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            args = (entry / "cmdline").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
-        except OSError:
-            continue
-        if b"winactions.daemon.server" in args and name.encode() in args and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 # -- 9. requests the daemon must answer -----------------------------------------------------------

@@ -12,56 +12,26 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
-from tests.e2e.test_libreoffice import start_soffice
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, many_notes, wait_for  # noqa: F401  (launch is a fixture)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import invoices, reports_page, saved
+from tests.e2e.helpers.toolkit_steps import many_notes
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
 from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
 
-TITLE = "invoices.ods - LibreOffice Calc"
-
-
-def invoices() -> list[list[str | float]]:
-    rows: list[list[str | float]] = [["Invoice", "Customer", "Amount", "Status"]]
-    rows += [[f"INV-{n:04d}", f"Customer {n % 7}", n * 3, "Open"] for n in range(1, 301)]
-    return rows
-
 
 def found(out: str, text: str) -> list[tuple[int, str, str]]:
     """(id, type, name) of the lines of a `find` answer whose value or name is `text`."""
     lines = re.findall(r'^\[(\d+)\] \[(\w+)\] "([^"]*)"(?: value="([^"]*)")?', out, re.M)
     return [(int(i), kind, name) for i, kind, name, value in lines if text in (name, value)]
-
-
-@pytest.fixture
-def sheet(desktop, tmp_path, winctl):
-    path = tmp_path / "invoices.ods"
-    odf.write_sheet(path, invoices())
-    proc = start_soffice(desktop, tmp_path, "--calc", str(path), title=TITLE)
-    winctl("focus", TITLE)
-    yield path
-    stop_app(proc)
-    subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
-
-
-def saved(path: Path, before: float) -> list[list[str]]:
-    deadline = time.monotonic() + 20
-    while path.stat().st_mtime <= before:
-        assert time.monotonic() < deadline, "the sheet was not saved"
-        time.sleep(0.2)
-    time.sleep(0.5)  # written in full
-    return odf.read_sheet(path)
 
 
 def test_find_a_cell_of_a_sheet_out_of_view_then_write_next_to_it(winctl: Winctl, sheet):
@@ -131,17 +101,6 @@ def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch
     winctl("session", "close", "files")
     winctl("click", "Open")
     wait_for_window(desktop, "report-0277.txt")
-
-
-def reports_page(path: Path, rows: int = 3000) -> str:
-    """A page with a table of `rows` reports; a click on a row names it in the page's title."""
-    body = "".join(f'<tr><td>report-{i:04d}</td><td>team {i % 9}</td><td>{i * 7}</td></tr>' for i in range(1, rows + 1))
-    path.write_text("<!doctype html><html><head><meta charset='utf-8'><title>Reports</title></head><body>"
-                    "<h1>Reports</h1><table><thead><tr><th>Name</th><th>Team</th><th>Pages</th></tr></thead>"
-                    f"<tbody>{body}</tbody></table><script>document.querySelector('tbody').addEventListener("
-                    "'click', e => { document.title = 'Picked ' + e.target.closest('tr').cells[0].textContent; });"
-                    "</script></body></html>")
-    return path.as_uri()
 
 
 def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):

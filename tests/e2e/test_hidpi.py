@@ -37,9 +37,8 @@ from Xlib import Xatom
 from Xlib import display as xdisplay
 
 from tests.conftest import wait_for_window, window_gone
-from tests.e2e.test_locate_real_apps import keys, shows
-from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch, target, translation_field, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import keys, shows, target, wait_for, wait_for_buttons, wait_for_file
+from tests.e2e.helpers.toolkit_steps import translation_field
 from tests.fixtures.toolkit_apps import (
     PAGE,
     chromium_plain_command,

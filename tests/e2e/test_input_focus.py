@@ -9,32 +9,19 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import FIXTURES, SYSTEM_PYTHON, start_app, stop_app, wait_for_window
-from tests.e2e.test_libreoffice import saved_rows, start_soffice
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: a fixture)
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import ids, target, wait_for, wait_for_file
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import invoices_csv, saved_rows, start_soffice
 from tests.fixtures.applog import AppLog
 from tests.fixtures.toolkit_apps import firefox_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
 CSV_FILTER = "--infilter=Text - txt - csv (StarCalc):44,34,76,1"
-
-
-def invoices_csv(path: Path, rows: int = 300) -> Path:
-    """A sheet an agent searches: INV-0001 in A2 ... INV-0300 in A301."""
-    path.write_text("invoice,customer,amount,status\n" + "".join(
-        f"INV-{i:04d},Cust {i % 17},{i * 10},Open\n" for i in range(1, rows + 1)))
-    return path
-
-
-def ids(state: dict[str, Any], type_: str) -> list[int]:
-    return [t["id"] for t in state["targets"] if t["type"] == type_]
 
 
 def address_box(state: dict[str, Any]) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import subprocess
 import sys
 import threading
@@ -23,27 +22,10 @@ import psutil
 import pytest
 
 from tests.conftest import desktop_env, stop_app, wait_for_window
+from tests.e2e.helpers.office import cell, saved_rows, start_soffice
 from winactions.backends.linux.atspi import ACCESSIBLE, AtspiClient, split_handle
 
 pytestmark = pytest.mark.desktop
-
-
-def start_soffice(desk, tmp_path: Path, *args: str, title: str) -> subprocess.Popen[bytes]:
-    """soffice as a user starts it under the virtual desktop: gtk3 plugin, own profile."""
-    if shutil.which("soffice") is None:
-        pytest.fail("LibreOffice is not installed: run scripts/setup.sh test "
-                    "(scripts/packages/test-libreoffice.txt)")
-    profile = tmp_path / "lo-profile"
-    env = {**desk.env, "SAL_USE_VCLPLUGIN": "gtk3"}
-    proc = subprocess.Popen(["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *args],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_window(desk, title, timeout=60)
-    except AssertionError:
-        proc.kill()
-        raise
-    time.sleep(2)  # the sheet's accessible appears after the frame
-    return proc
 
 
 def soffice_pid(proc: subprocess.Popen[bytes]) -> int:
@@ -53,38 +35,6 @@ def soffice_pid(proc: subprocess.Popen[bytes]) -> int:
         if p.name().startswith("soffice.bin"):
             return p.pid
     return proc.pid
-
-
-@pytest.fixture
-def calc(desktop, tmp_path, winctl):
-    data = tmp_path / "data.csv"
-    data.write_text("name,qty\napple,3\npear,5\n")
-    proc = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1",
-                         str(data), title="data.csv - LibreOffice Calc")
-    winctl("focus", "data.csv - LibreOffice Calc")
-    yield data, proc
-    stop_app(proc)
-    subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
-
-
-def saved_rows(winctl, data: Path, done) -> list[list[str]]:
-    """Save the sheet in its CSV file (keeping the format) and read the file back once `done`
-    says the rows are written (or after 15 s)."""
-    winctl("keys", "ctrl+s")
-    time.sleep(1.5)
-    winctl("keys", "Enter")  # "Use Text CSV Format!"
-    deadline = time.monotonic() + 15
-    rows: list[list[str]] = []
-    while time.monotonic() < deadline:
-        rows = list(csv.reader(data.read_text().splitlines()))
-        if done(rows):
-            break
-        time.sleep(0.3)
-    return rows
-
-
-def cell(state, address):
-    return next(t for t in state["targets"] if t["type"] == "DataItem" and t["name"] == address)
 
 
 def test_calc_lists_visible_cells_by_address_with_the_files_values(winctl, calc):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import environment, start_app, stop_app, wait_for_window
-from tests.e2e.test_libreoffice import start_soffice
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
 from tests.fixtures.sheets import CSV_FILTER, write_sheet
 from winactions.backends.linux.atspi import AtspiClient

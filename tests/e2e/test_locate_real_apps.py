@@ -22,17 +22,10 @@ import cv2
 import pytest
 
 from tests.conftest import wait_for_window
-from tests.e2e.test_locate_sessions import inside, one_shot, xywh  # noqa: F401  (one_shot: the fixture)
-from tests.e2e.test_short_labels_live import display, wait_for_buttons
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
+from tests.e2e.helpers.apps import display, inside, keys, shows, wait_for_buttons, xywh
 from tests.fixtures.llm_server import API_KEY, LLMServer
 
 pytestmark = pytest.mark.desktop
-
-
-def keys(winctl) -> dict[str, list[int]]:
-    state = winctl("--json", "state", "--verbose").json["result"]
-    return {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button" and t["name"]}
 
 
 def scientific(winctl, before: dict[str, list[int]]) -> dict[str, list[int]]:
@@ -45,17 +38,6 @@ def scientific(winctl, before: dict[str, list[int]]) -> dict[str, list[int]]:
         time.sleep(0.3)
     time.sleep(0.5)  # the last redraw
     return now
-
-
-def shows(winctl, number: str, timeout: float = 5) -> None:
-    """Wait until galculator's display shows `number` (its scientific display adds the modes after it)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        shown = [text.split()[0] for text in display(winctl) if text.split()]
-        if number in shown:
-            return
-        assert time.monotonic() < deadline, f"galculator's display shows {shown}, not {number}"
-        time.sleep(0.3)
 
 
 def centre(box: dict) -> list[int]:
@@ -171,7 +153,6 @@ def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(win
     assert sent.images == 2 and "Image 2 is the current screenshot" in sent.prompt and "0-1000 grid" in sent.prompt
     assert "located by vision:reference" in out
     shows(winctl, "15")  # galculator's own display: 7 + 8 =
-
 
 
 def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launch, desktop):  # noqa: F811

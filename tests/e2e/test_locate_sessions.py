@@ -7,7 +7,6 @@ one-shot match (15.3)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ import cv2
 import pytest
 
 from tests.conftest import focused_fixture
+from tests.e2e.helpers.apps import inside, xywh
 from tests.fixtures.llm_server import API_KEY, LLMServer
 
 pytestmark = pytest.mark.desktop
@@ -28,30 +28,9 @@ def app(desktop, tmp_path, winctl):
         yield log
 
 
-@pytest.fixture
-def one_shot(winctl):
-    """`winctl ARGS` as its own process, not through a daemon: what a shell agent runs."""
-
-    def run(*args: str, expect: int = 0, env: dict[str, str] | None = None) -> dict:
-        done = subprocess.run([sys.executable, "-m", "winactions.cli.entry", "--no-daemon", "--json", *args],
-                              env={**winctl.env, **(env or {})}, capture_output=True, text=True, timeout=180)
-        assert done.returncode == expect, f"{args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
-        return json.loads(done.stdout)
-
-    return run
-
-
 def element(winctl, type_: str, name: str) -> list[int]:
     state = winctl("--json", "state", "--verbose").json["result"]
     return next(t["rect"] for t in state["targets"] if t["type"] == type_ and t["name"] == name)
-
-
-def inside(rect: list[int], point: list[int]) -> bool:
-    return rect[0] <= point[0] < rect[2] and rect[1] <= point[1] < rect[3]
-
-
-def xywh(bbox: dict) -> str:
-    return f"{bbox['left']},{bbox['top']},{bbox['right'] - bbox['left']},{bbox['bottom'] - bbox['top']}"
 
 
 def test_separate_processes_share_the_sessions_cache(winctl, app, one_shot):

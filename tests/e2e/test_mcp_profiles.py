@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from tests.e2e.test_mcp import TITLE, WINCTL, app, run_client  # noqa: F401  (app is a fixture)
+from tests.e2e.helpers.mcp_client import TITLE, run_client
+from tests.e2e.helpers.runners import WINCTL
 from winactions.mcp.profiles import PERCEIVING, PROFILES
 
 pytestmark = pytest.mark.desktop
@@ -39,7 +40,7 @@ def test_core_is_the_default_profile_and_fits_in_15_kb(desktop, tmp_path):
     assert len(everything.tools) > len(listed.tools) + 10
 
 
-def test_profiles_combine_and_a_tool_outside_the_profile_is_refused(desktop, tmp_path, app):  # noqa: F811
+def test_profiles_combine_and_a_tool_outside_the_profile_is_refused(desktop, tmp_path, mcp_app):
     async def script(session):
         tools = (await session.list_tools()).tools
         await session.call_tool("focus", {"window": TITLE})

@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
 from tests.fixtures.toolkit_apps import mousepad_command
 
 pytestmark = pytest.mark.desktop

@@ -9,17 +9,15 @@ SIGTERM — a GTK 3 app held inside an accessibility call ignored it.
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import psutil
 import pytest
 
 from tests.conftest import Winctl, desktop_env, start_app, stop_app, wait_for_window, window_gone
-from tests.e2e.test_toolkits import launch, target, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import target, wait_for
+from tests.e2e.helpers.runners import NamedSession
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 from tests.fixtures.toolkit_apps import featherpad_command, gnome_text_editor_command, mousepad_command
@@ -28,26 +26,8 @@ from winactions.model import Operation
 
 pytestmark = pytest.mark.desktop
 ROUNDS = 20
-WINCTL = str(Path(sys.executable).with_name("winctl"))
 CLOSE_SECONDS = 10.0
 MENU_SECONDS = 3.0
-
-
-class Daemon:
-    """`winctl --session NAME ...` through the real console script: the session's daemon."""
-
-    def __init__(self, winctl: Winctl, name: str) -> None:
-        self.env, self.name = winctl.env, name
-
-    def __call__(self, *args: str) -> str:
-        done = subprocess.run([WINCTL, "--session", self.name, *args], env=self.env, capture_output=True, text=True,
-                              timeout=120)
-        assert done.returncode == 0, f"winctl --session {self.name} {' '.join(args)} -> {done.returncode}\n" \
-                                     f"{done.stdout}\n{done.stderr}"
-        return done.stdout
-
-    def close(self) -> None:
-        subprocess.run([WINCTL, "session", "close", self.name], env=self.env, capture_output=True, timeout=60)
 
 
 def gone(desktop, title: str) -> None:
@@ -113,7 +93,7 @@ def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, t
     doc.write_text("")
     app = launch(mousepad_command(doc), title="modal.txt")
     wait_for(winctl, ("Menu", "File"), ("Edit", None), app=app)
-    daemon = Daemon(winctl, "modal") if front == "daemon" else None
+    daemon = NamedSession(winctl, "modal") if front == "daemon" else None
     say: Callable[..., str] = daemon or (lambda *args: winctl(*args).out)
     try:
         say("focus", app.window["id"])
@@ -189,7 +169,7 @@ def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_a
     request of ours was still queued in it). `click` now closes a dialog that holds the app and
     clicks the button with the mouse: the dialog is read, and a key closes it."""
     log, _pid = fixture_app
-    daemon = Daemon(winctl, "fixture") if front == "daemon" else None
+    daemon = NamedSession(winctl, "fixture") if front == "daemon" else None
     say: Callable[..., str] = daemon or (lambda *args: winctl(*args).out)
     try:
         say("focus", FIXTURE)

@@ -16,11 +16,8 @@ import re
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_geany import active_title, geany  # noqa: F401  (a fixture: Geany on a small file)
-from tests.e2e.test_libreoffice import calc, cell, saved_rows  # noqa: F401  (a fixture: Calc on a CSV)
-from tests.e2e.test_skill_core import document, wait_title
-from tests.e2e.test_toolkits import wait_for_file
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import active_title, document, wait_for_file, wait_title
+from tests.e2e.helpers.office import cell, saved_rows
 from tests.fixtures.toolkit_apps import mousepad_command
 
 pytestmark = pytest.mark.desktop

@@ -17,7 +17,6 @@ import subprocess
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_input_focus import ids, invoices_csv
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: a fixture)
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import ids, wait_for
+from tests.e2e.helpers.office import invoices_csv
 
 pytestmark = pytest.mark.desktop
 

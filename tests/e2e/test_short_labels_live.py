@@ -14,23 +14,9 @@ import time
 import pytest
 
 from tests.conftest import environment
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
+from tests.e2e.helpers.apps import display, wait_for_buttons
 
 pytestmark = pytest.mark.desktop
-
-
-def display(winctl, kind: str = "Text") -> list[str]:
-    return [t["name"] for t in winctl.state()["targets"] if t["type"] == kind]
-
-
-def wait_for_buttons(winctl, count: int) -> dict:
-    deadline = time.monotonic() + 20
-    while True:
-        state = winctl("--json", "state", "--verbose").json["result"]
-        if sum(t["type"] == "Button" for t in state["targets"]) >= count:
-            return state
-        assert time.monotonic() < deadline, state["targets"]
-        time.sleep(0.3)
 
 
 def shown_tooltip(desktop, timeout: float = 15.0) -> tuple[int, int, int, int]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import stop_app
-from tests.e2e.test_libreoffice import saved_rows, start_soffice
+from tests.e2e.helpers.office import saved_rows, start_soffice
 
 pytestmark = pytest.mark.desktop
 WINCTL = str(Path(sys.executable).with_name("winctl"))

@@ -18,8 +18,8 @@ import time
 import pytest
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
-from tests.e2e.test_find_anywhere import reports_page
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch is a fixture)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.office import reports_page
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
 from tests.fixtures.toolkit_apps import mousepad_command

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_libreoffice import start_soffice
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.toolkit_apps import isolated_env, mousepad_command
 
 pytestmark = pytest.mark.desktop

@@ -210,8 +210,7 @@ def two_fields(winctl, tmp_path):
     """The hostile app's two plain entries ("Amount to keep", "Amount to delete"): yields a
     function that types into one by `input --via input` (one-shot, or through a session's
     daemon) and says what went wrong."""
-    from tests.e2e.test_trust import HOSTILE, hostile_command
-
+    from tests.fixtures.launch import HOSTILE, hostile_command
     log = tmp_path / "hostile.jsonl"
     proc = start_app(winctl.desk, hostile_command(str(log)), HOSTILE)
     app = AppLog(str(log))
@@ -290,8 +289,7 @@ def test_a_double_click_stays_one_under_a_window_manager_that_answers_late(winct
     double-click waits for the first: they must still make one double-click (the server
     times a held click when it lets it through). The field's word under the pointer is
     selected, and the text typed replaces it alone."""
-    from tests.e2e.test_trust import HOSTILE
-
+    from tests.fixtures.launch import HOSTILE
     words = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
     assert two_fields("kept", words) is None
     field = winctl.find("Edit", "Amount to keep")

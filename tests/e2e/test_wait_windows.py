@@ -14,9 +14,9 @@ import time
 import pytest
 
 from tests.conftest import Winctl, environment, wait_for_window, window_gone
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_modal_actions import WINCTL, Daemon
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.runners import WINCTL, NamedSession
 from tests.fixtures.toolkit_apps import mousepad_command
 from winactions.api import Desktop
 
@@ -44,7 +44,7 @@ def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, 
     doc.write_text("")
     app = launch(mousepad_command(doc), title="waits.txt")
     wait_for(winctl, ("Menu", "File"), ("Edit", None), app=app)
-    daemon = Daemon(winctl, "waitwin") if front == "daemon" else None
+    daemon = NamedSession(winctl, "waitwin") if front == "daemon" else None
     say = daemon or (lambda *args: winctl(*args).out)
     try:
         say("keys", "ctrl+o")

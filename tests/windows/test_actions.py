@@ -3,19 +3,9 @@ result naming the one used; SendInput when asked for input or when no pattern fi
 
 from __future__ import annotations
 
+from tests.windows.helpers import calc_ids, display
 from winactions.backends.windows.keymap import VK_CONTROL
 from winactions.backends.windows.native import KeyInput, MouseInput
-
-
-def calc_ids(winctl):
-    winctl("focus", "Calculator")
-    state = winctl.state()
-    return {t.get("automation_id"): t["id"] for t in state["targets"] if t.get("automation_id")}
-
-
-def display(fake):
-    app = next(a for a in fake.apps if a.title == "Calculator")
-    return fake.find(app, AutomationId="CalculatorResults")["Name"]
 
 
 def test_calculator_computes_by_invoke(winctl, fake):

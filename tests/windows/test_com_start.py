@@ -12,7 +12,7 @@ from __future__ import annotations
 import subprocess
 
 from tests.windows.conftest import WinWinctl
-from tests.windows.test_daemon_and_mcp import WINCTL, windows_env
+from tests.windows.helpers import WINCTL, windows_env
 
 NOT_REGISTERED = "[WinError -2147221164] Class not registered"
 

@@ -5,7 +5,7 @@ clicked then (the fake app's own event log says so)."""
 from __future__ import annotations
 
 from tests.fixtures.windows.fake_native import FakePopup
-from tests.windows.test_actions import calc_ids, display
+from tests.windows.helpers import calc_ids, display
 from winactions.model import Rect
 
 

@@ -5,26 +5,13 @@ win32.py: one desktop per process, kept for the session's lifetime."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-ROOT = Path(__file__).resolve().parents[2]
-WINCTL = str(Path(sys.executable).with_name("winctl"))
-
-
-def windows_env(tmp_path: Path) -> dict[str, str]:
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "WINACTIONS_BACKEND": "windows",
-            "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
-            "WINACTIONS_FAKE_APPS": "notepad,calculator",
-            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+from tests.windows.helpers import WINCTL, windows_env
 
 
 def test_a_daemon_session_keeps_one_windows_desktop_between_calls(tmp_path):
