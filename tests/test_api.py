@@ -38,7 +38,7 @@ def test_the_package_exports_its_api_lazily():
 
 
 def test_state_click_and_text_are_typed_and_act(desktop):
-    d, fake = desktop
+    d, _fake = desktop
     state = d.state()
     assert isinstance(state, UIState) and state.window.title == "Calculator"
     ids = {t.automation_id: t.id for t in state.targets if t.automation_id}

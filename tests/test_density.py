@@ -257,7 +257,7 @@ def test_a_file_that_says_its_density_wrongly_is_still_found_at_its_own_size(tmp
     elsewhere = np.full((60, 90, 3), 200, np.uint8)
     cv2.circle(elsewhere, (45, 30), 20, (0, 0, 0), 3)
     cv2.imwrite(str(tmp_path / "ring@2x.png"), elsewhere)
-    with pytest.raises(NotFound, match="scales 0.35-0.7, then 0.5-1.5"):
+    with pytest.raises(NotFound, match=r"scales 0.35-0.7, then 0.5-1.5"):
         match_files(tmp_path / "ring@2x.png", shot, 0.75)
 
 

@@ -68,7 +68,7 @@ def test_a_text_only_prompt_is_plain_text(server, provider):
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_garbage_reply_is_a_clear_error(server, provider):
     server.reply("I am sorry, I cannot see any buttons in this picture.")
-    with pytest.raises(LLMFailed, match="without usable JSON.*cannot see"):
+    with pytest.raises(LLMFailed, match=r"without usable JSON.*cannot see"):
         client_for(server, provider).complete_json("find", want=list)
 
 
@@ -98,7 +98,7 @@ def test_persistent_rate_limit_fails_after_the_retry(server, provider):
 def test_a_slow_server_times_out(server, provider):
     server.reply("late", delay=2.0)
     server.reply("late", delay=2.0)
-    with pytest.raises(LLMFailed, match="did not answer within 0.5s"):
+    with pytest.raises(LLMFailed, match=r"did not answer within 0.5s"):
         client_for(server, provider, timeout=0.5, max_retries=0).complete("hi")
 
 

@@ -3,6 +3,8 @@ stacked menu rows, a menu bar, a popup over a text area, and a grid too dense fo
 
 from __future__ import annotations
 
+import itertools
+
 from tests.marks_checker import problems
 from winactions import marks
 from winactions.model import Rect
@@ -70,7 +72,7 @@ def test_a_grid_too_dense_for_labels_is_reported_not_drawn_misleadingly():
 def test_neighbours_get_different_colours():
     layout = check(rows(1, 6))
     colours = [m.colour for m in sorted(layout.marks, key=lambda m: m.box.top)]
-    assert all(a != b for a, b in zip(colours, colours[1:]))
+    assert all(a != b for a, b in itertools.pairwise(colours))
 
 
 def test_the_checker_catches_the_old_rule():

@@ -10,6 +10,7 @@ selected radio button was a button."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ def test_a_menus_rows_are_its_items_with_their_shortcuts_and_faint_ones_disabled
         ("Configure IDLE", "", True), ("Show Code Context", "", False), ("Show Line Numbers", "", False),
         ("Zoom Height", "Alt+2", True)]  # the shell has no code context nor line numbers: Tk greys them out
     assert all(r.rect.left == 799 and r.rect.right == 998 for r in rows)  # the menu's width, within its frame
-    assert all(a.rect.bottom <= b.rect.top for a, b in zip(rows, rows[1:]))  # rows close together meet halfway
+    assert all(a.rect.bottom <= b.rect.top for a, b in itertools.pairwise(rows))  # rows close together meet halfway
     one_line = items([("Module Browser Ctrl+B", box(614, 301, 800, 321), 0.99)], box(611, 211, 838, 528),
                      grey, (610, 180))
     assert (one_line[0].name, one_line[0].shortcut) == ("Module Browser", "Ctrl+B")  # read as one line with it

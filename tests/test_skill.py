@@ -122,8 +122,8 @@ def test_every_command_the_manual_names_exists():
 
 
 def test_the_checker_catches_a_command_that_does_not_exist():
-    assert _command_of("--vision local state".split()) == ["state"]
-    assert _command_of("--json --window Editor clik 3".split()) == ["clik", "3"]
+    assert _command_of(["--vision", "local", "state"]) == ["state"]
+    assert _command_of(["--json", "--window", "Editor", "clik", "3"]) == ["clik", "3"]
     assert build_cli().get_command(click.Context(build_cli()), "clik") is None
 
 

@@ -29,7 +29,7 @@ def big_state() -> UIState:
     40 buttons with a font field, 12 menus, separators, unnamed panes, a focused cell."""
     targets = [Target(id=1, type="MenuBar", name="Menu Bar")]
     targets += [Target(id=2 + i, type="Menu", name=n, parent_id=1) for i, n in enumerate(
-        "File Edit View Insert Format Styles Sheet Data Tools Window Help Extra".split())]
+        ["File", "Edit", "View", "Insert", "Format", "Styles", "Sheet", "Data", "Tools", "Window", "Help", "Extra"])]
     targets += [Target(id=20, type="Pane", name=""), Target(id=21, type="Table", name="Sheet Sheet1", parent_id=20)]
     next_id = 22
     for r in range(33):

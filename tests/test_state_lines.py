@@ -46,7 +46,7 @@ def node(index_parent: int | None, role: str, name: str = "", native: str = "", 
 
 
 def writer_tree(save_all_enabled: bool) -> list[Node]:
-    """A frame, LibreOffice's own menu bar under its root pane (File › Save All), and the
+    """A frame, LibreOffice's own menu bar under its root pane (File > Save All), and the
     GTK copy of its menus, which is updated only when opened."""
     enabled = frozenset({"enabled"})
     return [node(None, "Window", WRITER.title, "frame"),

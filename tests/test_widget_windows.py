@@ -3,6 +3,7 @@ screenshot: IDLE's search dialog (Tk 8.6) at [25,656,676,759], with the places o
 windows as `xwininfo -tree` gave them. Read by lines, OCR took its four check boxes and their
 label for one text, and its radio buttons and theirs for another."""
 
+import itertools
 from pathlib import Path
 
 import cv2
@@ -78,7 +79,7 @@ def test_a_menu_bar_read_as_one_line_is_its_menus_and_a_line_of_code_is_not():
     origin = (1, 341)
     menus = spaced_words(shell, origin, box(1, 341, 369, 374), "File Edit Shell Debug Options Window Help")
     assert [word for word, _ in menus] == ["File", "Edit", "Shell", "Debug", "Options", "Window", "Help"]
-    assert all(a.right <= b.left for (_, a), (_, b) in zip(menus, menus[1:]))  # each at its own place
+    assert all(a.right <= b.left for (_, a), (_, b) in itertools.pairwise(menus))  # each at its own place
     assert menus[1][1].left < 61 < menus[1][1].right  # "Edit", where `click text:Edit` opened its menu
     assert menu_bar(box(1, 341, 699, 374), box(1, 341, 700, 1075))
     banner = "Python 3.11.2 (main, Oct 7 2026, 12:35:07) [GCC 12.2.0] on linux"

@@ -18,7 +18,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -26,6 +26,7 @@ from tests.conftest import run_in_process
 from winactions.model import Rect
 
 BACKENDS = ("linux", "windows", "android")
+Elements = dict[str, tuple[str, str, str | None]]  # a role -> (window title, type, name)
 
 # The equivalent elements every driver provides, by the part they play in a situation.
 ROLES = {
@@ -65,7 +66,7 @@ class Driver(ABC):
 
     name: str
     # which window holds each equivalent element, and its (type, name) in `winctl state`
-    elements: dict[str, tuple[str, str, str | None]]
+    elements: ClassVar[Elements]
 
     def __init__(self, runtime: Path) -> None:
         self.runtime = runtime
@@ -175,7 +176,7 @@ class LinuxApps:
 
 class LinuxDriver(Driver):
     name = "linux"
-    elements = {
+    elements: ClassVar[Elements] = {
         "button": (FIXTURE_TITLE, "Button", "Apply"),
         "edit": (FIXTURE_TITLE, "Edit", "Name"),
         "combo": (FIXTURE_TITLE, "ComboBox", None),
@@ -252,7 +253,7 @@ class LinuxDriver(Driver):
 # -- Windows: the real backend over the fake native layer ----------------------------------------------
 class WindowsDriver(Driver):
     name = "windows"
-    elements = {
+    elements: ClassVar[Elements] = {
         "button": ("Settings", "Button", "Apply"),
         "edit": ("Settings", "Edit", "Name"),
         "combo": ("Settings", "ComboBox", "Color"),
@@ -325,7 +326,7 @@ class AndroidDriver(Driver):
     an open spinner with Red/Green/Blue was found, so there is no "combo" on this phone."""
 
     name = "android"
-    elements = {
+    elements: ClassVar[Elements] = {
         "button": ("com.wdiodemoapp", "Button", "button-LOGIN"),
         "edit": ("com.wdiodemoapp", "Edit", "input-email"),
         "password": ("com.wdiodemoapp", "Edit", "input-password"),

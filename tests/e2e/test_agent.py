@@ -195,7 +195,7 @@ def test_dry_run_acts_on_nothing_and_a_recorded_run_replays(desktop, tmp_path, s
         done = app.desktop.call("run", task=task, record=str(record)).run
         assert done.status is TaskStatus.SUCCESS and app.saved("recorded text") == "recorded text"
     events = [json.loads(line) for line in (record / "run.jsonl").read_text().splitlines()]
-    assert [e["event"] for e in events][0] == "plan" and events[-1]["event"] == "result"
+    assert next(e["event"] for e in events) == "plan" and events[-1]["event"] == "result"
     assert (record / "step-1-before.png").exists() and (record / "step-1-after.png").exists()
     with Editor(desktop, tmp_path / "two") as fresh:
         replayed = fresh.desktop.call("replay", run=str(record)).run
@@ -411,13 +411,12 @@ def test_the_run_tool_over_mcp(desktop, tmp_path):
                                              "--structured"], env=app.env)
 
         async def main():
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    done = await session.call_tool("run", {"task": 'write "over mcp" in mousepad and save'})
-                    failed = await session.call_tool("run", {"task": "click nowhere", "no_pixels": True,
-                                                             "plan": '[{"action": "click", "target_ref": "Nowhere"}]'})
-                    return done, failed
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                done = await session.call_tool("run", {"task": 'write "over mcp" in mousepad and save'})
+                failed = await session.call_tool("run", {"task": "click nowhere", "no_pixels": True,
+                                                         "plan": '[{"action": "click", "target_ref": "Nowhere"}]'})
+                return done, failed
 
         done, failed = anyio.run(main)
         assert not done.is_error and done.content[0].text.startswith("success: ")

@@ -80,7 +80,7 @@ def open_menu(winctl, name: str, item: str) -> dict[str, Any]:
     raise AssertionError(f"the {name} menu did not open: {[(t['type'], t['name']) for t in state['targets']]}")
 
 
-def test_open_file_menu_in_mousepad(winctl, launch, tmp_path):  # noqa: F811
+def test_open_file_menu_in_mousepad(winctl, launch, tmp_path):
     doc = tmp_path / "menu.txt"
     doc.write_text("hello\n")
     launch(mousepad_command(doc), title="menu.txt")
@@ -93,7 +93,7 @@ def test_open_file_menu_in_mousepad(winctl, launch, tmp_path):  # noqa: F811
     winctl("keys", "Escape")
 
 
-def test_toolbar_in_mousepad(winctl, launch, tmp_path):  # noqa: F811
+def test_toolbar_in_mousepad(winctl, launch, tmp_path):
     doc = tmp_path / "toolbar.txt"
     doc.write_text("hello\n")
     launch(mousepad_command(doc), title="toolbar.txt")
@@ -125,7 +125,7 @@ def test_table_and_form_of_the_fixture(winctl, table_app):
     assert len(labelled & set(cells)) + len(set(layout.unplaced) & set(cells)) == len(cells)
 
 
-def test_calculator_button_grid_in_galculator(winctl, launch, tmp_path):  # noqa: F811
+def test_calculator_button_grid_in_galculator(winctl, launch, tmp_path):
     """A dense grid of small buttons nobody here wrote."""
     launch(["galculator"], title="galculator")
     deadline = time.monotonic() + 20

@@ -66,7 +66,7 @@ def click_the_keep_id(click: Callable[[], tuple[int, str]], log: AppLog) -> tupl
 
 @pytest.mark.parametrize("every_ms", [10, 250])
 @pytest.mark.parametrize("via", ["auto", "input"])
-def test_a_button_relabelled_around_the_click_is_never_reported_as_clicked(daemon, desktop, tmp_path,  # noqa: F811
+def test_a_button_relabelled_around_the_click_is_never_reported_as_clicked(daemon, desktop, tmp_path,
                                                                               every_ms, via):
     """Two buttons swap "Keep" and "Delete" every 10-250 ms. `click ID` (the id of "Keep")
     printed `click [1] [Button] "Keep" via action:click` while the app logged a click on
@@ -141,7 +141,7 @@ def test_over_mcp_a_relabelling_button_is_never_reported_as_clicked(desktop, tmp
 
 
 @pytest.fixture
-def galculator(launch, desktop, winctl):  # noqa: F811
+def galculator(launch, desktop, winctl):
     """galculator, the pointer parked where no tooltip opens."""
     import subprocess
 
@@ -152,7 +152,7 @@ def galculator(launch, desktop, winctl):  # noqa: F811
 
 @pytest.mark.parametrize("route", ["one-shot", "daemon"])
 def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, galculator, winctl,
-                                                                        daemon):  # noqa: F811
+                                                                        daemon):
     """galculator: MS pressed three times (by its action) opens its menu three times, each
     over the last; Escape closes the top one and lets the X pointer grab go, the others stay
     open. `click name:1 --via input` printed `via mouse` rc 0: the press only closed a menu

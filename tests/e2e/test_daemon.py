@@ -164,6 +164,38 @@ def test_app_dying_mid_session_is_an_error_not_a_dead_daemon(shell, desktop, tmp
     assert shell("--session", "m", "windows").returncode == 0
 
 
+FUZZ_WORDS = ["state", "windows", "click", "get", "text", "--json", "--window", "-1", "99999", "abc", "",
+              "keys", "ctrl+x", "wait", "0", "drag-at", "--", "é✓", "\x00", "--verbose", "nope", "{", "select"]
+FUZZ_VALUES = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
+
+
+def fuzzed(rng: random.Random, info: dict) -> bytes:
+    """One generated request of some kind of wrongness, drawn from `rng`."""
+    kind = rng.randrange(8)
+    if kind == 6:  # nesting deep enough to exhaust a recursive parser
+        depth = rng.randrange(500, 20_000)
+        opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])
+        return opener * depth + b"1" + closer * depth + b"\n"
+    if kind == 7:  # lone surrogates wherever a string goes, authorized or not
+        bad = rng.choice(["\udcff", "\ud800", "x\udfffy"])
+        fields = {"op": "run", "argv": ["keys", bad], "version": info["version"]}
+        fields[rng.choice(["version", "op", "argv", "cwd", "token", "env"])] = bad
+        return message(info, **fields) if rng.random() < 0.5 else json.dumps(fields).encode() + b"\n"
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n"
+    if kind == 1:
+        return json.dumps(rng.choice(FUZZ_VALUES)).encode() + b"\n"
+    if kind == 2:
+        body = {rng.choice(["op", "argv", "token", "version", "x"]): rng.choice(FUZZ_VALUES) for _ in range(3)}
+        return json.dumps(body).encode() + b"\n"
+    if kind == 3:
+        return message(info, op=rng.choice(["ping", "explode", 7, None]))
+    argv = [rng.choice(FUZZ_WORDS) for _ in range(rng.randrange(0, 5))]
+    if argv[:1] in (["wait"],):
+        argv = ["windows"]
+    return message(info, op="run", argv=argv)
+
+
 @pytest.mark.timeout(480)  # ~80 s on an idle 2-core machine; this machine's speed varies up to 3x
 def test_fuzz_ten_thousand_requests(shell, app):
     """Generated requests of every kind of wrongness: every one gets an answer, and the
@@ -171,9 +203,6 @@ def test_fuzz_ten_thousand_requests(shell, app):
     shell("--session", "fuzz", "windows")
     info = shell.info("fuzz")
     rng = random.Random(1234)
-    words = ["state", "windows", "click", "get", "text", "--json", "--window", "-1", "99999", "abc", "",
-             "keys", "ctrl+x", "wait", "0", "drag-at", "--", "é✓", "\x00", "--verbose", "nope", "{", "select"]
-    values = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
 
     calls = random.Random(34)
 
@@ -186,34 +215,9 @@ def test_fuzz_ten_thousand_requests(shell, app):
             command, field, value = *calls.choice([("get text", "id"), ("focus", "window")]), "x" * 70_000
         return message(info, op="call", command=command, args={field: value}, options={})
 
-    def generated() -> bytes:
-        kind = rng.randrange(8)
-        if kind == 6:  # nesting deep enough to exhaust a recursive parser
-            depth = rng.randrange(500, 20_000)
-            opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])
-            return opener * depth + b"1" + closer * depth + b"\n"
-        if kind == 7:  # lone surrogates wherever a string goes, authorized or not
-            bad = rng.choice(["\udcff", "\ud800", "x\udfffy"])
-            fields = {"op": "run", "argv": ["keys", bad], "version": info["version"]}
-            fields[rng.choice(["version", "op", "argv", "cwd", "token", "env"])] = bad
-            return message(info, **fields) if rng.random() < 0.5 else json.dumps(fields).encode() + b"\n"
-        if kind == 0:
-            return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n"
-        if kind == 1:
-            return json.dumps(rng.choice(values)).encode() + b"\n"
-        if kind == 2:
-            body = {rng.choice(["op", "argv", "token", "version", "x"]): rng.choice(values) for _ in range(3)}
-            return json.dumps(body).encode() + b"\n"
-        if kind == 3:
-            return message(info, op=rng.choice(["ping", "explode", 7, None]))
-        argv = [rng.choice(words) for _ in range(rng.randrange(0, 5))]
-        if argv[:1] in (["wait"],):
-            argv = ["windows"]
-        return message(info, op="run", argv=argv)
-
     answered = 0
     for i in range(10_000):
-        payload = bad_call() if i % 10 == 9 else generated()
+        payload = bad_call() if i % 10 == 9 else fuzzed(rng, info)
         reply = raw_request(info, payload)
         assert isinstance(reply, dict)
         if b'"op": "call"' in payload:  # a bad value is refused, never acted on or an internal error

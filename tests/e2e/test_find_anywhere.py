@@ -80,7 +80,7 @@ def test_bad_addresses_say_so(winctl: Winctl, sheet):
     winctl("session", "close", "bad")
 
 
-def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch, tmp_path):
     """A GTK 3 file chooser of 400 files: `find` answered "none matched" for a file below the
     fold. Now it names the row with an id; `click ID` wheels the list until it shows, and Open
     opens that file in the editor (its title says so)."""
@@ -94,7 +94,7 @@ def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch
     winctl("focus", "Open File")
     wait_for(winctl, ("DataItem", "report-0001.txt"), ("Button", "Open"))
     answer = winctl("--session", "files", "find", "report-0277").out
-    (row, kind, name), = found(answer, "report-0277.txt")
+    (row, _kind, _name), = found(answer, "report-0277.txt")
     assert f"out of view: {row}" in answer, answer
     clicked = winctl("--session", "files", "click", str(row)).out
     assert "scrolled 'report-0277.txt' into view" in clicked, clicked
@@ -120,7 +120,7 @@ def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
         near = winctl("find", "report-0002").out  # in view, though a state does not list such a long table's rows
         assert found(near, "report-0002") and "out of view" not in near, near
         answer = winctl("find", "report-2777").out
-        (cell, kind, name), = found(answer, "report-2777")
+        (cell, _kind, _name), = found(answer, "report-2777")
         assert f"out of view: {cell}" in answer, answer
         clicked = winctl("click", str(cell)).out
         assert "scrolled 'report-2777' into view" in clicked, clicked
@@ -129,7 +129,7 @@ def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
         stop_app(proc)
 
 
-def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, tmp_path):
     """Qt's own file dialog with 80 files (a Qt list): `find note-75` names the row out of view,
     `click ID` wheels the list to it (Qt does not scroll when asked), Open opens that file."""
     folder = many_notes(tmp_path)
@@ -139,7 +139,7 @@ def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, 
     winctl("focus", "Open file...")
     wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
     answer = winctl("find", "note-75").out
-    (row, kind, name), = found(answer, "note-75.txt")
+    (row, _kind, _name), = found(answer, "note-75.txt")
     assert f"out of view: {row}" in answer, answer
     clicked = winctl("click", str(row)).out
     assert "scrolled 'note-75.txt' into view" in clicked, clicked

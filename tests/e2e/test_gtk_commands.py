@@ -264,7 +264,7 @@ def test_a_row_clicked_where_several_may_be_selected_is_the_one_selected(winctl,
 def test_drag_a_slider(winctl, app):
     state = winctl.state("--verbose")
     slider = next(t for t in targets(state, "Slider"))
-    left, top, right, bottom = slider["rect"]
+    _left, top, right, bottom = slider["rect"]
     winctl("drag", str(slider["id"]), str(right - 3), str((top + bottom) // 2))
     event = app.wait_for("value_changed", widget="Volume")
     assert event["value"] > 80
@@ -273,7 +273,7 @@ def test_drag_a_slider(winctl, app):
 def test_drag_at_moves_the_splitter(winctl, app):
     paned = next(t for t in targets(winctl.state("--verbose"), "SplitPane"))
     start = int(paned["value"])  # GTK exposes a Paned's position as its value
-    left, top, right, bottom = paned["rect"]
+    left, top, _right, bottom = paned["rect"]
     x = left + start  # the divider starts where the first pane ends
     y = (top + bottom) // 2
     winctl("drag-at", str(x), str(y), str(x + 100), str(y))

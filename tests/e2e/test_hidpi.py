@@ -54,7 +54,7 @@ from winactions.locate import density
 pytestmark = pytest.mark.desktop
 
 
-def galculator_at(winctl, launch, desktop, scale: int | None):  # noqa: F811
+def galculator_at(winctl, launch, desktop, scale: int | None):
     """galculator drawn `scale` times as large (None: told nothing), the pointer parked where no
     tooltip opens."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
@@ -64,7 +64,7 @@ def galculator_at(winctl, launch, desktop, scale: int | None):  # noqa: F811
     return window, keys(winctl)
 
 
-def test_every_key_of_a_gtk3_app_at_gdk_scale_2_is_listed_where_it_is_drawn(winctl, launch, desktop):  # noqa: F811
+def test_every_key_of_a_gtk3_app_at_gdk_scale_2_is_listed_where_it_is_drawn(winctl, launch, desktop):
     window, big = galculator_at(winctl, launch, desktop, 2)
     rect = window["rect"]
     assert len(big) >= 25, f"keys listed at GDK_SCALE=2: {sorted(big)}"
@@ -79,7 +79,7 @@ def test_every_key_of_a_gtk3_app_at_gdk_scale_2_is_listed_where_it_is_drawn(winc
     shows(winctl, "15")
 
 
-def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refused(winctl, launch, desktop,  # noqa: F811
+def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refused(winctl, launch, desktop,
                                                                                   tmp_path):
     """Every key's crop from the 2x screen (cut at the rects `state` gives at GDK_SCALE=2) is
     looked for in the app drawn at 1x. GTK hints its fonts anew at each size, so a glyph a few
@@ -122,7 +122,7 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
 
 
 def test_a_key_captured_on_one_display_is_found_on_another_by_the_density_its_file_records(
-        winctl, launch, desktop, tmp_path):  # noqa: F811
+        winctl, launch, desktop, tmp_path):
     """`winctl screenshot --element` cuts a key out as a reference image and records in it the
     density galculator draws at (what it was started with: GDK_SCALE). A key cut at 1x is then
     found on the app drawn at 2x: twice its size, beyond seed 004's 0.5-1.5x, where the same
@@ -192,7 +192,7 @@ def found_on_their_keys(winctl, refs: dict[str, object], keys: dict[str, list[in
     return found
 
 
-def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
+def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,
                                                                   monkeypatch):
     monkeypatch.setitem(desktop.env, "GDK_SCALE", "2")
     doc = tmp_path / "hidpi.txt"
@@ -212,7 +212,7 @@ def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, 
     wait_for_window(desktop, "hidpi.txt")  # its tab chosen again names the window
 
 
-def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
+def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,
                                                                 monkeypatch):
     monkeypatch.setitem(desktop.env, "_JAVA_OPTIONS", "-Dsun.java2d.uiScale=2")
     app = launch(jedit_command(tmp_path / "jedit-settings", tmp_path / "hidpi.txt"), title="jEdit -")
@@ -245,7 +245,7 @@ def choose_by_mouse(winctl, app, menu: tuple[str, str], item: str, tall: int) ->
     assert "mouse" in winctl("click", str(target(items, "MenuItem", item)), "--via", "input").out
 
 
-def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
+def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):
     """Qt 5 reports screen pixels at any scale factor (checked here, not assumed), and is started
     as users do it, through `env`: the toolkit behind the wrapper still gets its bridge. Text
     typed into featherpad is saved by its File menu's Save, both chosen by the mouse; the file
@@ -262,7 +262,7 @@ def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, lau
     assert wait_for_file(doc, "saved at 2x").strip() == "saved at 2x"
 
 
-def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winctl, launch, desktop,  # noqa: F811
+def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winctl, launch, desktop,
                                                                            tmp_path):
     """featherpad's toolbar buttons cut at QT_SCALE_FACTOR=2 by `screenshot --element`: the file
     records 2 (what the app was started with: Qt reports screen pixels, so only its environment
@@ -292,7 +292,7 @@ def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winct
     assert sum(t["type"] == "TabItem" for t in tabs["targets"]) == 2, tabs["targets"]
 
 
-def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desktop, tmp_path):  # noqa: F811
+def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desktop, tmp_path):
     """GNOME scales GTK through XSETTINGS (Gdk/WindowScalingFactor), which leaves nothing in the
     app's environment: the density comes from the tree, placed twice as large. Here xsettingsd
     says 2 on the test display, galculator starts with no GDK_SCALE, and a key cut out by
@@ -308,7 +308,7 @@ def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desk
         state = winctl.state()
         shot = winctl("--json", "screenshot", "--element", str(winctl.find("Button", "7", state)),
                       str(tmp_path / "seven.png")).json["result"]
-        left, top, right, bottom = keys_2x["7"]
+        left, _top, right, _bottom = keys_2x["7"]
         assert right - left >= 100, f"galculator's 7 key drawn at 2x by XSETTINGS: {keys_2x['7']}"
         assert shot["density"] == 2.0 and density.recorded(tmp_path / "seven.png") == 2.0, shot
     finally:
@@ -342,7 +342,7 @@ def x_resources(desktop, text: str) -> Iterator[None]:
 
 
 @pytest.mark.parametrize("how", ["Xft.dpi", "flag"])
-def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
+def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,
                                                                             how):
     """Chromium drawn at 2x, by the desktop's Xft.dpi 192 or by --force-device-scale-factor=2.
     Its frame reports logical pixels (half the window), its page the screen's: placed like the
@@ -387,7 +387,7 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     wait_for_window(desktop, "Framed")
 
 
-def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
+def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):
     """Qt 6 scales itself by the desktop's Xft.dpi (192: 2x) with nothing in its environment,
     and reports logical pixels, as its frame against its X window shows. Drawn that large,
     linguist's translation field lies below the fold of its editor's scroll area, under the
@@ -417,7 +417,7 @@ def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch
     assert shot["density"] == 2.0, shot
 
 
-def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_drawn(winctl, launch, tmp_path):  # noqa: F811
+def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_drawn(winctl, launch, tmp_path):
     """GTK 3 reports its context menu's window in logical pixels too, half the X window's size:
     it was not matched to that window, and `state` warned of a menu it does not list. Its items
     are listed now, placed as its window's are, and "Select All" clicked by the mouse acts: the
@@ -431,7 +431,7 @@ def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_dr
     assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
     item = next(t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
                 if (t["type"], t["name"]) == ("MenuItem", "Select All"))
-    left, top, right, bottom = item["rect"]
+    _left, top, _right, bottom = item["rect"]
     assert bottom - top >= 40, f"a menu item drawn 2x: {item['rect']}"
     assert "via mouse" in winctl("click", str(target(menu, "MenuItem", "Select All")), "--via", "input").out
     winctl("type", "replaced")

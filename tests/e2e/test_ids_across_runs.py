@@ -92,7 +92,7 @@ def test_a_restarted_desktops_new_app_never_gets_the_old_ids(front: Front, tmp_p
         assert front(env, ["focus", TITLE]).code == 0
         shown = json.loads(front(env, ["--json", "state"]).out)["result"]
         old = {t["id"]: (t["type"], t["name"]) for t in shown["targets"]}
-        assert (old[3] if 3 in old else None) == ("Button", "Save") and ("Menu", "File") in old.values()
+        assert old.get(3) == ("Button", "Save") and ("Menu", "File") in old.values()
         old_handles = handles(runtime, session)
         old_daemon = daemon_pid(runtime, session) if front is daemon else 0
         stop_app(app)

@@ -41,7 +41,7 @@ def reads(winctl, element: int, wanted: str, timeout: float = 10.0) -> str:
 
 
 # -- 1. Enter reaches the field that took the text ---------------------------------------------------
-def test_a_path_entered_in_a_gtk_file_chooser_opens_that_folder(winctl, daemon, desktop, launch,  # noqa: F811
+def test_a_path_entered_in_a_gtk_file_chooser_opens_that_folder(winctl, daemon, desktop, launch,
                                                                 tmp_path):
     """Mousepad's Open dialog, its location field shown (ctrl+l) and the focus in the file list
     (as after browsing): `input LOCATION /path/ --enter` set the path through EditableText, which
@@ -89,7 +89,7 @@ def find_bar(winctl) -> tuple[int, int]:
     return target(state, "Edit", after="Find Values"), address_box(state)
 
 
-def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoices):  # noqa: F811
+def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoices):
     """The Find bar's field set with `--enter` while the sheet held the focus: the search never
     ran, and the Enter moved Calc's cell cursor one row down (D219 → D220). Now the field takes
     the focus first and the Enter searches: the Name Box, Calc's own, names the cell found."""
@@ -106,7 +106,7 @@ def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoi
 UNFOCUSABLE = "Unfocusable"
 
 
-def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop,  # noqa: F811
+def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop,
                                                                                  tmp_path):
     """A field that takes text but not the focus, the focus on a button beside it: `input FIELD
     new --enter` set the text and the Enter pressed the button, rc 0. Now the field is given
@@ -136,7 +136,7 @@ def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(
 
 
 # -- 2. typed text waits for the focus; a read-back that differs fails ------------------------------
-def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(winctl, daemon, desktop,  # noqa: F811
+def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(winctl, daemon, desktop,
                                                                              tmp_path, invoices):
     """With the Find field focused on the cell it found, `input CELL "Paid"` clicked the cell and
     typed at once: "P" went to the Find field (it read "INV-0151P") and the cell read "aid",
@@ -190,7 +190,7 @@ def test_a_cell_that_shows_what_is_typed_otherwise_fails_with_what_it_reads(winc
 
 
 # -- 1 again, on a third app, and through MCP -----------------------------------------------------
-def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winctl, daemon, desktop, launch,  # noqa: F811
+def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winctl, daemon, desktop, launch,
                                                                             tmp_path):
     """Gnumeric's cell-address box set with `--enter` while the sheet held the focus: the Enter
     moved the sheet's cursor A1 → A2 instead of jumping to B4. The box takes the focus first
@@ -222,7 +222,7 @@ def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winc
 
 
 # -- 4. a terminal ---------------------------------------------------------------------------------
-def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch, tmp_path):  # noqa: F811
+def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch, tmp_path):
     """lxterminal running a script that reads an answer: `input TERMINAL y --enter` pressed
     ctrl+a first, as in a text field, and the script read "\\x01y"; winctl said done. A
     terminal is typed into at its prompt now: the script reads exactly "y", then "no way"
@@ -253,7 +253,7 @@ def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch
 
 
 # -- 11. one plain line ----------------------------------------------------------------------------
-def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, desktop):  # noqa: F811
+def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, desktop):
     """zenity's password field took the text through EditableText, but reads it back as
     bullets: `input` printed `set_text failed (the element accepted the text but did not
     change)` at rc 0, typed it again, and said nothing else. It says how it was set now, and
@@ -282,7 +282,7 @@ FIELDS_PAGE = ("<!doctype html><html><head><title>Fields page</title></head><bod
       ".map(f => f.value).join(','); }</script></body></html>")
 
 
-def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, launch, tmp_path):
     """Firefox's web fields answer SetTextContents with yes and keep their text: `input` typed
     instead, rightly, but printed `via keyboard — set_text failed (...)`, and a batch of nine
     such inputs said all done while every step read like a failure. Each step is one plain line

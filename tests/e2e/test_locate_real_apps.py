@@ -45,7 +45,7 @@ def centre(box: dict) -> list[int]:
 
 
 @pytest.fixture
-def galculator(winctl, launch, desktop):  # noqa: F811
+def galculator(winctl, launch, desktop):
     """galculator started, the pointer parked in a corner: a pointer left over a key opens its
     tooltip, which covers the keys below it (and a covered label is rightly not found)."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
@@ -54,7 +54,7 @@ def galculator(winctl, launch, desktop):  # noqa: F811
     return keys(winctl)
 
 
-def test_one_shot_processes_share_the_cache_and_refuse_a_place_that_changed(winctl, galculator, one_shot):  # noqa: F811
+def test_one_shot_processes_share_the_cache_and_refuse_a_place_that_changed(winctl, galculator, one_shot):
     first = one_shot("locate", "text:7")["result"]["located"]
     assert not first["cache_hit"] and inside(galculator["7"], first["element"]["click_point"])
     second = one_shot("locate", "text:7")["result"]["located"]
@@ -86,7 +86,7 @@ def test_one_shot_processes_share_the_cache_and_refuse_a_place_that_changed(winc
     assert not again["cache_hit"] and inside(now["7"], again["element"]["click_point"])
 
 
-def test_verify_location_live_and_on_saved_screenshots(winctl, galculator, one_shot, tmp_path):  # noqa: F811
+def test_verify_location_live_and_on_saved_screenshots(winctl, galculator, one_shot, tmp_path):
     found = one_shot("locate", "text:8")["result"]["located"]["element"]
     at, thumb = xywh(found["bbox"]), found["thumbnail"]
     winctl("screenshot", "--screen", str(tmp_path / "basic.png"))
@@ -108,7 +108,7 @@ def test_verify_location_live_and_on_saved_screenshots(winctl, galculator, one_s
     assert not saved["still_there"] and inside(now["8"], centre(saved["now"]))
 
 
-def test_match_and_locate_in_a_saved_screenshot_at_two_sizes(winctl, galculator, one_shot, tmp_path):  # noqa: F811
+def test_match_and_locate_in_a_saved_screenshot_at_two_sizes(winctl, galculator, one_shot, tmp_path):
     shot = tmp_path / "shot.png"
     winctl("screenshot", "--screen", str(shot))
     image = cv2.imread(str(shot))
@@ -131,7 +131,7 @@ def test_match_and_locate_in_a_saved_screenshot_at_two_sizes(winctl, galculator,
     assert inside([round(v * 1.25) for v in galculator["="]], wide["element"]["click_point"])
 
 
-def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(winctl, galculator, tmp_path):  # noqa: F811
+def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(winctl, galculator, tmp_path):
     winctl("screenshot", "--screen", str(tmp_path / "screen.png"))
     image = cv2.imread(str(tmp_path / "screen.png"))
     left, top, right, bottom = galculator["="]
@@ -155,7 +155,7 @@ def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(win
     shows(winctl, "15")  # galculator's own display: 7 + 8 =
 
 
-def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launch, desktop):  # noqa: F811
+def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launch, desktop):
     """Two galculators, the second on top of the first, 40 px right and 30 px down: the
     first's capture is mostly the second's keys. Its "7" found there is refused, naming the
     window that covers it; `click text:7` brings the first forward before it reads its pixels,

@@ -56,7 +56,7 @@ def calls(title: str):
     return script
 
 
-def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path):
     """`state`, `click` and `input` with `return_state` send their text and nothing else; an
     error's text names its code and hint (and `isError` is set)."""
     doc = tmp_path / "once.txt"
@@ -76,7 +76,7 @@ def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path)
     assert "\nhint: " in text_of(stale), text_of(stale)
 
 
-def test_structured_serves_the_json_for_programs(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_structured_serves_the_json_for_programs(winctl, desktop, launch, tmp_path):
     """`winctl mcp --structured`: the JSON a program reads (the `--json` result) beside the same
     text, and an error's code and hint as fields."""
     doc = tmp_path / "json.txt"

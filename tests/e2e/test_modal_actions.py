@@ -83,7 +83,7 @@ def state_id(text: str, type_: str, name: str) -> str:
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
-def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, tmp_path, front):  # noqa: F811
+def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, tmp_path, front):
     """Mousepad's File > Open... clicked by `winctl click ID` (`via action:click`) opened the
     dialog inside AT-SPI's DoAction: at-spi2-atk runs the item's handler — and the dialog's
     own loop — within libdbus's dispatch of the call. The app answered nothing (`state` ->
@@ -104,7 +104,7 @@ def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, t
     ends_on_sigterm(app.pid)
 
 
-def test_qt5_file_open_by_click_never_holds_featherpad(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_qt5_file_open_by_click_never_holds_featherpad(winctl, desktop, launch, tmp_path):
     """featherpad's File > Open (clicked where it shows: Qt leaves a pressed item's menu open)
     in even rounds, its toolbar's Open button (pressed through the tree: Qt runs the dialog
     inside the call too, but keeps answering) in odd ones. Qt answers that press only when the
@@ -127,7 +127,7 @@ def test_qt5_file_open_by_click_never_holds_featherpad(winctl, desktop, launch, 
     ends_on_sigterm(app.pid)
 
 
-def test_gtk4_save_as_by_click_never_holds_gnome_text_editor(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_gtk4_save_as_by_click_never_holds_gnome_text_editor(winctl, desktop, launch, tmp_path):
     """GNOME Text Editor has no File menu: its main menu's Save As... opens its file dialog.
     GTK 4 answers AT-SPI through GDBus, which runs each call on its own from the main loop:
     the item is pressed through the tree, and the dialog never holds the app."""

@@ -87,11 +87,10 @@ def run_mcp(env: dict[str, str], cwd: Path, out: Path, script):
                                    env=env, cwd=str(cwd))
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": TITLE})
-                return await script(session)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": TITLE})
+            return await script(session)
 
     return anyio.run(main)
 

@@ -39,7 +39,7 @@ def app(desktop, tmp_path, winctl):
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via):  # noqa: F811
+def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via):
     front = winctl if via == "cli" else daemon
     front("focus", TITLE)
     state = json.loads(front("--json", "state").out)["result"]  # what the agent saw
@@ -62,7 +62,7 @@ def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via)
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_an_action_that_closes_its_window_succeeds_and_says_so(desktop, winctl, daemon, via):  # noqa: F811
+def test_an_action_that_closes_its_window_succeeds_and_says_so(desktop, winctl, daemon, via):
     front = winctl if via == "cli" else daemon
     title = f"Closing {via}"
     proc = start_app(desktop, ["zenity", "--entry", f"--title={title}", "--text=Name:"], title)

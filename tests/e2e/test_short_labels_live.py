@@ -44,7 +44,7 @@ def shown_tooltip(desktop, timeout: float = 15.0) -> tuple[int, int, int, int]:
         d.close()
 
 
-def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):  # noqa: F811
+def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):
     launch(["galculator"], title="galculator")
     wait_for_buttons(winctl, 20)
     for key in ("7", "+", "8", "="):
@@ -58,7 +58,7 @@ def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):  # noqa: F811
         time.sleep(0.3)
 
 
-def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):  # noqa: F811
+def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):
     launch(["mate-calc"], title="Calculator")
     wait_for_buttons(winctl, 20)
     for key in ("9", "×", "3", "−", "2", "="):
@@ -69,7 +69,7 @@ def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):  # noqa: F81
         time.sleep(0.3)
 
 
-def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):  # noqa: F811
+def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):
     launch(["galculator"], title="galculator")
     state = wait_for_buttons(winctl, 20)
     keys = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button"}
@@ -96,7 +96,7 @@ def inside(box: list[int] | tuple[int, int, int, int], point: tuple[int, int]) -
     return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
 
 
-def test_a_result_drawn_on_a_canvas_is_read_by_vision_local(winctl, launch):  # noqa: F811
+def test_a_result_drawn_on_a_canvas_is_read_by_vision_local(winctl, launch):
     """Qalculate! draws its result on a canvas the tree names "Calculation result", nothing
     more. `--vision local` read "2A" there (7 x 6 in hexadecimal) and then dropped it: the text
     named the shape drawn around it, and that shape went as the canvas the tree already has.
@@ -140,7 +140,7 @@ def assert_nothing_seen_twice(targets: list[dict]) -> None:
 
 
 @pytest.mark.parametrize("command,title", [(["galculator"], "galculator"), (["gnome-calculator"], "Calculator")])
-def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, launch, command, title):  # noqa: F811
+def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, launch, command, title):
     """The recogniser reads "=" as "二" (its model is Chinese and English); on a key the tree
     names "=", `--vision local` listed that reading as a Text of its own, for an agent to take
     for a second element. What it sees inside a listed key is now that key's. (The pointer is
@@ -153,7 +153,7 @@ def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, la
     assert_nothing_seen_twice(seen)
 
 
-def test_a_key_named_by_a_number_is_clicked_by_its_name_not_taken_for_an_id(winctl, launch):  # noqa: F811
+def test_a_key_named_by_a_number_is_clicked_by_its_name_not_taken_for_an_id(winctl, launch):
     """On a calculator, "7" is a key's name and an id of another element: `Desktop.click("7")`
     clicked the element with id 7 (Qalculate!'s Help menu; "6" opened its Units menu), said
     "action:click", and the expression stayed empty. In the CLI a number stays an id, and

@@ -31,7 +31,7 @@ def test_the_core_says_what_this_test_checks():
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_state_reads_the_active_window_and_a_save_shows_in_the_title(desktop, tmp_path, winctl, daemon, via):  # noqa: F811
+def test_state_reads_the_active_window_and_a_save_shows_in_the_title(desktop, tmp_path, winctl, daemon, via):
     front = winctl if via == "cli" else daemon
     doc = tmp_path / "notes.txt"
     doc.write_text("draft\n")

@@ -119,7 +119,7 @@ def test_a_web_table_prints_its_rows_and_a_row_clicked_by_its_id_is_the_pages(wi
 
 
 def test_a_file_choosers_rows_name_its_files_and_a_row_clicked_by_its_id_opens(
-        winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+        winctl: Winctl, desktop, launch, tmp_path):
     """Mousepad's Open dialog on a folder of 400 files (the trial's mousepad-open task): its
     list printed an unnamed icon cell, an unnamed cell and the name cell of the first row,
     then "208 more rows". Its Name column is one cell holding an icon cell and a text cell;

@@ -164,7 +164,7 @@ def test_a_java_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pa
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     first.write_text("one")
     second.write_text("two")
-    command = jedit_command(tmp_path / "jedit-settings", first) + [str(second)]
+    command = [*jedit_command(tmp_path / "jedit-settings", first), str(second)]
     shown = launch(command, title="jEdit - ", timeout=90).window["title"]
     other = "second.txt" if "first.txt" in shown else "first.txt"
     switcher = target(wait_for(winctl, ("ComboBox", None)), "ComboBox")

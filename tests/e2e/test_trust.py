@@ -167,7 +167,7 @@ def test_a_field_that_never_selects_all_is_reported_not_claimed_replaced(winctl,
     assert "internal error" not in failed.err
 
 
-def test_a_file_name_typed_under_emacs_key_bindings_replaces_the_old_one(winctl, launch, desktop,  # noqa: F811
+def test_a_file_name_typed_under_emacs_key_bindings_replaces_the_old_one(winctl, launch, desktop,
                                                                          tmp_path):
     """A real setting on a real app: GTK's Emacs key theme makes ctrl+a go to the start of an
     entry. Mousepad's Save As dialog offers the old name; typing a new one used to put it in
@@ -220,7 +220,7 @@ def test_a_field_that_formats_what_it_is_given_is_reported_as_it_reads(winctl, h
     assert hostile.events("shouts_changed", since=mark)[-1]["text"] == "QUIET WORDS"
 
 
-def test_a_real_calculator_that_rewrites_typed_text_is_reported_as_it_reads(winctl, launch):  # noqa: F811
+def test_a_real_calculator_that_rewrites_typed_text_is_reported_as_it_reads(winctl, launch):
     """gnome-calculator shows a typed "*" as "×": `input --via input` says what its display
     holds, and fails (exit 4): it reads otherwise than the text asked for. Its empty display
     reads empty (it had read as its class name, "GtkSourceView")."""
@@ -232,7 +232,7 @@ def test_a_real_calculator_that_rewrites_typed_text_is_reported_as_it_reads(winc
     assert "typed '2*3', but the field reads '2×3'" in out, out
     assert winctl("get", "text", str(display)).out.strip() == "2×3"
 
-def test_a_minimized_real_calculator_takes_each_key_clicked_with_the_mouse(winctl, launch, desktop):  # noqa: F811
+def test_a_minimized_real_calculator_takes_each_key_clicked_with_the_mouse(winctl, launch, desktop):
     """galculator minimized, another window holding the focus: each `click 7 --via input` said
     "via mouse" and its display stayed 0 (the window was still sliding back into place, or the
     click went under it). The display now reads 777."""
@@ -267,7 +267,7 @@ def _top_level_windows(desktop) -> list[tuple[str, str, int, int, int, int]]:
     return found
 
 
-def test_a_tooltip_over_a_key_is_waited_out_and_the_key_is_pressed(winctl, launch, desktop):  # noqa: F811
+def test_a_tooltip_over_a_key_is_waited_out_and_the_key_is_pressed(winctl, launch, desktop):
     """galculator's tooltip for the 8 key covers the 5 key below it. A mouse click there reached
     the tooltip: nothing was pressed, and winctl said it had clicked."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
@@ -302,7 +302,7 @@ def test_a_window_kept_on_top_over_the_target_is_refused_and_nothing_is_clicked(
         winctl("focus", "Below")
         state = winctl("--json", "state", "--verbose").json["result"]
         apply = next(t for t in state["targets"] if t["type"] == "Button" and t["name"] == "Apply")
-        left, top, right, bottom = apply["rect"]
+        left, top, _right, _bottom = apply["rect"]
         subprocess.run(["wmctrl", "-r", "galculator", "-b", "add,above"], env=desktop.env, check=True)
         subprocess.run(["wmctrl", "-r", "galculator", "-e", f"0,{left - 50},{top - 50},-1,-1"], env=desktop.env,
                        check=True)
@@ -355,7 +355,7 @@ def test_an_open_menu_takes_no_click_meant_for_a_button_and_its_items_take_their
         stop_app(proc)
 
 
-def test_an_open_menu_of_a_real_app_takes_no_click_meant_for_a_key(winctl, launch, desktop):  # noqa: F811
+def test_an_open_menu_of_a_real_app_takes_no_click_meant_for_a_key(winctl, launch, desktop):
     """galculator with its View menu open: a mouse click on a key is refused and the display
     keeps 0; once Escape closes the menu the key is pressed; a menu item found by its text in
     the open menu's pixels is clicked there (the window grows into the scientific mode)."""
@@ -394,7 +394,7 @@ def test_an_open_menu_of_a_real_app_takes_no_click_meant_for_a_key(winctl, launc
 
 
 # -- 4. restarted apps and replaced desktops ---------------------------------------------------
-def test_a_mouse_button_held_down_is_named_not_taken_for_a_menu(winctl, launch, desktop):  # noqa: F811
+def test_a_mouse_button_held_down_is_named_not_taken_for_a_menu(winctl, launch, desktop):
     """A button held by `mouse-down` grabs the pointer as an open menu does: a mouse click is
     refused with the held button named and how to let it go, and after `mouse-up` it is pressed."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
@@ -429,7 +429,7 @@ OVERLAID_PAGE = """<!doctype html><html><head><title>Overlay page</title></head>
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_a_web_page_banner_over_a_button_takes_no_click_meant_for_it(winctl, desktop, launch, tmp_path,  # noqa: F811
+def test_a_web_page_banner_over_a_button_takes_no_click_meant_for_it(winctl, desktop, launch, tmp_path,
                                                                        browser):
     """A cookie banner (position: fixed) lies over a button: a mouse click at the button's
     centre reached the banner, the page saw nothing, and winctl said it had clicked the button.
@@ -460,7 +460,7 @@ DISABLED_PAGE = """<!doctype html><html><head><title>Disabled page</title></head
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, tmp_path, browser):  # noqa: F811
+def test_a_disabled_button_is_not_clicked_and_says_so(winctl, desktop, launch, tmp_path, browser):
     """A form's Send button stays disabled until its field is filled in. `click` found no
     action to run, clicked it with the mouse, reported "click ... via mouse", and the page saw
     nothing: an agent went on as if it had sent. It is refused now, naming the state and the
@@ -489,7 +489,7 @@ NUMBERED_PAGE = ("<!doctype html><html><head><title>Numbered page</title></head>
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_a_name_scrolled_out_of_view_is_scrolled_to_not_taken_for_a_shorter_one(winctl, desktop, launch, tmp_path,  # noqa: F811
+def test_a_name_scrolled_out_of_view_is_scrolled_to_not_taken_for_a_shorter_one(winctl, desktop, launch, tmp_path,
                                                                                browser):
     """"Item 90" is below the fold and "Item 9" on screen. A state does not read what a page
     holds out of view, so the pixels were read, and "Item 9" passed for "Item 90" at 0.86:
@@ -517,7 +517,7 @@ FORM_PAGE = """<!doctype html><html><head><title>Form page</title></head><body>
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_a_number_field_and_a_labelled_radio_reach_the_page(winctl, desktop, launch, tmp_path, browser):  # noqa: F811
+def test_a_number_field_and_a_labelled_radio_reach_the_page(winctl, desktop, launch, tmp_path, browser):
     """Firefox sets a number field's value through AT-SPI without the page's input event: the
     box read 7 and the page never knew. Its number fields are typed into now. And Firefox lists
     a radio button's label as text of the same name: `click Large` was refused as ambiguous;
@@ -537,7 +537,7 @@ SELECT_PAGE = """<!doctype html><html><head><title>Select page</title></head><bo
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_a_web_page_sees_each_option_chosen(winctl, desktop, launch, tmp_path, browser):  # noqa: F811
+def test_a_web_page_sees_each_option_chosen(winctl, desktop, launch, tmp_path, browser):
     """Firefox selects a <select>'s option through AT-SPI (Selection, or the option's own
     action) without the page's change event: the box showed "Overnight", winctl said it had
     chosen it, and the page never knew. Each `select` must now reach the page once: its title
@@ -784,7 +784,7 @@ UNLABELLED_PAGE = """<!doctype html><html><head><title>Unlabelled form</title></
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_unlabelled_web_fields_are_named_by_the_text_before_them(winctl, desktop, launch, tmp_path,  # noqa: F811
+def test_unlabelled_web_fields_are_named_by_the_text_before_them(winctl, desktop, launch, tmp_path,
                                                                   browser):
     """Inputs with no <label> are named nothing by the browser: `state` listed `[Edit] ""` twice,
     and an agent could only guess which was which. Each takes the text just before it now (on
@@ -805,7 +805,7 @@ NOTE_PAGE = """<!doctype html><html><head><title>Note page</title></head><body>
 
 
 @pytest.mark.parametrize("browser", ["chromium", "firefox"])
-def test_a_web_paragraph_is_written_alone_and_again_by_its_id(winctl, desktop, launch, tmp_path,  # noqa: F811
+def test_a_web_paragraph_is_written_alone_and_again_by_its_id(winctl, desktop, launch, tmp_path,
                                                               browser):
     """An editable web section of two paragraphs. `input ID TEXT` on the first focused it with a
     click and pressed ctrl+a, which selects the whole section: the second paragraph was gone, and

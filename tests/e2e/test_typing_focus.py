@@ -5,6 +5,7 @@ Each scene is checked in the other app's own key log."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -144,11 +145,10 @@ def test_mcp_type_stops_when_its_app_dies(winctl, scene):
     params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all"], env=winctl.env)
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": TARGET})
-                return await session.call_tool("type", {"text": TEXT})
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": TARGET})
+            return await session.call_tool("type", {"text": TEXT})
 
     result = anyio.run(main)
     assert result.is_error
@@ -237,10 +237,8 @@ def two_fields(winctl, tmp_path):
         field = fields(daemon)[key]
         mark = app.mark()
         out = run(daemon, "input", str(field), text, "--via", "input")
-        try:
+        with contextlib.suppress(AssertionError):
             app.wait_for("amount", since=mark, field=key, text=text, timeout=3)
-        except AssertionError:
-            pass
         got = app.events("amount", since=mark, field=key)
         elsewhere = [e["text"] for e in app.events("amount", since=mark) if e["field"] != key]
         if got and got[-1]["text"] == text and not elsewhere and "—" not in out:  # a note: mended, or reads otherwise

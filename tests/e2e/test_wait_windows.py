@@ -35,7 +35,7 @@ def wmctrl_id(desktop, title: str) -> int:
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
-def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, launch, tmp_path,  # noqa: F811
+def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, launch, tmp_path,
                                                       front):
     """ctrl+o in Mousepad opens its Open File dialog a moment later: `wait --window-shown`
     returns the dialog (id, title, process) as wmctrl sees it and makes it the session's
@@ -68,7 +68,7 @@ def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, 
             daemon.close()
 
 
-def test_wait_for_a_window_that_never_shows_times_out_naming_the_windows(winctl: Winctl, desktop, launch,  # noqa: F811
+def test_wait_for_a_window_that_never_shows_times_out_naming_the_windows(winctl: Winctl, desktop, launch,
                                                                           tmp_path):
     """A window that never shows: exit code 6 (timeout) after the timeout, and the message
     names the windows there are, so the agent can pick the right title."""

@@ -119,7 +119,7 @@ def test_an_item_scrolled_out_of_view_is_scrolled_to_by_its_own_pattern_and_clic
     assert "Item 30" not in {t["name"] for t in winctl.state()["targets"]}
     done = winctl("click", "Item 30").out
     assert "scrolled 'Item 30' into view" in done and "wheel" not in done, done
-    assert [c[:2] + (c[3],) for c in fake.pattern_calls] == [("ScrollItem", "ScrollIntoView", "Item 30"),
+    assert [(*c[:2], c[3]) for c in fake.pattern_calls] == [("ScrollItem", "ScrollIntoView", "Item 30"),
                                                               ("SelectionItem", "Select", "Item 30")]
     shown = {t["name"]: t for t in winctl.state()["targets"]}
     assert "Item 30" in shown and "Item 1" not in shown

@@ -38,18 +38,17 @@ def test_the_mcp_server_serves_the_windows_backend(tmp_path):
     params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all"], env=windows_env(tmp_path))
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": "Notepad"})
-                state = await session.call_tool("state", {})
-                text = state.content[0].text
-                doc = next(line for line in text.splitlines() if '"Text editor"' in line)
-                doc_id = int(doc.split("]")[0].lstrip("["))
-                await session.call_tool("input", {"id": doc_id, "text": "from MCP"})
-                read_back = await session.call_tool("get_text", {"id": doc_id})
-                bound = await session.call_tool("bind_window", {"action": "bind"})
-                return read_back.content[0].text, bound.content[0].text
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": "Notepad"})
+            state = await session.call_tool("state", {})
+            text = state.content[0].text
+            doc = next(line for line in text.splitlines() if '"Text editor"' in line)
+            doc_id = int(doc.split("]")[0].lstrip("["))
+            await session.call_tool("input", {"id": doc_id, "text": "from MCP"})
+            read_back = await session.call_tool("get_text", {"id": doc_id})
+            bound = await session.call_tool("bind_window", {"action": "bind"})
+            return read_back.content[0].text, bound.content[0].text
 
     text, bound = anyio.run(main)
     assert text.strip() == "from MCP"

@@ -3,6 +3,7 @@ socket, and a fake daemon that forges its answers."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -59,10 +60,8 @@ def connect(info: dict, timeout: float = 10) -> socket.socket:
 def raw_exchange(info: dict, payload: bytes, read: bool = True) -> tuple[str, dict] | None:
     """Send raw bytes; the reply's proof and its JSON."""
     with connect(info) as sock:
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # refused mid-way (too large): answered below
             sock.sendall(payload)
-        except (BrokenPipeError, ConnectionResetError):  # refused mid-way (too large): its answer is read below
-            pass
         if not read:
             return None
         data = b""

@@ -21,9 +21,8 @@ def run_client(desktop, tmp_path, script, args: tuple[str, ...] = ("mcp", "--too
     params = StdioServerParameters(command=WINCTL, args=list(args), env=env)
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await script(session)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return await script(session)
 
     return anyio.run(main)
