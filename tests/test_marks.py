@@ -14,8 +14,7 @@ def size_of(text: str) -> tuple[int, int]:
     return 7 * len(text) + 4, 14
 
 
-def check(items: list[tuple[int, Rect]], width: int = 640, height: int = 480,
-          ink=None) -> marks.Layout:
+def check(items: list[tuple[int, Rect]], width: int = 640, height: int = 480, ink=None) -> marks.Layout:
     layout = marks.place(items, size_of, Rect(left=0, top=0, right=width, bottom=height), ink)
     labels = {m.text: (m.label.left, m.label.top, m.label.right, m.label.bottom) for m in layout.marks}
     boxes = {m.text: (m.box.left, m.box.top, m.box.right, m.box.bottom) for m in layout.marks}
@@ -37,8 +36,11 @@ def test_each_menu_row_gets_its_own_label_inside_it():
 
 
 def test_adjacent_menu_bar_items_do_not_merge_into_one_number():
-    bar = [(1, Rect(left=0, top=0, right=39, bottom=25)), (7, Rect(left=39, top=0, right=80, bottom=25)),
-           (10, Rect(left=80, top=0, right=140, bottom=25))]
+    bar = [
+        (1, Rect(left=0, top=0, right=39, bottom=25)),
+        (7, Rect(left=39, top=0, right=80, bottom=25)),
+        (10, Rect(left=80, top=0, right=140, bottom=25)),
+    ]
     layout = check(bar)
     assert [m.ids for m in layout.marks] == [[1], [7], [10]]
     a, b = layout.marks[0].label, layout.marks[1].label

@@ -58,5 +58,9 @@ def test_the_check_sees_each_way_of_importing_a_test_module(tmp_path):
         "from tests.conftest import Winctl\n"
     )
     assert imported_test_modules(module) == [
-        "tests.e2e.test_mcp", "tests.e2e.test_daemon", "tests.e2e.test_trust", ".test_geany", "tests.e2e.test_mcp",
+        "tests.e2e.test_mcp",
+        "tests.e2e.test_daemon",
+        "tests.e2e.test_trust",
+        ".test_geany",
+        "tests.e2e.test_mcp",
     ]

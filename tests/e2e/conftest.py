@@ -68,8 +68,13 @@ def one_shot(winctl):
     """`winctl ARGS` as its own process, not through a daemon: what a shell agent runs."""
 
     def run(*args: str, expect: int = 0, env: dict[str, str] | None = None) -> dict:
-        done = subprocess.run([sys.executable, "-m", "winactions.cli.entry", "--no-daemon", "--json", *args],
-                              env={**winctl.env, **(env or {})}, capture_output=True, text=True, timeout=180)
+        done = subprocess.run(
+            [sys.executable, "-m", "winactions.cli.entry", "--no-daemon", "--json", *args],
+            env={**winctl.env, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
         assert done.returncode == expect, f"{args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
         return json.loads(done.stdout)
 
@@ -94,8 +99,9 @@ def geany(desktop, tmp_path: Path, monkeypatch) -> Iterator[str]:
         monkeypatch.setitem(desktop.env, name, value)
     doc = tmp_path / "notes.txt"
     doc.write_text("hello world\n")
-    proc = start_app(desktop, ["geany", "--new-instance", "--config", str(tmp_path / "geany-config"), str(doc)],
-                     "notes.txt")
+    proc = start_app(
+        desktop, ["geany", "--new-instance", "--config", str(tmp_path / "geany-config"), str(doc)], "notes.txt"
+    )
     time.sleep(1.0)  # Geany fills its tree (toolbar, sidebar) a moment after the window maps
     yield "notes.txt"
     stop_app(proc)

@@ -28,9 +28,11 @@ def annotated(winctl) -> tuple[dict[str, Any], Any]:
     """`state --annotated` as an agent runs it, and the layout that produced its picture."""
     state = winctl("--json", "state", "--annotated", "--screenshot", "--verbose").json["result"]
     window = state["window"]["rect"]
-    targets = [Target.model_validate({**t, "rect": dict(zip(("left", "top", "right", "bottom"), t["rect"],
-                                                            strict=True))})
-               for t in state["targets"] if t.get("rect")]
+    targets = [
+        Target.model_validate({**t, "rect": dict(zip(("left", "top", "right", "bottom"), t["rect"], strict=True))})
+        for t in state["targets"]
+        if t.get("rect")
+    ]
     plain = Image.open(state["screenshot"])
     drawn = Image.open(state["annotated_screenshot"]).convert("RGB")
     replay, layout = screenshots.annotate(plain, (window["left"], window["top"]), targets)
@@ -54,8 +56,9 @@ def read_back(image: Image.Image, layout: Any) -> None:
     wrong = []
     for mark in layout.marks:
         crop = image.crop((mark.label.left, mark.label.top, mark.label.right, mark.label.bottom))
-        crop = ImageOps.expand(crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS),
-                               border=12, fill=mark.colour)
+        crop = ImageOps.expand(
+            crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS), border=12, fill=mark.colour
+        )
         result = engine(crop, use_det=False, use_cls=False, use_rec=True)
         text = "".join(result.txts or ()).replace(" ", "").replace(".", ",")
         if text != mark.text:

@@ -77,6 +77,7 @@ def test_input_after_a_click_writes_its_own_cell(winctl: Winctl, sheet):
 
 def test_a_cell_clicked_through_mcp_takes_the_cursor(desktop, tmp_path, sheet):
     """The same through MCP: `click` on C5, then `type` writes C5 alone."""
+
     async def script(session):
         await session.call_tool("focus", {"window": "invoices.ods - LibreOffice Calc"})
         clicked = await session.call_tool("click", {"id": "C5"})

@@ -152,8 +152,7 @@ def test_featherpad_qt_dialog_opens_and_saves_by_path(desktop, tmp_path, winctl,
     out = winctl("choose-file", str(other), "--keys", "ctrl+o").out
     assert f"opened {other}" in out, out
     assert "other.txt" in wait_title(desktop, "other.txt")
-    failed = winctl("--json", "choose-file", str(tmp_path / "nope.txt"), "--keys", "ctrl+o",
-                    expect=4).json["error"]
+    failed = winctl("--json", "choose-file", str(tmp_path / "nope.txt"), "--keys", "ctrl+o", expect=4).json["error"]
     assert "stayed disabled" in failed["message"] and "no such file" in failed["message"], failed
     assert "is still open" in failed["message"] and not window_gone(desktop, "Open file")
     winctl("keys", "Escape")
@@ -172,6 +171,7 @@ def test_choose_file_through_mcp(desktop, tmp_path):
     doc.write_text("first\n")
     proc = start_app(desktop, mousepad_command(doc), "first.txt")
     try:
+
         async def script(session):
             return await session.call_tool("choose_file", {"path": str(wanted), "keys": "ctrl+o"})
 

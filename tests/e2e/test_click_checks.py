@@ -21,8 +21,20 @@ CLICKS = 30  # per interval and route
 def relabelling(desktop, tmp_path: Path, every_ms: int):
     """The fixture whose two buttons swap "Keep" and "Delete" every `every_ms` ms, and its log."""
     log = AppLog(str(tmp_path / f"relabel-{every_ms}.jsonl"))
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "relabel_app.py"), "--title", RELABELLING,
-                               "--log", log.path.as_posix(), "--every", str(every_ms)], RELABELLING)
+    proc = start_app(
+        desktop,
+        [
+            SYSTEM_PYTHON,
+            str(FIXTURES / "relabel_app.py"),
+            "--title",
+            RELABELLING,
+            "--log",
+            log.path.as_posix(),
+            "--every",
+            str(every_ms),
+        ],
+        RELABELLING,
+    )
     return proc, log
 
 
@@ -49,8 +61,9 @@ def click_the_keep_id(click: Callable[[], tuple[int, str]], log: AppLog) -> tupl
             clicked = log.wait_for("clicked", since=mark, timeout=5)
             time.sleep(0.05)
             assert log.events("clicked", since=mark) == [clicked], said
-            assert (clicked["widget"], clicked["label"]) == ("left", "Keep"), \
+            assert (clicked["widget"], clicked["label"]) == ("left", "Keep"), (
                 f"reported {said!r}, but the app took a click on {clicked['label']!r}"
+            )
             done += 1
         elif "nothing was done" in said:
             time.sleep(0.3)
@@ -59,15 +72,14 @@ def click_the_keep_id(click: Callable[[], tuple[int, str]], log: AppLog) -> tupl
             refused += 1
         else:
             assert 'was renamed "Delete" as it was clicked' in said, said
-            assert "the click may have reached \"Delete\"" in said, said
+            assert 'the click may have reached "Delete"' in said, said
             uncertain.append(said)
     return done, refused, uncertain
 
 
 @pytest.mark.parametrize("every_ms", [10, 250])
 @pytest.mark.parametrize("via", ["auto", "input"])
-def test_a_button_relabelled_around_the_click_is_never_reported_as_clicked(daemon, desktop, tmp_path,
-                                                                              every_ms, via):
+def test_a_button_relabelled_around_the_click_is_never_reported_as_clicked(daemon, desktop, tmp_path, every_ms, via):
     """Two buttons swap "Keep" and "Delete" every 10-250 ms. `click ID` (the id of "Keep")
     printed `click [1] [Button] "Keep" via action:click` while the app logged a click on
     "Delete": measured here through the daemon before the fix, at 10 ms 5 of 17 reported
@@ -113,6 +125,7 @@ def test_one_shot_clicks_on_a_relabelling_button_never_report_the_wrong_one(winc
 
 def test_over_mcp_a_relabelling_button_is_never_reported_as_clicked(desktop, tmp_path):
     from tests.e2e.helpers.mcp_client import run_client
+
     proc, log = relabelling(desktop, tmp_path, 10)
 
     async def script(session):
@@ -151,8 +164,7 @@ def galculator(launch, desktop, winctl):
 
 
 @pytest.mark.parametrize("route", ["one-shot", "daemon"])
-def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, galculator, winctl,
-                                                                        daemon):
+def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, galculator, winctl, daemon):
     """galculator: MS pressed three times (by its action) opens its menu three times, each
     over the last; Escape closes the top one and lets the X pointer grab go, the others stay
     open. `click name:1 --via input` printed `via mouse` rc 0: the press only closed a menu
@@ -178,6 +190,7 @@ def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, g
 
 def test_over_mcp_a_click_in_an_app_whose_menu_is_open_is_refused(galculator, winctl, desktop, tmp_path):
     from tests.e2e.helpers.mcp_client import run_client
+
     async def script(session):
         await session.call_tool("focus", {"window": "galculator"})
         for _ in range(3):

@@ -38,8 +38,14 @@ def app(desktop, tmp_path):
 def test_daemon_output_matches_one_shot_byte_for_byte(shell, app):
     shell("focus", TITLE)
     shell("--session", "s", "focus", TITLE)
-    for args in (("--json", "windows"), ("--json", "get", "rect", "1"), ("--json", "click", "99999"),
-                 ("--json", "keys", "ctrl+nope"), ("keys", "ctrl+nope"), ("--json", "frobnicate")):
+    for args in (
+        ("--json", "windows"),
+        ("--json", "get", "rect", "1"),
+        ("--json", "click", "99999"),
+        ("--json", "keys", "ctrl+nope"),
+        ("keys", "ctrl+nope"),
+        ("--json", "frobnicate"),
+    ):
         shell("state")
         shell("--session", "s", "state")
         one = shell(*args, expect=None)
@@ -74,11 +80,14 @@ def test_session_file_is_private_and_requests_need_the_token(shell, app):
     assert info["token"].encode() not in replayed, "the token itself never travels"
 
 
-@pytest.mark.parametrize("payload, fragment", [
-    (b"{not json\n", "malformed"),
-    (b"[1, 2]\n", "malformed"),
-    (b"\xff\xfe\n", "malformed"),
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b"{not json\n", "malformed"),
+        (b"[1, 2]\n", "malformed"),
+        (b"\xff\xfe\n", "malformed"),
+    ],
+)
 def test_malformed_requests_get_errors(shell, app, payload, fragment):
     shell("--session", "bad", "windows")
     info = shell.info("bad")
@@ -164,8 +173,31 @@ def test_app_dying_mid_session_is_an_error_not_a_dead_daemon(shell, desktop, tmp
     assert shell("--session", "m", "windows").returncode == 0
 
 
-FUZZ_WORDS = ["state", "windows", "click", "get", "text", "--json", "--window", "-1", "99999", "abc", "",
-              "keys", "ctrl+x", "wait", "0", "drag-at", "--", "é✓", "\x00", "--verbose", "nope", "{", "select"]
+FUZZ_WORDS = [
+    "state",
+    "windows",
+    "click",
+    "get",
+    "text",
+    "--json",
+    "--window",
+    "-1",
+    "99999",
+    "abc",
+    "",
+    "keys",
+    "ctrl+x",
+    "wait",
+    "0",
+    "drag-at",
+    "--",
+    "é✓",
+    "\x00",
+    "--verbose",
+    "nope",
+    "{",
+    "select",
+]
 FUZZ_VALUES = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
 
 
@@ -208,8 +240,9 @@ def test_fuzz_ten_thousand_requests(shell, app):
 
     def bad_call() -> bytes:
         """A structured call with a value no id, name or window can be (issue 34)."""
-        command, field = calls.choice([("click", "id"), ("get text", "id"), ("focus", "window"),
-                                       ("wait", "visible"), ("state", "scope")])
+        command, field = calls.choice(
+            [("click", "id"), ("get text", "id"), ("focus", "window"), ("wait", "visible"), ("state", "scope")]
+        )
         value = calls.choice([True, False, 1.0, -0.0, "", "  ", "\ud800", [], {}, [[[[1]]]]])
         if calls.random() < 0.1:  # a 70 KB name, where it is only looked up (a click would try OCR for it)
             command, field, value = *calls.choice([("get text", "id"), ("focus", "window")]), "x" * 70_000
@@ -255,8 +288,9 @@ def test_live_state_follows_changes_made_behind_its_back(shell, app, desktop):
     time.sleep(0.5)
     moved, state = names()
     assert abs(state["window"]["rect"]["left"] - 200) <= 10  # xdotool places the frame
-    apply_rect = json.loads(shell("--session", "live", "--json", "get", "rect",
-                                  str(moved["Apply"]["id"])).stdout)["result"]["value"]
+    apply_rect = json.loads(shell("--session", "live", "--json", "get", "rect", str(moved["Apply"]["id"])).stdout)[
+        "result"
+    ]["value"]
     assert abs(apply_rect[0] - state["window"]["rect"]["left"]) < 200
     table = moved["Files"]["id"]
     one_shot("scroll", str(ids["Table", "Files"]), "down", "10")

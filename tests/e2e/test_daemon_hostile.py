@@ -54,8 +54,9 @@ def test_a_client_on_a_new_desktop_gets_a_working_daemon_and_the_old_one_exits(t
     runtime.mkdir(mode=0o700)
 
     def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([WINCTL, *args], env={**env, "XDG_RUNTIME_DIR": str(runtime)},
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [WINCTL, *args], env={**env, "XDG_RUNTIME_DIR": str(runtime)}, capture_output=True, text=True, timeout=120
+        )
 
     info_path = runtime / "winactions" / "daemons" / "default.json"
     with VirtualDesktop() as first:
@@ -92,8 +93,9 @@ def test_a_squatted_runtime_folder_is_never_used(desktop, tmp_path, attack):
         planted = squat
     (planted / "daemons").mkdir()
     fake = FakeDaemon()
-    (planted / "daemons" / "sq.json").write_text(json.dumps(
-        {"pid": os.getpid(), "port": fake.port, "token": "planted", "version": "0.1.0", "desktop": ""}))
+    (planted / "daemons" / "sq.json").write_text(
+        json.dumps({"pid": os.getpid(), "port": fake.port, "token": "planted", "version": "0.1.0", "desktop": ""})
+    )
     if attack == "other-owner":
         for path in (squat, squat / "daemons", squat / "daemons" / "sq.json"):
             os.chown(path, 65534, 65534)
@@ -101,8 +103,9 @@ def test_a_squatted_runtime_folder_is_never_used(desktop, tmp_path, attack):
     env.update(TMPDIR=str(tmp), HOME=str(home))
     before = sorted(p.name for p in planted.rglob("*"))
     try:
-        done = subprocess.run([WINCTL, "--session", "sq", "windows"], env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [WINCTL, "--session", "sq", "windows"], env=env, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 0, done.stderr
         assert FORGED not in done.stdout and fake.received == []
         assert sorted(p.name for p in planted.rglob("*")) == before, "something was written into the squat"
@@ -116,11 +119,21 @@ def test_an_unsafe_xdg_runtime_folder_is_refused(desktop, tmp_path):
     runtime = tmp_path / "xdg"
     runtime.mkdir()
     (runtime / "winactions").symlink_to(tmp_path)
-    done = subprocess.run([WINCTL, "windows"], env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [WINCTL, "windows"],
+        env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 5 and "unsafe runtime folder" in done.stderr and "not a folder" in done.stderr
-    one_shot = subprocess.run([WINCTL, "--no-daemon", "--json", "windows"], capture_output=True, text=True,
-                              env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)}, timeout=60)
+    one_shot = subprocess.run(
+        [WINCTL, "--no-daemon", "--json", "windows"],
+        capture_output=True,
+        text=True,
+        env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
+        timeout=60,
+    )
     assert one_shot.returncode == 5 and json.loads(one_shot.stdout)["error"]["code"] == "backend_unavailable"
 
 
@@ -179,11 +192,14 @@ def test_an_impostor_at_the_recorded_address_hears_nothing_and_is_not_believed(s
 
 
 # -- 9. requests the daemon must answer -----------------------------------------------------------
-@pytest.mark.parametrize("payload, fragment", [
-    (b"[" * 5000 + b"]" * 5000 + b"\n", "malformed"),
-    (b'{"a":' * 2000 + b"1" + b"}" * 2000 + b"\n", "malformed"),
-    (b'{"nonce": "\\udcff\\udcfe0123456789abcdef", "auth": "x"}\n', "unauthorized"),
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b"[" * 5000 + b"]" * 5000 + b"\n", "malformed"),
+        (b'{"a":' * 2000 + b"1" + b"}" * 2000 + b"\n", "malformed"),
+        (b'{"nonce": "\\udcff\\udcfe0123456789abcdef", "auth": "x"}\n', "unauthorized"),
+    ],
+)
 def test_deep_nesting_and_lone_surrogates_get_answers(shell, app, payload, fragment):
     shell("--session", "deep", "windows")
     info = shell.info("deep")

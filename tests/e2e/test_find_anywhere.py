@@ -40,7 +40,7 @@ def test_find_a_cell_of_a_sheet_out_of_view_then_write_next_to_it(winctl: Winctl
     the cell (A278) with an id; `get` reads it where it is, without scrolling; `click ID`
     scrolls it into view; `input` by address writes beside it, in the CLI and the daemon."""
     answer = winctl("find", "INV-0277").out
-    (cell_id, kind, name), = found(answer, "INV-0277")
+    ((cell_id, kind, name),) = found(answer, "INV-0277")
     assert (kind, name) == ("DataItem", "A278") and f"out of view: {cell_id}" in answer, answer
     assert winctl("get", "text", str(cell_id)).out.strip() == "INV-0277"
     assert not any(t["name"] == "A278" for t in winctl.state()["targets"]), "reading scrolled the sheet"
@@ -94,7 +94,7 @@ def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch
     winctl("focus", "Open File")
     wait_for(winctl, ("DataItem", "report-0001.txt"), ("Button", "Open"))
     answer = winctl("--session", "files", "find", "report-0277").out
-    (row, _kind, _name), = found(answer, "report-0277.txt")
+    ((row, _kind, _name),) = found(answer, "report-0277.txt")
     assert f"out of view: {row}" in answer, answer
     clicked = winctl("--session", "files", "click", str(row)).out
     assert "scrolled 'report-0277.txt' into view" in clicked, clicked
@@ -120,7 +120,7 @@ def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
         near = winctl("find", "report-0002").out  # in view, though a state does not list such a long table's rows
         assert found(near, "report-0002") and "out of view" not in near, near
         answer = winctl("find", "report-2777").out
-        (cell, _kind, _name), = found(answer, "report-2777")
+        ((cell, _kind, _name),) = found(answer, "report-2777")
         assert f"out of view: {cell}" in answer, answer
         clicked = winctl("click", str(cell)).out
         assert "scrolled 'report-2777' into view" in clicked, clicked
@@ -139,7 +139,7 @@ def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, 
     winctl("focus", "Open file...")
     wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
     answer = winctl("find", "note-75").out
-    (row, _kind, _name), = found(answer, "note-75.txt")
+    ((row, _kind, _name),) = found(answer, "note-75.txt")
     assert f"out of view: {row}" in answer, answer
     clicked = winctl("click", str(row)).out
     assert "scrolled 'note-75.txt' into view" in clicked, clicked

@@ -46,8 +46,7 @@ def test_return_state_follows_the_dialog_through_the_daemon(winctl: Winctl, desk
     env = winctl.env
 
     def daemon(*args: str) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([WINCTL, "--session", "ans", *args], env=env, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run([WINCTL, "--session", "ans", *args], env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
         return done
 

@@ -27,8 +27,11 @@ CSV_FILTER = "--infilter=Text - txt - csv (StarCalc):44,34,76,1"
 def address_box(state: dict[str, Any]) -> int:
     """The spreadsheet's own cell-address field (Calc's Name Box, Gnumeric's): the first Edit
     that reads a cell address."""
-    return next(t["id"] for t in state["targets"] if t["type"] == "Edit" and t.get("value", "")[:1].isalpha()
-                and t.get("value", "")[1:].isdigit())
+    return next(
+        t["id"]
+        for t in state["targets"]
+        if t["type"] == "Edit" and t.get("value", "")[:1].isalpha() and t.get("value", "")[1:].isdigit()
+    )
 
 
 def reads(winctl, element: int, wanted: str, timeout: float = 10.0) -> str:
@@ -41,8 +44,7 @@ def reads(winctl, element: int, wanted: str, timeout: float = 10.0) -> str:
 
 
 # -- 1. Enter reaches the field that took the text ---------------------------------------------------
-def test_a_path_entered_in_a_gtk_file_chooser_opens_that_folder(winctl, daemon, desktop, launch,
-                                                                tmp_path):
+def test_a_path_entered_in_a_gtk_file_chooser_opens_that_folder(winctl, daemon, desktop, launch, tmp_path):
     """Mousepad's Open dialog, its location field shown (ctrl+l) and the focus in the file list
     (as after browsing): `input LOCATION /path/ --enter` set the path through EditableText, which
     does not move the focus, and the Enter went to the file list: the dialog never changed
@@ -106,16 +108,18 @@ def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoi
 UNFOCUSABLE = "Unfocusable"
 
 
-def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop,
-                                                                                 tmp_path):
+def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop, tmp_path):
     """A field that takes text but not the focus, the focus on a button beside it: `input FIELD
     new --enter` set the text and the Enter pressed the button, rc 0. Now the field is given
     the focus first and, as it never takes it, nothing is done: no text, no Enter (the app's
     log has neither), and the error says so; typed (`--via input`) alike. A text set without
     any key still needs no focus and is done."""
     log = AppLog(str(tmp_path / "unfocusable.jsonl"))
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "unfocusable_app.py"), "--title", UNFOCUSABLE,
-                               "--log", str(log.path)], UNFOCUSABLE)
+    proc = start_app(
+        desktop,
+        [SYSTEM_PYTHON, str(FIXTURES / "unfocusable_app.py"), "--title", UNFOCUSABLE, "--log", str(log.path)],
+        UNFOCUSABLE,
+    )
     try:
         log.wait_for("ready")
         winctl("focus", UNFOCUSABLE)
@@ -136,8 +140,9 @@ def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(
 
 
 # -- 2. typed text waits for the focus; a read-back that differs fails ------------------------------
-def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(winctl, daemon, desktop,
-                                                                             tmp_path, invoices):
+def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(
+    winctl, daemon, desktop, tmp_path, invoices
+):
     """With the Find field focused on the cell it found, `input CELL "Paid"` clicked the cell and
     typed at once: "P" went to the Find field (it read "INV-0151P") and the cell read "aid",
     rc 0 — one time in five here, as the click's focus change raced the keys. The keys now wait
@@ -190,8 +195,7 @@ def test_a_cell_that_shows_what_is_typed_otherwise_fails_with_what_it_reads(winc
 
 
 # -- 1 again, on a third app, and through MCP -----------------------------------------------------
-def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winctl, daemon, desktop, launch,
-                                                                            tmp_path):
+def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winctl, daemon, desktop, launch, tmp_path):
     """Gnumeric's cell-address box set with `--enter` while the sheet held the focus: the Enter
     moved the sheet's cursor A1 → A2 instead of jumping to B4. The box takes the focus first
     now, and Gnumeric's own entry line shows the content of the cell it jumped to, through the
@@ -212,8 +216,9 @@ def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winc
 
     async def script(session):
         targets = (await session.call_tool("state", {})).structured_content["result"]["targets"]
-        return await session.call_tool("input", {"id": address_box({"targets": targets}), "text": "A300",
-                                                 "enter": True})
+        return await session.call_tool(
+            "input", {"id": address_box({"targets": targets}), "text": "A300", "enter": True}
+        )
 
     done = run_client(desktop, tmp_path, script)
     assert not done.is_error, done.content[0].text
@@ -228,9 +233,11 @@ def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch
     terminal is typed into at its prompt now: the script reads exactly "y", then "no way"
     (through the daemon), then "by mcp" (through MCP), and winctl says what the terminal shows."""
     first, second, third = tmp_path / "first", tmp_path / "second", tmp_path / "third"
-    script = (f'echo "Continue?"; read x; printf %s "$x" > {first}; echo "got <$x>"; '
-              f'read y; printf %s "$y" > {second}; echo "then <$y>"; '
-              f'read z; printf %s "$z" > {third}; echo "last <$z>"; sleep 120')
+    script = (
+        f'echo "Continue?"; read x; printf %s "$x" > {first}; echo "got <$x>"; '
+        f'read y; printf %s "$y" > {second}; echo "then <$y>"; '
+        f'read z; printf %s "$z" > {third}; echo "last <$z>"; sleep 120'
+    )
     launch(["lxterminal", "--title=Prompt", "-e", "bash", "-c", script], title="Prompt")
     terminal = target(wait_for(winctl, ("Document", "Terminal")), "Document", "Terminal")
     done = winctl("input", str(terminal), "y", "--enter").out
@@ -258,8 +265,13 @@ def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, deskto
     bullets: `input` printed `set_text failed (the element accepted the text but did not
     change)` at rc 0, typed it again, and said nothing else. It says how it was set now, and
     zenity prints what its field held when Enter closed it."""
-    proc = subprocess.Popen(["zenity", "--entry", "--hide-text", "--title", "Secret", "--text", "Password:"],
-                            env=desktop.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        ["zenity", "--entry", "--hide-text", "--title", "Secret", "--text", "Password:"],
+        env=desktop.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         wait_for_window(desktop, "Secret")
         winctl("focus", "Secret")
@@ -276,10 +288,12 @@ def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, deskto
 
 
 FIELDS = 9
-FIELDS_PAGE = ("<!doctype html><html><head><title>Fields page</title></head><body>" + "".join(
-    f'<p><input aria-label="Field {i}" oninput="show()"></p>' for i in range(1, FIELDS + 1))
+FIELDS_PAGE = (
+    "<!doctype html><html><head><title>Fields page</title></head><body>"
+    + "".join(f'<p><input aria-label="Field {i}" oninput="show()"></p>' for i in range(1, FIELDS + 1))
     + "<script>function show() { document.title = 'got ' + Array.from(document.querySelectorAll('input'))"
-      ".map(f => f.value).join(','); }</script></body></html>")
+    ".map(f => f.value).join(','); }</script></body></html>"
+)
 
 
 def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, launch, tmp_path):
@@ -291,8 +305,10 @@ def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, la
     page.write_text(FIELDS_PAGE)
     launch(firefox_command(tmp_path / "profile", page.as_uri()), title="Fields page")
     state = wait_for(winctl, *(("Edit", f"Field {i}") for i in range(1, FIELDS + 1)))
-    steps = [{"command": "input", "args": {"id": target(state, "Edit", f"Field {i}"), "text": f"v{i}"}}
-             for i in range(1, FIELDS + 1)]
+    steps = [
+        {"command": "input", "args": {"id": target(state, "Edit", f"Field {i}"), "text": f"v{i}"}}
+        for i in range(1, FIELDS + 1)
+    ]
     done = winctl("batch", json.dumps(steps)).out
     wait_for_window(desktop, "got " + ",".join(f"v{i}" for i in range(1, FIELDS + 1)))
     assert done.startswith(f"batch: {FIELDS} of {FIELDS} steps done"), done

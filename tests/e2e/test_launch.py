@@ -63,8 +63,9 @@ def test_a_program_that_exits_without_a_window_is_quoted(winctl, tmp_path, monke
     kept.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(kept))  # where the kept words go: this test's own folder
     failed = winctl("launch", "--", "mousepad", "--disable-server", "--no-such-option", expect=4)
-    assert "mousepad exited without opening a window; it said: Unknown option --no-such-option" in failed.err, \
+    assert "mousepad exited without opening a window; it said: Unknown option --no-such-option" in failed.err, (
         failed.err
+    )
     assert list(kept.iterdir()) == []
 
 
@@ -76,8 +77,9 @@ def test_a_program_that_floods_stderr_is_not_blocked_and_is_quoted_in_bounds(win
     kept.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(kept))
     started = time.monotonic()
-    failed = winctl("launch", "--", "sh", "-c", r"head -c 2000000 /dev/zero | tr '\0' x >&2; echo END >&2; exit 3",
-                    expect=4)
+    failed = winctl(
+        "launch", "--", "sh", "-c", r"head -c 2000000 /dev/zero | tr '\0' x >&2; echo END >&2; exit 3", expect=4
+    )
     assert time.monotonic() - started < 10
     said = failed.err.split("it said: ", 1)[1].splitlines()[0]
     assert set(said) <= {"x", "…"} and 100 < len(said) <= 601, said  # the start kept; "END" past the bound
@@ -111,9 +113,13 @@ def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
         def winctl(*args: str) -> subprocess.CompletedProcess[str]:
             return subprocess.run([WINCTL, *args], env=env, capture_output=True, text=True, timeout=120)
 
-        early = subprocess.Popen(featherpad_command(tmp_path / "early.txt"), start_new_session=True,
-                                 env={**env, "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"},
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        early = subprocess.Popen(
+            featherpad_command(tmp_path / "early.txt"),
+            start_new_session=True,
+            env={**env, "QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             wait_for_window(fresh, "early.txt")
             time.sleep(2)  # time enough to join a bus, had one been running
@@ -123,8 +129,7 @@ def test_a_qt5_app_launched_first_on_a_fresh_desktop_shows_its_tree(tmp_path):
             assert "its toolkit (qt5) needs" in missing.stderr and "winctl launch" in missing.stderr, missing.stderr
         finally:
             stop_group(early.pid)
-        launched = winctl("--json", "launch", "--timeout", "20", "--title", "first.txt", "--",
-                          *featherpad_command(doc))
+        launched = winctl("--json", "launch", "--timeout", "20", "--title", "first.txt", "--", *featherpad_command(doc))
         assert launched.returncode == 0, launched.stderr
         group = int(json.loads(launched.stdout)["result"]["detail"].split()[1].rstrip(";"))
         try:

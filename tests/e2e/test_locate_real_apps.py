@@ -136,18 +136,29 @@ def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(win
     image = cv2.imread(str(tmp_path / "screen.png"))
     left, top, right, bottom = galculator["="]
     cv2.imwrite(str(tmp_path / "equals_dark.png"), 255 - image[top:bottom, left:right])
-    window = next(w["rect"] for w in winctl("--json", "windows").json["result"]["windows"]
-                  if w["title"] == "galculator")
+    window = next(
+        w["rect"] for w in winctl("--json", "windows").json["result"]["windows"] if w["title"] == "galculator"
+    )
     for key in ("7", "+", "8"):
         winctl("click", f"text:{key}")
     with LLMServer() as server:
         # a Qwen-VL model answers on a 0-1000 grid of the window's screenshot it was sent
         w, h = window["right"] - window["left"], window["bottom"] - window["top"]
-        box = [round((left - window["left"]) * 1000 / w), round((top - window["top"]) * 1000 / h),
-               round((right - window["left"]) * 1000 / w), round((bottom - window["top"]) * 1000 / h)]
+        box = [
+            round((left - window["left"]) * 1000 / w),
+            round((top - window["top"]) * 1000 / h),
+            round((right - window["left"]) * 1000 / w),
+            round((bottom - window["top"]) * 1000 / h),
+        ]
         server.reply(json.dumps({"found": True, "box": box, "confidence": 0.9, "label": "="}))
-        flags = ["--vision-base-url", server.openai_url, "--vision-api-key", API_KEY,
-                 "--vision-model", "qwen2.5-vl-72b-instruct"]
+        flags = [
+            "--vision-base-url",
+            server.openai_url,
+            "--vision-api-key",
+            API_KEY,
+            "--vision-model",
+            "qwen2.5-vl-72b-instruct",
+        ]
         out = winctl(*flags, "click", f"image:{tmp_path / 'equals_dark.png'}").out
         sent = server.requests[-1]
     assert sent.images == 2 and "Image 2 is the current screenshot" in sent.prompt and "0-1000 grid" in sent.prompt
@@ -167,8 +178,13 @@ def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launc
     app = subprocess.Popen(["galculator"], env=winctl.env, start_new_session=True)  # launch would pick the first
     try:
         deadline = time.monotonic() + 20
-        while not (others := [w["id"] for w in winctl("--json", "windows").json["result"]["windows"]
-                              if w["title"] == "galculator" and w["id"] != first["id"]]):
+        while not (
+            others := [
+                w["id"]
+                for w in winctl("--json", "windows").json["result"]["windows"]
+                if w["title"] == "galculator" and w["id"] != first["id"]
+            ]
+        ):
             assert time.monotonic() < deadline, "the second galculator did not appear"
             time.sleep(0.3)
         second = others[0]
@@ -194,8 +210,12 @@ def test_a_key_of_a_window_partly_off_the_screen_and_behind_another(winctl, galc
     """An action on a visual target brings its window forward and waits for its pixels to hold
     still: only the part of the window on a screen is read (a capture of the whole window, 60
     px of it left of the screen, is refused by the X server)."""
-    other = subprocess.Popen(["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
-                             env=winctl.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    other = subprocess.Popen(
+        ["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
+        env=winctl.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_window(desktop, "Elsewhere")
         winctl("window", "move", "--", "-60", "200")

@@ -83,12 +83,18 @@ def test_computer_use_tools_through_mcp(desktop, tmp_path, mcp_app):
         state = await session.call_tool("state", {"verbose": True})
         apply = next(t for t in state.structured_content["result"]["targets"] if t["name"] == "Apply")
         left, top, right, bottom = apply["rect"]
-        zoomed = await session.call_tool("zoom", {"x": left, "y": top, "width": right - left,
-                                                  "height": bottom - top, "scale": 2})
-        batch = await session.call_tool("batch", {"steps": [
-            {"command": "click_element", "args": {"name": "Apply"}},
-            {"command": "clipboard", "args": {"text": "via mcp"}},
-        ]})
+        zoomed = await session.call_tool(
+            "zoom", {"x": left, "y": top, "width": right - left, "height": bottom - top, "scale": 2}
+        )
+        batch = await session.call_tool(
+            "batch",
+            {
+                "steps": [
+                    {"command": "click_element", "args": {"name": "Apply"}},
+                    {"command": "clipboard", "args": {"text": "via mcp"}},
+                ]
+            },
+        )
         clip = await session.call_tool("clipboard", {})
         return zoomed, batch, clip
 

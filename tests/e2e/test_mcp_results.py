@@ -70,7 +70,7 @@ def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path)
         assert result.structured_content is None, result
         assert wire(result) <= len(text_of(result).encode()) + OVERHEAD, (wire(result), text_of(result))
     assert "[Edit]" in text_of(state) and text_of(click).startswith("click [")
-    assert "(value: \"\" -> \"once\")" in text_of(typed) and "unchanged)" in text_of(typed), text_of(typed)
+    assert '(value: "" -> "once")' in text_of(typed) and "unchanged)" in text_of(typed), text_of(typed)
     assert stale.is_error and stale.structured_content is None
     assert text_of(stale).startswith("error (not_found): "), text_of(stale)
     assert "\nhint: " in text_of(stale), text_of(stale)
@@ -83,8 +83,9 @@ def test_structured_serves_the_json_for_programs(winctl, desktop, launch, tmp_pa
     doc.write_text("")
     app = launch(mousepad_command(doc), title="json.txt")
     wait_for(winctl, ("Menu", "File"), ("Edit", None), app=app)
-    state, click, typed, stale = run_client(desktop, tmp_path, calls("json.txt"),
-                                            args=("mcp", "--tools", "all", "--structured"))
+    state, click, typed, stale = run_client(
+        desktop, tmp_path, calls("json.txt"), args=("mcp", "--tools", "all", "--structured")
+    )
     assert any(t["type"] == "Edit" for t in state.structured_content["result"]["targets"])
     assert click.structured_content["ok"] is True and typed.structured_content["result"]["changes"]
     assert "[Edit]" in text_of(state)

@@ -44,8 +44,14 @@ def ends_on_sigterm(pid: int) -> None:
     proc.wait(timeout=10)
 
 
-def rounds(winctl: Winctl, desktop, main_title: str, open_dialog: Callable[[int], str], dialog: str,
-           run: Callable[..., str] | None = None) -> None:
+def rounds(
+    winctl: Winctl,
+    desktop,
+    main_title: str,
+    open_dialog: Callable[[int], str],
+    dialog: str,
+    run: Callable[..., str] | None = None,
+) -> None:
     """ROUNDS times: `open_dialog(round)` clicks its way to the dialog (and returns what the
     last click printed); the dialog opens (wmctrl), its state lists Cancel, and it is closed by
     Escape in even rounds, by a click on Cancel in odd ones; then the app's window answers."""
@@ -57,7 +63,7 @@ def rounds(winctl: Winctl, desktop, main_title: str, open_dialog: Callable[[int]
         assert read.startswith(f'Window: "{dialog}"'), f"round {n}: {clicked}\n{read}"
         if n % 2:
             cancel = next(line for line in read.splitlines() if line.endswith('[Button] "Cancel"'))
-            say("click", cancel[1:cancel.index("]")])
+            say("click", cancel[1 : cancel.index("]")])
         else:
             say("keys", "Escape")
         gone(desktop, dialog)
@@ -76,10 +82,9 @@ def menu_item(say: Callable[..., str], menu: str, item: str, menu_type: str = "M
 
 
 def state_id(text: str, type_: str, name: str) -> str:
-    line = next((line for line in text.splitlines() if line.split("] ", 1)[-1].startswith(f'[{type_}] "{name}"')),
-                None)
+    line = next((line for line in text.splitlines() if line.split("] ", 1)[-1].startswith(f'[{type_}] "{name}"')), None)
     assert line is not None, f'no [{type_}] "{name}" in\n{text}'
-    return line[1:line.index("]")]
+    return line[1 : line.index("]")]
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
@@ -160,8 +165,7 @@ def fixture_app(desktop, tmp_path, winctl) -> Iterator[tuple[AppLog, int]]:
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
-def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_app(winctl, desktop, fixture_app,
-                                                                                  front):
+def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_app(winctl, desktop, fixture_app, front):
     """The fixture's "Open Dialog" button runs its dialog inside its click handler
     (`dialog.run()`), as many GTK 3 apps do. Pressed through AT-SPI, that handler ran inside
     the call: the app answered nothing while the dialog was open (a test here took that as the
@@ -210,8 +214,7 @@ def test_a_semantic_press_that_would_hold_the_app_is_undone_and_said(winctl, des
     log.wait_for("key", since=mark, keyval="F2")
 
 
-def test_an_app_held_by_another_client_is_named_with_its_dialog_and_closed_without_keys(winctl, desktop,
-                                                                                     fixture_app):
+def test_an_app_held_by_another_client_is_named_with_its_dialog_and_closed_without_keys(winctl, desktop, fixture_app):
     """An app held inside another client's call (the button pressed through the accessibility
     bus, as winctl did before): `state` of its dialog said `"Confirm" is not answering ... while
     its window "Modal Fixture" is open` — the dialog named as the app, the main window as the
@@ -232,8 +235,9 @@ def test_an_app_held_by_another_client_is_named_with_its_dialog_and_closed_witho
     wait_for_window(desktop, "Confirm")
     winctl("focus", "Confirm")
     busy = winctl("--json", "state", expect=7).json["error"]
-    assert busy["message"].startswith(f'python3 (pid {pid}) is not answering accessibility requests while its '
-                                      'window "Confirm" is open'), busy
+    assert busy["message"].startswith(
+        f'python3 (pid {pid}) is not answering accessibility requests while its window "Confirm" is open'
+    ), busy
     assert '`winctl focus "Confirm"`, then `winctl close`' in busy["hint"] and "winctl keys" not in busy["hint"]
     assert f'then `winctl focus "{FIXTURE}"`' in busy["hint"], busy
     winctl("close")

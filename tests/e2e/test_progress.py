@@ -75,8 +75,13 @@ def test_the_locator_chain_says_which_strategy_it_is_trying(env):
 
 
 def test_no_progress_on_a_pipe(env):
-    done = subprocess.run([WINCTL, "wait", "--text", "never shown here", "--timeout", "2"], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [WINCTL, "wait", "--text", "never shown here", "--timeout", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "waiting for" not in done.stderr and "\x1b" not in done.stderr
 
 
@@ -92,8 +97,9 @@ def test_mcp_progress_notifications_when_the_client_asks(env):
             await session.initialize()
             await session.call_tool("focus", {"window": TITLE})
             started = time.monotonic()
-            result = await session.call_tool("wait", {"text": "never shown here", "timeout": 3},
-                                             progress_callback=on_progress)
+            result = await session.call_tool(
+                "wait", {"text": "never shown here", "timeout": 3}, progress_callback=on_progress
+            )
             quiet = len(received)
             await session.call_tool("wait", {"text": "never shown here", "timeout": 2})  # no token: nothing
             return result, time.monotonic() - started, quiet

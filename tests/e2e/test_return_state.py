@@ -35,8 +35,7 @@ def unchanged(out: str) -> int:
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_an_input_returns_the_changed_element_and_not_the_unchanged(desktop, tmp_path, winctl, daemon,
-                                                                     via):
+def test_an_input_returns_the_changed_element_and_not_the_unchanged(desktop, tmp_path, winctl, daemon, via):
     """Mousepad: `input DOC text --return-state` printed all 24 elements again; now the
     document's `~` line (its value before and after), the toolbar buttons it enabled, and
     how many stayed unchanged. `keys ctrl+s --return-state --max-elements 1` lists one
@@ -67,8 +66,7 @@ def test_an_input_returns_the_changed_element_and_not_the_unchanged(desktop, tmp
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_max_elements_without_return_state_is_refused_before_acting(desktop, tmp_path, winctl, daemon,
-                                                                    via):
+def test_max_elements_without_return_state_is_refused_before_acting(desktop, tmp_path, winctl, daemon, via):
     """`--max-elements` on an action caps what `--return-state` lists; alone it would be
     silently ignored, so it is refused, with what to do, and nothing is sent to the app."""
     front = winctl if via == "cli" else daemon

@@ -45,8 +45,10 @@ def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via)
     state = json.loads(front("--json", "state").out)["result"]  # what the agent saw
     ids = {(t["type"], t["name"]): t["id"] for t in state["targets"]}
     name, quantity, apply = ids["Edit", "Name"], ids["Spinner", "Quantity"], ids["Button", "Apply"]
-    steps = [{"command": "input", "args": {"id": name, "text": "Ada"}},
-             {"command": "input", "args": {"id": quantity, "text": "7"}}]
+    steps = [
+        {"command": "input", "args": {"id": name, "text": "Ada"}},
+        {"command": "input", "args": {"id": quantity, "text": "7"}},
+    ]
     front("batch", json.dumps(steps))
     app.wait_for("entry_changed", text="Ada")
     app.wait_for("value_changed", widget="Quantity", value=7.0)
@@ -68,8 +70,11 @@ def test_an_action_that_closes_its_window_succeeds_and_says_so(desktop, winctl, 
     proc = start_app(desktop, ["zenity", "--entry", f"--title={title}", "--text=Name:"], title)
     try:
         front("focus", title)
-        ok = next(t["id"] for t in json.loads(front("--json", "state").out)["result"]["targets"]
-                  if t["type"] == "Button" and t["name"] == "OK")
+        ok = next(
+            t["id"]
+            for t in json.loads(front("--json", "state").out)["result"]["targets"]
+            if t["type"] == "Button" and t["name"] == "OK"
+        )
         done = front("click", str(ok), "--return-state")  # exit 0: the click did what it was asked
         assert "its window closed" in done.out, done.out
         assert proc.wait(timeout=10) == 0  # zenity's own word: OK, not Cancel (exit 1)

@@ -74,12 +74,14 @@ def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):
     state = wait_for_buttons(winctl, 20)
     keys = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button"}
     ms = keys["MS"]
-    subprocess.run(["xdotool", "mousemove", str((ms[0] + ms[2]) // 2), str((ms[1] + ms[3]) // 2)],
-                   env=desktop.env, check=True)
+    subprocess.run(
+        ["xdotool", "mousemove", str((ms[0] + ms[2]) // 2), str((ms[1] + ms[3]) // 2)], env=desktop.env, check=True
+    )
     tooltip = shown_tooltip(desktop)  # galculator's "Save to memory", over a key or two: where, GTK decides
     digits = {name: box for name, box in keys.items() if name.isdigit()}
-    covered = [name for name, box in digits.items() if inside(tooltip, ((box[0] + box[2]) // 2,
-                                                                         (box[1] + box[3]) // 2))]
+    covered = [
+        name for name, box in digits.items() if inside(tooltip, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2))
+    ]
     assert covered, (tooltip, digits)  # it covered 8 and 9 in one run, 9 alone in another
     for key in covered:
         box = keys[key]
@@ -87,8 +89,11 @@ def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):
         if done.code == 0:
             x, y = done.json["result"]["located"]["element"]["center"]
             assert not inside(box, (x, y)), f"{key} found under the tooltip"
-    free = next(name for name, box in digits.items()
-                if not (box[0] < tooltip[2] and tooltip[0] < box[2] and box[1] < tooltip[3] and tooltip[1] < box[3]))
+    free = next(
+        name
+        for name, box in digits.items()
+        if not (box[0] < tooltip[2] and tooltip[0] < box[2] and box[1] < tooltip[3] and tooltip[1] < box[3])
+    )
     assert winctl("--json", "locate", f"text:{free}", "--no-cache").code == 0  # a key the tooltip leaves still is
 
 
@@ -133,9 +138,15 @@ def assert_nothing_seen_twice(targets: list[dict]) -> None:
         left, top, right, bottom = added["rect"]
         cx, cy = (left + right) / 2, (top + bottom) / 2
         assert not any(w[0] <= cx < w[2] and w[1] <= cy < w[3] for w in wholes), added
-        held = [t for t in listed if left <= t["rect"][0] and t["rect"][2] <= right and top <= t["rect"][1]
-                and t["rect"][3] <= bottom and (t["rect"][2] - t["rect"][0]) * (t["rect"][3] - t["rect"][1])
-                < (right - left) * (bottom - top)]
+        held = [
+            t
+            for t in listed
+            if left <= t["rect"][0]
+            and t["rect"][2] <= right
+            and top <= t["rect"][1]
+            and t["rect"][3] <= bottom
+            and (t["rect"][2] - t["rect"][0]) * (t["rect"][3] - t["rect"][1]) < (right - left) * (bottom - top)
+        ]
         assert len(held) < 2, (added, [t["name"] for t in held])
 
 
@@ -173,11 +184,12 @@ with Desktop(window="Qalculate!") as desktop:
     except NotFound as error:
         print(error.hint)
 """
-    done = subprocess.run([sys.executable, "-c", script], env=winctl.env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], env=winctl.env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["6", "use `Desktop.call('state')` for names and ids; "
-                                             "an id is an int here: click(99999)"], done.stdout
+    assert done.stdout.splitlines() == [
+        "6",
+        "use `Desktop.call('state')` for names and ids; an id is an int here: click(99999)",
+    ], done.stdout
     deadline = time.monotonic() + 5
     while (shown := [t.get("value") for t in winctl.state()["targets"] if t["type"] == "Edit"]) != ["7×6"]:
         assert time.monotonic() < deadline, shown  # the expression the keys typed, in the app's own field

@@ -26,8 +26,10 @@ pytestmark = pytest.mark.desktop
 def test_the_core_says_what_this_test_checks():
     core = skill.core()
     assert "`state` reads the active window" in core
-    assert "`winctl keys ctrl+s --return-state`: saved when no dialog appears and the `Window:` line no\n" \
-           "longer ends in `modified`" in core
+    assert (
+        "`winctl keys ctrl+s --return-state`: saved when no dialog appears and the `Window:` line no\n"
+        "longer ends in `modified`" in core
+    )
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
@@ -68,8 +70,7 @@ def test_the_files_topic_opens_a_file_by_path_in_a_gtk_chooser(desktop, tmp_path
         winctl("keys", "ctrl+l")
         state = wait_state(winctl, lambda s: "Open" in s["window"]["title"] and edits(s))
         winctl("input", str(edits(state)[0]), str(wanted))
-        winctl("click", str(next(t["id"] for t in state["targets"]
-                                 if t["type"] == "Button" and t["name"] == "Open")))
+        winctl("click", str(next(t["id"] for t in state["targets"] if t["type"] == "Button" and t["name"] == "Open")))
         deadline = time.monotonic() + 10
         while "inv-0217.txt" not in title_of(desktop, "Mousepad"):
             assert time.monotonic() < deadline, title_of(desktop, "Mousepad")

@@ -117,8 +117,11 @@ def test_a_maximized_gtk3_window_is_clicked_where_it_shows(winctl, desktop, laun
     launch(mousepad_command(doc), title="big.txt")
     winctl("window", "maximize")
     wait_for(winctl, ("Menu", "File"))
-    file_menu = next(t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
-                     if t["type"] == "Menu" and t["name"] == "File")
+    file_menu = next(
+        t
+        for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+        if t["type"] == "Menu" and t["name"] == "File"
+    )
     assert file_menu["rect"][1] < 50, file_menu  # the menu bar under the 19 px title bar, not a row lower
     assert "via mouse" in winctl("click", str(file_menu["id"]), "--via", "input").out
     opened = wait_for(winctl, ("MenuItem", "Save As..."))

@@ -31,8 +31,9 @@ def test_gtk4_gnome_text_editor(winctl, desktop, launch, tmp_path):
     doc = tmp_path / "gtk4.txt"
     doc.write_text("")
     app = launch(gnome_text_editor_command(doc), title="gtk4.txt")
-    state = wait_for(winctl, ("Button", "Open"), ("Button", "New tab (Ctrl+T)"), ("Button", "Menu"), ("Edit", None),
-                     app=app)
+    state = wait_for(
+        winctl, ("Button", "Open"), ("Button", "New tab (Ctrl+T)"), ("Button", "Menu"), ("Edit", None), app=app
+    )
 
     assert "EditableText" in winctl("input", str(target(state, "Edit")), "hello gtk4").out
     winctl("keys", "ctrl+s")
@@ -89,8 +90,10 @@ def test_a_gtk4_file_dialogs_buttons_are_named_by_their_text(winctl, desktop, la
     doc = folder / "up.txt"
     doc.write_text("")
     # the dialog opens in the app's working folder
-    app = launch(["sh", "-c", f"cd {shlex.quote(str(folder))} && exec {shlex.join(gnome_text_editor_command(doc))}"],
-                 title="up.txt")
+    app = launch(
+        ["sh", "-c", f"cd {shlex.quote(str(folder))} && exec {shlex.join(gnome_text_editor_command(doc))}"],
+        title="up.txt",
+    )
     winctl("input", str(target(wait_for(winctl, ("Edit", None), app=app), "Edit")), "saved one folder up")
     winctl("click", "Menu")
     wait_for(winctl, ("MenuItem", "Save As…"))

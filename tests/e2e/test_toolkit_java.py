@@ -82,8 +82,7 @@ def test_a_java_app_with_a_splash_screen_is_launched_to_its_window(winctl, deskt
     selected the splash, so the very next `state` said "the session's window ... is closed".
     Now `launch` waits past it. The toolbar's icon buttons, unnamed in the tree, are read by
     their tooltips and act: "New" opens a new buffer, as the window title shows."""
-    command = [arg for arg in jedit_command(tmp_path / "jedit-settings", tmp_path / "splash.txt")
-               if arg != "-nosplash"]
+    command = [arg for arg in jedit_command(tmp_path / "jedit-settings", tmp_path / "splash.txt") if arg != "-nosplash"]
     app = launch(command, timeout=90)  # no --title: the fixture's first `state` must find the window
     assert app.window["title"].startswith("jEdit - "), app.window
     new = target(wait_for(winctl, ("Menu", "File"), ("Button", "New (C+n)"), app=app), "Button", "New (C+n)")

@@ -43,11 +43,19 @@ def test_qt5_featherpad(winctl, launch, tmp_path):
     doc.write_text("")
     app = launch(featherpad_command(doc), title="qt5.txt")
     assert process_env(app.pid).get("QT_LINUX_ACCESSIBILITY_ALWAYS_ON") == "1"
-    state = wait_for(winctl, ("MenuItem", "File"), ("MenuItem", "Help"), ("Button", "Save"), ("Button", "Find"),
-                     ("Edit", None), app=app)
+    state = wait_for(
+        winctl,
+        ("MenuItem", "File"),
+        ("MenuItem", "Help"),
+        ("Button", "Save"),
+        ("Button", "Find"),
+        ("Edit", None),
+        app=app,
+    )
     # the search bar's icon buttons have no accessible name: they are read by their tooltips
-    assert {("Button", "Next (F3)"), ("CheckBox", "Match Case (F5)"), ("Edit", "Search...")} <= \
-        {(t["type"], t["name"]) for t in state["targets"]}
+    assert {("Button", "Next (F3)"), ("CheckBox", "Match Case (F5)"), ("Edit", "Search...")} <= {
+        (t["type"], t["name"]) for t in state["targets"]
+    }
     editor = next(int(t["id"]) for t in state["targets"] if t["type"] == "Edit" and "focused" in t["states"])
 
     assert "EditableText" in winctl("input", str(editor), "hello qt5").out
@@ -112,8 +120,19 @@ def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
     launch(linguist_command(ts_file), title="demo.ts")
     winctl("click", str(target(wait_for(winctl, ("MenuItem", "Edit")), "MenuItem", "Edit")))
     # clicked where it shows (Qt's own press would leave the Edit menu open over the dialog)
-    assert "via mouse" in winctl("click", str(target(wait_for(winctl, ("MenuItem", "Translation File Settings...")),
-                                                     "MenuItem", "Translation File Settings..."))).out
+    assert (
+        "via mouse"
+        in winctl(
+            "click",
+            str(
+                target(
+                    wait_for(winctl, ("MenuItem", "Translation File Settings...")),
+                    "MenuItem",
+                    "Translation File Settings...",
+                )
+            ),
+        ).out
+    )
     wait_for_window(desktop, "Settings for")
     winctl("focus", "Settings for")
     language, label = combo_choosing(winctl, "German (Deutsch)")
@@ -121,8 +140,10 @@ def test_a_qt6_combo_box_option_reaches_the_app(winctl, desktop, launch, tmp_pat
 
     wrong = winctl("select", str(language), "Klingon", expect=None)
     assert wrong.code != 0 and 'no option "Klingon"' in wrong.err and '"French (français)"' in wrong.err
-    assert "collapsed" in next(t for t in winctl("--json", "state").json["result"]["targets"]
-                               if int(t["id"]) == language)["states"]
+    assert (
+        "collapsed"
+        in next(t for t in winctl("--json", "state").json["result"]["targets"] if int(t["id"]) == language)["states"]
+    )
     chosen_by_keys(winctl, language, "French (français)")  # far down a list of 328: from the nearer end
     combo_choosing(winctl, "Any Country")  # the app refilled the country box
     semantic_click(winctl, target(winctl.state(), "Button", "OK"))
@@ -163,13 +184,24 @@ def test_a_qt_context_menu_missing_from_the_tree_is_reported_and_read_from_pixel
     seen = winctl("--json", "state", "--vision", "local").json["result"]
     items = {t["name"]: t for t in seen["targets"] if t["type"] == "MenuItem" and t.get("source") == "vision"}
     # each row an item, as wide as the menu, those over the search bar too (taken for its field before)
-    assert set(items) == {"Undo", "Redo", "Cut", "Copy", "Paste", "Delete", "Select All", "Text Tabs to Spaces",
-                          "Check Spelling", "Paste Date and Time"}, sorted(items)
+    assert set(items) == {
+        "Undo",
+        "Redo",
+        "Cut",
+        "Copy",
+        "Paste",
+        "Delete",
+        "Select All",
+        "Text Tabs to Spaces",
+        "Check Spelling",
+        "Paste Date and Time",
+    }, sorted(items)
     select_all = items.get("Select All")
     assert select_all is not None and select_all["source"] == "vision", seen["targets"]
     paste_date = items.get("Paste Date and Time")
-    assert paste_date is not None and "its shortcut Ctrl+Shift+V" in paste_date["derived_from"], \
-        [(t["type"], t["name"], t.get("derived_from")) for t in seen["targets"]]  # the shortcut on its row
+    assert paste_date is not None and "its shortcut Ctrl+Shift+V" in paste_date["derived_from"], [
+        (t["type"], t["name"], t.get("derived_from")) for t in seen["targets"]
+    ]  # the shortcut on its row
     assert "disabled" in items["Undo"].get("states", []), items  # nothing typed yet: Qt greys it out
     assert "disabled" not in select_all.get("states", [])
     assert "via mouse" in winctl("click", str(select_all["id"])).out

@@ -28,7 +28,11 @@ def windows_env(tmp_path: Path) -> dict[str, str]:
     Native layer (Notepad and Calculator running), with its own runtime folder."""
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700, exist_ok=True)
-    return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "WINACTIONS_BACKEND": "windows",
-            "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
-            "WINACTIONS_FAKE_APPS": "notepad,calculator",
-            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    return {
+        **os.environ,
+        "XDG_RUNTIME_DIR": str(runtime),
+        "WINACTIONS_BACKEND": "windows",
+        "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
+        "WINACTIONS_FAKE_APPS": "notepad,calculator",
+        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
+    }

@@ -18,8 +18,7 @@ def test_a_daemon_session_keeps_one_windows_desktop_between_calls(tmp_path):
     env = windows_env(tmp_path)
 
     def winctl(*args: str) -> str:
-        done = subprocess.run([WINCTL, "--session", "win", *args], env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run([WINCTL, "--session", "win", *args], env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return done.stdout
 

@@ -16,8 +16,14 @@ import psutil
 
 from tests.conftest import Winctl
 
-BRIDGE_VARIABLES = ("QT_ACCESSIBILITY", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "GNOME_ACCESSIBILITY",
-                    "JAVA_TOOL_OPTIONS", "NO_AT_BRIDGE", "GTK_A11Y")
+BRIDGE_VARIABLES = (
+    "QT_ACCESSIBILITY",
+    "QT_LINUX_ACCESSIBILITY_ALWAYS_ON",
+    "GNOME_ACCESSIBILITY",
+    "JAVA_TOOL_OPTIONS",
+    "NO_AT_BRIDGE",
+    "GTK_A11Y",
+)
 TREE_TIMEOUT = 30.0  # a JVM or a browser renderer builds its tree a few seconds after its window
 
 
@@ -72,8 +78,9 @@ def process_command_line(pid: int) -> str:
     return " ".join(a.decode(errors="replace") for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"))
 
 
-def wait_for(winctl: Winctl, *wanted: tuple[str, str | None], timeout: float = TREE_TIMEOUT,
-             app: Launched | None = None) -> dict[str, Any]:
+def wait_for(
+    winctl: Winctl, *wanted: tuple[str, str | None], timeout: float = TREE_TIMEOUT, app: Launched | None = None
+) -> dict[str, Any]:
     """A fresh state that lists every (type, name) wanted (name None: any); the tree of a
     just-opened window or menu fills in a little after it appears (`launch` returns once the
     window is on the accessibility bus, not once every control is)."""
@@ -82,8 +89,10 @@ def wait_for(winctl: Winctl, *wanted: tuple[str, str | None], timeout: float = T
         run = winctl("--json", "state", expect=None)
         if run.code != 0:  # the window is up but its app has not joined the bus yet
             if app is not None and not alive_in_group(app.group):
-                raise AssertionError(f"{app.window['process']} (pid {app.pid}) died while winctl read its "
-                                     f"accessibility tree: {run.out}{run.err}")
+                raise AssertionError(
+                    f"{app.window['process']} (pid {app.pid}) died while winctl read its "
+                    f"accessibility tree: {run.out}{run.err}"
+                )
             assert time.monotonic() < deadline, f"state kept failing: {run.out}{run.err}"
             time.sleep(0.5)
             continue
@@ -103,7 +112,7 @@ def target(state: dict[str, Any], type_: str, name: str | None = None, after: st
     targets = state["targets"]
     if after is not None:
         start = next(i for i, t in enumerate(targets) if t["name"] == after)
-        targets = targets[start + 1:]
+        targets = targets[start + 1 :]
     for t in targets:
         if t["type"] == type_ and (name is None or t["name"] == name):
             return int(t["id"])
@@ -194,8 +203,9 @@ def wait_title(desktop, part: str, starred: bool, timeout: float = 10.0) -> str:
 
 def active_title(desktop) -> str:
     """The active window's title, as xdotool reads it."""
-    return subprocess.run(["xdotool", "getactivewindow", "getwindowname"], env=desktop.env,
-                          capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["xdotool", "getactivewindow", "getwindowname"], env=desktop.env, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def document(front) -> int:

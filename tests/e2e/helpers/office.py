@@ -20,12 +20,15 @@ INVOICES_TITLE = "invoices.ods - LibreOffice Calc"  # Calc's window on `invoices
 def start_soffice(desk, tmp_path: Path, *args: str, title: str) -> subprocess.Popen[bytes]:
     """soffice as a user starts it under the virtual desktop: gtk3 plugin, own profile."""
     if shutil.which("soffice") is None:
-        pytest.fail("LibreOffice is not installed: run scripts/setup.sh test "
-                    "(scripts/packages/test-libreoffice.txt)")
+        pytest.fail("LibreOffice is not installed: run scripts/setup.sh test (scripts/packages/test-libreoffice.txt)")
     profile = tmp_path / "lo-profile"
     env = {**desk.env, "SAL_USE_VCLPLUGIN": "gtk3"}
-    proc = subprocess.Popen(["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *args],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_window(desk, title, timeout=60)
     except AssertionError:
@@ -75,17 +78,21 @@ def invoices() -> list[list[str | float]]:
 
 def invoices_csv(path: Path, rows: int = 300) -> Path:
     """A sheet an agent searches: INV-0001 in A2 ... INV-0300 in A301."""
-    path.write_text("invoice,customer,amount,status\n" + "".join(
-        f"INV-{i:04d},Cust {i % 17},{i * 10},Open\n" for i in range(1, rows + 1)))
+    path.write_text(
+        "invoice,customer,amount,status\n"
+        + "".join(f"INV-{i:04d},Cust {i % 17},{i * 10},Open\n" for i in range(1, rows + 1))
+    )
     return path
 
 
 def reports_page(path: Path, rows: int = 3000) -> str:
     """A page with a table of `rows` reports; a click on a row names it in the page's title."""
-    body = "".join(f'<tr><td>report-{i:04d}</td><td>team {i % 9}</td><td>{i * 7}</td></tr>' for i in range(1, rows + 1))
-    path.write_text("<!doctype html><html><head><meta charset='utf-8'><title>Reports</title></head><body>"
-                    "<h1>Reports</h1><table><thead><tr><th>Name</th><th>Team</th><th>Pages</th></tr></thead>"
-                    f"<tbody>{body}</tbody></table><script>document.querySelector('tbody').addEventListener("
-                    "'click', e => { document.title = 'Picked ' + e.target.closest('tr').cells[0].textContent; });"
-                    "</script></body></html>")
+    body = "".join(f"<tr><td>report-{i:04d}</td><td>team {i % 9}</td><td>{i * 7}</td></tr>" for i in range(1, rows + 1))
+    path.write_text(
+        "<!doctype html><html><head><meta charset='utf-8'><title>Reports</title></head><body>"
+        "<h1>Reports</h1><table><thead><tr><th>Name</th><th>Team</th><th>Pages</th></tr></thead>"
+        f"<tbody>{body}</tbody></table><script>document.querySelector('tbody').addEventListener("
+        "'click', e => { document.title = 'Picked ' + e.target.closest('tr').cells[0].textContent; });"
+        "</script></body></html>"
+    )
     return path.as_uri()

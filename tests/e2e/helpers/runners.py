@@ -36,10 +36,12 @@ class NamedSession:
         self.env, self.name = winctl.env, name
 
     def __call__(self, *args: str) -> str:
-        done = subprocess.run([WINCTL, "--session", self.name, *args], env=self.env, capture_output=True, text=True,
-                              timeout=120)
-        assert done.returncode == 0, f"winctl --session {self.name} {' '.join(args)} -> {done.returncode}\n" \
-                                     f"{done.stdout}\n{done.stderr}"
+        done = subprocess.run(
+            [WINCTL, "--session", self.name, *args], env=self.env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, (
+            f"winctl --session {self.name} {' '.join(args)} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
+        )
         return done.stdout
 
     def close(self) -> None:

@@ -50,8 +50,9 @@ def chosen_by_keys(winctl: Winctl, combo: int, option: str) -> None:
     chosen by keys, and the box then reads the option."""
     out = winctl("select", str(combo), option).out
     assert "keyboard to choose" in out, out
-    assert next(t for t in winctl("--json", "state").json["result"]["targets"]
-                if int(t["id"]) == combo)["value"] == option
+    assert (
+        next(t for t in winctl("--json", "state").json["result"]["targets"] if int(t["id"]) == combo)["value"] == option
+    )
 
 
 def combo_choosing(winctl: Winctl, option: str, timeout: float = TREE_TIMEOUT) -> tuple[int, str]:
@@ -59,8 +60,11 @@ def combo_choosing(winctl: Winctl, option: str, timeout: float = TREE_TIMEOUT) -
     by its choice; winctl names it by the label beside it, the choice its value."""
     deadline = time.monotonic() + timeout
     while True:
-        found = [t for t in winctl("--json", "state").json["result"]["targets"]
-                 if t["type"] == "ComboBox" and t.get("value") == option]
+        found = [
+            t
+            for t in winctl("--json", "state").json["result"]["targets"]
+            if t["type"] == "ComboBox" and t.get("value") == option
+        ]
         if found:
             return int(found[0]["id"]), found[0]["name"]
         assert time.monotonic() < deadline, f"no combo box chose {option!r}"
