@@ -1,8 +1,7 @@
 """winctl on GTK 3: mousepad, its menus, context menu and file dialogs.
 
-Each test drives an app nobody here wrote, started with `winctl launch` (which must put the toolkit's
-accessibility switches into it), and reads the outcome from the app's side: the file it saved, its
-window title as wmctrl sees it, or a dialog that appeared.
+Each app is started with `winctl launch` (tests/fixtures/toolkit_apps.py); each outcome is read
+from the app's side: the file it saved, its title as wmctrl sees it, a dialog that appeared.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """winctl on Qt 5 (featherpad) and Qt 6 (Qt Linguist): menus, combo boxes, dialogs, and a
 context menu that only the pixels show.
 
-Each test drives an app nobody here wrote, started with `winctl launch` (which must put the toolkit's
-accessibility switches into it), and reads the outcome from the app's side: the file it saved, its
-window title as wmctrl sees it, or a dialog that appeared.
+Each app is started with `winctl launch` (tests/fixtures/toolkit_apps.py); each outcome is read
+from the app's side: the file it saved, its title as wmctrl sees it, a dialog that appeared.
 """
 
 from __future__ import annotations

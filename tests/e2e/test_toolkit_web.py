@@ -1,9 +1,8 @@
 """winctl on Gecko (firefox-esr) and Blink (chromium, started without its accessibility flag).
 Electron has no app in Debian 12 main: Chromium stands for Blink.
 
-Each test drives an app nobody here wrote, started with `winctl launch` (which must put the toolkit's
-accessibility switches into it), and reads the outcome from the app's side: the file it saved, its
-window title as wmctrl sees it, or a dialog that appeared.
+Each app is started with `winctl launch` (tests/fixtures/toolkit_apps.py); each outcome is read
+from the app's side: the file it saved, its title as wmctrl sees it, a dialog that appeared.
 """
 
 from __future__ import annotations
