@@ -18,6 +18,7 @@ from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl, start_app, stop_app
 from tests.e2e.helpers.apps import BRIDGE_VARIABLES, Launch, Launched, stop_group
+from tests.e2e.helpers.daemon_wire import Shell
 from tests.e2e.helpers.mcp_client import TITLE as MCP_TITLE
 from tests.e2e.helpers.office import INVOICES_TITLE, invoices, start_soffice
 from tests.e2e.helpers.runners import SessionDaemon
@@ -61,6 +62,15 @@ def daemon(winctl):
     d = SessionDaemon(winctl.env)
     yield d
     d("session", "close", "--all", expect=None)
+
+
+@pytest.fixture
+def shell(desktop, tmp_path):
+    """`winctl` as separate processes on tmp_path/runtime (the folder `run_client` uses too);
+    every session's daemon is closed after the test."""
+    sh = Shell(desktop, tmp_path / "runtime")
+    yield sh
+    sh.close_all()
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.helpers.daemon_wire import Shell, message, raw_request
+from tests.e2e.helpers.daemon_wire import message, raw_request
 from tests.e2e.helpers.mcp_client import run_client
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import HOSTILE, gtk_fixture_command, hostile_command
@@ -36,13 +36,6 @@ def app(desktop, tmp_path):
     proc = start_app(desktop, gtk_fixture_command(str(log), rows=20, title=TITLE), TITLE)
     yield AppLog(str(log))
     stop_app(proc)
-
-
-@pytest.fixture
-def shell(desktop, tmp_path):
-    sh = Shell(desktop, tmp_path / "runtime")  # the runtime folder `run_client` uses too
-    yield sh
-    sh.close_all()
 
 
 def ids_by_name(state: dict[str, Any]) -> dict[tuple[str, str], int]:

@@ -13,18 +13,11 @@ import time
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.helpers.daemon_wire import TITLE, Shell, connect, message, raw_request
+from tests.e2e.helpers.daemon_wire import TITLE, connect, message, raw_request
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 
 pytestmark = pytest.mark.desktop
-
-
-@pytest.fixture
-def shell(desktop, tmp_path):
-    sh = Shell(desktop, tmp_path / "runtime")
-    yield sh
-    sh.close_all()
 
 
 @pytest.fixture

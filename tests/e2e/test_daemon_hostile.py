@@ -17,7 +17,6 @@ from tests.e2e.helpers.daemon_wire import (
     FORGED,
     TITLE,
     FakeDaemon,
-    Shell,
     connect,
     daemons_of,
     message,
@@ -39,13 +38,6 @@ def app(desktop, tmp_path):
     proc = start_app(desktop, gtk_fixture_command(str(tmp_path / "events.jsonl"), rows=5, title=TITLE), TITLE)
     yield
     stop_app(proc)
-
-
-@pytest.fixture
-def shell(desktop, tmp_path):
-    sh = Shell(desktop, tmp_path / "runtime")
-    yield sh
-    sh.close_all()
 
 
 # -- 4. a daemon outlives its desktop ----------------------------------------------------------
