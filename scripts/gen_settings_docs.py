@@ -50,10 +50,16 @@ def takes(setting: Setting[object]) -> str:
 
 
 def section(setting: Setting[object]) -> list[str]:
-    lines = [f"### `{setting.name}`", "", setting.help[0].upper() + setting.help[1:] + ".", "",
-             f"- takes: {takes(setting)}", f"- default: {setting.default_text() or 'none'}",
-             f"- read by: {setting.reader}",
-             f"- honoured on: {setting.where}"]
+    lines = [
+        f"### `{setting.name}`",
+        "",
+        setting.help[0].upper() + setting.help[1:] + ".",
+        "",
+        f"- takes: {takes(setting)}",
+        f"- default: {setting.default_text() or 'none'}",
+        f"- read by: {setting.reader}",
+        f"- honoured on: {setting.where}",
+    ]
     if setting.falls_back:
         lines.append("- a bad value is ignored: the default applies (`winctl doctor` says so)")
     return [*lines, ""]
@@ -62,8 +68,9 @@ def section(setting: Setting[object]) -> list[str]:
 def render() -> str:
     """The whole page, as it belongs in docs/settings.md."""
     lines = [HEADER, "## All settings", "", "| variable | takes | default |", "|---|---|---|"]
-    lines += [f"| [`{s.name}`](#{s.name.lower()}) | {cell(takes(s))} | {cell(s.default_text() or 'none')} |"
-              for s in SETTINGS]
+    lines += [
+        f"| [`{s.name}`](#{s.name.lower()}) | {cell(takes(s))} | {cell(s.default_text() or 'none')} |" for s in SETTINGS
+    ]
     lines += ["", "## Each setting", ""]
     for setting in SETTINGS:
         lines += section(setting)

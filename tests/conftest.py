@@ -33,8 +33,9 @@ def pytest_collection_modifyitems(config, items):
     deselected in the summary, never silently passed."""
     keep, dropped = [], []
     for item in items:
-        wrong = (item.get_closest_marker("windows") is not None and sys.platform != "win32") or \
-            (item.get_closest_marker("desktop") is not None and not sys.platform.startswith("linux"))
+        wrong = (item.get_closest_marker("windows") is not None and sys.platform != "win32") or (
+            item.get_closest_marker("desktop") is not None and not sys.platform.startswith("linux")
+        )
         (dropped if wrong else keep).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)

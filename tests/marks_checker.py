@@ -16,8 +16,12 @@ Box = tuple[int, int, int, int]
 
 
 def _inside(outer: Box, inner: Box, slack: int = 0) -> bool:
-    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
-            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )
 
 
 def _meet(a: Box, b: Box, gap: int = 0) -> bool:
@@ -41,7 +45,7 @@ def problems(labels: dict[str, Box], boxes: dict[str, Box], image: tuple[int, in
     for i, (name, label) in enumerate(items):
         if not _inside((0, 0, *image), label):
             found.append(f"label {name} {label} leaves the image")
-        for other_name, other in items[i + 1:]:
+        for other_name, other in items[i + 1 :]:
             if _meet(label, other, gap=1):
                 found.append(f"labels {name} {label} and {other_name} {other} touch or overlap")
         own = boxes[name]

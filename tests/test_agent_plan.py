@@ -10,10 +10,16 @@ from winactions.errors import InvalidInput
 
 
 def test_a_plan_round_trips_as_json_and_levels_follow_the_seed():
-    plan = parse_plan({"steps": [{"action": "press_key", "params": {"keys": "ctrl+s"}},
-                                 {"action": "scroll", "params": {"direction": "down"}},
-                                 {"action": "click", "target_ref": "7"},
-                                 {"action": "tap", "target_ref": "dynamic:the blue send arrow"}]})
+    plan = parse_plan(
+        {
+            "steps": [
+                {"action": "press_key", "params": {"keys": "ctrl+s"}},
+                {"action": "scroll", "params": {"direction": "down"}},
+                {"action": "click", "target_ref": "7"},
+                {"action": "tap", "target_ref": "dynamic:the blue send arrow"},
+            ]
+        }
+    )
     assert [s.level for s in plan.steps] == [0, 1, 2, 3]
     assert [s.step for s in plan.steps] == [1, 2, 3, 4]
     assert plan.steps[2].target_ref == "7"  # a bare string stays a name, never id 7
@@ -21,20 +27,23 @@ def test_a_plan_round_trips_as_json_and_levels_follow_the_seed():
     assert again == plan and again.steps[3].action is Action.TAP
 
 
-@pytest.mark.parametrize(("raw", "says"), [
-    ("not json at all", "not JSON"),
-    ({"steps": [{"action": "teleport"}]}, "step 1.action"),
-    ({"steps": [{"action": "click"}]}, "click needs a target_ref"),
-    ({"steps": [{"action": "input_text", "params": {}}]}, "params.text"),
-    ({"steps": [{"action": "click", "target_ref": "id:seven"}]}, "id: takes a number"),
-    ({"steps": [{"action": "scroll", "params": {"direction": "sideways"}}]}, "direction"),
-    ({"steps": [{"action": "click", "target_ref": "OK", "colour": "red"}]}, "colour"),
-    (42, "JSON object"),
-    ({"steps": [{"action": "scroll", "params": {"amount": "lots"}}]}, "wheel notches"),
-    ({"steps": [{"action": "wait", "params": {"duration": "long"}}]}, "params.duration"),
-    ({"steps": [{"action": "launch_app", "params": {"command": [1, 2]}}]}, "list of strings"),
-    ({"steps": "click OK"}, "steps"),
-])
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        ("not json at all", "not JSON"),
+        ({"steps": [{"action": "teleport"}]}, "step 1.action"),
+        ({"steps": [{"action": "click"}]}, "click needs a target_ref"),
+        ({"steps": [{"action": "input_text", "params": {}}]}, "params.text"),
+        ({"steps": [{"action": "click", "target_ref": "id:seven"}]}, "id: takes a number"),
+        ({"steps": [{"action": "scroll", "params": {"direction": "sideways"}}]}, "direction"),
+        ({"steps": [{"action": "click", "target_ref": "OK", "colour": "red"}]}, "colour"),
+        (42, "JSON object"),
+        ({"steps": [{"action": "scroll", "params": {"amount": "lots"}}]}, "wheel notches"),
+        ({"steps": [{"action": "wait", "params": {"duration": "long"}}]}, "params.duration"),
+        ({"steps": [{"action": "launch_app", "params": {"command": [1, 2]}}]}, "list of strings"),
+        ({"steps": "click OK"}, "steps"),
+    ],
+)
 def test_malformed_plans_are_one_clear_error(raw, says):
     with pytest.raises(InvalidInput) as caught:
         parse_plan(raw)

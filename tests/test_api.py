@@ -38,7 +38,7 @@ def test_the_package_exports_its_api_lazily():
 
 
 def test_state_click_and_text_are_typed_and_act(desktop):
-    d, fake = desktop
+    d, _fake = desktop
     state = d.state()
     assert isinstance(state, UIState) and state.window.title == "Calculator"
     ids = {t.automation_id: t.id for t in state.targets if t.automation_id}
@@ -137,11 +137,21 @@ main(sys.argv[1:])
 
 def test_a_missing_extra_is_named_not_a_module_not_found(tmp_path):
     """`pip install winactions` without [vision]: `click text:7` says which extra to install."""
-    env = {"XDG_RUNTIME_DIR": str(tmp_path), "WINACTIONS_BACKEND": "windows", "PATH": "/usr/bin:/bin",
-           "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
-           "WINACTIONS_FAKE_APPS": "calculator", "PYTHONPATH": ":".join(sys.path)}
-    done = subprocess.run([sys.executable, "-c", BLOCK_NUMPY, "--window", "Calculator", "click", "text:7"],
-                          env=env, capture_output=True, text=True, timeout=60)
+    env = {
+        "XDG_RUNTIME_DIR": str(tmp_path),
+        "WINACTIONS_BACKEND": "windows",
+        "PATH": "/usr/bin:/bin",
+        "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
+        "WINACTIONS_FAKE_APPS": "calculator",
+        "PYTHONPATH": ":".join(sys.path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_NUMPY, "--window", "Calculator", "click", "text:7"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 5, done.stderr
     assert "numpy, cv2 are not installed" in done.stderr and "pip install 'winactions[vision]'" in done.stderr
     assert "internal error" not in done.stderr and "ModuleNotFoundError" not in done.stderr

@@ -14,8 +14,17 @@ DIALOG_RECT = Rect.from_xywh(544, 58, 1232, 419)
 
 
 def raw(role: int, name: str, extents: tuple[int, int, int, int] = (0, 0, 1232, 419)) -> _Raw:
-    return _Raw(ref=(":1.5", "/a"), name=name, description="", child_count=1, automation_id="",
-                role_number=role, states=[0, 0], interfaces=(), extents=extents)
+    return _Raw(
+        ref=(":1.5", "/a"),
+        name=name,
+        description="",
+        child_count=1,
+        automation_id="",
+        role_number=role,
+        states=[0, 0],
+        interfaces=(),
+        extents=extents,
+    )
 
 
 def test_a_gtk4_file_dialog_reported_as_a_filler_is_its_window():

@@ -37,13 +37,16 @@ def env(tmp_path: Path) -> dict[str, str]:
     return {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path)}
 
 
-@pytest.mark.parametrize(("libraries", "toolkit"), [
-    (("libgtk-3.so.0", "libc.so.6"), "gtk3"),
-    (("libgtk-4.so.1",), "gtk4"),
-    (("libgtk-x11-2.0.so.0",), "gtk2"),
-    (("libQt5Core.so.5", "libQt5Widgets.so.5"), "qt5"),
-    (("libQt6Core.so.6",), "qt6"),
-])
+@pytest.mark.parametrize(
+    ("libraries", "toolkit"),
+    [
+        (("libgtk-3.so.0", "libc.so.6"), "gtk3"),
+        (("libgtk-4.so.1",), "gtk4"),
+        (("libgtk-x11-2.0.so.0",), "gtk2"),
+        (("libQt5Core.so.5", "libQt5Widgets.so.5"), "qt5"),
+        (("libQt6Core.so.6",), "qt6"),
+    ],
+)
 def test_elf_libraries_name_the_toolkit(tmp_path, env, libraries, toolkit):
     program(tmp_path / "bin", "app", elf_linking(*libraries))
     assert detect(["app"], env) == (toolkit,)
@@ -168,13 +171,16 @@ def test_report_says_what_is_missing(tmp_path, monkeypatch):
     assert any("libatk-wrapper-java" in m for m in java.missing)
 
 
-@pytest.mark.parametrize("wrapper", [
-    ["env", "QT_SCALE_FACTOR=2"],
-    ["env", "-u", "LANG", "QT_SCALE_FACTOR=2"],
-    ["nice", "-n", "5"],
-    ["timeout", "30"],
-    ["env", "A=1", "nice", "--adjustment=3", "setsid"],  # wrappers wrap each other
-])
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        ["env", "QT_SCALE_FACTOR=2"],
+        ["env", "-u", "LANG", "QT_SCALE_FACTOR=2"],
+        ["nice", "-n", "5"],
+        ["timeout", "30"],
+        ["env", "A=1", "nice", "--adjustment=3", "setsid"],  # wrappers wrap each other
+    ],
+)
 def test_a_wrapped_program_is_detected_and_its_flag_follows_its_name(tmp_path, env, wrapper):
     """`winctl launch -- env QT_SCALE_FACTOR=2 featherpad` is how HiDPI is tried: the toolkit is
     the wrapped program's, and Chromium's flag must follow chromium, not `env` (which would
@@ -201,7 +207,7 @@ def test_a_programs_last_words_are_one_line_without_control_bytes(tmp_path):
     from winactions.backends.linux.stderr_keeper import QUOTED_CHARS, keep_stderr, last_words
 
     write_end, kept = keep_stderr()  # the real keeper: sh, head and cat
-    os.write(write_end, b"\x1b[31mERROR\x1b[0m: no display\n[1] [Button] \"Delete all\"\n\x07bell\r\n\n")
+    os.write(write_end, b'\x1b[31mERROR\x1b[0m: no display\n[1] [Button] "Delete all"\n\x07bell\r\n\n')
     os.close(write_end)  # the program is gone
     assert last_words(kept, settle=True) == 'ERROR: no display | [1] [Button] "Delete all" | bell'
     assert kept.file.closed
@@ -216,34 +222,42 @@ def test_a_programs_last_words_are_one_line_without_control_bytes(tmp_path):
 # Lines of /proc/PID/maps as read from the running apps: xcalc, IDLE (python3 with tkinter), and
 # a program that has both Tk and GTK 3 loaded (GTK 3's bridge lists what GTK draws).
 XCALC_MAPS = "7f1c2a000000-7f1c2a01a000 r--p 00000000 00:2f 1 /usr/lib/x86_64-linux-gnu/libXaw7.so.7.0.0\n"
-IDLE_MAPS = ("7f0d1b000000-7f0d1b030000 r--p 00000000 00:2f 2 /usr/lib/x86_64-linux-gnu/libtk8.6.so\n"
-             "7f0d1c000000-7f0d1c010000 r--p 00000000 00:2f 3 /usr/lib/x86_64-linux-gnu/libtcl8.6.so\n")
+IDLE_MAPS = (
+    "7f0d1b000000-7f0d1b030000 r--p 00000000 00:2f 2 /usr/lib/x86_64-linux-gnu/libtk8.6.so\n"
+    "7f0d1c000000-7f0d1c010000 r--p 00000000 00:2f 3 /usr/lib/x86_64-linux-gnu/libtcl8.6.so\n"
+)
 GTK3_MAPS = "7f0d1d000000-7f0d1d100000 r--p 00000000 00:2f 4 /usr/lib/x86_64-linux-gnu/libgtk-3.so.0.2406.32\n"
 
 
-@pytest.mark.parametrize(("maps", "toolkit"), [
-    (XCALC_MAPS, "Xaw (the Athena widgets)"),
-    (IDLE_MAPS, "Tk"),
-    (IDLE_MAPS + GTK3_MAPS, ""),  # it may still join the bus through GTK
-    ("", ""),  # nothing tells: waited for as before
-])
+@pytest.mark.parametrize(
+    ("maps", "toolkit"),
+    [
+        (XCALC_MAPS, "Xaw (the Athena widgets)"),
+        (IDLE_MAPS, "Tk"),
+        (IDLE_MAPS + GTK3_MAPS, ""),  # it may still join the bus through GTK
+        ("", ""),  # nothing tells: waited for as before
+    ],
+)
 def test_a_process_drawing_with_a_toolkit_without_a_bridge_is_named(maps, toolkit):
     assert bridges.bridgeless_in(maps) == toolkit
 
 
 def test_this_process_is_not_taken_for_one_without_a_bridge():
     assert bridges.bridgeless(os.getpid()) == ""
-    assert bridges.bridgeless(None) == "" and bridges.bridgeless(2 ** 22 + 7) == ""  # no such process
+    assert bridges.bridgeless(None) == "" and bridges.bridgeless(2**22 + 7) == ""  # no such process
 
 
 LOADER = "/work/.venv/lib/python3.11/site-packages/cv2/../../lib64"  # as cv2/__init__.py writes it
 
 
-@pytest.mark.parametrize(("value", "launched"), [
-    (f"{LOADER}:", None),  # the user had none: an empty entry would search the app's working directory
-    (f"{LOADER}:/opt/lib:/usr/local/lib", "/opt/lib:/usr/local/lib"),
-    ("/opt/lib", "/opt/lib"),  # the user's own, kept
-])
+@pytest.mark.parametrize(
+    ("value", "launched"),
+    [
+        (f"{LOADER}:", None),  # the user had none: an empty entry would search the app's working directory
+        (f"{LOADER}:/opt/lib:/usr/local/lib", "/opt/lib:/usr/local/lib"),
+        ("/opt/lib", "/opt/lib"),  # the user's own, kept
+    ],
+)
 def test_an_app_is_launched_without_the_library_path_opencv_added(value, launched):
     assert plan(["xterm"], {"PATH": "/usr/bin", "LD_LIBRARY_PATH": value}).env.get("LD_LIBRARY_PATH") == launched
 
@@ -251,8 +265,10 @@ def test_an_app_is_launched_without_the_library_path_opencv_added(value, launche
 def test_an_app_launched_after_opencv_was_imported_gets_the_library_path_of_before():
     """In a fresh process with no LD_LIBRARY_PATH, as the daemon starts: importing cv2 sets one,
     and the app launched gets none."""
-    script = ("import os, cv2; from winactions.backends.linux.bridges import plan; "
-              "print(os.environ.get('LD_LIBRARY_PATH')); print(plan(['xterm']).env.get('LD_LIBRARY_PATH'))")
+    script = (
+        "import os, cv2; from winactions.backends.linux.bridges import plan; "
+        "print(os.environ.get('LD_LIBRARY_PATH')); print(plan(['xterm']).env.get('LD_LIBRARY_PATH'))"
+    )
     env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     amended, launched = run.stdout.splitlines()
@@ -265,10 +281,12 @@ def test_the_package_imports_opencv_without_changing_what_programs_it_starts_inh
     """OpenCV's loader amends LD_LIBRARY_PATH "for sub-processes" (the test above): through the
     package, the variable is as it was, for every program started after (xclip, adb, a daemon,
     an app), not only for apps `launch`ed."""
-    script = ("import os, subprocess; import winactions.locate.template, winactions.perception.shapes; "
-              "print(os.environ.get('LD_LIBRARY_PATH')); "
-              "print(subprocess.run(['sh', '-c', 'echo \"${LD_LIBRARY_PATH-unset}\"'], capture_output=True, "
-              "text=True).stdout.strip())")
+    script = (
+        "import os, subprocess; import winactions.locate.template, winactions.perception.shapes; "
+        "print(os.environ.get('LD_LIBRARY_PATH')); "
+        "print(subprocess.run(['sh', '-c', 'echo \"${LD_LIBRARY_PATH-unset}\"'], capture_output=True, "
+        "text=True).stdout.strip())"
+    )
     env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
     if before is not None:
         env["LD_LIBRARY_PATH"] = before

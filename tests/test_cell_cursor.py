@@ -27,15 +27,20 @@ class Sheet:
 
 
 def d10() -> tuple[Target, Node]:
-    return (Target(id=156, type="DataItem", name="D10", rect=CELL),
-            Node(handle="cell", parent=None, role="DataItem", native_role="table cell", name="D10", rect=CELL))
+    return (
+        Target(id=156, type="DataItem", name="D10", rect=CELL),
+        Node(handle="cell", parent=None, role="DataItem", native_role="table cell", name="D10", rect=CELL),
+    )
 
 
 def test_a_cursor_elsewhere_fails_the_click_saying_what_the_sheet_shows():
     target, node = d10()
     sheet = Sheet("D10 has the cursor, but 2 cells are selected (D9, D10)")
-    with pytest.raises(ActionFailed, match=r"clicked with the mouse at \(328, 348\), but the sheet's cell cursor "
-                                           r"is not on it alone: D10 has the cursor, but 2 cells are selected"):
+    with pytest.raises(
+        ActionFailed,
+        match=r"clicked with the mouse at \(328, 348\), but the sheet's cell cursor "
+        r"is not on it alone: D10 has the cursor, but 2 cells are selected",
+    ):
         cursor_landed(sheet, target, node, 328, 348)  # type: ignore[arg-type]
     assert sheet.asked == ["cell"]
 

@@ -14,19 +14,25 @@ from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUES, VALUE_OPTIONS
 ALL_FLAGS = [o.flag for o in (*FLAG_OPTIONS, *VALUE_OPTIONS)] + list(OPTIONAL_VALUES)
 
 
-@pytest.mark.parametrize(("argv", "expected"), [
-    (["state", "--json"], ["--json", "state"]),
-    (["state", "--verbose", "--json", "--window", "Fixture"], ["--json", "--window", "Fixture", "state", "--verbose"]),
-    (["click", "3", "--return-state"], ["--return-state", "click", "3"]),
-    (["state", "--infer"], ["--infer=rules", "state"]),
-    (["state", "--infer", "llm", "--tree"], ["--infer=llm", "state", "--tree"]),
-    (["state", "--vision=local"], ["--vision=local", "state"]),
-    (["state", "--session=w1"], ["--session=w1", "state"]),
-    (["state", "--vision-iou", "0.3"], ["--vision-iou", "0.3", "state"]),
-    (["type", "--", "--json"], ["type", "--", "--json"]),  # after `--` a word is text
-    (["drag-at", "--", "-1900", "300", "-1700", "300"], ["drag-at", "--", "-1900", "300", "-1700", "300"]),
-    (["--window", "--json", "state"], ["--window", "--json", "state"]),  # an option's value stays its value
-])
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["state", "--json"], ["--json", "state"]),
+        (
+            ["state", "--verbose", "--json", "--window", "Fixture"],
+            ["--json", "--window", "Fixture", "state", "--verbose"],
+        ),
+        (["click", "3", "--return-state"], ["--return-state", "click", "3"]),
+        (["state", "--infer"], ["--infer=rules", "state"]),
+        (["state", "--infer", "llm", "--tree"], ["--infer=llm", "state", "--tree"]),
+        (["state", "--vision=local"], ["--vision=local", "state"]),
+        (["state", "--session=w1"], ["--session=w1", "state"]),
+        (["state", "--vision-iou", "0.3"], ["--vision-iou", "0.3", "state"]),
+        (["type", "--", "--json"], ["type", "--", "--json"]),  # after `--` a word is text
+        (["drag-at", "--", "-1900", "300", "-1700", "300"], ["drag-at", "--", "-1900", "300", "-1700", "300"]),
+        (["--window", "--json", "state"], ["--window", "--json", "state"]),  # an option's value stays its value
+    ],
+)
 def test_global_options_move_in_front_of_the_command(argv, expected):
     assert normalize_global_options(argv) == expected
 

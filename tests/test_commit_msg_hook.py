@@ -16,8 +16,9 @@ def run_hook(tmp_path: Path, message: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_short_subject_with_its_why_in_the_body_is_taken(tmp_path):
-    done = run_hook(tmp_path, "Return from keys once the focus stops moving\n\nCalc refocused its field.\n"
-                              "# a comment git strips\n")
+    done = run_hook(
+        tmp_path, "Return from keys once the focus stops moving\n\nCalc refocused its field.\n# a comment git strips\n"
+    )
     assert done.returncode == 0, done.stderr
 
 

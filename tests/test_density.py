@@ -31,18 +31,29 @@ def keypad(name: str) -> tuple[np.ndarray, list[dict]]:
 
 
 def drawn(image: np.ndarray, scale: float) -> np.ndarray:
-    return np.ascontiguousarray(cv2.resize(image, None, fx=scale, fy=scale,
-                                           interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR))
+    return np.ascontiguousarray(
+        cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    )
 
 
 def scaled(r: list[int], scale: float) -> Rect:
-    return Rect(left=round(r[0] * scale), top=round(r[1] * scale), right=round(r[2] * scale),
-                bottom=round(r[3] * scale))
+    return Rect(
+        left=round(r[0] * scale), top=round(r[1] * scale), right=round(r[2] * scale), bottom=round(r[3] * scale)
+    )
 
 
 # -- what a file says ---------------------------------------------------------------------------
-@pytest.mark.parametrize(("name", "expected"), [("save@2x.png", 2.0), ("save@1.5x.png", 1.5), ("save.png", None),
-                                                ("save@100x.png", None), ("save@x.png", None), ("me@2x-ish.png", None)])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("save@2x.png", 2.0),
+        ("save@1.5x.png", 1.5),
+        ("save.png", None),
+        ("save@100x.png", None),
+        ("save@x.png", None),
+        ("me@2x-ish.png", None),
+    ],
+)
 def test_a_name_says_its_density_in_the_convention_of_apple_and_the_web(tmp_path, name, expected):
     path = tmp_path / name
     Image.new("RGB", (8, 8)).save(path)
@@ -130,7 +141,7 @@ def test_a_1x_key_is_found_on_a_2x_display_when_the_densities_say_so():
     found = []
     for label in ("7", "+", "=", "Undo", "Clear", "%"):
         r = next(k["rect"] for k in keys if k["label"] == label)
-        reference = image[r[1]:r[3], r[0]:r[2]]
+        reference = image[r[1] : r[3], r[0] : r[2]]
         plain = find_template(big, reference)
         assert not plain or plain[0].confidence < 0.8 or scaled(r, 2.0).contains(*plain[0].rect.center)
         at = find_template(big, reference, scales=where.scales, scale_hint=where.first)
@@ -148,7 +159,7 @@ def test_match_reads_both_files_densities(tmp_path):
     image, keys = keypad("galculator-basic")
     r = next(k["rect"] for k in keys if k["label"] == "8")
     big = drawn(image, 2.0)
-    cut = big[2 * r[1]:2 * r[3], 2 * r[0]:2 * r[2]]
+    cut = big[2 * r[1] : 2 * r[3], 2 * r[0] : 2 * r[2]]
     cv2.imwrite(str(tmp_path / "eight@2x.png"), cut)
     cv2.imwrite(str(tmp_path / "eight.png"), cut)
     cv2.imwrite(str(tmp_path / "shot.png"), image)
@@ -160,7 +171,7 @@ def test_match_reads_both_files_densities(tmp_path):
     assert plain[0].detail.get("stage") != "known scale"
 
     screenshots.save_png(Image.fromarray(big[:, :, ::-1]), tmp_path / "big.png", density.pnginfo(2.0))
-    cv2.imwrite(str(tmp_path / "one.png"), image[r[1]:r[3], r[0]:r[2]])
+    cv2.imwrite(str(tmp_path / "one.png"), image[r[1] : r[3], r[0] : r[2]])
     found = match_files(tmp_path / "one.png", tmp_path / "big.png", 0.75)
     assert scaled(r, 2.0).contains(*found[0].rect.center) and abs(float(found[0].detail["scale"]) - 2) < 0.05
 
@@ -176,7 +187,7 @@ def test_the_locator_searches_an_image_at_its_density_and_remembers_what_the_app
     image, keys = keypad("mate-calc-basic")
     r = next(k["rect"] for k in keys if k["label"] == "9")
     big = drawn(image, 2.0)
-    cv2.imwrite(str(tmp_path / "nine@2x.png"), big[2 * r[1]:2 * r[3], 2 * r[0]:2 * r[2]])
+    cv2.imwrite(str(tmp_path / "nine@2x.png"), big[2 * r[1] : 2 * r[3], 2 * r[0] : 2 * r[2]])
     cv2.imwrite(str(tmp_path / "shot.png"), image)
     cache = LocateCache()
     locator = Locator(ScreenFile.open(tmp_path / "shot.png"), cache=cache)
@@ -221,7 +232,7 @@ def test_an_app_modules_image_is_matched_at_the_density_it_and_the_screenshot_sa
     big = drawn(image, 2.0)
     folder = tmp_path / "images"
     folder.mkdir()
-    cv2.imwrite(str(folder / "memory_recall@2x.png"), big[2 * r[1]:2 * r[3], 2 * r[0]:2 * r[2]])
+    cv2.imwrite(str(folder / "memory_recall@2x.png"), big[2 * r[1] : 2 * r[3], 2 * r[0] : 2 * r[2]])
     shot = screenshots.save_png(Image.fromarray(image[:, :, ::-1]), tmp_path / "shot.png", density.pnginfo(1.0))
     assert images_for(folder, "memory_recall") == [folder / "memory_recall@2x.png"]  # @2x is no part of its name
     found = match_image(images_for(folder, "memory_recall"), shot, (100, 50))
@@ -249,7 +260,7 @@ def test_a_file_that_says_its_density_wrongly_is_still_found_at_its_own_size(tmp
 
     image, keys = keypad("mate-calc-basic")
     r = next(k["rect"] for k in keys if k["label"] == "7")
-    cv2.imwrite(str(tmp_path / "seven@2x.png"), image[r[1]:r[3], r[0]:r[2]])
+    cv2.imwrite(str(tmp_path / "seven@2x.png"), image[r[1] : r[3], r[0] : r[2]])
     shot = screenshots.save_png(Image.fromarray(image[:, :, ::-1]), tmp_path / "shot.png", density.pnginfo(1.0))
     found = match_files(tmp_path / "seven@2x.png", shot, 0.75)
     assert found[0].confidence >= 0.99 and found[0].detail["scale"] == 1.0
@@ -257,7 +268,7 @@ def test_a_file_that_says_its_density_wrongly_is_still_found_at_its_own_size(tmp
     elsewhere = np.full((60, 90, 3), 200, np.uint8)
     cv2.circle(elsewhere, (45, 30), 20, (0, 0, 0), 3)
     cv2.imwrite(str(tmp_path / "ring@2x.png"), elsewhere)
-    with pytest.raises(NotFound, match="scales 0.35-0.7, then 0.5-1.5"):
+    with pytest.raises(NotFound, match=r"scales 0.35-0.7, then 0.5-1.5"):
         match_files(tmp_path / "ring@2x.png", shot, 0.75)
 
 
@@ -271,11 +282,12 @@ def test_a_file_that_says_its_density_wrongly_teaches_the_session_nothing_from_i
 
     image, keys = keypad("mate-calc-basic")
     r = next(k["rect"] for k in keys if k["label"] == "7")
-    cv2.imwrite(str(tmp_path / "seven@2x.png"), image[r[1]:r[3], r[0]:r[2]])
+    cv2.imwrite(str(tmp_path / "seven@2x.png"), image[r[1] : r[3], r[0] : r[2]])
     screenshots.save_png(Image.fromarray(image[:, :, ::-1]), tmp_path / "shot.png", density.pnginfo(1.0))
     cache = LocateCache()
     result = Locator(ScreenFile.open(tmp_path / "shot.png"), cache=cache).locate(
-        f"image:{tmp_path / 'seven@2x.png'}", use_cache=False)
+        f"image:{tmp_path / 'seven@2x.png'}", use_cache=False
+    )
     assert result.success and result.element is not None, result.error
     assert Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]).contains(*result.element.center)
     assert cache.known_scale("") in (None, pytest.approx(1.0, abs=0.06))

@@ -113,6 +113,8 @@ def test_relative_links_in_the_readme_and_docs_resolve():
 def test_the_link_check_sees_a_broken_link(tmp_path):
     page = tmp_path / "page.md"
     (tmp_path / "there.md").write_text("# A heading\n", encoding="utf-8")
-    page.write_text("[ok](there.md#a-heading) [gone](nowhere.md) [bad](there.md#nope) `[code](x.md)`\n"
-                    "[web](https://example.org)\n", encoding="utf-8")
+    page.write_text(
+        "[ok](there.md#a-heading) [gone](nowhere.md) [bad](there.md#nope) `[code](x.md)`\n[web](https://example.org)\n",
+        encoding="utf-8",
+    )
     assert broken_links(page) == ["nowhere.md (no such file)", "there.md#nope (no heading #nope)"]

@@ -63,8 +63,14 @@ def test_an_unknown_run_changes_nothing():
 
 
 def test_derived_elements_are_keyed_by_run_too():
-    line = Target(id=0, type="Splitter", name="", source=Source.INFERRED,
-                  rect=Rect(left=10, top=10, right=12, bottom=200), derived_from="[#3]")
+    line = Target(
+        id=0,
+        type="Splitter",
+        name="",
+        source=Source.INFERRED,
+        rect=Rect(left=10, top=10, right=12, bottom=200),
+        derived_from="[#3]",
+    )
     registry = IdRegistry()
     (a,) = registry.assign([line], run=OLD)
     (b,) = registry.assign([line], run=NEW)

@@ -14,8 +14,7 @@ def shown(name: str, role: str = "Spinner") -> Node:
 
 
 def test_a_field_named_by_its_label_is_itself_while_its_own_name_stays():
-    width = Target(id=7, type="Spinner", name="Start with this size:",
-                   derived_from=named_by_label("Window Settings"))
+    width = Target(id=7, type="Spinner", name="Start with this size:", derived_from=named_by_label("Window Settings"))
     _check_identity(width, shown("Window Settings"))
     with pytest.raises(StaleElement, match='is now "Height"'):
         _check_identity(width, shown("Height"))
@@ -52,7 +51,13 @@ def test_a_password_fields_text_is_not_read_to_see_whether_it_names_it():
             raise AssertionError("a password's text was read")
 
     session = SimpleNamespace(backend=NoReading())
-    secret = Node(handle="h", parent=None, role="Edit", native_role="password text", name="",
-                  states=frozenset({"protected", "editable"}))
+    secret = Node(
+        handle="h",
+        parent=None,
+        role="Edit",
+        native_role="password text",
+        name="",
+        states=frozenset({"protected", "editable"}),
+    )
     target = Target(id=4, type="Edit", name="", handle="h", states=["protected"])
     assert DesktopSession.text_naming(session, target, secret) is None  # type: ignore[arg-type]

@@ -28,8 +28,7 @@ def server():
 
 def client_for(server: LLMServer, provider: str, **overrides) -> LLMClient:
     url = server.anthropic_url if provider == "anthropic" else server.openai_url
-    config = LLMConfig(provider=provider, model="test-model", api_key=API_KEY, base_url=url, timeout=5,
-                       max_retries=1)
+    config = LLMConfig(provider=provider, model="test-model", api_key=API_KEY, base_url=url, timeout=5, max_retries=1)
     return LLMClient(config.model_copy(update=overrides))
 
 
@@ -68,7 +67,7 @@ def test_a_text_only_prompt_is_plain_text(server, provider):
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_garbage_reply_is_a_clear_error(server, provider):
     server.reply("I am sorry, I cannot see any buttons in this picture.")
-    with pytest.raises(LLMFailed, match="without usable JSON.*cannot see"):
+    with pytest.raises(LLMFailed, match=r"without usable JSON.*cannot see"):
         client_for(server, provider).complete_json("find", want=list)
 
 
@@ -98,7 +97,7 @@ def test_persistent_rate_limit_fails_after_the_retry(server, provider):
 def test_a_slow_server_times_out(server, provider):
     server.reply("late", delay=2.0)
     server.reply("late", delay=2.0)
-    with pytest.raises(LLMFailed, match="did not answer within 0.5s"):
+    with pytest.raises(LLMFailed, match=r"did not answer within 0.5s"):
         client_for(server, provider, timeout=0.5, max_retries=0).complete("hi")
 
 
@@ -107,8 +106,9 @@ def test_an_unreachable_server_is_named(provider):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again when the block ends: nothing listens there
-    config = LLMConfig(provider=provider, model="m", api_key="k", base_url=f"http://127.0.0.1:{port}/v1",
-                       timeout=2, max_retries=0)
+    config = LLMConfig(
+        provider=provider, model="m", api_key="k", base_url=f"http://127.0.0.1:{port}/v1", timeout=2, max_retries=0
+    )
     with pytest.raises(LLMFailed, match=f"cannot reach http://127.0.0.1:{port}"):
         LLMClient(config).complete("hi")
 
@@ -120,8 +120,11 @@ def test_missing_api_key_says_how_to_give_one():
 
 
 def test_config_from_environment_and_flags():
-    env = {"WINCTL_VISION_BASE_URL": "https://open.bigmodel.cn/api/paas/v4", "WINCTL_VISION_API_KEY": "k1",
-           "WINCTL_VISION_MODEL": "glm-4v-flash"}
+    env = {
+        "WINCTL_VISION_BASE_URL": "https://open.bigmodel.cn/api/paas/v4",
+        "WINCTL_VISION_API_KEY": "k1",
+        "WINCTL_VISION_MODEL": "glm-4v-flash",
+    }
     config = LLMConfig.resolve(env=env)
     assert (config.provider, config.model, config.api_key) == ("openai", "glm-4v-flash", "k1")
     assert LLMConfig.resolve(env={"ANTHROPIC_API_KEY": "sk-ant-x"}).provider == "anthropic"
@@ -132,13 +135,16 @@ def test_config_from_environment_and_flags():
         LLMConfig.resolve(provider="gemini", api_key="k", env={})
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ('[{"a": 1}]', [{"a": 1}]),
-    ('```json\n{"a": [1, 2]}\n```', {"a": [1, 2]}),
-    ('Sure! [{"name": "x]y", "box": [1, 2, 3, 4]}] I hope this helps [0]', [{"name": "x]y", "box": [1, 2, 3, 4]}]),
-    ('prefix {"ok": true} suffix', {"ok": True}),
-    ('broken [1, 2 then [3, 4]', [3, 4]),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('[{"a": 1}]', [{"a": 1}]),
+        ('```json\n{"a": [1, 2]}\n```', {"a": [1, 2]}),
+        ('Sure! [{"name": "x]y", "box": [1, 2, 3, 4]}] I hope this helps [0]', [{"name": "x]y", "box": [1, 2, 3, 4]}]),
+        ('prefix {"ok": true} suffix', {"ok": True}),
+        ("broken [1, 2 then [3, 4]", [3, 4]),
+    ],
+)
 def test_extract_json_finds_the_value(text, expected):
     assert extract_json(text) == expected
 
@@ -155,6 +161,7 @@ def test_prepare_resizes_and_maps_back_both_conventions():
     assert prepared.size == (1568, 500) and prepared.scale == 0.5
     assert prepared.to_screen([10, 20, 30, 40]) == Rect(left=120, top=90, right=160, bottom=130)
     assert prepared.to_screen([500, 500, 1000, 1000], units="per_mille") == Rect(
-        left=100 + 1568, top=50 + 500, right=100 + 3136, bottom=50 + 1000)
+        left=100 + 1568, top=50 + 500, right=100 + 3136, bottom=50 + 1000
+    )
     small = prepare(Image.new("RGB", (800, 600)))
     assert small.scale == 1.0 and small.to_screen([1, 2, 3, 4]) == Rect(left=1, top=2, right=3, bottom=4)

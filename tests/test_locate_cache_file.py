@@ -22,7 +22,7 @@ PIXELS = RNG.integers(0, 255, size=(30, 100)).astype(np.float64)  # a textured e
 
 
 def grab_from(image: np.ndarray):
-    return lambda r: image[r.top - BOX.top:r.bottom - BOX.top, r.left - BOX.left:r.right - BOX.left]
+    return lambda r: image[r.top - BOX.top : r.bottom - BOX.top, r.left - BOX.left : r.right - BOX.left]
 
 
 def file_cache(path: Path, now: list[float], ttl: float = 30) -> LocateCache:
@@ -48,8 +48,12 @@ def test_a_second_process_sees_the_first_ones_entries_and_counters(tmp_path):
 
 def test_a_torn_or_foreign_file_starts_over(tmp_path):
     path = tmp_path / "c.json"
-    for text in ("{not json", json.dumps({"format": 99, "entries": []}), json.dumps([1, 2]),
-                 json.dumps({"format": 1, "hits": 0, "misses": 0, "stale": 0, "entries": [{"key": "a"}]})):
+    for text in (
+        "{not json",
+        json.dumps({"format": 99, "entries": []}),
+        json.dumps([1, 2]),
+        json.dumps({"format": 1, "hits": 0, "misses": 0, "stale": 0, "entries": [{"key": "a"}]}),
+    ):
         path.write_text(text)
         cache = file_cache(path, [0.0])
         assert cache.get("a", grab_from(PIXELS)) is None and cache.stats["entries"] == 0
@@ -60,8 +64,15 @@ def test_a_torn_or_foreign_file_starts_over(tmp_path):
 def test_the_session_cache_round_trips_locate_results(tmp_path):
     store = SessionStore("work1", directory=tmp_path)
     cache = session_cache(store.locate_cache_path(), store.locate_cache_lock)
-    element = Located(bbox=BOX, center=BOX.center, click_point=BOX.center, confidence=0.97, method="ocr",
-                      label="Apply", thumbnail=encode_thumbnail(thumbnail(PIXELS)))
+    element = Located(
+        bbox=BOX,
+        center=BOX.center,
+        click_point=BOX.center,
+        confidence=0.97,
+        method="ocr",
+        label="Apply",
+        thumbnail=encode_thumbnail(thumbnail(PIXELS)),
+    )
     result = LocateResult(target="text:Apply", success=True, reliable=True, element=element, method_used="ocr")
     cache.put("k", result, BOX, PIXELS)
     again = session_cache(store.locate_cache_path(), store.locate_cache_lock).get("k", grab_from(PIXELS))
@@ -128,8 +139,9 @@ def test_a_remembered_scale_is_shared_by_processes_and_forgotten_on_clear(tmp_pa
 
 def test_a_torn_scale_memory_starts_over(tmp_path):
     path = tmp_path / "c.json"
-    path.write_text(json.dumps({"format": 1, "hits": 0, "misses": 0, "stale": 0, "entries": [],
-                                "scales": {"galculator": "large"}}))
+    path.write_text(
+        json.dumps({"format": 1, "hits": 0, "misses": 0, "stale": 0, "entries": [], "scales": {"galculator": "large"}})
+    )
     cache = file_cache(path, [0.0])
     assert cache.known_scale("galculator") is None and cache.stats["entries"] == 0
     cache.remember_scale("galculator", 2.0)
@@ -164,8 +176,10 @@ def test_a_second_process_searches_at_the_scale_the_first_found(tmp_path, monkey
     store = SessionStore("s", directory=tmp_path)
 
     def locate(key: str):
-        locator = Locator(ScreenFile.open(tmp_path / "shot.png"),
-                          cache=session_cache(store.locate_cache_path(), store.locate_cache_lock))
+        locator = Locator(
+            ScreenFile.open(tmp_path / "shot.png"),
+            cache=session_cache(store.locate_cache_path(), store.locate_cache_lock),
+        )
         return locator.locate(f"image:{tmp_path / f'{key}.png'}", strategies=["template"])
 
     for key in ("7", "8"):

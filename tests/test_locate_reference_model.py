@@ -21,8 +21,11 @@ from winactions import NotFound, locate_in
 
 SCREENS = Path(__file__).parent / "fixtures" / "screens"
 GTK = SCREENS / "gtk_fixture.png"
-APPLY = next(t["rect"] for t in json.loads((SCREENS / "gtk_fixture.json").read_text())["targets"]
-             if t["type"] == "Button" and t["name"] == "Apply")
+APPLY = next(
+    t["rect"]
+    for t in json.loads((SCREENS / "gtk_fixture.json").read_text())["targets"]
+    if t["type"] == "Button" and t["name"] == "Apply"
+)
 SENT_SCALE = 1568 / 1920  # the screenshot as the model sees it: 1568x882
 
 
@@ -48,7 +51,7 @@ def dark(tmp_path_factory) -> Path:
     (folder / "common").mkdir()
     cv2.imwrite(str(folder / "common" / "apply_dark.png"), crop)
     cv2.imwrite(str(folder / "common" / "apply_dark_v2.png"), cv2.resize(crop, None, fx=1.2, fy=1.2))
-    icon = image[top + 8:top + 20, left + 30:left + 42]  # a 12x12 piece: a tiny icon
+    icon = image[top + 8 : top + 20, left + 30 : left + 42]  # a 12x12 piece: a tiny icon
     cv2.imwrite(str(folder / "common" / "tiny.png"), 255 - icon)
     (folder / "index.json").write_text(json.dumps({"apply_dark": {"aliases": ["Apply"]}}))
     return folder
@@ -81,10 +84,13 @@ def reply_box(units: str) -> list[float]:
     return [v * SENT_SCALE for v in APPLY]
 
 
-@pytest.mark.parametrize(("provider", "model", "units"), [
-    ("openai", "gpt-4o", "pixels"), ("anthropic", "claude-sonnet-4-6", "pixels"), ("openai", "glm-4v", "per_mille")])
-def test_the_reference_and_the_screenshot_go_together_and_the_box_maps_back(server, dark, monkeypatch, provider,
-                                                                            model, units):
+@pytest.mark.parametrize(
+    ("provider", "model", "units"),
+    [("openai", "gpt-4o", "pixels"), ("anthropic", "claude-sonnet-4-6", "pixels"), ("openai", "glm-4v", "per_mille")],
+)
+def test_the_reference_and_the_screenshot_go_together_and_the_box_maps_back(
+    server, dark, monkeypatch, provider, model, units
+):
     monkeypatch.setenv("WINCTL_ASSETS", str(dark))
     server.reply(json.dumps({"found": True, "box": reply_box(units), "confidence": 0.92, "label": "Apply button"}))
     before = len(server.requests)

@@ -33,7 +33,7 @@ def rect(t: dict) -> Rect:
 
 def window_crop(image: np.ndarray, truth: dict) -> tuple[np.ndarray, tuple[int, int]]:
     w = truth["window"]["rect"]
-    return image[w["top"]:w["bottom"], w["left"]:w["right"]], (w["left"], w["top"])
+    return image[w["top"] : w["bottom"], w["left"] : w["right"]], (w["left"], w["top"])
 
 
 def visible_label(t: dict) -> bool:
@@ -52,7 +52,7 @@ def test_template_finds_every_control_of_the_gtk_window():
     assert len(controls) >= 10
     for t in controls:
         r = rect(t)
-        found = find_template(image, image[r.top:r.bottom, r.left:r.right])
+        found = find_template(image, image[r.top : r.bottom, r.left : r.right])
         assert found and r.contains(*found[0].rect.center), t
         assert found[0].method == "template:exact" and found[0].confidence >= 0.95
 
@@ -63,9 +63,13 @@ def test_template_survives_a_scale_change(scale):
     screen_scaled = cv2.resize(image, None, fx=scale, fy=scale)
     for name in ("Apply", "Open Dialog", "Add Row"):
         r = rect(next(t for t in truth["targets"] if t["name"] == name and t["type"] == "Button"))
-        found = find_template(screen_scaled, image[r.top:r.bottom, r.left:r.right])
-        truth_scaled = Rect(left=round(r.left * scale), top=round(r.top * scale), right=round(r.right * scale),
-                            bottom=round(r.bottom * scale))
+        found = find_template(screen_scaled, image[r.top : r.bottom, r.left : r.right])
+        truth_scaled = Rect(
+            left=round(r.left * scale),
+            top=round(r.top * scale),
+            right=round(r.right * scale),
+            bottom=round(r.bottom * scale),
+        )
         assert found and truth_scaled.contains(*found[0].rect.center)
         assert found[0].method == "template:multiscale" and abs(float(found[0].detail["scale"]) - scale) < 0.08
 
@@ -73,7 +77,7 @@ def test_template_survives_a_scale_change(scale):
 def test_template_orb_finds_a_rotated_region():
     image, truth = screen("gtk_fixture")
     w = truth["window"]["rect"]
-    region = image[w["top"] + 30:w["top"] + 200, w["left"]:w["left"] + 470].copy()  # toolbar and form
+    region = image[w["top"] + 30 : w["top"] + 200, w["left"] : w["left"] + 470].copy()  # toolbar and form
     h, wd = region.shape[:2]
     rotation = cv2.getRotationMatrix2D((wd / 2, h / 2), 8, 1.0)
     rotated = cv2.warpAffine(region, rotation, (wd, h), borderValue=(0, 0, 0))
@@ -93,7 +97,7 @@ def test_template_absent_flat_missing_and_hint():
     with pytest.raises(InvalidInput, match="does not exist"):
         load_image("/nonexistent/run_button.png")
     r = rect(next(t for t in truth["targets"] if t["name"] == "Reset"))
-    crop = image[r.top:r.bottom, r.left:r.right]
+    crop = image[r.top : r.bottom, r.left : r.right]
     hinted = find_template(image[50:, 20:], crop, origin=(20, 50), hint=r)
     assert hinted[0].detail["stage"] == "hint" and hinted[0].rect == r
 
@@ -104,8 +108,11 @@ def test_ocr_finds_visible_labels(app):
     image, truth = screen(app)
     crop, origin = window_crop(image, truth)
     w = truth["window"]["rect"]
-    labels = {t["name"]: [] for t in truth["targets"] if t["type"] in LABELLED and visible_label(t)
-              and rect(t).left >= w["left"] and rect(t).right <= w["right"]}
+    labels = {
+        t["name"]: []
+        for t in truth["targets"]
+        if t["type"] in LABELLED and visible_label(t) and rect(t).left >= w["left"] and rect(t).right <= w["right"]
+    }
     for t in truth["targets"]:
         if t["name"] in labels:
             labels[t["name"]].append(rect(t))
@@ -179,15 +186,15 @@ def test_cache_hits_only_while_fresh_and_the_pixels_match():
     now = [0.0]
     cache = LocateCache(ttl=30, clock=lambda: now[0])
     box = Rect(left=70, top=100, right=180, bottom=130)
-    pixels = grey[box.top:box.bottom, box.left:box.right]
+    pixels = grey[box.top : box.bottom, box.left : box.right]
     cache.put("apply", "result", box, pixels)
-    assert cache.get("apply", lambda r: grey[r.top:r.bottom, r.left:r.right]) == "result"
+    assert cache.get("apply", lambda r: grey[r.top : r.bottom, r.left : r.right]) == "result"
     changed = grey.copy()
-    changed[box.top:box.bottom, box.left:box.right] = 0  # the element moved away: something else is there
-    assert cache.get("apply", lambda r: changed[r.top:r.bottom, r.left:r.right]) is None
+    changed[box.top : box.bottom, box.left : box.right] = 0  # the element moved away: something else is there
+    assert cache.get("apply", lambda r: changed[r.top : r.bottom, r.left : r.right]) is None
     cache.put("apply", "result", box, pixels)
     now[0] = 31.0
-    assert cache.get("apply", lambda r: grey[r.top:r.bottom, r.left:r.right]) is None
+    assert cache.get("apply", lambda r: grey[r.top : r.bottom, r.left : r.right]) is None
     assert cache.stats["hits"] == 1 and cache.stats["misses"] == 2 and cache.stats["stale"] == 2
     cache.put("x", 1, box, pixels)
     assert cache.clear() == 1 and cache.stats["entries"] == 0
@@ -200,8 +207,9 @@ def test_asset_library_names_aliases_variants_and_errors(tmp_path):
     for name in ("run_button.png", "run_button_v3.png", "run_button_v2.png"):
         (tmp_path / "editor" / name).write_bytes(b"png")
     (tmp_path / "common" / "close.png").write_bytes(b"png")
-    (tmp_path / "index.json").write_text(json.dumps(
-        {"run_button": {"aliases": ["Run", "运行"], "app": "editor", "description": "the green run button"}}))
+    (tmp_path / "index.json").write_text(
+        json.dumps({"run_button": {"aliases": ["Run", "运行"], "app": "editor", "description": "the green run button"}})
+    )
     library = AssetLibrary.open(tmp_path)
     asset = library.resolve("运行")
     assert asset.name == "run_button" and asset.description == "the green run button"
@@ -216,11 +224,19 @@ def test_asset_library_names_aliases_variants_and_errors(tmp_path):
 
 def test_fixed_points_follow_the_window(tmp_path):
     config = tmp_path / "fixed.json"
-    config.write_text(json.dumps({"apps": {"python3": {"play": {"rect": [10, 20, 50, 60]},
-                                                       "tray": {"x": 100, "y": 5, "relative_to": "screen"}}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "apps": {
+                    "python3": {"play": {"rect": [10, 20, 50, 60]}, "tray": {"x": 100, "y": 5, "relative_to": "screen"}}
+                }
+            }
+        )
+    )
     points = FixedPoints.open(config)
-    window = WindowInfo(id="0x1", title="App", pid=1, process="python3",
-                        rect=Rect(left=300, top=200, right=900, bottom=700))
+    window = WindowInfo(
+        id="0x1", title="App", pid=1, process="python3", rect=Rect(left=300, top=200, right=900, bottom=700)
+    )
     assert points.find("play", window)[0].rect == Rect(left=310, top=220, right=350, bottom=260)
     assert points.find("tray", window)[0].rect.center == (100, 5)
     assert points.find("nothing", window) == []

@@ -31,9 +31,17 @@ def test_a_bad_typing_budget_is_refused_plainly(monkeypatch, value):
         typing_limit()
 
 
-@pytest.mark.parametrize(("told", "seconds"), [(None, COMMAND_DEADLINE), ("", COMMAND_DEADLINE), ("5", 5.0),
-                                               ("500", COMMAND_DEADLINE), ("-1", COMMAND_DEADLINE),
-                                               ("soon", COMMAND_DEADLINE)])
+@pytest.mark.parametrize(
+    ("told", "seconds"),
+    [
+        (None, COMMAND_DEADLINE),
+        ("", COMMAND_DEADLINE),
+        ("5", 5.0),
+        ("500", COMMAND_DEADLINE),
+        ("-1", COMMAND_DEADLINE),
+        ("soon", COMMAND_DEADLINE),
+    ],
+)
 def test_the_command_deadline_can_only_be_shortened(told, seconds):
     assert command_deadline(told) == seconds
 

@@ -3,6 +3,8 @@ stacked menu rows, a menu bar, a popup over a text area, and a grid too dense fo
 
 from __future__ import annotations
 
+import itertools
+
 from tests.marks_checker import problems
 from winactions import marks
 from winactions.model import Rect
@@ -12,8 +14,7 @@ def size_of(text: str) -> tuple[int, int]:
     return 7 * len(text) + 4, 14
 
 
-def check(items: list[tuple[int, Rect]], width: int = 640, height: int = 480,
-          ink=None) -> marks.Layout:
+def check(items: list[tuple[int, Rect]], width: int = 640, height: int = 480, ink=None) -> marks.Layout:
     layout = marks.place(items, size_of, Rect(left=0, top=0, right=width, bottom=height), ink)
     labels = {m.text: (m.label.left, m.label.top, m.label.right, m.label.bottom) for m in layout.marks}
     boxes = {m.text: (m.box.left, m.box.top, m.box.right, m.box.bottom) for m in layout.marks}
@@ -35,8 +36,11 @@ def test_each_menu_row_gets_its_own_label_inside_it():
 
 
 def test_adjacent_menu_bar_items_do_not_merge_into_one_number():
-    bar = [(1, Rect(left=0, top=0, right=39, bottom=25)), (7, Rect(left=39, top=0, right=80, bottom=25)),
-           (10, Rect(left=80, top=0, right=140, bottom=25))]
+    bar = [
+        (1, Rect(left=0, top=0, right=39, bottom=25)),
+        (7, Rect(left=39, top=0, right=80, bottom=25)),
+        (10, Rect(left=80, top=0, right=140, bottom=25)),
+    ]
     layout = check(bar)
     assert [m.ids for m in layout.marks] == [[1], [7], [10]]
     a, b = layout.marks[0].label, layout.marks[1].label
@@ -70,7 +74,7 @@ def test_a_grid_too_dense_for_labels_is_reported_not_drawn_misleadingly():
 def test_neighbours_get_different_colours():
     layout = check(rows(1, 6))
     colours = [m.colour for m in sorted(layout.marks, key=lambda m: m.box.top)]
-    assert all(a != b for a, b in zip(colours, colours[1:]))
+    assert all(a != b for a, b in itertools.pairwise(colours))
 
 
 def test_the_checker_catches_the_old_rule():

@@ -59,9 +59,18 @@ def test_no_bar_under_words_without_one():
 
 
 JEDIT_ITEMS = {  # the click point's row for each item of jEdit's Search menu
-    "Find...": 35, "Find Next": 63, "Find Previous": 86, "Search in Directory...": 131,
-    "Replace in Selection": 162, "Replace All": 216, "Incremental Search Bar": 247, "HyperSearch Bar": 274,
-    "Whole Word": 356, "Ignore Case": 376, "Regular Expressions": 395}
+    "Find...": 35,
+    "Find Next": 63,
+    "Find Previous": 86,
+    "Search in Directory...": 131,
+    "Replace in Selection": 162,
+    "Replace All": 216,
+    "Incremental Search Bar": 247,
+    "HyperSearch Bar": 274,
+    "Whole Word": 356,
+    "Ignore Case": 376,
+    "Regular Expressions": 395,
+}
 
 
 def test_java_menu_items_are_found_by_their_ink_on_their_own_rows():

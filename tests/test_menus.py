@@ -10,6 +10,7 @@ selected radio button was a button."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -48,8 +49,14 @@ class Taken:
         return [box(0, 0, 1920, 1080)]
 
     def capture(self, rect: Rect) -> Image.Image:
-        return self.picture.crop((rect.left - self.seen.left, rect.top - self.seen.top,
-                                  rect.right - self.seen.left, rect.bottom - self.seen.top))
+        return self.picture.crop(
+            (
+                rect.left - self.seen.left,
+                rect.top - self.seen.top,
+                rect.right - self.seen.left,
+                rect.bottom - self.seen.top,
+            )
+        )
 
     def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
         return []
@@ -78,25 +85,31 @@ def test_a_line_across_a_menus_edge_is_cut_there():
     above = box(616, 182, 975, 208)  # the menu bar, above the menu: not cut
     assert split_at([above], [menu]) == [above]
     across = box(700, 240, 1100, 262)  # in and out both sides
-    assert split_at([across], [menu]) == [box(700, 240, 797, 262), box(797, 240, 1000, 262),
-                                          box(1000, 240, 1100, 262)]
+    assert split_at([across], [menu]) == [box(700, 240, 797, 262), box(797, 240, 1000, 262), box(1000, 240, 1100, 262)]
 
 
 def test_a_menus_rows_are_its_items_with_their_shortcuts_and_faint_ones_disabled():
     grey = cv2.imread(str(SCREENS / "idle_options_menu.png"), cv2.IMREAD_GRAYSCALE)
     menu = box(797, 211, 1000, 318)
-    read_there = [("Configure IDLE", box(797, 211, 912, 234), 0.97),
-                  ("Show Code Context", box(797, 249, 945, 272), 1.0),
-                  ("Show Line Numbers", box(798, 273, 946, 293), 1.0), ("Alt+2", box(951, 293, 1001, 318), 1.0),
-                  ("Zoom Height", box(798, 294, 900, 317), 0.97)]
+    read_there = [
+        ("Configure IDLE", box(797, 211, 912, 234), 0.97),
+        ("Show Code Context", box(797, 249, 945, 272), 1.0),
+        ("Show Line Numbers", box(798, 273, 946, 293), 1.0),
+        ("Alt+2", box(951, 293, 1001, 318), 1.0),
+        ("Zoom Height", box(798, 294, 900, 317), 0.97),
+    ]
     rows = items(read_there, menu, grey, (610, 180))
     assert [(r.name, r.shortcut, r.enabled) for r in rows] == [
-        ("Configure IDLE", "", True), ("Show Code Context", "", False), ("Show Line Numbers", "", False),
-        ("Zoom Height", "Alt+2", True)]  # the shell has no code context nor line numbers: Tk greys them out
+        ("Configure IDLE", "", True),
+        ("Show Code Context", "", False),
+        ("Show Line Numbers", "", False),
+        ("Zoom Height", "Alt+2", True),
+    ]  # the shell has no code context nor line numbers: Tk greys them out
     assert all(r.rect.left == 799 and r.rect.right == 998 for r in rows)  # the menu's width, within its frame
-    assert all(a.rect.bottom <= b.rect.top for a, b in zip(rows, rows[1:]))  # rows close together meet halfway
-    one_line = items([("Module Browser Ctrl+B", box(614, 301, 800, 321), 0.99)], box(611, 211, 838, 528),
-                     grey, (610, 180))
+    assert all(a.rect.bottom <= b.rect.top for a, b in itertools.pairwise(rows))  # rows close together meet halfway
+    one_line = items(
+        [("Module Browser Ctrl+B", box(614, 301, 800, 321), 0.99)], box(611, 211, 838, 528), grey, (610, 180)
+    )
     assert (one_line[0].name, one_line[0].shortcut) == ("Module Browser", "Ctrl+B")  # read as one line with it
 
 
@@ -113,8 +126,19 @@ def test_a_tk_menu_is_listed_item_by_item_on_its_own():
 def test_a_long_tk_menu_keeps_every_item_and_its_shortcut():
     targets = read("idle_file_menu", "IDLE Shell 3.11.2")
     menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
-    assert {"New File", "Open...", "Open Module...", "Recent Files", "Module Browser", "Path Browser", "Save",
-            "Save As...", "Save Copy As...", "Close Window", "Exit IDLE"} <= set(menu), sorted(menu)
+    assert {
+        "New File",
+        "Open...",
+        "Open Module...",
+        "Recent Files",
+        "Module Browser",
+        "Path Browser",
+        "Save",
+        "Save As...",
+        "Save Copy As...",
+        "Close Window",
+        "Exit IDLE",
+    } <= set(menu), sorted(menu)
     assert len(menu) == 12, sorted(menu)  # and Print Window, whatever OCR makes of its "t"
     assert "its shortcut Ctrl+B" in menu["Module Browser"]["derived_from"]
     assert "its shortcut Ctrl+Shift+S" in menu["Save As..."]["derived_from"]
@@ -122,14 +146,17 @@ def test_a_long_tk_menu_keeps_every_item_and_its_shortcut():
     assert not [t for t in targets if t["name"].startswith("Ctrl")], targets
 
 
-@pytest.mark.parametrize(("name", "kind", "states"), [
-    ("Use a Built-in Key Set", "RadioButton", {"enabled", "checked"}),  # a button, before: its focus ring's shape
-    ("Use a Custom Key Set", "RadioButton", {"disabled"}),
-    ("Delete Custom Key Set", "Button", {"disabled"}),
-    ("Save as New Custom Key Set", "Button", {"enabled"}),
-    ("Get New Keys for Selection", "Button", {"disabled"}),
-    ("Ok", "Button", {"enabled"}),
-])
+@pytest.mark.parametrize(
+    ("name", "kind", "states"),
+    [
+        ("Use a Built-in Key Set", "RadioButton", {"enabled", "checked"}),  # a button, before: its focus ring's shape
+        ("Use a Custom Key Set", "RadioButton", {"disabled"}),
+        ("Delete Custom Key Set", "Button", {"disabled"}),
+        ("Save as New Custom Key Set", "Button", {"enabled"}),
+        ("Get New Keys for Selection", "Button", {"disabled"}),
+        ("Ok", "Button", {"enabled"}),
+    ],
+)
 def test_a_tk_dialogs_controls_say_whether_they_are_checked_or_disabled(name, kind, states):
     targets = read("idle_keys_settings", "Settings")
     found = [t for t in targets if t["name"] == name]
@@ -142,7 +169,13 @@ def test_a_qt_context_menu_is_read_the_same_way():
     targets = read("featherpad_context_menu", "ctx.txt")
     menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
     assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == [
-        "Copy", "Cut", "Delete", "Paste", "Redo", "Undo"], menu
+        "Copy",
+        "Cut",
+        "Delete",
+        "Paste",
+        "Redo",
+        "Undo",
+    ], menu
     assert {"Select All", "Text Tabs to Spaces", "Check Spelling", "Paste Date and Time"} <= set(menu)
     assert "its shortcut F2" in menu["Check Spelling"]["derived_from"]
     assert "its shortcut Ctrl+Shift+V" in menu["Paste Date and Time"]["derived_from"]
@@ -154,8 +187,17 @@ def test_chromiums_greyed_out_items_are_disabled_though_drawn_darker_than_tks():
     0.25), and were listed as enabled; "Print...", a short word, stood off as little as they by
     the share of its box its strokes fill."""
     menu = {t["name"]: t for t in read("chromium_context_menu", "Ctx") if t["type"] == "MenuItem"}
-    assert {"Back", "Forward", "Reload", "Save as...", "Print...", "Cast...", "Open in reading mode",
-            "View page source", "Inspect"} <= set(menu), sorted(menu)
+    assert {
+        "Back",
+        "Forward",
+        "Reload",
+        "Save as...",
+        "Print...",
+        "Cast...",
+        "Open in reading mode",
+        "View page source",
+        "Inspect",
+    } <= set(menu), sorted(menu)
     assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == ["Back", "Forward"], menu
     assert "its shortcut Alt+Left Arrow" in menu["Back"]["derived_from"]
 
@@ -169,7 +211,13 @@ def test_the_row_under_the_pointer_is_judged_on_its_own_highlight():
     # its clock icon left of the items' text was read into the name: "© Paste Date and Time"
     assert "its shortcut Ctrl+Shift+V" in menu["Paste Date and Time"]["derived_from"], sorted(menu)
     assert sorted(n.lower() for n, t in menu.items() if "disabled" in t["states"]) == [
-        "copy", "cut", "delete", "paste", "redo", "undo"], menu  # OCR read this "Cut" as "cut"
+        "copy",
+        "cut",
+        "delete",
+        "paste",
+        "redo",
+        "undo",
+    ], menu  # OCR read this "Cut" as "cut"
 
 
 def test_an_empty_field_showing_its_text_cursor_is_a_field():
@@ -202,12 +250,16 @@ def test_a_motif_menu_bar_and_menu_are_listed_as_menus():
     menu = {t["name"]: t for t in targets if t["type"] == "MenuItem"}
     assert {"New", "Open...", "Save", "Save As...", "Revert to Saved", "Print...", "Exit"} <= set(menu), sorted(menu)
     assert sorted(n for n, t in menu.items() if "disabled" in t["states"]) == [
-        "Print Selection...", "Unload Calltips File", "Unload Tags File"], menu
+        "Print Selection...",
+        "Unload Calltips File",
+        "Unload Tags File",
+    ], menu
     assert "its shortcut Ctrl+N" in menu["New"]["derived_from"]
 
 
-@pytest.mark.parametrize(("name", "checked"), [("nedit_find_dialog", None),
-                                               ("nedit_find_dialog_focused", "Case Sensitive")])
+@pytest.mark.parametrize(
+    ("name", "checked"), [("nedit_find_dialog", None), ("nedit_find_dialog_focused", "Case Sensitive")]
+)
 def test_motif_check_boxes_are_hollow_bevelled_squares_filled_when_set(name, checked):
     """nedit's Find dialog (Motif): a check box not set is a bevelled square with the
     background inside (no Tk-like white or dark fill: read as Text before), a set one is filled
@@ -216,8 +268,10 @@ def test_motif_check_boxes_are_hollow_bevelled_squares_filled_when_set(name, che
     out until something is typed, is disabled; its empty field, sunk in a bevel, a field."""
     targets = read(name, "Find")
     toggles = {t["name"]: "checked" in t["states"] for t in targets if t["type"] == "CheckBox"}
-    assert toggles == {n: n == checked for n in ("Regular Expression", "Case Sensitive", "Whole Word",
-                                                  "Search Backward", "Keep Dialog")}, targets
+    assert toggles == {
+        n: n == checked
+        for n in ("Regular Expression", "Case Sensitive", "Whole Word", "Search Backward", "Keep Dialog")
+    }, targets
     assert not [t for t in targets if t["type"] == "Menu"], targets
     assert [(t["type"], t["states"]) for t in targets if t["name"] == "Find"] == [("Button", ["disabled"])]
     assert [t["type"] for t in targets if t["type"] == "Edit"] == ["Edit"], targets

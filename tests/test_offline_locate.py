@@ -67,8 +67,8 @@ def crops(tmp_path_factory):
     cv2.imwrite(str(folder / "apply_110.png"), bigger)
     (folder / "notes.png").write_text("not an image")
     moved = image.copy()  # a later screenshot: Apply moved down-right, Open Dialog's look where it was
-    moved[top:bottom, left:right] = image[97:131, 285:285 + (right - left)]
-    moved[400:400 + bottom - top, 700:700 + right - left] = apply
+    moved[top:bottom, left:right] = image[97:131, 285 : 285 + (right - left)]
+    moved[400 : 400 + bottom - top, 700 : 700 + right - left] = apply
     cv2.imwrite(str(folder / "later.png"), moved)
     return folder
 
@@ -124,8 +124,9 @@ def test_locate_in_a_screenshot_by_text_image_and_plain_name(offline, crops):
     no_ref = json.loads(offline("--json", "locate", "image:./none.png", "--in", str(GTK), expect=2).stdout)["error"]
     assert no_ref["code"] == "invalid_input" and no_ref["hint"] == "check the path"
     assert no_ref["message"].endswith("(template: reference image none.png does not exist)"), no_ref
-    unreadable = json.loads(offline("--json", "locate", f"image:{crops / 'notes.png'}", "--in", str(GTK),
-                                    expect=2).stdout)["error"]
+    unreadable = json.loads(
+        offline("--json", "locate", f"image:{crops / 'notes.png'}", "--in", str(GTK), expect=2).stdout
+    )["error"]
     assert "is not an image OpenCV can read" in unreadable["message"] and unreadable["hint"] == "save it as PNG"
     unnamed = json.loads(offline("--json", "locate", "image:none.png", "--in", str(GTK), expect=3).stdout)["error"]
     assert "no file none.png in " in unnamed["message"] and "--reliable" not in unnamed["hint"], unnamed
@@ -135,8 +136,11 @@ def test_locate_in_a_screenshot_by_text_image_and_plain_name(offline, crops):
 def test_verify_location_on_saved_screenshots(offline, crops):
     found = json.loads(offline("--json", "locate", f"image:{crops / 'apply.png'}", "--in", str(GTK)).stdout)
     element = found["result"]["located"]["element"]
-    at = "{left},{top},{w},{h}".format(w=element["bbox"]["right"] - element["bbox"]["left"],
-                                       h=element["bbox"]["bottom"] - element["bbox"]["top"], **element["bbox"])
+    at = "{left},{top},{w},{h}".format(
+        w=element["bbox"]["right"] - element["bbox"]["left"],
+        h=element["bbox"]["bottom"] - element["bbox"]["top"],
+        **element["bbox"],
+    )
     target = f"image:{crops / 'apply.png'}"
 
     def verify(shot: Path, *extra: str) -> dict:
@@ -155,11 +159,15 @@ def test_verify_location_on_saved_screenshots(offline, crops):
     assert text.startswith("still there: no — ") and "moved" in text
     off = verify(GTK, "--at", "5000,10,20,20")  # the later --at wins: a box off the screenshot
     assert not off["still_there"] and "off every screen" in off["reason"]
-    bad = json.loads(offline("--json", "verify-location", target, "--at", at, "--thumbnail", "abc", "--in", str(GTK),
-                             expect=2).stdout)
+    bad = json.loads(
+        offline(
+            "--json", "verify-location", target, "--at", at, "--thumbnail", "abc", "--in", str(GTK), expect=2
+        ).stdout
+    )
     assert "thumbnail" in bad["error"]["message"]
-    bad_box = json.loads(offline("--json", "verify-location", target, "--at", "1,2,3", "--in", str(GTK),
-                                 expect=2).stdout)
+    bad_box = json.loads(
+        offline("--json", "verify-location", target, "--at", "1,2,3", "--in", str(GTK), expect=2).stdout
+    )
     assert "x,y,width,height" in bad_box["error"]["message"]
 
 
@@ -168,16 +176,16 @@ def test_the_python_api_needs_no_desktop(offline, crops):
 import json
 from winactions import locate_in, match, verify_location, InvalidInput, NotFound
 found = locate_in("text:Apply", {str(GTK)!r}).located.element
-best = match({str(crops / 'apply.png')!r}, {str(GTK)!r}).matches[0]
-later = verify_location("image:{crops / 'apply.png'}", best.box, image={str(crops / 'later.png')!r},
-                        thumbnail=locate_in("image:{crops / 'apply.png'}", {str(GTK)!r}).located.element.thumbnail)
+best = match({str(crops / "apply.png")!r}, {str(GTK)!r}).matches[0]
+later = verify_location("image:{crops / "apply.png"}", best.box, image={str(crops / "later.png")!r},
+                        thumbnail=locate_in("image:{crops / "apply.png"}", {str(GTK)!r}).located.element.thumbnail)
 errors = []
 try:
-    match({str(GTK)!r}, {str(crops / 'apply.png')!r})
+    match({str(GTK)!r}, {str(crops / "apply.png")!r})
 except InvalidInput as exc:
     errors.append(exc.code)
 try:
-    match({str(crops / 'apply_dark.png')!r}, {str(GTK)!r})
+    match({str(crops / "apply_dark.png")!r}, {str(GTK)!r})
 except NotFound as exc:
     errors.append(exc.code)
 import sys

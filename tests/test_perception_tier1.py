@@ -12,8 +12,17 @@ SHOWN = frozenset({"visible", "showing", "enabled"})
 
 
 def node(handle, parent, role, name="", rect=None, states=SHOWN, ops=frozenset(), value=None):
-    return Node(handle=handle, parent=parent, role=role, native_role=role.lower(), name=name,
-                rect=Rect.from_xywh(*rect) if rect else None, states=states, operations=ops, value=value)
+    return Node(
+        handle=handle,
+        parent=parent,
+        role=role,
+        native_role=role.lower(),
+        name=name,
+        rect=Rect.from_xywh(*rect) if rect else None,
+        states=states,
+        operations=ops,
+        value=value,
+    )
 
 
 def table_snapshot(rows: int) -> Snapshot:
@@ -27,8 +36,7 @@ def table_snapshot(rows: int) -> Snapshot:
     ]
     for r in range(rows):  # GTK reports every row "showing", even scrolled out ones
         for c in range(3):
-            nodes.append(node(f"cell{r}.{c}", 4, "DataItem", f"r{r}c{c}",
-                              (10 + 200 * c, 100 + 20 * r, 200, 20)))
+            nodes.append(node(f"cell{r}.{c}", 4, "DataItem", f"r{r}c{c}", (10 + 200 * c, 100 + 20 * r, 200, 20)))
     return Snapshot(nodes=nodes)
 
 
@@ -58,34 +66,40 @@ def test_parent_links_skip_dropped_ancestors():
 
 
 def test_partly_visible_element_keeps_only_its_visible_part():
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "App", (0, 0, 800, 600)),
-        node("list", 0, "List", "L", (0, 0, 300, 100)),
-        node("item", 1, "ListItem", "half", (0, 90, 300, 20)),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "App", (0, 0, 800, 600)),
+            node("list", 0, "List", "L", (0, 0, 300, 100)),
+            node("item", 1, "ListItem", "half", (0, 90, 300, 20)),
+        ]
+    )
     item = targets_from_snapshot(snap, SCREEN)[1]
     assert item.rect == Rect(left=0, top=90, right=300, bottom=100)
 
 
 def test_off_screen_and_hidden_nodes_are_dropped():
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "App", (0, 0, 800, 600)),
-        node("off", 0, "Button", "Off screen", (-500, -500, 50, 20)),
-        node("hid", 0, "Button", "Hidden", (10, 10, 50, 20), states=frozenset({"enabled"})),
-        node("child", 2, "Button", "Child of hidden", (10, 10, 50, 20)),
-        node("noscroll", 0, "ScrollBar", "", (-2**31, -2**31, 1, 1)),
-        node("on", 0, "Button", "On", (100, 100, 50, 20)),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "App", (0, 0, 800, 600)),
+            node("off", 0, "Button", "Off screen", (-500, -500, 50, 20)),
+            node("hid", 0, "Button", "Hidden", (10, 10, 50, 20), states=frozenset({"enabled"})),
+            node("child", 2, "Button", "Child of hidden", (10, 10, 50, 20)),
+            node("noscroll", 0, "ScrollBar", "", (-(2**31), -(2**31), 1, 1)),
+            node("on", 0, "Button", "On", (100, 100, 50, 20)),
+        ]
+    )
     assert [t.name for t in targets_from_snapshot(snap, SCREEN)] == ["On"]
 
 
 def test_a_popup_menu_is_not_clipped_by_its_menu_bar():
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "App", (0, 0, 800, 600)),
-        node("bar", 0, "MenuBar", "", (0, 0, 800, 25)),
-        node("file", 1, "Menu", "File", (0, 0, 40, 25)),
-        node("open", 2, "MenuItem", "Open", (0, 25, 150, 25)),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "App", (0, 0, 800, 600)),
+            node("bar", 0, "MenuBar", "", (0, 0, 800, 25)),
+            node("file", 1, "Menu", "File", (0, 0, 40, 25)),
+            node("open", 2, "MenuItem", "Open", (0, 25, 150, 25)),
+        ]
+    )
     assert [t.name for t in targets_from_snapshot(snap, SCREEN)] == ["File", "Open"]
 
 
@@ -94,19 +108,21 @@ def test_a_qt_scroll_areas_content_is_clipped_by_its_viewport():
     its content, reported as a frame, through a filler viewport; the translation field lies
     below the viewport, under the "Phrases and guesses" pane, and Qt calls it showing. Listed,
     a mouse click on it landed on that pane. A popup window (not in a viewport) stays unclipped."""
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "Qt Linguist", (30, 39, 1860, 1020)),
-        node("area", 0, "Pane", "", (554, 683, 1336, 140)),
-        node("viewport", 1, "Pane", "", (556, 685, 1304, 136)),
-        node("content", 2, "Window", "", (556, 685, 1304, 338)),
-        node("label", 3, "Text", "Translation to Deutsch", (570, 807, 1276, 28)),
-        node("field", 3, "Edit", "", (570, 847, 1276, 48)),
-        node("phrases", 0, "Pane", "", (554, 830, 640, 180)),
-        node("guess", 6, "Button", "Guess", (560, 840, 80, 30), ops=frozenset({Operation.INVOKE})),
-        node("combo", 0, "ComboBox", "Language", (100, 100, 200, 30)),
-        node("popup", 8, "Window", "", (100, 130, 200, 400)),
-        node("french", 9, "MenuItem", "French", (100, 480, 200, 30)),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "Qt Linguist", (30, 39, 1860, 1020)),
+            node("area", 0, "Pane", "", (554, 683, 1336, 140)),
+            node("viewport", 1, "Pane", "", (556, 685, 1304, 136)),
+            node("content", 2, "Window", "", (556, 685, 1304, 338)),
+            node("label", 3, "Text", "Translation to Deutsch", (570, 807, 1276, 28)),
+            node("field", 3, "Edit", "", (570, 847, 1276, 48)),
+            node("phrases", 0, "Pane", "", (554, 830, 640, 180)),
+            node("guess", 6, "Button", "Guess", (560, 840, 80, 30), ops=frozenset({Operation.INVOKE})),
+            node("combo", 0, "ComboBox", "Language", (100, 100, 200, 30)),
+            node("popup", 8, "Window", "", (100, 130, 200, 400)),
+            node("french", 9, "MenuItem", "French", (100, 480, 200, 30)),
+        ]
+    )
     shown = {t.handle: t.rect for t in targets_from_snapshot(snap, SCREEN)}
     assert "field" not in shown
     assert shown["label"] == Rect(left=570, top=807, right=1846, bottom=821)  # the part the viewport shows
@@ -130,8 +146,14 @@ def test_ids_are_stable_across_states_and_never_reused():
 
 def test_targets_without_handles_get_ids_by_what_and_where():
     registry = IdRegistry()
-    border = Target(id=0, type="ColumnBorder", rect=Rect(left=10, top=0, right=14, bottom=20),
-                    source=Source.INFERRED, confidence=1.0, derived_from="[3].rect.right")
+    border = Target(
+        id=0,
+        type="ColumnBorder",
+        rect=Rect(left=10, top=0, right=14, bottom=20),
+        source=Source.INFERRED,
+        confidence=1.0,
+        derived_from="[3].rect.right",
+    )
     a = registry.assign([border])[0]
     b = registry.assign([border])[0]
     moved = registry.assign([border.model_copy(update={"rect": Rect(left=50, top=0, right=54, bottom=20)})])[0]
@@ -142,20 +164,57 @@ def test_an_unnamed_control_is_named_by_its_tooltip():
     """Qt and Java leave an icon-only button's name empty and put its tooltip in the
     description (featherpad's search bar, jEdit's toolbar): the agent reads the tooltip, as a
     browser names an element after its `title`. A name of its own, or a text's own text, wins."""
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "App", (0, 0, 800, 600)),
-        Node(handle="next", parent=0, role="Button", native_role="push button", description="Next (F3)",
-             rect=Rect.from_xywh(10, 10, 24, 24), states=SHOWN),
-        Node(handle="count", parent=0, role="Button", native_role="push button",
-             description="<p style='white-space:pre'>Calculate number of words\n(For huge texts.)</p>",
-             rect=Rect.from_xywh(40, 10, 24, 24), states=SHOWN),
-        Node(handle="save", parent=0, role="Button", native_role="push button", name="Save",
-             description="Save the current tab", rect=Rect.from_xywh(70, 10, 24, 24), states=SHOWN),
-        Node(handle="label", parent=0, role="Text", native_role="label", value="Encoding: UTF-8",
-             description="the file's encoding", rect=Rect.from_xywh(100, 10, 200, 24), states=SHOWN),
-        Node(handle="plain", parent=0, role="Button", native_role="push button",
-             rect=Rect.from_xywh(310, 10, 24, 24), states=SHOWN),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "App", (0, 0, 800, 600)),
+            Node(
+                handle="next",
+                parent=0,
+                role="Button",
+                native_role="push button",
+                description="Next (F3)",
+                rect=Rect.from_xywh(10, 10, 24, 24),
+                states=SHOWN,
+            ),
+            Node(
+                handle="count",
+                parent=0,
+                role="Button",
+                native_role="push button",
+                description="<p style='white-space:pre'>Calculate number of words\n(For huge texts.)</p>",
+                rect=Rect.from_xywh(40, 10, 24, 24),
+                states=SHOWN,
+            ),
+            Node(
+                handle="save",
+                parent=0,
+                role="Button",
+                native_role="push button",
+                name="Save",
+                description="Save the current tab",
+                rect=Rect.from_xywh(70, 10, 24, 24),
+                states=SHOWN,
+            ),
+            Node(
+                handle="label",
+                parent=0,
+                role="Text",
+                native_role="label",
+                value="Encoding: UTF-8",
+                description="the file's encoding",
+                rect=Rect.from_xywh(100, 10, 200, 24),
+                states=SHOWN,
+            ),
+            Node(
+                handle="plain",
+                parent=0,
+                role="Button",
+                native_role="push button",
+                rect=Rect.from_xywh(310, 10, 24, 24),
+                states=SHOWN,
+            ),
+        ]
+    )
     names = [t.name for t in targets_from_snapshot(snap, SCREEN)]
     assert names == ["Next (F3)", "Calculate number of words (For huge texts.)", "Save", "Encoding: UTF-8", ""]
 
@@ -164,13 +223,15 @@ def test_a_button_that_only_wraps_a_same_named_button_is_listed_once():
     """GTK 4's menu button: an inert button "Menu" holding the button "Menu" that acts. The one
     that acts is listed, under the wrapper's parent; a wrapper that acts itself stays."""
     click = frozenset({Operation.INVOKE})
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "App", (0, 0, 800, 600)),
-        node("outer", 0, "Button", "Menu", (10, 10, 34, 34)),
-        node("inner", 1, "Button", "Menu", (15, 15, 24, 24), ops=click),
-        node("split", 0, "Button", "Open", (50, 10, 60, 34), ops=click),
-        node("part", 3, "Button", "Open", (55, 15, 24, 24), ops=click),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "App", (0, 0, 800, 600)),
+            node("outer", 0, "Button", "Menu", (10, 10, 34, 34)),
+            node("inner", 1, "Button", "Menu", (15, 15, 24, 24), ops=click),
+            node("split", 0, "Button", "Open", (50, 10, 60, 34), ops=click),
+            node("part", 3, "Button", "Open", (55, 15, 24, 24), ops=click),
+        ]
+    )
     targets = targets_from_snapshot(snap, SCREEN)
     assert [(t.handle, t.parent_id) for t in targets] == [("inner", None), ("split", None), ("part", 1)]
 
@@ -184,8 +245,16 @@ def test_an_unnamed_button_is_named_by_what_wraps_it_alone():
     nodes = [
         node("w", None, "Window", "App", (0, 0, 800, 600)),
         node("bar", 0, "ToolBar", "Gallery", (700, 10, 40, 40)),
-        Node(handle="panel", parent=1, role="Pane", native_role="panel", description="Gallery (Ctrl+Alt+3)",
-             rect=Rect.from_xywh(700, 10, 40, 40), states=SHOWN, child_count=1),
+        Node(
+            handle="panel",
+            parent=1,
+            role="Pane",
+            native_role="panel",
+            description="Gallery (Ctrl+Alt+3)",
+            rect=Rect.from_xywh(700, 10, 40, 40),
+            states=SHOWN,
+            child_count=1,
+        ),
         node("deck", 2, "Button", "", (704, 14, 32, 32), ops=click),
         node("tools", 0, "ToolBar", "Tools", (10, 10, 200, 40)),
         node("one", 4, "Button", "", (14, 14, 32, 32), ops=click),
@@ -194,8 +263,12 @@ def test_an_unnamed_button_is_named_by_what_wraps_it_alone():
     nodes[1] = Node(**{**nodes[1].__dict__, "child_count": 1})
     nodes[4] = Node(**{**nodes[4].__dict__, "child_count": 2})
     targets = targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)
-    assert [(t.handle, t.name) for t in targets] == [("deck", "Gallery (Ctrl+Alt+3)"), ("tools", "Tools"),
-                                                     ("one", ""), ("two", "Cut")]
+    assert [(t.handle, t.name) for t in targets] == [
+        ("deck", "Gallery (Ctrl+Alt+3)"),
+        ("tools", "Tools"),
+        ("one", ""),
+        ("two", "Cut"),
+    ]
 
 
 def test_an_unnamed_button_is_named_by_the_one_text_it_shows():
@@ -224,12 +297,18 @@ def test_an_unnamed_button_is_named_by_the_one_text_it_shows():
     ]
     targets = targets_from_snapshot(Snapshot(nodes=nodes), SCREEN)
     assert [(t.handle, t.name) for t in targets if t.type == "Button"] == [
-        ("header", "Size"), ("two", ""), ("combo", "Text Files")]
+        ("header", "Size"),
+        ("two", ""),
+        ("combo", "Text Files"),
+    ]
     assert "label" not in {t.handle for t in targets}
     assert next(t for t in targets if t.handle == "header").derived_from == "name: the text it holds"
-    acting = [holding(nodes[0], 2), holding(node("outer", 0, "Button", "", (10, 10, 200, 24), ops=click), 1),
-              holding(node("check", 1, "CheckBox", "", (10, 10, 20, 24), ops=click), 1),
-              node("text", 2, "Text", "Wrap", (30, 10, 60, 24))]
+    acting = [
+        holding(nodes[0], 2),
+        holding(node("outer", 0, "Button", "", (10, 10, 200, 24), ops=click), 1),
+        holding(node("check", 1, "CheckBox", "", (10, 10, 20, 24), ops=click), 1),
+        node("text", 2, "Text", "Wrap", (30, 10, 60, 24)),
+    ]
     assert next(t for t in targets_from_snapshot(Snapshot(nodes=acting), SCREEN) if t.handle == "outer").name == ""
 
 
@@ -268,8 +347,12 @@ def test_a_web_field_is_named_by_the_text_before_it_inline_or_in_a_box_above():
     one text, right above a field, names it."""
     nodes = [
         Node(**{**node("doc", None, "Document", "Page", (0, 0, 800, 600)).__dict__, "child_count": 4}),
-        Node(**{**node("p", 0, "Paragraph", "", (10, 10, 500, 24), value="Email: \ufffc then \ufffc").__dict__,
-                "child_count": 2}),
+        Node(
+            **{
+                **node("p", 0, "Paragraph", "", (10, 10, 500, 24), value="Email: \ufffc then \ufffc").__dict__,
+                "child_count": 2,
+            }
+        ),
         node("email", 1, "Edit", "", (60, 10, 150, 24)),
         node("second", 1, "Edit", "", (260, 10, 150, 24)),
         Node(**{**node("div", 0, "Group", "", (10, 50, 500, 20)).__dict__, "child_count": 1}),
@@ -280,8 +363,7 @@ def test_a_web_field_is_named_by_the_text_before_it_inline_or_in_a_box_above():
     assert named["email"] == "Email:" and named["second"] == "then" and named["phone"] == "Phone number"
     chromium = [  # the same paragraph, its text run also a child of its own
         Node(**{**node("doc", None, "Document", "Page", (0, 0, 800, 600)).__dict__, "child_count": 1}),
-        Node(**{**node("p", 0, "Paragraph", "", (10, 10, 500, 24), value="Email: \ufffc").__dict__,
-                "child_count": 2}),
+        Node(**{**node("p", 0, "Paragraph", "", (10, 10, 500, 24), value="Email: \ufffc").__dict__, "child_count": 2}),
         node("run", 1, "Text", "Email:", (10, 10, 50, 24)),
         node("email", 1, "Edit", "", (60, 10, 150, 24)),
     ]
@@ -291,14 +373,16 @@ def test_a_web_field_is_named_by_the_text_before_it_inline_or_in_a_box_above():
 def test_an_element_reached_twice_is_listed_once():
     """Swing shows a popup menu in its layered pane, and its items are also the children of their
     menu: the same elements, met twice in one walk, were listed twice with the same ids."""
-    snap = Snapshot(nodes=[
-        node("w", None, "Window", "App", (0, 0, 800, 600)),
-        node("popup", 0, "Menu", "", (100, 20, 200, 100)),
-        node("item", 1, "MenuItem", "Global Options...", (100, 20, 200, 20), ops=frozenset({Operation.INVOKE})),
-        node("bar", 0, "MenuBar", "", (0, 0, 800, 20)),
-        node("tools", 3, "Menu", "Utilities", (0, 0, 60, 20), ops=frozenset({Operation.INVOKE})),
-        node("item", 4, "MenuItem", "Global Options...", (100, 20, 200, 20), ops=frozenset({Operation.INVOKE})),
-    ])
+    snap = Snapshot(
+        nodes=[
+            node("w", None, "Window", "App", (0, 0, 800, 600)),
+            node("popup", 0, "Menu", "", (100, 20, 200, 100)),
+            node("item", 1, "MenuItem", "Global Options...", (100, 20, 200, 20), ops=frozenset({Operation.INVOKE})),
+            node("bar", 0, "MenuBar", "", (0, 0, 800, 20)),
+            node("tools", 3, "Menu", "Utilities", (0, 0, 60, 20), ops=frozenset({Operation.INVOKE})),
+            node("item", 4, "MenuItem", "Global Options...", (100, 20, 200, 20), ops=frozenset({Operation.INVOKE})),
+        ]
+    )
     handles = [t.handle for t in targets_from_snapshot(snap, SCREEN)]
     assert handles == ["popup", "item", "tools"]
 
@@ -306,6 +390,7 @@ def test_an_element_reached_twice_is_listed_once():
 def test_a_menu_open_where_nothing_is_listed_is_reported():
     """An open menu (a window of its own) that no listed element lies in: Qt's context menus."""
     from winactions.perception.provider import unlisted_popups
+
     menu = Rect.from_xywh(960, 536, 348, 260)
     editor = Target(id=1, type="Edit", name="", rect=Rect.from_xywh(0, 60, 1920, 900))
     under = Target(id=3, type="Button", name="Next (F3)", rect=Rect.from_xywh(1170, 745, 24, 23))
@@ -313,8 +398,14 @@ def test_a_menu_open_where_nothing_is_listed_is_reported():
     assert unlisted_popups([menu], [editor, under]) == [menu]  # the window's controls under it do not count
     assert unlisted_popups([menu], [editor, under, item]) == []
     # a popover its backend placed in the popup (GTK 4: a field and buttons, no menu item) lists it
-    popover = Node(handle=":1.5/popover", parent=None, role="Pane", native_role="filler", rect=menu,
-                   extra={IN_POPUP: "a GTK 4 popover moved by (-23, 13)"})
+    popover = Node(
+        handle=":1.5/popover",
+        parent=None,
+        role="Pane",
+        native_role="filler",
+        rect=menu,
+        extra={IN_POPUP: "a GTK 4 popover moved by (-23, 13)"},
+    )
     assert unlisted_popups([menu], [editor, under], [popover]) == []
     assert unlisted_popups([menu], [editor, under], [dataclasses.replace(popover, extra={})]) == [menu]
 
@@ -325,10 +416,12 @@ def test_an_open_menu_is_listed_before_the_window_it_covers():
     Its elements come first; a cell under it stays in its place; parent links follow."""
     snapshot = table_snapshot(3)
     base = len(snapshot.nodes)
-    menu = [node("popup", 0, "Window", "", (200, 110, 220, 120)),
-            node("menu", base, "Menu", "", (200, 110, 220, 120)),
-            node("cut", base + 1, "MenuItem", "Cut", (202, 112, 216, 24), ops=frozenset({Operation.INVOKE})),
-            node("copy", base + 1, "MenuItem", "Copy", (202, 136, 216, 24), ops=frozenset({Operation.INVOKE}))]
+    menu = [
+        node("popup", 0, "Window", "", (200, 110, 220, 120)),
+        node("menu", base, "Menu", "", (200, 110, 220, 120)),
+        node("cut", base + 1, "MenuItem", "Cut", (202, 112, 216, 24), ops=frozenset({Operation.INVOKE})),
+        node("copy", base + 1, "MenuItem", "Copy", (202, 136, 216, 24), ops=frozenset({Operation.INVOKE})),
+    ]
     opened = Snapshot(nodes=[*snapshot.nodes, *menu], popups=[Rect.from_xywh(200, 110, 220, 120)])
     targets = targets_from_snapshot(opened, SCREEN)
     assert [(t.type, t.name) for t in targets[:3]] == [("Menu", ""), ("MenuItem", "Cut"), ("MenuItem", "Copy")]

@@ -13,13 +13,19 @@ def box(left: int, top: int, right: int, bottom: int) -> Rect:
 
 
 def menu(name: str, rect: Rect) -> Target:
-    return Target(id=0, type="Menu", name=name, rect=rect, source=Source.VISION, confidence=0.9,
-                  derived_from="vision: a menu bar's widget window + ocr 0.93")
+    return Target(
+        id=0,
+        type="Menu",
+        name=name,
+        rect=rect,
+        source=Source.VISION,
+        confidence=0.9,
+        derived_from="vision: a menu bar's widget window + ocr 0.93",
+    )
 
 
 def line(name: str, rect: Rect, confidence: float = 0.99) -> Target:
-    return Target(id=0, type="Text", name=name, rect=rect, source=Source.OCR, confidence=confidence,
-                  derived_from="ocr")
+    return Target(id=0, type="Text", name=name, rect=rect, source=Source.OCR, confidence=confidence, derived_from="ocr")
 
 
 def test_a_menu_read_otherwise_keeps_its_id():
@@ -60,8 +66,12 @@ def test_lines_of_a_terminal_set_close_are_each_kept():
     """lxterminal's `select` menu: OCR's boxes of "2) test" and "3) prod" overlap by 4 px
     (IOU 0.104 > 0.1) and the merge took "3) prod" for "2) test"."""
     window = box(103, 426, 759, 862)
-    found = [line("1) dev", box(103, 449, 157, 473), 0.96), line("2) test", box(103, 469, 163, 488), 0.997),
-             line("3) prod", box(103, 484, 164, 507), 0.989), line("pick:", box(103, 504, 149, 521), 0.999)]
+    found = [
+        line("1) dev", box(103, 449, 157, 473), 0.96),
+        line("2) test", box(103, 469, 163, 488), 0.997),
+        line("3) prod", box(103, 484, 164, 507), 0.989),
+        line("pick:", box(103, 504, 149, 521), 0.999),
+    ]
     kept, left = sift(found, [], [window], 0.1, said=[])
     assert sorted(t.name for t in kept) == ["1) dev", "2) test", "3) prod", "pick:"] and not left
 

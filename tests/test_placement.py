@@ -14,11 +14,18 @@ def xywh(x: int, y: int, w: int, h: int) -> Rect:
     return Rect.from_xywh(x, y, w, h)
 
 
-def node(key: str, parent: int | None, role: str, native: str, left: int, top: int, right: int, bottom: int,
-         **fields: object) -> Node:
+def node(
+    key: str, parent: int | None, role: str, native: str, left: int, top: int, right: int, bottom: int, **fields: object
+) -> Node:
     """A node as an app reports it: `key` stands for its handle."""
-    return Node(handle=f":1.9/{key}", parent=parent, role=role, native_role=native,
-                rect=Rect(left=left, top=top, right=right, bottom=bottom), **fields)  # type: ignore[arg-type]
+    return Node(
+        handle=f":1.9/{key}",
+        parent=parent,
+        role=role,
+        native_role=native,
+        rect=Rect(left=left, top=top, right=right, bottom=bottom),
+        **fields,
+    )  # type: ignore[arg-type]
 
 
 def test_gtk3_at_gdk_scale_2_is_placed_twice_as_large():
@@ -84,11 +91,13 @@ def test_chromium_at_device_scale_2_keeps_its_page_in_screen_pixels():
     window = Rect(left=100, top=0, right=1700, bottom=1080)
     placement = placement_of(xywh(50, 0, 800, 540), window)
     assert placement == Placement(2, 0, 0)
-    nodes = [node("frame", None, "Window", "frame", 50, 0, 850, 540),
-             node("reload", 0, "Button", "push-button", 132, 46, 166, 80),
-             node("page", 0, "Document", "document-web", 108, 286, 1692, 1072),
-             node("section", 2, "Group", "section", 108, 286, 1692, 500),
-             node("button", 3, "Button", "push-button", 124, 418, 302, 469)]
+    nodes = [
+        node("frame", None, "Window", "frame", 50, 0, 850, 540),
+        node("reload", 0, "Button", "push-button", 132, 46, 166, 80),
+        node("page", 0, "Document", "document-web", 108, 286, 1692, 1072),
+        node("section", 2, "Group", "section", 108, 286, 1692, 500),
+        node("button", 3, "Button", "push-button", 124, 418, 302, 469),
+    ]
     placed = placement.placed(nodes)
     assert placed[1].rect == Rect(left=264, top=92, right=332, bottom=160)  # the toolbar: scaled
     assert [n.rect for n in placed[2:]] == [n.rect for n in nodes[2:]]  # the page and all in it: as reported
@@ -104,10 +113,12 @@ def test_a_gtk4_popover_is_moved_where_the_x_server_shows_it():
     Everything in it moves with it and says it is in a popup of its own; the button it pops
     from, and a menu already where it shows, stay."""
     menus = [Rect(left=427, top=9, right=690, bottom=596)]
-    nodes = [node("frame", None, "Window", "frame", 0, 560, 700, 1080),
-             node("button", 0, "Button", "push-button", 541, 571, 575, 605),
-             node("popover", 1, "Menu", "menu", 541, 571, 804, 1158),
-             node("save", 2, "MenuItem", "menu-item", 583, 768, 762, 800)]
+    nodes = [
+        node("frame", None, "Window", "frame", 0, 560, 700, 1080),
+        node("button", 0, "Button", "push-button", 541, 571, 575, 605),
+        node("popover", 1, "Menu", "menu", 541, 571, 804, 1158),
+        node("save", 2, "MenuItem", "menu-item", 583, 768, 762, 800),
+    ]
     moved = popovers_moved(nodes, menus, IDENTITY)
     assert moved[2].rect == menus[0]
     assert moved[3].rect == Rect(left=469, top=206, right=648, bottom=238)  # drawn there (screenshot)
@@ -122,8 +133,9 @@ def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_hold
     at the button's place, shown 23 px left and 13 px lower. A filler of that size under a
     button that is not expanded is the window's own, and stays."""
     menus = [Rect(left=-12, top=584, right=384, bottom=863)]
-    button = node("button", None, "Button", "push-button", 11, 571, 88, 605,
-                  states=frozenset({"expandable", "expanded"}))
+    button = node(
+        "button", None, "Button", "push-button", 11, 571, 88, 605, states=frozenset({"expandable", "expanded"})
+    )
     popover = node("popover", 0, "Pane", "filler", 11, 571, 407, 850)
     browse = node("browse", 1, "Button", "push-button", 348, 616, 372, 640)
     moved = popovers_moved([button, popover, browse], menus, IDENTITY)
@@ -131,8 +143,9 @@ def test_a_gtk4_popover_that_is_no_menu_is_told_by_the_expanded_button_that_hold
     closed = dataclasses.replace(button, states=frozenset({"expandable"}))
     assert popovers_moved([closed, popover, browse], menus, IDENTITY) == [closed, popover, browse]
     # an expanded expander's content, of an open menu's size but laid out below its header, stays
-    expander = node("expander", None, "Button", "push-button", 11, 571, 407, 600,
-                    states=frozenset({"expandable", "expanded"}))
+    expander = node(
+        "expander", None, "Button", "push-button", 11, 571, 407, 600, states=frozenset({"expandable", "expanded"})
+    )
     content = node("content", 0, "Pane", "filler", 11, 600, 407, 879)
     assert popovers_moved([expander, content], menus, IDENTITY) == [expander, content]
 

@@ -26,13 +26,21 @@ class Replay:
     def refresh(self, handle: str) -> Node:
         x, y = self.places[min(self.reads, len(self.places) - 1)]
         self.reads += 1
-        return Node(handle=handle, parent=None, role="Button", native_role="push button", name="7",
-                    rect=Rect(left=x, top=y, right=x + 59, bottom=y + 34))
+        return Node(
+            handle=handle,
+            parent=None,
+            role="Button",
+            native_role="push button",
+            name="7",
+            rect=Rect(left=x, top=y, right=x + 59, bottom=y + 34),
+        )
 
 
 def seven() -> tuple[Target, Node]:
-    return (Target(id=33, type="Button", name="7", rect=SEEN),
-            Node(handle="h", parent=None, role="Button", native_role="push button", name="7", rect=SEEN))
+    return (
+        Target(id=33, type="Button", name="7", rect=SEEN),
+        Node(handle="h", parent=None, role="Button", native_role="push button", name="7", rect=SEEN),
+    )
 
 
 def test_the_element_is_read_again_until_it_is_back_where_it_was_seen():

@@ -11,8 +11,15 @@ from winactions.session.store import SessionData, SessionStore
 
 def sample_state() -> UIState:
     window = WindowInfo(id="0x1", title="App", pid=1, rect=Rect(left=0, top=0, right=10, bottom=10))
-    targets = [Target(id=1, type="Button", name="OK", handle=":1.2/org/a11y/atspi/accessible/3",
-                      rect=Rect(left=1, top=1, right=5, bottom=5))]
+    targets = [
+        Target(
+            id=1,
+            type="Button",
+            name="OK",
+            handle=":1.2/org/a11y/atspi/accessible/3",
+            rect=Rect(left=1, top=1, right=5, bottom=5),
+        )
+    ]
     return UIState(window=window, targets=targets, timestamp="t")
 
 

@@ -37,8 +37,9 @@ def test_every_setting_is_named_once_and_says_what_it_does_and_where():
 
 
 def test_no_module_reads_a_winctl_variable_but_through_the_table():
-    direct = [str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
-              if DIRECT_READ.search(path.read_text(encoding="utf-8"))]
+    direct = [
+        str(path.relative_to(SRC)) for path in SRC.rglob("*.py") if DIRECT_READ.search(path.read_text(encoding="utf-8"))
+    ]
     assert sorted(set(direct) - NOT_YET_WIRED) == []
 
 
@@ -58,27 +59,31 @@ def test_defaults_agree_with_the_constants_beside_their_readers():
     from winactions.backends.base import Backend
     from winactions.backends.linux import atspi
 
-    assert atspi.STATE_SECONDS == settings.STATE_SECONDS.default
+    assert settings.STATE_SECONDS.default == atspi.STATE_SECONDS
     assert inspect.signature(Backend.snapshot).parameters["max_nodes"].default == settings.MAX_NODES.default
 
 
-@pytest.mark.parametrize(("setting", "text", "message"), [
-    (settings.MAX_NODES, "lots", "WINCTL_MAX_NODES='lots' is not a whole number"),
-    (settings.MAX_NODES, "0", "WINCTL_MAX_NODES='0' must be 1 or more"),
-    (settings.MAX_NODES, "2.5", "is not a whole number"),
-    (settings.STATE_SECONDS, "0", "WINCTL_STATE_SECONDS='0' must be more than 0"),
-    (settings.STATE_SECONDS, "soon", "WINCTL_STATE_SECONDS='soon' is not a number of seconds"),
-    (settings.LOCATE_CACHE_TTL, "45", "WINCTL_LOCATE_CACHE_TTL='45' must lie between 0 and 30"),
-    (settings.VISION_IOU, "nan", "must lie between 0 and 1"),
-    (settings.LLM_TIMEOUT, "-1", "WINCTL_LLM_TIMEOUT='-1' must be more than 0"),
-    (settings.LLM_PROVIDER, "gemini", "WINCTL_LLM_PROVIDER='gemini' is not one of anthropic, openai"),
-])
+@pytest.mark.parametrize(
+    ("setting", "text", "message"),
+    [
+        (settings.MAX_NODES, "lots", "WINCTL_MAX_NODES='lots' is not a whole number"),
+        (settings.MAX_NODES, "0", "WINCTL_MAX_NODES='0' must be 1 or more"),
+        (settings.MAX_NODES, "2.5", "is not a whole number"),
+        (settings.STATE_SECONDS, "0", "WINCTL_STATE_SECONDS='0' must be more than 0"),
+        (settings.STATE_SECONDS, "soon", "WINCTL_STATE_SECONDS='soon' is not a number of seconds"),
+        (settings.LOCATE_CACHE_TTL, "45", "WINCTL_LOCATE_CACHE_TTL='45' must lie between 0 and 30"),
+        (settings.VISION_IOU, "nan", "must lie between 0 and 1"),
+        (settings.LLM_TIMEOUT, "-1", "WINCTL_LLM_TIMEOUT='-1' must be more than 0"),
+        (settings.LLM_PROVIDER, "gemini", "WINCTL_LLM_PROVIDER='gemini' is not one of anthropic, openai"),
+    ],
+)
 def test_a_bad_value_is_refused_naming_the_variable_and_what_it_takes(setting, text, message):
     with pytest.raises(InvalidInput) as caught:
         setting.read({setting.name: text})
     assert message in caught.value.message
-    assert caught.value.hint == (f"{setting.name} takes {setting.takes} (default {setting.default_text()}); "
-                                 "set it right or unset it")
+    assert caught.value.hint == (
+        f"{setting.name} takes {setting.takes} (default {setting.default_text()}); set it right or unset it"
+    )
 
 
 def test_good_values_parse_to_their_type():
@@ -96,9 +101,16 @@ def test_a_flag_is_on_unless_blank_or_0(text, on):
     assert settings.DEBUG.read({"WINCTL_DEBUG": text}) is on
 
 
-@pytest.mark.parametrize(("setting", "text"), [(settings.COMMAND_DEADLINE, "500"), (settings.COMMAND_DEADLINE, "soon"),
-                                               (settings.IDLE_TIMEOUT, "never"), (settings.IDLE_TIMEOUT, "0"),
-                                               (settings.VISION_BOX_UNITS, "inches")])
+@pytest.mark.parametrize(
+    ("setting", "text"),
+    [
+        (settings.COMMAND_DEADLINE, "500"),
+        (settings.COMMAND_DEADLINE, "soon"),
+        (settings.IDLE_TIMEOUT, "never"),
+        (settings.IDLE_TIMEOUT, "0"),
+        (settings.VISION_BOX_UNITS, "inches"),
+    ],
+)
 def test_a_setting_the_daemon_or_a_guess_reads_ignores_a_bad_value(setting, text):
     """Read where no one would see an error (a daemon starting) or beside a guess: the default
     applies, and doctor says so."""
@@ -109,17 +121,31 @@ def test_a_setting_the_daemon_or_a_guess_reads_ignores_a_bad_value(setting, text
 
 def test_a_value_given_by_flag_is_checked_against_the_same_range():
     assert settings.VISION_IOU.check(0.0) == 0.0
-    with pytest.raises(InvalidInput, match="WINCTL_VISION_IOU must lie between 0 and 1, not 1.5") as caught:
+    with pytest.raises(InvalidInput, match=r"WINCTL_VISION_IOU must lie between 0 and 1, not 1\.5") as caught:
         settings.VISION_IOU.check(1.5)
     assert "0 to 1" in (caught.value.hint or "")
 
 
 def test_doctor_shows_each_setting_set_with_its_effective_value():
-    found = {c.name: c for c in settings_checks({"WINCTL_STATE_SECONDS": "2", "WINCTL_MAX_NODES": "lots",
-                                                 "WINCTL_VISION_API_KEY": "sk-secret", "WINCTL_MAX_NODE": "5",
-                                                 "WINCTL_DEBUG": "", "PATH": "/bin"})}
-    assert set(found) == {"setting WINCTL_STATE_SECONDS", "setting WINCTL_MAX_NODES", "setting WINCTL_VISION_API_KEY",
-                          "setting WINCTL_MAX_NODE"}
+    found = {
+        c.name: c
+        for c in settings_checks(
+            {
+                "WINCTL_STATE_SECONDS": "2",
+                "WINCTL_MAX_NODES": "lots",
+                "WINCTL_VISION_API_KEY": "sk-secret",
+                "WINCTL_MAX_NODE": "5",
+                "WINCTL_DEBUG": "",
+                "PATH": "/bin",
+            }
+        )
+    }
+    assert set(found) == {
+        "setting WINCTL_STATE_SECONDS",
+        "setting WINCTL_MAX_NODES",
+        "setting WINCTL_VISION_API_KEY",
+        "setting WINCTL_MAX_NODE",
+    }
     seconds = found["setting WINCTL_STATE_SECONDS"]
     assert seconds.status == "ok" and seconds.detail.startswith("2 seconds (default 4 seconds)")
     assert "honoured on Linux only" in seconds.detail

@@ -69,8 +69,21 @@ def test_every_topic_is_named_in_the_core_listed_and_printed(name):
 
 
 def test_the_manual_has_the_topics_the_brief_names():
-    assert set(skill.topic_names()) >= {"sheets", "files", "terminals", "keys", "sessions", "vision",
-                                        "phones", "errors", "mcp", "windows", "state", "acting", "run"}
+    assert set(skill.topic_names()) >= {
+        "sheets",
+        "files",
+        "terminals",
+        "keys",
+        "sessions",
+        "vision",
+        "phones",
+        "errors",
+        "mcp",
+        "windows",
+        "state",
+        "acting",
+        "run",
+    }
 
 
 def test_an_unknown_topic_is_an_error_that_lists_the_topics():
@@ -102,7 +115,7 @@ def _command_of(words: list[str]) -> list[str]:
         i += 2 if words[i] in VALUE_FLAGS and words[i] not in OPTIONAL_VALUES else 1
         if words[i - 1] in OPTIONAL_VALUES and i < len(words) and words[i] in OPTIONAL_VALUES[words[i - 1]][1]:
             i += 1
-    return words[i:i + 2]
+    return words[i : i + 2]
 
 
 def test_every_command_the_manual_names_exists():
@@ -122,8 +135,8 @@ def test_every_command_the_manual_names_exists():
 
 
 def test_the_checker_catches_a_command_that_does_not_exist():
-    assert _command_of("--vision local state".split()) == ["state"]
-    assert _command_of("--json --window Editor clik 3".split()) == ["clik", "3"]
+    assert _command_of(["--vision", "local", "state"]) == ["state"]
+    assert _command_of(["--json", "--window", "Editor", "clik", "3"]) == ["clik", "3"]
     assert build_cli().get_command(click.Context(build_cli()), "clik") is None
 
 
@@ -133,8 +146,9 @@ def test_help_lists_each_command_on_one_short_line():
     size = len(out.output.encode())
     assert size <= HELP_LIMIT, f"`winctl --help` is {size} bytes (~{size // 4} tokens), over {HELP_LIMIT}"
     rows = out.output.split("\nCommands:\n", 1)[1].splitlines()
-    assert all(re.match(r"  [a-z-]+ +\S", row) for row in rows if row.strip()), \
-        [row for row in rows if not re.match(r"  [a-z-]+ +\S", row)]
+    assert all(re.match(r"  [a-z-]+ +\S", row) for row in rows if row.strip()), [
+        row for row in rows if not re.match(r"  [a-z-]+ +\S", row)
+    ]
     assert len([r for r in rows if r.strip()]) == len(build_cli().commands)
     assert "winctl skill" in out.output
 
@@ -144,17 +158,33 @@ def test_a_commands_own_help_keeps_its_whole_text():
     assert "one out of view is scrolled to first" in " ".join(out.output.split())
 
 
-@pytest.mark.parametrize(("text", "line"), [
-    ("Click an element: its semantic action (press, toggle, select) when it has one, else a left click at its "
-     "visible centre.", "Click an element"),
-    ("Wait some seconds, or until an element is visible, enabled or gone, or until some text appears "
-     "in (or leaves) the window's elements (`--text Saved`).", "Wait some seconds, or until an element is visible"),
-    ("Drag between two screen points (column borders, splitters, resize handles).", "Drag between two screen points"),
-    ("Type text into the focused element of the window (any Unicode).\n\nMore.",
-     "Type text into the focused element of the window"),
-    ("Serve the commands this platform can run as MCP tools over stdio for MCP clients.",
-     "Serve the commands this platform can run as MCP tools..."),
-])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            "Click an element: its semantic action (press, toggle, select) when it has one, else a left click at its "
+            "visible centre.",
+            "Click an element",
+        ),
+        (
+            "Wait some seconds, or until an element is visible, enabled or gone, or until some text appears "
+            "in (or leaves) the window's elements (`--text Saved`).",
+            "Wait some seconds, or until an element is visible",
+        ),
+        (
+            "Drag between two screen points (column borders, splitters, resize handles).",
+            "Drag between two screen points",
+        ),
+        (
+            "Type text into the focused element of the window (any Unicode).\n\nMore.",
+            "Type text into the focused element of the window",
+        ),
+        (
+            "Serve the commands this platform can run as MCP tools over stdio for MCP clients.",
+            "Serve the commands this platform can run as MCP tools...",
+        ),
+    ],
+)
 def test_short_help_is_the_first_sentence_cut_at_a_clause(text, line):
     assert short_help(text) == line
     assert len(short_help(text)) <= 57

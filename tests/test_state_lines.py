@@ -13,8 +13,12 @@ WRITER = WindowInfo(id="0x1", title="report.odt - LibreOffice Writer", pid=7, pr
 
 
 def state(value: str | None = None, modified: bool | None = None, window: WindowInfo = WRITER) -> StateResult:
-    ui = UIState(window=window, targets=[Target(id=1, type="Edit", value=value, states=["enabled"])],
-                 timestamp="now", modified=modified)
+    ui = UIState(
+        window=window,
+        targets=[Target(id=1, type="Edit", value=value, states=["enabled"])],
+        timestamp="now",
+        modified=modified,
+    )
     return StateResult(state=ui)
 
 
@@ -29,7 +33,7 @@ def test_the_header_says_modified_only_when_the_document_is():
 def test_a_values_line_breaks_show_as_escapes_and_read_one_way():
     """A text area's value was shown with its lines joined by spaces: agents called `get text`
     to see where they broke. A backslash of the text is doubled, so `\\n` means a line break."""
-    line = to_text(state("first line\nsecond\tline \"quoted\" C:\\new")).splitlines()[1]
+    line = to_text(state('first line\nsecond\tline "quoted" C:\\new')).splitlines()[1]
     assert line == '[1] [Edit] "" value="first line\\nsecond\\tline \\"quoted\\" C:\\\\new"', line
 
 
@@ -39,21 +43,33 @@ def test_a_long_value_is_capped_and_an_escape_never_cut_in_two():
     assert len(line.split('value="')[1]) <= 61
 
 
-def node(index_parent: int | None, role: str, name: str = "", native: str = "", states: frozenset[str] = frozenset()
-         ) -> Node:
-    return Node(handle=f"h/{role}/{name}", parent=index_parent, role=role, native_role=native or role.lower(),
-                name=name, states=states)
+def node(
+    index_parent: int | None, role: str, name: str = "", native: str = "", states: frozenset[str] = frozenset()
+) -> Node:
+    return Node(
+        handle=f"h/{role}/{name}",
+        parent=index_parent,
+        role=role,
+        native_role=native or role.lower(),
+        name=name,
+        states=states,
+    )
 
 
 def writer_tree(save_all_enabled: bool) -> list[Node]:
-    """A frame, LibreOffice's own menu bar under its root pane (File › Save All), and the
+    """A frame, LibreOffice's own menu bar under its root pane (File > Save All), and the
     GTK copy of its menus, which is updated only when opened."""
     enabled = frozenset({"enabled"})
-    return [node(None, "Window", WRITER.title, "frame"),
-            node(0, "Pane", WRITER.title, "root-pane"),
-            node(1, "MenuBar"), node(2, "Menu", "File"),
-            node(3, "MenuItem", "Save All", states=enabled if save_all_enabled else frozenset()),
-            node(0, "MenuBar"), node(5, "Menu", "File"), node(6, "MenuItem", "Save All", states=frozenset())]
+    return [
+        node(None, "Window", WRITER.title, "frame"),
+        node(0, "Pane", WRITER.title, "root-pane"),
+        node(1, "MenuBar"),
+        node(2, "Menu", "File"),
+        node(3, "MenuItem", "Save All", states=enabled if save_all_enabled else frozenset()),
+        node(0, "MenuBar"),
+        node(5, "Menu", "File"),
+        node(6, "MenuItem", "Save All", states=frozenset()),
+    ]
 
 
 def test_libreoffice_is_modified_while_its_own_save_all_is_enabled():
@@ -71,15 +87,31 @@ def test_libreoffice_is_modified_while_its_own_save_all_is_enabled():
         assert unsaved(WRITER, tree, reread, lambda: windows(WRITER.title)) is expected
         assert asked == ["h/MenuItem/Save All"]  # read again now: a kept tree may be older
     # Save All is the app's: with two documents open it cannot say which one is modified
-    assert unsaved(WRITER, writer_tree(True), lambda h: writer_tree(True)[4],
-                   lambda: windows(WRITER.title, "data.ods - LibreOffice Calc")) is None
-    assert unsaved(WRITER, writer_tree(False), lambda h: writer_tree(False)[4],
-                   lambda: windows(WRITER.title, "data.ods - LibreOffice Calc")) is False
+    assert (
+        unsaved(
+            WRITER,
+            writer_tree(True),
+            lambda h: writer_tree(True)[4],
+            lambda: windows(WRITER.title, "data.ods - LibreOffice Calc"),
+        )
+        is None
+    )
+    assert (
+        unsaved(
+            WRITER,
+            writer_tree(False),
+            lambda h: writer_tree(False)[4],
+            lambda: windows(WRITER.title, "data.ods - LibreOffice Calc"),
+        )
+        is False
+    )
 
 
 def test_a_title_mark_says_modified_and_no_mark_says_nothing():
     never: list[Node] = []
     geany = WindowInfo(id="0x2", title="*notes.txt - /tmp - Geany", pid=9, process="geany")
     assert unsaved(geany, never, lambda h: None, lambda: []) is True
-    assert unsaved(geany.model_copy(update={"title": "notes.txt - /tmp - Geany"}), never,
-                   lambda h: None, lambda: []) is None
+    assert (
+        unsaved(geany.model_copy(update={"title": "notes.txt - /tmp - Geany"}), never, lambda h: None, lambda: [])
+        is None
+    )

@@ -23,8 +23,9 @@ class FakeSheet:
         self.asked.append(place)
         return ":1.5", f"/cell/{place[0]}/{place[1]}"
 
-    async def _maybe(self, dest: str, path: str, interface: str, method: str,
-                     signature: str = "", body: list[Any] | None = None) -> Any:
+    async def _maybe(
+        self, dest: str, path: str, interface: str, method: str, signature: str = "", body: list[Any] | None = None
+    ) -> Any:
         if method == "Get" and body and body[1] in ("NRows", "NColumns"):
             return [SimpleNamespace(value=1_048_576 if body[1] == "NRows" else 1024)]
         if interface == IFACE + "Text":
@@ -59,14 +60,17 @@ class FakeTree:
         self.kids = {("a", "/list"): [("a", f"/row{i}") for i in range(3)]}
         for i in range(3):
             self.kids[("a", f"/row{i}")] = [("a", f"/row{i}/text")]
-        self.names = {**{("a", f"/row{i}"): f"report-{i}" for i in range(3)},
-                      **{("a", f"/row{i}/text"): f"report-{i}" for i in range(3)}}
+        self.names = {
+            **{("a", f"/row{i}"): f"report-{i}" for i in range(3)},
+            **{("a", f"/row{i}/text"): f"report-{i}" for i in range(3)},
+        }
 
     async def _children(self, ref: Any) -> list[Any]:
         return self.kids.get(ref, [])
 
-    async def _maybe(self, dest: str, path: str, interface: str, method: str,
-                     signature: str = "", body: list[Any] | None = None) -> Any:
+    async def _maybe(
+        self, dest: str, path: str, interface: str, method: str, signature: str = "", body: list[Any] | None = None
+    ) -> Any:
         ref = (dest, path)
         if method == "Get" and body and body[1] == "Name":
             return [SimpleNamespace(value=self.names.get(ref, ""))]

@@ -49,24 +49,62 @@ CONTROLS = ("Button", "CheckBox", "RadioButton", "Menu", "ComboBox", "HeaderItem
 
 # Controls found at every scale: text buttons, menus, radio buttons, headers, browser icons.
 FOUND_EVERYWHERE = {
-    "gtk_fixture": [("Menu", "File"), ("Menu", "Edit"), ("Menu", "Help"), ("ComboBox", "Red"), ("RadioButton", "Large"),
-                    ("RadioButton", "Small"), ("Button", "Add Row"), ("Button", "Open Dialog"), ("Button", "Apply"),
-                    ("HeaderItem", "Name")],
-    "chromium_form": [("Button", "Minimize"), ("Button", "Maximize"), ("Button", "Back"), ("Button", "Forward"),
-                      ("Button", "Reload"), ("Button", "File"), ("Button", "Bookmark this tab"), ("Button", "You"),
-                      ("ComboBox", "Shipping"), ("HeaderItem", "Name"), ("HeaderItem", "Qty"),
-                      ("HeaderItem", "Price"), ("Button", "Tab search"), ("Button", "New Tab")],
+    "gtk_fixture": [
+        ("Menu", "File"),
+        ("Menu", "Edit"),
+        ("Menu", "Help"),
+        ("ComboBox", "Red"),
+        ("RadioButton", "Large"),
+        ("RadioButton", "Small"),
+        ("Button", "Add Row"),
+        ("Button", "Open Dialog"),
+        ("Button", "Apply"),
+        ("HeaderItem", "Name"),
+    ],
+    "chromium_form": [
+        ("Button", "Minimize"),
+        ("Button", "Maximize"),
+        ("Button", "Back"),
+        ("Button", "Forward"),
+        ("Button", "Reload"),
+        ("Button", "File"),
+        ("Button", "Bookmark this tab"),
+        ("Button", "You"),
+        ("ComboBox", "Shipping"),
+        ("HeaderItem", "Name"),
+        ("HeaderItem", "Qty"),
+        ("HeaderItem", "Price"),
+        ("Button", "Tab search"),
+        ("Button", "New Tab"),
+    ],
 }
 # Controls with no look-alike left on screen once they are painted over (unlike Chromium's
 # several close crosses, or its back and forward arrows, which mirror each other).
 UNIQUE = {
-    "gtk_fixture": [("Menu", "Edit"), ("Menu", "Help"), ("ComboBox", "Red"), ("RadioButton", "Large"),
-                    ("RadioButton", "Small"), ("CheckBox", "Enable feature"), ("Button", "Add Row"),
-                    ("Button", "Open Dialog"), ("Button", "Reset"), ("Button", "Apply"), ("HeaderItem", "ID"),
-                    ("HeaderItem", "Size")],
-    "chromium_form": [("Button", "File"), ("Button", "Bookmark this tab"), ("Button", "You"),
-                      ("Button", "Place order"), ("ComboBox", "Shipping"), ("HeaderItem", "Name"),
-                      ("HeaderItem", "Qty"), ("HeaderItem", "Price")],
+    "gtk_fixture": [
+        ("Menu", "Edit"),
+        ("Menu", "Help"),
+        ("ComboBox", "Red"),
+        ("RadioButton", "Large"),
+        ("RadioButton", "Small"),
+        ("CheckBox", "Enable feature"),
+        ("Button", "Add Row"),
+        ("Button", "Open Dialog"),
+        ("Button", "Reset"),
+        ("Button", "Apply"),
+        ("HeaderItem", "ID"),
+        ("HeaderItem", "Size"),
+    ],
+    "chromium_form": [
+        ("Button", "File"),
+        ("Button", "Bookmark this tab"),
+        ("Button", "You"),
+        ("Button", "Place order"),
+        ("ComboBox", "Shipping"),
+        ("HeaderItem", "Name"),
+        ("HeaderItem", "Qty"),
+        ("HeaderItem", "Price"),
+    ],
 }
 
 
@@ -83,17 +121,22 @@ def target(truth: dict, kind: str, name: str) -> Rect:
 
 
 def scaled(r: Rect, scale: float) -> Rect:
-    return Rect(left=round(r.left * scale), top=round(r.top * scale), right=round(r.right * scale),
-                bottom=round(r.bottom * scale))
+    return Rect(
+        left=round(r.left * scale),
+        top=round(r.top * scale),
+        right=round(r.right * scale),
+        bottom=round(r.bottom * scale),
+    )
 
 
 def window_at(image: np.ndarray, truth: dict, scale: float) -> tuple[np.ndarray, tuple[int, int]]:
     """The screenshot drawn at `scale`, cropped to the app's window (what the locator searches)."""
     if scale != 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale,
-                           interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        image = cv2.resize(
+            image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        )
     w = scaled(Rect(**truth["window"]["rect"]), scale)
-    return image[w.top:w.bottom, w.left:w.right], (w.left, w.top)
+    return image[w.top : w.bottom, w.left : w.right], (w.left, w.top)
 
 
 @pytest.mark.parametrize("scale", SCALES)
@@ -103,7 +146,7 @@ def test_references_are_found_drawn_half_to_one_and_a_half_times_their_size(scal
         window, origin = window_at(image, truth, scale)
         for kind, name in controls:
             r = target(truth, kind, name)
-            found = find_template(window, image[r.top:r.bottom, r.left:r.right], origin=origin)
+            found = find_template(window, image[r.top : r.bottom, r.left : r.right], origin=origin)
             assert found, (app, name, scale)
             best = found[0]
             assert scaled(r, scale).contains(*best.rect.center), (app, name, scale, best)
@@ -128,11 +171,12 @@ def test_most_controls_of_both_windows_are_found_at_each_scale(scale):
         w = Rect(**truth["window"]["rect"])
         for t in truth["targets"]:
             r = rect(t)
-            if t["type"] not in CONTROLS or not (w.left <= r.left and r.right <= w.right and w.top <= r.top
-                                                 and r.bottom <= w.bottom):
+            if t["type"] not in CONTROLS or not (
+                w.left <= r.left and r.right <= w.right and w.top <= r.top and r.bottom <= w.bottom
+            ):
                 continue
             total += 1
-            found = find_template(window, image[r.top:r.bottom, r.left:r.right], origin=origin)
+            found = find_template(window, image[r.top : r.bottom, r.left : r.right], origin=origin)
             right += bool(found) and scaled(r, scale).contains(*found[0].rect.center)
     assert total >= 30
     assert right >= 0.8 * total, (right, total)
@@ -145,15 +189,24 @@ def test_nothing_is_found_where_the_control_was_painted_over(scale):
         for kind, name in controls:
             r = target(truth, kind, name)
             window, origin = window_at(erased(image, r), truth, scale)
-            assert find_template(window, image[r.top:r.bottom, r.left:r.right], origin=origin) == [], \
-                (app, name, scale)
+            assert find_template(window, image[r.top : r.bottom, r.left : r.right], origin=origin) == [], (
+                app,
+                name,
+                scale,
+            )
 
 
 # Keys a coarse search took for another key of the same frame (on the code before the survey):
 # (keypad, scale, label), each found at a look-alike with a confidence the locator clicks (≥ 0.8)
 # or just under it.
-LOOK_ALIKE_KEYS = [("mate-calc-basic", 0.5, "2"), ("mate-calc-basic", 0.5, "7"), ("mate-calc-basic", 0.5, "+"),
-                   ("mate-calc-basic", 1.5, "3"), ("mate-calc-basic", 1.5, "6"), ("galculator-basic", 1.5, "8")]
+LOOK_ALIKE_KEYS = [
+    ("mate-calc-basic", 0.5, "2"),
+    ("mate-calc-basic", 0.5, "7"),
+    ("mate-calc-basic", 0.5, "+"),
+    ("mate-calc-basic", 1.5, "3"),
+    ("mate-calc-basic", 1.5, "6"),
+    ("galculator-basic", 1.5, "8"),
+]
 # (galculator's "4" at 0.5x is found on itself at 0.87, with another key at 0.82: reported as
 # ambiguous, at the threshold, and not clicked; `test_a_key_painted_over_is_seldom_clicked_elsewhere`)
 
@@ -175,7 +228,7 @@ def test_a_key_is_found_on_itself_among_keys_of_the_same_frame(name, scale, labe
     the key wanted must be told from the rest at full resolution, where its glyph is."""
     image, drawn, keys = keypad(name, scale)
     r = box(next(key["rect"] for key in keys if key["label"] == label))
-    found = find_template(drawn, image[r.top:r.bottom, r.left:r.right])
+    found = find_template(drawn, image[r.top : r.bottom, r.left : r.right])
     assert found and scaled(r, scale).contains(*found[0].rect.center), (label, found[:1])
     assert found[0].confidence >= 0.85
 
@@ -191,7 +244,7 @@ def test_keys_of_real_keypads_are_seldom_taken_for_others(scale):
         image, drawn, keys = keypad(name, scale)
         for key in keys:
             r = box(key["rect"])
-            found = find_template(drawn, image[r.top:r.bottom, r.left:r.right])
+            found = find_template(drawn, image[r.top : r.bottom, r.left : r.right])
             total += 1
             on_it = bool(found) and scaled(r, scale).contains(*found[0].rect.center)
             right += on_it
@@ -200,8 +253,10 @@ def test_keys_of_real_keypads_are_seldom_taken_for_others(scale):
     assert right >= 0.8 * total and wrong <= 1, (right, wrong, total)
 
 
-@pytest.mark.parametrize(("scale", "remembered", "allowed"),
-                         [(0.5, False, 10), (1.0, False, 0), (1.5, False, 7), (0.5, True, 11), (1.5, True, 7)])
+@pytest.mark.parametrize(
+    ("scale", "remembered", "allowed"),
+    [(0.5, False, 10), (1.0, False, 0), (1.5, False, 7), (0.5, True, 11), (1.5, True, 7)],
+)
 def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, remembered, allowed):
     """Each key of galculator and MATE Calculator painted over, then searched for: its look-alikes
     remain, and a locate clicks what scores ≥ 0.8. A best match below 0.95 with another place
@@ -217,10 +272,14 @@ def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, remembered, allow
             r = box(key["rect"])
             gone = erased(image, r)
             if scale != 1.0:
-                gone = cv2.resize(gone, None, fx=scale, fy=scale,
-                                  interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-            found = find_template(np.ascontiguousarray(gone), image[r.top:r.bottom, r.left:r.right],
-                                  scale_hint=scale if remembered else None)
+                gone = cv2.resize(
+                    gone, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+                )
+            found = find_template(
+                np.ascontiguousarray(gone),
+                image[r.top : r.bottom, r.left : r.right],
+                scale_hint=scale if remembered else None,
+            )
             total += 1
             wrong += bool(found) and found[0].confidence >= 0.8
             assert not found or found[0].confidence < 0.8 or "runner_up" not in found[0].detail
@@ -230,15 +289,15 @@ def test_a_key_painted_over_is_seldom_clicked_elsewhere(scale, remembered, allow
 
 @pytest.mark.parametrize("name", ("galculator-basic", "mate-calc-basic"))
 def test_a_key_is_told_from_its_look_alike_by_its_glyph_at_its_own_size(name):
-    """"3"'s crop on the "8" key of the same frame: the whole and the middle half (mostly the
+    """ "3"'s crop on the "8" key of the same frame: the whole and the middle half (mostly the
     keys' shared background) judged it 0.875, above the locator's bar, so with "3" painted over
     a locate clicked "8". The glyph's own box tells them apart; "3" on itself stays 1.0."""
     image, _, keys = keypad(name, 1.0)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     at = {key["label"]: box(key["rect"]) for key in keys}
     three, eight = at["3"], at["8"]
-    t = grey[three.top:three.bottom, three.left:three.right]
-    on_eight = grey[eight.top:eight.top + t.shape[0], eight.left:eight.left + t.shape[1]]
+    t = grey[three.top : three.bottom, three.left : three.right]
+    on_eight = grey[eight.top : eight.top + t.shape[0], eight.left : eight.left + t.shape[1]]
     assert judge(on_eight, t) >= 0.85
     assert judge(on_eight, t, glyph=True) < 0.8
     assert judge(t, t, glyph=True) > 0.999
@@ -254,7 +313,7 @@ def test_a_key_last_seen_where_another_now_is_is_looked_for_everywhere(name):
     image, _, keys = keypad(name, 1.0)
     at = {key["label"]: box(key["rect"]) for key in keys}
     for label, r in at.items():
-        reference = image[r.top:r.bottom, r.left:r.right]
+        reference = image[r.top : r.bottom, r.left : r.right]
         same = find_template(image, reference, hint=r)
         assert same[0].detail["stage"] == "hint" and same[0].rect.left == r.left and same[0].rect.top == r.top
         for other in at.values():
@@ -279,7 +338,7 @@ def test_a_remembered_scale_finds_most_keys_in_one_match(scale):
         learned = None
         for key in keys:
             r = box(key["rect"])
-            reference = image[r.top:r.bottom, r.left:r.right]
+            reference = image[r.top : r.bottom, r.left : r.right]
             cold = find_template(drawn, reference)
             warm = find_template(drawn, reference, scale_hint=learned)
             total += 1
@@ -294,8 +353,13 @@ def test_a_remembered_scale_finds_most_keys_in_one_match(scale):
                 learned = float(warm[0].detail["scale"])
                 assert abs(learned - scale) < 0.05 * scale
     assert total == 49
-    assert known >= total / 2 and warm_right >= cold_right and warm_wrong <= cold_wrong, \
-        (known, warm_right, cold_right, warm_wrong, cold_wrong)
+    assert known >= total / 2 and warm_right >= cold_right and warm_wrong <= cold_wrong, (
+        known,
+        warm_right,
+        cold_right,
+        warm_wrong,
+        cold_wrong,
+    )
 
 
 def test_at_the_true_scale_no_key_of_four_keypads_is_taken_for_another():
@@ -309,7 +373,7 @@ def test_at_the_true_scale_no_key_of_four_keypads_is_taken_for_another():
         image, drawn, keys = keypad(name, 0.5)
         for key in keys:
             r = box(key["rect"])
-            reference = image[r.top:r.bottom, r.left:r.right]
+            reference = image[r.top : r.bottom, r.left : r.right]
             if float(reference.std()) < 2:
                 continue
             total += 1
@@ -330,7 +394,7 @@ def test_a_wrong_remembered_scale_changes_nothing_but_the_time(wrong_scale):
     image, drawn, keys = keypad("mate-calc-basic", 0.75)
     for key in keys:
         r = box(key["rect"])
-        reference = image[r.top:r.bottom, r.left:r.right]
+        reference = image[r.top : r.bottom, r.left : r.right]
         assert find_template(drawn, reference, scale_hint=wrong_scale) == find_template(drawn, reference), key
 
 
@@ -340,10 +404,10 @@ def test_two_look_alikes_at_the_remembered_scale_send_the_search_down_the_ladder
     being ≥ 0.95: the whole ladder reports the two as ambiguous, below the reliable bar."""
     image, truth = screen("chromium_form")
     window, (ox, oy) = window_at(image, truth, 1.5)
-    r = rect(next(t for t in truth["targets"] if t["type"] == "Button" and t["name"] == "Close"
-                  and t["rect"][1] > 150))
-    found = find_template(np.ascontiguousarray(window), image[r.top:r.bottom, r.left:r.right], origin=(ox, oy),
-                          scale_hint=1.5)
+    r = rect(next(t for t in truth["targets"] if t["type"] == "Button" and t["name"] == "Close" and t["rect"][1] > 150))
+    found = find_template(
+        np.ascontiguousarray(window), image[r.top : r.bottom, r.left : r.right], origin=(ox, oy), scale_hint=1.5
+    )
     assert found
     assert found[0].detail.get("stage") != "known scale"
     assert scaled(r, 1.5).contains(*found[0].rect.center) or found[0].confidence < 0.8, found[:2]
@@ -352,7 +416,7 @@ def test_two_look_alikes_at_the_remembered_scale_send_the_search_down_the_ladder
 def test_scale_range_must_be_a_range():
     image, truth = screen("gtk_fixture")
     r = target(truth, "Button", "Apply")
-    crop = image[r.top:r.bottom, r.left:r.right]
+    crop = image[r.top : r.bottom, r.left : r.right]
     for bad in ((1.5, 0.5), (0.0, 1.5), (-1.0, 1.0), (0.5, 5.0)):
         with pytest.raises(InvalidInput, match="scales"):
             find_template(image, crop, scales=bad)
@@ -377,7 +441,7 @@ def test_coarse_scores_agree_with_opencv_on_real_screens():
             level, coarse = pyramid.level(kx, ky), pyramid.coarse(kx, ky)
             for t in truth["targets"][:25]:
                 r = rect(t)
-                crop = grey[r.top:r.bottom, r.left:r.right]
+                crop = grey[r.top : r.bottom, r.left : r.right]
                 for size in ((4, 8), (8, 4), (11, 8), (12, 9), (24, 10), (40, 25)):
                     small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA) if crop.size else crop
                     if not crop.size or float(small.std()) < 1 or size[0] > level.shape[1] or size[1] > level.shape[0]:
@@ -386,12 +450,12 @@ def test_coarse_scores_agree_with_opencv_on_real_screens():
                     assert ours.shape == theirs.shape
                     mean = cv2.boxFilter(level.astype(np.float32), -1, size, anchor=(0, 0))
                     square = cv2.sqrBoxFilter(level.astype(np.float32), -1, size, anchor=(0, 0))
-                    spread = (square - mean * mean)[:ours.shape[0], :ours.shape[1]] > 1.0
+                    spread = (square - mean * mean)[: ours.shape[0], : ours.shape[1]] > 1.0
                     assert np.abs(ours - theirs)[spread].max(initial=0.0) < 0.01, (app, kx, ky, size)
                     assert (np.abs(ours[~spread]) <= 1.0).all()
                     kernel = np.ones(size[::-1], np.uint8)
-                    flat = (cv2.dilate(level, kernel, anchor=(0, 0)) == cv2.erode(level, kernel, anchor=(0, 0)))
-                    assert (np.abs(ours[flat[:ours.shape[0], :ours.shape[1]]]) < 1e-3).all()
+                    flat = cv2.dilate(level, kernel, anchor=(0, 0)) == cv2.erode(level, kernel, anchor=(0, 0))
+                    assert (np.abs(ours[flat[: ours.shape[0], : ours.shape[1]]]) < 1e-3).all()
                     paths.add(small.size <= DIRECT_AREA)
                     checked += 1
     assert checked >= 200 and paths == {True, False}
@@ -408,7 +472,7 @@ def _normed(level: np.ndarray, t: np.ndarray) -> np.ndarray:
     num = np.zeros((rh, rw))
     for i in range(th):
         for j in range(tw):
-            num += zero[i, j] * x[i:i + rh, j:j + rw]
+            num += zero[i, j] * x[i : i + rh, j : j + rw]
     sums = []
     for values in (x, x * x):
         integral = np.pad(values.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
@@ -432,7 +496,7 @@ def test_coarse_scores_are_the_normed_correlation_to_float_precision():
             level = pyramid.level(kx, ky)
             for t in truth["targets"][:40:4]:
                 r = rect(t)
-                crop = grey[r.top:r.bottom, r.left:r.right]
+                crop = grey[r.top : r.bottom, r.left : r.right]
                 for size in ((6, 5), (11, 8), (16, 12), (32, 32)):
                     small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA) if crop.size else crop
                     if not crop.size or float(small.std()) < 1 or size[0] > level.shape[1] or size[1] > level.shape[0]:
@@ -442,7 +506,7 @@ def test_coarse_scores_are_the_normed_correlation_to_float_precision():
                     assert error.max() < 3e-3, (app, kx, ky, size)
                     mean = cv2.boxFilter(level.astype(np.float64), -1, size, anchor=(0, 0))
                     square = cv2.sqrBoxFilter(level.astype(np.float64), -1, size, anchor=(0, 0))
-                    spread = (square - mean * mean)[:error.shape[0], :error.shape[1]] >= 1.0
+                    spread = (square - mean * mean)[: error.shape[0], : error.shape[1]] >= 1.0
                     assert error[spread].max(initial=0.0) < 1e-3, (app, kx, ky, size)
                     checked += 1
     assert checked >= 40
@@ -473,11 +537,11 @@ def test_local_peaks_are_the_greedy_choice_on_real_coarse_maps():
         pyramid = Pyramid(grey)
         for t in truth["targets"][:30:3]:
             r = rect(t)
-            crop = grey[r.top:r.bottom, r.left:r.right]
+            crop = grey[r.top : r.bottom, r.left : r.right]
             if not crop.size or float(crop.std()) < 2:
                 continue
             kx, ky = exponents(crop.shape[1], crop.shape[0])
-            size = (max(3, round(crop.shape[1] / 2 ** kx)), max(3, round(crop.shape[0] / 2 ** ky)))
+            size = (max(3, round(crop.shape[1] / 2**kx)), max(3, round(crop.shape[0] / 2**ky)))
             small = Centred.of(cv2.resize(crop, size, interpolation=cv2.INTER_AREA))
             scores = coarse_scores(pyramid.coarse(kx, ky), small)
             for plateaus in (False, True):
@@ -504,21 +568,22 @@ def test_coarse_peaks_are_the_normed_correlations_peaks_on_real_screens():
                 r = rect(t)
                 if r.width < 3 or r.height < 3:
                     continue
-                crop = cv2.cvtColor(image[r.top:r.bottom, r.left:r.right], cv2.COLOR_BGR2GRAY)
+                crop = cv2.cvtColor(image[r.top : r.bottom, r.left : r.right], cv2.COLOR_BGR2GRAY)
                 if float(crop.std()) < 2:
                     continue
                 reference = Reference(crop)
                 seeds, _ = coarse_peaks(pyramid, reference, scale)
                 kx, ky = exponents(crop.shape[1] * scale, crop.shape[0] * scale)
-                size = (max(3, round(crop.shape[1] * scale / 2 ** kx)), max(3, round(crop.shape[0] * scale / 2 ** ky)))
+                size = (max(3, round(crop.shape[1] * scale / 2**kx)), max(3, round(crop.shape[0] * scale / 2**ky)))
                 level = pyramid.level(kx, ky)
                 if size[0] > level.shape[1] or size[1] > level.shape[0]:
                     assert seeds == []
                     continue
                 normed = _normed(level, reference.sized(*size))
                 expected = _greedy_peaks(normed, size[::-1], PEAKS_PER_SCALE, COARSE_FLOOR)
-                places = [(round(seed.cx / 2 ** kx - size[0] / 2), round(seed.cy / 2 ** ky - size[1] / 2))
-                          for seed in seeds]
+                places = [
+                    (round(seed.cx / 2**kx - size[0] / 2), round(seed.cy / 2**ky - size[1] / 2)) for seed in seeds
+                ]
                 assert len(seeds) == len(expected) or abs(min(seed.score for seed in seeds) - COARSE_FLOOR) < 3e-3
                 for seed, place, (score, x, y) in zip(seeds, places, expected):
                     assert abs(seed.score - score) < 3e-3, (app, scale, t["name"], seed, score)
@@ -543,7 +608,7 @@ def test_a_references_centred_copies_are_made_once():
     mean, with its norm and spread as the normed score needs them."""
     image, truth = screen("gtk_fixture")
     r = target(truth, "Button", "Apply")
-    reference = Reference(cv2.cvtColor(image[r.top:r.bottom, r.left:r.right], cv2.COLOR_BGR2GRAY))
+    reference = Reference(cv2.cvtColor(image[r.top : r.bottom, r.left : r.right], cv2.COLOR_BGR2GRAY))
     first = reference.centred(12, 5)
     assert reference.centred(12, 5) is first
     small = reference.sized(12, 5).astype(np.float64)
@@ -562,9 +627,9 @@ def test_pyramid_levels_are_exact_halvings():
     h, w = grey.shape
     for kx, ky in ((1, 0), (0, 1), (1, 1), (3, 1), (2, 3)):
         level = pyramid.level(kx, ky)
-        fx, fy = 2 ** kx, 2 ** ky
+        fx, fy = 2**kx, 2**ky
         assert level.shape == (h // fy, w // fx)
-        block = grey[:level.shape[0] * fy, :level.shape[1] * fx].astype(np.float32)
+        block = grey[: level.shape[0] * fy, : level.shape[1] * fx].astype(np.float32)
         truth = block.reshape(level.shape[0], fy, level.shape[1], fx).mean(axis=(1, 3))
         # each halving rounds once: at most half a grey level per halving
         assert np.abs(level - truth).max() <= (kx + ky) / 2 + 0.5, (kx, ky)
@@ -590,11 +655,13 @@ def _calculator(desktop, winctl: Winctl, home: Path, density: int, out: Path) ->
     finally:
         stop_app(proc)
         deadline = time.monotonic() + 10
-        while subprocess.run(["wmctrl", "-l"], env=desktop.env, capture_output=True,
-                             text=True).stdout.count("galculator") and time.monotonic() < deadline:
+        while (
+            subprocess.run(["wmctrl", "-l"], env=desktop.env, capture_output=True, text=True).stdout.count("galculator")
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.1)
     w = Rect(**state["window"]["rect"])
-    return cv2.imread(str(out))[w.top:w.bottom, w.left:w.right], state
+    return cv2.imread(str(out))[w.top : w.bottom, w.left : w.right], state
 
 
 @pytest.mark.desktop
@@ -611,15 +678,23 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
     # which holds because the 2x window is exactly twice the 1x one
     assert double.shape[:2] == (2 * single.shape[0], 2 * single.shape[1])
     w = Rect(**state["window"]["rect"])
-    keys = [Rect(left=t["rect"][0] - w.left, top=t["rect"][1] - w.top, right=t["rect"][2] - w.left,
-                 bottom=t["rect"][3] - w.top) for t in state["targets"] if t["type"] == "Button"]
+    keys = [
+        Rect(
+            left=t["rect"][0] - w.left,
+            top=t["rect"][1] - w.top,
+            right=t["rect"][2] - w.left,
+            bottom=t["rect"][3] - w.top,
+        )
+        for t in state["targets"]
+        if t["type"] == "Button"
+    ]
     assert len(keys) >= 25
     down = up = warm_down = warm_up = known = 0
     learned: dict[str, float] = {}  # the display's scale, as a session remembers it from a sure find
     for r in keys:
         r2 = scaled(r, 2.0)
         for way, hint in (("cold", None), ("warm", learned.get("down"))):
-            found = find_template(single, double[r2.top:r2.bottom, r2.left:r2.right], scale_hint=hint)
+            found = find_template(single, double[r2.top : r2.bottom, r2.left : r2.right], scale_hint=hint)
             if found:
                 assert r.contains(*found[0].rect.center), (way, r, found[0])
                 assert abs(float(found[0].detail["scale"]) - 0.5) < 0.05
@@ -629,7 +704,9 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
                 if way == "warm" and found[0].confidence >= SURE_SCALE:
                     learned["down"] = float(found[0].detail["scale"])
         for way, hint in (("cold", None), ("warm", learned.get("up"))):
-            found = find_template(double, single[r.top:r.bottom, r.left:r.right], scales=(0.5, 2.0), scale_hint=hint)
+            found = find_template(
+                double, single[r.top : r.bottom, r.left : r.right], scales=(0.5, 2.0), scale_hint=hint
+            )
             if found:
                 assert r2.contains(*found[0].rect.center), (way, r2, found[0])
                 up += way == "cold"
@@ -640,5 +717,7 @@ def test_calculator_keys_found_across_display_densities(desktop, winctl, tmp_pat
     assert down >= 0.6 * len(keys) and up >= 0.6 * len(keys), (down, up, len(keys))
     # with the scale remembered: no key on another, and no fewer found
     assert warm_down >= down and warm_up >= up and known >= 4, (warm_down, down, warm_up, up, known)
-    print(f"galculator keys: 0.5x {down} -> {warm_down}, 2x {up} -> {warm_up} of {len(keys)}; {known} at the "
-          "remembered scale")
+    print(
+        f"galculator keys: 0.5x {down} -> {warm_down}, 2x {up} -> {warm_up} of {len(keys)}; {known} at the "
+        "remembered scale"
+    )

@@ -23,8 +23,15 @@ def test_seed_values_by_default_then_environment_then_flag(monkeypatch):
     assert Thresholds.resolve(min_confidence=0.5, iou=0.0) == Thresholds(min_confidence=0.5, iou=0.0)
 
 
-@pytest.mark.parametrize(("value", "message"), [("abc", "'abc' is not a number"), ("1.5", "between 0 and 1"),
-                                                ("-0.1", "between 0 and 1"), ("nan", "between 0 and 1")])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("abc", "'abc' is not a number"),
+        ("1.5", "between 0 and 1"),
+        ("-0.1", "between 0 and 1"),
+        ("nan", "between 0 and 1"),
+    ],
+)
 def test_a_bad_environment_value_names_the_variable(monkeypatch, value, message):
     monkeypatch.setenv("WINCTL_VISION_IOU", value)
     with pytest.raises(InvalidInput, match="WINCTL_VISION_IOU") as caught:

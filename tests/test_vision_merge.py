@@ -21,11 +21,16 @@ def test_what_lies_between_a_menu_reaching_past_the_window_and_the_window_is_ano
     below it; the screenshot spans both, and its corner left of the menu showed galculator's
     "MR" key. Its "Check Spelling" item lies across the window's bottom edge, on the menu."""
     window, menu = box(1, 20, 801, 520), box(401, 288, 749, 548)
-    found = [seen("MR", box(324, 523, 371, 546)), seen("Check Spelling", box(425, 496, 529, 521)),
-             seen("Paste Date and Time", box(404, 523, 568, 547))]
+    found = [
+        seen("MR", box(324, 523, 371, 546)),
+        seen("Check Spelling", box(425, 496, 529, 521)),
+        seen("Paste Date and Time", box(404, 523, 568, 547)),
+    ]
     kept = merge(found, [], [menu, window], 0.1)
-    assert [(t.name, t.rect) for t in kept] == [("Check Spelling", box(425, 496, 529, 521)),
-                                                ("Paste Date and Time", box(404, 523, 568, 547))]
+    assert [(t.name, t.rect) for t in kept] == [
+        ("Check Spelling", box(425, 496, 529, 521)),
+        ("Paste Date and Time", box(404, 523, 568, 547)),
+    ]
 
 
 def test_a_menus_row_over_a_listed_element_is_the_menus():
@@ -34,8 +39,14 @@ def test_a_menus_row_over_a_listed_element_is_the_menus():
     them; "Paste Date and Time", below the window, lay over nothing listed and stayed."""
     window, menu = box(610, 297, 1310, 797), box(960, 565, 1308, 825)
     combo, field, words = box(612, 744, 1167, 769), box(614, 746, 1146, 767), box(970, 772, 994, 795)
-    row = Target(id=0, type="MenuItem", name="Text Tabs to Spaces", rect=box(962, 745, 1306, 770),
-                 source=Source.VISION, confidence=0.99)
+    row = Target(
+        id=0,
+        type="MenuItem",
+        name="Text Tabs to Spaces",
+        rect=box(962, 745, 1306, 770),
+        source=Source.VISION,
+        confidence=0.99,
+    )
     under = seen("Search...", box(700, 746, 790, 767))  # the field's own text, where the menu is not
     kept = merge([row, under], [combo, field, words], [menu, window], 0.1, said=[field, words])
     assert [t.name for t in kept] == ["Text Tabs to Spaces"]
@@ -43,8 +54,9 @@ def test_a_menus_row_over_a_listed_element_is_the_menus():
 
 def test_a_detection_of_a_known_element_is_that_element():
     window = box(0, 0, 800, 600)
-    kept = merge([seen("OK", box(10, 10, 60, 40)), seen("Cancel", box(100, 10, 160, 40))],
-                 [box(8, 8, 62, 42)], [window], 0.1)
+    kept = merge(
+        [seen("OK", box(10, 10, 60, 40)), seen("Cancel", box(100, 10, 160, 40))], [box(8, 8, 62, 42)], [window], 0.1
+    )
     assert [t.name for t in kept] == ["Cancel"]
 
 
@@ -63,8 +75,11 @@ class Covered:
 
 def test_what_another_window_shows_over_the_window_is_not_the_windows():
     window = WindowInfo(id="0x01000015", title="Calculator", rect=box(100, 100, 345, 510))
-    found = [seen(">>>", box(251, 378, 282, 396)), seen("INV", box(105, 179, 145, 205)),
-             seen("=", box(281, 479, 321, 505))]
+    found = [
+        seen(">>>", box(251, 378, 282, 396)),
+        seen("INV", box(105, 179, 145, 205)),
+        seen("=", box(281, 479, 321, 505)),
+    ]
     shown, covers = _shown(Covered(), window, found)  # type: ignore[arg-type]
     assert [t.name for t in shown] == ["INV"]
     assert covers == ['the window "IDLE Shell 3.11.2"']

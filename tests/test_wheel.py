@@ -17,8 +17,13 @@ class ListOnScreen:
         row = int(handle)
         top = VIEW.top + (row - self.first) * 20
         near = VIEW.top - 100 <= top <= VIEW.bottom + 100  # farther, GTK 3 gives no place
-        return Node(handle=handle, parent=None, role="DataItem", native_role="table cell",
-                    rect=Rect.from_xywh(0, top, 300, 20) if near else None)
+        return Node(
+            handle=handle,
+            parent=None,
+            role="DataItem",
+            native_role="table cell",
+            rect=Rect.from_xywh(0, top, 300, 20) if near else None,
+        )
 
     def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
         self.turned.append(dy)
@@ -26,8 +31,11 @@ class ListOnScreen:
             self.first = max(0, min(self.rows - 10, self.first + 3 * dy))
 
     def landmarks(self) -> list[Landmark]:
-        return [Landmark(str(r), node.rect) for r in range(self.first, self.first + 3)
-                if (node := self.refresh(str(r))) is not None and node.rect is not None]
+        return [
+            Landmark(str(r), node.rect)
+            for r in range(self.first, self.first + 3)
+            if (node := self.refresh(str(r))) is not None and node.rect is not None
+        ]
 
 
 def shows(screen: ListOnScreen, row: int) -> bool:

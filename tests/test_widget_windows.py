@@ -3,6 +3,7 @@ screenshot: IDLE's search dialog (Tk 8.6) at [25,656,676,759], with the places o
 windows as `xwininfo -tree` gave them. Read by lines, OCR took its four check boxes and their
 label for one text, and its radio buttons and theirs for another."""
 
+import itertools
 from pathlib import Path
 
 import cv2
@@ -20,12 +21,29 @@ def box(left: int, top: int, right: int, bottom: int) -> Rect:
 
 
 FIND, OPTIONS, DIRECTION = box(32, 663, 69, 682), box(32, 697, 88, 716), box(32, 731, 99, 750)
-REGEX, MATCH_CASE, WHOLE_WORD, WRAP = box(101, 697, 256, 718), box(256, 697, 354, 718), box(354, 697, 456, 718), \
-    box(456, 697, 567, 718)
+REGEX, MATCH_CASE, WHOLE_WORD, WRAP = (
+    box(101, 697, 256, 718),
+    box(256, 697, 354, 718),
+    box(354, 697, 456, 718),
+    box(456, 697, 567, 718),
+)
 UP, DOWN = box(101, 731, 141, 752), box(141, 731, 202, 752)
 FIELD, CLOSE, FIND_NEXT = box(101, 663, 569, 684), box(571, 666, 663, 694), box(571, 696, 663, 724)
-WIDGETS = [FIND, OPTIONS, DIRECTION, REGEX, MATCH_CASE, WHOLE_WORD, WRAP, UP, DOWN, FIELD, CLOSE, FIND_NEXT,
-           box(25, 656, 676, 759)]  # the dialog's own frame holds nothing but these: a leaf only when empty
+WIDGETS = [
+    FIND,
+    OPTIONS,
+    DIRECTION,
+    REGEX,
+    MATCH_CASE,
+    WHOLE_WORD,
+    WRAP,
+    UP,
+    DOWN,
+    FIELD,
+    CLOSE,
+    FIND_NEXT,
+    box(25, 656, 676, 759),
+]  # the dialog's own frame holds nothing but these: a leaf only when empty
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +53,13 @@ def grey():
 
 def test_a_line_read_across_widgets_is_cut_into_one_piece_each():
     line = box(28, 696, 569, 718)  # the line OCR found: "Options Regular expressionMatch case Whole word Wrap around"
-    assert cut_at([line], WIDGETS[:-1]) == [box(32, 697, 88, 716), box(101, 697, 256, 718), box(256, 697, 354, 718),
-                                            box(354, 697, 456, 718), box(456, 697, 567, 718)]
+    assert cut_at([line], WIDGETS[:-1]) == [
+        box(32, 697, 88, 716),
+        box(101, 697, 256, 718),
+        box(256, 697, 354, 718),
+        box(354, 697, 456, 718),
+        box(456, 697, 567, 718),
+    ]
     inside = box(120, 700, 200, 716)  # a line within one widget stays as it is
     assert cut_at([inside], WIDGETS[:-1]) == [inside]
 
@@ -46,10 +69,17 @@ def test_text_is_held_by_a_control_sized_widget_only():
     assert holder(box(300, 500, 340, 520), [box(1, 373, 685, 1057)]) is None  # a text area holds lines, not a control
 
 
-@pytest.mark.parametrize(("widget", "kind", "checked"), [
-    (REGEX, "CheckBox", False), (MATCH_CASE, "CheckBox", False), (WHOLE_WORD, "CheckBox", False),
-    (WRAP, "CheckBox", True), (UP, "RadioButton", False), (DOWN, "RadioButton", True),
-])
+@pytest.mark.parametrize(
+    ("widget", "kind", "checked"),
+    [
+        (REGEX, "CheckBox", False),
+        (MATCH_CASE, "CheckBox", False),
+        (WHOLE_WORD, "CheckBox", False),
+        (WRAP, "CheckBox", True),
+        (UP, "RadioButton", False),
+        (DOWN, "RadioButton", True),
+    ],
+)
 def test_a_toggles_mark_says_what_it_is_and_whether_it_is_checked(grey, widget, kind, checked):
     mark = toggle(grey, ORIGIN, widget)
     assert mark is not None and (mark.kind, mark.checked) == (kind, checked)
@@ -78,7 +108,7 @@ def test_a_menu_bar_read_as_one_line_is_its_menus_and_a_line_of_code_is_not():
     origin = (1, 341)
     menus = spaced_words(shell, origin, box(1, 341, 369, 374), "File Edit Shell Debug Options Window Help")
     assert [word for word, _ in menus] == ["File", "Edit", "Shell", "Debug", "Options", "Window", "Help"]
-    assert all(a.right <= b.left for (_, a), (_, b) in zip(menus, menus[1:]))  # each at its own place
+    assert all(a.right <= b.left for (_, a), (_, b) in itertools.pairwise(menus))  # each at its own place
     assert menus[1][1].left < 61 < menus[1][1].right  # "Edit", where `click text:Edit` opened its menu
     assert menu_bar(box(1, 341, 699, 374), box(1, 341, 700, 1075))
     banner = "Python 3.11.2 (main, Oct 7 2026, 12:35:07) [GCC 12.2.0] on linux"

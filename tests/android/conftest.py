@@ -38,8 +38,12 @@ class Phone:
 
     @property
     def env(self) -> dict[str, str]:
-        return {**self.server.env, "XDG_RUNTIME_DIR": str(self.runtime), "WINCTL_DEVICE": self.serial,
-                "WINCTL_NO_DAEMON": "1"}
+        return {
+            **self.server.env,
+            "XDG_RUNTIME_DIR": str(self.runtime),
+            "WINCTL_DEVICE": self.serial,
+            "WINCTL_NO_DAEMON": "1",
+        }
 
     def winctl(self, *args: str, env: dict[str, str] | None = None) -> Run:
         return run_in_process(args, {**self.env, **(env or {})})

@@ -38,8 +38,13 @@ class AdbServer:
         return {"ANDROID_ADB_SERVER_PORT": str(self.port), "HOME": str(self.home)}
 
     def adb(self, *args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([adbutils.adb_path(), "-P", str(self.port), *args], capture_output=True, text=True,
-                              timeout=timeout, env={**os.environ, **self.env})
+        return subprocess.run(
+            [adbutils.adb_path(), "-P", str(self.port), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, **self.env},
+        )
 
     def connect(self, device: FakeDevice) -> None:
         result = self.adb("connect", device.serial)
@@ -61,16 +66,30 @@ def adb_server() -> Iterator[AdbServer]:
 def screens() -> dict[str, Screen]:
     """The recorded screens of the fake phone, and the taps that lead from one to another."""
     return {
-        "launcher": Screen(dump_text("launcher_motorola.xml"), "com.motorola.launcher3",
-                           "com.android.launcher3.CustomizationPanelLauncher", pid=1711),
+        "launcher": Screen(
+            dump_text("launcher_motorola.xml"),
+            "com.motorola.launcher3",
+            "com.android.launcher3.CustomizationPanelLauncher",
+            pid=1711,
+        ),
         "login": Screen(dump_text("wdio_login.xml"), "com.wdiodemoapp", ".MainActivity", pid=5120),
         "forms": Screen(dump_text("wdio_forms.xml"), "com.wdiodemoapp", ".MainActivity", pid=5120),
-        "messaging": Screen(dump_text("messaging_conversation.xml"), "com.google.android.apps.messaging",
-                            "com.google.android.apps.messaging.ui.conversation.LaunchConversationActivity", pid=6230),
+        "messaging": Screen(
+            dump_text("messaging_conversation.xml"),
+            "com.google.android.apps.messaging",
+            "com.google.android.apps.messaging.ui.conversation.LaunchConversationActivity",
+            pid=6230,
+        ),
         "settings": Screen(dump_text("systemui_shade.xml"), "com.android.systemui", "NotificationShade", pid=901),
         # the screenshot is of the same app and device, another screen (see the fixtures' README)
-        "spotlight": Screen(dump_text("spotlight_feed.xml"), "net.spotlightlabs.spotlight", ".MainActivity", pid=8100,
-                            size=(1080, 1920), screenshot_path=HERE / "spotlight_feed.png"),
+        "spotlight": Screen(
+            dump_text("spotlight_feed.xml"),
+            "net.spotlightlabs.spotlight",
+            ".MainActivity",
+            pid=8100,
+            size=(1080, 1920),
+            screenshot_path=HERE / "spotlight_feed.png",
+        ),
         "game": Screen(None, "com.example.game", "com.unity3d.player.UnityPlayerActivity", pid=7001),
     }
 

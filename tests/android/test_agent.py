@@ -11,21 +11,38 @@ from winactions.agent.runner import RunOptions, TaskRunner
 
 def test_a_plan_runs_on_the_phone_by_names_from_its_tree(session_env: Phone) -> None:
     phone = session_env
-    plan = TaskPlan.model_validate({
-        "analysis": {"goal": "log in on the demo app, then leave it"},
-        "steps": [
-            {"step": 1, "action": "input_text", "target_ref": "input-email", "params": {"text": "alice@example.com"},
-             "wait_after": 0},
-            {"step": 2, "action": "input_text", "target_ref": "input-password", "params": {"text": "secret1"},
-             "wait_after": 0},
-            {"step": 3, "action": "long_press", "target_ref": "button-LOGIN", "params": {"duration": 1200},
-             "wait_after": 0},
-            {"step": 4, "action": "swipe", "params": {"direction": "up", "duration": 500}, "wait_after": 0},
-            {"step": 5, "action": "press_key", "params": {"key": "back"}, "wait_after": 0},
-            {"step": 6, "action": "go_home", "wait_after": 0},
-        ],
-        "success_criteria": "the phone is on its home screen",
-    })
+    plan = TaskPlan.model_validate(
+        {
+            "analysis": {"goal": "log in on the demo app, then leave it"},
+            "steps": [
+                {
+                    "step": 1,
+                    "action": "input_text",
+                    "target_ref": "input-email",
+                    "params": {"text": "alice@example.com"},
+                    "wait_after": 0,
+                },
+                {
+                    "step": 2,
+                    "action": "input_text",
+                    "target_ref": "input-password",
+                    "params": {"text": "secret1"},
+                    "wait_after": 0,
+                },
+                {
+                    "step": 3,
+                    "action": "long_press",
+                    "target_ref": "button-LOGIN",
+                    "params": {"duration": 1200},
+                    "wait_after": 0,
+                },
+                {"step": 4, "action": "swipe", "params": {"direction": "up", "duration": 500}, "wait_after": 0},
+                {"step": 5, "action": "press_key", "params": {"key": "back"}, "wait_after": 0},
+                {"step": 6, "action": "go_home", "wait_after": 0},
+            ],
+            "success_criteria": "the phone is on its home screen",
+        }
+    )
     with Desktop("agent-phone", device=phone.serial) as desktop:
         result = TaskRunner(desktop, RunOptions(pixels=False, use_templates=False)).run("log in", plan)
     assert result.ok, result.error
@@ -43,8 +60,9 @@ def test_a_plan_runs_on_the_phone_by_names_from_its_tree(session_env: Phone) -> 
 
 def test_a_step_the_phone_cannot_do_fails_clearly_and_acts_on_nothing(session_env: Phone) -> None:
     phone = session_env
-    plan = TaskPlan.model_validate({"steps": [
-        {"step": 1, "action": "open_url", "params": {"url": "https://example.com"}}]})
+    plan = TaskPlan.model_validate(
+        {"steps": [{"step": 1, "action": "open_url", "params": {"url": "https://example.com"}}]}
+    )
     with Desktop("agent-phone-url", device=phone.serial) as desktop:
         result = TaskRunner(desktop, RunOptions(pixels=False, use_templates=False, max_replans=0)).run("open", plan)
     assert not result.ok and "open-url" in result.error

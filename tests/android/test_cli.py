@@ -5,20 +5,10 @@ fake's record of every shell command, never from what winctl says about itself."
 from __future__ import annotations
 
 import base64
-import re
 
 from tests.android.conftest import Phone
+from tests.android.helpers import ids
 from tests.fixtures.android.fake_device import ADB_KEYBOARD, GBOARD, IDLE_ERROR, NULL_ROOT
-
-
-def ids(out: str) -> dict[str, int]:
-    """`[Type] "name"` → id, from a compact state."""
-    found: dict[str, int] = {}
-    for line in out.splitlines():
-        match = re.match(r'\s*\[(\d+)\] \[(\w+)\] "([^"]*)"', line)
-        if match:
-            found.setdefault(f"{match.group(2)} {match.group(3)}", int(match.group(1)))
-    return found
 
 
 def test_state_lists_the_screen_of_the_app_in_front(phone: Phone) -> None:
@@ -97,9 +87,11 @@ def test_input_ascii_focuses_clears_and_types(phone: Phone) -> None:
     phone.state.current = "forms"
     field = ids(phone.winctl("state").out)["Edit text-input"]
     assert phone.winctl("input", str(field), "new").code == 0
-    assert phone.inputs()[1:] == [["input", "keyevent", "KEYCODE_MOVE_END"],
-                                  ["input", "keyevent", *["KEYCODE_DEL"] * len("old text")],
-                                  ["input", "text", "new"]]
+    assert phone.inputs()[1:] == [
+        ["input", "keyevent", "KEYCODE_MOVE_END"],
+        ["input", "keyevent", *["KEYCODE_DEL"] * len("old text")],
+        ["input", "text", "new"],
+    ]
 
 
 def test_unicode_without_adbkeyboard_is_refused_before_typing(phone: Phone) -> None:
@@ -113,7 +105,7 @@ def test_unicode_without_adbkeyboard_is_refused_before_typing(phone: Phone) -> N
 
 def test_unicode_goes_through_adbkeyboard_and_the_ime_is_restored(phone: Phone) -> None:
     phone.state.imes.append(ADB_KEYBOARD)
-    text = "Grüße, 世界 — it's \"quoted\" $HOME `x`"
+    text = 'Grüße, 世界 — it\'s "quoted" $HOME `x`'
     run = phone.winctl("type", text)
     assert run.code == 0, run.err
     payload = base64.b64encode(text.encode()).decode()
@@ -128,12 +120,24 @@ def test_unicode_goes_through_adbkeyboard_and_the_ime_is_restored(phone: Phone) 
 def test_phone_keys_through_the_shared_parser(phone: Phone) -> None:
     run = phone.winctl("keys", "back home volume_up app_switch enter del")
     assert run.code == 0, run.err
-    assert phone.inputs() == [["input", "keyevent", "KEYCODE_BACK", "KEYCODE_HOME", "KEYCODE_VOLUME_UP",
-                               "KEYCODE_APP_SWITCH", "KEYCODE_ENTER", "KEYCODE_DEL"]]
+    assert phone.inputs() == [
+        [
+            "input",
+            "keyevent",
+            "KEYCODE_BACK",
+            "KEYCODE_HOME",
+            "KEYCODE_VOLUME_UP",
+            "KEYCODE_APP_SWITCH",
+            "KEYCODE_ENTER",
+            "KEYCODE_DEL",
+        ]
+    ]
     phone.state.commands.clear()
     assert phone.winctl("keys", "ctrl+a Tab").code == 0
-    assert phone.inputs() == [["input", "keycombination", "KEYCODE_CTRL_LEFT", "KEYCODE_A"],
-                              ["input", "keyevent", "KEYCODE_TAB"]]
+    assert phone.inputs() == [
+        ["input", "keycombination", "KEYCODE_CTRL_LEFT", "KEYCODE_A"],
+        ["input", "keyevent", "KEYCODE_TAB"],
+    ]
     bad = phone.winctl("--json", "keys", "volume_upp")
     assert bad.code != 0 and "volume_up" in bad.json["error"]["hint"]
 
@@ -173,8 +177,14 @@ def test_launch_by_package_and_activity(phone: Phone) -> None:
     run = phone.winctl("launch", "com.google.android.apps.messaging")
     assert run.code == 0, run.err
     assert "com.google.android.apps.messaging/" in run.out and "pid 6230" in run.out
-    assert ["monkey", "-p", "com.google.android.apps.messaging", "-c", "android.intent.category.LAUNCHER",
-            "1"] in phone.inputs()
+    assert [
+        "monkey",
+        "-p",
+        "com.google.android.apps.messaging",
+        "-c",
+        "android.intent.category.LAUNCHER",
+        "1",
+    ] in phone.inputs()
     missing = phone.winctl("--json", "launch", "com.example.nothere")
     assert missing.code != 0 and missing.json["error"]["code"] == "not_found"
     assert "pm list packages" in missing.json["error"]["hint"]
@@ -183,8 +193,13 @@ def test_launch_by_package_and_activity(phone: Phone) -> None:
 
 
 def test_desktop_only_commands_are_refused_with_the_reason(phone: Phone) -> None:
-    for args in (("mouse-move", "10", "10"), ("hold-key", "a", "1"), ("window", "maximize"),
-                 ("bind-window", "status"), ("clipboard",)):
+    for args in (
+        ("mouse-move", "10", "10"),
+        ("hold-key", "a", "1"),
+        ("window", "maximize"),
+        ("bind-window", "status"),
+        ("clipboard",),
+    ):
         run = phone.winctl("--json", *args)
         assert run.code != 0, args
         error = run.json["error"]

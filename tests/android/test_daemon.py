@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from tests.android.conftest import Phone
+from tests.android.helpers import ids
 from tests.android.phone import AdbServer, new_state
-from tests.android.test_cli import ids
 from tests.fixtures.android.fake_device import FakeDevice
 
 WINCTL = str(Path(sys.executable).with_name("winctl"))
@@ -18,14 +18,20 @@ SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def test_the_daemon_follows_the_device_of_each_call(phone: Phone, adb: AdbServer) -> None:
-    env = {**os.environ, **phone.server.env, "XDG_RUNTIME_DIR": str(phone.runtime), "WINCTL_SESSION": "droid",
-           "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {
+        **os.environ,
+        **phone.server.env,
+        "XDG_RUNTIME_DIR": str(phone.runtime),
+        "WINCTL_SESSION": "droid",
+        "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
     env.pop("WINCTL_NO_DAEMON", None)
     env.pop("WINCTL_DEVICE", None)
 
     def winctl(*args: str, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([WINCTL, *args], env={**env, **(extra or {})}, capture_output=True, text=True,
-                              timeout=120)
+        return subprocess.run(
+            [WINCTL, *args], env={**env, **(extra or {})}, capture_output=True, text=True, timeout=120
+        )
 
     other = FakeDevice(new_state("launcher"))
     adb.connect(other)

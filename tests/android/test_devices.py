@@ -67,8 +67,11 @@ def test_an_unauthorized_device_says_to_accept_the_prompt(adb: AdbServer, phone:
 def test_an_offline_device_is_a_clear_error(adb: AdbServer, phone: Phone) -> None:
     """A phone that connects and never answers (a hung adbd) is listed offline."""
     hung = FakeDevice(new_state(), mute=True)
-    connecting = subprocess.Popen([adbutils.adb_path(), "-P", str(adb.port), "connect", hung.serial],
-                                  env={**os.environ, **adb.env}, stdout=subprocess.DEVNULL)
+    connecting = subprocess.Popen(
+        [adbutils.adb_path(), "-P", str(adb.port), "connect", hung.serial],
+        env={**os.environ, **adb.env},
+        stdout=subprocess.DEVNULL,
+    )
     try:
         states: dict[str, str] = {}
         for _ in range(50):

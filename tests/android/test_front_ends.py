@@ -58,8 +58,11 @@ def test_mcp_offers_only_what_a_phone_can_do(session_env: Phone) -> None:
     runner = ToolRunner("mcp-phone", device=session_env.serial)
     try:
         names = {tool.name for tool in runner.tools()}
-        unavailable = {c.tool_name for c in load_commands().values()
-                       if c.capability is not None and c.capability is not Capability.DEVICE}
+        unavailable = {
+            c.tool_name
+            for c in load_commands().values()
+            if c.capability is not None and c.capability is not Capability.DEVICE
+        }
         assert names.isdisjoint(unavailable) and {"mouse_move", "hold_key", "window", "bind_window"} <= unavailable
         assert {"state", "click", "go_home", "swipe", "long_press", "launch", "keys"} <= names
         result = runner.call("keys", {"keys": "back"})

@@ -19,8 +19,14 @@ SCREEN = Rect(left=0, top=0, right=1080, bottom=2340)
 
 def nodes_of(name: str) -> list[Node]:
     xml = (DUMPS[0].parent / name).read_text(encoding="utf-8")
-    root = Node(handle="screen", parent=None, role="Window", native_role="screen",
-                states=frozenset({"visible", "showing"}), rect=SCREEN)
+    root = Node(
+        handle="screen",
+        parent=None,
+        role="Window",
+        native_role="screen",
+        states=frozenset({"visible", "showing"}),
+        rect=SCREEN,
+    )
     return hierarchy.to_nodes(hierarchy.parse_dump(xml), root)
 
 
@@ -39,8 +45,9 @@ def test_every_recorded_dump_maps_into_the_shared_vocabulary(dump: Path) -> None
 def test_flags_map_onto_operations() -> None:
     shade = nodes_of("systemui_shade.xml")
     tiles = [n for n in shade if n.automation_id == "com.android.systemui:id/qs_tile_toggle_target"]
-    assert tiles and all(n.role == "CheckBox" and Operation.TOGGLE in n.operations and n.value in ("on", "off")
-                         for n in tiles)
+    assert tiles and all(
+        n.role == "CheckBox" and Operation.TOGGLE in n.operations and n.value in ("on", "off") for n in tiles
+    )
     assert all("long_click" in n.actions for n in tiles)
     forms = nodes_of("wdio_forms.xml")
     switch = next(n for n in forms if n.native_role == "android.widget.Switch")

@@ -18,7 +18,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -26,6 +26,7 @@ from tests.conftest import run_in_process
 from winactions.model import Rect
 
 BACKENDS = ("linux", "windows", "android")
+Elements = dict[str, tuple[str, str, str | None]]  # a role -> (window title, type, name)
 
 # The equivalent elements every driver provides, by the part they play in a situation.
 ROLES = {
@@ -65,7 +66,7 @@ class Driver(ABC):
 
     name: str
     # which window holds each equivalent element, and its (type, name) in `winctl state`
-    elements: dict[str, tuple[str, str, str | None]]
+    elements: ClassVar[Elements]
 
     def __init__(self, runtime: Path) -> None:
         self.runtime = runtime
@@ -98,7 +99,7 @@ class Driver(ABC):
         for t in state["targets"]:
             if t["type"] == type_ and (name is None or t["name"] == name):
                 return t
-        listing = ", ".join(f'{t["type"]} {t["name"]!r}' for t in state["targets"])
+        listing = ", ".join(f"{t['type']} {t['name']!r}" for t in state["targets"])
         raise AssertionError(f"[{self.name}] no {type_} {name!r} for {role!r} in: {listing}")
 
     def use(self, role: str) -> str:
@@ -160,10 +161,21 @@ class LinuxApps:
         self.fixture_log = AppLog(str(where / "fixture.jsonl"))
         self.hostile_log = AppLog(str(where / "hostile.jsonl"))
         self.procs = [
-            start_app(desktop, gtk_fixture_command(str(self.fixture_log.path), rows=60, title=FIXTURE_TITLE),
-                      FIXTURE_TITLE),
-            start_app(desktop, [SYSTEM_PYTHON, str(HERE / "hostile_app.py"), "--title", HOSTILE_TITLE,
-                                "--log", str(self.hostile_log.path)], HOSTILE_TITLE),
+            start_app(
+                desktop, gtk_fixture_command(str(self.fixture_log.path), rows=60, title=FIXTURE_TITLE), FIXTURE_TITLE
+            ),
+            start_app(
+                desktop,
+                [
+                    SYSTEM_PYTHON,
+                    str(HERE / "hostile_app.py"),
+                    "--title",
+                    HOSTILE_TITLE,
+                    "--log",
+                    str(self.hostile_log.path),
+                ],
+                HOSTILE_TITLE,
+            ),
         ]
 
     def close(self) -> None:
@@ -175,7 +187,7 @@ class LinuxApps:
 
 class LinuxDriver(Driver):
     name = "linux"
-    elements = {
+    elements: ClassVar[Elements] = {
         "button": (FIXTURE_TITLE, "Button", "Apply"),
         "edit": (FIXTURE_TITLE, "Edit", "Name"),
         "combo": (FIXTURE_TITLE, "ComboBox", None),
@@ -209,8 +221,9 @@ class LinuxDriver(Driver):
     def pointer(self) -> tuple[int, int]:
         import subprocess
 
-        out = subprocess.run(["xdotool", "getmouselocation", "--shell"], env=self.env(), capture_output=True,
-                             text=True, check=True).stdout
+        out = subprocess.run(
+            ["xdotool", "getmouselocation", "--shell"], env=self.env(), capture_output=True, text=True, check=True
+        ).stdout
         values = dict(line.split("=", 1) for line in out.split())
         return int(values["X"]), int(values["Y"])
 
@@ -252,7 +265,7 @@ class LinuxDriver(Driver):
 # -- Windows: the real backend over the fake native layer ----------------------------------------------
 class WindowsDriver(Driver):
     name = "windows"
-    elements = {
+    elements: ClassVar[Elements] = {
         "button": ("Settings", "Button", "Apply"),
         "edit": ("Settings", "Edit", "Name"),
         "combo": ("Settings", "ComboBox", "Color"),
@@ -272,27 +285,31 @@ class WindowsDriver(Driver):
         return next(a for a in self.fake.apps if a.title == title)
 
     def mark(self) -> tuple[int, int, int, dict[int, int]]:
-        return (len(self.fake.pattern_calls), len(self.fake.sent), len(self.fake.posted),
-                {a.hwnd: len(a.events) for a in self.fake.apps})
+        return (
+            len(self.fake.pattern_calls),
+            len(self.fake.sent),
+            len(self.fake.posted),
+            {a.hwnd: len(a.events) for a in self.fake.apps},
+        )
 
     def reached(self, mark: tuple[int, int, int, dict[int, int]]) -> list[Any]:
         calls, sent, posted, events = mark
         found: list[Any] = list(self.fake.pattern_calls[calls:]) + list(self.fake.sent[sent:])
         found += self.fake.posted[posted:]
         for a in self.fake.apps:
-            found += a.events[events.get(a.hwnd, 0):]
+            found += a.events[events.get(a.hwnd, 0) :]
         return found
 
     def scrolled(self, mark: tuple[int, int, int, dict[int, int]]) -> bool:
         items = self.fake.find(self.app(), AutomationId="itemList")
         moved = items["Patterns"]["Scroll"].get("VerticalScrollPercent", 0) != 0
-        return moved and any(c[0] == "Scroll" for c in self.fake.pattern_calls[mark[0]:])
+        return moved and any(c[0] == "Scroll" for c in self.fake.pattern_calls[mark[0] :])
 
     def pointer(self) -> tuple[int, int]:
         return self.fake.cursor
 
     def wheel_turned(self, mark: tuple[int, int, int, dict[int, int]]) -> bool:
-        return any("wheel" in getattr(e, "flags", ()) for e in self.fake.sent[mark[1]:])
+        return any("wheel" in getattr(e, "flags", ()) for e in self.fake.sent[mark[1] :])
 
     def text_of(self, role: str) -> str:
         _, _, name = self.elements[role]
@@ -325,7 +342,7 @@ class AndroidDriver(Driver):
     an open spinner with Red/Green/Blue was found, so there is no "combo" on this phone."""
 
     name = "android"
-    elements = {
+    elements: ClassVar[Elements] = {
         "button": ("com.wdiodemoapp", "Button", "button-LOGIN"),
         "edit": ("com.wdiodemoapp", "Edit", "input-email"),
         "password": ("com.wdiodemoapp", "Edit", "input-password"),
@@ -348,15 +365,21 @@ class AndroidDriver(Driver):
         return len(self.device.state.commands)
 
     def reached(self, mark: int) -> list[Any]:
-        return [c for c in self.device.state.commands[mark:]
-                if c and c[0] in ("input", "am", "ime", "monkey") and c[:2] != ["ime", "list"]]
+        return [
+            c
+            for c in self.device.state.commands[mark:]
+            if c and c[0] in ("input", "am", "ime", "monkey") and c[:2] != ["ime", "list"]
+        ]
 
     def scrolled(self, mark: int) -> bool:
         """A swipe that starts and ends inside the scroll view, moving along it, scrolls it
         (Android hands the gesture to the innermost scrollable under the finger)."""
         _, _, name = self.elements["list"]
-        rect = next(Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]) for t in self.state()["targets"]
-                    if t["name"] == name and (r := t["rect"]))
+        rect = next(
+            Rect(left=r[0], top=r[1], right=r[2], bottom=r[3])
+            for t in self.state()["targets"]
+            if t["name"] == name and (r := t["rect"])
+        )
         for c in self._touches(mark):
             if c[1] == "swipe":
                 x1, y1, x2, y2 = (int(v) for v in c[2:6])

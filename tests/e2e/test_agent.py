@@ -82,8 +82,9 @@ def flags(server: LLMServer, provider: str = "openai") -> LLMFlags:
 
 
 def plan(*steps: dict) -> str:
-    return "Here is the plan:\n```json\n" + json.dumps({"analysis": {"note": "scripted"}, "steps": list(steps)}) \
-        + "\n```"
+    return (
+        "Here is the plan:\n```json\n" + json.dumps({"analysis": {"note": "scripted"}, "steps": list(steps)}) + "\n```"
+    )
 
 
 def test_template_task_costs_no_model_call(desktop, tmp_path, server):
@@ -101,15 +102,28 @@ def test_template_task_costs_no_model_call(desktop, tmp_path, server):
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_model_planned_task_through_the_command_table(desktop, tmp_path, server, provider):
-    server.reply(plan({"action": "input_text", "target_type": "Edit", "params": {"text": "planned by a model"},
-                       "expect": {"value": "planned by a model"}},
-                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    server.reply(
+        plan(
+            {
+                "action": "input_text",
+                "target_type": "Edit",
+                "params": {"text": "planned by a model"},
+                "expect": {"value": "planned by a model"},
+            },
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        )
+    )
     url = server.openai_url if provider == "openai" else server.anthropic_url
-    model_env = {"WINCTL_LLM_PROVIDER": provider, "WINCTL_VISION_BASE_URL": url, "WINCTL_VISION_API_KEY": API_KEY,
-                 "WINCTL_VISION_MODEL": "scripted"}
+    model_env = {
+        "WINCTL_LLM_PROVIDER": provider,
+        "WINCTL_VISION_BASE_URL": url,
+        "WINCTL_VISION_API_KEY": API_KEY,
+        "WINCTL_VISION_MODEL": "scripted",
+    }
     with Editor(desktop, tmp_path, "old text", **model_env) as app:
-        result = app.desktop.call("run", task="put 'planned by a model' into the document and keep it",
-                                  max_model_calls=3)
+        result = app.desktop.call(
+            "run", task="put 'planned by a model' into the document and keep it", max_model_calls=3
+        )
         assert isinstance(result, RunResult)
         run = result.run
         assert run.status is TaskStatus.SUCCESS, run.error
@@ -124,11 +138,23 @@ def test_model_planned_task_through_the_command_table(desktop, tmp_path, server,
 def test_missing_element_runs_fallback_then_replan(desktop, tmp_path, server):
     """A model proposes a button that does not exist: the fallback (Escape) runs three times,
     the step fails, the runner replans with the reason, and the new plan does the task."""
-    server.reply(plan({"action": "click", "target_ref": "Frobnicate", "target_type": "Button",
-                       "fallback": {"action": "press_key", "params": {"keys": "Escape"}}},
-                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
-    server.reply(plan({"action": "input_text", "target_type": "Edit", "params": {"text": "after replan"}},
-                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    server.reply(
+        plan(
+            {
+                "action": "click",
+                "target_ref": "Frobnicate",
+                "target_type": "Button",
+                "fallback": {"action": "press_key", "params": {"keys": "Escape"}},
+            },
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        )
+    )
+    server.reply(
+        plan(
+            {"action": "input_text", "target_type": "Edit", "params": {"text": "after replan"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        )
+    )
     with Editor(desktop, tmp_path) as app:
         runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False))
         result = runner.run("write after replan into the file")
@@ -144,10 +170,18 @@ def test_modal_dialog_mid_task_is_dismissed(desktop, tmp_path, server):
     """A dialog comes up between steps (the Open File chooser): the next step's target is
     gone, the blocker is found in the tree, its Cancel pressed by the rule table, and the
     task goes on — with the dismissal recorded."""
-    steps = {"steps": [{"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
-                       {"action": "input_text", "target_type": "Edit", "params": {"text": "past the dialog"},
-                        "expect": {"value": "past the dialog"}},
-                       {"action": "press_key", "params": {"keys": "ctrl+s"}}]}
+    steps = {
+        "steps": [
+            {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+            {
+                "action": "input_text",
+                "target_type": "Edit",
+                "params": {"text": "past the dialog"},
+                "expect": {"value": "past the dialog"},
+            },
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        ]
+    }
     from winactions.agent import parse_plan
 
     with Editor(desktop, tmp_path) as app:
@@ -195,7 +229,7 @@ def test_dry_run_acts_on_nothing_and_a_recorded_run_replays(desktop, tmp_path, s
         done = app.desktop.call("run", task=task, record=str(record)).run
         assert done.status is TaskStatus.SUCCESS and app.saved("recorded text") == "recorded text"
     events = [json.loads(line) for line in (record / "run.jsonl").read_text().splitlines()]
-    assert [e["event"] for e in events][0] == "plan" and events[-1]["event"] == "result"
+    assert next(e["event"] for e in events) == "plan" and events[-1]["event"] == "result"
     assert (record / "step-1-before.png").exists() and (record / "step-1-after.png").exists()
     with Editor(desktop, tmp_path / "two") as fresh:
         replayed = fresh.desktop.call("replay", run=str(record)).run
@@ -211,9 +245,15 @@ def test_go_home_and_platform_gaps(desktop, tmp_path, server):
 
     with Editor(desktop, tmp_path) as app:
         runner = TaskRunner(app.desktop, RunOptions(pixels=False))
-        steps = parse_plan({"steps": [{"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
-                                      {"action": "go_home"},
-                                      {"action": "open_url", "params": {"url": "https://example.org"}}]})
+        steps = parse_plan(
+            {
+                "steps": [
+                    {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+                    {"action": "go_home"},
+                    {"action": "open_url", "params": {"url": "https://example.org"}},
+                ]
+            }
+        )
         result = runner.run("open the chooser, go home in mousepad, then open a page", steps)
         assert [s.status.value for s in result.step_results] == ["success", "success", "failed"]
         assert "open-url" in result.step_results[2].error and result.status is TaskStatus.FAILED
@@ -227,11 +267,23 @@ def test_target_scrolled_out_of_view_is_found_by_the_fallback(desktop, tmp_path,
     file is opened (the window's title, read by wmctrl, says so)."""
     for n in range(60):
         (tmp_path / f"note-{n:02d}.txt").write_text(f"note {n}\n")
-    server.reply(plan({"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
-                      {"action": "click", "target_ref": "note-57.txt", "target_type": "DataItem",
-                       "fallback": {"action": "scroll", "params": {"direction": "down", "amount": 10}}},
-                      {"action": "press_key", "params": {"keys": "Enter"}, "wait_after": 1000,
-                       "expect": {"title": "note-57.txt", "disappears": "Files"}}))
+    server.reply(
+        plan(
+            {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+            {
+                "action": "click",
+                "target_ref": "note-57.txt",
+                "target_type": "DataItem",
+                "fallback": {"action": "scroll", "params": {"direction": "down", "amount": 10}},
+            },
+            {
+                "action": "press_key",
+                "params": {"keys": "Enter"},
+                "wait_after": 1000,
+                "expect": {"title": "note-57.txt", "disappears": "Files"},
+            },
+        )
+    )
     with Editor(desktop, tmp_path) as app:
         runner = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False))
         result = runner.run("open note 57")
@@ -246,12 +298,19 @@ def test_target_scrolled_out_of_view_is_found_by_the_fallback(desktop, tmp_path,
 def test_unexpected_screen_triggers_a_replan(desktop, tmp_path, server):
     """A click lands somewhere the plan did not expect (a menu opens, the awaited item is not
     in it): the code check fails, the runner replans from what is on screen now."""
-    server.reply(plan({"action": "click", "target_ref": "Help", "target_type": "Menu",
-                       "expect": {"appears": "Word Wrap"}},
-                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
-    server.reply(plan({"action": "press_key", "params": {"keys": "Escape"}},
-                      {"action": "input_text", "target_type": "Edit", "params": {"text": "replanned"}},
-                      {"action": "press_key", "params": {"keys": "ctrl+s"}}))
+    server.reply(
+        plan(
+            {"action": "click", "target_ref": "Help", "target_type": "Menu", "expect": {"appears": "Word Wrap"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        )
+    )
+    server.reply(
+        plan(
+            {"action": "press_key", "params": {"keys": "Escape"}},
+            {"action": "input_text", "target_type": "Edit", "params": {"text": "replanned"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        )
+    )
     with Editor(desktop, tmp_path) as app:
         result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("write replanned")
         assert result.status is TaskStatus.SUCCESS, result.error
@@ -281,8 +340,17 @@ def test_cli_run_prints_steps_and_fails_with_an_exit_code(desktop, tmp_path):
         assert dry.code == 0, dry.err
         assert "planned: " in dry.out and "plan by template (mousepad/write_and_save)" in dry.out
         assert "1. input_text [" in dry.out and "run: plan (template: write_and_save): 2 steps" in dry.err
-        bad = run_in_process(["--json", "run", "--no-pixels", "--plan",
-                              '{"steps": [{"action": "click", "target_ref": "Nowhere"}]}', "click nowhere"], app.env)
+        bad = run_in_process(
+            [
+                "--json",
+                "run",
+                "--no-pixels",
+                "--plan",
+                '{"steps": [{"action": "click", "target_ref": "Nowhere"}]}',
+                "click nowhere",
+            ],
+            app.env,
+        )
         assert bad.code == 4
         body = json.loads(bad.out)
         assert body["ok"] is False and body["error"]["code"] == "action_failed"
@@ -291,11 +359,23 @@ def test_cli_run_prints_steps_and_fails_with_an_exit_code(desktop, tmp_path):
 
 
 def test_a_condition_in_words_is_the_only_check_that_asks_the_model(desktop, tmp_path, server):
-    server.reply(plan({"action": "input_text", "target_type": "Edit", "params": {"text": "checked in words"},
-                       "expect": {"value": "checked in words"}},
-                      {"action": "click", "target_ref": "Help", "target_type": "Menu",
-                       "success_condition": "the Help menu is open"},
-                      {"action": "press_key", "params": {"keys": "Escape ctrl+s"}}))
+    server.reply(
+        plan(
+            {
+                "action": "input_text",
+                "target_type": "Edit",
+                "params": {"text": "checked in words"},
+                "expect": {"value": "checked in words"},
+            },
+            {
+                "action": "click",
+                "target_ref": "Help",
+                "target_type": "Menu",
+                "success_condition": "the Help menu is open",
+            },
+            {"action": "press_key", "params": {"keys": "Escape ctrl+s"}},
+        )
+    )
     server.reply('{"verified": true, "confidence": 0.9, "reason": "the menu shows About", "suggestion": "continue"}')
     with Editor(desktop, tmp_path) as app:
         result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("check in words")
@@ -316,10 +396,15 @@ def test_a_described_target_is_found_by_the_vision_model(desktop, tmp_path, serv
         menu = next(t for t in state.targets if t.type == "Menu" and t.name == "Help")
         window = state.window.rect
         assert menu.rect is not None and window is not None
-        box = [menu.rect.left - window.left, menu.rect.top - window.top,
-               menu.rect.right - window.left, menu.rect.bottom - window.top]
-        server.reply(plan({"action": "click", "target_ref": "dynamic:the menu with help topics",
-                           "expect": {"appears": "About"}}))
+        box = [
+            menu.rect.left - window.left,
+            menu.rect.top - window.top,
+            menu.rect.right - window.left,
+            menu.rect.bottom - window.top,
+        ]
+        server.reply(
+            plan({"action": "click", "target_ref": "dynamic:the menu with help topics", "expect": {"appears": "About"}})
+        )
         server.reply(json.dumps({"found": True, "box": box, "confidence": 0.9, "label": "Help"}))
         result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("open the help menu")
         assert result.status is TaskStatus.SUCCESS, result.error
@@ -364,9 +449,11 @@ def test_an_app_module_image_is_matched_by_its_alias(desktop, tmp_path):
         assert menu.rect is not None
         with Image.open(app.desktop.screenshot(screen=True).path) as screen:
             screen.crop((menu.rect.left, menu.rect.top, menu.rect.right, menu.rect.bottom)).save(
-                module / "images" / "help_menu.png")
-        steps = parse_plan({"steps": [{"action": "click", "target_ref": "the help thing",
-                                       "expect": {"appears": "About"}}]})
+                module / "images" / "help_menu.png"
+            )
+        steps = parse_plan(
+            {"steps": [{"action": "click", "target_ref": "the help thing", "expect": {"appears": "About"}}]}
+        )
         runner = TaskRunner(app.desktop, RunOptions(apps=[str(tmp_path / "apps")]))
         result = runner.run("open help in mousepad", steps)
         assert result.status is TaskStatus.SUCCESS, result.error
@@ -382,13 +469,15 @@ def test_the_step_cap_aborts_and_the_model_budget_is_refused(desktop, tmp_path, 
     keys = {"action": "input_text", "target_type": "Edit", "params": {"text": "x"}}
     with Editor(desktop, tmp_path) as app:
         capped = TaskRunner(app.desktop, RunOptions(max_steps=2, pixels=False)).run(
-            "three steps", parse_plan({"steps": [keys, {**keys, "params": {"text": "y"}},
-                                                 {**keys, "params": {"text": "z"}}]}))
+            "three steps",
+            parse_plan({"steps": [keys, {**keys, "params": {"text": "y"}}, {**keys, "params": {"text": "z"}}]}),
+        )
         assert capped.status is TaskStatus.ABORTED and "step cap (2)" in capped.error
         assert len(capped.step_results) == 2
         slow = {"action": "wait", "params": {"duration": 700}, "expect": {"changed": False}}
         timed = TaskRunner(app.desktop, RunOptions(timeout=0.5, pixels=False)).run(
-            "wait too long", parse_plan({"steps": [slow, slow, slow]}))
+            "wait too long", parse_plan({"steps": [slow, slow, slow]})
+        )
         assert timed.status is TaskStatus.ABORTED and "time limit (0.5s)" in timed.error
         assert len(timed.step_results) == 1
         broke = TaskRunner(app.desktop, RunOptions(llm=flags(server), max_model_calls=0)).run("no template knows")
@@ -406,18 +495,25 @@ def test_the_run_tool_over_mcp(desktop, tmp_path):
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     with Editor(desktop, tmp_path) as app:
-        params = StdioServerParameters(command=str(Path(sys.executable).with_name("winctl")),
-                                       args=["--session", "agent", "mcp", "--tools", "core,tasks",
-                                             "--structured"], env=app.env)
+        params = StdioServerParameters(
+            command=str(Path(sys.executable).with_name("winctl")),
+            args=["--session", "agent", "mcp", "--tools", "core,tasks", "--structured"],
+            env=app.env,
+        )
 
         async def main():
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    done = await session.call_tool("run", {"task": 'write "over mcp" in mousepad and save'})
-                    failed = await session.call_tool("run", {"task": "click nowhere", "no_pixels": True,
-                                                             "plan": '[{"action": "click", "target_ref": "Nowhere"}]'})
-                    return done, failed
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                done = await session.call_tool("run", {"task": 'write "over mcp" in mousepad and save'})
+                failed = await session.call_tool(
+                    "run",
+                    {
+                        "task": "click nowhere",
+                        "no_pixels": True,
+                        "plan": '[{"action": "click", "target_ref": "Nowhere"}]',
+                    },
+                )
+                return done, failed
 
         done, failed = anyio.run(main)
         assert not done.is_error and done.content[0].text.startswith("success: ")

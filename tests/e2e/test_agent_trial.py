@@ -23,8 +23,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def trial(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "benchmarks.agent_trial", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300, env={**(env or os.environ), "PYTHONPATH": str(ROOT)})
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.agent_trial", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**(env or os.environ), "PYTHONPATH": str(ROOT)},
+    )
 
 
 def held_pid(folder: Path) -> int:
@@ -73,7 +79,7 @@ def test_a_check_passes_once_the_work_is_done_and_the_round_is_reported(tmp_path
         ids = {line.split("]")[0].strip("["): line for line in state.splitlines() if line.startswith("[")}
 
         def find(role: str, name: str = "", nth: int = 0) -> str:
-            hits = [i for i, line in ids.items() if f"[{role}] \"{name}\"" in line]
+            hits = [i for i, line in ids.items() if f'[{role}] "{name}"' in line]
             return hits[nth]
 
         assert tool(folder, "winctl", "input", find("Edit", "", 0), "colour").returncode == 0

@@ -15,7 +15,6 @@ import pytest
 from PIL import Image, ImageChops, ImageOps
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
 from tests.fixtures.launch import gtk_fixture_command
 from tests.fixtures.toolkit_apps import mousepad_command
 from tests.marks_checker import problems
@@ -29,9 +28,11 @@ def annotated(winctl) -> tuple[dict[str, Any], Any]:
     """`state --annotated` as an agent runs it, and the layout that produced its picture."""
     state = winctl("--json", "state", "--annotated", "--screenshot", "--verbose").json["result"]
     window = state["window"]["rect"]
-    targets = [Target.model_validate({**t, "rect": dict(zip(("left", "top", "right", "bottom"), t["rect"],
-                                                            strict=True))})
-               for t in state["targets"] if t.get("rect")]
+    targets = [
+        Target.model_validate({**t, "rect": dict(zip(("left", "top", "right", "bottom"), t["rect"], strict=True))})
+        for t in state["targets"]
+        if t.get("rect")
+    ]
     plain = Image.open(state["screenshot"])
     drawn = Image.open(state["annotated_screenshot"]).convert("RGB")
     replay, layout = screenshots.annotate(plain, (window["left"], window["top"]), targets)
@@ -55,8 +56,9 @@ def read_back(image: Image.Image, layout: Any) -> None:
     wrong = []
     for mark in layout.marks:
         crop = image.crop((mark.label.left, mark.label.top, mark.label.right, mark.label.bottom))
-        crop = ImageOps.expand(crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS),
-                               border=12, fill=mark.colour)
+        crop = ImageOps.expand(
+            crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS), border=12, fill=mark.colour
+        )
         result = engine(crop, use_det=False, use_cls=False, use_rec=True)
         text = "".join(result.txts or ()).replace(" ", "").replace(".", ",")
         if text != mark.text:
@@ -81,7 +83,7 @@ def open_menu(winctl, name: str, item: str) -> dict[str, Any]:
     raise AssertionError(f"the {name} menu did not open: {[(t['type'], t['name']) for t in state['targets']]}")
 
 
-def test_open_file_menu_in_mousepad(winctl, launch, tmp_path):  # noqa: F811
+def test_open_file_menu_in_mousepad(winctl, launch, tmp_path):
     doc = tmp_path / "menu.txt"
     doc.write_text("hello\n")
     launch(mousepad_command(doc), title="menu.txt")
@@ -94,7 +96,7 @@ def test_open_file_menu_in_mousepad(winctl, launch, tmp_path):  # noqa: F811
     winctl("keys", "Escape")
 
 
-def test_toolbar_in_mousepad(winctl, launch, tmp_path):  # noqa: F811
+def test_toolbar_in_mousepad(winctl, launch, tmp_path):
     doc = tmp_path / "toolbar.txt"
     doc.write_text("hello\n")
     launch(mousepad_command(doc), title="toolbar.txt")
@@ -126,7 +128,7 @@ def test_table_and_form_of_the_fixture(winctl, table_app):
     assert len(labelled & set(cells)) + len(set(layout.unplaced) & set(cells)) == len(cells)
 
 
-def test_calculator_button_grid_in_galculator(winctl, launch, tmp_path):  # noqa: F811
+def test_calculator_button_grid_in_galculator(winctl, launch, tmp_path):
     """A dense grid of small buttons nobody here wrote."""
     launch(["galculator"], title="galculator")
     deadline = time.monotonic() + 20

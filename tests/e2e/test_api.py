@@ -29,13 +29,14 @@ def fixture_app(desktop, tmp_path):
 
 def readme_example() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Python API"):]
+    section = text[text.index("## Python API") :]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
 def test_the_readmes_python_example_runs_as_written(winctl, fixture_app):
-    done = subprocess.run([sys.executable, "-c", readme_example()], env=winctl.env, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", readme_example()], env=winctl.env, capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "hello" and lines[1] == "action:click" and lines[2] == "['Button']", lines
@@ -45,10 +46,17 @@ def test_the_readmes_python_example_runs_as_written(winctl, fixture_app):
 
 
 def daemon_call(env: dict[str, str], command: str, args: dict | None = None, options: dict | None = None) -> dict:
-    code = ("import json, sys; from winactions.daemon.client import call; "
-            "print(json.dumps(call('api', sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]))))")
-    done = subprocess.run([sys.executable, "-c", code, command, json.dumps(args or {}), json.dumps(options or {})],
-                          env=env, capture_output=True, text=True, timeout=120)
+    code = (
+        "import json, sys; from winactions.daemon.client import call; "
+        "print(json.dumps(call('api', sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, command, json.dumps(args or {}), json.dumps(options or {})],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -91,8 +99,13 @@ def test_a_locate_threshold_stays_on_its_call_in_the_daemon(winctl, fixture_app)
     """`locate --reliable 0.2` once must not make later `click text:...` accept 0.2 matches."""
     env = winctl.env
     try:
-        run = lambda *a: subprocess.run([WINCTL, "--session", "leak", *a], env=env, capture_output=True,  # noqa: E731
-                                        text=True, timeout=120)
+        run = lambda *a: subprocess.run(  # noqa: E731
+            [WINCTL, "--session", "leak", *a],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run("focus", "Winactions Fixture").returncode == 0
         loose = run("--json", "locate", "text:Aplly", "--reliable", "0.2", "--no-cache")
         assert loose.returncode == 0, loose.stderr
@@ -107,8 +120,13 @@ def test_a_locate_threshold_stays_on_its_call_in_the_daemon(winctl, fixture_app)
 
 
 def test_a_warning_is_said_once_through_the_daemon(winctl, fixture_app):
-    run = lambda *a: subprocess.run([WINCTL, "--session", "notes", "--json", *a], env=winctl.env,  # noqa: E731
-                                    capture_output=True, text=True, timeout=120)
+    run = lambda *a: subprocess.run(  # noqa: E731
+        [WINCTL, "--session", "notes", "--json", *a],
+        env=winctl.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     try:
         run("focus", "Winactions Fixture")
         state = json.loads(run("state").stdout)["result"]
@@ -129,9 +147,11 @@ def test_a_warning_is_said_once_through_the_daemon(winctl, fixture_app):
 def test_each_call_takes_its_callers_variables_into_the_daemon(winctl, fixture_app):
     """The daemon was started by an earlier client; a threshold set for one call applies to
     that call only (and a bad one is refused naming the variable), a flag given wins."""
+
     def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([WINCTL, "--session", "vars", *args], env={**winctl.env, **env},
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [WINCTL, "--session", "vars", *args], env={**winctl.env, **env}, capture_output=True, text=True, timeout=120
+        )
 
     try:
         assert run("focus", "Winactions Fixture").returncode == 0

@@ -19,11 +19,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import Shell, message, raw_request
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_trust import HOSTILE, hostile_command
+from tests.e2e.helpers.daemon_wire import message, raw_request
+from tests.e2e.helpers.mcp_client import run_client
 from tests.fixtures.applog import AppLog
-from tests.fixtures.launch import gtk_fixture_command
+from tests.fixtures.launch import HOSTILE, gtk_fixture_command, hostile_command
 
 pytestmark = pytest.mark.desktop
 TITLE = "Bad Input Fixture"
@@ -39,13 +38,6 @@ def app(desktop, tmp_path):
     stop_app(proc)
 
 
-@pytest.fixture
-def shell(desktop, tmp_path):
-    sh = Shell(desktop, tmp_path / "runtime")  # the runtime folder `run_client` uses too
-    yield sh
-    sh.close_all()
-
-
 def ids_by_name(state: dict[str, Any]) -> dict[tuple[str, str], int]:
     return {(t["type"], t["name"]): t["id"] for t in state["targets"]}
 
@@ -54,14 +46,17 @@ def ids_by_name(state: dict[str, Any]) -> dict[tuple[str, str], int]:
 def test_a_boolean_id_over_mcp_clicks_nothing(desktop, tmp_path, app):
     """`{"id": true}` clicked element 1: pydantic's lax mode takes true for 1 (and 1.0 for 1),
     in `click` and in each step of `batch`."""
+
     async def script(session):
         await session.call_tool("focus", {"window": TITLE})
         await session.call_tool("state", {})
         mark = app.mark()
-        calls = [await session.call_tool("click", {"id": True}),
-                 await session.call_tool("click", {"id": 1.0}),
-                 await session.call_tool("batch", {"steps": [{"command": "click", "args": {"id": True}}]}),
-                 await session.call_tool("get_text", {"id": False})]
+        calls = [
+            await session.call_tool("click", {"id": True}),
+            await session.call_tool("click", {"id": 1.0}),
+            await session.call_tool("batch", {"steps": [{"command": "click", "args": {"id": True}}]}),
+            await session.call_tool("get_text", {"id": False}),
+        ]
         return mark, calls
 
     mark, calls = run_client(desktop, tmp_path, script)
@@ -96,8 +91,9 @@ class RawMcp:
     """`winctl mcp` on a pipe, spoken to in raw bytes."""
 
     def __init__(self, env: dict[str, str], *args: str) -> None:
-        self.proc = subprocess.Popen([WINCTL, "mcp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
+        self.proc = subprocess.Popen(
+            [WINCTL, "mcp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        )
         hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
         init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}
         assert self.ask(json.dumps(init).encode())["id"] == 0
@@ -135,26 +131,37 @@ def raw_mcp(desktop, tmp_path):
 
 
 def call(request_id: int, tool: str, arguments: Any) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                       "params": {"name": tool, "arguments": arguments}}).encode()
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
+    ).encode()
 
 
-@pytest.mark.parametrize("line, code, request_id", [
-    (b"{not json", -32700, None),
-    (b"[]", -32600, None),
-    (b"\xff\xfe{}", -32700, None),
-    (b"[" * 50_000 + b"]" * 50_000, -32700, None),
-    (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, -32700, None),
-    (b'{"jsonrpc": "2.0", "id": 5}', -32600, 5),
-    (b'{"jsonrpc": "2.0", "id": "five", "params": {}}', -32600, "five"),
-    (b'{"id": 6, "method": "tools/list"}', -32600, 6),
-    (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": 5}', -32602, 7),
-    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": 7}}', -32602, 8),
-    (b'{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', -32600, None),
-    (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "\\ud800"}}', -32600, 9),
-    (b'{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "state", "arguments": '
-     + b'{"a":' * 100 + b"1" + b"}" * 100 + b"}}", -32600, 10),
-])
+@pytest.mark.parametrize(
+    "line, code, request_id",
+    [
+        (b"{not json", -32700, None),
+        (b"[]", -32600, None),
+        (b"\xff\xfe{}", -32700, None),
+        (b"[" * 50_000 + b"]" * 50_000, -32700, None),
+        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, -32700, None),
+        (b'{"jsonrpc": "2.0", "id": 5}', -32600, 5),
+        (b'{"jsonrpc": "2.0", "id": "five", "params": {}}', -32600, "five"),
+        (b'{"id": 6, "method": "tools/list"}', -32600, 6),
+        (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": 5}', -32602, 7),
+        (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": 7}}', -32602, 8),
+        (b'{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', -32600, None),
+        (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "\\ud800"}}', -32600, 9),
+        (
+            b'{"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": "state", "arguments": '
+            + b'{"a":' * 100
+            + b"1"
+            + b"}" * 100
+            + b"}}",
+            -32600,
+            10,
+        ),
+    ],
+)
 def test_every_malformed_line_gets_a_json_rpc_error_and_the_server_keeps_serving(raw_mcp, line, code, request_id):
     """The SDK's reader dropped every line its parser refused (logged at debug level only)."""
     reply = raw_mcp.ask(line)
@@ -165,8 +172,11 @@ def test_every_malformed_line_gets_a_json_rpc_error_and_the_server_keeps_serving
 
 def test_a_lone_surrogate_in_an_argument_gets_an_error_result(raw_mcp):
     """`{"window": "\\ud800"}` never got a reply: pydantic's JSON parser refuses the escape."""
-    for request_id, tool, arguments in ((1, "focus", {"window": "\ud800"}), (2, "state", {"window": "\udcff"}),
-                                        (3, "click", {"id": "x\ud800"})):
+    for request_id, tool, arguments in (
+        (1, "focus", {"window": "\ud800"}),
+        (2, "state", {"window": "\udcff"}),
+        (3, "click", {"id": "x\ud800"}),
+    ):
         reply = raw_mcp.ask(call(request_id, tool, arguments))
         assert reply["id"] == request_id and reply["result"]["isError"] is True, reply
         assert "surrogate" in reply["result"]["content"][0]["text"]
@@ -230,8 +240,17 @@ def test_mcp_serves_the_session_asked_for_even_default(shell, app, desktop, tmp_
 
 
 # -- 6. an empty title or name is invalid input ----------------------------------------------------
-@pytest.mark.parametrize("args", [("focus", ""), ("focus", "  "), ("--window", "", "state"), ("click", ""),
-                                  ("get", "text", ""), ("find", "--name", "")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("focus", ""),
+        ("focus", "  "),
+        ("--window", "", "state"),
+        ("click", ""),
+        ("get", "text", ""),
+        ("find", "--name", ""),
+    ],
+)
 def test_an_empty_title_or_name_is_refused(shell, app, desktop, tmp_path, args):
     """`focus ''` focused the active window: '' is in every title."""
     other_log = str(tmp_path / "other.jsonl")
@@ -252,9 +271,16 @@ def test_an_empty_title_or_name_is_refused(shell, app, desktop, tmp_path, args):
 
 
 # -- 7. a bad session name is an error wherever a session name enters ------------------------------
-@pytest.mark.parametrize("args", [("session", "close", "../../x"), ("session", "close", ".."),
-                                  ("--session", "../x", "sessions"), ("--session", "a/b", "mcp"),
-                                  ("--session", "../x", "session", "close", "--all")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("session", "close", "../../x"),
+        ("session", "close", ".."),
+        ("--session", "../x", "sessions"),
+        ("--session", "a/b", "mcp"),
+        ("--session", "../x", "session", "close", "--all"),
+    ],
+)
 def test_a_bad_session_name_is_an_error_everywhere(shell, args):
     """`session close ../../x` printed `closed: none` with exit code 0."""
     done = shell(*args, expect=2)
@@ -263,16 +289,42 @@ def test_a_bad_session_name_is_an_error_everywhere(shell, args):
 
 
 # -- 8. fuzzing the values of calls -----------------------------------------------------------------
-BAD_VALUES: list[Any] = [True, False, 1.0, 2.5, -0.0, "", "   ", "\t", "\ud800", "x\udcffy", [], {}, [1],
-                         {"id": 1}, [[[[[[[[1]]]]]]]]]
+BAD_VALUES: list[Any] = [
+    True,
+    False,
+    1.0,
+    2.5,
+    -0.0,
+    "",
+    "   ",
+    "\t",
+    "\ud800",
+    "x\udcffy",
+    [],
+    {},
+    [1],
+    {"id": 1},
+    [[[[[[[[1]]]]]]]],
+]
 
 
 def _bad_call(rng: random.Random) -> tuple[str, dict[str, Any]]:
     """A call that must be refused before anything is done: a bad value where an id, a name
     or a window goes."""
-    command, field = rng.choice([("click", "id"), ("get text", "id"), ("get value", "id"), ("inspect", "id"),
-                                 ("input", "id"), ("focus", "window"), ("wait", "visible"), ("state", "scope"),
-                                 ("find", "name"), ("batch", "steps")])
+    command, field = rng.choice(
+        [
+            ("click", "id"),
+            ("get text", "id"),
+            ("get value", "id"),
+            ("inspect", "id"),
+            ("input", "id"),
+            ("focus", "window"),
+            ("wait", "visible"),
+            ("state", "scope"),
+            ("find", "name"),
+            ("batch", "steps"),
+        ]
+    )
     args: dict[str, Any] = {field: rng.choice(BAD_VALUES)}
     if command == "input":
         args["text"] = "x"
@@ -310,11 +362,30 @@ def _fuzz_line(rng: random.Random, request_id: int) -> bytes:
         depth = rng.randrange(65, 30_000)
         return opener * depth + b"1" + closer * depth
     if kind == 2:  # not a request object
-        return json.dumps(rng.choice([[], [1], 1, "x", None, True, {}, {"id": request_id},
-                                      {"jsonrpc": "1.0", "id": request_id, "method": "tools/list"}])).encode()
+        return json.dumps(
+            rng.choice(
+                [
+                    [],
+                    [1],
+                    1,
+                    "x",
+                    None,
+                    True,
+                    {},
+                    {"id": request_id},
+                    {"jsonrpc": "1.0", "id": request_id, "method": "tools/list"},
+                ]
+            )
+        ).encode()
     if kind == 3:  # a request with bad params
-        return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
-                           "params": rng.choice([5, "x", [], {"name": 7}, {"name": "click", "arguments": 5}])}).encode()
+        return json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "tools/call",
+                "params": rng.choice([5, "x", [], {"name": 7}, {"name": "click", "arguments": 5}]),
+            }
+        ).encode()
     command, args = _bad_call(rng)  # a tool call with a bad value
     return call(request_id, command.replace(" ", "_"), args)
 
@@ -346,12 +417,15 @@ def test_a_boolean_is_no_coordinate_and_return_state_is_a_boolean(desktop, tmp_p
     """`click_at {"x": true, "y": true}` clicked the screen's corner (pydantic reads true as 1),
     and MCP took any truthy `return_state` ("no") for true. Both are refused, nothing reaches
     the app."""
+
     async def script(session):
         await session.call_tool("focus", {"window": TITLE})
         await session.call_tool("state", {})
         mark = app.mark()
-        calls = [await session.call_tool("batch", {"steps": [{"command": "click-at", "args": {"x": True, "y": True}}]}),
-                 await session.call_tool("click", {"id": 1, "return_state": "no"})]
+        calls = [
+            await session.call_tool("batch", {"steps": [{"command": "click-at", "args": {"x": True, "y": True}}]}),
+            await session.call_tool("click", {"id": 1, "return_state": "no"}),
+        ]
         return mark, calls
 
     mark, (at_true, truthy) = run_client(desktop, tmp_path, script)

@@ -105,9 +105,13 @@ def open_menus(desktop) -> list[int]:
     override-redirect window)."""
     screen = display.Display(desktop.env["DISPLAY"])
     try:
-        return [child.id for child in screen.screen().root.query_tree().children
-                if (a := child.get_attributes()).override_redirect and a.map_state == X.IsViewable
-                and child.get_geometry().width > 16]
+        return [
+            child.id
+            for child in screen.screen().root.query_tree().children
+            if (a := child.get_attributes()).override_redirect
+            and a.map_state == X.IsViewable
+            and child.get_geometry().width > 16
+        ]
     finally:
         screen.close()
 
@@ -128,8 +132,7 @@ def test_a_window_over_an_app_seen_by_its_pixels_is_not_listed_as_the_apps(winct
     subprocess.run(["wmctrl", "-a", "IDLE Shell"], env=desktop.env, check=True)  # over xcalc, not by us
     wait_for_window(desktop, "IDLE Shell")
     time.sleep(0.5)
-    refused = winctl("screenshot", "--element", str(equals["id"]), str(tmp_path / "key.png"),
-                     expect=None)
+    refused = winctl("screenshot", "--element", str(equals["id"]), str(tmp_path / "key.png"), expect=None)
     assert refused.code != 0 and 'covered by the window "IDLE Shell' in refused.err, refused.out + refused.err
     shot = winctl("--json", "screenshot", str(tmp_path / "calc.png")).json["result"]
     assert any("IDLE Shell" in what for what in shot["covered_by"]), shot
@@ -152,8 +155,9 @@ def primary_selection(desktop) -> str:
     """What the app offers as the X primary selection (Tk offers a text widget's selection); ""
     when it offers none, or does not answer (a Motif field that owns it with nothing selected)."""
     try:
-        run = subprocess.run(["xclip", "-o", "-selection", "primary"], env=desktop.env, capture_output=True,
-                             text=True, timeout=3)
+        run = subprocess.run(
+            ["xclip", "-o", "-selection", "primary"], env=desktop.env, capture_output=True, text=True, timeout=3
+        )
     except subprocess.TimeoutExpired:
         return ""
     return run.stdout if run.returncode == 0 else ""
@@ -168,11 +172,19 @@ def test_a_tk_dialogs_check_boxes_are_listed_one_by_one_and_toggled(winctl, laun
     wait_for_window(desktop, "Search Dialog")
     winctl("focus", "Search Dialog")
     state = drawn(winctl, "Find Next")
-    toggles = {t["name"]: (t["type"], "checked" in t.get("states", [])) for t in state["targets"]
-               if t["type"] in ("CheckBox", "RadioButton")}
-    assert toggles == {"Regular expression": ("CheckBox", False), "Match case": ("CheckBox", False),
-                       "Whole word": ("CheckBox", False), "Wrap around": ("CheckBox", True),
-                       "Up": ("RadioButton", False), "Down": ("RadioButton", True)}, state["targets"]
+    toggles = {
+        t["name"]: (t["type"], "checked" in t.get("states", []))
+        for t in state["targets"]
+        if t["type"] in ("CheckBox", "RadioButton")
+    }
+    assert toggles == {
+        "Regular expression": ("CheckBox", False),
+        "Match case": ("CheckBox", False),
+        "Whole word": ("CheckBox", False),
+        "Wrap around": ("CheckBox", True),
+        "Up": ("RadioButton", False),
+        "Down": ("RadioButton", True),
+    }, state["targets"]
     assert {"Find:", "Options", "Direction"} <= {t["name"] for t in state["targets"] if t["type"] == "Text"}
     field = next(t for t in state["targets"] if t["type"] == "Edit")
     match_case = next(t for t in state["targets"] if t["name"] == "Match case")
@@ -198,8 +210,11 @@ def menu_items(winctl: Winctl, shown: str) -> dict[str, dict[str, Any]]:
     """The MenuItems `--vision local` lists once the menu just opened shows `shown`."""
     state = drawn(winctl, shown)
     found = {t["name"]: t for t in state["targets"] if t["type"] == "MenuItem"}
-    assert shown in found, ([(t["type"], t["name"], t.get("rect")) for t in state["targets"]], state["warnings"],
-                            state.get("tiers"))
+    assert shown in found, (
+        [(t["type"], t["name"], t.get("rect")) for t in state["targets"]],
+        state["warnings"],
+        state.get("tiers"),
+    )
     return found
 
 
@@ -234,7 +249,8 @@ def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, laun
     winctl("click", str(tab["id"]))
     keys = {t["name"]: t for t in drawn(winctl, "Use a Custom Key Set")["targets"]}
     assert "Use a Built-in Key Set" in keys and "Use a Custom Key Set" in keys, [
-        (t["type"], t["name"], t.get("states"), t["rect"]) for t in keys.values()]
+        (t["type"], t["name"], t.get("states"), t["rect"]) for t in keys.values()
+    ]
     built_in, custom = keys["Use a Built-in Key Set"], keys["Use a Custom Key Set"]
     assert (built_in["type"], custom["type"]) == ("RadioButton", "RadioButton"), keys
     assert "checked" in built_in.get("states", []) and "disabled" in custom.get("states", []), (built_in, custom)
@@ -250,8 +266,13 @@ def test_a_tk_apps_menus_and_own_dialogs_are_worked_by_their_pixels(winctl, laun
     label = next(t for t in dialog["targets"] if t["name"].startswith("File name"))
     save = next(t for t in dialog["targets"] if t["name"] == "Save")
     middle = (label["rect"][1] + label["rect"][3]) / 2
-    field = next(t for t in dialog["targets"] if t["rect"][0] >= label["rect"][2] and t["rect"][2] <= save["rect"][0]
-                 and t["rect"][1] <= middle <= t["rect"][3])  # the entry on the label's row
+    field = next(
+        t
+        for t in dialog["targets"]
+        if t["rect"][0] >= label["rect"][2]
+        and t["rect"][2] <= save["rect"][0]
+        and t["rect"][1] <= middle <= t["rect"][3]
+    )  # the entry on the label's row
     assert field["type"] == "Edit", field  # with its text cursor blinking in it, a Button before
     saved = tmp_path / "saved.py"
     winctl("input", str(field["id"]), str(saved))
@@ -287,8 +308,13 @@ def test_a_motif_editors_menus_check_boxes_and_field_are_worked_by_their_pixels(
     wait_for_window(desktop, "Find")
     dialog = {t["name"]: t for t in drawn(winctl, "Keep Dialog")["targets"]}
     toggles = {n: "checked" in t.get("states", []) for n, t in dialog.items() if t["type"] == "CheckBox"}
-    assert toggles == {"Regular Expression": False, "Case Sensitive": False, "Whole Word": False,
-                       "Search Backward": False, "Keep Dialog": False}, dialog
+    assert toggles == {
+        "Regular Expression": False,
+        "Case Sensitive": False,
+        "Whole Word": False,
+        "Search Backward": False,
+        "Keep Dialog": False,
+    }, dialog
     assert "disabled" in dialog["Find"].get("states", []), dialog["Find"]  # nothing to find yet: greyed out
     winctl("click", str(dialog["Keep Dialog"]["id"]))  # the dialog stays for the second search
     dialog = {t["name"]: t for t in winctl.state("--vision", "local")["targets"]}

@@ -20,8 +20,11 @@ pytestmark = pytest.mark.desktop
 def many(desktop):
     """6,000 buttons in 60 rows: about 6,100 accessible nodes, none of them managed."""
     title = "Budget Deep"
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "many_widgets.py"), "--title", title,
-                               "--boxes", "60", "--per-box", "100"], title)
+    proc = start_app(
+        desktop,
+        [SYSTEM_PYTHON, str(FIXTURES / "many_widgets.py"), "--title", title, "--boxes", "60", "--per-box", "100"],
+        title,
+    )
     yield title
     stop_app(proc)
 
@@ -64,8 +67,9 @@ def test_bad_budget_settings_are_clear_errors(winctl, many, monkeypatch):
 
 def test_a_box_with_thousands_of_children_is_read_by_what_is_visible(winctl, desktop):
     title = "Budget Flat"
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "many_widgets.py"), "--title", title,
-                               "--flat", "5000"], title)
+    proc = start_app(
+        desktop, [SYSTEM_PYTHON, str(FIXTURES / "many_widgets.py"), "--title", title, "--flat", "5000"], title
+    )
     try:
         winctl("focus", title)
         state = winctl.state()

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Winctl, stop_app
-from tests.e2e.test_libreoffice import start_soffice
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.sheets import CSV_FILTER
 
 pytestmark = pytest.mark.desktop
@@ -101,8 +101,9 @@ def test_the_same_answers_through_the_daemon(winctl: Winctl, invoices):
     rows = invoices
 
     def daemon(*args: str) -> str:
-        done = subprocess.run([WINCTL, "--session", "cells", *args], env=winctl.env, capture_output=True,
-                              text=True, timeout=120)
+        done = subprocess.run(
+            [WINCTL, "--session", "cells", *args], env=winctl.env, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
         return done.stdout
 

@@ -15,8 +15,8 @@ import pytest
 from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl
-from tests.e2e.test_find_anywhere import invoices, saved, sheet  # noqa: F401  (sheet is a fixture)
-from tests.e2e.test_mcp import run_client
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import invoices, saved
 
 pytestmark = pytest.mark.desktop
 
@@ -29,7 +29,7 @@ def cursor(winctl: Winctl, *session: str) -> str:
     return found.group(1)
 
 
-def test_a_clicked_cell_takes_the_cursor_alone_then_bold_and_typing_reach_it(winctl: Winctl, sheet):  # noqa: F811
+def test_a_clicked_cell_takes_the_cursor_alone_then_bold_and_typing_reach_it(winctl: Winctl, sheet):
     """By address and by id, in the CLI and the daemon, in view and out of it: each click moves
     the cell cursor there alone; Bold (ctrl+b, the toolbar's button) and the text typed next
     change that cell only."""
@@ -61,7 +61,7 @@ def test_a_clicked_cell_takes_the_cursor_alone_then_bold_and_typing_reach_it(win
     assert odf.bold_cells(sheet) == {"C3", "A2"}
 
 
-def test_input_after_a_click_writes_its_own_cell(winctl: Winctl, sheet):  # noqa: F811
+def test_input_after_a_click_writes_its_own_cell(winctl: Winctl, sheet):
     """`input` on a cell focuses it and checks its text: after a click elsewhere has left that
     cell selected, it still writes only the cell it names."""
     winctl("click", "B2")
@@ -75,8 +75,9 @@ def test_input_after_a_click_writes_its_own_cell(winctl: Winctl, sheet):  # noqa
     assert saved(sheet, before) == wanted
 
 
-def test_a_cell_clicked_through_mcp_takes_the_cursor(desktop, tmp_path, sheet):  # noqa: F811
+def test_a_cell_clicked_through_mcp_takes_the_cursor(desktop, tmp_path, sheet):
     """The same through MCP: `click` on C5, then `type` writes C5 alone."""
+
     async def script(session):
         await session.call_tool("focus", {"window": "invoices.ods - LibreOffice Calc"})
         clicked = await session.call_tool("click", {"id": "C5"})
@@ -93,7 +94,7 @@ def test_a_cell_clicked_through_mcp_takes_the_cursor(desktop, tmp_path, sheet): 
     assert saved(sheet, before) == wanted
 
 
-def test_a_cell_clicked_while_the_find_bar_has_the_keys_takes_them(winctl: Winctl, sheet):  # noqa: F811
+def test_a_cell_clicked_while_the_find_bar_has_the_keys_takes_them(winctl: Winctl, sheet):
     """With Calc's Find toolbar holding the keyboard focus, the cell's focus through the tree
     moves the cell cursor but not the keys: the click said done and the text typed next went
     into the search field. The check sees the cell does not hold the keys: `--via semantic`

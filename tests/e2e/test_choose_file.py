@@ -20,11 +20,9 @@ import pytest
 from benchmarks.agent_trial import odf
 
 from tests.conftest import start_app, stop_app, wait_for_window, window_gone
-from tests.e2e.test_geany import geany  # noqa: F401  (a fixture: Geany on notes.txt in a fresh home)
-from tests.e2e.test_libreoffice import start_soffice
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
@@ -53,12 +51,12 @@ def invoices(folder: Path) -> Path:
     return folder / "inv-0217.txt"
 
 
-def front_of(winctl, daemon, via: str):  # noqa: F811
+def front_of(winctl, daemon, via: str):
     return winctl if via == "cli" else daemon
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_mousepad_opens_one_of_400_files_by_path_in_one_call(desktop, tmp_path, winctl, daemon, via):  # noqa: F811
+def test_mousepad_opens_one_of_400_files_by_path_in_one_call(desktop, tmp_path, winctl, daemon, via):
     """The trial's mousepad-open: one call opens inv-0217.txt; the title names it (wmctrl) and
     the app shows its text. Before, no such command: 4 calls, and Enter in the field did not
     open the file."""
@@ -83,7 +81,7 @@ def test_mousepad_opens_one_of_400_files_by_path_in_one_call(desktop, tmp_path, 
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_mousepad_saves_as_a_new_file_and_refuses_to_replace_one(desktop, tmp_path, winctl, daemon, via):  # noqa: F811
+def test_mousepad_saves_as_a_new_file_and_refuses_to_replace_one(desktop, tmp_path, winctl, daemon, via):
     """The trial's mousepad-save-as: the typed text is on disk under the new name, and the title
     names it. A file that is there is left as it was (bytes and time) without --overwrite, the
     dialog still open; with it, the app's "replace?" question is answered and the file saved."""
@@ -142,7 +140,7 @@ def test_mousepad_a_missing_file_or_folder_fails_with_what_the_app_said(desktop,
         stop_app(proc)
 
 
-def test_featherpad_qt_dialog_opens_and_saves_by_path(desktop, tmp_path, winctl, launch):  # noqa: F811
+def test_featherpad_qt_dialog_opens_and_saves_by_path(desktop, tmp_path, winctl, launch):
     """Qt 5's own file dialog ("File name:" field, Open/Save buttons): a file opened (the title
     names it), a missing one refused (Qt keeps Open disabled; the dialog stays), a Save As written."""
     doc = tmp_path / "todo.txt"
@@ -154,8 +152,7 @@ def test_featherpad_qt_dialog_opens_and_saves_by_path(desktop, tmp_path, winctl,
     out = winctl("choose-file", str(other), "--keys", "ctrl+o").out
     assert f"opened {other}" in out, out
     assert "other.txt" in wait_title(desktop, "other.txt")
-    failed = winctl("--json", "choose-file", str(tmp_path / "nope.txt"), "--keys", "ctrl+o",
-                    expect=4).json["error"]
+    failed = winctl("--json", "choose-file", str(tmp_path / "nope.txt"), "--keys", "ctrl+o", expect=4).json["error"]
     assert "stayed disabled" in failed["message"] and "no such file" in failed["message"], failed
     assert "is still open" in failed["message"] and not window_gone(desktop, "Open file")
     winctl("keys", "Escape")
@@ -174,6 +171,7 @@ def test_choose_file_through_mcp(desktop, tmp_path):
     doc.write_text("first\n")
     proc = start_app(desktop, mousepad_command(doc), "first.txt")
     try:
+
         async def script(session):
             return await session.call_tool("choose_file", {"path": str(wanted), "keys": "ctrl+o"})
 
@@ -211,7 +209,7 @@ def test_libreoffice_gtk_dialog_opens_into_a_new_window_and_replaces_when_asked(
         subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
 
 
-def test_geany_opens_by_path(desktop, tmp_path, winctl, geany):  # noqa: F811
+def test_geany_opens_by_path(desktop, tmp_path, winctl, geany):
     """Geany's GTK 3 chooser (ctrl+o): the file opens in a tab, and the title names it."""
     wanted = tmp_path / "deep" / "g1.txt"
     wanted.parent.mkdir()

@@ -47,9 +47,16 @@ def named(page, type_, name):
 
 def test_state_shows_the_page(winctl, page):
     found = {(t["type"], t["name"]) for t in page["targets"]}
-    for expected in (("Button", "Place order"), ("Edit", "Search"), ("CheckBox", "Gift wrap"),
-                     ("ComboBox", "Shipping"), ("Hyperlink", "Details"), ("HeaderItem", "Qty"),
-                     ("Heading", "Order form"), ("DataItem", "Item 1")):
+    for expected in (
+        ("Button", "Place order"),
+        ("Edit", "Search"),
+        ("CheckBox", "Gift wrap"),
+        ("ComboBox", "Shipping"),
+        ("Hyperlink", "Details"),
+        ("HeaderItem", "Qty"),
+        ("Heading", "Order form"),
+        ("DataItem", "Item 1"),
+    ):
         assert expected in found, expected
     texts = [t for t in page["targets"] if t["type"] == "Text"]
     assert not any(t["name"] == "Place order" for t in texts), "label text repeating its button is dropped"

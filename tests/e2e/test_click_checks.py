@@ -10,10 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, SYSTEM_PYTHON, Run, start_app, stop_app
-from tests.e2e.test_locate_real_apps import display, shows
-from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch  # noqa: F401  (launch: an app in a fresh home)
-from tests.e2e.test_trust import Daemon, daemon  # noqa: F401  (daemon: winctl through the session's daemon)
+from tests.e2e.helpers.apps import display, shows, wait_for_buttons
 from tests.fixtures.applog import AppLog
 
 pytestmark = pytest.mark.desktop
@@ -24,8 +21,20 @@ CLICKS = 30  # per interval and route
 def relabelling(desktop, tmp_path: Path, every_ms: int):
     """The fixture whose two buttons swap "Keep" and "Delete" every `every_ms` ms, and its log."""
     log = AppLog(str(tmp_path / f"relabel-{every_ms}.jsonl"))
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "relabel_app.py"), "--title", RELABELLING,
-                               "--log", log.path.as_posix(), "--every", str(every_ms)], RELABELLING)
+    proc = start_app(
+        desktop,
+        [
+            SYSTEM_PYTHON,
+            str(FIXTURES / "relabel_app.py"),
+            "--title",
+            RELABELLING,
+            "--log",
+            log.path.as_posix(),
+            "--every",
+            str(every_ms),
+        ],
+        RELABELLING,
+    )
     return proc, log
 
 
@@ -52,8 +61,9 @@ def click_the_keep_id(click: Callable[[], tuple[int, str]], log: AppLog) -> tupl
             clicked = log.wait_for("clicked", since=mark, timeout=5)
             time.sleep(0.05)
             assert log.events("clicked", since=mark) == [clicked], said
-            assert (clicked["widget"], clicked["label"]) == ("left", "Keep"), \
+            assert (clicked["widget"], clicked["label"]) == ("left", "Keep"), (
                 f"reported {said!r}, but the app took a click on {clicked['label']!r}"
+            )
             done += 1
         elif "nothing was done" in said:
             time.sleep(0.3)
@@ -62,15 +72,14 @@ def click_the_keep_id(click: Callable[[], tuple[int, str]], log: AppLog) -> tupl
             refused += 1
         else:
             assert 'was renamed "Delete" as it was clicked' in said, said
-            assert "the click may have reached \"Delete\"" in said, said
+            assert 'the click may have reached "Delete"' in said, said
             uncertain.append(said)
     return done, refused, uncertain
 
 
 @pytest.mark.parametrize("every_ms", [10, 250])
 @pytest.mark.parametrize("via", ["auto", "input"])
-def test_a_button_relabelled_around_the_click_is_never_reported_as_clicked(daemon, desktop, tmp_path,  # noqa: F811
-                                                                              every_ms, via):
+def test_a_button_relabelled_around_the_click_is_never_reported_as_clicked(daemon, desktop, tmp_path, every_ms, via):
     """Two buttons swap "Keep" and "Delete" every 10-250 ms. `click ID` (the id of "Keep")
     printed `click [1] [Button] "Keep" via action:click` while the app logged a click on
     "Delete": measured here through the daemon before the fix, at 10 ms 5 of 17 reported
@@ -115,7 +124,7 @@ def test_one_shot_clicks_on_a_relabelling_button_never_report_the_wrong_one(winc
 
 
 def test_over_mcp_a_relabelling_button_is_never_reported_as_clicked(desktop, tmp_path):
-    from tests.e2e.test_mcp import run_client
+    from tests.e2e.helpers.mcp_client import run_client
 
     proc, log = relabelling(desktop, tmp_path, 10)
 
@@ -145,7 +154,7 @@ def test_over_mcp_a_relabelling_button_is_never_reported_as_clicked(desktop, tmp
 
 
 @pytest.fixture
-def galculator(launch, desktop, winctl):  # noqa: F811
+def galculator(launch, desktop, winctl):
     """galculator, the pointer parked where no tooltip opens."""
     import subprocess
 
@@ -155,8 +164,7 @@ def galculator(launch, desktop, winctl):  # noqa: F811
 
 
 @pytest.mark.parametrize("route", ["one-shot", "daemon"])
-def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, galculator, winctl,
-                                                                        daemon):  # noqa: F811
+def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, galculator, winctl, daemon):
     """galculator: MS pressed three times (by its action) opens its menu three times, each
     over the last; Escape closes the top one and lets the X pointer grab go, the others stay
     open. `click name:1 --via input` printed `via mouse` rc 0: the press only closed a menu
@@ -181,7 +189,7 @@ def test_a_click_in_an_app_whose_menu_is_open_without_a_grab_is_refused(route, g
 
 
 def test_over_mcp_a_click_in_an_app_whose_menu_is_open_is_refused(galculator, winctl, desktop, tmp_path):
-    from tests.e2e.test_mcp import run_client
+    from tests.e2e.helpers.mcp_client import run_client
 
     async def script(session):
         await session.call_tool("focus", {"window": "galculator"})

@@ -46,8 +46,12 @@ def test_find_and_act_by_selector(winctl, app):
 
 def test_batch_runs_steps_in_order_and_stops_at_a_failure(winctl, app):
     apply = winctl.find("Button", "Apply")
-    steps = [{"command": "click", "args": {"id": apply}}, {"command": "click", "args": {"id": apply}},
-             {"command": "click", "args": {"id": 99999}}, {"command": "click", "args": {"id": apply}}]
+    steps = [
+        {"command": "click", "args": {"id": apply}},
+        {"command": "click", "args": {"id": apply}},
+        {"command": "click", "args": {"id": 99999}},
+        {"command": "click", "args": {"id": apply}},
+    ]
     stopped = winctl("--json", "batch", json.dumps(steps), expect=3).json
     data = stopped["result"]
     assert data["completed"] == 2 and data["total"] == 4 and len(data["steps"]) == 3
@@ -96,8 +100,17 @@ def test_scroll_at_press_and_hold(winctl, app):
 def test_zoom_enlarges_a_region(winctl, app, tmp_path):
     apply = rect_of(winctl, "Button", "Apply")
     path = tmp_path / "zoom.png"
-    winctl("zoom", str(apply[0]), str(apply[1]), str(apply[2] - apply[0]), str(apply[3] - apply[1]),
-           "--scale", "3", "--path", str(path))
+    winctl(
+        "zoom",
+        str(apply[0]),
+        str(apply[1]),
+        str(apply[2] - apply[0]),
+        str(apply[3] - apply[1]),
+        "--scale",
+        "3",
+        "--path",
+        str(path),
+    )
     image = Image.open(path)
     assert image.size == (3 * (apply[2] - apply[0]), 3 * (apply[3] - apply[1]))
     assert winctl("zoom", "5000", "5000", "10", "10", expect=2).code == 2

@@ -5,52 +5,19 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import stat
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import start_app, stop_app
+from tests.e2e.helpers.daemon_wire import TITLE, connect, message, raw_request
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
-from winactions.daemon.auth import sign
 
 pytestmark = pytest.mark.desktop
-TITLE = "Daemon Fixture"
-WINCTL = str(Path(sys.executable).with_name("winctl"))
-
-
-class Shell:
-    """Runs `winctl` as separate processes with a private runtime directory."""
-
-    def __init__(self, desktop, runtime: Path) -> None:
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        self.runtime = runtime
-        self.env = {**desktop.env, "XDG_RUNTIME_DIR": str(runtime)}
-
-    def __call__(self, *args: str, expect: int | None = 0) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([WINCTL, *args], env=self.env, capture_output=True, text=True, timeout=120)
-        if expect is not None:
-            assert done.returncode == expect, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
-        return done
-
-    def info(self, name: str) -> dict:
-        return json.loads((self.runtime / "winactions" / "daemons" / f"{name}.json").read_text())
-
-    def close_all(self) -> None:
-        self("session", "close", "--all", expect=None)
-
-
-@pytest.fixture
-def shell(desktop, tmp_path):
-    sh = Shell(desktop, tmp_path / "runtime")
-    yield sh
-    sh.close_all()
 
 
 @pytest.fixture
@@ -61,61 +28,17 @@ def app(desktop, tmp_path):
     stop_app(proc)
 
 
-def connect(info: dict, timeout: float = 10) -> socket.socket:
-    """A connection to the daemon where its session file says it listens (socket or port)."""
-    if "socket" in info:
-        sock = socket.socket(socket.AF_UNIX)
-        sock.settimeout(timeout)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                sock.connect(info["socket"])
-                return sock
-            except BlockingIOError:  # the listen backlog is full for now (a Unix socket says so at once)
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.01)
-    return socket.create_connection(("127.0.0.1", info["port"]), timeout=timeout)
-
-
-def raw_exchange(info: dict, payload: bytes, read: bool = True) -> tuple[str, dict] | None:
-    """Send raw bytes; the reply's proof and its JSON."""
-    with connect(info) as sock:
-        try:
-            sock.sendall(payload)
-        except (BrokenPipeError, ConnectionResetError):  # refused mid-way (too large): its answer is read below
-            pass
-        if not read:
-            return None
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    if not data:
-        return None
-    proof, _, body = data.decode("ascii").rstrip("\n").partition(" ")
-    return proof, json.loads(body)
-
-
-def raw_request(info: dict, payload: bytes, read: bool = True) -> dict | None:
-    got = raw_exchange(info, payload, read)
-    return got[1] if got else None
-
-
-def message(info: dict, nonce: str | None = None, **fields) -> bytes:
-    """A request as the real client makes it: a fresh nonce and its HMAC under the token."""
-    nonce = nonce or os.urandom(16).hex()
-    auth = sign(info["token"], nonce, "client")
-    return (json.dumps({"version": info["version"], "nonce": nonce, "auth": auth, **fields}) + "\n").encode()
-
-
 def test_daemon_output_matches_one_shot_byte_for_byte(shell, app):
     shell("focus", TITLE)
     shell("--session", "s", "focus", TITLE)
-    for args in (("--json", "windows"), ("--json", "get", "rect", "1"), ("--json", "click", "99999"),
-                 ("--json", "keys", "ctrl+nope"), ("keys", "ctrl+nope"), ("--json", "frobnicate")):
+    for args in (
+        ("--json", "windows"),
+        ("--json", "get", "rect", "1"),
+        ("--json", "click", "99999"),
+        ("--json", "keys", "ctrl+nope"),
+        ("keys", "ctrl+nope"),
+        ("--json", "frobnicate"),
+    ):
         shell("state")
         shell("--session", "s", "state")
         one = shell(*args, expect=None)
@@ -150,11 +73,14 @@ def test_session_file_is_private_and_requests_need_the_token(shell, app):
     assert info["token"].encode() not in replayed, "the token itself never travels"
 
 
-@pytest.mark.parametrize("payload, fragment", [
-    (b"{not json\n", "malformed"),
-    (b"[1, 2]\n", "malformed"),
-    (b"\xff\xfe\n", "malformed"),
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b"{not json\n", "malformed"),
+        (b"[1, 2]\n", "malformed"),
+        (b"\xff\xfe\n", "malformed"),
+    ],
+)
 def test_malformed_requests_get_errors(shell, app, payload, fragment):
     shell("--session", "bad", "windows")
     info = shell.info("bad")
@@ -240,6 +166,61 @@ def test_app_dying_mid_session_is_an_error_not_a_dead_daemon(shell, desktop, tmp
     assert shell("--session", "m", "windows").returncode == 0
 
 
+FUZZ_WORDS = [
+    "state",
+    "windows",
+    "click",
+    "get",
+    "text",
+    "--json",
+    "--window",
+    "-1",
+    "99999",
+    "abc",
+    "",
+    "keys",
+    "ctrl+x",
+    "wait",
+    "0",
+    "drag-at",
+    "--",
+    "é✓",
+    "\x00",
+    "--verbose",
+    "nope",
+    "{",
+    "select",
+]
+FUZZ_VALUES = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
+
+
+def fuzzed(rng: random.Random, info: dict) -> bytes:
+    """One generated request of some kind of wrongness, drawn from `rng`."""
+    kind = rng.randrange(8)
+    if kind == 6:  # nesting deep enough to exhaust a recursive parser
+        depth = rng.randrange(500, 20_000)
+        opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])
+        return opener * depth + b"1" + closer * depth + b"\n"
+    if kind == 7:  # lone surrogates wherever a string goes, authorized or not
+        bad = rng.choice(["\udcff", "\ud800", "x\udfffy"])
+        fields = {"op": "run", "argv": ["keys", bad], "version": info["version"]}
+        fields[rng.choice(["version", "op", "argv", "cwd", "token", "env"])] = bad
+        return message(info, **fields) if rng.random() < 0.5 else json.dumps(fields).encode() + b"\n"
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n"
+    if kind == 1:
+        return json.dumps(rng.choice(FUZZ_VALUES)).encode() + b"\n"
+    if kind == 2:
+        body = {rng.choice(["op", "argv", "token", "version", "x"]): rng.choice(FUZZ_VALUES) for _ in range(3)}
+        return json.dumps(body).encode() + b"\n"
+    if kind == 3:
+        return message(info, op=rng.choice(["ping", "explode", 7, None]))
+    argv = [rng.choice(FUZZ_WORDS) for _ in range(rng.randrange(0, 5))]
+    if argv[:1] in (["wait"],):
+        argv = ["windows"]
+    return message(info, op="run", argv=argv)
+
+
 @pytest.mark.timeout(480)  # ~80 s on an idle 2-core machine; this machine's speed varies up to 3x
 def test_fuzz_ten_thousand_requests(shell, app):
     """Generated requests of every kind of wrongness: every one gets an answer, and the
@@ -247,49 +228,22 @@ def test_fuzz_ten_thousand_requests(shell, app):
     shell("--session", "fuzz", "windows")
     info = shell.info("fuzz")
     rng = random.Random(1234)
-    words = ["state", "windows", "click", "get", "text", "--json", "--window", "-1", "99999", "abc", "",
-             "keys", "ctrl+x", "wait", "0", "drag-at", "--", "é✓", "\x00", "--verbose", "nope", "{", "select"]
-    values = [None, 1, -1, 2**70, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ping", "run", "shutdownx"]
 
     calls = random.Random(34)
 
     def bad_call() -> bytes:
         """A structured call with a value no id, name or window can be (issue 34)."""
-        command, field = calls.choice([("click", "id"), ("get text", "id"), ("focus", "window"),
-                                       ("wait", "visible"), ("state", "scope")])
+        command, field = calls.choice(
+            [("click", "id"), ("get text", "id"), ("focus", "window"), ("wait", "visible"), ("state", "scope")]
+        )
         value = calls.choice([True, False, 1.0, -0.0, "", "  ", "\ud800", [], {}, [[[[1]]]]])
         if calls.random() < 0.1:  # a 70 KB name, where it is only looked up (a click would try OCR for it)
             command, field, value = *calls.choice([("get text", "id"), ("focus", "window")]), "x" * 70_000
         return message(info, op="call", command=command, args={field: value}, options={})
 
-    def generated() -> bytes:
-        kind = rng.randrange(8)
-        if kind == 6:  # nesting deep enough to exhaust a recursive parser
-            depth = rng.randrange(500, 20_000)
-            opener, closer = rng.choice([(b"[", b"]"), (b'{"a":', b"}")])
-            return opener * depth + b"1" + closer * depth + b"\n"
-        if kind == 7:  # lone surrogates wherever a string goes, authorized or not
-            bad = rng.choice(["\udcff", "\ud800", "x\udfffy"])
-            fields = {"op": "run", "argv": ["keys", bad], "version": info["version"]}
-            fields[rng.choice(["version", "op", "argv", "cwd", "token", "env"])] = bad
-            return message(info, **fields) if rng.random() < 0.5 else json.dumps(fields).encode() + b"\n"
-        if kind == 0:
-            return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\n"
-        if kind == 1:
-            return json.dumps(rng.choice(values)).encode() + b"\n"
-        if kind == 2:
-            body = {rng.choice(["op", "argv", "token", "version", "x"]): rng.choice(values) for _ in range(3)}
-            return json.dumps(body).encode() + b"\n"
-        if kind == 3:
-            return message(info, op=rng.choice(["ping", "explode", 7, None]))
-        argv = [rng.choice(words) for _ in range(rng.randrange(0, 5))]
-        if argv[:1] in (["wait"],):
-            argv = ["windows"]
-        return message(info, op="run", argv=argv)
-
     answered = 0
     for i in range(10_000):
-        payload = bad_call() if i % 10 == 9 else generated()
+        payload = bad_call() if i % 10 == 9 else fuzzed(rng, info)
         reply = raw_request(info, payload)
         assert isinstance(reply, dict)
         if b'"op": "call"' in payload:  # a bad value is refused, never acted on or an internal error
@@ -327,8 +281,9 @@ def test_live_state_follows_changes_made_behind_its_back(shell, app, desktop):
     time.sleep(0.5)
     moved, state = names()
     assert abs(state["window"]["rect"]["left"] - 200) <= 10  # xdotool places the frame
-    apply_rect = json.loads(shell("--session", "live", "--json", "get", "rect",
-                                  str(moved["Apply"]["id"])).stdout)["result"]["value"]
+    apply_rect = json.loads(shell("--session", "live", "--json", "get", "rect", str(moved["Apply"]["id"])).stdout)[
+        "result"
+    ]["value"]
     assert abs(apply_rect[0] - state["window"]["rect"]["left"]) < 200
     table = moved["Files"]["id"]
     one_shot("scroll", str(ids["Table", "Files"]), "down", "10")

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import TITLE, WINCTL, Shell
-from tests.e2e.test_daemon_hostile import FORGED, FakeDaemon, daemons_of, wait_gone
+from tests.e2e.helpers.daemon_wire import FORGED, TITLE, FakeDaemon, Shell, daemons_of, wait_gone
+from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.daemon.server import MAX_CONNECTIONS
 
@@ -51,8 +51,22 @@ class OtherUser:
     def start(self, mode: str, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
         status = self.home / f"{mode}-{len(self.procs)}.json"
         capture = [str(self.home / "capture.bin")] if mode == "listen" else []
-        proc = subprocess.Popen(["runuser", "-u", self.name, "--", "/usr/bin/python3", str(self.script), mode,
-                                 str(status), *capture, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [
+                "runuser",
+                "-u",
+                self.name,
+                "--",
+                "/usr/bin/python3",
+                str(self.script),
+                mode,
+                str(status),
+                *capture,
+                *args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         self.procs.append(proc)
         deadline = time.monotonic() + 90  # a TCP port waits out TIME_WAIT first
         while not status.exists():
@@ -158,15 +172,20 @@ def test_a_dead_daemons_place_taken_by_another_user_hears_no_secret(shell, app, 
     targets += ["--unix", str(planted)]
     _, status = other.start("listen", *targets)
     bound = json.loads(status.read_text())
-    assert not any(b.startswith("/") and b != str(planted) for b in bound["bound"]), \
+    assert not any(b.startswith("/") and b != str(planted) for b in bound["bound"]), (
         f"the other user bound a socket in our folder: {bound}"
+    )
     forged = {**info, "pid": bound["pid"]}  # the dead daemon's pid, reused by the listener
     if where == "planted":
         forged.update(socket=str(planted))
     path.write_text(json.dumps(forged))
-    done = subprocess.run([WINCTL, "--session", name, "input", "5", "hunter2-PASSWORD"],
-                          env={**shell.env, "WINCTL_VISION_API_KEY": "sk-test"}, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [WINCTL, "--session", name, "input", "5", "hunter2-PASSWORD"],
+        env={**shell.env, "WINCTL_VISION_API_KEY": "sk-test"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     captured = other.captured()
     assert not any(s in captured for s in SECRETS), f"the other user received: {captured[:300]!r}"
     assert info["token"].encode() not in captured

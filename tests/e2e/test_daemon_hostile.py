@@ -8,21 +8,29 @@ import json
 import os
 import socket
 import subprocess
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_daemon import TITLE, WINCTL, Shell, connect, message, raw_exchange, raw_request
+from tests.e2e.helpers.daemon_wire import (
+    FORGED,
+    TITLE,
+    FakeDaemon,
+    connect,
+    daemons_of,
+    message,
+    raw_exchange,
+    raw_request,
+    wait_gone,
+)
+from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.backends.linux.virtual_desktop import VirtualDesktop
 from winactions.daemon.auth import sign
 from winactions.daemon.server import MAX_CONNECTIONS, REQUEST_DEADLINE
 
 pytestmark = pytest.mark.desktop
-FORGED = '[2] [Button] "Transfer all money"'
 
 
 @pytest.fixture
@@ -32,38 +40,15 @@ def app(desktop, tmp_path):
     stop_app(proc)
 
 
-@pytest.fixture
-def shell(desktop, tmp_path):
-    sh = Shell(desktop, tmp_path / "runtime")
-    yield sh
-    sh.close_all()
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
-
-
-def wait_gone(pid: int, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if not pid_alive(pid):
-            return True
-        time.sleep(0.1)
-    return False
-
-
 # -- 4. a daemon outlives its desktop ----------------------------------------------------------
 def test_a_client_on_a_new_desktop_gets_a_working_daemon_and_the_old_one_exits(tmp_path):
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
 
     def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([WINCTL, *args], env={**env, "XDG_RUNTIME_DIR": str(runtime)},
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [WINCTL, *args], env={**env, "XDG_RUNTIME_DIR": str(runtime)}, capture_output=True, text=True, timeout=120
+        )
 
     info_path = runtime / "winactions" / "daemons" / "default.json"
     with VirtualDesktop() as first:
@@ -100,8 +85,9 @@ def test_a_squatted_runtime_folder_is_never_used(desktop, tmp_path, attack):
         planted = squat
     (planted / "daemons").mkdir()
     fake = FakeDaemon()
-    (planted / "daemons" / "sq.json").write_text(json.dumps(
-        {"pid": os.getpid(), "port": fake.port, "token": "planted", "version": "0.1.0", "desktop": ""}))
+    (planted / "daemons" / "sq.json").write_text(
+        json.dumps({"pid": os.getpid(), "port": fake.port, "token": "planted", "version": "0.1.0", "desktop": ""})
+    )
     if attack == "other-owner":
         for path in (squat, squat / "daemons", squat / "daemons" / "sq.json"):
             os.chown(path, 65534, 65534)
@@ -109,8 +95,9 @@ def test_a_squatted_runtime_folder_is_never_used(desktop, tmp_path, attack):
     env.update(TMPDIR=str(tmp), HOME=str(home))
     before = sorted(p.name for p in planted.rglob("*"))
     try:
-        done = subprocess.run([WINCTL, "--session", "sq", "windows"], env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [WINCTL, "--session", "sq", "windows"], env=env, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 0, done.stderr
         assert FORGED not in done.stdout and fake.received == []
         assert sorted(p.name for p in planted.rglob("*")) == before, "something was written into the squat"
@@ -124,11 +111,21 @@ def test_an_unsafe_xdg_runtime_folder_is_refused(desktop, tmp_path):
     runtime = tmp_path / "xdg"
     runtime.mkdir()
     (runtime / "winactions").symlink_to(tmp_path)
-    done = subprocess.run([WINCTL, "windows"], env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [WINCTL, "windows"],
+        env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 5 and "unsafe runtime folder" in done.stderr and "not a folder" in done.stderr
-    one_shot = subprocess.run([WINCTL, "--no-daemon", "--json", "windows"], capture_output=True, text=True,
-                              env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)}, timeout=60)
+    one_shot = subprocess.run(
+        [WINCTL, "--no-daemon", "--json", "windows"],
+        capture_output=True,
+        text=True,
+        env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
+        timeout=60,
+    )
     assert one_shot.returncode == 5 and json.loads(one_shot.stdout)["error"]["code"] == "backend_unavailable"
 
 
@@ -147,37 +144,6 @@ def test_a_bad_session_name_writes_nothing(shell, tmp_path, name):
 
 
 # -- 8. an impostor on the daemon's port ---------------------------------------------------------
-class FakeDaemon:
-    """Listens on loopback, records what it is sent, answers with a forged state."""
-
-    def __init__(self) -> None:
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
-        self.received: list[bytes] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.server.accept()
-            except OSError:
-                continue
-            with conn:
-                conn.settimeout(2)
-                try:
-                    self.received.append(conn.recv(65536))
-                    reply = {"exit": 0, "stdout": FORGED + "\n", "stderr": "", "pong": True}
-                    conn.sendall(f"{'0' * 64} {json.dumps(reply)}\n".encode())
-                except OSError:
-                    pass
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-        self.server.close()
 
 
 @pytest.mark.parametrize("transport", ["tcp", "unix"])
@@ -217,28 +183,15 @@ def test_an_impostor_at_the_recorded_address_hears_nothing_and_is_not_believed(s
         fake_unix.close()
 
 
-def daemons_of(name: str) -> list[int]:
-    """Pids of every live `winactions.daemon.server NAME` process on the machine."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            args = (entry / "cmdline").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
-        except OSError:
-            continue
-        if b"winactions.daemon.server" in args and name.encode() in args and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
 # -- 9. requests the daemon must answer -----------------------------------------------------------
-@pytest.mark.parametrize("payload, fragment", [
-    (b"[" * 5000 + b"]" * 5000 + b"\n", "malformed"),
-    (b'{"a":' * 2000 + b"1" + b"}" * 2000 + b"\n", "malformed"),
-    (b'{"nonce": "\\udcff\\udcfe0123456789abcdef", "auth": "x"}\n', "unauthorized"),
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b"[" * 5000 + b"]" * 5000 + b"\n", "malformed"),
+        (b'{"a":' * 2000 + b"1" + b"}" * 2000 + b"\n", "malformed"),
+        (b'{"nonce": "\\udcff\\udcfe0123456789abcdef", "auth": "x"}\n', "unauthorized"),
+    ],
+)
 def test_deep_nesting_and_lone_surrogates_get_answers(shell, app, payload, fragment):
     shell("--session", "deep", "windows")
     info = shell.info("deep")

@@ -32,8 +32,11 @@ def bare_env(tmp_path) -> dict[str, str]:
     """A newcomer's shell with no display and no session bus."""
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "WINCTL_SESSION")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "WINCTL_SESSION")
+    }
     env.update(XDG_RUNTIME_DIR=str(runtime), WINCTL_NO_DAEMON="1")
     return env
 
@@ -72,8 +75,17 @@ def test_on_a_working_desktop_every_platform_check_passes(desk_env):
 def test_a_bridge_switched_off_and_accessibility_off_are_found_and_their_fixes_work(desk_env):
     _, found = checks({**desk_env, "NO_AT_BRIDGE": "1"})
     assert found["NO_AT_BRIDGE"]["status"] == "warn" and "unset NO_AT_BRIDGE" in found["NO_AT_BRIDGE"]["fix"]
-    off = ["dbus-send", "--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus",
-           "org.freedesktop.DBus.Properties.Set", "string:org.a11y.Status", "string:IsEnabled", "variant:boolean:false"]
+    off = [
+        "dbus-send",
+        "--session",
+        "--print-reply",
+        "--dest=org.a11y.Bus",
+        "/org/a11y/bus",
+        "org.freedesktop.DBus.Properties.Set",
+        "string:org.a11y.Status",
+        "string:IsEnabled",
+        "variant:boolean:false",
+    ]
     subprocess.run(off, env=desk_env, check=True, timeout=20, stdout=subprocess.DEVNULL)
     try:
         _, found = checks(desk_env)
@@ -84,8 +96,9 @@ def test_a_bridge_switched_off_and_accessibility_off_are_found_and_their_fixes_w
         _, found = checks(desk_env)
         assert found["accessibility enabled"]["status"] == "ok"
     finally:  # whatever happened, the shared desktop gets accessibility back
-        subprocess.run([*off[:-1], "variant:boolean:true"], env=desk_env, check=True, timeout=20,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [*off[:-1], "variant:boolean:true"], env=desk_env, check=True, timeout=20, stdout=subprocess.DEVNULL
+        )
 
 
 def test_a_stale_daemon_file_is_found_and_its_fix_removes_it(desk_env):
@@ -108,8 +121,12 @@ def test_a_configured_model_server_is_reached_or_said_unreachable(desk_env):
         server.bind(("127.0.0.1", 0))
         server.listen()
         port = server.getsockname()[1]
-        env = {**desk_env, "WINCTL_VISION_BASE_URL": f"http://127.0.0.1:{port}/v1", "WINCTL_VISION_MODEL": "m",
-               "WINCTL_VISION_API_KEY": "k"}
+        env = {
+            **desk_env,
+            "WINCTL_VISION_BASE_URL": f"http://127.0.0.1:{port}/v1",
+            "WINCTL_VISION_MODEL": "m",
+            "WINCTL_VISION_API_KEY": "k",
+        }
         _, found = checks(env)
         assert found["model"]["status"] == "ok", found["model"]
     code, found = checks(env)  # the server is gone now
@@ -117,8 +134,9 @@ def test_a_configured_model_server_is_reached_or_said_unreachable(desk_env):
 
 
 def test_the_settings_set_are_listed_with_their_effective_values_and_a_bad_one_fails(desk_env):
-    code, found = checks({**desk_env, "WINCTL_TYPING_LIMIT": "20", "WINCTL_MAX_NODES": "lots",
-                          "WINCTL_IDLE_TIMEOUT": "never"})
+    code, found = checks(
+        {**desk_env, "WINCTL_TYPING_LIMIT": "20", "WINCTL_MAX_NODES": "lots", "WINCTL_IDLE_TIMEOUT": "never"}
+    )
     assert code == 1
     typing = found["setting WINCTL_TYPING_LIMIT"]
     assert typing["status"] == "ok" and typing["detail"].startswith("20 (default 10000): "), typing

@@ -54,8 +54,10 @@ def test_the_block_holds(base_env):
 def test_file_commands_without_the_vision_extra_name_it(base_env, tmp_path):
     shot = tmp_path / "shot.png"
     Image.new("RGB", (200, 80), "white").save(shot)
-    for args in (("locate", "--in", str(shot), "text:File"),
-                 ("verify-location", "--in", str(shot), "text:File", "--at", "0,0,20,10")):
+    for args in (
+        ("locate", "--in", str(shot), "text:File"),
+        ("verify-location", "--in", str(shot), "text:File", "--at", "0,0,20,10"),
+    ):
         _names_the_extra(winctl({**base_env, "WINCTL_NO_DAEMON": "1"}, *args))
 
 

@@ -12,30 +12,20 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
-from tests.e2e.test_libreoffice import start_soffice
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, many_notes, wait_for  # noqa: F401  (launch is a fixture)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import invoices, reports_page, saved
+from tests.e2e.helpers.toolkit_steps import many_notes
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
 from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
 
 pytestmark = pytest.mark.desktop
-
-TITLE = "invoices.ods - LibreOffice Calc"
-
-
-def invoices() -> list[list[str | float]]:
-    rows: list[list[str | float]] = [["Invoice", "Customer", "Amount", "Status"]]
-    rows += [[f"INV-{n:04d}", f"Customer {n % 7}", n * 3, "Open"] for n in range(1, 301)]
-    return rows
 
 
 def found(out: str, text: str) -> list[tuple[int, str, str]]:
@@ -44,33 +34,13 @@ def found(out: str, text: str) -> list[tuple[int, str, str]]:
     return [(int(i), kind, name) for i, kind, name, value in lines if text in (name, value)]
 
 
-@pytest.fixture
-def sheet(desktop, tmp_path, winctl):
-    path = tmp_path / "invoices.ods"
-    odf.write_sheet(path, invoices())
-    proc = start_soffice(desktop, tmp_path, "--calc", str(path), title=TITLE)
-    winctl("focus", TITLE)
-    yield path
-    stop_app(proc)
-    subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
-
-
-def saved(path: Path, before: float) -> list[list[str]]:
-    deadline = time.monotonic() + 20
-    while path.stat().st_mtime <= before:
-        assert time.monotonic() < deadline, "the sheet was not saved"
-        time.sleep(0.2)
-    time.sleep(0.5)  # written in full
-    return odf.read_sheet(path)
-
-
 def test_find_a_cell_of_a_sheet_out_of_view_then_write_next_to_it(winctl: Winctl, sheet):
     """`find INV-0277` failed ("Got unexpected extra argument"), and `find --name INV-0277`
     said "what is out of view is not searched": row 278 is far below the view. Now it names
     the cell (A278) with an id; `get` reads it where it is, without scrolling; `click ID`
     scrolls it into view; `input` by address writes beside it, in the CLI and the daemon."""
     answer = winctl("find", "INV-0277").out
-    (cell_id, kind, name), = found(answer, "INV-0277")
+    ((cell_id, kind, name),) = found(answer, "INV-0277")
     assert (kind, name) == ("DataItem", "A278") and f"out of view: {cell_id}" in answer, answer
     assert winctl("get", "text", str(cell_id)).out.strip() == "INV-0277"
     assert not any(t["name"] == "A278" for t in winctl.state()["targets"]), "reading scrolled the sheet"
@@ -110,7 +80,7 @@ def test_bad_addresses_say_so(winctl: Winctl, sheet):
     winctl("session", "close", "bad")
 
 
-def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch, tmp_path):
     """A GTK 3 file chooser of 400 files: `find` answered "none matched" for a file below the
     fold. Now it names the row with an id; `click ID` wheels the list until it shows, and Open
     opens that file in the editor (its title says so)."""
@@ -124,24 +94,13 @@ def test_find_a_file_far_down_a_gtk_file_chooser(winctl: Winctl, desktop, launch
     winctl("focus", "Open File")
     wait_for(winctl, ("DataItem", "report-0001.txt"), ("Button", "Open"))
     answer = winctl("--session", "files", "find", "report-0277").out
-    (row, kind, name), = found(answer, "report-0277.txt")
+    ((row, _kind, _name),) = found(answer, "report-0277.txt")
     assert f"out of view: {row}" in answer, answer
     clicked = winctl("--session", "files", "click", str(row)).out
     assert "scrolled 'report-0277.txt' into view" in clicked, clicked
     winctl("session", "close", "files")
     winctl("click", "Open")
     wait_for_window(desktop, "report-0277.txt")
-
-
-def reports_page(path: Path, rows: int = 3000) -> str:
-    """A page with a table of `rows` reports; a click on a row names it in the page's title."""
-    body = "".join(f'<tr><td>report-{i:04d}</td><td>team {i % 9}</td><td>{i * 7}</td></tr>' for i in range(1, rows + 1))
-    path.write_text("<!doctype html><html><head><meta charset='utf-8'><title>Reports</title></head><body>"
-                    "<h1>Reports</h1><table><thead><tr><th>Name</th><th>Team</th><th>Pages</th></tr></thead>"
-                    f"<tbody>{body}</tbody></table><script>document.querySelector('tbody').addEventListener("
-                    "'click', e => { document.title = 'Picked ' + e.target.closest('tr').cells[0].textContent; });"
-                    "</script></body></html>")
-    return path.as_uri()
 
 
 def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
@@ -161,7 +120,7 @@ def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
         near = winctl("find", "report-0002").out  # in view, though a state does not list such a long table's rows
         assert found(near, "report-0002") and "out of view" not in near, near
         answer = winctl("find", "report-2777").out
-        (cell, kind, name), = found(answer, "report-2777")
+        ((cell, _kind, _name),) = found(answer, "report-2777")
         assert f"out of view: {cell}" in answer, answer
         clicked = winctl("click", str(cell)).out
         assert "scrolled 'report-2777' into view" in clicked, clicked
@@ -170,7 +129,7 @@ def test_find_a_row_far_down_a_web_table(winctl: Winctl, desktop, tmp_path):
         stop_app(proc)
 
 
-def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, tmp_path):
     """Qt's own file dialog with 80 files (a Qt list): `find note-75` names the row out of view,
     `click ID` wheels the list to it (Qt does not scroll when asked), Open opens that file."""
     folder = many_notes(tmp_path)
@@ -180,7 +139,7 @@ def test_find_a_file_far_down_a_qt_file_dialog(winctl: Winctl, desktop, launch, 
     winctl("focus", "Open file...")
     wait_for(winctl, ("DataItem", "note-01.txt"), ("Button", "Open"))
     answer = winctl("find", "note-75").out
-    (row, kind, name), = found(answer, "note-75.txt")
+    ((row, _kind, _name),) = found(answer, "note-75.txt")
     assert f"out of view: {row}" in answer, answer
     clicked = winctl("click", str(row)).out
     assert "scrolled 'note-75.txt' into view" in clicked, clicked

@@ -6,41 +6,17 @@ Outcomes are read from the app's side: the active window's title as xdotool read
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Winctl, start_app, stop_app
-from tests.fixtures.toolkit_apps import isolated_env
+from tests.conftest import Winctl
+from tests.e2e.helpers.apps import active_title
 
 pytestmark = pytest.mark.desktop
 WINCTL = str(Path(sys.executable).with_name("winctl"))
-
-
-@pytest.fixture
-def geany(desktop, tmp_path: Path, monkeypatch) -> Iterator[str]:
-    """Geany on a small text file, in a fresh home and config folder; yields its title."""
-    if shutil.which("geany") is None:
-        pytest.fail("geany is not installed: run scripts/setup.sh test (scripts/packages/test-toolkits.txt)")
-    for name, value in isolated_env(tmp_path / "home").items():
-        monkeypatch.setitem(desktop.env, name, value)
-    doc = tmp_path / "notes.txt"
-    doc.write_text("hello world\n")
-    proc = start_app(desktop, ["geany", "--new-instance", "--config", str(tmp_path / "geany-config"), str(doc)],
-                     "notes.txt")
-    time.sleep(1.0)  # Geany fills its tree (toolbar, sidebar) a moment after the window maps
-    yield "notes.txt"
-    stop_app(proc)
-
-
-def active_title(desktop) -> str:
-    return subprocess.run(["xdotool", "getactivewindow", "getwindowname"], env=desktop.env,
-                          capture_output=True, text=True).stdout.strip()
 
 
 def names(state: dict) -> set[tuple[str, str]]:
@@ -70,8 +46,7 @@ def test_return_state_follows_the_dialog_through_the_daemon(winctl: Winctl, desk
     env = winctl.env
 
     def daemon(*args: str) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([WINCTL, "--session", "ans", *args], env=env, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run([WINCTL, "--session", "ans", *args], env=env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
         return done
 

@@ -54,8 +54,14 @@ def test_windows_lists_the_app_with_pid_and_client_rect(winctl, app):
 def test_state_lists_named_widgets_in_the_seed_format(winctl, app):
     out = winctl("state").out
     assert out.splitlines()[0].startswith(f'Window: "{TITLE}"')
-    for line in ('[Button] "Apply"', '[Edit] "Name"', '[CheckBox] "Enable feature"',
-                 '[RadioButton] "Small"', '[TabItem] "General"', '[Menu] "File"'):
+    for line in (
+        '[Button] "Apply"',
+        '[Edit] "Name"',
+        '[CheckBox] "Enable feature"',
+        '[RadioButton] "Small"',
+        '[TabItem] "General"',
+        '[Menu] "File"',
+    ):
         assert re.search(r"^\[\d+\] " + re.escape(line), out, re.M), f"missing {line}\n{out}"
     assert "rect=" not in out  # compact by default
     # over the window's budget the table prints as rows (issue 39); every cell with --all
@@ -104,7 +110,7 @@ def test_verbose_and_tree_and_json(winctl, app):
     verbose = winctl("state", "--verbose").out
     assert re.search(r'\[Button\] "Apply" .*rect=\[\d+,\d+,\d+,\d+\]', verbose)
     tree = winctl("state", "--tree", "--all").out  # every line: the table's cells, not its rows
-    assert re.search(r'^ {2,}\[\d+\] \[DataItem\]', tree, re.M), "cells are indented under their table"
+    assert re.search(r"^ {2,}\[\d+\] \[DataItem\]", tree, re.M), "cells are indented under their table"
     data = winctl("--json", "state", "--verbose").json
     assert data["ok"] is True
     apply = next(t for t in data["result"]["targets"] if t["name"] == "Apply")
@@ -246,8 +252,9 @@ def test_a_row_clicked_where_several_may_be_selected_is_the_one_selected(winctl,
     selected through the table to those selected, where a click replaces them. After file-005
     and then file-007 are clicked, the app's own selection holds file-007 alone."""
     log = AppLog(str(tmp_path / "several.jsonl"))
-    proc = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=20, title="Several", multiple=True),
-                     "Several")
+    proc = start_app(
+        desktop, gtk_fixture_command(log.path.as_posix(), rows=20, title="Several", multiple=True), "Several"
+    )
     try:
         winctl("focus", "Several")
         for name, row in (("file-005.txt", 4), ("file-007.txt", 6)):
@@ -264,7 +271,7 @@ def test_a_row_clicked_where_several_may_be_selected_is_the_one_selected(winctl,
 def test_drag_a_slider(winctl, app):
     state = winctl.state("--verbose")
     slider = next(t for t in targets(state, "Slider"))
-    left, top, right, bottom = slider["rect"]
+    _left, top, right, bottom = slider["rect"]
     winctl("drag", str(slider["id"]), str(right - 3), str((top + bottom) // 2))
     event = app.wait_for("value_changed", widget="Volume")
     assert event["value"] > 80
@@ -273,7 +280,7 @@ def test_drag_a_slider(winctl, app):
 def test_drag_at_moves_the_splitter(winctl, app):
     paned = next(t for t in targets(winctl.state("--verbose"), "SplitPane"))
     start = int(paned["value"])  # GTK exposes a Paned's position as its value
-    left, top, right, bottom = paned["rect"]
+    left, top, _right, bottom = paned["rect"]
     x = left + start  # the divider starts where the first pane ends
     y = (top + bottom) // 2
     winctl("drag-at", str(x), str(y), str(x + 100), str(y))
@@ -346,8 +353,10 @@ def test_get_and_inspect_take_a_name_as_click_and_input_do(winctl, app):
     read = winctl("--json", "get", "value", "Name").json["result"]
     assert read["value"] == "héllo 中文" and read["target_id"] == winctl.find("Edit", "Name")
     assert winctl("get", "value", "Quantity").out.strip() == "0"
-    assert winctl("--json", "get", "rect", "Apply").json["result"]["value"] == \
-        winctl("--json", "get", "rect", str(winctl.find("Button", "Apply"))).json["result"]["value"]
+    assert (
+        winctl("--json", "get", "rect", "Apply").json["result"]["value"]
+        == winctl("--json", "get", "rect", str(winctl.find("Button", "Apply"))).json["result"]["value"]
+    )
     assert winctl("inspect", "Apply").out.startswith(f'[{winctl.find("Button", "Apply")}] [Button] "Apply"')
     missing = winctl("get", "text", "No Such Thing", expect=3)
     assert "no element of the window is named 'No Such Thing'" in missing.err, missing.err  # in view or out
@@ -383,8 +392,10 @@ def test_unknown_id(winctl, app):
     run = winctl("click", "99999", expect=3)
     assert "no element 99999" in run.err and "winctl state" in run.err
     data = winctl("--json", "click", "99999", expect=3).json
-    assert data == {"ok": False, "error": {"code": "not_found", "message": "no element 99999",
-                                           "hint": data["error"]["hint"]}}
+    assert data == {
+        "ok": False,
+        "error": {"code": "not_found", "message": "no element 99999", "hint": data["error"]["hint"]},
+    }
 
 
 def test_stale_id_acts_on_nothing(winctl, app):
@@ -448,8 +459,7 @@ def test_console_script_keeps_ids_across_processes(winctl, app):
     winctl_bin = str(Path(sys.executable).with_name("winctl"))
 
     def run(*args):
-        done = subprocess.run([winctl_bin, "--json", *args], env=winctl.env,
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run([winctl_bin, "--json", *args], env=winctl.env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)["result"]
 
@@ -460,7 +470,6 @@ def test_console_script_keeps_ids_across_processes(winctl, app):
     mark = app.mark()
     run("click", str(apply))
     app.wait_for("clicked", widget="Apply", since=mark)
-
 
 
 def test_window_management(winctl, app):
@@ -496,8 +505,12 @@ def test_a_minimized_window_is_back_in_place_before_the_mouse_clicks_in_it(winct
         seen = app.mark()
         assert "via mouse" in winctl("click", str(add_row), "--via", "input").out
         app.wait_for("row_added", since=seen)
-    other = subprocess.Popen(["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
-                             env=winctl.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    other = subprocess.Popen(
+        ["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
+        env=winctl.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_window(winctl.desk, "Elsewhere")
         for _ in range(2):  # the focus goes to the other window

@@ -37,9 +37,8 @@ from Xlib import Xatom
 from Xlib import display as xdisplay
 
 from tests.conftest import wait_for_window, window_gone
-from tests.e2e.test_locate_real_apps import keys, shows
-from tests.e2e.test_short_labels_live import wait_for_buttons
-from tests.e2e.test_toolkits import launch, target, translation_field, wait_for, wait_for_file  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import keys, shows, target, wait_for, wait_for_buttons, wait_for_file
+from tests.e2e.helpers.toolkit_steps import translation_field
 from tests.fixtures.toolkit_apps import (
     PAGE,
     chromium_plain_command,
@@ -55,7 +54,7 @@ from winactions.locate import density
 pytestmark = pytest.mark.desktop
 
 
-def galculator_at(winctl, launch, desktop, scale: int | None):  # noqa: F811
+def galculator_at(winctl, launch, desktop, scale: int | None):
     """galculator drawn `scale` times as large (None: told nothing), the pointer parked where no
     tooltip opens."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
@@ -65,13 +64,16 @@ def galculator_at(winctl, launch, desktop, scale: int | None):  # noqa: F811
     return window, keys(winctl)
 
 
-def test_every_key_of_a_gtk3_app_at_gdk_scale_2_is_listed_where_it_is_drawn(winctl, launch, desktop):  # noqa: F811
+def test_every_key_of_a_gtk3_app_at_gdk_scale_2_is_listed_where_it_is_drawn(winctl, launch, desktop):
     window, big = galculator_at(winctl, launch, desktop, 2)
     rect = window["rect"]
     assert len(big) >= 25, f"keys listed at GDK_SCALE=2: {sorted(big)}"
     for name, (left, top, right, bottom) in big.items():
-        assert rect["left"] <= left < right <= rect["right"] and rect["top"] <= top < bottom <= rect["bottom"], \
-            (name, big[name], rect)
+        assert rect["left"] <= left < right <= rect["right"] and rect["top"] <= top < bottom <= rect["bottom"], (
+            name,
+            big[name],
+            rect,
+        )
     width, height = big["5"][2] - big["5"][0], big["5"][3] - big["5"][1]
     assert 100 <= width <= 130 and 60 <= height <= 76, f"the 5 key is {width}x{height}: drawn 2x, about 118x68"
     state = winctl.state()
@@ -80,8 +82,7 @@ def test_every_key_of_a_gtk3_app_at_gdk_scale_2_is_listed_where_it_is_drawn(winc
     shows(winctl, "15")
 
 
-def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refused(winctl, launch, desktop,  # noqa: F811
-                                                                                  tmp_path):
+def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refused(winctl, launch, desktop, tmp_path):
     """Every key's crop from the 2x screen (cut at the rects `state` gives at GDK_SCALE=2) is
     looked for in the app drawn at 1x. GTK hints its fonts anew at each size, so a glyph a few
     pixels wide differs and some keys score under the locator's 0.8; those must be refused,
@@ -123,20 +124,23 @@ def test_keys_captured_on_a_hidpi_display_are_found_at_half_their_size_or_refuse
 
 
 def test_a_key_captured_on_one_display_is_found_on_another_by_the_density_its_file_records(
-        winctl, launch, desktop, tmp_path):  # noqa: F811
+    winctl, launch, desktop, tmp_path
+):
     """`winctl screenshot --element` cuts a key out as a reference image and records in it the
     density galculator draws at (what it was started with: GDK_SCALE). A key cut at 1x is then
     found on the app drawn at 2x: twice its size, beyond seed 004's 0.5-1.5x, where the same
     crop without its density is not found at all; one cut at 2x is found at 1x. Keys GTK
     re-renders too differently are refused; none may be found on another key, and the keys
     clicked by image must show in galculator's own display."""
+
     def cut(scale: int) -> dict[str, object]:
         state = winctl.state()
         refs = {}
         for n, key in enumerate(keys(winctl)):
             path = tmp_path / f"key{n}-at-{scale}.png"
-            shot = winctl("--json", "screenshot", "--element", str(winctl.find("Button", key, state)),
-                          str(path)).json["result"]
+            shot = winctl("--json", "screenshot", "--element", str(winctl.find("Button", key, state)), str(path)).json[
+                "result"
+            ]
             assert shot["density"] == scale, shot
             refs[key] = path
         assert len(refs) >= 25, sorted(refs)
@@ -170,8 +174,9 @@ def test_a_key_captured_on_one_display_is_found_on_another_by_the_density_its_fi
     shows(winctl, "".join(digits))
 
 
-def found_on_their_keys(winctl, refs: dict[str, object], keys: dict[str, list[int]], scale: float,
-                        fresh: bool = True) -> list[str]:
+def found_on_their_keys(
+    winctl, refs: dict[str, object], keys: dict[str, list[int]], scale: float, fresh: bool = True
+) -> list[str]:
     """The keys whose reference the session finds reliably, each on itself at about `scale`; the
     rest refused. `fresh`: the session's memory cleared first, so only the densities say the
     scale; else each find may teach the next its scale."""
@@ -193,8 +198,7 @@ def found_on_their_keys(winctl, refs: dict[str, object], keys: dict[str, list[in
     return found
 
 
-def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
-                                                                  monkeypatch):
+def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path, monkeypatch):
     monkeypatch.setitem(desktop.env, "GDK_SCALE", "2")
     doc = tmp_path / "hidpi.txt"
     doc.write_text("")
@@ -213,19 +217,26 @@ def test_a_gtk4_app_at_gdk_scale_2_is_clicked_where_it_is_drawn(winctl, launch, 
     wait_for_window(desktop, "hidpi.txt")  # its tab chosen again names the window
 
 
-def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
-                                                                monkeypatch):
+def test_a_java_app_at_ui_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path, monkeypatch):
     monkeypatch.setitem(desktop.env, "_JAVA_OPTIONS", "-Dsun.java2d.uiScale=2")
     app = launch(jedit_command(tmp_path / "jedit-settings", tmp_path / "hidpi.txt"), title="jEdit -")
     wait_for(winctl, ("Menu", "File"), ("Menu", "Help"), app=app)
     # its text area's context menu, a window of its own reported in logical pixels: listed, drawn 2x
     rect = app.window["rect"]
-    winctl("click-at", str((rect["left"] + rect["right"]) // 2), str((rect["top"] + rect["bottom"]) // 2),
-           "--button", "right")
+    winctl(
+        "click-at",
+        str((rect["left"] + rect["right"]) // 2),
+        str((rect["top"] + rect["bottom"]) // 2),
+        "--button",
+        "right",
+    )
     menu = wait_for(winctl, ("MenuItem", "Cut"), ("MenuItem", "Paste"), app=app)
     assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
-    cut = next(t["rect"] for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
-               if (t["type"], t["name"]) == ("MenuItem", "Cut"))
+    cut = next(
+        t["rect"]
+        for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+        if (t["type"], t["name"]) == ("MenuItem", "Cut")
+    )
     assert cut[3] - cut[1] >= 30, f"a menu item drawn 2x: {cut}"
     winctl("keys", "Escape")
     choose_by_mouse(winctl, app, ("Menu", "File"), "Save As...", tall=30)
@@ -246,7 +257,7 @@ def choose_by_mouse(winctl, app, menu: tuple[str, str], item: str, tall: int) ->
     assert "mouse" in winctl("click", str(target(items, "MenuItem", item)), "--via", "input").out
 
 
-def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
+def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):
     """Qt 5 reports screen pixels at any scale factor (checked here, not assumed), and is started
     as users do it, through `env`: the toolkit behind the wrapper still gets its bridge. Text
     typed into featherpad is saved by its File menu's Save, both chosen by the mouse; the file
@@ -263,8 +274,7 @@ def test_a_qt5_app_at_qt_scale_factor_2_is_clicked_where_it_is_drawn(winctl, lau
     assert wait_for_file(doc, "saved at 2x").strip() == "saved at 2x"
 
 
-def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winctl, launch, desktop,  # noqa: F811
-                                                                           tmp_path):
+def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winctl, launch, desktop, tmp_path):
     """featherpad's toolbar buttons cut at QT_SCALE_FACTOR=2 by `screenshot --element`: the file
     records 2 (what the app was started with: Qt reports screen pixels, so only its environment
     says it), and a session that remembers nothing finds each on its button at 1x, at half its
@@ -278,14 +288,18 @@ def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winct
     refs = {}
     for name in names:
         refs[name] = tmp_path / f"{name}.png"
-        shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", name)),
-                      str(refs[name])).json["result"]
+        shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", name)), str(refs[name])).json[
+            "result"
+        ]
         assert shot["density"] == 2.0, shot
     winctl("close")
     app = launch(featherpad_command(doc), title="toolbar.txt")
     state = wait_for(winctl, *(("Button", name) for name in names), app=app)
-    rects = {t["name"]: t["rect"] for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
-             if t["type"] == "Button"}
+    rects = {
+        t["name"]: t["rect"]
+        for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+        if t["type"] == "Button"
+    }
     found = found_on_their_keys(winctl, refs, rects, 0.5)
     assert found == list(names), found
     winctl("click", f"image:{refs['New']}")
@@ -293,7 +307,7 @@ def test_a_qt5_toolbar_cut_at_qt_scale_factor_2_is_found_and_clicked_at_1x(winct
     assert sum(t["type"] == "TabItem" for t in tabs["targets"]) == 2, tabs["targets"]
 
 
-def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desktop, tmp_path):  # noqa: F811
+def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desktop, tmp_path):
     """GNOME scales GTK through XSETTINGS (Gdk/WindowScalingFactor), which leaves nothing in the
     app's environment: the density comes from the tree, placed twice as large. Here xsettingsd
     says 2 on the test display, galculator starts with no GDK_SCALE, and a key cut out by
@@ -307,9 +321,10 @@ def test_gtk_scaled_by_xsettings_alone_is_known_drawn_at_2x(winctl, launch, desk
         time.sleep(0.5)  # it owns the settings selection before GTK asks
         _, keys_2x = galculator_at(winctl, launch, desktop, None)
         state = winctl.state()
-        shot = winctl("--json", "screenshot", "--element", str(winctl.find("Button", "7", state)),
-                      str(tmp_path / "seven.png")).json["result"]
-        left, top, right, bottom = keys_2x["7"]
+        shot = winctl(
+            "--json", "screenshot", "--element", str(winctl.find("Button", "7", state)), str(tmp_path / "seven.png")
+        ).json["result"]
+        left, _top, right, _bottom = keys_2x["7"]
         assert right - left >= 100, f"galculator's 7 key drawn at 2x by XSETTINGS: {keys_2x['7']}"
         assert shot["density"] == 2.0 and density.recorded(tmp_path / "seven.png") == 2.0, shot
     finally:
@@ -343,8 +358,7 @@ def x_resources(desktop, text: str) -> Iterator[None]:
 
 
 @pytest.mark.parametrize("how", ["Xft.dpi", "flag"])
-def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path,  # noqa: F811
-                                                                            how):
+def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path, how):
     """Chromium drawn at 2x, by the desktop's Xft.dpi 192 or by --force-device-scale-factor=2.
     Its frame reports logical pixels (half the window), its page the screen's: placed like the
     frame, the page's button was listed at twice its place, and a mouse click there pressed
@@ -360,8 +374,15 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
         command.insert(1, "--force-device-scale-factor=2")
     with x_resources(desktop, "Xft.dpi:\t192\n" if how == "Xft.dpi" else ""):
         app = launch(command, title="Toolkit page")
-        state = wait_for(winctl, ("Button", "Press me"), ("Edit", "Name"), ("Button", "Reload"), ("Button", "Covered"),
-                         ("Button", "Inner"), app=app)
+        state = wait_for(
+            winctl,
+            ("Button", "Press me"),
+            ("Edit", "Name"),
+            ("Button", "Reload"),
+            ("Button", "Covered"),
+            ("Button", "Inner"),
+            app=app,
+        )
     window = app.window["rect"]
     listed = winctl("--json", "state", "--verbose").json["result"]["targets"]
     targets = {(t["type"], t["name"]): t["rect"] for t in listed}
@@ -371,8 +392,9 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
         assert window["top"] <= top < bottom <= window["bottom"], (key, targets[key], window)
     left, top, right, bottom = targets[("Button", "Press me")]
     assert bottom - top >= 36, f"the page's button drawn 2x: {targets[('Button', 'Press me')]}"
-    shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", "Press me")),
-                  str(tmp_path / "press.png")).json["result"]
+    shot = winctl(
+        "--json", "screenshot", "--element", str(target(state, "Button", "Press me")), str(tmp_path / "press.png")
+    ).json["result"]
     assert shot["density"] == 2.0, shot  # told by its frame
     assert [shot["rect"][side] for side in ("left", "top", "right", "bottom")] == [left, top, right, bottom], shot
     assert "mouse" in winctl("click", str(target(state, "Button", "Press me")), "--via", "input").out
@@ -388,7 +410,7 @@ def test_a_page_in_chromium_at_device_scale_2_is_clicked_where_it_is_drawn(winct
     wait_for_window(desktop, "Framed")
 
 
-def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):  # noqa: F811
+def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch, desktop, tmp_path):
     """Qt 6 scales itself by the desktop's Xft.dpi (192: 2x) with nothing in its environment,
     and reports logical pixels, as its frame against its X window shows. Drawn that large,
     linguist's translation field lies below the fold of its editor's scroll area, under the
@@ -413,12 +435,13 @@ def test_a_qt6_app_scaled_by_xft_dpi_is_clicked_where_it_is_drawn(winctl, launch
         assert "mouse" in winctl("click", str(target(state, "Button", button)), "--via", "input").out
     text = wait_for_file(ts_file, "<translation>Hallo 2x</translation>")
     assert 'type="unfinished"' not in text  # "Done" was pressed where it is drawn
-    shot = winctl("--json", "screenshot", "--element", str(target(state, "Button", "Done")),
-                  str(tmp_path / "done.png")).json["result"]
+    shot = winctl(
+        "--json", "screenshot", "--element", str(target(state, "Button", "Done")), str(tmp_path / "done.png")
+    ).json["result"]
     assert shot["density"] == 2.0, shot
 
 
-def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_drawn(winctl, launch, tmp_path):  # noqa: F811
+def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_drawn(winctl, launch, tmp_path):
     """GTK 3 reports its context menu's window in logical pixels too, half the X window's size:
     it was not matched to that window, and `state` warned of a menu it does not list. Its items
     are listed now, placed as its window's are, and "Select All" clicked by the mouse acts: the
@@ -430,9 +453,12 @@ def test_a_gtk3_context_menu_at_gdk_scale_2_is_listed_and_clicked_where_it_is_dr
     winctl("rightclick", str(editor))
     menu = wait_for(winctl, ("MenuItem", "Select All"), ("MenuItem", "Paste"))
     assert not any("a menu is open" in w for w in menu["warnings"]), menu["warnings"]
-    item = next(t for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
-                if (t["type"], t["name"]) == ("MenuItem", "Select All"))
-    left, top, right, bottom = item["rect"]
+    item = next(
+        t
+        for t in winctl("--json", "state", "--verbose").json["result"]["targets"]
+        if (t["type"], t["name"]) == ("MenuItem", "Select All")
+    )
+    _left, top, _right, bottom = item["rect"]
     assert bottom - top >= 40, f"a menu item drawn 2x: {item['rect']}"
     assert "via mouse" in winctl("click", str(target(menu, "MenuItem", "Select All")), "--via", "input").out
     winctl("type", "replaced")

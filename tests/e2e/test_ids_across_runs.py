@@ -30,8 +30,7 @@ def one_shot(env: dict[str, str], args: list[str]) -> Run:
 
 
 def daemon(env: dict[str, str], args: list[str]) -> Run:
-    done = subprocess.run([WINCTL, "--session", "restart", *args], env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([WINCTL, "--session", "restart", *args], env=env, capture_output=True, text=True, timeout=120)
     return Run(done.returncode, done.stdout, done.stderr)
 
 
@@ -39,8 +38,12 @@ def daemon(env: dict[str, str], args: list[str]) -> Run:
 def front(request, tmp_path) -> Iterator[Front]:
     yield request.param
     if request.param is daemon:
-        subprocess.run([WINCTL, "session", "close", "--all"], capture_output=True, timeout=60,
-                       env={"XDG_RUNTIME_DIR": str(tmp_path / "runtime"), "PATH": "/usr/bin:/bin"})
+        subprocess.run(
+            [WINCTL, "session", "close", "--all"],
+            capture_output=True,
+            timeout=60,
+            env={"XDG_RUNTIME_DIR": str(tmp_path / "runtime"), "PATH": "/usr/bin:/bin"},
+        )
 
 
 def handles(runtime: Path, name: str) -> set[str]:
@@ -92,7 +95,7 @@ def test_a_restarted_desktops_new_app_never_gets_the_old_ids(front: Front, tmp_p
         assert front(env, ["focus", TITLE]).code == 0
         shown = json.loads(front(env, ["--json", "state"]).out)["result"]
         old = {t["id"]: (t["type"], t["name"]) for t in shown["targets"]}
-        assert (old[3] if 3 in old else None) == ("Button", "Save") and ("Menu", "File") in old.values()
+        assert old.get(3) == ("Button", "Save") and ("Menu", "File") in old.values()
         old_handles = handles(runtime, session)
         old_daemon = daemon_pid(runtime, session) if front is daemon else 0
         stop_app(app)
@@ -101,8 +104,9 @@ def test_a_restarted_desktops_new_app_never_gets_the_old_ids(front: Front, tmp_p
     gone_within(old_daemon, 10)  # the old desktop's daemon sees its display go and exits
     second = VirtualDesktop(display=number).start()
     try:
-        app = start_app(second, [SYSTEM_PYTHON, APP, "--title", TITLE, "--variant", "buttons", "--log", str(log)],
-                        TITLE)
+        app = start_app(
+            second, [SYSTEM_PYTHON, APP, "--title", TITLE, "--variant", "buttons", "--log", str(log)], TITLE
+        )
         env = {**second.env, "XDG_RUNTIME_DIR": str(runtime)}
         reused = wait_for_window(second, TITLE) == old_window
         if not reused:

@@ -9,16 +9,14 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import FIXTURES, SYSTEM_PYTHON, start_app, stop_app, wait_for_window
-from tests.e2e.test_libreoffice import saved_rows, start_soffice
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, target, wait_for, wait_for_file  # noqa: F401  (launch: a fixture)
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import ids, target, wait_for, wait_for_file
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.office import invoices_csv, saved_rows, start_soffice
 from tests.fixtures.applog import AppLog
 from tests.fixtures.toolkit_apps import firefox_command, mousepad_command
 
@@ -26,22 +24,14 @@ pytestmark = pytest.mark.desktop
 CSV_FILTER = "--infilter=Text - txt - csv (StarCalc):44,34,76,1"
 
 
-def invoices_csv(path: Path, rows: int = 300) -> Path:
-    """A sheet an agent searches: INV-0001 in A2 ... INV-0300 in A301."""
-    path.write_text("invoice,customer,amount,status\n" + "".join(
-        f"INV-{i:04d},Cust {i % 17},{i * 10},Open\n" for i in range(1, rows + 1)))
-    return path
-
-
-def ids(state: dict[str, Any], type_: str) -> list[int]:
-    return [t["id"] for t in state["targets"] if t["type"] == type_]
-
-
 def address_box(state: dict[str, Any]) -> int:
     """The spreadsheet's own cell-address field (Calc's Name Box, Gnumeric's): the first Edit
     that reads a cell address."""
-    return next(t["id"] for t in state["targets"] if t["type"] == "Edit" and t.get("value", "")[:1].isalpha()
-                and t.get("value", "")[1:].isdigit())
+    return next(
+        t["id"]
+        for t in state["targets"]
+        if t["type"] == "Edit" and t.get("value", "")[:1].isalpha() and t.get("value", "")[1:].isdigit()
+    )
 
 
 def reads(winctl, element: int, wanted: str, timeout: float = 10.0) -> str:
@@ -54,8 +44,7 @@ def reads(winctl, element: int, wanted: str, timeout: float = 10.0) -> str:
 
 
 # -- 1. Enter reaches the field that took the text ---------------------------------------------------
-def test_a_path_entered_in_a_gtk_file_chooser_opens_that_folder(winctl, daemon, desktop, launch,  # noqa: F811
-                                                                tmp_path):
+def test_a_path_entered_in_a_gtk_file_chooser_opens_that_folder(winctl, daemon, desktop, launch, tmp_path):
     """Mousepad's Open dialog, its location field shown (ctrl+l) and the focus in the file list
     (as after browsing): `input LOCATION /path/ --enter` set the path through EditableText, which
     does not move the focus, and the Enter went to the file list: the dialog never changed
@@ -102,7 +91,7 @@ def find_bar(winctl) -> tuple[int, int]:
     return target(state, "Edit", after="Find Values"), address_box(state)
 
 
-def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoices):  # noqa: F811
+def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoices):
     """The Find bar's field set with `--enter` while the sheet held the focus: the search never
     ran, and the Enter moved Calc's cell cursor one row down (D219 → D220). Now the field takes
     the focus first and the Enter searches: the Name Box, Calc's own, names the cell found."""
@@ -119,16 +108,18 @@ def test_a_search_entered_in_calcs_find_bar_finds_the_cell(winctl, daemon, invoi
 UNFOCUSABLE = "Unfocusable"
 
 
-def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop,  # noqa: F811
-                                                                                 tmp_path):
+def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(winctl, daemon, desktop, tmp_path):
     """A field that takes text but not the focus, the focus on a button beside it: `input FIELD
     new --enter` set the text and the Enter pressed the button, rc 0. Now the field is given
     the focus first and, as it never takes it, nothing is done: no text, no Enter (the app's
     log has neither), and the error says so; typed (`--via input`) alike. A text set without
     any key still needs no focus and is done."""
     log = AppLog(str(tmp_path / "unfocusable.jsonl"))
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "unfocusable_app.py"), "--title", UNFOCUSABLE,
-                               "--log", str(log.path)], UNFOCUSABLE)
+    proc = start_app(
+        desktop,
+        [SYSTEM_PYTHON, str(FIXTURES / "unfocusable_app.py"), "--title", UNFOCUSABLE, "--log", str(log.path)],
+        UNFOCUSABLE,
+    )
     try:
         log.wait_for("ready")
         winctl("focus", UNFOCUSABLE)
@@ -149,8 +140,9 @@ def test_a_field_that_never_takes_the_focus_is_refused_before_anything_is_typed(
 
 
 # -- 2. typed text waits for the focus; a read-back that differs fails ------------------------------
-def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(winctl, daemon, desktop,  # noqa: F811
-                                                                             tmp_path, invoices):
+def test_a_cell_typed_into_while_the_find_field_has_the_focus_takes_all_of_it(
+    winctl, daemon, desktop, tmp_path, invoices
+):
     """With the Find field focused on the cell it found, `input CELL "Paid"` clicked the cell and
     typed at once: "P" went to the Find field (it read "INV-0151P") and the cell read "aid",
     rc 0 — one time in five here, as the click's focus change raced the keys. The keys now wait
@@ -208,8 +200,7 @@ def test_a_cell_that_shows_what_is_typed_otherwise_fails_with_what_it_reads(winc
 
 
 # -- 1 again, on a third app, and through MCP -----------------------------------------------------
-def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winctl, daemon, desktop, launch,  # noqa: F811
-                                                                            tmp_path):
+def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winctl, daemon, desktop, launch, tmp_path):
     """Gnumeric's cell-address box set with `--enter` while the sheet held the focus: the Enter
     moved the sheet's cursor A1 → A2 instead of jumping to B4. The box takes the focus first
     now, and Gnumeric's own entry line shows the content of the cell it jumped to, through the
@@ -230,8 +221,9 @@ def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winc
 
     async def script(session):
         targets = (await session.call_tool("state", {})).structured_content["result"]["targets"]
-        return await session.call_tool("input", {"id": address_box({"targets": targets}), "text": "A300",
-                                                 "enter": True})
+        return await session.call_tool(
+            "input", {"id": address_box({"targets": targets}), "text": "A300", "enter": True}
+        )
 
     done = run_client(desktop, tmp_path, script)
     assert not done.is_error, done.content[0].text
@@ -240,15 +232,17 @@ def test_an_address_entered_in_gnumerics_address_box_moves_the_cursor_there(winc
 
 
 # -- 4. a terminal ---------------------------------------------------------------------------------
-def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch, tmp_path):  # noqa: F811
+def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch, tmp_path):
     """lxterminal running a script that reads an answer: `input TERMINAL y --enter` pressed
     ctrl+a first, as in a text field, and the script read "\\x01y"; winctl said done. A
     terminal is typed into at its prompt now: the script reads exactly "y", then "no way"
     (through the daemon), then "by mcp" (through MCP), and winctl says what the terminal shows."""
     first, second, third = tmp_path / "first", tmp_path / "second", tmp_path / "third"
-    script = (f'echo "Continue?"; read x; printf %s "$x" > {first}; echo "got <$x>"; '
-              f'read y; printf %s "$y" > {second}; echo "then <$y>"; '
-              f'read z; printf %s "$z" > {third}; echo "last <$z>"; sleep 120')
+    script = (
+        f'echo "Continue?"; read x; printf %s "$x" > {first}; echo "got <$x>"; '
+        f'read y; printf %s "$y" > {second}; echo "then <$y>"; '
+        f'read z; printf %s "$z" > {third}; echo "last <$z>"; sleep 120'
+    )
     launch(["lxterminal", "--title=Prompt", "-e", "bash", "-c", script], title="Prompt")
     terminal = target(wait_for(winctl, ("Document", "Terminal")), "Document", "Terminal")
     done = winctl("input", str(terminal), "y", "--enter").out
@@ -271,13 +265,18 @@ def test_input_in_a_terminal_types_at_its_prompt(winctl, daemon, desktop, launch
 
 
 # -- 11. one plain line ----------------------------------------------------------------------------
-def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, desktop):  # noqa: F811
+def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, desktop):
     """zenity's password field took the text through EditableText, but reads it back as
     bullets: `input` printed `set_text failed (the element accepted the text but did not
     change)` at rc 0, typed it again, and said nothing else. It says how it was set now, and
     zenity prints what its field held when Enter closed it."""
-    proc = subprocess.Popen(["zenity", "--entry", "--hide-text", "--title", "Secret", "--text", "Password:"],
-                            env=desktop.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        ["zenity", "--entry", "--hide-text", "--title", "Secret", "--text", "Password:"],
+        env=desktop.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         wait_for_window(desktop, "Secret")
         winctl("focus", "Secret")
@@ -294,13 +293,15 @@ def test_a_password_set_in_a_zenity_field_is_said_plainly(winctl, daemon, deskto
 
 
 FIELDS = 9
-FIELDS_PAGE = ("<!doctype html><html><head><title>Fields page</title></head><body>" + "".join(
-    f'<p><input aria-label="Field {i}" oninput="show()"></p>' for i in range(1, FIELDS + 1))
+FIELDS_PAGE = (
+    "<!doctype html><html><head><title>Fields page</title></head><body>"
+    + "".join(f'<p><input aria-label="Field {i}" oninput="show()"></p>' for i in range(1, FIELDS + 1))
     + "<script>function show() { document.title = 'got ' + Array.from(document.querySelectorAll('input'))"
-      ".map(f => f.value).join(','); }</script></body></html>")
+    ".map(f => f.value).join(','); }</script></body></html>"
+)
 
 
-def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, launch, tmp_path):
     """Firefox's web fields answer SetTextContents with yes and keep their text: `input` typed
     instead, rightly, but printed `via keyboard — set_text failed (...)`, and a batch of nine
     such inputs said all done while every step read like a failure. Each step is one plain line
@@ -309,8 +310,10 @@ def test_a_batch_of_inputs_into_firefox_fields_reads_as_done(winctl, desktop, la
     page.write_text(FIELDS_PAGE)
     launch(firefox_command(tmp_path / "profile", page.as_uri()), title="Fields page")
     state = wait_for(winctl, *(("Edit", f"Field {i}") for i in range(1, FIELDS + 1)))
-    steps = [{"command": "input", "args": {"id": target(state, "Edit", f"Field {i}"), "text": f"v{i}"}}
-             for i in range(1, FIELDS + 1)]
+    steps = [
+        {"command": "input", "args": {"id": target(state, "Edit", f"Field {i}"), "text": f"v{i}"}}
+        for i in range(1, FIELDS + 1)
+    ]
     done = winctl("batch", json.dumps(steps)).out
     wait_for_window(desktop, "got " + ",".join(f"v{i}" for i in range(1, FIELDS + 1)))
     assert done.startswith(f"batch: {FIELDS} of {FIELDS} steps done"), done

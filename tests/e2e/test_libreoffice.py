@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import subprocess
 import sys
 import threading
@@ -23,27 +22,10 @@ import psutil
 import pytest
 
 from tests.conftest import desktop_env, stop_app, wait_for_window
+from tests.e2e.helpers.office import cell, saved_rows, start_soffice
 from winactions.backends.linux.atspi import ACCESSIBLE, AtspiClient, split_handle
 
 pytestmark = pytest.mark.desktop
-
-
-def start_soffice(desk, tmp_path: Path, *args: str, title: str) -> subprocess.Popen[bytes]:
-    """soffice as a user starts it under the virtual desktop: gtk3 plugin, own profile."""
-    if shutil.which("soffice") is None:
-        pytest.fail("LibreOffice is not installed: run scripts/setup.sh test "
-                    "(scripts/packages/test-libreoffice.txt)")
-    profile = tmp_path / "lo-profile"
-    env = {**desk.env, "SAL_USE_VCLPLUGIN": "gtk3"}
-    proc = subprocess.Popen(["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *args],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for_window(desk, title, timeout=60)
-    except AssertionError:
-        proc.kill()
-        raise
-    time.sleep(2)  # the sheet's accessible appears after the frame
-    return proc
 
 
 def soffice_pid(proc: subprocess.Popen[bytes]) -> int:
@@ -53,38 +35,6 @@ def soffice_pid(proc: subprocess.Popen[bytes]) -> int:
         if p.name().startswith("soffice.bin"):
             return p.pid
     return proc.pid
-
-
-@pytest.fixture
-def calc(desktop, tmp_path, winctl):
-    data = tmp_path / "data.csv"
-    data.write_text("name,qty\napple,3\npear,5\n")
-    proc = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1",
-                         str(data), title="data.csv - LibreOffice Calc")
-    winctl("focus", "data.csv - LibreOffice Calc")
-    yield data, proc
-    stop_app(proc)
-    subprocess.run(["pkill", "-P", str(proc.pid)], check=False)
-
-
-def saved_rows(winctl, data: Path, done) -> list[list[str]]:
-    """Save the sheet in its CSV file (keeping the format) and read the file back once `done`
-    says the rows are written (or after 15 s)."""
-    winctl("keys", "ctrl+s")
-    time.sleep(1.5)
-    winctl("keys", "Enter")  # "Use Text CSV Format!"
-    deadline = time.monotonic() + 15
-    rows: list[list[str]] = []
-    while time.monotonic() < deadline:
-        rows = list(csv.reader(data.read_text().splitlines()))
-        if done(rows):
-            break
-        time.sleep(0.3)
-    return rows
-
-
-def cell(state, address):
-    return next(t for t in state["targets"] if t["type"] == "DataItem" and t["name"] == address)
 
 
 def test_calc_lists_visible_cells_by_address_with_the_files_values(winctl, calc):
@@ -159,8 +109,9 @@ def test_state_leaves_soffice_memory_and_main_loop_alone(winctl, calc, desktop):
     assert grown < 12, f"soffice grew {grown:.1f} MB over 3 states"
     assert len(pings) >= 5 and max(pings) < 1.5, f"main loop pings: {pings}"
     window = wait_for_window(desktop, "data.csv - LibreOffice Calc")
-    xprop = subprocess.run(["xprop", "-id", window, "WM_NAME"], env=desktop.env, capture_output=True, text=True,
-                           timeout=5)
+    xprop = subprocess.run(
+        ["xprop", "-id", window, "WM_NAME"], env=desktop.env, capture_output=True, text=True, timeout=5
+    )
     assert "data.csv" in xprop.stdout
     assert split_handle(f"{app_root[0]}{app_root[1]}") == app_root
 
@@ -199,8 +150,14 @@ def test_reading_a_big_sheet_after_each_key_does_not_swell_soffice(winctl, deskt
         out = csv.writer(f)
         out.writerow([f"col{c}" for c in range(cols)])
         out.writerows([f"INV-{r:04d}", r * 3, f"name {r}"] + [r * c for c in range(3, cols)] for r in range(1, rows))
-    proc = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1", str(data),
-                         title="big.csv - LibreOffice Calc")
+    proc = start_soffice(
+        desktop,
+        tmp_path,
+        "--calc",
+        "--infilter=Text - txt - csv (StarCalc):44,34,76,1",
+        str(data),
+        title="big.csv - LibreOffice Calc",
+    )
     env = {**winctl.env}
     env.pop("WINCTL_NO_DAEMON", None)
 
@@ -229,11 +186,20 @@ def test_reading_a_big_sheet_after_each_key_does_not_swell_soffice(winctl, deskt
         for name in first_column:
             assert texts[name] == f"INV-{int(name[1:]) - 1:04d}", (name, texts[name])
         # a cell placed without a read lies where the app draws it: the mouse there selects it
-        placed = max((t for t in state["targets"] if t["type"] == "DataItem" and t["name"].startswith("M")
-                      and t.get("value") is None), key=lambda t: int(t["name"][1:]))
+        placed = max(
+            (
+                t
+                for t in state["targets"]
+                if t["type"] == "DataItem" and t["name"].startswith("M") and t.get("value") is None
+            ),
+            key=lambda t: int(t["name"][1:]),
+        )
         left, top, right, bottom = placed["rect"]
-        subprocess.run(["xdotool", "mousemove", str((left + right) // 2), str((top + bottom) // 2), "click", "1"],
-                       env=desktop.env, check=True)
+        subprocess.run(
+            ["xdotool", "mousemove", str((left + right) // 2), str((top + bottom) // 2), "click", "1"],
+            env=desktop.env,
+            check=True,
+        )
         time.sleep(0.5)
         after = json.loads(shell("--json", "state"))["result"]
         assert any(t["type"] == "Edit" and t.get("value") == placed["name"] for t in after["targets"]), placed
@@ -273,8 +239,13 @@ def test_calc_cells_are_listed_and_clicked_by_the_mouse_where_they_show_from_the
     assert b2["rect"][3] <= b3["rect"][1], (b2["rect"], b3["rect"])
     assert "via mouse" in winctl("click", str(b3["id"]), "--via", "input").out
     deadline = time.monotonic() + 5
-    while (box := [t.get("value") for t in winctl.state()["targets"] if t["type"] == "Edit"
-                   and t.get("value", "")[:1].isalpha() and t.get("value", "")[1:].isdigit()]) != ["B3"]:
+    while (
+        box := [
+            t.get("value")
+            for t in winctl.state()["targets"]
+            if t["type"] == "Edit" and t.get("value", "")[:1].isalpha() and t.get("value", "")[1:].isdigit()
+        ]
+    ) != ["B3"]:
         assert time.monotonic() < deadline, box
         time.sleep(0.2)
 
@@ -311,7 +282,7 @@ def test_calc_cells_out_of_view_are_found_by_address_and_filled_in(winctl, calc)
     first rows reads it."""
     data, _ = calc
     done = winctl("input", "Z200", "far away").out
-    assert done.startswith('input [') and '[DataItem] "Z200" via Component.GrabFocus, keyboard' in done, done
+    assert done.startswith("input [") and '[DataItem] "Z200" via Component.GrabFocus, keyboard' in done, done
     assert "scrolled 'Z200' into view" in done, done
     assert "Z200" in {t["name"] for t in winctl.state()["targets"] if t["type"] == "DataItem"}
     done = winctl("input", "C2", "=Z200").out  # back to the top: C2 is out of view now
@@ -362,16 +333,20 @@ def test_calc_typing_a_formula_keeps_the_visible_cells_listed(winctl, calc):
 def write_odt(path: Path, paragraphs: int) -> None:
     """A minimal OpenDocument text with this many paragraphs (~116 pages at 6,000)."""
     body = "".join(f"<text:p>Paragraph {i} of the long document.</text:p>" for i in range(1, paragraphs + 1))
-    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
-               'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-               f"<office:body><office:text>{body}</office:text></office:body></office:document-content>")
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-                '<manifest:file-entry manifest:full-path="/" '
-                'manifest:media-type="application/vnd.oasis.opendocument.text"/>'
-                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
-                "</manifest:manifest>")
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+        f"<office:body><office:text>{body}</office:text></office:body></office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+        '<manifest:file-entry manifest:full-path="/" '
+        'manifest:media-type="application/vnd.oasis.opendocument.text"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
     with zipfile.ZipFile(path, "w") as z:
         z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")
         z.writestr("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED)
@@ -429,8 +404,9 @@ def test_a_paragraph_written_by_id_is_written_again_by_that_id(winctl, desktop, 
         winctl("keys", "End")
         winctl("type", " typed")
         refused = winctl("input", str(second), "--append", " again", expect=3)
-        assert f'element {second} was [Paragraph] "second line" and is now "second line typed"' in refused.err, \
+        assert f'element {second} was [Paragraph] "second line" and is now "second line typed"' in refused.err, (
             refused.err
+        )
         winctl("keys", "ctrl+s")
         wait_for_window(desktop, "Confirm File Format")
         winctl("focus", "Confirm File Format")
@@ -479,8 +455,18 @@ def test_a_second_launch_handed_to_the_running_soffice_selects_its_new_window(wi
     running soffice.bin through its pipe and exits; the Writer window that soffice opens is
     selected and read, and the result says who took the launch over."""
     _, proc = calc
-    result = winctl("--json", "launch", "--timeout", "60", "--", "soffice", "--norestore", "--nologo",
-                    f"-env:UserInstallation=file://{tmp_path / 'lo-profile'}", "--writer").json["result"]
+    result = winctl(
+        "--json",
+        "launch",
+        "--timeout",
+        "60",
+        "--",
+        "soffice",
+        "--norestore",
+        "--nologo",
+        f"-env:UserInstallation=file://{tmp_path / 'lo-profile'}",
+        "--writer",
+    ).json["result"]
     try:
         assert f"handed over to the running soffice.bin (pid {soffice_pid(proc)})" in result["detail"], result
         assert "LibreOffice Writer" in result["window"]["title"], result

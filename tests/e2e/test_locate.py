@@ -61,8 +61,9 @@ def test_image_target_by_alias_from_the_asset_library(winctl, app, tmp_path, mon
     assert shot["rect"]["left"] == 0
     image = cv2.imread(str(tmp_path / "screen.png"))
     (tmp_path / "assets" / "python3").mkdir(parents=True)
-    cv2.imwrite(str(tmp_path / "assets" / "python3" / "reset_button.png"),
-                image[reset[1]:reset[3], reset[0]:reset[2]])
+    cv2.imwrite(
+        str(tmp_path / "assets" / "python3" / "reset_button.png"), image[reset[1] : reset[3], reset[0] : reset[2]]
+    )
     (tmp_path / "assets" / "index.json").write_text(json.dumps({"reset_button": {"aliases": ["重置", "Reset"]}}))
     monkeypatch.setenv("WINCTL_ASSETS", str(tmp_path / "assets"))
     found = winctl("--json", "locate", "image:重置").json["result"]["located"]
@@ -95,8 +96,19 @@ def test_fixed_point_from_the_configuration_file(winctl, app, tmp_path, monkeypa
     stop = canvas_buttons(state)["stop"]
     w = state["window"]["rect"]
     config = tmp_path / "fixed.json"
-    config.write_text(json.dumps({"apps": {"python3": {"stop": {
-        "rect": [stop[0] - w["left"], stop[1] - w["top"], stop[2] - w["left"], stop[3] - w["top"]]}}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "apps": {
+                    "python3": {
+                        "stop": {
+                            "rect": [stop[0] - w["left"], stop[1] - w["top"], stop[2] - w["left"], stop[3] - w["top"]]
+                        }
+                    }
+                }
+            }
+        )
+    )
     monkeypatch.setenv("WINCTL_FIXED_POINTS", str(config))
     winctl("click", "fixed:stop")
     app.wait_for("canvas_button", hit="stop")
@@ -113,11 +125,13 @@ def test_plain_target_falls_back_and_unreliable_results_list_candidates(winctl, 
 
 
 def test_cache_reuses_a_place_until_the_pixels_there_change(winctl, app):
-    steps = [{"command": "locate", "args": {"target": "text:Add Row"}},
-             {"command": "locate", "args": {"target": "text:Add Row"}},
-             {"command": "window", "args": {"action": "move", "x": 300, "y": 200}},
-             {"command": "locate", "args": {"target": "text:Add Row"}},
-             {"command": "locate-cache", "args": {"action": "stats"}}]
+    steps = [
+        {"command": "locate", "args": {"target": "text:Add Row"}},
+        {"command": "locate", "args": {"target": "text:Add Row"}},
+        {"command": "window", "args": {"action": "move", "x": 300, "y": 200}},
+        {"command": "locate", "args": {"target": "text:Add Row"}},
+        {"command": "locate-cache", "args": {"action": "stats"}},
+    ]
     result = winctl("--json", "batch", json.dumps(steps)).json["result"]
     first, second, _, moved, stats = (s["result"] for s in result["steps"])
     assert not first["located"]["cache_hit"] and second["located"]["cache_hit"]

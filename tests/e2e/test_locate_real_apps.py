@@ -22,17 +22,10 @@ import cv2
 import pytest
 
 from tests.conftest import wait_for_window
-from tests.e2e.test_locate_sessions import inside, one_shot, xywh  # noqa: F401  (one_shot: the fixture)
-from tests.e2e.test_short_labels_live import display, wait_for_buttons
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
+from tests.e2e.helpers.apps import display, inside, keys, shows, wait_for_buttons, xywh
 from tests.fixtures.llm_server import API_KEY, LLMServer
 
 pytestmark = pytest.mark.desktop
-
-
-def keys(winctl) -> dict[str, list[int]]:
-    state = winctl("--json", "state", "--verbose").json["result"]
-    return {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button" and t["name"]}
 
 
 def scientific(winctl, before: dict[str, list[int]]) -> dict[str, list[int]]:
@@ -47,23 +40,12 @@ def scientific(winctl, before: dict[str, list[int]]) -> dict[str, list[int]]:
     return now
 
 
-def shows(winctl, number: str, timeout: float = 5) -> None:
-    """Wait until galculator's display shows `number` (its scientific display adds the modes after it)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        shown = [text.split()[0] for text in display(winctl) if text.split()]
-        if number in shown:
-            return
-        assert time.monotonic() < deadline, f"galculator's display shows {shown}, not {number}"
-        time.sleep(0.3)
-
-
 def centre(box: dict) -> list[int]:
     return [(box["left"] + box["right"]) // 2, (box["top"] + box["bottom"]) // 2]
 
 
 @pytest.fixture
-def galculator(winctl, launch, desktop):  # noqa: F811
+def galculator(winctl, launch, desktop):
     """galculator started, the pointer parked in a corner: a pointer left over a key opens its
     tooltip, which covers the keys below it (and a covered label is rightly not found)."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=desktop.env, check=True)
@@ -72,7 +54,7 @@ def galculator(winctl, launch, desktop):  # noqa: F811
     return keys(winctl)
 
 
-def test_one_shot_processes_share_the_cache_and_refuse_a_place_that_changed(winctl, galculator, one_shot):  # noqa: F811
+def test_one_shot_processes_share_the_cache_and_refuse_a_place_that_changed(winctl, galculator, one_shot):
     first = one_shot("locate", "text:7")["result"]["located"]
     assert not first["cache_hit"] and inside(galculator["7"], first["element"]["click_point"])
     second = one_shot("locate", "text:7")["result"]["located"]
@@ -104,7 +86,7 @@ def test_one_shot_processes_share_the_cache_and_refuse_a_place_that_changed(winc
     assert not again["cache_hit"] and inside(now["7"], again["element"]["click_point"])
 
 
-def test_verify_location_live_and_on_saved_screenshots(winctl, galculator, one_shot, tmp_path):  # noqa: F811
+def test_verify_location_live_and_on_saved_screenshots(winctl, galculator, one_shot, tmp_path):
     found = one_shot("locate", "text:8")["result"]["located"]["element"]
     at, thumb = xywh(found["bbox"]), found["thumbnail"]
     winctl("screenshot", "--screen", str(tmp_path / "basic.png"))
@@ -126,7 +108,7 @@ def test_verify_location_live_and_on_saved_screenshots(winctl, galculator, one_s
     assert not saved["still_there"] and inside(now["8"], centre(saved["now"]))
 
 
-def test_match_and_locate_in_a_saved_screenshot_at_two_sizes(winctl, galculator, one_shot, tmp_path):  # noqa: F811
+def test_match_and_locate_in_a_saved_screenshot_at_two_sizes(winctl, galculator, one_shot, tmp_path):
     shot = tmp_path / "shot.png"
     winctl("screenshot", "--screen", str(shot))
     image = cv2.imread(str(shot))
@@ -149,23 +131,34 @@ def test_match_and_locate_in_a_saved_screenshot_at_two_sizes(winctl, galculator,
     assert inside([round(v * 1.25) for v in galculator["="]], wide["element"]["click_point"])
 
 
-def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(winctl, galculator, tmp_path):  # noqa: F811
+def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(winctl, galculator, tmp_path):
     winctl("screenshot", "--screen", str(tmp_path / "screen.png"))
     image = cv2.imread(str(tmp_path / "screen.png"))
     left, top, right, bottom = galculator["="]
     cv2.imwrite(str(tmp_path / "equals_dark.png"), 255 - image[top:bottom, left:right])
-    window = next(w["rect"] for w in winctl("--json", "windows").json["result"]["windows"]
-                  if w["title"] == "galculator")
+    window = next(
+        w["rect"] for w in winctl("--json", "windows").json["result"]["windows"] if w["title"] == "galculator"
+    )
     for key in ("7", "+", "8"):
         winctl("click", f"text:{key}")
     with LLMServer() as server:
         # a Qwen-VL model answers on a 0-1000 grid of the window's screenshot it was sent
         w, h = window["right"] - window["left"], window["bottom"] - window["top"]
-        box = [round((left - window["left"]) * 1000 / w), round((top - window["top"]) * 1000 / h),
-               round((right - window["left"]) * 1000 / w), round((bottom - window["top"]) * 1000 / h)]
+        box = [
+            round((left - window["left"]) * 1000 / w),
+            round((top - window["top"]) * 1000 / h),
+            round((right - window["left"]) * 1000 / w),
+            round((bottom - window["top"]) * 1000 / h),
+        ]
         server.reply(json.dumps({"found": True, "box": box, "confidence": 0.9, "label": "="}))
-        flags = ["--vision-base-url", server.openai_url, "--vision-api-key", API_KEY,
-                 "--vision-model", "qwen2.5-vl-72b-instruct"]
+        flags = [
+            "--vision-base-url",
+            server.openai_url,
+            "--vision-api-key",
+            API_KEY,
+            "--vision-model",
+            "qwen2.5-vl-72b-instruct",
+        ]
         out = winctl(*flags, "click", f"image:{tmp_path / 'equals_dark.png'}").out
         sent = server.requests[-1]
     assert sent.images == 2 and "Image 2 is the current screenshot" in sent.prompt and "0-1000 grid" in sent.prompt
@@ -173,8 +166,7 @@ def test_a_key_in_another_theme_is_clicked_through_the_models_one_shot_match(win
     shows(winctl, "15")  # galculator's own display: 7 + 8 =
 
 
-
-def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launch, desktop):  # noqa: F811
+def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launch, desktop):
     """Two galculators, the second on top of the first, 40 px right and 30 px down: the
     first's capture is mostly the second's keys. Its "7" found there is refused, naming the
     window that covers it; `click text:7` brings the first forward before it reads its pixels,
@@ -186,8 +178,13 @@ def test_a_key_another_window_draws_over_this_one_is_not_this_ones(winctl, launc
     app = subprocess.Popen(["galculator"], env=winctl.env, start_new_session=True)  # launch would pick the first
     try:
         deadline = time.monotonic() + 20
-        while not (others := [w["id"] for w in winctl("--json", "windows").json["result"]["windows"]
-                              if w["title"] == "galculator" and w["id"] != first["id"]]):
+        while not (
+            others := [
+                w["id"]
+                for w in winctl("--json", "windows").json["result"]["windows"]
+                if w["title"] == "galculator" and w["id"] != first["id"]
+            ]
+        ):
             assert time.monotonic() < deadline, "the second galculator did not appear"
             time.sleep(0.3)
         second = others[0]
@@ -213,8 +210,12 @@ def test_a_key_of_a_window_partly_off_the_screen_and_behind_another(winctl, galc
     """An action on a visual target brings its window forward and waits for its pixels to hold
     still: only the part of the window on a screen is read (a capture of the whole window, 60
     px of it left of the screen, is refused by the X server)."""
-    other = subprocess.Popen(["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
-                             env=winctl.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    other = subprocess.Popen(
+        ["xmessage", "-geometry", "+1500+900", "-title", "Elsewhere", "elsewhere"],
+        env=winctl.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_window(desktop, "Elsewhere")
         winctl("window", "move", "--", "-60", "200")

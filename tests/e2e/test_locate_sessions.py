@@ -7,7 +7,6 @@ one-shot match (15.3)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,6 +15,7 @@ import cv2
 import pytest
 
 from tests.conftest import focused_fixture
+from tests.e2e.helpers.apps import inside, xywh
 from tests.fixtures.llm_server import API_KEY, LLMServer
 
 pytestmark = pytest.mark.desktop
@@ -28,30 +28,9 @@ def app(desktop, tmp_path, winctl):
         yield log
 
 
-@pytest.fixture
-def one_shot(winctl):
-    """`winctl ARGS` as its own process, not through a daemon: what a shell agent runs."""
-
-    def run(*args: str, expect: int = 0, env: dict[str, str] | None = None) -> dict:
-        done = subprocess.run([sys.executable, "-m", "winactions.cli.entry", "--no-daemon", "--json", *args],
-                              env={**winctl.env, **(env or {})}, capture_output=True, text=True, timeout=180)
-        assert done.returncode == expect, f"{args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
-        return json.loads(done.stdout)
-
-    return run
-
-
 def element(winctl, type_: str, name: str) -> list[int]:
     state = winctl("--json", "state", "--verbose").json["result"]
     return next(t["rect"] for t in state["targets"] if t["type"] == type_ and t["name"] == name)
-
-
-def inside(rect: list[int], point: list[int]) -> bool:
-    return rect[0] <= point[0] < rect[2] and rect[1] <= point[1] < rect[3]
-
-
-def xywh(bbox: dict) -> str:
-    return f"{bbox['left']},{bbox['top']},{bbox['right'] - bbox['left']},{bbox['bottom'] - bbox['top']}"
 
 
 def test_separate_processes_share_the_sessions_cache(winctl, app, one_shot):
@@ -116,16 +95,17 @@ def test_verify_location_yes_while_unchanged_no_once_changed_or_moved(winctl, ap
     moved = one_shot("verify-location", "text:Open Dialog", "--at", at, "--thumbnail", thumb)["result"]
     answer = moved["verification"]
     assert not answer["still_there"] and "moved: now at" in answer["reason"]
-    assert inside(element(winctl, "Button", "Open Dialog"),
-                  [(answer["now"]["left"] + answer["now"]["right"]) // 2,
-                   (answer["now"]["top"] + answer["now"]["bottom"]) // 2])
+    assert inside(
+        element(winctl, "Button", "Open Dialog"),
+        [(answer["now"]["left"] + answer["now"]["right"]) // 2, (answer["now"]["top"] + answer["now"]["bottom"]) // 2],
+    )
 
 
 def test_a_reference_in_another_theme_is_clicked_through_the_models_one_shot_match(winctl, app, tmp_path):
     reset = element(winctl, "Button", "Reset")
     winctl("screenshot", "--screen", str(tmp_path / "screen.png"))
     image = cv2.imread(str(tmp_path / "screen.png"))
-    cv2.imwrite(str(tmp_path / "reset_dark.png"), 255 - image[reset[1]:reset[3], reset[0]:reset[2]])
+    cv2.imwrite(str(tmp_path / "reset_dark.png"), 255 - image[reset[1] : reset[3], reset[0] : reset[2]])
     window = winctl("--json", "windows").json["result"]["windows"]
     rect = next(w["rect"] for w in window if w["title"] == TITLE)
     with LLMServer() as server:
@@ -149,9 +129,11 @@ def test_mcp_clients_call_the_file_tools_with_their_in_argument(desktop, tmp_pat
     image = cv2.imread(shot)
     cv2.imwrite(str(tmp_path / "apply.png"), image[97:131, 67:190])
     (tmp_path / "runtime").mkdir(mode=0o700)
-    params = StdioServerParameters(command=sys.executable, args=["-m", "winactions.cli.entry", "mcp", "--tools",
-                                                                 "vision", "--structured"],
-                                   env={**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")})
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "winactions.cli.entry", "mcp", "--tools", "vision", "--structured"],
+        env={**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")},
+    )
 
     async def main():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
@@ -160,16 +142,24 @@ def test_mcp_clients_call_the_file_tools_with_their_in_argument(desktop, tmp_pat
             matched = await session.call_tool("match", {"reference": str(tmp_path / "apply.png"), "image": shot})
             located = await session.call_tool("locate", {"target": f"image:{tmp_path / 'apply.png'}", "in": shot})
             element = located.structured_content["result"]["located"]["element"]
-            verified = await session.call_tool("verify_location", {
-                "target": f"image:{tmp_path / 'apply.png'}", "at": "67,97,123,34",
-                "thumbnail": element["thumbnail"], "in": shot})
+            verified = await session.call_tool(
+                "verify_location",
+                {
+                    "target": f"image:{tmp_path / 'apply.png'}",
+                    "at": "67,97,123,34",
+                    "thumbnail": element["thumbnail"],
+                    "in": shot,
+                },
+            )
             bad = await session.call_tool("match", {"reference": shot, "image": str(tmp_path / "apply.png")})
             return tools, matched, element, verified, bad
 
     tools, matched, element, verified, bad = anyio.run(main)
     assert {"match", "locate", "verify_location", "locate_cache"} <= set(tools)
-    assert "in" in tools["locate"].input_schema["properties"] and "in" in tools["verify_location"].input_schema[
-        "properties"]
+    assert (
+        "in" in tools["locate"].input_schema["properties"]
+        and "in" in tools["verify_location"].input_schema["properties"]
+    )
     assert not matched.is_error and "found: [67,97,190,131]" in matched.content[0].text
     assert element["bbox"] == {"left": 67, "top": 97, "right": 190, "bottom": 131}
     assert not verified.is_error and verified.content[0].text.startswith("still there: yes")

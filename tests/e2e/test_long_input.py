@@ -25,8 +25,13 @@ Front = Callable[..., Run]
 @pytest.fixture
 def zenity(desktop) -> Iterator[subprocess.Popen[str]]:
     """zenity's entry dialog holding "hello" (a GtkEntry: 65,535 characters at most)."""
-    proc = subprocess.Popen(["zenity", "--entry", "--title", TITLE, "--text", "Name:", "--entry-text", "hello"],
-                            env=desktop.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        ["zenity", "--entry", "--title", TITLE, "--text", "Name:", "--entry-text", "hello"],
+        env=desktop.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         wait_for_window(desktop, TITLE)
         yield proc
@@ -38,11 +43,17 @@ def zenity(desktop) -> Iterator[subprocess.Popen[str]]:
 
 def through_daemon(winctl: Winctl, session: str = "long", **env: str) -> Front:
     def run(*args: str, expect: int | None = 0) -> Run:
-        done = subprocess.run([WINCTL, "--session", session, *args], env={**winctl.env, **env},
-                              capture_output=True, text=True, timeout=150)
+        done = subprocess.run(
+            [WINCTL, "--session", session, *args],
+            env={**winctl.env, **env},
+            capture_output=True,
+            text=True,
+            timeout=150,
+        )
         if expect is not None:
             assert done.returncode == expect, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
         return Run(done.returncode, done.stdout, done.stderr)
+
     return run
 
 
@@ -130,12 +141,19 @@ def test_a_command_queued_behind_a_long_one_is_said_never_to_have_started(winctl
     try:
         run("focus", TITLE)
         field, ok = element(run, "Edit"), element(run, "Button", "OK")
-        long = subprocess.Popen([WINCTL, "--session", "long", "input", "--via", "input", str(field), "t" * 4_000],
-                                env=winctl.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        long = subprocess.Popen(
+            [WINCTL, "--session", "long", "input", "--via", "input", str(field), "t" * 4_000],
+            env=winctl.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(0.5)  # the typing has started
         queued = run("click", str(ok), expect=6)
-        assert "waited in the session daemon's queue 2s behind another command and never started; it was not run" \
-            in queued.err, queued
+        assert (
+            "waited in the session daemon's queue 2s behind another command and never started; it was not run"
+            in queued.err
+        ), queued
         _, still = long.communicate(timeout=120)
         assert long.returncode == 6 and "is still running after" in still, still
         deadline = time.monotonic() + 60

@@ -2,47 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import Any
-
-import anyio
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from tests.conftest import start_app, stop_app
-from tests.fixtures.applog import AppLog
-from tests.fixtures.launch import gtk_fixture_command
+from tests.e2e.helpers.mcp_client import TITLE, run_client
 from winactions.commands.base import load_commands
 
 pytestmark = pytest.mark.desktop
-TITLE = "MCP Fixture"
-WINCTL = str(Path(sys.executable).with_name("winctl"))
-
-
-@pytest.fixture
-def app(desktop, tmp_path):
-    log = tmp_path / "events.jsonl"
-    proc = start_app(desktop, gtk_fixture_command(str(log), rows=20, title=TITLE), TITLE)
-    yield AppLog(str(log))
-    stop_app(proc)
-
-
-def run_client(desktop, tmp_path, script, args: tuple[str, ...] = ("mcp", "--tools", "all", "--structured")) -> Any:
-    """Start `winctl mcp` (every tool, with results as JSON too, unless `args` says otherwise)
-    as the SDK starts any stdio server and run `script(session)`."""
-    env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
-    (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
-    params = StdioServerParameters(command=WINCTL, args=list(args), env=env)
-
-    async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                return await script(session)
-
-    return anyio.run(main)
 
 
 def test_every_command_is_a_tool_with_its_schema(desktop, tmp_path):
@@ -60,7 +25,7 @@ def test_every_command_is_a_tool_with_its_schema(desktop, tmp_path):
     assert tools["get_text"].description.startswith("The element's full text")
 
 
-def test_state_then_act_by_id_through_mcp(desktop, tmp_path, app):
+def test_state_then_act_by_id_through_mcp(desktop, tmp_path, mcp_app):
     async def script(session):
         await session.call_tool("focus", {"window": TITLE})
         state = await session.call_tool("state", {})
@@ -86,14 +51,14 @@ def test_state_then_act_by_id_through_mcp(desktop, tmp_path, app):
     for call in refused:  # a cap of 0, a cap without return_state: told, never an internal error
         assert call.is_error and call.structured_content["error"]["code"] == "invalid_input", call.content
         assert "max_elements" in call.content[0].text or "--max-elements" in call.content[0].text
-    app.wait_for("clicked", widget="Apply")
-    app.wait_for("entry_changed", text="über MCP")
+    mcp_app.wait_for("clicked", widget="Apply")
+    mcp_app.wait_for("entry_changed", text="über MCP")
     assert not typed.is_error
     images = [c for c in shot.content if c.type == "image"]
     assert len(images) == 1 and images[0].mime_type == "image/png"
 
 
-def test_errors_are_tool_errors_and_the_server_keeps_serving(desktop, tmp_path, app):
+def test_errors_are_tool_errors_and_the_server_keeps_serving(desktop, tmp_path, mcp_app):
     async def script(session):
         await session.call_tool("focus", {"window": TITLE})
         await session.call_tool("state", {})
@@ -112,18 +77,24 @@ def test_errors_are_tool_errors_and_the_server_keeps_serving(desktop, tmp_path, 
     assert not still.is_error and still.structured_content["result"]["targets"]
 
 
-def test_computer_use_tools_through_mcp(desktop, tmp_path, app):
+def test_computer_use_tools_through_mcp(desktop, tmp_path, mcp_app):
     async def script(session):
         await session.call_tool("focus", {"window": TITLE})
         state = await session.call_tool("state", {"verbose": True})
         apply = next(t for t in state.structured_content["result"]["targets"] if t["name"] == "Apply")
         left, top, right, bottom = apply["rect"]
-        zoomed = await session.call_tool("zoom", {"x": left, "y": top, "width": right - left,
-                                                  "height": bottom - top, "scale": 2})
-        batch = await session.call_tool("batch", {"steps": [
-            {"command": "click_element", "args": {"name": "Apply"}},
-            {"command": "clipboard", "args": {"text": "via mcp"}},
-        ]})
+        zoomed = await session.call_tool(
+            "zoom", {"x": left, "y": top, "width": right - left, "height": bottom - top, "scale": 2}
+        )
+        batch = await session.call_tool(
+            "batch",
+            {
+                "steps": [
+                    {"command": "click_element", "args": {"name": "Apply"}},
+                    {"command": "clipboard", "args": {"text": "via mcp"}},
+                ]
+            },
+        )
         clip = await session.call_tool("clipboard", {})
         return zoomed, batch, clip
 
@@ -131,7 +102,7 @@ def test_computer_use_tools_through_mcp(desktop, tmp_path, app):
     assert [c.type for c in zoomed.content] == ["text", "image"]
     assert batch.is_error is False and batch.structured_content["result"]["completed"] == 2
     assert clip.structured_content["result"]["value"] == "via mcp"
-    app.wait_for("clicked", widget="Apply")
+    mcp_app.wait_for("clicked", widget="Apply")
 
 
 def test_tools_the_backend_cannot_run_are_not_offered(desktop, tmp_path):
@@ -146,7 +117,7 @@ def test_tools_the_backend_cannot_run_are_not_offered(desktop, tmp_path):
     assert refused.is_error and refused.structured_content["error"]["code"] == "unsupported"
 
 
-def test_hints_name_tools_and_a_warning_is_said_once(desktop, tmp_path, app):
+def test_hints_name_tools_and_a_warning_is_said_once(desktop, tmp_path, mcp_app):
     """An MCP client is told to call the `state` tool, not to run `winctl state`; and a
     one-time warning (the session followed a dialog) is not repeated by later calls."""
 
@@ -158,7 +129,7 @@ def test_hints_name_tools_and_a_warning_is_said_once(desktop, tmp_path, app):
         menu = (await session.call_tool("state", {})).structured_content["result"]
         item = next(t["id"] for t in menu["targets"] if t["type"] == "MenuItem" and "Dialog" in t["name"])
         await session.call_tool("click", {"id": item})  # the app opens its dialog from an idle callback
-        app.wait_for("dialog_opened")
+        mcp_app.wait_for("dialog_opened")
         followed = (await session.call_tool("state", {})).structured_content["result"]
         again = (await session.call_tool("state", {})).structured_content["result"]
         await session.call_tool("keys", {"keys": "Escape"})
@@ -169,10 +140,10 @@ def test_hints_name_tools_and_a_warning_is_said_once(desktop, tmp_path, app):
     assert "the `state` tool" in hint and "winctl" not in hint and "winctl" not in missing.content[0].text
     assert followed["window"]["title"] == "Confirm" and any("following" in w for w in followed["warnings"])
     assert again["window"]["title"] == "Confirm" and not any("following" in w for w in again["warnings"])
-    app.wait_for("dialog_response", response="cancel")
+    mcp_app.wait_for("dialog_response", response="cancel")
 
 
-def test_a_locate_threshold_stays_on_its_call_in_mcp(desktop, tmp_path, app):
+def test_a_locate_threshold_stays_on_its_call_in_mcp(desktop, tmp_path, mcp_app):
     async def script(session):
         await session.call_tool("focus", {"window": TITLE})
         loose = await session.call_tool("locate", {"target": "text:Aplly", "reliable": 0.2, "no_cache": True})

@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from tests.e2e.test_mcp import TITLE, WINCTL, app, run_client  # noqa: F401  (app is a fixture)
+from tests.e2e.helpers.mcp_client import TITLE, run_client
+from tests.e2e.helpers.runners import WINCTL
 from winactions.mcp.profiles import PERCEIVING, PROFILES
 
 pytestmark = pytest.mark.desktop
@@ -39,7 +40,7 @@ def test_core_is_the_default_profile_and_fits_in_15_kb(desktop, tmp_path):
     assert len(everything.tools) > len(listed.tools) + 10
 
 
-def test_profiles_combine_and_a_tool_outside_the_profile_is_refused(desktop, tmp_path, app):  # noqa: F811
+def test_profiles_combine_and_a_tool_outside_the_profile_is_refused(desktop, tmp_path, mcp_app):
     async def script(session):
         tools = (await session.list_tools()).tools
         await session.call_tool("focus", {"window": TITLE})
@@ -48,8 +49,9 @@ def test_profiles_combine_and_a_tool_outside_the_profile_is_refused(desktop, tmp
         tier_on_click = await session.call_tool("click", {"id": 1, "infer": "rules"})
         return tools, refused, zoomed, tier_on_click
 
-    tools, refused, zoomed, tier_on_click = run_client(desktop, tmp_path, script,
-                                                       args=("mcp", "--tools", "core,vision"))
+    tools, refused, zoomed, tier_on_click = run_client(
+        desktop, tmp_path, script, args=("mcp", "--tools", "core,vision")
+    )
     assert {t.name for t in tools} == tool_names("core") | tool_names("vision")
     assert refused.is_error and "--tools all" in refused.content[0].text
     assert not zoomed.is_error
@@ -57,8 +59,13 @@ def test_profiles_combine_and_a_tool_outside_the_profile_is_refused(desktop, tmp
 
 
 def test_a_bad_profile_is_a_clear_error(tmp_path):
-    run = subprocess.run([WINCTL, "mcp", "--tools", "corr"], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)})
+    run = subprocess.run(
+        [WINCTL, "mcp", "--tools", "corr"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+    )
     assert run.returncode == 2 and "unknown tool profile corr" in run.stderr and "core" in run.stderr
 
 
@@ -67,11 +74,18 @@ def test_the_mcp_inspector_lists_the_core_profile(desktop, tmp_path):
     npx = shutil.which("npx")
     assert npx, "Node's npx is needed (Node 20 is on the test machine)"
     (tmp_path / "runtime").mkdir(mode=0o700)
-    env_args = [f"-e{k}={v}" for k, v in {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}.items()
-                if k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "HOME", "PATH", "PYTHONPATH")]
-    run = subprocess.run([npx, "-y", "@modelcontextprotocol/inspector", "--cli", *env_args, WINCTL, "mcp",
-                          "--method", "tools/list"], capture_output=True, text=True, timeout=240,
-                         env={**os.environ, "npm_config_update_notifier": "false"})
+    env_args = [
+        f"-e{k}={v}"
+        for k, v in {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}.items()
+        if k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "HOME", "PATH", "PYTHONPATH")
+    ]
+    run = subprocess.run(
+        [npx, "-y", "@modelcontextprotocol/inspector", "--cli", *env_args, WINCTL, "mcp", "--method", "tools/list"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**os.environ, "npm_config_update_notifier": "false"},
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     listed = json.loads(run.stdout)
     assert {t["name"] for t in listed["tools"]} == tool_names("core")

@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
 from tests.fixtures.toolkit_apps import mousepad_command
 
 pytestmark = pytest.mark.desktop
@@ -56,7 +56,7 @@ def calls(title: str):
     return script
 
 
-def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path):
     """`state`, `click` and `input` with `return_state` send their text and nothing else; an
     error's text names its code and hint (and `isError` is set)."""
     doc = tmp_path / "once.txt"
@@ -70,21 +70,22 @@ def test_each_result_carries_its_content_once(winctl, desktop, launch, tmp_path)
         assert result.structured_content is None, result
         assert wire(result) <= len(text_of(result).encode()) + OVERHEAD, (wire(result), text_of(result))
     assert "[Edit]" in text_of(state) and text_of(click).startswith("click [")
-    assert "(value: \"\" -> \"once\")" in text_of(typed) and "unchanged)" in text_of(typed), text_of(typed)
+    assert '(value: "" -> "once")' in text_of(typed) and "unchanged)" in text_of(typed), text_of(typed)
     assert stale.is_error and stale.structured_content is None
     assert text_of(stale).startswith("error (not_found): "), text_of(stale)
     assert "\nhint: " in text_of(stale), text_of(stale)
 
 
-def test_structured_serves_the_json_for_programs(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_structured_serves_the_json_for_programs(winctl, desktop, launch, tmp_path):
     """`winctl mcp --structured`: the JSON a program reads (the `--json` result) beside the same
     text, and an error's code and hint as fields."""
     doc = tmp_path / "json.txt"
     doc.write_text("")
     app = launch(mousepad_command(doc), title="json.txt")
     wait_for(winctl, ("Menu", "File"), ("Edit", None), app=app)
-    state, click, typed, stale = run_client(desktop, tmp_path, calls("json.txt"),
-                                            args=("mcp", "--tools", "all", "--structured"))
+    state, click, typed, stale = run_client(
+        desktop, tmp_path, calls("json.txt"), args=("mcp", "--tools", "all", "--structured")
+    )
     assert any(t["type"] == "Edit" for t in state.structured_content["result"]["targets"])
     assert click.structured_content["ok"] is True and typed.structured_content["result"]["changes"]
     assert "[Edit]" in text_of(state)

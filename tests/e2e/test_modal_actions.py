@@ -9,17 +9,15 @@ SIGTERM — a GTK 3 app held inside an accessibility call ignored it.
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import psutil
 import pytest
 
 from tests.conftest import Winctl, desktop_env, start_app, stop_app, wait_for_window, window_gone
-from tests.e2e.test_toolkits import launch, target, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import target, wait_for
+from tests.e2e.helpers.runners import NamedSession
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 from tests.fixtures.toolkit_apps import featherpad_command, gnome_text_editor_command, mousepad_command
@@ -28,26 +26,8 @@ from winactions.model import Operation
 
 pytestmark = pytest.mark.desktop
 ROUNDS = 20
-WINCTL = str(Path(sys.executable).with_name("winctl"))
 CLOSE_SECONDS = 10.0
 MENU_SECONDS = 3.0
-
-
-class Daemon:
-    """`winctl --session NAME ...` through the real console script: the session's daemon."""
-
-    def __init__(self, winctl: Winctl, name: str) -> None:
-        self.env, self.name = winctl.env, name
-
-    def __call__(self, *args: str) -> str:
-        done = subprocess.run([WINCTL, "--session", self.name, *args], env=self.env, capture_output=True, text=True,
-                              timeout=120)
-        assert done.returncode == 0, f"winctl --session {self.name} {' '.join(args)} -> {done.returncode}\n" \
-                                     f"{done.stdout}\n{done.stderr}"
-        return done.stdout
-
-    def close(self) -> None:
-        subprocess.run([WINCTL, "session", "close", self.name], env=self.env, capture_output=True, timeout=60)
 
 
 def gone(desktop, title: str) -> None:
@@ -64,8 +44,14 @@ def ends_on_sigterm(pid: int) -> None:
     proc.wait(timeout=10)
 
 
-def rounds(winctl: Winctl, desktop, main_title: str, open_dialog: Callable[[int], str], dialog: str,
-           run: Callable[..., str] | None = None) -> None:
+def rounds(
+    winctl: Winctl,
+    desktop,
+    main_title: str,
+    open_dialog: Callable[[int], str],
+    dialog: str,
+    run: Callable[..., str] | None = None,
+) -> None:
     """ROUNDS times: `open_dialog(round)` clicks its way to the dialog (and returns what the
     last click printed); the dialog opens (wmctrl), its state lists Cancel, and it is closed by
     Escape in even rounds, by a click on Cancel in odd ones; then the app's window answers."""
@@ -77,7 +63,7 @@ def rounds(winctl: Winctl, desktop, main_title: str, open_dialog: Callable[[int]
         assert read.startswith(f'Window: "{dialog}"'), f"round {n}: {clicked}\n{read}"
         if n % 2:
             cancel = next(line for line in read.splitlines() if line.endswith('[Button] "Cancel"'))
-            say("click", cancel[1:cancel.index("]")])
+            say("click", cancel[1 : cancel.index("]")])
         else:
             say("keys", "Escape")
         gone(desktop, dialog)
@@ -96,14 +82,13 @@ def menu_item(say: Callable[..., str], menu: str, item: str, menu_type: str = "M
 
 
 def state_id(text: str, type_: str, name: str) -> str:
-    line = next((line for line in text.splitlines() if line.split("] ", 1)[-1].startswith(f'[{type_}] "{name}"')),
-                None)
+    line = next((line for line in text.splitlines() if line.split("] ", 1)[-1].startswith(f'[{type_}] "{name}"')), None)
     assert line is not None, f'no [{type_}] "{name}" in\n{text}'
-    return line[1:line.index("]")]
+    return line[1 : line.index("]")]
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
-def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, tmp_path, front):  # noqa: F811
+def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, tmp_path, front):
     """Mousepad's File > Open... clicked by `winctl click ID` (`via action:click`) opened the
     dialog inside AT-SPI's DoAction: at-spi2-atk runs the item's handler — and the dialog's
     own loop — within libdbus's dispatch of the call. The app answered nothing (`state` ->
@@ -113,7 +98,7 @@ def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, t
     doc.write_text("")
     app = launch(mousepad_command(doc), title="modal.txt")
     wait_for(winctl, ("Menu", "File"), ("Edit", None), app=app)
-    daemon = Daemon(winctl, "modal") if front == "daemon" else None
+    daemon = NamedSession(winctl, "modal") if front == "daemon" else None
     say: Callable[..., str] = daemon or (lambda *args: winctl(*args).out)
     try:
         say("focus", app.window["id"])
@@ -124,7 +109,7 @@ def test_gtk3_file_open_by_click_never_holds_mousepad(winctl, desktop, launch, t
     ends_on_sigterm(app.pid)
 
 
-def test_qt5_file_open_by_click_never_holds_featherpad(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_qt5_file_open_by_click_never_holds_featherpad(winctl, desktop, launch, tmp_path):
     """featherpad's File > Open (clicked where it shows: Qt leaves a pressed item's menu open)
     in even rounds, its toolbar's Open button (pressed through the tree: Qt runs the dialog
     inside the call too, but keeps answering) in odd ones. Qt answers that press only when the
@@ -147,7 +132,7 @@ def test_qt5_file_open_by_click_never_holds_featherpad(winctl, desktop, launch, 
     ends_on_sigterm(app.pid)
 
 
-def test_gtk4_save_as_by_click_never_holds_gnome_text_editor(winctl, desktop, launch, tmp_path):  # noqa: F811
+def test_gtk4_save_as_by_click_never_holds_gnome_text_editor(winctl, desktop, launch, tmp_path):
     """GNOME Text Editor has no File menu: its main menu's Save As... opens its file dialog.
     GTK 4 answers AT-SPI through GDBus, which runs each call on its own from the main loop:
     the item is pressed through the tree, and the dialog never holds the app."""
@@ -180,8 +165,7 @@ def fixture_app(desktop, tmp_path, winctl) -> Iterator[tuple[AppLog, int]]:
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
-def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_app(winctl, desktop, fixture_app,
-                                                                                  front):
+def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_app(winctl, desktop, fixture_app, front):
     """The fixture's "Open Dialog" button runs its dialog inside its click handler
     (`dialog.run()`), as many GTK 3 apps do. Pressed through AT-SPI, that handler ran inside
     the call: the app answered nothing while the dialog was open (a test here took that as the
@@ -189,7 +173,7 @@ def test_a_button_whose_handler_runs_its_dialog_is_clicked_without_holding_the_a
     request of ours was still queued in it). `click` now closes a dialog that holds the app and
     clicks the button with the mouse: the dialog is read, and a key closes it."""
     log, _pid = fixture_app
-    daemon = Daemon(winctl, "fixture") if front == "daemon" else None
+    daemon = NamedSession(winctl, "fixture") if front == "daemon" else None
     say: Callable[..., str] = daemon or (lambda *args: winctl(*args).out)
     try:
         say("focus", FIXTURE)
@@ -230,8 +214,7 @@ def test_a_semantic_press_that_would_hold_the_app_is_undone_and_said(winctl, des
     log.wait_for("key", since=mark, keyval="F2")
 
 
-def test_an_app_held_by_another_client_is_named_with_its_dialog_and_closed_without_keys(winctl, desktop,
-                                                                                     fixture_app):
+def test_an_app_held_by_another_client_is_named_with_its_dialog_and_closed_without_keys(winctl, desktop, fixture_app):
     """An app held inside another client's call (the button pressed through the accessibility
     bus, as winctl did before): `state` of its dialog said `"Confirm" is not answering ... while
     its window "Modal Fixture" is open` — the dialog named as the app, the main window as the
@@ -252,8 +235,9 @@ def test_an_app_held_by_another_client_is_named_with_its_dialog_and_closed_witho
     wait_for_window(desktop, "Confirm")
     winctl("focus", "Confirm")
     busy = winctl("--json", "state", expect=7).json["error"]
-    assert busy["message"].startswith(f'python3 (pid {pid}) is not answering accessibility requests while its '
-                                      'window "Confirm" is open'), busy
+    assert busy["message"].startswith(
+        f'python3 (pid {pid}) is not answering accessibility requests while its window "Confirm" is open'
+    ), busy
     assert '`winctl focus "Confirm"`, then `winctl close`' in busy["hint"] and "winctl keys" not in busy["hint"]
     assert f'then `winctl focus "{FIXTURE}"`' in busy["hint"], busy
     winctl("close")

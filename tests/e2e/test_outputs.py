@@ -42,13 +42,18 @@ def env(desktop, tmp_path):
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     yield {**desktop.env, "XDG_RUNTIME_DIR": str(runtime)}
-    subprocess.run([WINCTL, "session", "close", "--all"], env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [WINCTL, "session", "close", "--all"],
+        env={**desktop.env, "XDG_RUNTIME_DIR": str(runtime)},
+        capture_output=True,
+        timeout=60,
+    )
 
 
 def winctl(env: dict[str, str], *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([WINCTL, "--window", TITLE, *args], env=env, capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
+    return subprocess.run(
+        [WINCTL, "--window", TITLE, *args], env=env, capture_output=True, text=True, timeout=120, cwd=cwd
+    )
 
 
 @pytest.mark.parametrize("via", [("--no-daemon",), ("--session", "shots")], ids=["one-shot", "daemon"])
@@ -82,16 +87,15 @@ def test_cli_keeps_a_file_that_is_not_a_png_and_creates_no_folder(env, app, tmp_
 
 
 def run_mcp(env: dict[str, str], cwd: Path, out: Path, script):
-    params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all", "--structured", "--output-dir",
-                                                            str(out)],
-                                   env=env, cwd=str(cwd))
+    params = StdioServerParameters(
+        command=WINCTL, args=["mcp", "--tools", "all", "--structured", "--output-dir", str(out)], env=env, cwd=str(cwd)
+    )
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": TITLE})
-                return await script(session)
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": TITLE})
+            return await script(session)
 
     return anyio.run(main)
 
@@ -111,8 +115,16 @@ def test_mcp_paths_are_names_inside_the_output_folder(env, app, tmp_path):
     (out / "escape").symlink_to(outside)
     (out / "sub").mkdir()
     root = Path(f"/nonexistent-{uuid.uuid4().hex[:8]}")
-    asked = [str(root / "dir" / "x.png"), "../../y.png", "notes.png", "z.png", "escape/w.png", "sub/v.png",
-             "/proc/self/mem", "zoom"]
+    asked = [
+        str(root / "dir" / "x.png"),
+        "../../y.png",
+        "notes.png",
+        "z.png",
+        "escape/w.png",
+        "sub/v.png",
+        "/proc/self/mem",
+        "zoom",
+    ]
 
     async def script(session):
         got = [await session.call_tool("screenshot", {"path": p}) for p in asked[:-1]]
@@ -130,7 +142,15 @@ def test_mcp_paths_are_names_inside_the_output_folder(env, app, tmp_path):
         paths.append(Path(result.structured_content["result"]["path"]))
     real_out = out.resolve()
     assert [p.relative_to(real_out).as_posix() for p in paths] == [
-        "x.png", "y.png", "notes-2.png", "z-2.png", "w.png", "sub/v.png", "mem.png", "zoom.png"]
+        "x.png",
+        "y.png",
+        "notes-2.png",
+        "z-2.png",
+        "w.png",
+        "sub/v.png",
+        "mem.png",
+        "zoom.png",
+    ]
     assert all(p.read_bytes().startswith(PNG) for p in paths)
     assert (out / "notes.png").read_text() == TEXT and victim.read_text() == TEXT
     assert not (tmp_path / "y.png").exists() and not list(outside.iterdir())

@@ -71,8 +71,12 @@ def test_every_option_of_a_terminal_menu_is_listed_and_keeps_its_id(desktop, env
 @pytest.mark.parametrize("session", SESSIONS)
 def test_a_field_seen_in_pixels_keeps_its_type_and_id_once_filled(desktop, env, session):
     title = f"Pixel name {len(session)}"
-    app = subprocess.Popen(["zenity", "--entry", f"--title={title}", "--text=Name:"],
-                           env={**desktop.env, "NO_AT_BRIDGE": "1"}, stdout=subprocess.PIPE, text=True)
+    app = subprocess.Popen(
+        ["zenity", "--entry", f"--title={title}", "--text=Name:"],
+        env={**desktop.env, "NO_AT_BRIDGE": "1"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         from tests.conftest import wait_for_window
 
@@ -119,9 +123,12 @@ def test_toolbar_icons_read_as_ideographs_are_icons(desktop, env, tmp_path):
     """Geany without its tree: OCR (its dictionary Chinese and English) read two toolbar
     icons as "旦" and "司", listed as text an agent would take for labels."""
     title = "Geany"
-    app = subprocess.Popen(["geany", "--new-instance", "--no-session", "-c", str(tmp_path / "geany")],
-                           env={**desktop.env, "NO_AT_BRIDGE": "1"}, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        ["geany", "--new-instance", "--no-session", "-c", str(tmp_path / "geany")],
+        env={**desktop.env, "NO_AT_BRIDGE": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         from tests.conftest import wait_for_window
 
@@ -129,8 +136,11 @@ def test_toolbar_icons_read_as_ideographs_are_icons(desktop, env, tmp_path):
         seen = _drawn(env, (), title, "Symbols")
         ideographs = [t for t in seen["targets"] if t["name"] and all("\u3400" <= c <= "\u9fff" for c in t["name"])]
         assert not ideographs, ideographs
-        icons = [t for t in winctl(env, "--window", title, "state", "--vision", "local", "--verbose")["targets"]
-                 if t["type"] == "Icon" and "OCR read it as" in (t.get("derived_from") or "")]
+        icons = [
+            t
+            for t in winctl(env, "--window", title, "state", "--vision", "local", "--verbose")["targets"]
+            if t["type"] == "Icon" and "OCR read it as" in (t.get("derived_from") or "")
+        ]
         symbols = next(t for t in seen["targets"] if t["name"] == "Symbols")  # the side bar's tab, under the toolbar
         assert icons and all(t["rect"][3] <= symbols["rect"][1] for t in icons), icons
     finally:

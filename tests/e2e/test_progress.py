@@ -62,7 +62,7 @@ def on_terminal(environment: dict[str, str], *args: str) -> tuple[int, str, str]
 
 @pytest.mark.parametrize("mode", [(), ("--no-daemon",)], ids=["daemon", "one-process"])
 def test_long_work_shows_its_step_and_time_on_a_terminal(env, mode):
-    code, out, err = on_terminal(env, *mode, "wait", "--text", "never shown here", "--timeout", "3")
+    code, _out, err = on_terminal(env, *mode, "wait", "--text", "never shown here", "--timeout", "3")
     assert code != 0 and 'waiting for the text "never shown here"' in err and "(2s)" in err
     progress_end = err.rindex("\x1b[K")  # the progress line is cleared before the error is printed
     assert "error: no element shows" in err[progress_end:]
@@ -75,8 +75,13 @@ def test_the_locator_chain_says_which_strategy_it_is_trying(env):
 
 
 def test_no_progress_on_a_pipe(env):
-    done = subprocess.run([WINCTL, "wait", "--text", "never shown here", "--timeout", "2"], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [WINCTL, "wait", "--text", "never shown here", "--timeout", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "waiting for" not in done.stderr and "\x1b" not in done.stderr
 
 
@@ -88,16 +93,16 @@ def test_mcp_progress_notifications_when_the_client_asks(env):
 
     async def main():
         params = StdioServerParameters(command=WINCTL, args=["mcp"], env=env)
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": TITLE})
-                started = time.monotonic()
-                result = await session.call_tool("wait", {"text": "never shown here", "timeout": 3},
-                                                 progress_callback=on_progress)
-                quiet = len(received)
-                await session.call_tool("wait", {"text": "never shown here", "timeout": 2})  # no token: nothing
-                return result, time.monotonic() - started, quiet
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": TITLE})
+            started = time.monotonic()
+            result = await session.call_tool(
+                "wait", {"text": "never shown here", "timeout": 3}, progress_callback=on_progress
+            )
+            quiet = len(received)
+            await session.call_tool("wait", {"text": "never shown here", "timeout": 2})  # no token: nothing
+            return result, time.monotonic() - started, quiet
 
     result, _took, quiet = anyio.run(main)
     assert result.is_error and "no element shows" in result.content[0].text

@@ -16,11 +16,8 @@ import re
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_geany import active_title, geany  # noqa: F401  (a fixture: Geany on a small file)
-from tests.e2e.test_libreoffice import calc, cell, saved_rows  # noqa: F401  (a fixture: Calc on a CSV)
-from tests.e2e.test_skill_core import document, wait_title
-from tests.e2e.test_toolkits import wait_for_file
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import active_title, document, wait_for_file, wait_title
+from tests.e2e.helpers.office import cell, saved_rows
 from tests.fixtures.toolkit_apps import mousepad_command
 
 pytestmark = pytest.mark.desktop
@@ -38,8 +35,7 @@ def unchanged(out: str) -> int:
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_an_input_returns_the_changed_element_and_not_the_unchanged(desktop, tmp_path, winctl, daemon,  # noqa: F811
-                                                                     via):
+def test_an_input_returns_the_changed_element_and_not_the_unchanged(desktop, tmp_path, winctl, daemon, via):
     """Mousepad: `input DOC text --return-state` printed all 24 elements again; now the
     document's `~` line (its value before and after), the toolbar buttons it enabled, and
     how many stayed unchanged. `keys ctrl+s --return-state --max-elements 1` lists one
@@ -70,8 +66,7 @@ def test_an_input_returns_the_changed_element_and_not_the_unchanged(desktop, tmp
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_max_elements_without_return_state_is_refused_before_acting(desktop, tmp_path, winctl, daemon,  # noqa: F811
-                                                                    via):
+def test_max_elements_without_return_state_is_refused_before_acting(desktop, tmp_path, winctl, daemon, via):
     """`--max-elements` on an action caps what `--return-state` lists; alone it would be
     silently ignored, so it is refused, with what to do, and nothing is sent to the app."""
     front = winctl if via == "cli" else daemon
@@ -91,7 +86,7 @@ def test_max_elements_without_return_state_is_refused_before_acting(desktop, tmp
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_a_click_that_opens_a_dialog_returns_the_dialog_whole(winctl, daemon, desktop, geany, via):  # noqa: F811
+def test_a_click_that_opens_a_dialog_returns_the_dialog_whole(winctl, daemon, desktop, geany, via):
     """Geany: the toolbar's Open opens the file chooser. The state seen before was of the
     main window, so every element of the dialog is new: the diff says so and lists it whole
     (the agent needs all of it), not one line of the main window."""
@@ -110,7 +105,7 @@ def test_a_click_that_opens_a_dialog_returns_the_dialog_whole(winctl, daemon, de
     front("keys", "Escape")
 
 
-def test_a_calc_input_returns_far_fewer_bytes_than_the_whole_sheet(winctl, calc):  # noqa: F811
+def test_a_calc_input_returns_far_fewer_bytes_than_the_whole_sheet(winctl, calc):
     """Calc lists every visible cell: an `input` with `--return-state` printed them all again
     (the action's line and the whole state). Now the cell's change and a few toolbar states;
     the cell lands in the saved file."""

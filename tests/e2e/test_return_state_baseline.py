@@ -17,7 +17,6 @@ import subprocess
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 
@@ -40,14 +39,16 @@ def app(desktop, tmp_path, winctl):
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via):  # noqa: F811
+def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via):
     front = winctl if via == "cli" else daemon
     front("focus", TITLE)
     state = json.loads(front("--json", "state").out)["result"]  # what the agent saw
     ids = {(t["type"], t["name"]): t["id"] for t in state["targets"]}
     name, quantity, apply = ids["Edit", "Name"], ids["Spinner", "Quantity"], ids["Button", "Apply"]
-    steps = [{"command": "input", "args": {"id": name, "text": "Ada"}},
-             {"command": "input", "args": {"id": quantity, "text": "7"}}]
+    steps = [
+        {"command": "input", "args": {"id": name, "text": "Ada"}},
+        {"command": "input", "args": {"id": quantity, "text": "7"}},
+    ]
     front("batch", json.dumps(steps))
     app.wait_for("entry_changed", text="Ada")
     app.wait_for("value_changed", widget="Quantity", value=7.0)
@@ -63,14 +64,17 @@ def test_changes_made_by_a_batch_show_in_the_next_diff(winctl, daemon, app, via)
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_an_action_that_closes_its_window_succeeds_and_says_so(desktop, winctl, daemon, via):  # noqa: F811
+def test_an_action_that_closes_its_window_succeeds_and_says_so(desktop, winctl, daemon, via):
     front = winctl if via == "cli" else daemon
     title = f"Closing {via}"
     proc = start_app(desktop, ["zenity", "--entry", f"--title={title}", "--text=Name:"], title)
     try:
         front("focus", title)
-        ok = next(t["id"] for t in json.loads(front("--json", "state").out)["result"]["targets"]
-                  if t["type"] == "Button" and t["name"] == "OK")
+        ok = next(
+            t["id"]
+            for t in json.loads(front("--json", "state").out)["result"]["targets"]
+            if t["type"] == "Button" and t["name"] == "OK"
+        )
         done = front("click", str(ok), "--return-state")  # exit 0: the click did what it was asked
         assert "its window closed" in done.out, done.out
         assert proc.wait(timeout=10) == 0  # zenity's own word: OK, not Cancel (exit 1)

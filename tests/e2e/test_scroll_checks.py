@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_input_focus import ids, invoices_csv
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: a fixture)
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import ids, wait_for
+from tests.e2e.helpers.office import invoices_csv
 
 pytestmark = pytest.mark.desktop
 
@@ -20,7 +19,7 @@ def scroll_bar_values(winctl) -> list[str]:
     return [t.get("value", "") for t in winctl("--json", "state").json["result"]["targets"] if t["type"] == "ScrollBar"]
 
 
-def test_a_wheel_that_moves_nothing_in_gnumeric_is_a_failure(winctl, daemon, launch, tmp_path):  # noqa: F811
+def test_a_wheel_that_moves_nothing_in_gnumeric_is_a_failure(winctl, daemon, launch, tmp_path):
     """Agent trial, round 2: `scroll 74 down 5` on Gnumeric's sheet printed `via wheel — down 5`
     and the sheet did not move. Element 74 is Gnumeric's only canvas in the tree, a header cell
     55 pixels wide; the grid itself is no element, and the wheel over that cell moves nothing.
@@ -38,7 +37,7 @@ def test_a_wheel_that_moves_nothing_in_gnumeric_is_a_failure(winctl, daemon, lau
         assert set(scroll_bar_values(winctl)) == {"0"}
 
 
-def test_a_wheel_that_scrolls_the_sheet_still_says_so(winctl, launch, tmp_path):  # noqa: F811
+def test_a_wheel_that_scrolls_the_sheet_still_says_so(winctl, launch, tmp_path):
     """The other side of the check: the wheel over Gnumeric's scroll bar moves the sheet, the
     move is seen and the scroll reports success, and the bar's own value has changed."""
     data = invoices_csv(tmp_path / "invoices.csv", rows=200)

@@ -14,23 +14,9 @@ import time
 import pytest
 
 from tests.conftest import environment
-from tests.e2e.test_toolkits import launch  # noqa: F401  (the fixture: an app in a fresh home)
+from tests.e2e.helpers.apps import display, wait_for_buttons
 
 pytestmark = pytest.mark.desktop
-
-
-def display(winctl, kind: str = "Text") -> list[str]:
-    return [t["name"] for t in winctl.state()["targets"] if t["type"] == kind]
-
-
-def wait_for_buttons(winctl, count: int) -> dict:
-    deadline = time.monotonic() + 20
-    while True:
-        state = winctl("--json", "state", "--verbose").json["result"]
-        if sum(t["type"] == "Button" for t in state["targets"]) >= count:
-            return state
-        assert time.monotonic() < deadline, state["targets"]
-        time.sleep(0.3)
 
 
 def shown_tooltip(desktop, timeout: float = 15.0) -> tuple[int, int, int, int]:
@@ -58,7 +44,7 @@ def shown_tooltip(desktop, timeout: float = 15.0) -> tuple[int, int, int, int]:
         d.close()
 
 
-def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):  # noqa: F811
+def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):
     launch(["galculator"], title="galculator")
     wait_for_buttons(winctl, 20)
     for key in ("7", "+", "8", "="):
@@ -72,7 +58,7 @@ def test_a_sum_keyed_by_its_labels_on_galculator(winctl, launch):  # noqa: F811
         time.sleep(0.3)
 
 
-def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):  # noqa: F811
+def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):
     launch(["mate-calc"], title="Calculator")
     wait_for_buttons(winctl, 20)
     for key in ("9", "×", "3", "−", "2", "="):
@@ -83,17 +69,19 @@ def test_operators_that_are_not_ascii_on_mate_calc(winctl, launch):  # noqa: F81
         time.sleep(0.3)
 
 
-def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):  # noqa: F811
+def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):
     launch(["galculator"], title="galculator")
     state = wait_for_buttons(winctl, 20)
     keys = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button"}
     ms = keys["MS"]
-    subprocess.run(["xdotool", "mousemove", str((ms[0] + ms[2]) // 2), str((ms[1] + ms[3]) // 2)],
-                   env=desktop.env, check=True)
+    subprocess.run(
+        ["xdotool", "mousemove", str((ms[0] + ms[2]) // 2), str((ms[1] + ms[3]) // 2)], env=desktop.env, check=True
+    )
     tooltip = shown_tooltip(desktop)  # galculator's "Save to memory", over a key or two: where, GTK decides
     digits = {name: box for name, box in keys.items() if name.isdigit()}
-    covered = [name for name, box in digits.items() if inside(tooltip, ((box[0] + box[2]) // 2,
-                                                                         (box[1] + box[3]) // 2))]
+    covered = [
+        name for name, box in digits.items() if inside(tooltip, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2))
+    ]
     assert covered, (tooltip, digits)  # it covered 8 and 9 in one run, 9 alone in another
     for key in covered:
         box = keys[key]
@@ -101,8 +89,11 @@ def test_a_label_under_a_tooltip_is_not_clicked(winctl, launch, desktop):  # noq
         if done.code == 0:
             x, y = done.json["result"]["located"]["element"]["center"]
             assert not inside(box, (x, y)), f"{key} found under the tooltip"
-    free = next(name for name, box in digits.items()
-                if not (box[0] < tooltip[2] and tooltip[0] < box[2] and box[1] < tooltip[3] and tooltip[1] < box[3]))
+    free = next(
+        name
+        for name, box in digits.items()
+        if not (box[0] < tooltip[2] and tooltip[0] < box[2] and box[1] < tooltip[3] and tooltip[1] < box[3])
+    )
     assert winctl("--json", "locate", f"text:{free}", "--no-cache").code == 0  # a key the tooltip leaves still is
 
 
@@ -110,7 +101,7 @@ def inside(box: list[int] | tuple[int, int, int, int], point: tuple[int, int]) -
     return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
 
 
-def test_a_result_drawn_on_a_canvas_is_read_by_vision_local(winctl, launch):  # noqa: F811
+def test_a_result_drawn_on_a_canvas_is_read_by_vision_local(winctl, launch):
     """Qalculate! draws its result on a canvas the tree names "Calculation result", nothing
     more. `--vision local` read "2A" there (7 x 6 in hexadecimal) and then dropped it: the text
     named the shape drawn around it, and that shape went as the canvas the tree already has.
@@ -147,14 +138,20 @@ def assert_nothing_seen_twice(targets: list[dict]) -> None:
         left, top, right, bottom = added["rect"]
         cx, cy = (left + right) / 2, (top + bottom) / 2
         assert not any(w[0] <= cx < w[2] and w[1] <= cy < w[3] for w in wholes), added
-        held = [t for t in listed if left <= t["rect"][0] and t["rect"][2] <= right and top <= t["rect"][1]
-                and t["rect"][3] <= bottom and (t["rect"][2] - t["rect"][0]) * (t["rect"][3] - t["rect"][1])
-                < (right - left) * (bottom - top)]
+        held = [
+            t
+            for t in listed
+            if left <= t["rect"][0]
+            and t["rect"][2] <= right
+            and top <= t["rect"][1]
+            and t["rect"][3] <= bottom
+            and (t["rect"][2] - t["rect"][0]) * (t["rect"][3] - t["rect"][1]) < (right - left) * (bottom - top)
+        ]
         assert len(held) < 2, (added, [t["name"] for t in held])
 
 
 @pytest.mark.parametrize("command,title", [(["galculator"], "galculator"), (["gnome-calculator"], "Calculator")])
-def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, launch, command, title):  # noqa: F811
+def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, launch, command, title):
     """The recogniser reads "=" as "二" (its model is Chinese and English); on a key the tree
     names "=", `--vision local` listed that reading as a Text of its own, for an agent to take
     for a second element. What it sees inside a listed key is now that key's. (The pointer is
@@ -167,7 +164,7 @@ def test_vision_local_adds_no_second_reading_of_a_listed_key(desktop, winctl, la
     assert_nothing_seen_twice(seen)
 
 
-def test_a_key_named_by_a_number_is_clicked_by_its_name_not_taken_for_an_id(winctl, launch):  # noqa: F811
+def test_a_key_named_by_a_number_is_clicked_by_its_name_not_taken_for_an_id(winctl, launch):
     """On a calculator, "7" is a key's name and an id of another element: `Desktop.click("7")`
     clicked the element with id 7 (Qalculate!'s Help menu; "6" opened its Units menu), said
     "action:click", and the expression stayed empty. In the CLI a number stays an id, and
@@ -187,11 +184,12 @@ with Desktop(window="Qalculate!") as desktop:
     except NotFound as error:
         print(error.hint)
 """
-    done = subprocess.run([sys.executable, "-c", script], env=winctl.env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], env=winctl.env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["6", "use `Desktop.call('state')` for names and ids; "
-                                             "an id is an int here: click(99999)"], done.stdout
+    assert done.stdout.splitlines() == [
+        "6",
+        "use `Desktop.call('state')` for names and ids; an id is an int here: click(99999)",
+    ], done.stdout
     deadline = time.monotonic() + 5
     while (shown := [t.get("value") for t in winctl.state()["targets"] if t["type"] == "Edit"]) != ["7×6"]:
         assert time.monotonic() < deadline, shown  # the expression the keys typed, in the app's own field

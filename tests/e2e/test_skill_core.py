@@ -11,55 +11,29 @@ the session's daemon.
 from __future__ import annotations
 
 import re
-import subprocess
 import time
 
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_toolkits import wait_for_file
-from tests.e2e.test_trust import daemon  # noqa: F401  (a fixture: winctl through the session's daemon)
+from tests.e2e.helpers.apps import document, title_of, wait_for_file, wait_title
 from tests.fixtures.toolkit_apps import mousepad_command
 from winactions import skill
 
 pytestmark = pytest.mark.desktop
 
 
-def title_of(desktop, part: str) -> str:
-    """The title of the window whose title contains `part`, read by wmctrl (not by us)."""
-    out = subprocess.run(["wmctrl", "-l"], env=desktop.env, capture_output=True, text=True).stdout
-    return next(line.split(None, 3)[3] for line in out.splitlines() if part in line)
-
-
-def wait_title(desktop, part: str, starred: bool, timeout: float = 10.0) -> str:
-    deadline = time.monotonic() + timeout
-    while (title := title_of(desktop, part)).startswith("*") != starred:
-        assert time.monotonic() < deadline, f"title stays {title!r}"
-        time.sleep(0.2)
-    return title
-
-
-def document(front) -> int:
-    """The id of the text view, from the first `state` (no `windows`, no `focus` before it)."""
-    for _ in range(40):
-        run = front("--json", "state", expect=None)
-        if run.code == 0:
-            docs = [t["id"] for t in run.json["result"]["targets"] if t["type"] in ("Document", "Edit")]
-            if docs:
-                return docs[-1]
-        time.sleep(0.25)
-    raise AssertionError(f"no text view in the state: {run.out}{run.err}")
-
-
 def test_the_core_says_what_this_test_checks():
     core = skill.core()
     assert "`state` reads the active window" in core
-    assert "`winctl keys ctrl+s --return-state`: saved when no dialog appears and the `Window:` line no\n" \
-           "longer ends in `modified`" in core
+    assert (
+        "`winctl keys ctrl+s --return-state`: saved when no dialog appears and the `Window:` line no\n"
+        "longer ends in `modified`" in core
+    )
 
 
 @pytest.mark.parametrize("via", ["cli", "daemon"])
-def test_state_reads_the_active_window_and_a_save_shows_in_the_title(desktop, tmp_path, winctl, daemon, via):  # noqa: F811
+def test_state_reads_the_active_window_and_a_save_shows_in_the_title(desktop, tmp_path, winctl, daemon, via):
     front = winctl if via == "cli" else daemon
     doc = tmp_path / "notes.txt"
     doc.write_text("draft\n")
@@ -96,8 +70,7 @@ def test_the_files_topic_opens_a_file_by_path_in_a_gtk_chooser(desktop, tmp_path
         winctl("keys", "ctrl+l")
         state = wait_state(winctl, lambda s: "Open" in s["window"]["title"] and edits(s))
         winctl("input", str(edits(state)[0]), str(wanted))
-        winctl("click", str(next(t["id"] for t in state["targets"]
-                                 if t["type"] == "Button" and t["name"] == "Open")))
+        winctl("click", str(next(t["id"] for t in state["targets"] if t["type"] == "Button" and t["name"] == "Open")))
         deadline = time.monotonic() + 10
         while "inv-0217.txt" not in title_of(desktop, "Mousepad"):
             assert time.monotonic() < deadline, title_of(desktop, "Mousepad")

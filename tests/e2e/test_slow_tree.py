@@ -42,8 +42,11 @@ class SlowApp:
 
 def start_slow(desktop, folder: Path, delay: float) -> SlowApp:
     log = folder / "slow.jsonl"
-    proc = start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "slow_tree.py"), "--title", TITLE, "--log", str(log),
-                               "--delay", str(delay)], TITLE)
+    proc = start_app(
+        desktop,
+        [SYSTEM_PYTHON, str(FIXTURES / "slow_tree.py"), "--title", TITLE, "--log", str(log), "--delay", str(delay)],
+        TITLE,
+    )
     return SlowApp(proc, log)
 
 
@@ -56,8 +59,9 @@ def slow(desktop, tmp_path: Path) -> Iterator[SlowApp]:
 
 
 def run_winctl(winctl: Winctl, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([WINCTL, *args], env={**winctl.env, **(env or {})}, capture_output=True, text=True,
-                          timeout=180)
+    return subprocess.run(
+        [WINCTL, *args], env={**winctl.env, **(env or {})}, capture_output=True, text=True, timeout=180
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -97,8 +101,9 @@ def test_an_app_killed_mid_read_is_an_error_not_a_partial_list(winctl: Winctl, s
     it is not, so the window is closed (exit 3) and no list is printed."""
     given = ("--session", session) if session else ()
     assert run_winctl(winctl, *given, "focus", TITLE).returncode == 0
-    reading = subprocess.Popen([WINCTL, *given, "--json", "state"], env=winctl.env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    reading = subprocess.Popen(
+        [WINCTL, *given, "--json", "state"], env=winctl.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     slow.wait_for_names(1)
     slow.proc.send_signal(signal.SIGKILL)
     slow.proc.wait(timeout=10)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import stop_app
-from tests.e2e.test_libreoffice import saved_rows, start_soffice
+from tests.e2e.helpers.office import saved_rows, start_soffice
 
 pytestmark = pytest.mark.desktop
 WINCTL = str(Path(sys.executable).with_name("winctl"))
@@ -35,11 +35,13 @@ def invoices(desktop, tmp_path, winctl):
     data = tmp_path / "invoices.csv"
     rows = [["Invoice", "Customer", "Amount", "Status"]] + [
         [f"INV-{r:04d}", CUSTOMERS[r % 4], str(100 + 37 * r % 900), "Paid" if r % 3 == 0 else "Open"]
-        for r in range(1, 301)]
+        for r in range(1, 301)
+    ]
     with data.open("w", newline="") as f:
         csv.writer(f).writerows(rows)
-    proc = start_soffice(desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1",
-                         str(data), title=TITLE)
+    proc = start_soffice(
+        desktop, tmp_path, "--calc", "--infilter=Text - txt - csv (StarCalc):44,34,76,1", str(data), title=TITLE
+    )
     winctl("focus", TITLE)
     winctl("window", "restore")  # LibreOffice opens maximized on the test's 1920×1080 screen
     winctl("window", "move", "0", "0", "1280", "800")  # the trial's laptop screen, as a maximized window
@@ -71,8 +73,9 @@ def test_a_maximized_calc_prints_its_grid_as_the_file_holds_it_in_half_a_picture
     _, rows = invoices
     width, height, picture = picture_tokens(winctl.state())
     assert width >= 1000 and height >= 700, (width, height)
-    session = subprocess.run([WINCTL, "--session", "grid", "state"], env=winctl.env, capture_output=True, text=True,
-                             timeout=120).stdout
+    session = subprocess.run(
+        [WINCTL, "--session", "grid", "state"], env=winctl.env, capture_output=True, text=True, timeout=120
+    ).stdout
     for text in (winctl("state").out, session):
         assert tokens(text) <= picture // 2, (tokens(text), picture, text)
         printed = grid_rows(text)
@@ -89,7 +92,7 @@ def test_a_maximized_calc_prints_its_grid_as_the_file_holds_it_in_half_a_picture
 
 
 def test_a_toolbar_button_left_out_is_clicked_by_name_and_by_id(winctl, invoices):
-    """"Percent" and "Currency" are not listed (their toolbar is one summary line); clicked by
+    """ "Percent" and "Currency" are not listed (their toolbar is one summary line); clicked by
     name (CLI) and by the id `state --all` gives (session daemon), the saved file shows C2 as a
     percentage and C3 as money."""
     data, _ = invoices
@@ -97,12 +100,20 @@ def test_a_toolbar_button_left_out_is_clicked_by_name_and_by_id(winctl, invoices
     assert '"Percent"' not in text and "`winctl click NAME`" in text, text
     winctl("click", "C2")  # the cell cursor to C2
     winctl("click", "Percent")
-    every = json.loads(subprocess.run([WINCTL, "--session", "tb", "--json", "state", "--all"], env=winctl.env,
-                                      capture_output=True, text=True, timeout=120).stdout)["result"]
+    every = json.loads(
+        subprocess.run(
+            [WINCTL, "--session", "tb", "--json", "state", "--all"],
+            env=winctl.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )["result"]
     currency = next(t["id"] for t in every["targets"] if t["type"] == "Button" and t["name"] == "Currency")
     winctl("keys", "Down")  # to C3
-    done = subprocess.run([WINCTL, "--session", "tb", "click", str(currency)], env=winctl.env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [WINCTL, "--session", "tb", "click", str(currency)], env=winctl.env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0 and "Currency" in done.stdout, done
     subprocess.run([WINCTL, "session", "close", "tb"], env=winctl.env, capture_output=True, timeout=60)
     winctl("focus", TITLE)

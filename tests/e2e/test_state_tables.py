@@ -18,8 +18,8 @@ import time
 import pytest
 
 from tests.conftest import Winctl, start_app, stop_app, wait_for_window
-from tests.e2e.test_find_anywhere import reports_page
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch is a fixture)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.office import reports_page
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import chromium_command, gtk_fixture_command
 from tests.fixtures.toolkit_apps import mousepad_command
@@ -35,7 +35,7 @@ def table(text: str, name: str) -> tuple[tuple[int, int, int], list[str], dict[i
     head = next((m for m in HEAD.finditer(text) if m.group(2) == name), None)
     assert head is not None, text
     rows: dict[int, list[str]] = {}
-    for line in text[head.end():].split("\n")[1:]:
+    for line in text[head.end() :].split("\n")[1:]:
         if not (m := ROW.match(line)):
             break
         rows[int(m.group(1))] = m.group(2).split(" | ")
@@ -119,7 +119,8 @@ def test_a_web_table_prints_its_rows_and_a_row_clicked_by_its_id_is_the_pages(wi
 
 
 def test_a_file_choosers_rows_name_its_files_and_a_row_clicked_by_its_id_opens(
-        winctl: Winctl, desktop, launch, tmp_path):  # noqa: F811
+    winctl: Winctl, desktop, launch, tmp_path
+):
     """Mousepad's Open dialog on a folder of 400 files (the trial's mousepad-open task): its
     list printed an unnamed icon cell, an unnamed cell and the name cell of the first row,
     then "208 more rows". Its Name column is one cell holding an icon cell and a text cell;
@@ -176,7 +177,7 @@ def test_a_web_table_too_long_to_list_prints_its_rows_in_view_also_scrolled(winc
         assert head is not None, text
         first, last = int(head.group(1)), int(head.group(2))
         assert first <= 2777 <= last, text
-        printed = [m.group(2).split(" | ") for m in ROW.finditer(text[head.end():])]
+        printed = [m.group(2).split(" | ") for m in ROW.finditer(text[head.end() :])]
         assert printed == [[f"report-{i:04d}", f"team {i % 9}", str(i * 7)] for i in range(first, last + 1)], text
         row_id = next(int(m.group(1)) for m in ROW.finditer(text) if m.group(2).startswith("report-2770 |"))
         winctl("click", str(row_id))

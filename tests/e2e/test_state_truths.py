@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.test_libreoffice import start_soffice
+from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.toolkit_apps import isolated_env, mousepad_command
 
 pytestmark = pytest.mark.desktop
@@ -35,8 +35,7 @@ class Shell:
         self.env, self.route = env, route
 
     def __call__(self, *args: str) -> str:
-        done = subprocess.run([WINCTL, *self.route, *args], env=self.env, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run([WINCTL, *self.route, *args], env=self.env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, f"winctl {args} -> {done.returncode}\n{done.stdout}\n{done.stderr}"
         return done.stdout
 
@@ -56,8 +55,14 @@ def shells(desktop, tmp_path) -> Iterator[Callable[[str], Shell]]:
 def wm_title(desktop, part: str) -> str:
     """The title of the window whose title holds `part`, as the window manager lists it."""
     out = subprocess.run(["wmctrl", "-l"], env=desktop.env, capture_output=True, text=True).stdout
-    return next((line.split(None, 3)[3] for line in out.splitlines()
-                 if len(line.split(None, 3)) == 4 and part in line.split(None, 3)[3]), "")
+    return next(
+        (
+            line.split(None, 3)[3]
+            for line in out.splitlines()
+            if len(line.split(None, 3)) == 4 and part in line.split(None, 3)[3]
+        ),
+        "",
+    )
 
 
 def eventually(check: Callable[[], bool], what: str, seconds: float = 15) -> None:

@@ -68,11 +68,11 @@ def test_diff_shows_added_removed_and_changed_elements(winctl, app):
     winctl("click", str(winctl.find("Menu", "File", state)))
     time.sleep(0.5)
     opened = winctl("state", "--diff").out
-    assert '+ [' in opened and '"Open Dialog…"' in opened and "unchanged)" in opened
+    assert "+ [" in opened and '"Open Dialog…"' in opened and "unchanged)" in opened
     winctl("keys", "Escape")
     time.sleep(0.5)
     closed = winctl("state", "--diff").out
-    assert '- [' in closed and '"Open Dialog…"' in closed
+    assert "- [" in closed and '"Open Dialog…"' in closed
 
     winctl("click", str(winctl.find("Button", "Add Row", state)))
     app.wait_for("row_added")

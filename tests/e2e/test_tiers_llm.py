@@ -34,8 +34,7 @@ def app(desktop, tmp_path, winctl):
 
 def model_flags(server, provider="openai", model="gpt-4o-mini"):
     url = server.openai_url if provider == "openai" else server.anthropic_url
-    return ["--vision-base-url", url, "--vision-api-key", API_KEY, "--llm-provider", provider,
-            "--vision-model", model]
+    return ["--vision-base-url", url, "--vision-api-key", API_KEY, "--llm-provider", provider, "--vision-model", model]
 
 
 def by(state, type_, name=None):
@@ -61,14 +60,34 @@ def test_infer_llm_keeps_only_what_follows_from_its_anchors(winctl, app, server)
     assert sent.images == 0 and "rect=[" in sent.prompt, "text only: the tree with its rects"
     k = tree_index(sent, '[Table] "Files"')
     reply = [
-        {"type": "PanelGrip", "name": "files pane edge", "rect": [left, bottom - 3, right, bottom + 3],
-         "confidence": 0.85, "derived_from": f"grip_y = [{k}].rect.bottom"},
-        {"type": "Splitter", "name": "the pane divider again", "rect": [right - 3, top, right + 3, bottom],
-         "confidence": 0.9, "derived_from": f"[{k}].rect.right"},
-        {"type": "Splitter", "name": "invented", "rect": [left + 200, 5, left + 206, 40],
-         "confidence": 0.9, "derived_from": f"[{k}].rect.left + 200"},
-        {"type": "RowBorder", "name": "unsure", "rect": [left, top + 40, right, top + 46],
-         "confidence": 0.4, "derived_from": f"[{k}]"},
+        {
+            "type": "PanelGrip",
+            "name": "files pane edge",
+            "rect": [left, bottom - 3, right, bottom + 3],
+            "confidence": 0.85,
+            "derived_from": f"grip_y = [{k}].rect.bottom",
+        },
+        {
+            "type": "Splitter",
+            "name": "the pane divider again",
+            "rect": [right - 3, top, right + 3, bottom],
+            "confidence": 0.9,
+            "derived_from": f"[{k}].rect.right",
+        },
+        {
+            "type": "Splitter",
+            "name": "invented",
+            "rect": [left + 200, 5, left + 206, 40],
+            "confidence": 0.9,
+            "derived_from": f"[{k}].rect.left + 200",
+        },
+        {
+            "type": "RowBorder",
+            "name": "unsure",
+            "rect": [left, top + 40, right, top + 46],
+            "confidence": 0.4,
+            "derived_from": f"[{k}]",
+        },
         {"type": "PanelGrip", "name": "no source", "rect": [left - 3, top, left + 3, bottom], "confidence": 0.9},
     ]
     server.reply("Here is what I found:\n```json\n" + json.dumps(reply) + "\n```")
@@ -91,8 +110,17 @@ def test_the_confidence_threshold_is_tunable_and_a_bad_value_is_refused(winctl, 
     server.reply("[]")
     winctl("--json", *model_flags(server), "--infer", "llm", "state")
     k = tree_index(server.requests[-1], '[Table] "Files"')
-    grip = json.dumps([{"type": "PanelGrip", "name": "files pane edge", "rect": [left, bottom - 3, right, bottom + 3],
-                        "confidence": 0.85, "derived_from": f"grip_y = [{k}].rect.bottom"}])
+    grip = json.dumps(
+        [
+            {
+                "type": "PanelGrip",
+                "name": "files pane edge",
+                "rect": [left, bottom - 3, right, bottom + 3],
+                "confidence": 0.85,
+                "derived_from": f"grip_y = [{k}].rect.bottom",
+            }
+        ]
+    )
 
     def inferred(*flags):
         server.reply(grip)
@@ -118,8 +146,19 @@ def test_infer_llm_merges_without_duplicating_the_rules(winctl, app, server):
     server.reply("[]")
     winctl("--json", *model_flags(server), "--infer", "llm", "state")
     k = tree_index(server.requests[-1], '[HeaderItem] "ID"')
-    server.reply(json.dumps([{"type": "ColumnBorder", "name": "ID/Name", "rect": border["rect"], "confidence": 0.9,
-                              "derived_from": f"[{k}].rect.right"}]))
+    server.reply(
+        json.dumps(
+            [
+                {
+                    "type": "ColumnBorder",
+                    "name": "ID/Name",
+                    "rect": border["rect"],
+                    "confidence": 0.9,
+                    "derived_from": f"[{k}].rect.right",
+                }
+            ]
+        )
+    )
     again = winctl("--json", *model_flags(server), "--infer", "llm", "state", "--verbose").json["result"]
     assert len(by(again, "ColumnBorder")) == len(by(state, "ColumnBorder"))
 
@@ -141,8 +180,9 @@ def test_a_missing_key_is_a_warning_that_says_how_to_set_one(winctl, app, monkey
 
 
 def canvas_truth(state):
-    canvas = by(state, "Canvas")[0] if by(state, "Canvas") else next(t for t in state["targets"]
-                                                                     if t["name"] == "Canvas")
+    canvas = (
+        by(state, "Canvas")[0] if by(state, "Canvas") else next(t for t in state["targets"] if t["name"] == "Canvas")
+    )
     cx, cy = canvas["rect"][0], canvas["rect"][1]
     return {name: [cx + x, cy + y, cx + x + s, cy + y + s] for name, (x, y, s) in CANVAS_BUTTONS.items()}
 
@@ -156,18 +196,26 @@ def test_vision_llm_boxes_map_back_to_the_screen_and_a_click_fires(winctl, app, 
     width, height = window["right"] - ox, window["bottom"] - oy
     x1, y1, x2, y2 = truth["play"]
     if model.startswith("glm"):  # GLM answers on a 0-1000 grid
-        box = [(x1 - ox) * 1000 / width, (y1 - oy) * 1000 / height, (x2 - ox) * 1000 / width,
-               (y2 - oy) * 1000 / height]
+        box = [(x1 - ox) * 1000 / width, (y1 - oy) * 1000 / height, (x2 - ox) * 1000 / width, (y2 - oy) * 1000 / height]
     else:
         box = [x1 - ox, y1 - oy, x2 - ox, y2 - oy]
     apply = by(state, "Button", "Apply")[0]["rect"]
-    server.reply(json.dumps([
-        {"type": "Button", "name": "play", "box": box, "confidence": 0.9},
-        {"type": "Button", "name": "Apply", "box": [apply[0] - ox, apply[1] - oy, apply[2] - ox, apply[3] - oy]},
-        {"type": "Button", "box": "nonsense"},
-    ]))
-    seen = winctl("--json", *model_flags(server, provider, model), "--vision", "llm", "state",
-                  "--verbose").json["result"]
+    server.reply(
+        json.dumps(
+            [
+                {"type": "Button", "name": "play", "box": box, "confidence": 0.9},
+                {
+                    "type": "Button",
+                    "name": "Apply",
+                    "box": [apply[0] - ox, apply[1] - oy, apply[2] - ox, apply[3] - oy],
+                },
+                {"type": "Button", "box": "nonsense"},
+            ]
+        )
+    )
+    seen = winctl("--json", *model_flags(server, provider, model), "--vision", "llm", "state", "--verbose").json[
+        "result"
+    ]
     assert server.requests[-1].images == 1
     play = by(seen, "Button", "play")
     assert len(play) == 1 and play[0]["source"] == "vision"

@@ -5,6 +5,7 @@ Each scene is checked in the other app's own key log."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -31,8 +32,9 @@ IN_FLIGHT = 20  # keys sent to a dying app after its last was read: lost with it
 
 
 def catcher(desktop, log: Path, title: str, *extra: str) -> subprocess.Popen[bytes]:
-    return start_app(desktop, [SYSTEM_PYTHON, str(FIXTURES / "key_catcher.py"), "--title", title,
-                               "--log", str(log), *extra], title)
+    return start_app(
+        desktop, [SYSTEM_PYTHON, str(FIXTURES / "key_catcher.py"), "--title", title, "--log", str(log), *extra], title
+    )
 
 
 @pytest.fixture
@@ -144,18 +146,16 @@ def test_mcp_type_stops_when_its_app_dies(winctl, scene):
     params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all"], env=winctl.env)
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": TARGET})
-                return await session.call_tool("type", {"text": TEXT})
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": TARGET})
+            return await session.call_tool("type", {"text": TEXT})
 
     result = anyio.run(main)
     assert result.is_error
     text = result.content[0].text
     check_stopped(text, 4, target, other, BYSTANDER)
     assert json.dumps(text)  # a plain message, not a crash
-
 
 
 def test_the_apps_own_completion_list_and_dialog_do_not_stop_typing(winctl, desktop, tmp_path):
@@ -189,6 +189,7 @@ def test_the_apps_own_menu_taking_the_keyboard_does_not_stop_typing(winctl, desk
     finally:
         stop_app(proc)
 
+
 # -- chords and the keys after them arrive whole under load (issue 40, item 4) ----------------------
 BUSY_SECONDS = 120  # the load ends by itself, whatever happens to the test
 
@@ -210,7 +211,7 @@ def two_fields(winctl, tmp_path):
     """The hostile app's two plain entries ("Amount to keep", "Amount to delete"): yields a
     function that types into one by `input --via input` (one-shot, or through a session's
     daemon) and says what went wrong."""
-    from tests.e2e.test_trust import HOSTILE, hostile_command
+    from tests.fixtures.launch import HOSTILE, hostile_command
 
     log = tmp_path / "hostile.jsonl"
     proc = start_app(winctl.desk, hostile_command(str(log)), HOSTILE)
@@ -228,8 +229,10 @@ def two_fields(winctl, tmp_path):
         if daemon not in ids:
             run(daemon, "focus", HOSTILE)
             targets = json.loads(run(daemon, "--json", "state"))["result"]["targets"]
-            ids[daemon] = {key: next(t["id"] for t in targets if t["type"] == "Edit" and t["name"] == name)
-                           for key, name in (("kept", "Amount to keep"), ("deleted", "Amount to delete"))}
+            ids[daemon] = {
+                key: next(t["id"] for t in targets if t["type"] == "Edit" and t["name"] == name)
+                for key, name in (("kept", "Amount to keep"), ("deleted", "Amount to delete"))
+            }
         return ids[daemon]
 
     def type_into(key: str, text: str, daemon: bool = False) -> tuple | None:
@@ -238,10 +241,8 @@ def two_fields(winctl, tmp_path):
         field = fields(daemon)[key]
         mark = app.mark()
         out = run(daemon, "input", str(field), text, "--via", "input")
-        try:
+        with contextlib.suppress(AssertionError):
             app.wait_for("amount", since=mark, field=key, text=text, timeout=3)
-        except AssertionError:
-            pass
         got = app.events("amount", since=mark, field=key)
         elsewhere = [e["text"] for e in app.events("amount", since=mark) if e["field"] != key]
         if got and got[-1]["text"] == text and not elsewhere and "—" not in out:  # a note: mended, or reads otherwise
@@ -277,7 +278,7 @@ def test_keys_after_a_click_wait_for_a_window_manager_that_answers_late(winctl, 
         wm.send_signal(signal.SIGSTOP)
         threading.Timer(0.5, wm.send_signal, (signal.SIGCONT,)).start()
         try:
-            if (w := two_fields(("kept", "deleted")[i % 2], f"late words {i}", daemon)):
+            if w := two_fields(("kept", "deleted")[i % 2], f"late words {i}", daemon):
                 wrong.append((i, w))
         finally:
             time.sleep(0.5)
@@ -290,7 +291,7 @@ def test_a_double_click_stays_one_under_a_window_manager_that_answers_late(winct
     double-click waits for the first: they must still make one double-click (the server
     times a held click when it lets it through). The field's word under the pointer is
     selected, and the text typed replaces it alone."""
-    from tests.e2e.test_trust import HOSTILE
+    from tests.fixtures.launch import HOSTILE
 
     words = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
     assert two_fields("kept", words) is None
@@ -313,4 +314,4 @@ def test_a_double_click_stays_one_under_a_window_manager_that_answers_late(winct
         time.sleep(0.05)
     now, each = changed[-1]["text"], words.split()
     assert now.count("X") == 1, now  # (GTK selects a word with the space after it)
-    assert any(now.replace("X", "").split() == each[:i] + each[i + 1:] for i in range(len(each))), now
+    assert any(now.replace("X", "").split() == each[:i] + each[i + 1 :] for i in range(len(each))), now

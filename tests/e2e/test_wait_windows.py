@@ -14,9 +14,9 @@ import time
 import pytest
 
 from tests.conftest import Winctl, environment, wait_for_window, window_gone
-from tests.e2e.test_mcp import run_client
-from tests.e2e.test_modal_actions import WINCTL, Daemon
-from tests.e2e.test_toolkits import launch, wait_for  # noqa: F401  (launch: an app in a fresh home)
+from tests.e2e.helpers.apps import wait_for
+from tests.e2e.helpers.mcp_client import run_client
+from tests.e2e.helpers.runners import WINCTL, NamedSession
 from tests.fixtures.toolkit_apps import mousepad_command
 from winactions.api import Desktop
 
@@ -26,8 +26,12 @@ DIALOG = "Open File"
 
 def later(desktop, seconds: float, *argv: str) -> subprocess.Popen[bytes]:
     """Start `argv` after `seconds`, as an app opens a window while winctl waits."""
-    return subprocess.Popen(["sh", "-c", f'sleep {seconds}; exec "$@"', "later", *argv], env=desktop.env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        ["sh", "-c", f'sleep {seconds}; exec "$@"', "later", *argv],
+        env=desktop.env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def wmctrl_id(desktop, title: str) -> int:
@@ -35,8 +39,7 @@ def wmctrl_id(desktop, title: str) -> int:
 
 
 @pytest.mark.parametrize("front", ["cli", "daemon"])
-def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, launch, tmp_path,  # noqa: F811
-                                                      front):
+def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, launch, tmp_path, front):
     """ctrl+o in Mousepad opens its Open File dialog a moment later: `wait --window-shown`
     returns the dialog (id, title, process) as wmctrl sees it and makes it the session's
     window; Escape closes it and `wait --window-gone` returns once wmctrl no longer lists it."""
@@ -44,7 +47,7 @@ def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, 
     doc.write_text("")
     app = launch(mousepad_command(doc), title="waits.txt")
     wait_for(winctl, ("Menu", "File"), ("Edit", None), app=app)
-    daemon = Daemon(winctl, "waitwin") if front == "daemon" else None
+    daemon = NamedSession(winctl, "waitwin") if front == "daemon" else None
     say = daemon or (lambda *args: winctl(*args).out)
     try:
         say("keys", "ctrl+o")
@@ -60,16 +63,20 @@ def test_wait_for_mousepads_open_dialog_to_show_and_go(winctl: Winctl, desktop, 
         assert went.startswith(f'window "{DIALOG}" gone after '), went
         assert "waits.txt" in went  # the window left active, so the agent knows where it is
         session = ["--session", "waitwin"] if daemon is not None else []
-        stays = subprocess.run([WINCTL, *session, "wait", "--window-gone", "waits.txt", "--timeout", "0.5"],
-                               env=winctl.env, capture_output=True, text=True, timeout=60)
+        stays = subprocess.run(
+            [WINCTL, *session, "wait", "--window-gone", "waits.txt", "--timeout", "0.5"],
+            env=winctl.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert stays.returncode == 6 and "is still open after 0.5s" in stays.stderr, stays
     finally:
         if daemon is not None:
             daemon.close()
 
 
-def test_wait_for_a_window_that_never_shows_times_out_naming_the_windows(winctl: Winctl, desktop, launch,  # noqa: F811
-                                                                          tmp_path):
+def test_wait_for_a_window_that_never_shows_times_out_naming_the_windows(winctl: Winctl, desktop, launch, tmp_path):
     """A window that never shows: exit code 6 (timeout) after the timeout, and the message
     names the windows there are, so the agent can pick the right title."""
     doc = tmp_path / "alone.txt"

@@ -3,19 +3,9 @@ result naming the one used; SendInput when asked for input or when no pattern fi
 
 from __future__ import annotations
 
+from tests.windows.helpers import calc_ids, display
 from winactions.backends.windows.keymap import VK_CONTROL
 from winactions.backends.windows.native import KeyInput, MouseInput
-
-
-def calc_ids(winctl):
-    winctl("focus", "Calculator")
-    state = winctl.state()
-    return {t.get("automation_id"): t["id"] for t in state["targets"] if t.get("automation_id")}
-
-
-def display(fake):
-    app = next(a for a in fake.apps if a.title == "Calculator")
-    return fake.find(app, AutomationId="CalculatorResults")["Name"]
 
 
 def test_calculator_computes_by_invoke(winctl, fake):
@@ -46,8 +36,11 @@ def test_click_uses_toggle_then_selection_item_then_expand_collapse(winctl, fake
     state = {t["name"]: t for t in winctl.state()["targets"]}
     assert "selected" in state["Large"]["states"] and "selected" not in state["Small"]["states"]
     assert "via ExpandCollapse.Expand" in winctl("click", str(state["Color"]["id"])).out
-    assert [c[:2] for c in fake.pattern_calls] == [("Toggle", "Toggle"), ("SelectionItem", "Select"),
-                                                   ("ExpandCollapse", "Expand")]
+    assert [c[:2] for c in fake.pattern_calls] == [
+        ("Toggle", "Toggle"),
+        ("SelectionItem", "Select"),
+        ("ExpandCollapse", "Expand"),
+    ]
 
 
 def test_select_opens_the_combo_box_selects_and_closes_it(winctl, fake):
@@ -56,8 +49,11 @@ def test_select_opens_the_combo_box_selects_and_closes_it(winctl, fake):
     out = winctl("select", str(combo["id"]), "Blue").out
     assert "via SelectionItem.Select" in out
     assert winctl.find("ComboBox", "Color")["value"] == "Blue"
-    assert [c[:2] for c in fake.pattern_calls] == [("ExpandCollapse", "Expand"), ("SelectionItem", "Select"),
-                                                   ("ExpandCollapse", "Collapse")]
+    assert [c[:2] for c in fake.pattern_calls] == [
+        ("ExpandCollapse", "Expand"),
+        ("SelectionItem", "Select"),
+        ("ExpandCollapse", "Collapse"),
+    ]
     run = winctl("select", str(combo["id"]), "Purple", expect=3)  # not_found, as on Linux
     assert 'no option "Purple"' in run.err and '"Red"' in run.err
 
@@ -120,7 +116,7 @@ def test_a_closed_window_and_an_unknown_id_fail_without_acting(winctl, fake):
 
 
 def test_an_item_scrolled_out_of_view_is_scrolled_to_by_its_own_pattern_and_clicked(winctl, fake):
-    """"Item 30" is in the Items list, below its view: the state's one read leaves offscreen
+    """ "Item 30" is in the Items list, below its view: the state's one read leaves offscreen
     items out, so the name was searched in the pixels. The list is asked for it by name (UIA
     FindAll, offscreen included), the item scrolls itself into view (ScrollItemPattern, as a
     WinForms list box item does: it becomes the last row shown), and it is selected; the wheel
@@ -129,8 +125,10 @@ def test_an_item_scrolled_out_of_view_is_scrolled_to_by_its_own_pattern_and_clic
     assert "Item 30" not in {t["name"] for t in winctl.state()["targets"]}
     done = winctl("click", "Item 30").out
     assert "scrolled 'Item 30' into view" in done and "wheel" not in done, done
-    assert [c[:2] + (c[3],) for c in fake.pattern_calls] == [("ScrollItem", "ScrollIntoView", "Item 30"),
-                                                              ("SelectionItem", "Select", "Item 30")]
+    assert [(*c[:2], c[3]) for c in fake.pattern_calls] == [
+        ("ScrollItem", "ScrollIntoView", "Item 30"),
+        ("SelectionItem", "Select", "Item 30"),
+    ]
     shown = {t["name"]: t for t in winctl.state()["targets"]}
     assert "Item 30" in shown and "Item 1" not in shown
     assert not any(isinstance(e, MouseInput) and "wheel" in e.flags for e in fake.sent)

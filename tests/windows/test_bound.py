@@ -59,14 +59,14 @@ def test_bound_hotkeys_refuse_lost_modifiers_but_post_alt(winctl, fake):
     assert "carry no ctrl state" in run.err and "bind-window unbind" in run.err
     assert not fake.posted, "nothing is half-sent"
     winctl("keys", "alt+f")
-    (hwnd, message, wparam, lparam), _up = fake.posted
+    (_hwnd, message, wparam, lparam), _up = fake.posted
     assert message == WM_SYSKEYDOWN and wparam == ord("F") and lparam >> 29 & 1, "the context bit carries Alt"
 
 
 def test_bound_wheel_is_wm_mousewheel_with_screen_coordinates(winctl, fake):
     winctl("bind-window", "bind", "Notepad")
     winctl("scroll-at", "500", "400", "down", "2")
-    (hwnd, message, wparam, lparam), = [p for p in fake.posted if p[1] == WM_MOUSEWHEEL]
+    ((hwnd, _message, wparam, lparam),) = [p for p in fake.posted if p[1] == WM_MOUSEWHEEL]
     assert hwnd == 0x40A10 and (wparam >> 16) - 0x10000 == -240 and lparam == make_lparam(500, 400)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import subprocess
 
 from tests.windows.conftest import WinWinctl
-from tests.windows.test_daemon_and_mcp import WINCTL, windows_env
+from tests.windows.helpers import WINCTL, windows_env
 
 NOT_REGISTERED = "[WinError -2147221164] Class not registered"
 
@@ -34,8 +34,9 @@ def test_a_com_thread_that_cannot_start_says_so_in_process(fake, winctl: WinWinc
 def test_a_com_thread_that_cannot_start_says_so_through_the_daemon(tmp_path):
     env = {**windows_env(tmp_path), "WINACTIONS_FAKE_COM_ERROR": NOT_REGISTERED}
     try:
-        done = subprocess.run([WINCTL, "--session", "nocom", "state"], env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [WINCTL, "--session", "nocom", "state"], env=env, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 5, (done.returncode, done.stderr)
         _says_what_failed(done.stderr)
     finally:

@@ -5,7 +5,7 @@ clicked then (the fake app's own event log says so)."""
 from __future__ import annotations
 
 from tests.fixtures.windows.fake_native import FakePopup
-from tests.windows.test_actions import calc_ids, display
+from tests.windows.helpers import calc_ids, display
 from winactions.model import Rect
 
 
@@ -24,8 +24,9 @@ def test_a_tooltip_over_a_key_is_waited_out_and_the_key_is_pressed(winctl, fake)
     eight, five = rect_of(fake, "Calculator", "num8Button"), rect_of(fake, "Calculator", "num5Button")
     fake.cursor = eight.center  # the pointer rests on 8; its tooltip hangs over 5
     tip = Rect(left=five.left, top=five.top + 10, right=five.right + 40, bottom=five.top + 40)
-    fake.popups.append(FakePopup(hwnd=0x7001, class_name="tooltips_class32", pid=calculator(fake).pid, tool=eight,
-                                 rect=tip))
+    fake.popups.append(
+        FakePopup(hwnd=0x7001, class_name="tooltips_class32", pid=calculator(fake).pid, tool=eight, rect=tip)
+    )
     assert "via mouse" in winctl("click", "--via", "input", str(ids["num5Button"])).out
     assert display(fake) == "Display is 5"
     assert not fake.popups, "the tooltip went when the pointer left the 8 key"
@@ -51,8 +52,9 @@ def test_an_open_win32_menu_refuses_clicks_but_on_its_items(winctl, fake):
     for item in fake.find(notepad, ControlType="MenuItem", Name="File")["children"]:
         item["IsOffscreen"] = False  # the menu is open: its items are on screen ...
     fake.menu_mode.add(notepad.hwnd)  # ... in a Win32 menu window, which the app's thread tracks
-    menu = FakePopup(hwnd=0x7003, class_name="#32768", pid=notepad.pid,
-                     rect=Rect(left=116, top=165, right=396, bottom=440))
+    menu = FakePopup(
+        hwnd=0x7003, class_name="#32768", pid=notepad.pid, rect=Rect(left=116, top=165, right=396, bottom=440)
+    )
     fake.popups.append(menu)
     winctl("focus", "Notepad")
     state = winctl.state()

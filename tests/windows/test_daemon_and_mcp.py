@@ -5,34 +5,20 @@ win32.py: one desktop per process, kept for the session's lifetime."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import anyio
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-ROOT = Path(__file__).resolve().parents[2]
-WINCTL = str(Path(sys.executable).with_name("winctl"))
-
-
-def windows_env(tmp_path: Path) -> dict[str, str]:
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    return {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "WINACTIONS_BACKEND": "windows",
-            "WINACTIONS_WINDOWS_NATIVE": "tests.fixtures.windows.fake_native:create",
-            "WINACTIONS_FAKE_APPS": "notepad,calculator",
-            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+from tests.windows.helpers import WINCTL, windows_env
 
 
 def test_a_daemon_session_keeps_one_windows_desktop_between_calls(tmp_path):
     env = windows_env(tmp_path)
 
     def winctl(*args: str) -> str:
-        done = subprocess.run([WINCTL, "--session", "win", *args], env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run([WINCTL, "--session", "win", *args], env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -51,18 +37,17 @@ def test_the_mcp_server_serves_the_windows_backend(tmp_path):
     params = StdioServerParameters(command=WINCTL, args=["mcp", "--tools", "all"], env=windows_env(tmp_path))
 
     async def main():
-        async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                await session.call_tool("focus", {"window": "Notepad"})
-                state = await session.call_tool("state", {})
-                text = state.content[0].text
-                doc = next(line for line in text.splitlines() if '"Text editor"' in line)
-                doc_id = int(doc.split("]")[0].lstrip("["))
-                await session.call_tool("input", {"id": doc_id, "text": "from MCP"})
-                read_back = await session.call_tool("get_text", {"id": doc_id})
-                bound = await session.call_tool("bind_window", {"action": "bind"})
-                return read_back.content[0].text, bound.content[0].text
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("focus", {"window": "Notepad"})
+            state = await session.call_tool("state", {})
+            text = state.content[0].text
+            doc = next(line for line in text.splitlines() if '"Text editor"' in line)
+            doc_id = int(doc.split("]")[0].lstrip("["))
+            await session.call_tool("input", {"id": doc_id, "text": "from MCP"})
+            read_back = await session.call_tool("get_text", {"id": doc_id})
+            bound = await session.call_tool("bind_window", {"action": "bind"})
+            return read_back.content[0].text, bound.content[0].text
 
     text, bound = anyio.run(main)
     assert text.strip() == "from MCP"

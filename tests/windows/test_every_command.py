@@ -32,8 +32,10 @@ RUNS: dict[str, list[str]] = {
     "drag": ["drag", "{Volume}", "400", "335"],
     "drag-at": ["drag-at", "300", "335", "420", "335"],
     "click-at": ["click-at", "600", "475"],
-    "batch": ["batch", json.dumps([{"command": "click", "args": {"id": "{Apply}"}},
-                                   {"command": "wait", "args": {"seconds": 0}}])],
+    "batch": [
+        "batch",
+        json.dumps([{"command": "click", "args": {"id": "{Apply}"}}, {"command": "wait", "args": {"seconds": 0}}]),
+    ],
     "bind-window": ["bind-window", "status"],
     "find": ["find", "--type", "Button"],
     "click-element": ["click-element", "--name", "Apply"],

@@ -69,8 +69,15 @@ def test_key_names_map_to_virtual_keys_through_the_layout():
 def test_typed_text_is_utf16_units_and_newlines_are_enter():
     events = text("a\n😀")
     assert [(e.vk, e.char, e.up) for e in events] == [
-        (0, ord("a"), False), (0, ord("a"), True), (0x0D, 0, False), (0x0D, 0, True),
-        (0, 0xD83D, False), (0, 0xD83D, True), (0, 0xDE00, False), (0, 0xDE00, True)]
+        (0, ord("a"), False),
+        (0, ord("a"), True),
+        (0x0D, 0, False),
+        (0x0D, 0, True),
+        (0, 0xD83D, False),
+        (0, 0xD83D, True),
+        (0, 0xDE00, False),
+        (0, 0xDE00, True),
+    ]
 
 
 def test_blocked_input_is_an_error_not_a_silent_success(fake, winctl):

@@ -34,8 +34,9 @@ def test_patterns_become_states_operations_and_values(winctl, fake):
     assert "set_value" in by_name["Volume"]["operations"] and by_name["Volume"]["value"] == "20"
     assert "set_text" in by_name["Name"]["operations"]
     assert "scroll" in by_name["Items"]["operations"]
-    assert "Red" not in [t["name"] for t in state["targets"] if t["type"] == "ListItem"], \
+    assert "Red" not in [t["name"] for t in state["targets"] if t["type"] == "ListItem"], (
         "a closed combo box's items are offscreen and not read"
+    )
 
 
 def test_ids_follow_runtime_ids_and_a_removed_element_is_stale(winctl, fake):

@@ -21,8 +21,9 @@ HERE = Path(__file__).resolve().parent
 
 
 def winctl(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([sys.executable, "-m", "winactions.cli.entry", *args], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "winactions.cli.entry", *args], capture_output=True, text=True, timeout=120
+    )
     if check:
         assert done.returncode == 0, f"winctl {' '.join(args)}\n{done.stdout}\n{done.stderr}"
     return done
@@ -80,8 +81,18 @@ def test_calculator_computes_by_clicking():
 
 def test_winforms_grid_cells_and_inferred_column_border(tmp_path):
     out = tmp_path / "grid.csv"
-    proc = subprocess.Popen(["powershell", "-NoProfile", "-ExecutionPolicy", "Bypass", "-File",
-                             str(HERE / "grid_form.ps1"), "-Out", str(out)])
+    proc = subprocess.Popen(
+        [
+            "powershell",
+            "-NoProfile",
+            "-ExecutionPolicy",
+            "Bypass",
+            "-File",
+            str(HERE / "grid_form.ps1"),
+            "-Out",
+            str(out),
+        ]
+    )
     try:
         wait(lambda: winctl("focus", "Orders Grid", check=False).returncode == 0)
         inferred = json.loads(winctl("--json", "--infer", "state", "--verbose").stdout)["result"]["targets"]
@@ -103,8 +114,18 @@ def test_a_list_item_scrolled_out_of_view_is_clicked_by_name(tmp_path):
     are left out). `click "Entry 80"` finds it in the list by name, scrolls it into view (its
     ScrollItem pattern, else the wheel) and selects it: the app writes which entry it selected."""
     out = tmp_path / "selected.txt"
-    proc = subprocess.Popen(["powershell", "-NoProfile", "-ExecutionPolicy", "Bypass", "-File",
-                             str(HERE / "list_form.ps1"), "-Out", str(out)])
+    proc = subprocess.Popen(
+        [
+            "powershell",
+            "-NoProfile",
+            "-ExecutionPolicy",
+            "Bypass",
+            "-File",
+            str(HERE / "list_form.ps1"),
+            "-Out",
+            str(out),
+        ]
+    )
     try:
         wait(lambda: winctl("focus", "Long List", check=False).returncode == 0)
         assert not any(t["name"] == "Entry 80" for t in state())
