@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Literal, TypeVar, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from winactions.backends.base import Backend, Capability
+from winactions.commands.formats import changes_text, diff_data, state_data, state_text
 from winactions.commands.stateview import StateDiff, capped, diff, lines
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, WindowClosed, shown
 from winactions.extras import missing_extra
@@ -124,13 +126,47 @@ class GlobalOptions(BaseModel):
 
 
 class Result(BaseModel):
-    """Base of what handlers return; `render` turns it into text, JSON or MCP content."""
+    """Base of what handlers return. A result knows how it is read: `text()` on the command
+    line and in MCP, `data()` in JSON, `images()` for an MCP client to see; `winactions.render`
+    is the front ends' one door to these. A new result type says all of it beside its fields."""
 
     state: UIState | None = None  # filled by --return-state after an action: the whole new state
     # ...and what changed since the state the caller saw last, less what --max-elements left
-    # out (`render` writes both; a batch step's dump does not repeat them)
+    # out (`returned_text` and `data` write both; a batch step's dump does not repeat them)
     changes: StateDiff | None = Field(default=None, exclude=True)
     changes_omitted: int = Field(default=0, exclude=True)
+
+    def text(self) -> str:
+        """What the command did or read, as text for a person or a model, without what
+        --return-state added (`returned_text`): a batch lists each step's first line. Unless a
+        result type says otherwise, its JSON data, indented."""
+        return json.dumps(self.data(), indent=2)
+
+    def returned_text(self) -> str:
+        """With --return-state, what follows the text: what changed since the state the caller
+        saw last, or the whole new state when there is no diff; "" without."""
+        if self.state is None:
+            return ""
+        if self.changes is None:
+            return state_text(self.state)
+        return changes_text(self.state, self.changes, self.changes_omitted)
+
+    def data(self) -> dict[str, Any]:
+        """The result as JSON data (`{"ok": true, "result": ...}`'s `result`): its fields, and
+        with --return-state the new state in its compact form and what changed in it."""
+        data = self.model_dump(mode="json", exclude={"state"})
+        if self.state is not None:
+            data["state"] = state_data(self.state)
+        if self.state is not None and self.changes is not None:
+            data["changes"] = diff_data(self.state, self.changes)
+            if self.changes_omitted:
+                data["changes"]["omitted"] = self.changes_omitted
+        return data
+
+    def images(self) -> list[str]:
+        """The PNG files an MCP client is sent as images with the text, so the model sees them
+        without reading files: none unless a result type says so."""
+        return []
 
     def failure(self) -> WinctlError | None:
         """What went wrong when a command ran to the end and reports a failure in its result

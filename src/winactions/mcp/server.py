@@ -29,7 +29,6 @@ from winactions._version import __version__
 from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
-from winactions.commands.results import ScreenshotResult, StateResult
 from winactions.errors import InvalidInput, WinctlError, shown
 from winactions.mcp.profiles import PERCEIVING
 from winactions.mcp.stdio import stdio_transport
@@ -219,14 +218,10 @@ class ToolRunner:
 
 
 def _images(result: Result) -> list[types.ImageContent]:
-    """Screenshots go back as images, so the model sees them without reading files."""
-    paths: list[str] = []
-    if isinstance(result, ScreenshotResult):
-        paths.append(result.path)
-    elif isinstance(result, StateResult) and result.state is not None:
-        paths.extend(p for p in (result.state.annotated_screenshot or result.state.screenshot,) if p)
+    """The result's pictures (`Result.images`) as image content, so the model sees them
+    without reading files."""
     images = []
-    for path in paths:
+    for path in result.images():
         with open(path, "rb") as f:
             data = f.read()
         images.append(types.ImageContent(type="image", data=base64.b64encode(data).decode(), mime_type="image/png"))
