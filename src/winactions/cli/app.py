@@ -28,6 +28,7 @@ from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import RETURN_STATE_CAP, Command, GlobalOptions, Kind, dispatch_files, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
+from winactions.mcp import profiles
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
 from winactions.session.paths import bad_session_name
 
@@ -53,13 +54,19 @@ def _click_type(annotation: Any) -> Any:
     return {int: click.INT, float: click.FLOAT, bool: click.BOOL}.get(inner, click.STRING)
 
 
+def option_flag(name: str) -> str:
+    """A parameter's option on the command line: `max_elements` is `--max-elements`, and `in_`
+    (a keyword in Python) is `--in`."""
+    return "--" + name.rstrip("_").replace("_", "-")
+
+
 def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
     ctype = _click_type(field.annotation)
     if name == cmd.variadic:
         return click.Argument([name], nargs=-1, required=field.is_required(), type=ctype)
     if name in cmd.positional:
         return click.Argument([name], required=field.is_required(), type=ctype)
-    flag = "--" + name.rstrip("_").replace("_", "-")  # `in_` (a keyword in Python) is `--in`
+    flag = option_flag(name)
     default = None if field.is_required() else field.get_default(call_default_factory=True)
     if isinstance(default, enum.Enum):
         default = default.value
@@ -286,10 +293,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             _fail(InvalidInput(problem, hint="e.g. --session work1"), ctx.obj)
 
     @cli.command("mcp")
-    @click.option("--tools", "profile", default="core", show_default=True,
-                  help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
-                       "the locator), windows (apps and windows), phone (swipe, long-press, go-home, launch, devices), "
-                       "tasks (run, replay), all; combine with commas: core,tasks")
+    @click.option("--tools", "profile", default=profiles.DEFAULT, show_default=True, help=profiles.tools_help())
     @click.option("--output-dir", type=click.Path(file_okay=False), envvar="WINCTL_OUTPUT_DIR", show_envvar=True,
                   help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
                        "is replaced)  [default: the session's folder in the runtime folder]")
@@ -300,10 +304,9 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
-        from winactions.mcp.profiles import resolve
 
         try:
-            served = resolve(profile)
+            served = profiles.resolve(profile)
             require("mcp", feature="`winctl mcp`")
         except WinctlError as exc:
             _fail(exc, ctx.obj)

@@ -37,6 +37,12 @@ class Kind(str, Enum):
     SESSION = "session"  # changes winctl's own state (the locator's cache), not the UI: not read-only
 
 
+# The MCP tool profiles (`winctl mcp --tools core,vision`), each the tools one kind of work
+# needs: a command names the profiles that serve it; `winactions.mcp.profiles` says what each is for.
+ProfileName = Literal["core", "vision", "windows", "phone", "tasks"]
+PROFILE_NAMES: tuple[str, ...] = get_args(ProfileName)
+
+
 # what an action's `--max-elements` (MCP: `max_elements`) does; `state` has its own
 RETURN_STATE_CAP = "with --return-state: list at most this many changes and say how many were left out"
 
@@ -211,6 +217,9 @@ Handler = Callable[[Context, Any], Result]
 
 @dataclass(frozen=True)
 class Command:
+    """One command, declared once with its handler (`@command`): every front end reads these
+    facts from here and holds no per-command code or list of names."""
+
     name: str  # "click", or "get text" for a subcommand
     params: type[Params]
     handler: Handler
@@ -219,7 +228,10 @@ class Command:
     variadic: str | None = None  # a positional that takes the rest of the words
     capability: Capability | None = None  # what the backend must be able to do, if anything special
     destructive: bool = False  # may destroy what the user has (closes a window): MCP clients ask first
-    offline: Callable[[Any], bool] | None = None  # True for parameters that read only files (no desktop)
+    # reads only files, so runs with no desktop: True always, a parameter's name when it is given
+    offline: bool | str = False
+    profiles: frozenset[str] = frozenset()  # the MCP tool profiles that serve it (`ProfileName`)
+    perceives: bool = False  # the perception tiers (--infer, --vision) change what it shows
 
     @property
     def help(self) -> str:
@@ -228,6 +240,10 @@ class Command:
     @property
     def summary(self) -> str:
         return " ".join(self.help.split("\n\n")[0].split())
+
+    def reads_only_files(self, params: Params) -> bool:
+        """Whether a call with these parameters reads only files (`offline`), and so needs no desktop."""
+        return self.offline is True or (isinstance(self.offline, str) and getattr(params, self.offline) is not None)
 
     @property
     def tool_name(self) -> str:
@@ -240,18 +256,26 @@ REGISTRY: dict[str, Command] = {}
 
 def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: tuple[str, ...] = (),
             variadic: str | None = None, capability: Capability | None = None,
-            destructive: bool = False, offline: Callable[[Any], bool] | None = None,
+            destructive: bool = False, offline: bool | str = False,
+            profiles: tuple[ProfileName, ...] = (), perceives: bool = False,
             ) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
-    """Register a handler as the command `name`. `offline(params)` is True for calls that read
-    only files (they run with no desktop session: see `dispatch_files`)."""
+    """Register a handler as the command `name`, with every fact a front end needs of it (see
+    `Command`). `offline`: the call reads only files, so it runs with no desktop session (see
+    `dispatch_files`) — True always, a parameter's name when that parameter is given. Refuses
+    a name defined twice, a positional or `offline` that is not a parameter, and a profile that
+    does not exist."""
 
     def register(handler: Callable[[Context, P], Result]) -> Callable[[Context, P], Result]:
         if name in REGISTRY:
             raise ValueError(f"command {name!r} is defined twice")
-        for p in (*positional, *([variadic] if variadic else [])):
+        for p in (*positional, *([variadic] if variadic else []), *([offline] if isinstance(offline, str) else [])):
             if p not in params.model_fields:
-                raise ValueError(f"{name}: positional {p!r} is not a parameter")
-        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive, offline)
+                raise ValueError(f"{name}: {p!r} is not a parameter")
+        unknown = set(profiles) - set(PROFILE_NAMES)
+        if unknown:
+            raise ValueError(f"{name}: no MCP profile {', '.join(sorted(unknown))} (see ProfileName)")
+        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive, offline,
+                                 frozenset(profiles), perceives)
         return handler
 
     return register
@@ -336,10 +360,10 @@ def dispatch_files(name: str, args: dict[str, Any], options: GlobalOptions) -> R
     CLI and the Python API's file functions call this first, so that `winctl match a.png
     b.png` works with no display and never opens (or waits for) the platform backend."""
     cmd = load_commands().get(name)
-    if cmd is None or cmd.offline is None:
+    if cmd is None or cmd.offline is False:
         return None
     params = validate(cmd, args)
-    if not cmd.offline(params):
+    if not cmd.reads_only_files(params):
         return None
     with extras_named(cmd.name):
         return cmd.handler(Context(None, options), params)

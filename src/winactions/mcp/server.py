@@ -30,7 +30,6 @@ from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
 from winactions.errors import InvalidInput, WinctlError, shown
-from winactions.mcp.profiles import PERCEIVING
 from winactions.mcp.stdio import stdio_transport
 from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.outputs import Outputs
@@ -90,8 +89,8 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     for name in [k for k, v in properties.items() if v.get("cli_only")]:
         del properties[name]  # a person's choice (`force`), not a model's
     if "window" not in properties:
-        properties["window"] = GLOBAL_WINDOW if cmd.name in PERCEIVING else SHORT_WINDOW
-    if cmd.name in PERCEIVING:
+        properties["window"] = GLOBAL_WINDOW if cmd.perceives else SHORT_WINDOW
+    if cmd.perceives:
         properties["infer"] = GLOBAL_INFER
         properties["vision"] = GLOBAL_VISION
     if cmd.kind is Kind.ACTION:
@@ -200,7 +199,7 @@ class ToolRunner:
         if window is not None and (not isinstance(window, str) or any("\ud800" <= ch <= "\udfff" for ch in window)):
             raise InvalidInput("window must be a string of text (a lone surrogate is not text)",
                                hint="a window id, title part or process name")
-        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.name in PERCEIVING else {}
+        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.perceives else {}
         try:
             options = GlobalOptions(json_output=True, window=window, return_state=return_state, max_elements=cap,
                                     session=self.session_name, device=self.desktop().device, **tiers)
