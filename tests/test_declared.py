@@ -79,6 +79,19 @@ def test_the_core_profile_fits_in_15_kb():
     assert len(wire.encode()) <= 15 * 1024
 
 
+
+def test_a_tool_outside_the_profile_names_the_profiles_that_serve_it():
+    pytest.importorskip("mcp_types")
+    from winactions.mcp.profiles import PROFILES
+    from winactions.mcp.server import ToolRunner
+
+    runner = ToolRunner(profile=PROFILES["core"])
+    refused = runner.call("launch", {"command": ["true"]})
+    assert refused.is_error
+    assert "--tools all (or add the profile that has it: phone, windows)" in refused.content[0].text
+    unlisted = runner.call("click_element", {"name": "OK"})
+    assert "(or add the profile that has it: none does; only all)" in unlisted.content[0].text
+
 # -- the console script ---------------------------------------------------------------------------
 def test_the_console_scripts_table_is_generated_from_the_commands():
     gen = generator()

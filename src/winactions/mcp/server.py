@@ -187,9 +187,10 @@ class ToolRunner:
         if cmd is None:
             raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
         if self.profile is not None and cmd.name not in self.profile:
+            having = ", ".join(sorted(cmd.profiles)) or "none does; only all"
             raise InvalidInput(f"the tool {shown(tool)} is not served by this server's profile",
                                hint="the server's user can start it with: winctl mcp --tools all "
-                                    "(or add the profile that has it: core, vision, windows)")
+                                    f"(or add the profile that has it: {having})")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = args.pop("return_state", False) if cmd.kind is Kind.ACTION else False
         if not isinstance(return_state, bool):
