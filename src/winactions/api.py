@@ -110,6 +110,10 @@ class Desktop:
     names inside this folder, and no file is replaced (for paths a model chooses: see
     `winactions.outputs`) — without it, paths are used as given. Close it, or use it as a
     context manager, to release connections.
+
+    `call` runs any command of the table; the typed methods (`state`, `click`, `get_text`, ...)
+    are each one command's view (`@calls`), taking its parameters by the same names, types and
+    defaults and returning its result typed.
     """
 
     def __init__(self, session: str = "default", *, window: str | None = None, backend: Backend | None = None,
@@ -276,6 +280,7 @@ class Desktop:
 
     # -- plumbing -------------------------------------------------------------------------------
     def _command(self, name: str) -> Command:
+        """The command named as `winctl` names it, or with `_` for its dashes or space."""
         table = load_commands()
         cmd = table.get(name) or table.get(name.replace("_", "-")) or table.get(name.replace("_", " "))
         if cmd is None:
@@ -284,11 +289,13 @@ class Desktop:
 
     @staticmethod
     def _typed(kind: type[Any], result: Result) -> Any:
+        """`result`, which must be a `kind` (a typed method's promise)."""
         if not isinstance(result, kind):  # pragma: no cover - the table and this class disagree
             raise TypeError(f"expected {kind.__name__}, got {type(result).__name__}")
         return result
 
     def close(self) -> None:
+        """Release the backend's connections."""
         self.session.backend.close()
 
     def __enter__(self) -> Desktop:
@@ -334,6 +341,7 @@ def verify_location(target: str, at: Box, *, image: Path, thumbnail: str | None 
 
 
 def _on_files(command: str, args: dict[str, Any], options: dict[str, Any] | None = None) -> Result:
+    """Run a file-only call with no desktop; its errors carry hints phrased for Python."""
     try:
         result = dispatch_files(command, args, GlobalOptions.model_validate(options or {}))
     except WinctlError as exc:
@@ -345,6 +353,7 @@ def _on_files(command: str, args: dict[str, Any], options: dict[str, Any] | None
 
 
 def _box(at: Box) -> str:
+    """A box as the command's text: `x,y,width,height`."""
     if isinstance(at, Rect):
         return f"{at.left},{at.top},{at.width},{at.height}"
     if isinstance(at, tuple):

@@ -30,6 +30,8 @@ def to_data(result: Result) -> dict[str, Any]:
 
 
 def to_json(result: Result) -> str:
+    """`--json`'s line: `{"ok": true, "result": ...}`, or `"ok": false` with the `error` when
+    the result reports a failure (a task, a batch's step); non-ASCII kept as is."""
     failed = result.failure()  # a command that ran to the end and reports a failure (a task)
     body: dict[str, Any] = {"ok": failed is None, "result": to_data(result)}
     if failed is not None:
@@ -38,6 +40,7 @@ def to_json(result: Result) -> str:
 
 
 def error_json(error: WinctlError) -> str:
+    """`{"ok": false, "error": {code, message, hint}}` on one line."""
     return json.dumps({"ok": False, "error": error.to_dict()}, ensure_ascii=False)
 
 
@@ -61,4 +64,5 @@ def hint_for(hint: str | None, interface: str) -> str | None:
 
 
 def error_text(error: WinctlError) -> str:
+    """`error: MESSAGE`, then `hint: HINT` on its own line, both escaped like an app's names."""
     return f"error: {safe(error.message)}" + (f"\nhint: {safe(error.hint)}" if error.hint else "")

@@ -44,6 +44,7 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
 
 
 def _click_type(annotation: Any) -> Any:
+    """The click type of a parameter: a choice for a Literal or an enum, a list's item type."""
     inner, _ = _unwrap(annotation)
     if typing.get_origin(inner) is typing.Literal:
         return click.Choice([str(a) for a in typing.get_args(inner)])
@@ -61,6 +62,8 @@ def option_flag(name: str) -> str:
 
 
 def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
+    """A parameter's click form: an argument when the command takes it by position (all the
+    remaining words when variadic), else an option (a flag for a bool, repeatable for a list)."""
     ctype = _click_type(field.annotation)
     if name == cmd.variadic:
         return click.Argument([name], nargs=-1, required=field.is_required(), type=ctype)
@@ -88,11 +91,14 @@ class DesktopProvider(Protocol):
 
 
 def one_shot_desktop(options: GlobalOptions) -> tuple[Desktop, Callable[[], None]]:
+    """A Desktop for this process's one command, closed when it is done."""
     desktop = Desktop(options.session, live=False, device=options.device)
     return desktop, desktop.close
 
 
 def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider) -> click.Command:
+    """The click command of a table command: its parameters in the table's positional order
+    (an action also takes --max-elements), its help, and a callback that runs it (`run`)."""
     params = [_param(cmd, name, field) for name, field in cmd.params.model_fields.items()]
     # click shows arguments in declaration order; keep the table's positional order
     order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
@@ -272,6 +278,8 @@ def _global_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
+    """`winctl`: the global options, every command of the table (`get text` as `text` in a
+    `get` group), and winctl's own commands (mcp, skill, session(s), doctor)."""
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
     @_global_options
     @click.version_option(package_name="winactions")
@@ -375,6 +383,7 @@ def invoke(cli: click.Group, argv: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run one command line in this process (`sys.argv` when none is given)."""
     invoke(build_cli(), list(sys.argv[1:] if argv is None else argv))
 
 

@@ -96,6 +96,8 @@ def split_session(argv: list[str]) -> tuple[str | None, str | None, bool]:
 
 
 def main() -> None:
+    """Forward the command line to the session's daemon, or run it here when it is winctl's
+    own, reads only files, asks for help, or --no-daemon (WINCTL_NO_DAEMON) says so."""
     argv = sys.argv[1:]
     name, command, no_daemon = split_session(argv)
     no_daemon = no_daemon or os.environ.get("WINCTL_NO_DAEMON", "") not in ("", "0")

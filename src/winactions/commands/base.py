@@ -31,6 +31,9 @@ from winactions.session.desktop import DesktopSession
 
 
 class Kind(str, Enum):
+    """What a command does to the desktop: MCP marks reads read-only, and only actions honour
+    --return-state and --max-elements."""
+
     READ = "read"  # perceives, changes nothing
     ACTION = "action"  # changes the UI; honours --return-state
     WINDOW = "window"  # selects or manages windows
@@ -196,6 +199,7 @@ class Context:
 
     @property
     def session(self) -> DesktopSession:
+        """The open session; a call that reads only files has none, and asking fails loudly."""
         if self.opened is None:  # a command's `offline` test let through a call that needs the desktop
             raise BackendUnavailable("this call needs the desktop, but it runs on files only",
                                      hint="run it without --in, in a desktop session")
@@ -235,10 +239,12 @@ class Command:
 
     @property
     def help(self) -> str:
+        """The command's help: its handler's docstring, dedented (`winctl NAME --help`, MCP)."""
         return inspect.cleandoc(self.handler.__doc__ or self.name)
 
     @property
     def summary(self) -> str:
+        """The help's first paragraph on one line."""
         return " ".join(self.help.split("\n\n")[0].split())
 
     def reads_only_files(self, params: Params) -> bool:

@@ -367,6 +367,7 @@ class RunResult(Result):
         return "\n".join(lines)
 
     def failure(self) -> WinctlError | None:
+        """An action failure when the task did not succeed, pointing at its steps."""
         if self.run.ok:
             return None
         return ActionFailed(f"the task {self.run.status.value}: {self.run.error}",

@@ -146,6 +146,7 @@ class ToolRunner:
         self._lock = threading.Lock()
 
     def desktop(self) -> Desktop:
+        """The server's one Desktop, opened on first use and kept: ids stay valid across calls."""
         if self._desktop is None:
             self._desktop = Desktop(self.session_name, backend=self._backend, live=True, device=self._device)
         return self._desktop
@@ -155,6 +156,7 @@ class ToolRunner:
         return tool_list(self._served())
 
     def _served(self) -> list[Command]:
+        """The commands the backend can run that the profile serves (all of them for no profile)."""
         return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
 
     def call(self, tool: str, arguments: dict[str, Any] | None,
@@ -183,6 +185,9 @@ class ToolRunner:
                                     is_error=True)
 
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
+        """Run one tool: refuse a tool unknown or outside the profile, take the call's global
+        options out of the arguments (`window`; an action's `return_state` and `max_elements`;
+        a perceiving tool's tiers), and dispatch the rest as the command's parameters."""
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
         if cmd is None:
             raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
@@ -240,6 +245,7 @@ def _progress_sink(ctx: Any) -> progress.Sink:
 
 
 def build_server(runner: ToolRunner) -> Server[Any]:
+    """An MCP server whose tools are the runner's, each call run off the event loop."""
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
