@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from winactions.cli.app import build_cli, global_option_rows, option_flag
+from winactions.cli.app import build_cli, global_option_rows, local_commands
 from winactions.commands.base import Command, Kind, load_commands
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,38 +175,12 @@ def render() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def local_commands() -> str:
-    """The console script's table, as it belongs in src/winactions/cli/local_commands.py:
-    winctl's own commands (outside the table) and the commands that read only files."""
-    table = load_commands()
-    heads = {name.split()[0] for name in table}
-    own = sorted(n for n in build_cli().commands if n not in heads)
-    files = sorted(n for n, c in table.items() if c.offline is True)
-    files_with = {n: option_flag(c.offline) for n, c in sorted(table.items()) if isinstance(c.offline, str)}
-    assert all(" " not in n for n in [*files, *files_with]), "the console script sees a command's first word only"
-    return f'''"""Which command lines the console script runs in its own process, not in the session's daemon.
-
-Generated from the command table by `{REGENERATE}`; do not edit by hand.
-Standard library only: the console script reads it before anything else is imported.
-"""
-
-# winctl's own commands: they manage daemons, serve MCP, print the manual, check this shell's desktop
-OWN = {_names(own)}
-FILES = {_names(files)}  # read only files, whatever their parameters (`offline=True`)
-FILES_WITH = {{{", ".join(f'"{n}": "{flag}"' for n, flag in files_with.items())}}}  # ...when given this option
-'''
-
-
-def _names(names: list[str]) -> str:
-    return "frozenset({" + ", ".join(f'"{n}"' for n in names) + "})"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale")
     check = parser.parse_args(argv).check
     stale = False
-    for target, text in ((TARGET, render()), (LOCAL, local_commands())):
+    for target, text in ((TARGET, render()), (LOCAL, local_commands(REGENERATE))):
         if check:
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 print(f"{target.relative_to(ROOT)} is stale: run `{REGENERATE}`", file=sys.stderr)

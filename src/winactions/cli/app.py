@@ -358,6 +358,36 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     return cli
 
 
+def local_commands(regenerate: str) -> str:
+    """The source of `winactions.cli.local_commands`, the console script's table (it reads no
+    more than the standard library): winctl's own commands, outside the table, and the commands
+    that read only files, whatever their parameters or given an option (`offline`).
+    `regenerate`: the command that writes it, named in its docstring."""
+    table = load_commands()
+    heads = {name.split()[0] for name in table}
+    own = sorted(n for n in build_cli().commands if n not in heads)
+    files = sorted(n for n, c in table.items() if c.offline is True)
+    files_with = {n: option_flag(c.offline) for n, c in sorted(table.items()) if isinstance(c.offline, str)}
+    if any(" " in n for n in [*files, *files_with]):
+        raise ValueError("the console script sees a command's first word only: a subcommand cannot be file-only")
+    with_option = ", ".join(f'"{n}": "{flag}"' for n, flag in files_with.items())
+    return f'''"""Which command lines the console script runs in its own process, not in the session's daemon.
+
+Generated from the command table by `{regenerate}`; do not edit by hand.
+Standard library only: the console script reads it before anything else is imported.
+"""
+
+# winctl's own commands: they manage daemons, serve MCP, print the manual, check this shell's desktop
+OWN = {_name_set(own)}
+FILES = {_name_set(files)}  # read only files, whatever their parameters (`offline=True`)
+FILES_WITH = {{{with_option}}}  # ...when given this option
+'''
+
+
+def _name_set(names: list[str]) -> str:
+    return "frozenset({" + ", ".join(f'"{n}"' for n in names) + "})"
+
+
 def mcp_session(ctx: click.Context) -> str:
     """The session `winctl mcp` serves: the one asked for (`--session`, WINCTL_SESSION), even
     "default", so its ids are the command line's; `mcp` when none is asked for."""
