@@ -22,6 +22,14 @@ from winactions.commands.base import PROFILE_NAMES, GlobalOptions, Result, load_
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# -- the table ------------------------------------------------------------------------------------
+def test_every_module_of_commands_is_in_the_table_with_no_list_to_keep():
+    folder = ROOT / "src" / "winactions" / "commands"
+    declaring = {p.stem for p in folder.glob("*.py") if "\n@command(" in p.read_text(encoding="utf-8")}
+    loaded = {c.handler.__module__.rsplit(".", 1)[1] for c in load_commands().values()}
+    assert loaded == declaring
+
+
 # -- MCP profiles ---------------------------------------------------------------------------------
 def test_mcp_profiles_and_perceiving_tools_are_read_off_the_commands():
     from winactions.mcp.profiles import PERCEIVING, PROFILES, PURPOSES

@@ -9,8 +9,11 @@ parameter descriptions; the MCP schema is `params.model_json_schema()`.
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 import inspect
 import json
+import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -293,23 +296,19 @@ def available(backend: Backend) -> list[Command]:
 
 
 def load_commands() -> dict[str, Command]:
-    """Import the feature modules so that their commands register; return the table."""
-    from winactions.commands import (  # noqa: F401
-        act,
-        batch,
-        binding,
-        choosing,
-        device,
-        find,
-        locate,
-        perceive,
-        pointer,
-        query,
-        tasks,
-        windows,
-    )
-
+    """The table: every command of every module of this package, in the order of the modules'
+    names (a command's module is imported, and so registers it, the first time). A new module
+    of commands needs no line anywhere else."""
+    _import_modules()
     return REGISTRY
+
+
+@functools.cache
+def _import_modules() -> None:
+    import winactions.commands as package
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(package.__path__)):
+        importlib.import_module(f"{package.__name__}.{module}")
 
 
 def _not_text(value: Any, where: str) -> tuple[str, str] | None:
