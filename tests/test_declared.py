@@ -192,6 +192,8 @@ def test_a_typed_method_takes_its_commands_parameters(name):
     the call's global options with GlobalOptions' types and defaults."""
     function = typed_views()[name]
     cmd = load_commands()[api.TYPED[name]]
+    body = inspect.getsource(function).split('"""')[-1]
+    assert f'("{cmd.name}"' in body, f"{name} is marked @calls({cmd.name!r}) but does not call it"
     hints = get_type_hints(function)
     taken = {p.name: p for p in inspect.signature(function).parameters.values() if p.name != "self"}
     for field, info in cmd.params.model_fields.items():
