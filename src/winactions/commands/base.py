@@ -1,8 +1,11 @@
 """The command table: every command is defined once, here or in a feature module.
 
-A command is one object — name, parameters (a pydantic model), handler, kind, CLI shape.
-The CLI, the session daemon and the MCP server loop over `REGISTRY` and call `dispatch`;
-none of them holds per-command code. Help text comes from the handler's docstring and the
+A command is one object — name, parameters (a pydantic model), handler, kind, CLI shape,
+and every other fact a front end needs of it (its MCP profiles, whether the tiers change
+what it shows, whether a call reads only files), declared in its `@command(...)` line. Its
+result type says how it reads as text and JSON (`Result`). The CLI, the session daemon, the
+MCP server and the Python API loop over the table and call `dispatch`; none of them holds
+per-command code or a list of names. Help text comes from the handler's docstring and the
 parameter descriptions; the MCP schema is `params.model_json_schema()`.
 """
 
