@@ -1,7 +1,8 @@
-"""Write docs/commands.md, the command reference, from the command table.
+"""Write docs/commands.md, the command reference, from the command table (and the console
+script's list of the command lines it runs itself, src/winactions/cli/local_commands.py).
 
-    .venv/bin/python scripts/gen_command_docs.py           # rewrite docs/commands.md
-    .venv/bin/python scripts/gen_command_docs.py --check   # exit 1 if it is stale
+    .venv/bin/python scripts/gen_command_docs.py           # rewrite both
+    .venv/bin/python scripts/gen_command_docs.py --check   # exit 1 if either is stale
 
 Every command of `src/winactions/commands/` (its name, help, parameters with their types,
 defaults and help), the commands of winctl itself (`doctor`, `mcp`, ...) and the global
@@ -20,11 +21,12 @@ from typing import Any
 
 import click
 
-from winactions.cli.app import build_cli, global_option_rows
+from winactions.cli.app import build_cli, global_option_rows, local_commands
 from winactions.commands.base import Command, Kind, load_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "docs" / "commands.md"
+LOCAL = ROOT / "src" / "winactions" / "cli" / "local_commands.py"
 REGENERATE = ".venv/bin/python scripts/gen_command_docs.py"
 
 KIND_TITLES = {
@@ -175,17 +177,18 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if docs/commands.md is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale")
     check = parser.parse_args(argv).check
-    text = render()
-    if check:
-        stale = not TARGET.exists() or TARGET.read_text(encoding="utf-8") != text
-        if stale:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run `{REGENERATE}`", file=sys.stderr)
-        return 1 if stale else 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)} ({len(text.splitlines())} lines)")
-    return 0
+    stale = False
+    for target, text in ((TARGET, render()), (LOCAL, local_commands(REGENERATE))):
+        if check:
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                print(f"{target.relative_to(ROOT)} is stale: run `{REGENERATE}`", file=sys.stderr)
+                stale = True
+            continue
+        target.write_text(text, encoding="utf-8")
+        print(f"wrote {target.relative_to(ROOT)} ({len(text.splitlines())} lines)")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

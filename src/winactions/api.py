@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import os
 import typing
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from winactions.backends.base import Backend
 from winactions.commands.base import (
@@ -64,8 +65,33 @@ from winactions.session.desktop import NAME_PREFIX, DesktopSession, is_id
 
 Infer = Literal["off", "rules", "llm"]
 Vision = Literal["off", "auto", "local", "llm"]
+ViaName = Literal["auto", "semantic", "input"]  # how an action acts (`execution.Via`)
+Direction = Literal["up", "down", "left", "right"]
+Strategy = Literal["template", "ocr", "vision", "fixed"]  # a locator strategy
 Box = Rect | str | tuple[int, int, int, int]  # a Rect, "x,y,width,height", or (x, y, width, height)
 Path = str | os.PathLike[str]
+F = TypeVar("F", bound=Callable[..., Any])
+
+# typed function or method name -> the command it calls (`calls`)
+TYPED: dict[str, str] = {}
+
+
+def calls(command: str) -> Callable[[F], F]:
+    """Mark a typed method (or function) as a view of `command`: its parameters are that
+    command's, with the same names, types (an element is `int | str`, a choice a Literal) and
+    defaults, plus some of the call's global options (`window`, `return_state`, ...);
+    tests/test_declared.py fails when they part, bar the differences it lists."""
+
+    def mark(function: F) -> F:
+        TYPED[function.__qualname__] = command
+        return function
+
+    return mark
+
+
+def _args(values: dict[str, Any]) -> dict[str, Any]:
+    """A typed method's parameters (its `locals()` on entry) as the command's arguments."""
+    return {k: v for k, v in values.items() if k != "self"}
 
 
 def _element_fields(params: type[Params]) -> list[str]:
@@ -84,6 +110,10 @@ class Desktop:
     names inside this folder, and no file is replaced (for paths a model chooses: see
     `winactions.outputs`) — without it, paths are used as given. Close it, or use it as a
     context manager, to release connections.
+
+    `call` runs any command of the table; the typed methods (`state`, `click`, `get_text`, ...)
+    are each one command's view (`@calls`), taking its parameters by the same names, types and
+    defaults and returning its result typed.
     """
 
     def __init__(self, session: str = "default", *, window: str | None = None, backend: Backend | None = None,
@@ -137,79 +167,111 @@ class Desktop:
         return [c.name for c in available(self.session.backend)]
 
     # -- perceive -----------------------------------------------------------------------------
-    def state(self, *, verbose: bool = False, screenshot: bool = False, annotated: bool = False,
-              window: str | None = None, infer: Infer = "off", vision: Vision = "off",
-              scope: int | None = None, max_elements: int | None = None) -> UIState:
+    @calls("state")
+    def state(self, *, verbose: bool = False, tree: bool = False, screenshot: bool = False, annotated: bool = False,
+              diff: bool = False, scope: int | None = None, max_elements: int | None = None, all: bool = False,
+              window: str | None = None, infer: Infer = "off", vision: Vision = "off") -> UIState:
         """The window's indexed elements (only element `scope`'s subtree, at most
-        `max_elements` of them; `call("state", diff=True)` gives what changed)."""
-        result = self.call("state", verbose=verbose, screenshot=screenshot, annotated=annotated, window=window,
-                           infer=infer, vision=vision, scope=scope, max_elements=max_elements)
+        `max_elements` of them; with `diff`, `call("state", diff=True).diff` says what changed)."""
+        result = self.call("state", **_args(locals()))
         assert isinstance(result, StateResult) and result.state is not None
         return result.state
 
+    @calls("windows")
     def windows(self) -> list[WindowInfo]:
+        """The desktop's top-level windows."""
         result = self.call("windows")
         assert isinstance(result, WindowsResult)
         return result.windows
 
-    def inspect(self, id: int) -> InspectResult:
+    @calls("inspect")
+    def inspect(self, id: int | str) -> InspectResult:
+        """Everything known about one element now (by id, or a name the window shows)."""
         return self._typed(InspectResult, self.call("inspect", id=id))
 
-    def screenshot(self, path: str | None = None, *, screen: bool = False,
+    @calls("screenshot")
+    def screenshot(self, path: str | None = None, *, force: bool = False, screen: bool = False,
                    element: int | str | None = None) -> ScreenshotResult:
-        """A PNG of the window (`screen`: every screen; `element`: one element, as a reference image)."""
-        return self._typed(ScreenshotResult, self.call("screenshot", path=path, screen=screen, element=element))
+        """A PNG of the window (`screen`: every screen; `element`: one element, as a reference
+        image); `force` replaces an existing file that is not a PNG."""
+        return self._typed(ScreenshotResult, self.call("screenshot", **_args(locals())))
 
-    def locate(self, target: str, **options: Any) -> LocateCommandResult:
-        """Find `target` from pixels (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:NAME`)."""
-        return self._typed(LocateCommandResult, self.call("locate", target=target, **options))
+    @calls("locate")
+    def locate(self, target: str, *, strategy: list[Strategy] | None = None, region: str | None = None,
+               screen: bool = False, no_cache: bool = False, reliable: float = 0.8) -> LocateCommandResult:
+        """Find `target` from pixels (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:NAME`),
+        with these strategies only (None: the whole fallback chain)."""
+        args = _args(locals())
+        args["strategy"] = strategy or []
+        return self._typed(LocateCommandResult, self.call("locate", **args))
 
-    def get_text(self, id: int) -> str:
+    @calls("get text")
+    def get_text(self, id: int | str) -> str:
+        """An element's text (by id, or a name the window shows)."""
         return str(self._typed(ValueResult, self.call("get text", id=id)).value)
 
-    def get_value(self, id: int) -> Any:
+    @calls("get value")
+    def get_value(self, id: int | str) -> Any:
+        """An element's value: a number, a text, a state."""
         return self._typed(ValueResult, self.call("get value", id=id)).value
 
-    def get_rect(self, id: int) -> list[int] | None:
+    @calls("get rect")
+    def get_rect(self, id: int | str) -> list[int] | None:
+        """An element's rect on screen as [left, top, right, bottom], or None when it has none."""
         value = self._typed(ValueResult, self.call("get rect", id=id)).value
         return list(value) if value is not None else None
 
+    @calls("verify-location")
     def verify_location(self, target: str, at: Box, *, thumbnail: str | None = None,
                         reliable: float = 0.8) -> VerifyResult:
         """Is `target`, located at `at` (with the `thumbnail` its locate returned), still there?
-        `result.verification.still_there`, and `.reason` says why (seed 002)."""
+        `result.verification.still_there`, and `.reason` says why."""
         return self._typed(VerifyResult, self.call("verify-location", target=target, at=_box(at),
                                                    thumbnail=thumbnail, reliable=reliable))
 
-    def wait(self, seconds: float | None = None, **condition: Any) -> WaitResult:
+    @calls("wait")
+    def wait(self, seconds: float | None = None, *, visible: int | None = None, enabled: int | None = None,
+             gone: int | None = None, text: str | None = None, gone_text: str | None = None,
+             window_shown: str | None = None, window_gone: str | None = None, timeout: float = 10.0) -> WaitResult:
         """Wait some seconds, or until `visible=ID`, `enabled=ID`, `gone=ID`, `text=`, `gone_text=`,
-        `window_shown=TITLE` (`result.window` is that window) or `window_gone=TITLE` holds."""
-        return self._typed(WaitResult, self.call("wait", seconds=seconds, **condition))
+        `window_shown=TITLE` (`result.window` is that window) or `window_gone=TITLE` holds,
+        for at most `timeout` seconds."""
+        return self._typed(WaitResult, self.call("wait", **_args(locals())))
 
     # -- act ----------------------------------------------------------------------------------
-    def click(self, id: int | str, *, via: str = "auto", return_state: bool = False) -> ActionResult:
+    @calls("click")
+    def click(self, id: int | str, *, via: ViaName = "auto", return_state: bool = False) -> ActionResult:
         """Click an element by id, or a visual target (`text:Save`) or a plain name."""
-        return self._typed(ActionResult, self.call("click", id=id, via=via, return_state=return_state))
+        return self._typed(ActionResult, self.call("click", **_args(locals())))
 
-    def input(self, id: int | str, text: str, *, append: bool = False, enter: bool = False,
+    @calls("input")
+    def input(self, id: int | str, text: str, *, append: bool = False, enter: bool = False, via: ViaName = "auto",
               return_state: bool = False) -> ActionResult:
-        return self._typed(ActionResult, self.call("input", id=id, text=text, append=append, enter=enter,
-                                                   return_state=return_state))
+        """Set an element's text (or `append` to it; `enter` presses Enter after), then read it back."""
+        return self._typed(ActionResult, self.call("input", **_args(locals())))
 
-    def type_text(self, text: str) -> ActionResult:
+    @calls("type")
+    def type_text(self, text: str, *, return_state: bool = False) -> ActionResult:
         """Type text into whatever has the keyboard focus."""
-        return self._typed(ActionResult, self.call("type", text=text))
+        return self._typed(ActionResult, self.call("type", **_args(locals())))
 
-    def keys(self, keys: str) -> ActionResult:
+    @calls("keys")
+    def keys(self, keys: str, *, return_state: bool = False) -> ActionResult:
         """Key chords, e.g. "ctrl+s" or "ctrl+a Delete"."""
-        return self._typed(ActionResult, self.call("keys", keys=keys))
+        return self._typed(ActionResult, self.call("keys", **_args(locals())))
 
-    def select(self, id: int | str, value: str) -> ActionResult:
-        return self._typed(ActionResult, self.call("select", id=id, value=value))
+    @calls("select")
+    def select(self, id: int | str, value: str, *, return_state: bool = False) -> ActionResult:
+        """Choose the option named `value` in a combo box, list or tab list."""
+        return self._typed(ActionResult, self.call("select", **_args(locals())))
 
-    def scroll(self, id: int | str, direction: str, amount: int = 3) -> ActionResult:
-        return self._typed(ActionResult, self.call("scroll", id=id, direction=direction, amount=amount))
+    @calls("scroll")
+    def scroll(self, id: int | str, direction: Direction, amount: int = 3, *,
+               return_state: bool = False) -> ActionResult:
+        """Scroll inside an element by `amount` wheel notches."""
+        return self._typed(ActionResult, self.call("scroll", **_args(locals())))
 
+    @calls("focus")
     def focus(self, window: str) -> WindowResult:
         """Bring a window forward and make it the one calls act on."""
         result = self._typed(WindowResult, self.call("focus", window=window))
@@ -218,6 +280,7 @@ class Desktop:
 
     # -- plumbing -------------------------------------------------------------------------------
     def _command(self, name: str) -> Command:
+        """The command named as `winctl` names it, or with `_` for its dashes or space."""
         table = load_commands()
         cmd = table.get(name) or table.get(name.replace("_", "-")) or table.get(name.replace("_", " "))
         if cmd is None:
@@ -226,11 +289,13 @@ class Desktop:
 
     @staticmethod
     def _typed(kind: type[Any], result: Result) -> Any:
+        """`result`, which must be a `kind` (a typed method's promise)."""
         if not isinstance(result, kind):  # pragma: no cover - the table and this class disagree
             raise TypeError(f"expected {kind.__name__}, got {type(result).__name__}")
         return result
 
     def close(self) -> None:
+        """Release the backend's connections."""
         self.session.backend.close()
 
     def __enter__(self) -> Desktop:
@@ -241,7 +306,8 @@ class Desktop:
 
 
 # -- screenshots on disk: the same commands, with no desktop ---------------------------------------
-def locate_in(target: str, image: Path, *, strategy: list[str] | None = None, region: str | None = None,
+@calls("locate")
+def locate_in(target: str, image: Path, *, strategy: list[Strategy] | None = None, region: str | None = None,
               reliable: float = 0.8, model: str | None = None, api_key: str | None = None,
               base_url: str | None = None, provider: str | None = None) -> LocateCommandResult:
     """Find `target` (`text:Save`, `image:ref.png`, `dynamic:…`, plain text) in a screenshot
@@ -257,6 +323,7 @@ def locate_in(target: str, image: Path, *, strategy: list[str] | None = None, re
     return Desktop._typed(LocateCommandResult, _on_files("locate", args, {"llm": llm}))
 
 
+@calls("match")
 def match(reference: Path, image: Path, *, threshold: float = 0.75) -> MatchResult:
     """Where the `reference` image appears in the screenshot `image` (`winctl match`):
     `result.matches`, best first, each with its box, confidence, method and scale."""
@@ -264,6 +331,7 @@ def match(reference: Path, image: Path, *, threshold: float = 0.75) -> MatchResu
                                                            "image": os.fspath(image), "threshold": threshold}))
 
 
+@calls("verify-location")
 def verify_location(target: str, at: Box, *, image: Path, thumbnail: str | None = None,
                     reliable: float = 0.8) -> VerifyResult:
     """Is `target`, found at `at` (with its `thumbnail`), still there in the screenshot `image`?
@@ -273,6 +341,7 @@ def verify_location(target: str, at: Box, *, image: Path, thumbnail: str | None 
 
 
 def _on_files(command: str, args: dict[str, Any], options: dict[str, Any] | None = None) -> Result:
+    """Run a file-only call with no desktop; its errors carry hints phrased for Python."""
     try:
         result = dispatch_files(command, args, GlobalOptions.model_validate(options or {}))
     except WinctlError as exc:
@@ -284,6 +353,7 @@ def _on_files(command: str, args: dict[str, Any], options: dict[str, Any] | None
 
 
 def _box(at: Box) -> str:
+    """A box as the command's text: `x,y,width,height`."""
     if isinstance(at, Rect):
         return f"{at.left},{at.top},{at.width},{at.height}"
     if isinstance(at, tuple):

@@ -27,6 +27,7 @@ from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import RETURN_STATE_CAP, Command, GlobalOptions, Kind, dispatch_files, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
+from winactions.mcp import profiles
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
 from winactions.session.paths import bad_session_name
 
@@ -42,6 +43,7 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
 
 
 def _click_type(annotation: Any) -> Any:
+    """The click type of a parameter: a choice for a Literal or an enum, a list's item type."""
     inner, _ = _unwrap(annotation)
     if typing.get_origin(inner) is typing.Literal:
         return click.Choice([str(a) for a in typing.get_args(inner)])
@@ -52,13 +54,21 @@ def _click_type(annotation: Any) -> Any:
     return {int: click.INT, float: click.FLOAT, bool: click.BOOL}.get(inner, click.STRING)
 
 
+def option_flag(name: str) -> str:
+    """A parameter's option on the command line: `max_elements` is `--max-elements`, and `in_`
+    (a keyword in Python) is `--in`."""
+    return "--" + name.rstrip("_").replace("_", "-")
+
+
 def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
+    """A parameter's click form: an argument when the command takes it by position (all the
+    remaining words when variadic), else an option (a flag for a bool, repeatable for a list)."""
     ctype = _click_type(field.annotation)
     if name == cmd.variadic:
         return click.Argument([name], nargs=-1, required=field.is_required(), type=ctype)
     if name in cmd.positional:
         return click.Argument([name], required=field.is_required(), type=ctype)
-    flag = "--" + name.rstrip("_").replace("_", "-")  # `in_` (a keyword in Python) is `--in`
+    flag = option_flag(name)
     default = None if field.is_required() else field.get_default(call_default_factory=True)
     if isinstance(default, enum.Enum):
         default = default.value
@@ -80,11 +90,14 @@ class DesktopProvider(Protocol):
 
 
 def one_shot_desktop(options: GlobalOptions) -> tuple[Desktop, Callable[[], None]]:
+    """A Desktop for this process's one command, closed when it is done."""
     desktop = Desktop(options.session, live=False, device=options.device)
     return desktop, desktop.close
 
 
 def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider) -> click.Command:
+    """The click command of a table command: its parameters in the table's positional order
+    (an action also takes --max-elements), its help, and a callback that runs it (`run`)."""
     params = [_param(cmd, name, field) for name, field in cmd.params.model_fields.items()]
     # click shows arguments in declaration order; keep the table's positional order
     order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
@@ -270,6 +283,8 @@ def _global_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
+    """`winctl`: the global options, every command of the table (`get text` as `text` in a
+    `get` group), and winctl's own commands (mcp, skill, session(s), doctor)."""
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
     @_global_options
     @click.version_option(package_name="winactions")
@@ -291,10 +306,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             _fail(InvalidInput(problem, hint="e.g. --session work1"), ctx.obj)
 
     @cli.command("mcp")
-    @click.option("--tools", "profile", default="core", show_default=True,
-                  help="which tools to serve: core (perceive and act on ids), vision (pixels, coordinates, "
-                       "the locator), windows (apps and windows), phone (swipe, long-press, go-home, launch, devices), "
-                       "tasks (run, replay), all; combine with commas: core,tasks")
+    @click.option("--tools", "profile", default=profiles.DEFAULT, show_default=True, help=profiles.tools_help())
     @click.option("--output-dir", type=click.Path(file_okay=False), envvar=settings.OUTPUT_DIR.name, show_envvar=True,
                   help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
                        "is replaced)  [default: the session's folder in the runtime folder]")
@@ -305,10 +317,9 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
-        from winactions.mcp.profiles import resolve
 
         try:
-            served = resolve(profile)
+            served = profiles.resolve(profile)
             require("mcp", feature="`winctl mcp`")
         except WinctlError as exc:
             _fail(exc, ctx.obj)
@@ -352,6 +363,36 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     return cli
 
 
+def local_commands(regenerate: str) -> str:
+    """The source of `winactions.cli.local_commands`, the console script's table (it reads no
+    more than the standard library): winctl's own commands, outside the table, and the commands
+    that read only files, whatever their parameters or given an option (`offline`).
+    `regenerate`: the command that writes it, named in its docstring."""
+    table = load_commands()
+    heads = {name.split()[0] for name in table}
+    own = sorted(n for n in build_cli().commands if n not in heads)
+    files = sorted(n for n, c in table.items() if c.offline is True)
+    files_with = {n: option_flag(c.offline) for n, c in sorted(table.items()) if isinstance(c.offline, str)}
+    if any(" " in n for n in [*files, *files_with]):
+        raise ValueError("the console script sees a command's first word only: a subcommand cannot be file-only")
+    with_option = ", ".join(f'"{n}": "{flag}"' for n, flag in files_with.items())
+    return f'''"""Which command lines the console script runs in its own process, not in the session's daemon.
+
+Generated from the command table by `{regenerate}`; do not edit by hand.
+Standard library only: the console script reads it before anything else is imported.
+"""
+
+# winctl's own commands: they manage daemons, serve MCP, print the manual, check this shell's desktop
+OWN = {_name_set(own)}
+FILES = {_name_set(files)}  # read only files, whatever their parameters (`offline=True`)
+FILES_WITH = {{{with_option}}}  # ...when given this option
+'''
+
+
+def _name_set(names: list[str]) -> str:
+    return "frozenset({" + ", ".join(f'"{n}"' for n in names) + "})"
+
+
 def mcp_session(ctx: click.Context) -> str:
     """The session `winctl mcp` serves: the one asked for (`--session`, WINCTL_SESSION), even
     "default", so its ids are the command line's; `mcp` when none is asked for."""
@@ -377,6 +418,7 @@ def invoke(cli: click.Group, argv: list[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run one command line in this process (`sys.argv` when none is given)."""
     invoke(build_cli(), list(sys.argv[1:] if argv is None else argv))
 
 

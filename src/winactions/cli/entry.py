@@ -5,7 +5,8 @@ Every command runs in its session's daemon (`--session NAME`, WINCTL_SESSION, el
 but the standard library. Measured on the test bed: a one-shot process that imports the CLI
 and reads the tree itself costs ~0.9 s a command, a forwarded one ~0.05 s (docs/benchmarks.md has
 the numbers). `--no-daemon` (or WINCTL_NO_DAEMON=1) runs the command in this process
-instead; commands that manage daemons or serve MCP always do.
+instead; winctl's own commands (they manage daemons, serve MCP) always do, and so do
+command lines that read only files (`local_commands`, generated from the command table).
 """
 
 from __future__ import annotations
@@ -13,20 +14,19 @@ from __future__ import annotations
 import sys
 
 from winactions import settings
+from winactions.cli.local_commands import FILES, FILES_WITH, OWN
 from winactions.options import FLAG_OPTIONS, FLAGS_WITH_VALUE, OPTIONAL_VALUES
-
-LOCAL_COMMANDS = {"sessions", "session", "mcp", "skill", "doctor"}  # run here: doctor checks this shell's desktop
-FILE_COMMANDS = {"match"}  # read only files: run here, with no daemon and no desktop
-FILE_OPTION_COMMANDS = {"locate", "verify-location"}  # ...and these, given a screenshot file (`--in`)
 
 
 def reads_only_files(command: str | None, argv: list[str]) -> bool:
-    """Does this command line read only files? Then no daemon is started for it: a daemon
-    opens the desktop, and these work where there is none (CI, a saved screenshot)."""
-    if command in FILE_COMMANDS:
+    """Does this command line read only files (its command's `offline`, as
+    `local_commands` lists it)? Then no daemon is started for it: a daemon opens the desktop,
+    and these work where there is none (CI, a saved screenshot)."""
+    if command in FILES:
         return True
+    option = FILES_WITH.get(command or "")
     words = argv[:argv.index("--")] if "--" in argv else argv
-    return command in FILE_OPTION_COMMANDS and any(w == "--in" or w.startswith("--in=") for w in words)
+    return option is not None and any(w == option or w.startswith(option + "=") for w in words)
 
 
 GLOBAL_FLAGS = frozenset(o.flag for o in FLAG_OPTIONS)
@@ -96,10 +96,12 @@ def split_session(argv: list[str]) -> tuple[str | None, str | None, bool]:
 
 
 def main() -> None:
+    """Forward the command line to the session's daemon, or run it here when it is winctl's
+    own, reads only files, asks for help, or --no-daemon (WINCTL_NO_DAEMON) says so."""
     argv = sys.argv[1:]
     name, command, no_daemon = split_session(argv)
     no_daemon = no_daemon or settings.NO_DAEMON.read()
-    if not no_daemon and command is not None and command not in LOCAL_COMMANDS and "--help" not in argv \
+    if not no_daemon and command is not None and command not in OWN and "--help" not in argv \
             and "-h" not in argv and not reads_only_files(command, argv):
         from winactions.daemon.client import forward
 

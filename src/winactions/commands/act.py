@@ -36,7 +36,7 @@ class ClickParams(Params):
     via: Via = VIA
 
 
-@command("click", ClickParams, kind=Kind.ACTION, positional=("id",))
+@command("click", ClickParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
 def click(ctx: Context, p: ClickParams) -> ActionResult:
     """Click an element: its semantic action (press, toggle, select) when it has one, else a
     left click at its visible centre. A disabled element is refused; one out of view is
@@ -50,7 +50,7 @@ class PointerParams(Params):
     id: Ref = REF
 
 
-@command("dblclick", PointerParams, kind=Kind.ACTION, positional=("id",))
+@command("dblclick", PointerParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
 def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Double-click an element at its visible centre (opens rows, selects words)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
@@ -59,7 +59,7 @@ def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
     return ActionResult(action="dblclick", method=method, target=target, point=point)
 
 
-@command("rightclick", PointerParams, kind=Kind.ACTION, positional=("id",))
+@command("rightclick", PointerParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
 def rightclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Right-click an element at its visible centre (context menus)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
@@ -76,7 +76,7 @@ class InputParams(Params):
     via: Via = VIA
 
 
-@command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"))
+@command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"), profiles=("core",))
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text (or append): through its editable-text interface, else focused
     and typed, then read back. A terminal is typed into at its prompt; a sheet's cell (by
@@ -166,7 +166,7 @@ class TypeParams(Params):
     text: str = Field(description="text typed into whatever has keyboard focus")
 
 
-@command("type", TypeParams, kind=Kind.ACTION, positional=("text",))
+@command("type", TypeParams, kind=Kind.ACTION, positional=("text",), profiles=("core",))
 def type_(ctx: Context, p: TypeParams) -> ActionResult:
     """Type text into the focused element of the window (any Unicode), at most
     WINCTL_TYPING_LIMIT characters."""
@@ -188,7 +188,7 @@ class KeysParams(Params):
         return " ".join(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
 
 
-@command("keys", KeysParams, kind=Kind.ACTION, variadic="keys")
+@command("keys", KeysParams, kind=Kind.ACTION, variadic="keys", profiles=("core",))
 def keys(ctx: Context, p: KeysParams) -> ActionResult:
     """Press keys: chords joined by + and separated by spaces ("ctrl+shift+s", "Down Down Enter")."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)  # a bad key name fails before anything is pressed
@@ -205,7 +205,7 @@ class ScrollParams(Params):
     amount: int = Field(3, ge=1, le=100, description="wheel notches")
 
 
-@command("scroll", ScrollParams, kind=Kind.ACTION, positional=("id", "direction", "amount"))
+@command("scroll", ScrollParams, kind=Kind.ACTION, positional=("id", "direction", "amount"), profiles=("core",))
 def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
     """Scroll inside an element (its scroll pattern, else the mouse wheel at its centre); fails
     when nothing under the wheel moved."""
@@ -231,7 +231,7 @@ class SelectParams(Params):
     value: str = Field(description="the option to choose (its visible name)")
 
 
-@command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"))
+@command("select", SelectParams, kind=Kind.ACTION, positional=("id", "value"), profiles=("core",))
 def select(ctx: Context, p: SelectParams) -> ActionResult:
     """Choose an option by name in a combo box, list or tab list (the box by id or by its name);
     the box must then read the option."""
@@ -262,7 +262,7 @@ class DragParams(Params):
     duration: float = Field(0.3, ge=0, le=10, description="seconds the drag takes")
 
 
-@command("drag", DragParams, kind=Kind.ACTION, positional=("id", "x2", "y2"))
+@command("drag", DragParams, kind=Kind.ACTION, positional=("id", "x2", "y2"), profiles=("core",))
 def drag(ctx: Context, p: DragParams) -> ActionResult:
     """Drag an element from its centre to a screen point."""
     backend = ctx.session.backend
@@ -281,7 +281,7 @@ class ClickAtParams(Params):
     count: int = Field(1, ge=1, le=3, description="1 click, 2 double, 3 triple")
 
 
-@command("click-at", ClickAtParams, kind=Kind.ACTION, positional=("x", "y"))
+@command("click-at", ClickAtParams, kind=Kind.ACTION, positional=("x", "y"), profiles=("vision",))
 def click_at(ctx: Context, p: ClickAtParams) -> ActionResult:
     """Click at screen coordinates (for targets no tier can name)."""
     backend = ctx.session.backend
@@ -301,7 +301,7 @@ class DragAtParams(Params):
     button: MouseButton = Field(MouseButton.LEFT, description="mouse button held")
 
 
-@command("drag-at", DragAtParams, kind=Kind.ACTION, positional=("x1", "y1", "x2", "y2"))
+@command("drag-at", DragAtParams, kind=Kind.ACTION, positional=("x1", "y1", "x2", "y2"), profiles=("vision",))
 def drag_at(ctx: Context, p: DragAtParams) -> ActionResult:
     """Drag between two screen points (column borders, splitters, resize handles)."""
     backend = ctx.session.backend

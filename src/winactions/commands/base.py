@@ -1,15 +1,22 @@
 """The command table: every command is defined once, here or in a feature module.
 
-A command is one object — name, parameters (a pydantic model), handler, kind, CLI shape.
-The CLI, the session daemon and the MCP server loop over `REGISTRY` and call `dispatch`;
-none of them holds per-command code. Help text comes from the handler's docstring and the
+A command is one object — name, parameters (a pydantic model), handler, kind, CLI shape,
+and every other fact a front end needs of it (its MCP profiles, whether the tiers change
+what it shows, whether a call reads only files), declared in its `@command(...)` line. Its
+result type says how it reads as text and JSON (`Result`). The CLI, the session daemon, the
+MCP server and the Python API loop over the table and call `dispatch`; none of them holds
+per-command code or a list of names. Help text comes from the handler's docstring and the
 parameter descriptions; the MCP schema is `params.model_json_schema()`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib
 import inspect
+import json
+import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,6 +25,7 @@ from typing import Annotated, Any, Literal, TypeVar, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from winactions.backends.base import Backend, Capability
+from winactions.commands.formats import changes_text, diff_data, state_data, state_text
 from winactions.commands.stateview import StateDiff, capped, diff, lines
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, WindowClosed, shown
 from winactions.extras import missing_extra
@@ -29,10 +37,19 @@ from winactions.session.desktop import DesktopSession
 
 
 class Kind(str, Enum):
+    """What a command does to the desktop: MCP marks reads read-only, and only actions honour
+    --return-state and --max-elements."""
+
     READ = "read"  # perceives, changes nothing
     ACTION = "action"  # changes the UI; honours --return-state
     WINDOW = "window"  # selects or manages windows
     SESSION = "session"  # changes winctl's own state (the locator's cache), not the UI: not read-only
+
+
+# The MCP tool profiles (`winctl mcp --tools core,vision`), each the tools one kind of work
+# needs: a command names the profiles that serve it; `winactions.mcp.profiles` says what each is for.
+ProfileName = Literal["core", "vision", "windows", "phone", "tasks"]
+PROFILE_NAMES: tuple[str, ...] = get_args(ProfileName)
 
 
 # what an action's `--max-elements` (MCP: `max_elements`) does; `state` has its own
@@ -124,13 +141,47 @@ class GlobalOptions(BaseModel):
 
 
 class Result(BaseModel):
-    """Base of what handlers return; `render` turns it into text, JSON or MCP content."""
+    """Base of what handlers return. A result knows how it is read: `text()` on the command
+    line and in MCP, `data()` in JSON, `images()` for an MCP client to see; `winactions.render`
+    is the front ends' one door to these. A new result type says all of it beside its fields."""
 
     state: UIState | None = None  # filled by --return-state after an action: the whole new state
     # ...and what changed since the state the caller saw last, less what --max-elements left
-    # out (`render` writes both; a batch step's dump does not repeat them)
+    # out (`returned_text` and `data` write both; a batch step's dump does not repeat them)
     changes: StateDiff | None = Field(default=None, exclude=True)
     changes_omitted: int = Field(default=0, exclude=True)
+
+    def text(self) -> str:
+        """What the command did or read, as text for a person or a model, without what
+        --return-state added (`returned_text`): a batch lists each step's first line. Unless a
+        result type says otherwise, its JSON data, indented."""
+        return json.dumps(self.data(), indent=2)
+
+    def returned_text(self) -> str:
+        """With --return-state, what follows the text: what changed since the state the caller
+        saw last, or the whole new state when there is no diff; "" without."""
+        if self.state is None:
+            return ""
+        if self.changes is None:
+            return state_text(self.state)
+        return changes_text(self.state, self.changes, self.changes_omitted)
+
+    def data(self) -> dict[str, Any]:
+        """The result as JSON data (`{"ok": true, "result": ...}`'s `result`): its fields, and
+        with --return-state the new state in its compact form and what changed in it."""
+        data = self.model_dump(mode="json", exclude={"state"})
+        if self.state is not None:
+            data["state"] = state_data(self.state)
+        if self.state is not None and self.changes is not None:
+            data["changes"] = diff_data(self.state, self.changes)
+            if self.changes_omitted:
+                data["changes"]["omitted"] = self.changes_omitted
+        return data
+
+    def images(self) -> list[str]:
+        """The PNG files an MCP client is sent as images with the text, so the model sees them
+        without reading files: none unless a result type says so."""
+        return []
 
     def failure(self) -> WinctlError | None:
         """What went wrong when a command ran to the end and reports a failure in its result
@@ -154,6 +205,7 @@ class Context:
 
     @property
     def session(self) -> DesktopSession:
+        """The open session; a call that reads only files has none, and asking fails loudly."""
         if self.opened is None:  # a command's `offline` test let through a call that needs the desktop
             raise BackendUnavailable("this call needs the desktop, but it runs on files only",
                                      hint="run it without --in, in a desktop session")
@@ -175,6 +227,9 @@ Handler = Callable[[Context, Any], Result]
 
 @dataclass(frozen=True)
 class Command:
+    """One command, declared once with its handler (`@command`): every front end reads these
+    facts from here and holds no per-command code or list of names."""
+
     name: str  # "click", or "get text" for a subcommand
     params: type[Params]
     handler: Handler
@@ -183,15 +238,24 @@ class Command:
     variadic: str | None = None  # a positional that takes the rest of the words
     capability: Capability | None = None  # what the backend must be able to do, if anything special
     destructive: bool = False  # may destroy what the user has (closes a window): MCP clients ask first
-    offline: Callable[[Any], bool] | None = None  # True for parameters that read only files (no desktop)
+    # reads only files, so runs with no desktop: True always, a parameter's name when it is given
+    offline: bool | str = False
+    profiles: frozenset[str] = frozenset()  # the MCP tool profiles that serve it (`ProfileName`)
+    perceives: bool = False  # the perception tiers (--infer, --vision) change what it shows
 
     @property
     def help(self) -> str:
+        """The command's help: its handler's docstring, dedented (`winctl NAME --help`, MCP)."""
         return inspect.cleandoc(self.handler.__doc__ or self.name)
 
     @property
     def summary(self) -> str:
+        """The help's first paragraph on one line."""
         return " ".join(self.help.split("\n\n")[0].split())
+
+    def reads_only_files(self, params: Params) -> bool:
+        """Whether a call with these parameters reads only files (`offline`), and so needs no desktop."""
+        return self.offline is True or (isinstance(self.offline, str) and getattr(params, self.offline) is not None)
 
     @property
     def tool_name(self) -> str:
@@ -204,18 +268,26 @@ REGISTRY: dict[str, Command] = {}
 
 def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: tuple[str, ...] = (),
             variadic: str | None = None, capability: Capability | None = None,
-            destructive: bool = False, offline: Callable[[Any], bool] | None = None,
+            destructive: bool = False, offline: bool | str = False,
+            profiles: tuple[ProfileName, ...] = (), perceives: bool = False,
             ) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
-    """Register a handler as the command `name`. `offline(params)` is True for calls that read
-    only files (they run with no desktop session: see `dispatch_files`)."""
+    """Register a handler as the command `name`, with every fact a front end needs of it (see
+    `Command`). `offline`: the call reads only files, so it runs with no desktop session (see
+    `dispatch_files`) — True always, a parameter's name when that parameter is given. Refuses
+    a name defined twice, a positional or `offline` that is not a parameter, and a profile that
+    does not exist."""
 
     def register(handler: Callable[[Context, P], Result]) -> Callable[[Context, P], Result]:
         if name in REGISTRY:
             raise ValueError(f"command {name!r} is defined twice")
-        for p in (*positional, *([variadic] if variadic else [])):
+        for p in (*positional, *([variadic] if variadic else []), *([offline] if isinstance(offline, str) else [])):
             if p not in params.model_fields:
-                raise ValueError(f"{name}: positional {p!r} is not a parameter")
-        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive, offline)
+                raise ValueError(f"{name}: {p!r} is not a parameter")
+        unknown = set(profiles) - set(PROFILE_NAMES)
+        if unknown:
+            raise ValueError(f"{name}: no MCP profile {', '.join(sorted(unknown))} (see ProfileName)")
+        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive, offline,
+                                 frozenset(profiles), perceives)
         return handler
 
     return register
@@ -227,23 +299,19 @@ def available(backend: Backend) -> list[Command]:
 
 
 def load_commands() -> dict[str, Command]:
-    """Import the feature modules so that their commands register; return the table."""
-    from winactions.commands import (  # noqa: F401
-        act,
-        batch,
-        binding,
-        choosing,
-        device,
-        find,
-        locate,
-        perceive,
-        pointer,
-        query,
-        tasks,
-        windows,
-    )
-
+    """The table: every command of every module of this package, in the order of the modules'
+    names (a command's module is imported, and so registers it, the first time). A new module
+    of commands needs no line anywhere else."""
+    _import_modules()
     return REGISTRY
+
+
+@functools.cache
+def _import_modules() -> None:
+    import winactions.commands as package
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(package.__path__)):
+        importlib.import_module(f"{package.__name__}.{module}")
 
 
 def _not_text(value: Any, where: str) -> tuple[str, str] | None:
@@ -300,10 +368,10 @@ def dispatch_files(name: str, args: dict[str, Any], options: GlobalOptions) -> R
     CLI and the Python API's file functions call this first, so that `winctl match a.png
     b.png` works with no display and never opens (or waits for) the platform backend."""
     cmd = load_commands().get(name)
-    if cmd is None or cmd.offline is None:
+    if cmd is None or cmd.offline is False:
         return None
     params = validate(cmd, args)
-    if not cmd.offline(params):
+    if not cmd.reads_only_files(params):
         return None
     with extras_named(cmd.name):
         return cmd.handler(Context(None, options), params)

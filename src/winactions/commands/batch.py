@@ -31,7 +31,7 @@ class BatchParams(Params):
     keep_going: bool = Field(False, description="run the remaining steps after a failure")
 
 
-@command("batch", BatchParams, kind=Kind.ACTION, positional=("steps",))
+@command("batch", BatchParams, kind=Kind.ACTION, positional=("steps",), profiles=("core",))
 def batch(ctx: Context, p: BatchParams) -> BatchResult:
     """Run several commands in order and report each step.
 

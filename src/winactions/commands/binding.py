@@ -35,7 +35,7 @@ def _bound(ctx: Context) -> WindowInfo | None:
 
 
 @command("bind-window", BindWindowParams, kind=Kind.WINDOW, capability=Capability.BOUND_WINDOW,
-         positional=("action", "window"))
+         positional=("action", "window"), profiles=("windows",))
 def bind_window(ctx: Context, p: BindWindowParams) -> BindResult | WindowsResult:
     """Send input to one window in the background, or go back to global input.
 

@@ -61,7 +61,7 @@ class Watch:
         return f'nothing was {self.verb}; the "{self.dialog.window.title}" dialog is still open'
 
 
-@command("choose-file", ChooseFileParams, kind=Kind.ACTION, positional=("path",))
+@command("choose-file", ChooseFileParams, kind=Kind.ACTION, positional=("path",), profiles=("windows",))
 def choose_file(ctx: Context, p: ChooseFileParams) -> ActionResult:
     """Open or save a file by path in the window's file dialog (--keys ctrl+o opens one first):
     the path goes in its field, its Open/Save button is pressed, and the outcome is checked (the

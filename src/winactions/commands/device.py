@@ -21,7 +21,7 @@ class DevicesParams(Params):
     pass
 
 
-@command("devices", DevicesParams)
+@command("devices", DevicesParams, profiles=("phone",))
 def devices(ctx: Context, p: DevicesParams) -> DevicesResult:
     """List the Android devices the adb server knows: serial, state (device, offline,
     unauthorized) and model. Drive one with `winctl --device SERIAL ...`."""
@@ -33,7 +33,7 @@ class GoHomeParams(Params):
     pass
 
 
-@command("go-home", GoHomeParams, kind=Kind.ACTION, capability=Capability.DEVICE)
+@command("go-home", GoHomeParams, kind=Kind.ACTION, capability=Capability.DEVICE, profiles=("phone",))
 def go_home(ctx: Context, p: GoHomeParams) -> ActionResult:
     """Go to the phone's home screen (HOME twice with a pause: the first press may only
     reach the app's own home)."""
@@ -49,7 +49,7 @@ class LongPressParams(Params):
     duration: float = Field(0.8, gt=0, le=10, description="seconds the press is held")
 
 
-@command("long-press", LongPressParams, kind=Kind.ACTION, positional=("id",))
+@command("long-press", LongPressParams, kind=Kind.ACTION, positional=("id",), profiles=("phone",))
 def long_press(ctx: Context, p: LongPressParams) -> ActionResult:
     """Press and hold an element or a point: a phone's long press (context menus, drag
     handles), the left button held down on a desktop."""
@@ -83,7 +83,7 @@ class SwipeParams(Params):
     duration: float = Field(0.3, gt=0, le=10, description="seconds the swipe takes")
 
 
-@command("swipe", SwipeParams, kind=Kind.ACTION, positional=("direction",))
+@command("swipe", SwipeParams, kind=Kind.ACTION, positional=("direction",), profiles=("phone",))
 def swipe(ctx: Context, p: SwipeParams) -> ActionResult:
     """Swipe a finger: in a direction across an element or the screen (`winctl swipe up`,
     `winctl swipe left --id 5`), or between two points (--x1 --y1 --x2 --y2). A drag on a

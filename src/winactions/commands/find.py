@@ -62,7 +62,7 @@ class FindParams(Selector):
     text: OptionalName = Field(None, description="the text to find (as --name)")
 
 
-@command("find", FindParams, positional=("text",))
+@command("find", FindParams, positional=("text",), profiles=("core",), perceives=True)
 def find(ctx: Context, p: FindParams) -> StateResult:
     """List the elements matching a selector (name, else value; type; automation id). A name
     not in view is looked for in the rows and cells of lists, tables and sheets; their ids are

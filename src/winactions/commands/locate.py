@@ -53,7 +53,7 @@ def _file_locator(ctx: Context, path: str) -> Any:
                    cache=LocateCache(ttl=0))
 
 
-@command("locate", LocateParams, positional=("target",), offline=lambda p: p.in_ is not None)
+@command("locate", LocateParams, positional=("target",), offline="in_", profiles=("vision",))
 def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
     """Find an element on screen from pixels when the accessibility tree does not show it.
 
@@ -88,7 +88,7 @@ class MatchParams(Params):
                                                              "or the feature matcher's inlier share)")
 
 
-@command("match", MatchParams, positional=("reference", "image"), offline=lambda p: True)
+@command("match", MatchParams, positional=("reference", "image"), offline=True, profiles=("vision",))
 def match(ctx: Context, p: MatchParams) -> MatchResult:
     """Find a reference image in a screenshot file, by template matching.
 
@@ -116,7 +116,8 @@ class VerifyParams(Params):
     in_: str | None = _in_field()
 
 
-@command("verify-location", VerifyParams, positional=("target",), offline=lambda p: p.in_ is not None)
+@command("verify-location", VerifyParams, positional=("target",), offline="in_",
+         profiles=("vision",))
 def verify_location(ctx: Context, p: VerifyParams) -> VerifyResult:
     """Say whether a located element is still where it was found.
 
@@ -141,7 +142,7 @@ class CacheParams(Params):
         "stats", description="show hit/miss counts, or forget every entry and remembered scale")
 
 
-@command("locate-cache", CacheParams, kind=Kind.SESSION, positional=("action",))
+@command("locate-cache", CacheParams, kind=Kind.SESSION, positional=("action",), profiles=("vision",))
 def locate_cache(ctx: Context, p: CacheParams) -> LocateCacheResult:
     """The locator's cache of this session: `stats` (hits, misses, entries) or `clear`.
 

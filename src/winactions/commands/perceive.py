@@ -19,7 +19,7 @@ class WindowsParams(Params):
     pass
 
 
-@command("windows", WindowsParams)
+@command("windows", WindowsParams, profiles=("core", "windows"))
 def windows(ctx: Context, p: WindowsParams) -> WindowsResult:
     """List the desktop's top-level windows: id, title, process, pid, client-area rect."""
     return WindowsResult(windows=ctx.session.backend.list_windows())
@@ -39,7 +39,7 @@ class StateParams(Params):
                                          "summarized by default)")
 
 
-@command("state", StateParams)
+@command("state", StateParams, profiles=("core",), perceives=True)
 def state(ctx: Context, p: StateParams) -> StateResult:
     """List the window's elements with stable ids: `[id] [Type] "Name"`. An id stays bound to
     its element for the session and is never reused; elements acted on by coordinates
@@ -93,7 +93,7 @@ class InspectParams(Params):
     id: Ref = ID_OR_NAME
 
 
-@command("inspect", InspectParams, positional=("id",))
+@command("inspect", InspectParams, positional=("id",), profiles=("core",))
 def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
     """Everything known about one element now: role, states, rect, actions, interfaces, value."""
     target, node = ctx.session.resolve_to_read(p.id, ctx.window())
@@ -133,7 +133,7 @@ class ScreenshotParams(Params):
     element: OptionalRef = Field(None, description="just this element (id or name)")
 
 
-@command("screenshot", ScreenshotParams, positional=("path",))
+@command("screenshot", ScreenshotParams, positional=("path",), profiles=("core", "vision"))
 def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
     """Save a PNG of the window, the whole screen or one element (an `image:` reference that
     records the window's pixel density)."""

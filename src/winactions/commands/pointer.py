@@ -33,7 +33,8 @@ def _move_first(ctx: Context, p: MouseButtonParams) -> tuple[int, int] | None:
     return p.x, p.y
 
 
-@command("mouse-down", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
+@command("mouse-down", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"),
+         profiles=("vision",))
 def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Press a mouse button and keep it down (end with `mouse-up`), for custom drags."""
     ctx.session.backend.ensure_active(ctx.window())
@@ -42,7 +43,8 @@ def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
 
 
-@command("mouse-up", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
+@command("mouse-up", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"),
+         profiles=("vision",))
 def mouse_up(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Release a mouse button (after `mouse-down`), optionally after moving to a point."""
     point = _move_first(ctx, p)
@@ -55,7 +57,8 @@ class MoveParams(Params):
     y: int = Y
 
 
-@command("mouse-move", MoveParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"))
+@command("mouse-move", MoveParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"),
+         profiles=("vision",))
 def mouse_move(ctx: Context, p: MoveParams) -> ActionResult:
     """Move the pointer to a screen point (hover menus, tooltips)."""
     execution.check_on_screen(ctx.session.backend, p.x, p.y)
@@ -67,7 +70,7 @@ class CursorParams(Params):
     pass
 
 
-@command("cursor", CursorParams, capability=Capability.POINTER)
+@command("cursor", CursorParams, capability=Capability.POINTER, profiles=("vision",))
 def cursor(ctx: Context, p: CursorParams) -> ValueResult:
     """Where the mouse pointer is: [x, y] in screen pixels."""
     x, y = ctx.session.backend.cursor_position()
@@ -81,7 +84,8 @@ class ScrollAtParams(Params):
     amount: int = Field(3, ge=1, le=100, description="wheel notches")
 
 
-@command("scroll-at", ScrollAtParams, kind=Kind.ACTION, positional=("x", "y", "direction", "amount"))
+@command("scroll-at", ScrollAtParams, kind=Kind.ACTION, positional=("x", "y", "direction", "amount"),
+         profiles=("vision",))
 def scroll_at(ctx: Context, p: ScrollAtParams) -> ActionResult:
     """Turn the mouse wheel at a screen point."""
     backend = ctx.session.backend
@@ -97,7 +101,8 @@ class HoldKeyParams(Params):
     seconds: float = Field(1.0, gt=0, le=30, description="how long to hold it")
 
 
-@command("hold-key", HoldKeyParams, kind=Kind.ACTION, capability=Capability.HOLD_KEY, positional=("keys", "seconds"))
+@command("hold-key", HoldKeyParams, kind=Kind.ACTION, capability=Capability.HOLD_KEY, positional=("keys", "seconds"),
+         profiles=("vision",))
 def hold_key(ctx: Context, p: HoldKeyParams) -> ActionResult:
     """Hold keys down for some seconds, then release them (games, key-repeat, shift-select)."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)
@@ -113,7 +118,7 @@ class PressParams(Params):
     interval: float = Field(0.05, ge=0, le=5, description="seconds between presses")
 
 
-@command("press", PressParams, kind=Kind.ACTION, positional=("keys", "times"))
+@command("press", PressParams, kind=Kind.ACTION, positional=("keys", "times"), profiles=("core",))
 def press(ctx: Context, p: PressParams) -> ActionResult:
     """Press keys several times with a pause between: `winctl press Down 5`."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)
@@ -136,7 +141,7 @@ class ZoomParams(Params):
     force: bool = Field(False, description="replace an existing file that is not a PNG", json_schema_extra=CLI_ONLY)
 
 
-@command("zoom", ZoomParams, positional=("x", "y", "width", "height"))
+@command("zoom", ZoomParams, positional=("x", "y", "width", "height"), profiles=("vision",))
 def zoom(ctx: Context, p: ZoomParams) -> ScreenshotResult:
     """A close-up of part of the screen, enlarged (small icons, dense text)."""
     from PIL import Image
@@ -155,7 +160,8 @@ class ClipboardParams(Params):
     text: str | None = Field(None, description="put this text on the clipboard; without it, read the clipboard")
 
 
-@command("clipboard", ClipboardParams, kind=Kind.ACTION, capability=Capability.CLIPBOARD, positional=("text",))
+@command("clipboard", ClipboardParams, kind=Kind.ACTION, capability=Capability.CLIPBOARD, positional=("text",),
+         profiles=("windows",))
 def clipboard(ctx: Context, p: ClipboardParams) -> ValueResult:
     """Read the clipboard's text, or set it: `winctl clipboard`, `winctl clipboard "text"`."""
     backend = ctx.session.backend

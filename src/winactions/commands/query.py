@@ -20,7 +20,7 @@ class GetParams(Params):
     id: Ref = ID_OR_NAME
 
 
-@command("get text", GetParams, positional=("id",))
+@command("get text", GetParams, positional=("id",), profiles=("core",))
 def get_text(ctx: Context, p: GetParams) -> ValueResult:
     """The element's full text (its text content, else its value, else its name)."""
     target, node = ctx.session.resolve_to_read(p.id, ctx.window())
@@ -29,7 +29,7 @@ def get_text(ctx: Context, p: GetParams) -> ValueResult:
     return ValueResult(what="text", target_id=target.id, value=text)
 
 
-@command("get rect", GetParams, positional=("id",))
+@command("get rect", GetParams, positional=("id",), profiles=("vision",))
 def get_rect(ctx: Context, p: GetParams) -> ValueResult:
     """The element's rectangle now: [left, top, right, bottom] in screen pixels."""
     target, node = ctx.session.resolve_to_read(p.id, ctx.window())
@@ -37,7 +37,7 @@ def get_rect(ctx: Context, p: GetParams) -> ValueResult:
     return ValueResult(what="rect", target_id=target.id, value=rect.as_list() if rect else None)
 
 
-@command("get value", GetParams, positional=("id",))
+@command("get value", GetParams, positional=("id",), profiles=("core",))
 def get_value(ctx: Context, p: GetParams) -> ValueResult:
     """The element's value: an edit's text, a slider's number, a check box's checked state,
     a combo box's chosen option."""
@@ -89,7 +89,7 @@ class WaitParams(Params):
     timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
 
 
-@command("wait", WaitParams, positional=("seconds",))
+@command("wait", WaitParams, positional=("seconds",), profiles=("core",))
 def wait(ctx: Context, p: WaitParams) -> WaitResult:
     """Wait some seconds, or until an element is visible, enabled or gone, a text shows in (or
     leaves) the window's elements, or a window shows (or goes)."""

@@ -54,7 +54,7 @@ class RunParams(Params):
     apps: list[str] = Field(default_factory=list, description="more app-module folders (also WINCTL_APPS)")
 
 
-@command("run", RunParams, kind=Kind.ACTION, positional=("task",))
+@command("run", RunParams, kind=Kind.ACTION, positional=("task",), profiles=("tasks",))
 def run(ctx: Context, p: RunParams) -> RunResult:
     """Do a task in words: plan it (an app template, else the model), then locate, act and
     verify each step, dismissing dialogs in the way and replanning when a step fails.
@@ -78,7 +78,7 @@ class ReplayParams(Params):
     timeout: float = Field(100.0, gt=0, le=3600, description="seconds for the whole replay")
 
 
-@command("replay", ReplayParams, kind=Kind.ACTION, positional=("run",))
+@command("replay", ReplayParams, kind=Kind.ACTION, positional=("run",), profiles=("tasks",))
 def replay(ctx: Context, p: ReplayParams) -> RunResult:
     """Run a recorded run's successful steps again, with no model (a macro, or a regression
     test of an app); a step whose target is gone fails and stops the replay."""

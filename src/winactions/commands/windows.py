@@ -28,7 +28,7 @@ class FocusParams(Params):
     window: str = Field(description="window id, title or part of it, or process name")
 
 
-@command("focus", FocusParams, kind=Kind.WINDOW, positional=("window",))
+@command("focus", FocusParams, kind=Kind.WINDOW, positional=("window",), profiles=("core", "windows"))
 def focus(ctx: Context, p: FocusParams) -> WindowResult:
     """Make a window the session's window and bring it to the front; when a modal dialog of
     its app holds it, the dialog becomes the session's window, and the result says so."""
@@ -53,7 +53,7 @@ class LaunchParams(Params):
     title: str | None = Field(None, description="wait for a window whose title contains this")
 
 
-@command("launch", LaunchParams, kind=Kind.WINDOW, variadic="command")
+@command("launch", LaunchParams, kind=Kind.WINDOW, variadic="command", profiles=("windows", "phone"))
 def launch(ctx: Context, p: LaunchParams) -> WindowResult:
     """Start a program, wait for its window and make it the session's window.
 
@@ -217,7 +217,7 @@ class CloseParams(Params):
     timeout: float = Field(5.0, gt=0, le=60, description="seconds to wait for the window to go")
 
 
-@command("close", CloseParams, kind=Kind.WINDOW, destructive=True)
+@command("close", CloseParams, kind=Kind.WINDOW, destructive=True, profiles=("windows",))
 def close(ctx: Context, p: CloseParams) -> WindowResult:
     """Close the session's window (as its close button would) and wait until it is gone.
 
@@ -255,7 +255,7 @@ class WindowParams(Params):
 
 
 @command("window", WindowParams, kind=Kind.WINDOW, capability=Capability.WINDOW_MANAGE,
-         positional=("action", "x", "y", "width", "height"))
+         positional=("action", "x", "y", "width", "height"), profiles=("windows",))
 def window_(ctx: Context, p: WindowParams) -> WindowResult:
     """Activate, minimize, maximize, restore, move and resize, or park off-screen the session's window."""
     window = ctx.window()

@@ -1,40 +1,47 @@
-"""Which tools `winctl mcp --tools PROFILE` serves (issue 16.5).
+"""Which tools `winctl mcp --tools PROFILE` serves.
 
 Every tool an MCP client lists costs the model context on every turn: the whole table is
 ~39 tools and tens of KB. A profile serves what an agent needs for one kind of work, as
-agent-browser's `core` / `all` do; profiles combine (`--tools core,vision`). Tier options
-(`infer`, `vision`) appear only on the tools that perceive.
+agent-browser's `core` / `all` do; profiles combine (`--tools core,vision`). Each command
+names its profiles, and whether it perceives (only those tools take the tier options `infer`
+and `vision`), where it is declared (`@command(..., profiles=..., perceives=...)`); this module
+reads them off the table and says what each profile is for.
 """
 
 from __future__ import annotations
 
+from winactions.commands.base import PROFILE_NAMES, load_commands
 from winactions.errors import InvalidInput
 
-PROFILES: dict[str, frozenset[str]] = {
-    # perceive, act on ids, wait, and find windows: what most tasks need (click-element and
-    # type-into-element are `find` then `click` / `input`: only in `all`)
-    "core": frozenset({"state", "inspect", "screenshot", "click", "dblclick", "rightclick", "input", "type", "keys",
-                       "press", "scroll", "select", "drag", "get text", "get value", "wait", "find",
-                       "batch", "windows", "focus"}),
-    # pixels and coordinates: the visual locator, close-ups and pointer primitives
-    "vision": frozenset({"locate", "locate-cache", "match", "verify-location", "zoom", "screenshot", "get rect",
-                         "click-at", "drag-at", "scroll-at", "mouse-down", "mouse-up", "mouse-move", "cursor",
-                         "hold-key"}),
-    # windows and apps: start, close, move, bind for background input, open and save files
-    # (choose-file: core has ~100 bytes of its 15 KB left)
-    "windows": frozenset({"windows", "focus", "launch", "close", "window", "bind-window", "clipboard",
-                          "choose-file"}),
-    # a phone's gestures and apps (`winctl mcp --device SERIAL --tools core,phone`)
-    "phone": frozenset({"swipe", "long-press", "go-home", "launch", "devices"}),
-    # a task in words, planned and done by the task runner; a recorded run replayed
-    "tasks": frozenset({"run", "replay"}),
+# what each profile is for, as `winctl mcp --help` says it (a command names its profiles)
+PURPOSES: dict[str, str] = {
+    "core": "perceive and act on ids",  # click-element and type-into-element are find then click/input: `all`
+    "vision": "pixels, coordinates, the locator",
+    "windows": "apps and windows",  # choose-file too: core has ~100 bytes of its 15 KB left
+    "phone": "swipe, long-press, go-home, launch, devices",
+    "tasks": "run, replay",
 }
 DEFAULT = "core"
-PERCEIVING = frozenset({"state", "find"})  # the tools whose output the perception tiers change
+
+
+def served_by(profile: str) -> frozenset[str]:
+    """The names of the commands that name `profile` among their profiles."""
+    return frozenset(c.name for c in load_commands().values() if profile in c.profiles)
+
+
+PROFILES: dict[str, frozenset[str]] = {name: served_by(name) for name in PROFILE_NAMES}
+PERCEIVING = frozenset(c.name for c in load_commands().values() if c.perceives)  # the tools the tiers change
+
+
+def tools_help() -> str:
+    """`winctl mcp --tools`'s help: every profile with its purpose, then `all`."""
+    listed = ", ".join(f"{name} ({PURPOSES[name]})" for name in PROFILE_NAMES)
+    return f"which tools to serve: {listed}, all; combine with commas: core,tasks"
 
 
 def resolve(spec: str) -> frozenset[str] | None:
-    """The command names of a `--tools` value (`core`, `core,vision`); None for `all`."""
+    """The command names of a `--tools` value (`core`, `core,vision`); None for `all`.
+    Refuses an empty value and an unknown profile, naming the profiles there are."""
     names = [part.strip() for part in spec.split(",") if part.strip()]
     if not names:
         raise InvalidInput("--tools needs a profile", hint=f"one or more of {', '.join([*PROFILES, 'all'])}")

@@ -29,9 +29,7 @@ from winactions._version import __version__
 from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
-from winactions.commands.results import ScreenshotResult, StateResult
 from winactions.errors import InvalidInput, WinctlError, shown
-from winactions.mcp.profiles import PERCEIVING
 from winactions.mcp.stdio import stdio_transport
 from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.outputs import Outputs
@@ -91,8 +89,8 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     for name in [k for k, v in properties.items() if v.get("cli_only")]:
         del properties[name]  # a person's choice (`force`), not a model's
     if "window" not in properties:
-        properties["window"] = GLOBAL_WINDOW if cmd.name in PERCEIVING else SHORT_WINDOW
-    if cmd.name in PERCEIVING:
+        properties["window"] = GLOBAL_WINDOW if cmd.perceives else SHORT_WINDOW
+    if cmd.perceives:
         properties["infer"] = GLOBAL_INFER
         properties["vision"] = GLOBAL_VISION
     if cmd.kind is Kind.ACTION:
@@ -148,6 +146,7 @@ class ToolRunner:
         self._lock = threading.Lock()
 
     def desktop(self) -> Desktop:
+        """The server's one Desktop, opened on first use and kept: ids stay valid across calls."""
         if self._desktop is None:
             self._desktop = Desktop(self.session_name, backend=self._backend, live=True, device=self._device)
         return self._desktop
@@ -157,6 +156,7 @@ class ToolRunner:
         return tool_list(self._served())
 
     def _served(self) -> list[Command]:
+        """The commands the backend can run that the profile serves (all of them for no profile)."""
         return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
 
     def call(self, tool: str, arguments: dict[str, Any] | None,
@@ -185,13 +185,17 @@ class ToolRunner:
                                     is_error=True)
 
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
+        """Run one tool: refuse a tool unknown or outside the profile, take the call's global
+        options out of the arguments (`window`; an action's `return_state` and `max_elements`;
+        a perceiving tool's tiers), and dispatch the rest as the command's parameters."""
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
         if cmd is None:
             raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
         if self.profile is not None and cmd.name not in self.profile:
+            having = ", ".join(sorted(cmd.profiles)) or "none does; only all"
             raise InvalidInput(f"the tool {shown(tool)} is not served by this server's profile",
                                hint="the server's user can start it with: winctl mcp --tools all "
-                                    "(or add the profile that has it: core, vision, windows)")
+                                    f"(or add the profile that has it: {having})")
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = args.pop("return_state", False) if cmd.kind is Kind.ACTION else False
         if not isinstance(return_state, bool):
@@ -201,7 +205,7 @@ class ToolRunner:
         if window is not None and (not isinstance(window, str) or any("\ud800" <= ch <= "\udfff" for ch in window)):
             raise InvalidInput("window must be a string of text (a lone surrogate is not text)",
                                hint="a window id, title part or process name")
-        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.name in PERCEIVING else {}
+        tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.perceives else {}
         try:
             options = GlobalOptions(json_output=True, window=window, return_state=return_state, max_elements=cap,
                                     session=self.session_name, device=self.desktop().device, **tiers)
@@ -219,14 +223,10 @@ class ToolRunner:
 
 
 def _images(result: Result) -> list[types.ImageContent]:
-    """Screenshots go back as images, so the model sees them without reading files."""
-    paths: list[str] = []
-    if isinstance(result, ScreenshotResult):
-        paths.append(result.path)
-    elif isinstance(result, StateResult) and result.state is not None:
-        paths.extend(p for p in (result.state.annotated_screenshot or result.state.screenshot,) if p)
+    """The result's pictures (`Result.images`) as image content, so the model sees them
+    without reading files."""
     images = []
-    for path in paths:
+    for path in result.images():
         with open(path, "rb") as f:
             data = f.read()
         images.append(types.ImageContent(type="image", data=base64.b64encode(data).decode(), mime_type="image/png"))
@@ -245,6 +245,7 @@ def _progress_sink(ctx: Any) -> progress.Sink:
 
 
 def build_server(runner: ToolRunner) -> Server[Any]:
+    """An MCP server whose tools are the runner's, each call run off the event loop."""
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
