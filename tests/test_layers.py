@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
     "model": {"errors"},
+    "candidates": {"errors", "model"},  # exactly one element by a name, else the candidates listed
     "backends": {"errors", "keys", "model"},
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "text_entry": {"backends", "errors", "execution", "keys", "model"},  # keys for an element reach it
@@ -38,17 +39,18 @@ ALLOWED: dict[str, set[str]] = {
     "llm": {"errors", "model"},
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress"},
     "perception": {"backends", "errors", "extras", "llm", "locate", "model", "opencv", "options", "screenshots"},
-    "session": {"backends", "errors", "extras", "files", "llm", "locate", "model", "perception", "progress"},
+    "session": {"backends", "candidates", "errors", "extras", "files", "llm", "locate", "model", "perception",
+                "progress"},
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
-    "commands": {"agent", "backends", "compact", "errors", "execution", "extras", "file_dialogs", "files", "keys",
-                 "llm", "locate", "marks", "model", "options", "outputs", "perception", "progress", "screenshots",
-                 "session", "text_entry"},
+    "commands": {"agent", "backends", "candidates", "compact", "errors", "execution", "extras", "file_dialogs",
+                 "files", "keys", "llm", "locate", "marks", "model", "options", "outputs", "perception", "progress",
+                 "screenshots", "session", "text_entry"},
     "render": {"commands", "compact", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate"},  # core checks; the platform's are in backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
-    "agent": {"errors", "llm", "locate", "model"},
+    "agent": {"candidates", "errors", "llm", "locate", "model"},
     "daemon": {"_version", "api", "cli", "commands", "errors", "options", "outputs", "progress", "render", "session"},
     "cli": {"_version", "api", "commands", "daemon", "doctor", "errors", "extras", "llm", "mcp", "options",
             "progress", "render", "session", "skill"},
