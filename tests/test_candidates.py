@@ -1,5 +1,5 @@
 """Exactly one element by a name, else the candidates listed: one helper, one form of the error,
-whichever way the element was named (`click-element --name`, a task step)."""
+whichever way the element was named (`click NAME`, `click-element --name`, a task step)."""
 
 from types import SimpleNamespace
 
@@ -11,6 +11,7 @@ from winactions.candidates import LISTED, named, only_one
 from winactions.commands.find import Selector, select_one
 from winactions.errors import InvalidInput
 from winactions.model import Target, UIState, WindowInfo
+from winactions.session.references import is_control, resolve_to_read
 
 WINDOW = WindowInfo(id="0x1", title="Save As", pid=7, active=True)
 # GTK's Save As: a field, its label and the file list's column header share the name "Name"
@@ -36,10 +37,6 @@ def test_one_is_returned_none_is_none_and_several_are_listed_with_the_way_to_pic
     assert raised.value.message == f"3 elements are named 'Name': {LISTED_THREE}"
     assert raised.value.hint == "add --type, or act on one by its id"
     assert raised.value.to_dict()["code"] == "invalid_input" and raised.value.exit_code == 2
-
-
-def is_control(target: Target) -> bool:
-    return target.type != "Text"
 
 
 def test_the_first_preference_that_picks_out_one_decides():
@@ -76,6 +73,13 @@ def test_every_way_of_naming_an_element_lists_the_candidates_in_the_one_form():
         resolve(None, step, state, describe=None)  # type: ignore[arg-type]
     assert by_step.value.message == f"3 elements are named 'Name': {LISTED_THREE}"
     assert by_step.value.hint == "give target_type, or act on one by its id (id:N)"
+
+    two = _state([SAVE_AS[0], Target(id=5, type="Edit", name="Name")])
+    session.refresh_state = lambda window: two
+    with pytest.raises(InvalidInput) as by_name:  # get text Name: two fields, neither preferred
+        resolve_to_read(session, "Name", WINDOW)  # type: ignore[arg-type]
+    assert by_name.value.message == "2 elements are named 'Name': [4] [Edit] \"Name\", [5] [Edit] \"Name\""
+    assert by_name.value.hint == "act on one by its id"
 
 
 def test_a_selector_says_what_the_candidates_share():
