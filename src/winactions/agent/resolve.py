@@ -38,6 +38,7 @@ class Resolved:
     point: tuple[int, int] | None = None  # a screen point (the vision model's box centre)
 
     def describe(self) -> str:
+        """One line for the run's record: the element, the point or the reference, and how."""
         if self.target is not None:
             return f'[{self.target.id}] {self.target.type} "{self.target.name}" ({self.how})'
         if self.point is not None:
@@ -134,6 +135,8 @@ def _module_image(actor: Actor, folder: Path, name: str) -> Resolved:
 
 def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe | None,
                   app: str | None) -> Resolved:
+    """A name the tree does not hold: the reference-image library's (for `app`), else painted
+    text, else the vision model (`describe`, when configured). NotFound saying what each tried."""
     tried: list[str] = [f"no element of the tree is named {name!r}" + (f" (type {role})" if role else "")]
     chain: list[str] = []
     try:

@@ -145,5 +145,6 @@ def named_after(backend: Backend, handle: str, text: str) -> bool:
 
 
 def _id_range(state: UIState) -> str:
+    """The state's lowest and highest ids ("3–41"), or "none"."""
     ids = [t.id for t in state.targets]
     return f"{min(ids)}–{max(ids)}" if ids else "none"

@@ -91,6 +91,8 @@ def found_targets(backend: Backend, matches: list[TextMatch], state: UIState) ->
 
 
 def _target(node: Node, match: TextMatch) -> Target:
+    """A target (id 0) for an element found by its text, its value the text found when that
+    is not its name, its `derived_from` where it is (`where`)."""
     name = display_name(node)
     value = match.text if match.text != name else node.value
     return Target(id=0, type=node.role, name=name, value=value, states=sorted(node.states),
