@@ -19,24 +19,29 @@ def windows(*specs: dict, active: str | None = None) -> list[WindowInfo]:
 
 def test_a_window_is_found_by_its_id_in_hex_or_decimal_before_any_title():
     listed = windows(MAIN, CALC)
-    assert find_window(listed, "0x3A00007").id == MAIN["id"]
-    assert find_window(listed, str(0x1e00004)).id == CALC["id"]
+    assert find_window(lambda: listed, "0x3A00007").id == MAIN["id"]
+    assert find_window(lambda: listed, str(0x1e00004)).id == CALC["id"]
 
 
 def test_an_exact_title_wins_over_a_part_of_another_and_of_several_the_active_one():
     listed = windows(MAIN, dict(CALC, title="Mousepad"), DIALOG, active=DIALOG["id"])
-    assert find_window(listed, "mousepad").id == CALC["id"]  # the title is exactly that
-    assert find_window(listed, "mousepad ").id == CALC["id"]
-    assert find_window(windows(MAIN, DIALOG, active=DIALOG["id"]), "Mousepad").id == DIALOG["id"]  # both: the active
-    assert find_window(windows(MAIN, DIALOG), "Mousepad").id == MAIN["id"]  # none active: the first
+    assert find_window(lambda: listed, "mousepad").id == CALC["id"]  # the title is exactly that
+    assert find_window(lambda: listed, "mousepad ").id == CALC["id"]
+    both = windows(MAIN, DIALOG, active=DIALOG["id"])  # by title and by process
+    assert find_window(lambda: both, "Mousepad").id == DIALOG["id"]  # the active one
+    neither = windows(MAIN, DIALOG)
+    assert find_window(lambda: neither, "Mousepad").id == MAIN["id"]  # none active: the first
 
 
 def test_a_blank_or_unknown_window_is_an_error_that_lists_the_open_ones():
     listed = windows(MAIN, CALC)
+    def unasked() -> list[WindowInfo]:
+        raise AssertionError("the windows were listed for a blank selector")
+
     with pytest.raises(InvalidInput):
-        find_window(listed, "  ")
+        find_window(unasked, "  ")
     with pytest.raises(NotFound) as raised:
-        find_window(listed, "gedit")
+        find_window(lambda: listed, "gedit")
     assert raised.value.message == "no window matches 'gedit'"
     assert "'notes.txt - Mousepad', 'galculator'" in str(raised.value.hint)
 

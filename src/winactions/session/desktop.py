@@ -120,7 +120,7 @@ class DesktopSession:
     # -- windows (`windows`) ----------------------------------------------------------------
     def find_window(self, selector: str) -> WindowInfo:
         """The open window `selector` names (`windows.find_window`)."""
-        return windows.find_window(self.backend.list_windows(), selector)
+        return windows.find_window(self.backend.list_windows, selector)
 
     def select_window(self, window: WindowInfo) -> None:
         """Remember `window` as the one commands act on, and save the session."""

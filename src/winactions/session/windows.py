@@ -1,17 +1,20 @@
 """Window selection: which of the desktop's windows a command acts on.
 
-Pure decisions over a list of windows (`Backend.list_windows`); the session reads the list,
+Decisions over the list of windows (`Backend.list_windows`), with no other effect; the session
 remembers the choice and says the note (`DesktopSession.current_window`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from winactions.errors import InvalidInput, NotFound, WindowClosed, shown
 from winactions.model import WindowInfo
 
 
-def find_window(windows: list[WindowInfo], selector: str) -> WindowInfo:
-    """The window `selector` names: its id (`0x3a00007`, or the same number in decimal), else
+def find_window(listed: Callable[[], list[WindowInfo]], selector: str) -> WindowInfo:
+    """The window of those `listed` (asked only for a selector that is not blank) that `selector`
+    names: its id (`0x3a00007`, or the same number in decimal), else
     the one whose title is the selector, else one whose title holds it, whose process is it or
     whose class holds it (ignoring case) — of several, an active one first, else the first
     listed. InvalidInput for a blank selector (as a substring it would match every window);
@@ -21,6 +24,7 @@ def find_window(windows: list[WindowInfo], selector: str) -> WindowInfo:
                            hint="give a window id, a title or part of it, or a process name — "
                                 "`winctl windows` lists them")
     wanted = selector.strip().lower()
+    windows = listed()
     for w in windows:
         if w.id.lower() == wanted or (wanted.isdigit() and _int_id(w.id) == int(wanted)):
             return w
