@@ -29,6 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
     "model": {"errors"},
+    "candidates": {"errors", "model"},  # exactly one element by a name, else the candidates listed
     "backends": {"errors", "keys", "model", "settings"},
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "text_entry": {"backends", "errors", "execution", "keys", "model", "settings"},  # keys for an element reach it
@@ -50,13 +51,25 @@ ALLOWED: dict[str, set[str]] = {
         "screenshots",
         "settings",
     },
-    "session": {"backends", "errors", "extras", "files", "llm", "locate", "model", "perception", "progress"},
+    "session": {
+        "backends",
+        "candidates",
+        "errors",
+        "extras",
+        "files",
+        "llm",
+        "locate",
+        "model",
+        "perception",
+        "progress",
+    },
     # the table lists the task runner's `run`/`replay` (commands/tasks.py); the runner drives the
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
     "commands": {
         "agent",
         "backends",
+        "candidates",
         "compact",
         "errors",
         "execution",
@@ -79,7 +92,7 @@ ALLOWED: dict[str, set[str]] = {
     "render": {"commands", "compact", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate", "settings"},  # core checks; the platform's: backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
-    "agent": {"errors", "llm", "locate", "model", "settings"},
+    "agent": {"candidates", "errors", "llm", "locate", "model", "settings"},
     "daemon": {
         "_version",
         "api",

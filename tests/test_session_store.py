@@ -53,6 +53,6 @@ def test_bad_session_names_are_refused(tmp_path, name):
 
 def test_the_sessions_visual_prefixes_are_the_locators():
     from winactions.locate.locator import PREFIXES
-    from winactions.session.desktop import VISUAL_PREFIXES
+    from winactions.session.references import VISUAL_PREFIXES
 
     assert set(PREFIXES) == VISUAL_PREFIXES

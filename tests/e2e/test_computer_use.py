@@ -39,7 +39,7 @@ def test_find_and_act_by_selector(winctl, app):
     winctl("type-into-element", "--name", "Name", "--type", "Edit", "by selector")
     app.wait_for("entry_changed", text="by selector")
     run = winctl("click-element", "--name", "Name", expect=2)  # an Edit, a label and a column header
-    assert "3 elements match" in run.err and "--type" in run.err
+    assert "3 elements are named 'Name': [" in run.err and "--type" in run.err
     assert winctl("click-element", "--name", "No such thing", expect=3).code == 3
     assert winctl("click-element", expect=2).code == 2
 

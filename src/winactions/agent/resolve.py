@@ -13,16 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from winactions.agent.actor import Actor
 from winactions.agent.images import images_for, match_image
 from winactions.agent.plan import StepPlan
+from winactions.candidates import named, only_one
 from winactions.errors import BackendUnavailable, InvalidInput, LLMFailed, NotFound, WinctlError, shown
 from winactions.locate.assets import AssetLibrary
 from winactions.model import Source, Target, UIState
 
-# The seed's target types say where a target comes from, not what it is: they narrow nothing.
-SEED_TYPES = frozenset({"icon", "ui", "dynamic", "state", "image", "text"})
+# Task-file target types that say where a target comes from, not what it is: they narrow nothing.
+SOURCE_TYPES = frozenset({"icon", "ui", "dynamic", "state", "image", "text"})
 
 
 @dataclass
@@ -36,6 +38,7 @@ class Resolved:
     point: tuple[int, int] | None = None  # a screen point (the vision model's box centre)
 
     def describe(self) -> str:
+        """One line for the run's record: the element, the point or the reference, and how."""
         if self.target is not None:
             return f'[{self.target.id}] {self.target.type} "{self.target.name}" ({self.how})'
         if self.point is not None:
@@ -47,9 +50,11 @@ Describe = Callable[[str], Resolved]  # a `dynamic:` description → where the v
 
 
 def in_tree(state: UIState, name: str | None, role: str | None) -> list[Target]:
-    """Elements of the tree by name (exact, case-folded, automation id), narrowed by role."""
+    """Elements of the tree named `name` (`candidates.named`: exact, else ignoring case), else
+    with it as their automation id; narrowed to the type `role` when it names a control type.
+    With no name: the focused elements of that type, else all of them (none without a type)."""
     tree = [t for t in state.targets if t.source is Source.ACCESSIBILITY]
-    if role and role.casefold() not in SEED_TYPES:
+    if _narrows(role):
         typed = [t for t in tree if t.type.casefold() == role.casefold()]
         if name is None:
             focused = [t for t in typed if "focused" in t.states]
@@ -57,22 +62,26 @@ def in_tree(state: UIState, name: str | None, role: str | None) -> list[Target]:
         tree = typed
     if name is None:
         return []
-    for match in (lambda t: t.name == name, lambda t: t.name.casefold() == name.casefold(),
-                  lambda t: (t.automation_id or "") == name):
-        found = [t for t in tree if match(t)]
-        if found:
-            return found
-    return []
+    return named(tree, name) or [t for t in tree if (t.automation_id or "") == name]
+
+
+def _narrows(role: str | None) -> TypeGuard[str]:
+    """Does a step's `target_type` name a control type (not where the target comes from)?"""
+    return bool(role) and str(role).casefold() not in SOURCE_TYPES
 
 
 def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe | None, app: str | None = None,
             pixels: bool = True, module_images: Path | None = None) -> Resolved:
-    """Resolve a step's target in the current state; `NotFound` when nothing has it."""
+    """Where a step acts, in the current state: its `target_ref` (a name, `id:N`, `image:`,
+    `text:`, `dynamic:`) narrowed by its `target_type`; none with a type: the element of that
+    type; none at all: the focused element. NotFound when nothing has it (`pixels` False: not
+    looked for outside the tree); InvalidInput when several elements of the tree have it (they
+    are listed: `winactions.candidates`); BackendUnavailable for `dynamic:` without a model."""
     ref, role = step.target_ref, step.target_type
     if ref is None:
-        if role is None or role.casefold() in SEED_TYPES:
+        if role is None or role.casefold() in SOURCE_TYPES:
             return Resolved(None, "the focused element", 0)
-        return _one(in_tree(state, None, role), f"an element of type {role}", level=2)
+        return _one(in_tree(state, None, role), f"of type {role}")
     prefix, sep, rest = ref.partition(":")
     if sep and prefix == "id":
         wanted = int(rest)
@@ -89,9 +98,9 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe 
             raise BackendUnavailable(f"{shown(ref)} needs the vision model, and none is configured",
                                      hint="set WINCTL_VISION_BASE_URL / an API key, or plan with element names")
         return describe(rest.strip())
-    named = in_tree(state, ref, role)
-    if named:
-        return _one(named, f"the name {ref!r}", level=2)
+    found = in_tree(state, ref, role)
+    if found:
+        return _one(found, f"named {shown(ref)}" + (f" of type {role}" if _narrows(role) else ""))
     if not pixels:
         raise NotFound(f"no element is named {shown(ref)}" + (f" (type {role})" if role else ""),
                        hint="read the state for the names on screen")
@@ -100,14 +109,13 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe 
     return _outside_tree(actor, ref, role, describe, app)
 
 
-def _one(found: list[Target], what: str, level: int) -> Resolved:
-    if not found:
+def _one(found: list[Target], what: str) -> Resolved:
+    """The one element of the tree that is `what` (completes "elements are …"): NotFound when
+    none is, InvalidInput listing them when several are (`candidates.only_one`)."""
+    one = only_one(found, what, narrow="give target_type", by_id="its id (id:N)")
+    if one is None:
         raise NotFound(f"no element is {what}", hint="read the state for the names on screen")
-    if len(found) > 1:
-        listed = ", ".join(f'[{t.id}] {t.type} "{t.name}"' for t in found[:6])
-        raise InvalidInput(f"{len(found)} elements are {what}: {listed}",
-                           hint="give target_type, or id:N from the state")
-    return Resolved(found[0].id, f"tree: {what}", level, found[0])
+    return Resolved(one.id, f"tree: {what}", 2, one)
 
 
 def _located(actor: Actor, ref: str, level: int) -> Resolved:
@@ -127,6 +135,8 @@ def _module_image(actor: Actor, folder: Path, name: str) -> Resolved:
 
 def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe | None,
                   app: str | None) -> Resolved:
+    """A name the tree does not hold: the reference-image library's (for `app`), else painted
+    text, else the vision model (`describe`, when configured). NotFound saying what each tried."""
     tried: list[str] = [f"no element of the tree is named {name!r}" + (f" (type {role})" if role else "")]
     chain: list[str] = []
     try:
@@ -141,7 +151,7 @@ def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe 
         except (NotFound, BackendUnavailable, LLMFailed, InvalidInput) as exc:
             tried.append(f"{ref.partition(':')[0]}: {exc.message}")
     if describe is not None:
-        what = f"the {role} named {name!r}" if role and role.casefold() not in SEED_TYPES else repr(name)
+        what = f"the {role} named {name!r}" if _narrows(role) else repr(name)
         try:
             return describe(what)
         except (NotFound, LLMFailed) as exc:

@@ -3,7 +3,8 @@
 For agents that know what they want ("the Save button") without reading a state first:
 the state is refreshed, the selector must match exactly one element, and the action runs
 through the same code as `click ID` / `input ID`. Several matches are an error that lists
-them — never a guess.
+them (`winactions.candidates`) — never a guess. `find` lists what matches, and looks for a
+name out of view in the rows and cells of lists, tables and sheets (`session.offview`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 from pydantic import Field
 
 from winactions import execution
+from winactions.candidates import only_one
 from winactions.commands.act import InputParams, set_text
 from winactions.commands.base import Context, Kind, OptionalName, Params, command
 from winactions.commands.results import ActionResult, StateResult
-from winactions.errors import InvalidInput, NotFound
+from winactions.errors import InvalidInput, NotFound, shown
 from winactions.execution import Via
 from winactions.model import Target, UIState
 from winactions.session import offview
@@ -43,19 +45,28 @@ def _matches(t: Target, s: Selector, by_value: bool = False) -> bool:
 
 
 def select_one(ctx: Context, selector: Selector) -> Target:
+    """The one element of a fresh state that fits the selector; a name fitting none exactly is
+    looked for as a substring. InvalidInput when the selector is empty or several fit (they are
+    listed: `winactions.candidates`); NotFound when none does."""
     if selector.name is None and selector.type is None and selector.automation_id is None:
         raise InvalidInput("give --name, --type or --automation-id", hint="e.g. --name Save --type Button")
     state = ctx.session.refresh_state(ctx.window())
     found = [t for t in state.targets if _matches(t, selector)]
     if not found and selector.name is not None and not selector.partial:
-        found = [t for t in state.targets if _matches(t, selector.model_copy(update={"partial": True}))]
-    if not found:
+        selector = selector.model_copy(update={"partial": True})
+        found = [t for t in state.targets if _matches(t, selector)]
+    one = only_one(found, _fitting(selector), narrow="add --type or --automation-id")
+    if one is None:
         raise NotFound("no element matches the selector", hint="run `winctl state` to see what there is")
-    if len(found) > 1:
-        listing = "; ".join(f'[{t.id}] [{t.type}] "{t.name}"' for t in found[:8])
-        raise InvalidInput(f"{len(found)} elements match: {listing}",
-                           hint="add --type or --automation-id, or act on an id")
-    return found[0]
+    return one
+
+
+def _fitting(s: Selector) -> str:
+    """What the elements fitting the selector are, to complete "N elements are …"."""
+    parts = [f"of type {s.type}" if s.type is not None else "",
+             f"named {shown(s.name)}" + (" in part" if s.partial else "") if s.name is not None else "",
+             f"with automation id {shown(s.automation_id)}" if s.automation_id is not None else ""]
+    return " ".join(p for p in parts if p)
 
 
 class FindParams(Selector):

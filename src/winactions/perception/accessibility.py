@@ -330,7 +330,7 @@ INHERITED_DEPTH = 3  # ancestors whose name a field may repeat when it has none 
 
 def named_by_label(own: str | None) -> str:
     """The derived_from of a field named by the label beside it: says its own name (None: its
-    choice), which is what it still answers when read again (`session.desktop._check_identity`)."""
+    choice), which is what it still answers when read again (`session.identity.check_identity`)."""
     return f"{NAMED_BY_LABEL}; its own is " + ("its choice" if own is None else repr(own))
 
 

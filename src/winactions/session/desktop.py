@@ -1,8 +1,16 @@
-"""DesktopSession: the state that lives between commands.
+"""DesktopSession: the state that lives between commands, and its one owner.
 
-It knows which window the agent works in, numbers what perception finds with stable ids,
-remembers the last state, and resolves an id back to a live element — refusing, with a
-useful message, when that element is gone or is no longer the same element.
+A session holds a backend, the window the agent works in, the ids given to what perception
+found (`ids`), the latest state and what `find` found out of view; it is saved to its store
+after each change, so one-shot `winctl` processes, the daemon and an MCP server of one session
+share it. It perceives (`refresh_state`) and numbers; the rest it delegates, each to the module
+beside it that does that one job:
+
+- `windows`: which window a command acts on (`current_window`, `find_window`);
+- `references`: what an element reference (an id, a name, a visual target) means now
+  (`resolve_ref`, `resolve_to_read`), with `winactions.candidates` for "exactly one by this name";
+- `identity`: that an id still names the element the agent was shown (`target`, `resolve`);
+- `offview`: elements out of view, found by their text and scrolled into view (`found_out_of_view`).
 """
 
 from __future__ import annotations
@@ -10,44 +18,29 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
 from winactions import progress
 from winactions.backends.base import Backend
-from winactions.errors import (
-    AppBusy,
-    InvalidInput,
-    NoAccessibility,
-    NotFound,
-    NoTree,
-    StaleElement,
-    WinctlError,
-    WindowClosed,
-    shown,
-)
+from winactions.errors import AppBusy, NoAccessibility, NoTree, WinctlError
 from winactions.llm.config import LLMFlags
-from winactions.model import Node, Operation, Source, Target, UIState, WindowInfo
+from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception import document
-from winactions.perception.accessibility import (
-    NAMED_BY_LABEL,
-    NAMED_BY_TEXT,
-    NAMED_BY_WRAPPER,
-    TEXT_TYPES,
-    display_name,
-    named_by_label,
-)
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
-from winactions.session import offview
+from winactions.session import identity, offview, references, windows
 from winactions.session.ids import IdRegistry
+from winactions.session.references import NAME_PREFIX, VISUAL_PREFIXES, is_id
 from winactions.session.store import SessionData, SessionStore
-from winactions.session.wheel import Landmark, landmarks, wheel_into_view
+
+__all__ = ["NAME_PREFIX", "VISUAL_PREFIXES", "DesktopSession", "is_id"]  # the names importers use from here
 
 
 class DesktopSession:
-    """One agent's view of the desktop: a backend, a selected window and its ids."""
+    """One agent's view of the desktop: a backend, a selected window and its ids. Its methods
+    run inside one command's `turn`; each change it makes is saved before it returns."""
 
     def __init__(self, backend: Backend, store: SessionStore,
                  providers: list[Provider] | None = None) -> None:
@@ -60,7 +53,7 @@ class DesktopSession:
         self._tiers_key: tuple[str, str, LLMFlags, Thresholds] = ("off", "off", LLMFlags(), Thresholds())
         self._locator: Any = None
         self._numbered_for: object = None  # the tree's targets that the latest state numbered
-        self._read: list[Node] = []  # the raw tree the latest state was made from
+        self.nodes: list[Node] = []  # the raw tree the latest state was made from
         self.done_on_the_way: list[str] = []  # what finding a target did (scrolled it into view): the result says it
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
@@ -111,91 +104,54 @@ class DesktopSession:
             self.save()
 
     def bind(self, window: WindowInfo) -> str:
+        """Bind input to `window` (background input, a virtual pointer of its own) and select it;
+        the backend's note on what binding can do there."""
         note = self.backend.bind(window.id)
         self.data.bound_window_id, self.data.bound_pointer = window.id, None
         self.select_window(window)
         return note
 
     def unbind(self) -> None:
+        """Input is global again; the session forgets the binding."""
         self.backend.unbind()
         self.data.bound_window_id = self.data.bound_pointer = None
         self.save()
 
-    # -- windows --------------------------------------------------------------------
+    # -- windows (`windows`) ----------------------------------------------------------------
     def find_window(self, selector: str) -> WindowInfo:
-        """A window by id, exact title, or title/process substring (case-insensitive); a blank
-        selector is an error (as a substring it would match every window)."""
-        if not selector.strip():
-            raise InvalidInput("a window to look for cannot be empty",
-                               hint="give a window id, a title or part of it, or a process name — "
-                                    "`winctl windows` lists them")
-        windows = self.backend.list_windows()
-        wanted = selector.strip().lower()
-        for w in windows:
-            if w.id.lower() == wanted or (wanted.isdigit() and _int_id(w.id) == int(wanted)):
-                return w
-        exact = [w for w in windows if w.title.lower() == wanted]
-        matches = exact or [w for w in windows if wanted in w.title.lower() or wanted == w.process.lower()
-                            or wanted in w.app_class.lower()]
-        if not matches:
-            titles = ", ".join(shown(w.title, 60) for w in windows) or "none"
-            raise NotFound(f"no window matches {shown(selector)}",
-                           hint=f"open windows: {titles} — run `winctl windows`")
-        if len(matches) > 1:
-            active = [w for w in matches if w.active]
-            if active:
-                return active[0]
-        return matches[0]
+        """The open window `selector` names (`windows.find_window`)."""
+        return windows.find_window(self.backend.list_windows, selector)
 
     def select_window(self, window: WindowInfo) -> None:
+        """Remember `window` as the one commands act on, and save the session."""
         self.data.window_id = window.id
         self.save()
 
     def current_window(self, selector: str | None = None) -> WindowInfo:
-        """The window commands act on.
-
-        `--window` wins and is remembered; otherwise the remembered window. When the app
-        opened a dialog (an active window of the same process), the dialog is where the
-        agent's attention must go, so the session follows it and says so.
-        """
+        """The window commands act on, remembered from now on: the one `selector` (`--window`)
+        names, else the remembered one, or the window the session follows from it, said in a
+        note (`windows.choose_window`: a dialog its app opened, the window that replaced it)."""
         if selector is not None:
             window = self.find_window(selector)
-            if window.id != self.data.window_id:
-                self.select_window(window)
-            return window
-        windows = self.backend.list_windows()
-        if self.backend.one_screen and windows:  # a phone: the screen, whatever app is in front
-            if windows[0].id != self.data.window_id:
-                self.select_window(windows[0])
-            return windows[0]
-        active = next((w for w in windows if w.active), None)
-        if self.data.window_id is None:
-            if active is None:
-                raise NotFound("no window is selected and none is active",
-                               hint="run `winctl windows`, then `winctl focus TITLE`")
-            self.select_window(active)
-            return active
-        current = next((w for w in windows if w.id == self.data.window_id), None)
-        if current is not None and active is not None and active.id != current.id \
-                and active.pid == current.pid and active.pid is not None:
-            self.notes.append(f'following the active window "{active.title}" of the same app')
-            self.select_window(active)
-            return active
-        if current is None:
-            if active is not None and self._last_window_pid() == active.pid:
-                self.notes.append(f'the previous window closed; now in "{active.title}"')
-                self.select_window(active)
-                return active
-            raise WindowClosed(f"the session's window {self.data.window_id} is closed",
-                               hint="run `winctl windows`, then `winctl focus TITLE` or `winctl launch APP`")
-        return current
-
-    def _last_window_pid(self) -> int | None:
-        return self.data.state.window.pid if self.data.state else None
+        else:
+            state = self.data.state
+            window, note = windows.choose_window(self.backend.list_windows(), self.data.window_id,
+                                                 state.window.pid if state else None, self.backend.one_screen)
+            if note:
+                self.notes.append(note)
+        if window.id != self.data.window_id:
+            self.select_window(window)
+        return window
 
     # -- perception -------------------------------------------------------------------
     def refresh_state(self, window: WindowInfo) -> UIState:
-        """Perceive the window, number the targets, remember and return the state."""
+        """Perceive the window through the session's providers, give the targets their ids, and
+        remember (and save) and return the state; the session's notes go first in its warnings.
+
+        The first provider's failure is raised (AppBusy explained: `_explain_busy`), except a
+        window with no tree when a vision tier reads its pixels; a later tier's failure is a
+        warning. Ids given for another run of the window's app are retired, and what `find`
+        found is dropped when the window or its run changed."""
         detection: Detection | None = None
         warnings: list[str] = []
         progress.step(f'reading the elements of "{window.title}"')
@@ -228,7 +184,7 @@ class DesktopSession:
         numbered = previous.targets if unchanged and previous is not None \
             else self._number(detection.targets, before, run)
         self._numbered_for = detection.targets
-        self._read = detection.nodes
+        self.nodes = detection.nodes
         state = UIState(
             window=window,
             targets=numbered,
@@ -250,7 +206,8 @@ class DesktopSession:
 
     def set_tiers(self, infer: str = "off", vision: str = "off", llm: LLMFlags | None = None,
                   min_confidence: float | None = None, iou: float | None = None) -> None:
-        """Choose the perception tiers for the next states (seed 000's provider table).
+        """Choose the perception tiers for the next states (`perception.tiers.compose`); a bad
+        threshold is an error only when a tier that uses it is on.
 
         Providers are kept between calls with the same choice, so a daemon reuses its LLM
         client (and its token accounting) and its OCR engine."""
@@ -303,353 +260,54 @@ class DesktopSession:
         return AppBusy(f'"{window.title}" is busy: {exc.message}, and it has no other window open',
                        hint="wait and run `winctl state` again; `winctl screenshot` shows what it is doing")
 
-    # -- ids ------------------------------------------------------------------------------
+    # -- ids (`identity`) and references (`references`) ------------------------------------
     def target(self, target_id: int) -> Target:
-        """The target of the latest state with this id, or a clear error."""
-        state = self.data.state
-        found = state.target(target_id) if state else None
-        found = found or next((t for t in self.data.found if t.id == target_id), None)
-        if found is not None:
-            return found
-        if state is None:
-            raise NotFound(f"no element {target_id}: there is no state yet",
-                           hint="run `winctl state` first")
-        if self.registry.issued(target_id):
-            raise StaleElement(f"element {target_id} is not in the latest state",
-                               hint="it scrolled away, closed or changed — run `winctl state`")
-        raise NotFound(f"no element {target_id}",
-                       hint=f"ids in the latest state: {_id_range(state)} — run `winctl state`")
+        """The target with this id in the latest state, or among those `find` found out of view
+        (`identity.lookup`: NotFound or StaleElement otherwise)."""
+        return identity.lookup(target_id, self.data.state, self.data.found, self.registry)
 
     def resolve(self, target_id: int, *, acting: bool = False) -> tuple[Target, Node | None]:
-        """The target and, for tree elements, a fresh read of it — checked to be the same.
-
-        Reads (`get`, `inspect`) accept an element whose text changed: reading it is how an
-        agent learns the new text. Actions (`acting`) refuse an element that is not what
-        the agent was shown — another name, role or automation id (an app that swapped
-        "Keep" and "Delete") — or that is no longer on screen (a hidden tab's content, a
-        closed menu's item): acting on it would act on something the agent cannot see."""
+        """The target with this id and, for tree elements, a fresh read of it, checked to be the
+        same element (`identity.check_run`, `identity.check_fresh`; `acting`: for an action,
+        which refuses more than a read does). A target with no handle has no read (None)."""
         target = self.target(target_id)
-        self._check_run(target)
+        identity.check_run(target, self.data.state, self.data.run, self.backend)
         if target.handle is None:
             return target, None
-        node = self.backend.refresh(target.handle)
-        label = f'element {target_id} ([{target.type}] "{target.name}")'
-        if node is None:
-            raise StaleElement(f"{label} is gone", hint="the UI changed — run `winctl state`")
-        if node.role != target.type:
-            raise StaleElement(
-                f"element {target_id} was a {target.type} and is now a {node.role}; nothing was done",
-                hint="the UI changed — run `winctl state`")
-        if acting:
-            _check_identity(target, node, self.data.written.get(target_id))
-        shown = "showing" in node.states if acting else bool({"visible", "showing"} & node.states)
-        if not shown and not (offview.is_out_of_view(target) and not acting):
-            raise StaleElement(f"element {target_id} is no longer shown ([{target.type}] \"{target.name}\"); "
-                               "nothing was done", hint="the UI changed — run `winctl state`")
+        node = identity.check_fresh(target, self.backend.refresh(target.handle), acting=acting,
+                                    written=self.data.written.get(target_id))
         return target, node
 
-    def _check_run(self, target: Target) -> None:
-        """Refuse a target of the latest state when the app it was read from has ended (the
-        app or the desktop restarted: another app may now answer to its window id, bus name
-        and handles)."""
-        state, run = self.data.state, self.data.run
-        if state is None or run is None or self.backend.run_of(state.window) == run:
-            return
-        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") was read from a run of '
-                           f'"{state.window.title}" that has ended (the app or the desktop restarted); '
-                           "nothing was done",
-                           hint="run `winctl state`: the elements there now get new ids")
-
     def resolve_to_read(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
-        """An id, or the one element of the window with this name (`get value Name`): a fresh
-        state is read and nothing is scrolled, as reading changes nothing. Of a field and a label
-        sharing the name, the field is meant; several others are an error. A name out of view
-        (a sheet's cell by its address, as `input` reaches it) is read where it is, as an
-        element with no id (0)."""
-        if isinstance(ref, int) or is_id(ref):
-            return self.resolve(int(ref))
-        name = _plain_name(ref)
-        state = self.refresh_state(window)
-        found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], (_takes_text, _is_control))
-        if found is not None:
-            return self.resolve(found.id)
-        hidden = self._out_of_view(name, state)
-        node = self.backend.refresh(hidden.pop()) if len(hidden) == 1 else None
-        if node is None:
-            if not hidden:
-                offview.check_address(name, state)
-            several = f" (but {len(hidden)} elements out of view are)" if len(hidden) > 1 else ""
-            raise NotFound(f"no element of the window is named {shown(name)}{several}",
-                           hint="run `winctl state` for names and ids; a sheet's cell is reached by its address (B12)")
-        return _unlisted(node), node
+        """An id or a name, for a read (`references.resolve_to_read`)."""
+        return references.resolve_to_read(self, ref, window)
 
     def resolve_ref(self, ref: int | str, window: WindowInfo, *, takes_text: bool = False,
                     wheel: bool = True) -> tuple[Target, Node | None]:
-        """An id from the state, or a visual target (`text:Save`, `image:NAME`...) located now.
-
-        A located target has no handle, so actions use its coordinates; its `derived_from`
-        says how it was found, and an unreliable match is an error that lists candidates.
-        `takes_text` (for `input`): of several elements sharing a plain name, the one that
-        takes text is meant (GTK's Save As has an Edit and a column header named "Name").
-        `wheel` False (`--via semantic`): a name out of view is not scrolled to with the mouse."""
-        if isinstance(ref, int) or is_id(ref):
-            target_id = int(ref)
-            if offview.is_out_of_view(self.target(target_id)):
-                target_id = self._brought_into_view(target_id, window, wheel)
-            target, node = self.resolve(target_id, acting=True)
-            self._check_lent_name(target, window)
-            return target, node
-        if ref.partition(":")[0] not in VISUAL_PREFIXES:  # a plain name: the tree knows it exactly
-            progress.step(f"looking for {ref!r} in the window's tree")
-            named = self._named_in_tree(_plain_name(ref), window, takes_text, wheel)
-            if named is not None:
-                return self.resolve(named.id, acting=True)
-            offview.check_address(_plain_name(ref), self.data.state)
-            if ref.startswith(NAME_PREFIX):  # the tree's element, said so: never pixels
-                raise NotFound(f"no element of the window is named {shown(_plain_name(ref))}",
-                               hint="run `winctl state` for names and ids")
-        forward = self._bring_forward(window)
-        result = self.locator().locate(ref, window=window)
-        if forward and result.success:
-            # pixels read while the window still repainted what had covered it: the cached box
-            # is checked against the screen again, and looked for anew if it changed
-            time.sleep(REPAINT_QUIET)
-            result = self.locator().locate(ref, window=window)
-        if not result.success or result.element is None:
-            options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
-                                for c in result.candidates[:3])
-            plain = ref.partition(":")[0] not in VISUAL_PREFIXES
-            raise NotFound((f"no element of the window is named {shown(ref)}, and " if plain else "")
-                           + (result.error or f"{shown(ref)} was not found"),
-                           hint=(f"closest: {options} — " if options else "")
-                           + "try `winctl locate` with --strategy, or `winctl state`")
-        found = result.element
-        if not found.valid or not found.can_interact or found.safe_region is None:
-            raise NotFound(f"{shown(ref)} was found at {found.bbox} but cannot be clicked there: "
-                           f"{found.error or 'too little of it is visible'}", hint="scroll it into view")
-        rect = found.bbox if found.safe_region.contains(*found.bbox.center) else found.safe_region
-        source = {"ocr": Source.OCR, "vision": Source.VISION, "fixed": Source.FIXED}.get(
-            found.method.split(":")[0], Source.TEMPLATE)
-        how = f"located by {found.method}" + (" (cached)" if result.cache_hit else "") + \
-            f", confidence {found.confidence:.2f}"
-        return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
-                      confidence=found.confidence, derived_from=how, states=["enabled"]), None
-
-    def _bring_forward(self, window: WindowInfo) -> bool:
-        """Bring the window forward before its pixels are read, as the action would: read behind
-        another window, they are partly that window's (`Locator._shown`). Once in front, it
-        repaints what was covered, and until then the screen still shows the other window there:
-        wait until its pixels hold still for REPAINT_QUIET (at most REPAINT_LIMIT). Two
-        galculators, the second over the first: the second's 7, read in the first's pixels just
-        after the first came forward, had the first's 5 pressed. True when it was brought."""
-        if window.active and not window.minimized or self.backend.bound_window() == window.id:
-            return False
-        self.backend.ensure_active(window)
-        now = next((w for w in self.backend.list_windows() if w.id == window.id), window)
-        shown = [part for screen in self.backend.screens()
-                 if now.rect is not None and (part := now.rect.intersect(screen)) is not None]
-        if not shown:
-            return True  # nothing of it on a screen to wait for (the locate says so)
-        area = max(shown, key=lambda part: part.area)
-        deadline = time.monotonic() + REPAINT_LIMIT
-        last = self.backend.capture(area).tobytes()
-        while time.monotonic() < deadline:
-            time.sleep(REPAINT_QUIET)
-            pixels = self.backend.capture(area).tobytes()
-            if pixels == last:
-                break
-            last = pixels
-        return True
-
-    def text_naming(self, target: Target, node: Node | None) -> str | None:
-        """The element's text when its name is its text (a LibreOffice or web paragraph, a
-        table's cell), else None; asked before `input` changes both (see `wrote`). A password
-        field's text is never read."""
-        if node is None or target.handle is None or "protected" in node.states or "protected" in target.states:
-            return None
-        try:
-            text = self.backend.read_text(target.handle)
-        except WinctlError:
-            return None
-        return text if text and display_name(node) == text else None
-
-    def wrote(self, target: Target, text: str) -> None:
-        """After `input` wrote `text` into an element named by its text (`text_naming`): once
-        its name is that text, the next action by its id is not refused as if the element had
-        changed behind the agent's back (`input 15 --append` after `input 15` was). Typed keys
-        and the name arrive a moment later (Chromium updates its tree after them). Any other
-        name is still refused, as is a change an action made elsewhere, or a label a click
-        changed, which the agent has not seen."""
-        if self.data.state is None or self.data.state.target(target.id) is None or target.handle is None:
-            return
-        deadline = time.monotonic() + NAME_FOLLOWS_TEXT
-        while True:
-            try:
-                node = self.backend.refresh(target.handle)
-            except WinctlError:  # the text went in; the app is busy with it: the id stays as strict as before
-                return
-            if node is not None and display_name(node) == text:
-                self.data.written[target.id] = text
-                self.save()
-                return
-            if node is None or time.monotonic() > deadline:
-                return
-            time.sleep(0.05)
-
-    def _check_lent_name(self, target: Target, window: WindowInfo) -> None:
-        """A name the element does not carry itself (lent by a wrapper, its text, the label
-        beside it) is read again from the window before acting: the label "Amount to keep"
-        beside a field may now say "Amount to delete", the field itself unchanged. One read of
-        the tree, only for such names."""
-        if target.derived_from is None or not target.derived_from.startswith(LENT_NAMES):
-            return
-        now = next((t for t in self.refresh_state(window).targets if t.handle == target.handle), None)
-        if now is not None and now.name not in (target.name, self.data.written.get(target.id)):
-            raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
-                               f'"{now.name}"; nothing was done', hint="the UI changed — run `winctl state`")
-
-    def _named_in_tree(self, name: str, window: WindowInfo, takes_text: bool = False,
-                       wheel: bool = True) -> Target | None:
-        """The one element of the window's tree with this name (exact, else ignoring case):
-        reading the tree costs milliseconds and is exact, reading pixels costs seconds.
-        Several are an error that lists them; none is None (then pixels are searched), as is a
-        window with no tree at all (xmessage; an app whose bridge is off)."""
-        try:
-            state = self.refresh_state(window)
-        except (NoTree, NoAccessibility):
-            return None
-        prefer = (_takes_text, _is_control) if takes_text else (_is_control,)
-        found = _named(name, [t for t in state.targets if t.source is Source.ACCESSIBILITY], prefer)
-        if found is None and (scrolled := self._scrolled_into_view(name, state, wheel)) is not None:
-            deadline = time.monotonic() + SCROLL_SETTLE  # a page lays itself out again after it scrolls
-            while found is None and time.monotonic() < deadline:
-                shown = [t for t in self.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
-                # Qt makes new objects for the items a scroll brings into view: then its name and type
-                found = _named(name, [t for t in shown if t.handle == scrolled.handle]) or \
-                    _named(name, [t for t in shown if t.type == scrolled.role], prefer)
-                time.sleep(0 if found else 0.05)
-        return found
-
-    def _scrolled_into_view(self, name: str, state: UIState, wheel: bool = True) -> Node | None:
-        """The one element of the tree named `name` that is out of view (scrolled away in its list
-        or page), as it was read before it was scrolled into view; None when there is none or it
-        cannot be. A page's "Item 90" below the fold was not found by name, the pixels were read, and
-        another label passed for it; a user scrolls to it, as Playwright does before a click.
-        The app is asked to scroll it into view; where it cannot, the mouse wheel turns its list
-        (unless `wheel` is False: `--via semantic` never moves the mouse)."""
-        read = self._out_of_view(name, state)
-        if len(read) != 1:
-            return None
-        handle = read.pop()
-        node = self.backend.refresh(handle)
-        if node is None:
-            return None
-        self._scroll_to(handle, node, name, state, wheel)
-        return node
-
-    def _scroll_to(self, handle: str, node: Node, name: str, state: UIState, wheel: bool) -> None:
-        """Ask the app to scroll the element (`handle`, read as `node`) into view, else turn its
-        list with the wheel (unless not `wheel`); NotFound when neither can."""
-        progress.step(f"scrolling {name!r} into view")
-        self.backend.ensure_active(state.window)  # an app may be moved to it by keys
-        if self.backend.scroll_into_view(handle):
-            self.done_on_the_way.append(f"scrolled {name!r} into view")
-        elif wheel and (notches := self._wheeled_into_view(node, name, state)):
-            self.done_on_the_way.append(f"scrolled {name!r} into view with the mouse wheel ({notches} notches)")
-        else:
-            scroller = next((str(t.id) for t in state.targets if t.type in SCROLLERS), "ID")
-            raise NotFound(f"{shown(name)} is in the window but scrolled out of view, and the app does not scroll it "
-                           "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
-                           hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
+        """An id, a name or a visual target, for an action (`references.resolve_ref`; `takes_text`:
+        of several elements sharing a name, the one that takes text)."""
+        return references.resolve_ref(self, ref, window, text=takes_text, wheel=wheel)
 
     def found_out_of_view(self, text: str, state: UIState, exact: bool = False) -> offview.Found:
-        """Elements whose text holds `text` (ignoring case; `exact`: those whose text is `text`
-        when there are some) below the state's lists, tables and sheets, shown or not: those the
-        state lists as they are there, the others given ids and kept by the session until its
-        window changes, so `get` reads them where they are and an action scrolls them into view
-        first (`_brought_into_view`)."""
-        roots = offview.scrolling_roots(state, SCROLLERS)
-        if not roots:
-            return offview.Found([], 0, cut=False, searched=True)
-        progress.step(f"looking for {text!r} out of view")
-        searched = self.backend.text_below(roots, text, OUT_OF_VIEW_SEARCH)
-        if searched is None:
-            return offview.Found([], 0, cut=False, searched=False)
-        matches, cut = searched
-        if exact:
-            matches = [m for m in matches if offview.same_text(m.text, text)] or matches
-        found = offview.found_targets(self.backend, matches, state, SCROLLERS)
-        unlisted = self.registry.assign([t for t in found if t.id == 0], run=self.data.run)
-        if unlisted:
-            new = {t.id for t in unlisted}
-            self.data.found = [*(t for t in self.data.found if t.id not in new), *unlisted][-offview.KEPT_FOUND:]
+        """Elements with this text out of view, given ids (`offview.found_out_of_view`)."""
+        return offview.found_out_of_view(self, text, state, exact)
+
+    def text_naming(self, target: Target, node: Node | None) -> str | None:
+        """The element's text when its name is its text (`identity.text_naming`); asked before
+        `input` changes both (see `wrote`)."""
+        return identity.text_naming(self.backend, target, node)
+
+    def wrote(self, target: Target, text: str) -> None:
+        """After `input` wrote `text` into an element of the latest state named by its text
+        (`text_naming`): once its name is that text (`identity.named_after`), the next action by
+        its id accepts that name (`input 15 --append` after `input 15`). Any other name is still
+        refused, as is a change an action made elsewhere, or a label a click changed, which the
+        agent has not seen."""
+        if self.data.state is None or self.data.state.target(target.id) is None or target.handle is None:
+            return
+        if identity.named_after(self.backend, target.handle, text):
+            self.data.written[target.id] = text
             self.save()
-        ids = iter(unlisted)
-        return offview.Found([next(ids) if t.id == 0 else t for t in found], len(matches), cut, searched=True)
-
-    def _brought_into_view(self, target_id: int, window: WindowInfo, wheel: bool) -> int:
-        """Scroll an element `find` found out of view into view, and give the id to act on once
-        it shows: its own (its handle is kept), listed in the state read then, or placed where it
-        now shows (a row of a table too long for a state to list). StaleElement when it does
-        not show."""
-        target = self.target(target_id)
-        handle = str(target.handle)
-        node = self.backend.refresh(handle)
-        if node is None:
-            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is gone',
-                               hint="the UI changed — run `winctl find` again")
-        self._scroll_to(handle, node, target.name, self.refresh_state(window), wheel)
-        deadline = time.monotonic() + SCROLL_SETTLE
-        while True:
-            state = self.refresh_state(window)
-            listed = next((t for t in state.targets if t.handle == handle), None)
-            if listed is not None:
-                return listed.id
-            node = self.backend.refresh(handle)
-            if node is not None and offview.shows_in(node, state, SCROLLERS):
-                placed = target.model_copy(update={"rect": node.rect, "derived_from": None})
-                self.data.found = [placed if t.id == target_id else t for t in self.data.found]
-                self.save()
-                return target_id
-            if time.monotonic() > deadline:
-                raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") was scrolled to but does '
-                                   "not show in the window; nothing was done",
-                                   hint="run `winctl state` to see what shows")
-            time.sleep(0.05)
-
-    def _out_of_view(self, name: str, state: UIState) -> set[str]:
-        """Handles of the elements named `name` that the window holds out of view: read by the
-        latest state (`state`) but not listed, else found below its scrolling containers (a
-        sheet's cell by its address: "A218")."""
-        listed = {t.handle for t in state.targets}
-        read = {n.handle for n in self._read if n.rect is not None and n.handle not in listed
-                and {"showing", "visible"} & n.states and display_name(n) == name}
-        if not read:  # what scrolling containers hold out of view is not read by a state
-            scrollers = [n.handle for n in self._read if n.role in SCROLLERS and n.handle in listed]
-            if scrollers:
-                progress.step(f"looking for {name!r} out of view")
-                read = set(self.backend.named_below(scrollers, name, OUT_OF_VIEW_READS)) - listed
-        return read
-
-    def _wheeled_into_view(self, node: Node, name: str, state: UIState) -> int:
-        """Wheel notches turned over the element's list until it showed there (`wheel`); 0 when
-        it did not, or there is no list to turn."""
-        handle = node.handle
-        lists = [t for t in state.targets if t.type in SCROLLERS and t.rect is not None and t.handle is not None]
-        if node.rect is not None:  # the lists across whose width it lies
-            lists = [t for t in lists if t.rect is not None and t.rect.left <= node.rect.center[0] < t.rect.right]
-        elif len(lists) > 1:  # it has no place yet (GTK 3's rows far out of view): the lists that hold it
-            lists = [t for t in lists if handle in self.backend.named_below([str(t.handle)], name, OUT_OF_VIEW_READS)]
-        if not lists:
-            return 0
-        box = min(lists, key=lambda t: t.rect.area if t.rect is not None else 0)  # its own list, not the page
-        view = box.rect
-        assert view is not None
-
-        def fresh() -> list[Landmark]:
-            return landmarks(self.refresh_state(state.window).targets, view, node.role)
-
-        return wheel_into_view(self.backend, handle, view, landmarks(state.targets, view, node.role), fresh)
 
     def locator(self) -> Any:
         """The session's visual locator; its cache is the session's file, so one-shot `winctl`
@@ -671,6 +329,7 @@ class DesktopSession:
         return self._locator
 
     def save(self) -> None:
+        """Write the session (its ids, and a bound window's pointer) to its store."""
         self.data.registry = self.registry.to_data()
         if self.data.bound_window_id is not None:
             self.data.bound_pointer = self.backend.bound_pointer()
@@ -693,101 +352,9 @@ class DesktopSession:
         return state
 
 
-NAME_FOLLOWS_TEXT = 1.0  # s an element named by its text may take to be named by the text written into it
-LENT_NAMES = (NAMED_BY_WRAPPER, NAMED_BY_TEXT, NAMED_BY_LABEL)  # derived_from of names read off other elements
-WRITABLE_TYPES = frozenset({"Edit", "Document"})  # take typed text even without an editable-text interface (web)
-SCROLLERS = frozenset({"Document", "List", "Tree", "Table", "ScrollPane"})  # may hold elements out of view
-OUT_OF_VIEW_READS = 5000  # elements read at most while looking for a name out of view
-OUT_OF_VIEW_SEARCH = 20000  # elements read at most while looking for a text out of view (`find`)
-SCROLL_SETTLE = 1.5  # s for an element scrolled into view to show in the tree
-REPAINT_QUIET = 0.08  # s a window brought forward must hold its pixels still before they are read ...
-REPAINT_LIMIT = 1.0  # ... waited for at most this long (a clock or a spinner never holds still)
-
-
-def _is_control(target: Target) -> bool:
-    """Not static text: a radio button and its label's text share a name, and the label names
-    the control."""
-    return target.type not in TEXT_TYPES
-
-
-def _takes_text(target: Target) -> bool:
-    """An element `input` can write in: an edit, a document, or anything with editable text."""
-    return (target.type in WRITABLE_TYPES or Operation.SET_TEXT in target.operations) and \
-        "read_only" not in target.states
-
-
-def is_id(ref: str) -> bool:
-    """An element id given as text (`15`), not a name or a visual target."""
-    return ref.strip().lstrip("-").isdigit()
-
-
-def _plain_name(ref: str) -> str:
-    """A plain name as given, or after NAME_PREFIX (`name:7`: a calculator's key "7", where
-    a bare `7` is the id 7)."""
-    return ref.removeprefix(NAME_PREFIX).strip()
-
-
-def _named(name: str, targets: list[Target],
-           prefer: tuple[Callable[[Target], bool], ...] = (_is_control,)) -> Target | None:
-    """The one target named `name` (exact, else ignoring case); of several, the only one the
-    first telling `prefer` test picks out; else an error that lists them."""
-    found = [t for t in targets if t.name == name] or [t for t in targets if t.name.casefold() == name.casefold()]
-    for test in prefer if len(found) > 1 else ():
-        preferred = [t for t in found if test(t)]
-        if len(preferred) == 1:
-            return preferred[0]
-    if len(found) > 1:
-        listed = ", ".join(f"[{t.id}] {t.type}" for t in found[:8])
-        raise InvalidInput(f"{len(found)} elements are named {shown(name)}: {listed}",
-                           hint="act on one by its id (see `winctl state`)")
-    return found[0] if found else None
-
-
-def _check_identity(target: Target, node: Node, written: str | None = None) -> None:
-    """Refuse to act when the element now is not what the agent was shown, or (`written`) the
-    name the agent's own input gave it."""
-    name = display_name(node)
-    if written is not None and name == written:
-        return
-    mirrors_value = bool(target.value) and target.name == target.value  # a GTK combo is named by its choice
-    lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT) \
-        or target.derived_from == named_by_label(name) \
-        or target.derived_from == named_by_label(None) and name == (node.value or "")  # its own name as when listed
-    if name != target.name and not mirrors_value and not lent:
-        raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
-                           f'"{name}"; nothing was done', hint="the UI changed — run `winctl state`")
-    if target.automation_id and node.automation_id != target.automation_id:
-        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") now has automation id '
-                           f"{node.automation_id!r}, not {target.automation_id!r}; nothing was done",
-                           hint="the UI changed — run `winctl state`")
-
-
-def _unlisted(node: Node) -> Target:
-    """An element read by its name out of view (`resolve_to_read`): it has no id (0) and no
-    place on the screen, as it is in no state."""
-    return Target(id=0, type=node.role, name=display_name(node), value=node.value, states=sorted(node.states),
-                  automation_id=node.automation_id, derived_from="out of view: read by its name, not in the state",
-                  handle=node.handle)
-
-
 def _signature(state: UIState) -> list[tuple[int, str, str | None, list[str]]]:
+    """What of a state must hold still for it to have settled: each target's id, name, value, states."""
     return [(t.id, t.name, t.value, t.states) for t in state.targets]
 
 
 _PLACEHOLDER = re.compile(r"\[#(\d+)\]")
-# What makes a target visual rather than a name (the locator's prefixes, kept here so that
-# acting on a plain name never imports the locator's numpy and OpenCV).
-VISUAL_PREFIXES = frozenset({"text", "image", "dynamic", "fixed"})
-NAME_PREFIX = "name:"  # a plain name said to be one: `name:7` is the element named "7", never the id 7
-
-
-def _int_id(window_id: str) -> int | None:
-    try:
-        return int(window_id, 0)
-    except ValueError:
-        return None
-
-
-def _id_range(state: UIState) -> str:
-    ids = [t.id for t in state.targets]
-    return f"{min(ids)}–{max(ids)}" if ids else "none"

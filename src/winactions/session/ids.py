@@ -98,13 +98,16 @@ class IdRegistry:
         return out
 
     def issued(self, target_id: int) -> bool:
+        """Was this id ever handed out (it may since have been retired)?"""
         return 1 <= target_id < self.next_id
 
     def to_data(self) -> dict[str, object]:
+        """The registry as plain data for the session's file (`from_data` reads it back)."""
         return {"next_id": self.next_id, "ids": self.ids, "runs": self.runs}
 
     @classmethod
     def from_data(cls, data: dict[str, object]) -> IdRegistry:
+        """The registry `to_data` wrote; a part that is missing or malformed starts empty."""
         next_id = data.get("next_id", 1)
         ids = data.get("ids", {})
         runs = data.get("runs", {})

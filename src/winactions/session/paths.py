@@ -91,6 +91,7 @@ def runtime_path() -> str:
 
 
 def runtime_dir() -> Path:
+    """`runtime_path` as a Path (UnsafeRuntimeDir as there)."""
     from pathlib import Path
 
     return Path(runtime_path())

@@ -66,6 +66,8 @@ class SessionStore:
         return stamp(self.path) != self._seen
 
     def load(self) -> SessionData:
+        """The session as saved, its targets' handles put back; an empty session when there is no
+        file or it is of another version (never an error)."""
         self._seen = stamp(self.path)
         try:
             raw = self.path.read_text()
@@ -82,6 +84,8 @@ class SessionStore:
         return data
 
     def save(self, data: SessionData) -> None:
+        """Write the session whole (a reader never sees half of it), its targets' handles kept
+        beside them (`handles`)."""
         if data.state is not None:
             data.handles = {t.id: t.handle for t in [*data.state.targets, *data.found] if t.handle}
         payload = data.model_dump_json()
@@ -104,6 +108,7 @@ class SessionStore:
 
 
 def _with_handle(target: Target, handle: str | None) -> Target:
+    """The target with its saved handle, if it had one."""
     return target.model_copy(update={"handle": handle}) if handle else target
 
 
