@@ -43,7 +43,7 @@ def test_one_is_returned_none_is_none_and_several_are_listed_with_the_way_to_pic
 
 def test_the_first_preference_that_picks_out_one_decides():
     assert only_one(SAVE_AS[:2], "named 'Name'", prefer=(is_control,)) is SAVE_AS[0]
-    with pytest.raises(InvalidInput, match="^3 elements"):  # two controls: the preference picks out none
+    with pytest.raises(InvalidInput, match=r"^3 elements"):  # two controls: the preference picks out none
         only_one(SAVE_AS[:3], "named 'Name'", prefer=(is_control,))
 
 
@@ -87,5 +87,5 @@ def test_every_way_of_naming_an_element_lists_the_candidates_in_the_one_form():
 def test_a_selector_says_what_the_candidates_share():
     state = _state([Target(id=1, type="Button", name="Save all"), Target(id=2, type="Button", name="Save as")])
     ctx = SimpleNamespace(session=SimpleNamespace(refresh_state=lambda window: state), window=lambda: WINDOW)
-    with pytest.raises(InvalidInput, match="^2 elements are of type button named 'save' in part: "):
+    with pytest.raises(InvalidInput, match=r"^2 elements are of type button named 'save' in part: "):
         select_one(ctx, Selector(name="save", type="button"))  # type: ignore[arg-type]
