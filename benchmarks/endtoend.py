@@ -35,6 +35,7 @@ app the app's RSS growth across the rounds. Writes benchmarks/results/endtoend.j
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -154,10 +155,8 @@ def tree_rss(pid: int) -> int:
         return 0
     total = 0
     for p in procs:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             total += p.memory_info().rss
-        except psutil.NoSuchProcess:
-            pass
     return total
 
 
@@ -218,10 +217,8 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
     except psutil.NoSuchProcess:
         kids = []
     for p in [psutil.Process(proc.pid), *kids] if proc.poll() is None else kids:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             p.terminate()
-        except psutil.NoSuchProcess:
-            pass
     _, alive = psutil.wait_procs(kids, timeout=5)
     for p in alive:
         p.kill()
@@ -232,7 +229,7 @@ def kill_tree(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, rounds: int) -> dict:
+def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, rounds: int) -> dict:  # noqa: C901  (a benchmark script: its steps in order)
     env = {**desk_env, "XDG_RUNTIME_DIR": str(runtime), **app.env}
     session = f"bench-{app.key}"
     oneshot = f"oneshot-{app.key}"

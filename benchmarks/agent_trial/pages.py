@@ -80,11 +80,11 @@ class FormServer:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - the http.server API
+            def do_GET(self) -> None:
                 page = PAGES.get(self.path)
                 self._send(200 if page else 404, page or "not found")
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 fields = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"),
                                                keep_blank_values=True)

@@ -359,7 +359,7 @@ def _echo_labels(tree: _Tree, plan: Plan) -> set[int]:
 def _noise(tree: _Tree, plan: Plan) -> None:
     """Separators, scroll bars and unnamed containers with no value: never read by an agent."""
     dropped = [t for t in tree.targets if t.type in NOISE_TYPES and t.id not in tree.kept and t.id not in plan.hidden
-               and (t.type in ("Separator", "ScrollBar") or not t.name.strip() and not t.value)
+               and (t.type in ("Separator", "ScrollBar") or (not t.name.strip() and not t.value))
                and t.id not in plan.instead and "focused" not in t.states]
     plan.hidden.update(t.id for t in dropped)
 

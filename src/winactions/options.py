@@ -27,7 +27,7 @@ class FlagOption:
     """A global option without a value (`--json`). `process` flags shape how winctl runs,
     not what a command does, so they are not part of a call's options."""
 
-    __slots__ = ("flag", "help", "env", "process")
+    __slots__ = ("env", "flag", "help", "process")
 
     def __init__(self, flag: str, help: str, *, env: str | None = None, process: bool = False) -> None:
         self.flag = flag
@@ -63,7 +63,7 @@ class ValueOption:
     should trouble only the calls that need it).
     """
 
-    __slots__ = ("flag", "help", "env", "core_reads_env", "choices", "fraction", "default")
+    __slots__ = ("choices", "core_reads_env", "default", "env", "flag", "fraction", "help")
 
     def __init__(self, flag: str, help: str, *, env: str | None = None,
                  core_reads_env: bool = False, choices: tuple[str, ...] = (), fraction: bool = False,

@@ -104,7 +104,7 @@ class Verifier:
         method = "code" if not expect.empty or step.verify_ref else "none"
         return VerifyResult(verified=True, screen_changed=changed, change_description=what, method=method)
 
-    def _expectations(self, e: Expect, step: StepPlan, before: Snap, after: Snap, resolved: Resolved | None,
+    def _expectations(self, e: Expect, step: StepPlan, before: Snap, after: Snap, resolved: Resolved | None,  # noqa: C901  (one branch per expectation kind)
                       changed: bool) -> list[str]:
         out: list[str] = []
         state = after.state

@@ -436,7 +436,7 @@ class Backend(ABC):
         Seed 001's agents lost keystrokes to the terminal that ran winctl; activating first
         removes that whole class of bug. Bound input reaches its window in the background:
         taking the focus would defeat it."""
-        if window.active and not window.minimized or self.bound_window() == window.id:
+        if (window.active and not window.minimized) or self.bound_window() == window.id:
             return  # a minimized window may still be the active one (nothing else took the focus)
         self.window_action(window.id, WindowAction.ACTIVATE)
 

@@ -191,7 +191,7 @@ class ScreenshotResult(Result):
     width: int
     height: int
     density: float | None = None  # screen pixels per logical pixel, recorded in the file (None: unknown)
-    covered_by: list[str] = []  # what lies over part of the window, and so is in the picture instead of it
+    covered_by: list[str] = []  # noqa: RUF012  (pydantic copies a field's default) what lies over part of the window, and so is in the picture instead of it
 
     def text(self) -> str:
         """`PATH (WxH, rect=...)`, the density it was drawn at, and a warning per window over it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -102,9 +103,8 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                                                                                          time.monotonic() + TREE_WAIT)))
         if backend.one_screen:
             pass  # the pid is the phone's, not this machine's: only the foreground tells
-        elif _ended(pid):
-            if p.title is None and not _children_alive(pid):
-                exited = exited or time.monotonic()
+        elif _ended(pid) and p.title is None and not _children_alive(pid):
+            exited = exited or time.monotonic()
         time.sleep(0.1)
     said = backend.launch_stderr(pid, exited=False)
     raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s" + (f"; it said: {said}" if said else ""),
@@ -205,10 +205,8 @@ def _new_window(windows: list[WindowInfo], before: set[str], pid: int, title: st
         return own[0] if own else None
     fresh = [w for w in windows if w.id not in before]
     pids = {pid}
-    try:
+    with contextlib.suppress(psutil.Error):
         pids |= {c.pid for c in psutil.Process(pid).children(recursive=True)}
-    except psutil.Error:
-        pass
     own = sorted((w for w in fresh if w.pid in pids), key=lambda w: w.splash)  # a splash last
     return own[0] if own else None
 

@@ -14,6 +14,7 @@ clients starting the same session end with one daemon (the start is serialized b
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -88,10 +89,8 @@ def _forget(name: str, info: dict[str, Any] | None) -> None:
     current = read_session_file(name)
     if info is None or current is None or current.get("token") != info.get("token"):
         return
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(session_file_path(name))
-    except FileNotFoundError:
-        pass
 
 
 def read_session_file(name: str) -> dict[str, Any] | None:
@@ -312,10 +311,8 @@ def stop(name: str, info: dict[str, Any] | None = None) -> bool:
         request(info, {"op": "shutdown"}, PING_TIMEOUT)
     except (OSError, ValueError, DaemonError):
         if is_daemon(pid, name):
-            try:
+            with contextlib.suppress(Exception):  # gone meanwhile, or not ours to end: the wait below tells
                 _terminate(pid)
-            except Exception:  # gone meanwhile, or not ours to end: the wait below tells
-                pass
     deadline = time.monotonic() + 5
     while is_daemon(pid, name) and time.monotonic() < deadline:
         time.sleep(0.05)

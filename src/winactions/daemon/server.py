@@ -217,10 +217,8 @@ class Daemon:
     def _drop_desktop(self) -> None:
         desktop, self._current = self._current, None
         if desktop is not None:
-            try:
+            with contextlib.suppress(Exception):  # closing a dead connection may fail too: it is being dropped anyway
                 desktop.close()
-            except Exception:  # closing a dead connection may fail too: it is being dropped anyway
-                pass
 
     def execute(self, call: Call) -> dict[str, Any]:
         """Run one request in the client's folder (`screenshot out.png` lands where the agent
@@ -452,10 +450,8 @@ class Daemon:
         """One line: the proof, a space, the JSON (ASCII, so no string can fail to encode)."""
         body = json.dumps(reply, ensure_ascii=True)
         proof = sign(self.token, nonce, body) if nonce else "-"
-        try:
+        with contextlib.suppress(OSError):  # disconnected before the answer: nothing to do, keep serving
             conn.sendall(f"{proof} {body}\n".encode("ascii"))
-        except OSError:
-            pass  # disconnected before the answer: nothing to do, keep serving
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def _listen(self) -> tuple[socket.socket, dict[str, Any]]:

@@ -16,7 +16,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
 
 try:
     import _json
@@ -31,7 +31,7 @@ try:
         parse_float = float
         parse_int = int
         parse_constant = None
-        memo: dict[str, str] = {}
+        memo: ClassVar[dict[str, str]] = {}
 
     _scan = _json.make_scanner(_Context())  # type: ignore[arg-type]  # duck-typed decoder
     _quote = _json.encode_basestring_ascii

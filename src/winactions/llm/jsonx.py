@@ -9,6 +9,7 @@ name does not end the array early, and an unclosed `[` is skipped for the next o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -36,10 +37,8 @@ def extract_json(text: str, *, want: type | None = None) -> Any:
 
 def _values(text: str) -> Iterator[Any]:
     for whole in [text.strip(), *(m.group(1).strip() for m in _FENCE.finditer(text))]:
-        try:
+        with contextlib.suppress(ValueError):
             yield json.loads(whole)
-        except ValueError:
-            pass
     for start, ch in enumerate(text):
         if ch in "[{":
             try:

@@ -185,7 +185,7 @@ class Locator:
             chain.append("fixed")
         return chain
 
-    def _run(self, target: str, query: Query, chain: list[str], shot: Shot, window: WindowInfo | None,
+    def _run(self, target: str, query: Query, chain: list[str], shot: Shot, window: WindowInfo | None,  # noqa: C901  (one branch per locator strategy)
              reliable: float) -> LocateResult:
         attempts: list[Attempt] = []
         pool: list[Candidate] = []
@@ -203,7 +203,7 @@ class Locator:
                 unusable = unusable or exc
             except WinctlError as exc:
                 found, attempt.error = [], exc.message
-            except Exception as exc:  # noqa: BLE001 - one broken strategy must not end the chain
+            except Exception as exc:
                 found, attempt.error = [], f"{type(exc).__name__}: {exc}"
             attempt.ms = round((time.perf_counter() - started) * 1000, 1)
             attempt.found = len(found)

@@ -302,7 +302,7 @@ def could_hold(box: Rect, chars: int) -> bool:
 
 
 
-def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> Candidate | None:
+def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> Candidate | None:  # noqa: C901  (one branch per match mode)
     """How well `line` holds `query`: the whole line, or a part of it with its own box.
 
     A label of one to three characters inside a longer line ("+" in "5 + 2 / 3") is not that

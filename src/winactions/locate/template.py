@@ -47,7 +47,7 @@ def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     return image
 
 
-def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int, int] = (0, 0),
+def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int, int] = (0, 0),  # noqa: C901  (the scale sweep and its filters in one pass)
                   threshold: float = THRESHOLD, scales: tuple[float, float] = SCALES, hint: Rect | None = None,
                   scale_hint: float | None = None, max_candidates: int = 5) -> list[Candidate]:
     """Where `template` appears in `screen` drawn `scales[0]`..`scales[1]` times its size, best
@@ -81,7 +81,7 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
             return [_from_match(m, ox, oy, "template:multiscale", {"scale": round(m.scale, 3), "stage": "known scale"})
                     for m in known]
     same = exact(s, reference, threshold, max_candidates, pyramid) if low <= 1 <= high else []
-    if same and same[0].score >= RELIABLE_EXACT or low == high == 1:
+    if (same and same[0].score >= RELIABLE_EXACT) or low == high == 1:
         return [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine", "scale": 1.0}) for m in same]
     scaled = sweep(s, reference, (low, high), threshold, max_candidates, pyramid)
     sightings: list[tuple[Match, str, dict[str, float | str]]] = []

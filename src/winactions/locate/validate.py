@@ -46,12 +46,12 @@ def validate(rect: Rect, screens: list[Rect], within: Rect | None = None) -> Val
                  bottom=visible.bottom - MARGIN)
     safe = inner if not inner.is_empty and inner.width >= 1 and inner.height >= 1 else visible
     whole = fraction >= 0.999  # a small box seen whole (the `−` of a key is 10x2 px) is hit at its centre
-    clickable = safe.width >= MIN_SIDE and safe.height >= MIN_SIDE or visible.width >= MIN_SIDE \
-        and visible.height >= MIN_SIDE or whole
+    clickable = (safe.width >= MIN_SIDE and safe.height >= MIN_SIDE) or (visible.width >= MIN_SIDE \
+        and visible.height >= MIN_SIDE) or whole
     point = rect.center if safe.contains(*rect.center) else safe.center
     return Validation(valid=True, click_point=point, visible_region=visible, safe_region=safe,
-                      visible_fraction=round(fraction, 3), can_interact=clickable and fraction >= MIN_VISIBLE
-                      or clickable and safe.contains(*rect.center))
+                      visible_fraction=round(fraction, 3), can_interact=(clickable and fraction >= MIN_VISIBLE)
+                      or (clickable and safe.contains(*rect.center)))
 
 
 def point_on_screens(x: int, y: int, screens: list[Rect]) -> Validation:

@@ -277,4 +277,4 @@ def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, devi
         runner.close()
 
 
-__all__ = ["serve", "tool_list", "ToolRunner"]
+__all__ = ["ToolRunner", "serve", "tool_list"]

@@ -10,6 +10,7 @@ before any model is asked. Every inferred target says which anchors it came from
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 from winactions.backends.base import Backend
 from winactions.model import Node, Rect, Source, Target, WindowInfo
@@ -48,7 +49,7 @@ def column_borders(targets: list[Target], nodes: list[Node] | None = None) -> li
         rows.setdefault((t.parent_id, t.rect.top), []).append((i, t))
     for row in rows.values():
         row.sort(key=lambda item: item[1].rect.left)  # type: ignore[union-attr]
-        for (i, a), (j, b) in zip(row, row[1:]):
+        for (i, a), (j, b) in itertools.pairwise(row):
             assert a.rect is not None and b.rect is not None
             if abs(b.rect.left - a.rect.right) > TOUCH:
                 continue
@@ -70,7 +71,7 @@ def row_borders(targets: list[Target]) -> list[Target]:
         first_left = min(t.rect.left for _, t in cells)  # type: ignore[union-attr]
         column = sorted(((i, t) for i, t in cells if t.rect and t.rect.left == first_left),
                         key=lambda item: item[1].rect.top)  # type: ignore[union-attr]
-        for (i, a), (j, b) in list(zip(column, column[1:]))[:MAX_ROW_BORDERS]:
+        for (i, a), (j, b) in list(itertools.pairwise(column))[:MAX_ROW_BORDERS]:
             assert a.rect is not None and b.rect is not None
             if abs(b.rect.top - a.rect.bottom) > TOUCH:
                 continue
@@ -110,7 +111,7 @@ def splitters(nodes: list[Node], targets: list[Target]) -> list[Target]:
         a, b = sorted(panes, key=lambda c: (c.rect.left, c.rect.top))  # type: ignore[union-attr]
         assert a.rect is not None and b.rect is not None
         anchor = f"[#{ids[node.handle]}]" if node.handle in ids else "split pane"
-        if "vertical" in node.states or b.rect.top >= a.rect.bottom - TOUCH and b.rect.left < a.rect.right:
+        if "vertical" in node.states or (b.rect.top >= a.rect.bottom - TOUCH and b.rect.left < a.rect.right):
             top, bottom = a.rect.bottom, max(b.rect.top, a.rect.bottom + 1)
             rect = Rect(left=node.rect.left, top=top - GRIP, right=node.rect.right, bottom=bottom + GRIP)
             formula = f"divider_y = {anchor}.first_pane.bottom .. second_pane.top"
@@ -146,12 +147,12 @@ def _docked_rows(nodes: list[Node], horizontal: bool) -> list[list[Node]]:
             tall = [n for n in panes if n.rect.height >= max(80, DOCK_SPAN * p.height)]  # type: ignore[union-attr]
             tall.sort(key=lambda n: n.rect.left)  # type: ignore[union-attr]
             ends = (tall[0].rect.left - p.left, p.right - tall[-1].rect.right) if tall else (p.width, 0)  # type: ignore[union-attr]
-            steps = [b.rect.left - a.rect.right for a, b in zip(tall, tall[1:])]  # type: ignore[union-attr]
+            steps = [b.rect.left - a.rect.right for a, b in itertools.pairwise(tall)]  # type: ignore[union-attr]
         else:
             tall = [n for n in panes if n.rect.width >= max(80, DOCK_SPAN * p.width)]  # type: ignore[union-attr]
             tall.sort(key=lambda n: n.rect.top)  # type: ignore[union-attr]
             ends = (tall[0].rect.top - p.top, p.bottom - tall[-1].rect.bottom) if tall else (p.height, 0)  # type: ignore[union-attr]
-            steps = [b.rect.top - a.rect.bottom for a, b in zip(tall, tall[1:])]  # type: ignore[union-attr]
+            steps = [b.rect.top - a.rect.bottom for a, b in itertools.pairwise(tall)]  # type: ignore[union-attr]
         if len(tall) >= 2 and max(ends) <= DOCK_EDGE and all(-TOUCH <= s <= DOCK_GAP for s in steps):
             rows.append(tall)
     return rows
@@ -166,7 +167,7 @@ def panel_edges(nodes: list[Node], targets: list[Target]) -> list[Target]:
     out = []
     for horizontal in (True, False):
         for row in _docked_rows(nodes, horizontal):
-            for a, b in zip(row, row[1:]):
+            for a, b in itertools.pairwise(row):
                 assert a.rect is not None and b.rect is not None
                 first, second = _anchor(a, ids), _anchor(b, ids)
                 name = f"{a.name or a.role} | {b.name or b.role}"

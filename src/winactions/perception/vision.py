@@ -105,7 +105,7 @@ class VisionProvider:
                                    reports=[*base.reports, report])
 
     # -- local: shapes and OCR -----------------------------------------------------------
-    def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],
+    def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],  # noqa: C901  (one branch per vision step)
                targets: list[Target], popups: list[Rect], widgets: list[Rect],
                window: Rect | None = None) -> tuple[list[Target], str]:
         """Shapes and text the tree lacks. `said`: the places of the listed elements that have
@@ -232,7 +232,7 @@ class VisionProvider:
         # a shape inside a check box's widget is its mark
         marked = [t.rect for t in text_targets if t.source is Source.VISION and t.rect is not None]
         glyphs = [s for s in shapes if s.rect is not None and (
-            s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip())
+            (s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip()))
             or any(m.contains(*s.rect.center) for m in [*marked, *opened]))] + bars  # a menu's rows are its items
         # a nameless shape around two or more seen (zenity's Cancel and OK in one frame) groups them
         seen = [t.rect for t in [*shapes, *text_targets] if t.rect is not None]

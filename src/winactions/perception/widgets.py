@@ -11,6 +11,7 @@ the window's top, its menus.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -281,7 +282,7 @@ def spaced_words(grey: np.ndarray, origin: tuple[int, int], line: Rect, text: st
     if len(words) != len(tokens) or not all(w.alone for w in words):
         return []
     height = sorted(w.rect.height for w in words)[len(words) // 2]
-    if min(b.rect.left - a.rect.right for a, b in zip(words, words[1:])) < APART * height:
+    if min(b.rect.left - a.rect.right for a, b in itertools.pairwise(words)) < APART * height:
         return []  # a space apart, if a wide one (a monospaced line: 8 px at 15 px tall; menu bars: 12-14)
     return [(token, Rect(left=line.left + w.rect.left - 2, top=line.top, right=line.left + w.rect.right + 2,
                          bottom=line.bottom)) for token, w in zip(tokens, words)]
@@ -299,7 +300,7 @@ def bar_cell(widget: Rect, widgets: list[Rect], window: Rect) -> bool:
     row = sorted((w for w in widgets if abs(w.top - widget.top) <= 1 and abs(w.bottom - widget.bottom) <= 1
                   and w.height <= CONTROL_HEIGHT), key=lambda w: w.left)
     run = longest = 1
-    for a, b in zip(row, row[1:]):  # a menu bar's titles touch; a dialog's labels in a row stand apart
+    for a, b in itertools.pairwise(row):  # a menu bar's titles touch; a dialog's labels in a row stand apart
         run = run + 1 if 0 <= b.left - a.right <= TOUCHING else 1
         longest = max(longest, run)
     if longest < BAR_CELLS:

@@ -91,9 +91,9 @@ def check_identity(target: Target, node: Node, written: str | None = None) -> No
     if written is not None and name == written:
         return
     mirrors_value = bool(target.value) and target.name == target.value
-    lent = name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT) \
+    lent = (name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT)) \
         or target.derived_from == named_by_label(name) \
-        or target.derived_from == named_by_label(None) and name == (node.value or "")  # its own name as when listed
+        or (target.derived_from == named_by_label(None) and name == (node.value or ""))  # its own name as when listed
     if name != target.name and not mirrors_value and not lent:
         raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
                            f'"{name}"; nothing was done', hint=CHANGED)

@@ -180,7 +180,7 @@ def _bring_forward(session: DesktopSession, window: WindowInfo) -> bool:
     REPAINT_QUIET (at most REPAINT_LIMIT), as it repaints what was covered. True when it was
     brought (it was not active, or minimized, and is not the bound window)."""
     backend = session.backend
-    if window.active and not window.minimized or backend.bound_window() == window.id:
+    if (window.active and not window.minimized) or backend.bound_window() == window.id:
         return False
     backend.ensure_active(window)
     now = next((w for w in backend.list_windows() if w.id == window.id), window)

@@ -533,7 +533,7 @@ class AtspiClient:
             jobs["actions"] = self._maybe(dest, path, IFACE + "Action", "GetActions")
         if IFACE + "Value" in raw.interfaces and ctype not in VALUELESS_TYPES:
             jobs["value"] = self._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"])
-        textual = cell_text and ctype in ITEM_TYPES or ctype in TEXT_ROLES and (ctype == "Edit" or not raw.name)
+        textual = (cell_text and ctype in ITEM_TYPES) or (ctype in TEXT_ROLES and (ctype == "Edit" or not raw.name))
         if IFACE + "Text" in raw.interfaces and (textual or _text_block(raw, native, frame)):
             jobs["text"] = self._maybe(dest, path, IFACE + "Text", "GetText", "ii", [0, TEXT_PREVIEW])
         if not raw.name.strip() and ctype in LABELLED_TYPES:
@@ -698,7 +698,7 @@ class AtspiClient:
             kept = old is not None and not fresh and not moved and old.selects == selects
             entry = _Entry(raw, selects, label, node=old.node if kept and old is not None else None)
             jobs = [self._read_extras(raw, full=False, cell_text=in_managed, frame=frame[0])] if fresh else []
-            if raw.child_count > 0 and (parent is None or raw.states and raw.states[0] & await self._shown_bit(ref[0])):
+            if raw.child_count > 0 and (parent is None or (raw.states and raw.states[0] & await self._shown_bit(ref[0]))):
                 jobs.append(expand(entry, old, renew))
             await asyncio.gather(*jobs)
             if label and not raw.name:
@@ -1111,7 +1111,7 @@ class AtspiClient:
                 return None
             if ref not in index:
                 unknown.add(ref)
-            elif scope is Scope.PARENT or role_of(index[ref].raw.role_number)[1] == "ScrollBar" and ref in parent_of:
+            elif scope is Scope.PARENT or (role_of(index[ref].raw.role_number)[1] == "ScrollBar" and ref in parent_of):
                 # a scroll bar that moved scrolled its neighbours (GTK moves a list's rows untold)
                 if ref not in parent_of:
                     return None

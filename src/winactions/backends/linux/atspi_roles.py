@@ -114,9 +114,8 @@ def operations_of(native_role: str, control_type: str, interfaces: tuple[str, ..
     if parent_selects and ("selectable" in states or control_type in ("DataItem", "ListItem", "TabItem",
                                                                        "TreeItem", "MenuItem")):
         ops.add(Operation.SELECT)
-    if "expandable" in states or control_type == "ComboBox":
-        if any(a in EXPAND_ACTIONS for a in lowered):
-            ops.update((Operation.EXPAND, Operation.COLLAPSE))
+    if ("expandable" in states or control_type == "ComboBox") and any(a in EXPAND_ACTIONS for a in lowered):
+        ops.update((Operation.EXPAND, Operation.COLLAPSE))
     if IFACE + "EditableText" in interfaces and "editable" in states and "read_only" not in states:
         ops.add(Operation.SET_TEXT)
     if IFACE + "Value" in interfaces and control_type in VALUE_TYPES and control_type != "ProgressBar":

@@ -13,6 +13,7 @@ dialog runs, so a dialog there holds nothing.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import time
 
 from winactions.backends.base import WindowAction
@@ -76,10 +77,8 @@ def _undone(x11: X11Windows, answer: concurrent.futures.Future[None], dialogs: l
     title = dialogs[0].title
     app = dialogs[0].process or "the app"
     for dialog in dialogs:
-        try:
+        with contextlib.suppress(WinctlError):  # it went on its own
             x11.window_action(dialog.id, WindowAction.CLOSE)
-        except WinctlError:
-            pass  # it went on its own
     if not _answered(answer, RELEASE_SECONDS):
         answer.cancel()
         return AppBusy(f'its action opened "{title}" inside the accessibility call, and {app} still answers '

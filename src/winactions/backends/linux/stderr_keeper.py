@@ -45,7 +45,7 @@ class Kept:
 def keep_stderr() -> tuple[int, Kept]:
     """A pipe's write end to give a program as its stderr, and where its first bytes go. The
     caller closes the write end once the program has it."""
-    kept = tempfile.TemporaryFile()  # O_TMPFILE where the OS has it: never a name in /tmp
+    kept = tempfile.TemporaryFile()  # noqa: SIM115  (returned open to the caller) O_TMPFILE where the OS has it: never a name in /tmp
     read_end, write_end = os.pipe()
     try:
         keeper = subprocess.Popen(["sh", "-c", 'head -c "$1"; exec cat > /dev/null', "sh", str(STDERR_KEEP)],

@@ -134,7 +134,7 @@ async def table_matches(client: _Client, table: Ref, needle: str, limit: int) ->
             if cell is not None and text.strip() and holds(text, needle)], len(places) > limit
 
 
-async def walk_matches(client: _Client, roots: list[Ref], needle: str, limit: int,
+async def walk_matches(client: _Client, roots: list[Ref], needle: str, limit: int,  # noqa: C901  (rows and cells walked in one pass)
                        huge: int, sheet: int) -> tuple[list[TextMatch], bool, list[Ref]]:
     """Elements below `roots` (not the roots) whose name (else text) holds `needle`, read breadth
     first up to `limit` elements. An element that declares more than `huge` children is not

@@ -9,6 +9,7 @@ core falls back to coordinates when these raise ActionFailed.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from winactions.backends.windows.native import ErrorKind, Native, NativeError, RawElement
@@ -76,7 +77,7 @@ def scroll(native: Native, hwnd: int, raw: RawElement, argument: str) -> str:
 Descendants = Callable[[], list[RawElement]]
 
 
-def perform(native: Native, hwnd: int, raw: RawElement, operation: Operation, argument: str | float | None,
+def perform(native: Native, hwnd: int, raw: RawElement, operation: Operation, argument: str | float | None,  # noqa: C901  (one branch per UIA pattern)
             descendants: Descendants) -> str:
     p = raw.patterns
     if operation is Operation.INVOKE:
@@ -134,8 +135,6 @@ def choose(native: Native, hwnd: int, raw: RawElement, wanted: str, descendants:
         raise NotFound(f'no option "{wanted}"', hint=f"options: {names}")
     _call(native, hwnd, match, "SelectionItem", "Select")
     if opened:
-        try:
+        with contextlib.suppress(ActionFailed):  # many combo boxes close themselves on selection
             _call(native, hwnd, raw, "ExpandCollapse", "Collapse")
-        except ActionFailed:
-            pass  # many combo boxes close themselves on selection
     return "SelectionItem.Select"

@@ -34,7 +34,7 @@ def decode_handle(handle: str) -> tuple[int, tuple[int, ...]]:
     return int(hwnd), tuple(int(part) for part in rid.split(".") if part)
 
 
-def states_of(raw: RawElement) -> frozenset[str]:
+def states_of(raw: RawElement) -> frozenset[str]:  # noqa: C901  (one branch per UIA state property)
     states = {"visible", "showing"} if not raw.offscreen else set()
     if raw.enabled:
         states.add("enabled")
