@@ -40,7 +40,7 @@ from winactions.backends.linux.placement import (
     root_panes_aligned,
 )
 from winactions.backends.linux.x11windows import X11Windows
-from winactions.backends.linux.xinput import XInput
+from winactions.backends.linux.xinput import KEY_GAP, XInput
 from winactions.errors import NotFound, NoTree, WinctlError
 from winactions.keys import Chord, parse_keys
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
@@ -383,10 +383,17 @@ class LinuxBackend(Backend):
         self._sent()
 
     def type_text(self, text: str) -> None:
+        """`Backend.type_text`: key by key through XTEST, the keyboard focus asked after each
+        (`FocusGuard`, whose question is the round trip the key needs): typing stops with
+        ActionFailed as soon as the keys would go elsewhere."""
         guard = FocusGuard(self.xinput.d, self.x11.list_windows)
         try:
-            self.xinput.type_text(text, guard)
+            for sent, ch in enumerate(text, 1):
+                self.xinput.type_char(ch, sync=False)
+                guard.check(sent, len(text), ch)
+                time.sleep(KEY_GAP)
         finally:
+            self.xinput.release_bound()
             guard.close()
             self._sent()
 
