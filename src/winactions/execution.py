@@ -61,10 +61,9 @@ def click_point(target: Target, node: Node | None) -> tuple[int, int]:
 
 
 def pointer_point(backend: Backend, window: WindowInfo, target: Target, node: Node | None) -> tuple[int, int]:
-    """Where the pointer goes on the element, its window made active first. A minimized window
-    is brought back and the element read again there: while it is minimized, or on its way
-    back (openbox slides it in), its toolkit places its elements wherever the window is on
-    that way, and a click sent meanwhile went to whatever lay under the point."""
+    """Where the pointer goes on the element (`click_point`), its window made active first. A
+    minimized window is brought back and the element read again there (`_back_in_place`): on
+    its way back, its toolkit places its elements wherever the window is."""
     backend.ensure_active(window)
     if window.minimized and node is not None:
         node = _back_in_place(backend, target, node)
@@ -73,9 +72,8 @@ def pointer_point(backend: Backend, window: WindowInfo, target: Target, node: No
 
 def _back_in_place(backend: Backend, target: Target, node: Node) -> Node:
     """The element read again once its window is back from minimized: where it was seen, or
-    wherever it still is after RESTORE_SETTLE. The window manager has the window in place
-    before the app has caught up: a loaded galculator still reported its 7 key where it had
-    been on the way back (43 px right and 341 px down), and the click was refused as moved."""
+    wherever it still is after RESTORE_SETTLE (the window manager has the window in place
+    before the app has caught up)."""
     deadline = time.monotonic() + RESTORE_SETTLE
     while True:
         now = backend.refresh(node.handle) or node
@@ -154,7 +152,15 @@ def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operatio
 def click(backend: Backend, window: WindowInfo, target: Target, node: Node | None, *,
           button: MouseButton = MouseButton.LEFT, count: int = 1,
           via: Via = Via.AUTO) -> tuple[str, tuple[int, int] | None, str]:
-    """Click a target. Returns (method, point or None, note)."""
+    """Click a target, deciding how: a plain left click with `via` auto or semantic is the
+    element's first semantic press (CLICK_OPERATIONS) — but a menu item that would stay open or
+    run its command inside the call (`Backend.keeps_menu_open`, `Backend.acts_in_call`) is
+    clicked with the mouse where it shows, under `via` auto; anything else, and what has no
+    semantic press (never under `via` semantic: ActionFailed), is clicked with the mouse at
+    its visible centre (`pointer_point`, `uncovered`). The element's name is checked before
+    and after the press (`named_as_checked`, `pressed_as_checked`), and a sheet's cell clicked
+    with the mouse must then hold the cell cursor (`cursor_landed`). A disabled element is
+    refused (`refuse_disabled`). Returns (method, point clicked or None, note)."""
     refuse_disabled(target, node, via, "nothing was clicked", "clicks it anyway")
     semantic_fits = button is MouseButton.LEFT and count == 1
     note = ""
@@ -270,10 +276,9 @@ def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | Non
 
 
 def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, forced: str) -> None:
-    """Refuse to act on an element that says it is disabled (`state` shows "disabled"), unless
-    `--via input` insists. A click there does nothing (a form's Send before its field is filled
-    in), and keys meant for a disabled field go to whatever has the focus; yet the mouse and
-    keyboard routes reported success, and the agent went on as if it had sent."""
+    """Raise ActionFailed (saying `outcome`) for an element of the tree that says it is
+    disabled (`state` shows "disabled"), unless `via` is input (`forced` says what that does):
+    a click there does nothing, and keys meant for it go to whatever has the focus."""
     if via is not Via.INPUT and node is not None and target.source is Source.ACCESSIBILITY \
             and "enabled" not in node.states:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: {outcome}',
@@ -282,14 +287,11 @@ def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, f
 
 
 def uncovered(backend: Backend, window: WindowInfo, target: Target, node: Node | None, x: int, y: int) -> None:
-    """Make sure a click at (x, y) reaches the window, not something on top of it.
-
-    A tooltip left by the pointer's last stop covers the keys below it (galculator's "Eight"
-    covers its 5 key): a click there reached the tooltip, nothing was pressed, and winctl
-    said it had clicked. An open menu took a click meant for the button under it (and opened
-    a dialog), or swallowed one anywhere else. A tooltip goes once the pointer leaves its
-    widget, so the pointer moves to the point first; what still covers it after
-    UNCOVER_SECONDS is an error that names it, and nothing is clicked."""
+    """Return once a click at (x, y) reaches the window, not something on top of it (another
+    window, a tooltip, an open menu: `Backend.covering`; the window's own overlay:
+    `Backend.obscuring`). A tooltip goes once the pointer leaves its widget, so the pointer
+    moves to the point first; what still covers it after UNCOVER_SECONDS is ActionFailed
+    naming it, and nothing is clicked. Bound input reaches its window covered or not."""
     if backend.bound_window() == window.id:
         return  # bound input goes to the window itself, covered or not
     # a menu's item, or anything found in the pixels there (a menu item found by its text), may

@@ -1,9 +1,9 @@
 """Where an app's elements are on the screen: AT-SPI extents mapped to screen rectangles.
 
 The contract: given what a toolkit reports (a snapshot's nodes, or one node read again) and
-the X window that shows it, return the same nodes with `rect` in screen pixels, as copies (a
-cached tree is never edited in place). Every function here is pure: the backend reads the
-tree and the X windows and hands the facts in; nothing here talks to D-Bus or X.
+the X window that shows it, give the same nodes with `rect` in screen pixels, as copies (a
+node is never edited in place: the backend caches trees). The backend reads the tree and
+the X windows and hands the facts in; nothing here talks to D-Bus or X.
 
 - `placed_on_screen` places a whole snapshot and says how (`Placement`): HiDPI scale (GTK
   under GDK_SCALE, Java's uiScale, Chromium's device scale factor) and GTK 4's frame inside
@@ -32,25 +32,20 @@ FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it 
 
 
 def placed_on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Placement]:
-    """Screen coordinates where a toolkit gets them wrong; the X window has them right.
-
-    Four ways they go wrong, each told by the window's frame against its X window:
-    - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
-      (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
-      window elsewhere moves there, the border split evenly — unless the frame holds the whole
-      window, a title bar above it (GTK 3 and LibreOffice maximized: already on the screen);
-    - GTK 3 and 4 scaled by GDK_SCALE and Java by sun.java2d.uiScale (a HiDPI display)
-      answer in logical pixels: a 331x343 frame for a 662x686 window at GDK_SCALE=2. Every
-      place is multiplied back to the screen's pixels (left as it was, the keys of a
-      calculator fell outside its window and vanished from `state`). A Java frame reports no
-      place at all: its first element that does stands for it;
-    - Chromium and Electron at a device scale factor (Xft.dpi 192, as a HiDPI desktop sets
-      it, or --force-device-scale-factor) report their frame and toolbar in logical pixels,
-      but their pages in the screen's: a page is kept as it reports (`Placement.placed`), or a
-      click on its button landed at twice its place and its lower half vanished from `state`;
-    - Java dialogs keep reporting where they were before the window manager placed them,
-      which would clip all their content away: a root far from its X window takes the window's rect.
-    Returns the snapshot and how it was placed (for elements read again later: `refresh`).
+    """The snapshot with its nodes on the screen (its `nodes` set to placed copies), and how
+    they were placed (`Placement`, kept for elements read again later: `refresh`). The X
+    window `window` has the coordinates right; the frame reported against it tells which of
+    these a toolkit got wrong:
+    - GTK 4.8 reports its frame at (0, 0) inside its X window, its client-side border left
+      out: moved there, the border split evenly (not a frame that holds the whole window
+      under a title bar: GTK 3 and LibreOffice maximized are on the screen already);
+    - GTK under GDK_SCALE and Java under sun.java2d.uiScale report logical pixels: every place
+      is multiplied back (a Java frame reports no place: its first element that does stands
+      for it, FRAME_STAND_INS);
+    - Chromium and Electron at a device scale factor report their frame in logical pixels and
+      their pages in the screen's: a page is kept as it reports (`Placement.placed`);
+    - Java dialogs report where they were before the window manager placed them: a root
+      further than ROOT_SLACK from its X window takes the window's rect.
     """
     if window is None or not snapshot.nodes:
         return snapshot, IDENTITY
