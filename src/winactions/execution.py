@@ -1,5 +1,6 @@
-"""Pressing, pointing, scrolling and choosing, decided in one place: act on a target the most
-reliable way, check that the app took it, and say which way it was.
+"""Clicks decided in one place (`click`): act on a target the most reliable way, check that
+the app took it, and say which way it was; with the parts `scroll`, `drag` and `select` use
+(`try_semantic`, `pointer_point`, `wheel_moved`, `choose_by_keys`).
 
 `click` tries a semantic operation (AT-SPI Action, UIA Invoke, ...) first when it means the
 same as what was asked: it does not depend on focus, overlap or pixel positions. Otherwise,
