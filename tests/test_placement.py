@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from winactions.backends.base import IN_POPUP
-from winactions.backends.linux.backend import IDENTITY, Placement, placement_of, popovers_moved, root_panes_aligned
+from winactions.backends.linux.placement import IDENTITY, Placement, placement_of, popovers_moved, root_panes_aligned
 from winactions.model import Node, Rect
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from winactions.execution import _typed_into
+from winactions.text_entry import _typed_into
 
 
 def test_the_new_text_found_where_the_cursor_was():

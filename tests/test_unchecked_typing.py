@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from winactions import execution
+from winactions import text_entry
 from winactions.errors import ActionFailed
 from winactions.model import Node
 
@@ -27,15 +27,15 @@ class Unreadable:
 
 def test_a_cell_that_cannot_be_read_back_is_said_unchecked(monkeypatch):
     """`type_into_cell` returned "" (a checked success) when the cell could not be read back."""
-    monkeypatch.setattr(execution, "TYPED_SETTLE", 0.05)
+    monkeypatch.setattr(text_entry, "TYPED_SETTLE", 0.05)
     backend = Unreadable()
     cell = Node(handle=":1.5/cell#cell:3,2", parent=None, role="DataItem", native_role="table cell")
-    note = execution.type_into_cell(backend, cell, "450")  # type: ignore[arg-type]
-    assert note == execution.UNCHECKED
+    note = text_entry.type_into_cell(backend, cell, "450")  # type: ignore[arg-type]
+    assert note == text_entry.UNCHECKED
     assert backend.typed[0] == "450"
 
 
 def test_a_field_that_cannot_be_read_back_is_said_unchecked(monkeypatch):
-    monkeypatch.setattr(execution, "TYPED_SETTLE", 0.05)
+    monkeypatch.setattr(text_entry, "TYPED_SETTLE", 0.05)
     field = Node(handle=":1.5/entry", parent=None, role="Edit", native_role="text")
-    assert execution._reads_otherwise(Unreadable(), field, None, "Ada") == execution.UNCHECKED  # type: ignore[arg-type]
+    assert text_entry._reads_otherwise(Unreadable(), field, None, "Ada") == text_entry.UNCHECKED  # type: ignore[arg-type]

@@ -1,9 +1,13 @@
-"""The execution layer: act on a target the most reliable way, and say which way it was.
+"""Clicks decided in one place (`click`): act on a target the most reliable way, check that
+the app took it, and say which way it was; with the parts `scroll`, `drag` and `select` use
+(`try_semantic`, `pointer_point`, `wheel_moved`, `choose_by_keys`).
 
-A semantic operation (AT-SPI Action, UIA Invoke, ...) does not depend on focus, overlap or
-pixel positions, so it is tried first when it means the same as what was asked. Otherwise,
-or when it fails, synthesized input goes to the element's visible centre — after checking
-that the element is still where the agent last saw it.
+`click` tries a semantic operation (AT-SPI Action, UIA Invoke, ...) first when it means the
+same as what was asked: it does not depend on focus, overlap or pixel positions. Otherwise,
+or when it fails, synthesized input goes to the element's visible centre, once the element is
+known to be where the agent last saw it, uncovered and named as it was. Everything here calls
+down only, to the backend's primitives; text is decided in `text_entry`, which calls `click`
+for a click to type.
 """
 
 from __future__ import annotations
@@ -26,8 +30,7 @@ class Via(str, Enum):
 
 # What a plain left click means, in the order tried.
 CLICK_OPERATIONS = (Operation.INVOKE, Operation.TOGGLE, Operation.SELECT)
-TYPED_SETTLE = 0.6  # s: how long typed text may take to show in an element's text once sent
-UNCHECKED = "its text could not be read back: not checked"  # the note of a typing whose outcome is unknown
+CHOSEN_SETTLE = 0.6  # s: how long a chosen option may take to show in its combo box
 OPEN_SETTLE = 1.0  # s: how long a combo box's list may take to open after a click
 UNCOVER_SECONDS = 1.0  # s: how long a tooltip may take to go once the pointer left its widget
 STILL_HANDLING = "the app is still handling it)"  # how `Backend.perform` ends when the handler has not returned
@@ -59,10 +62,9 @@ def click_point(target: Target, node: Node | None) -> tuple[int, int]:
 
 
 def pointer_point(backend: Backend, window: WindowInfo, target: Target, node: Node | None) -> tuple[int, int]:
-    """Where the pointer goes on the element, its window made active first. A minimized window
-    is brought back and the element read again there: while it is minimized, or on its way
-    back (openbox slides it in), its toolkit places its elements wherever the window is on
-    that way, and a click sent meanwhile went to whatever lay under the point."""
+    """Where the pointer goes on the element (`click_point`), its window made active first. A
+    minimized window is brought back and the element read again there (`_back_in_place`): on
+    its way back, its toolkit places its elements wherever the window is."""
     backend.ensure_active(window)
     if window.minimized and node is not None:
         node = _back_in_place(backend, target, node)
@@ -71,9 +73,8 @@ def pointer_point(backend: Backend, window: WindowInfo, target: Target, node: No
 
 def _back_in_place(backend: Backend, target: Target, node: Node) -> Node:
     """The element read again once its window is back from minimized: where it was seen, or
-    wherever it still is after RESTORE_SETTLE. The window manager has the window in place
-    before the app has caught up: a loaded galculator still reported its 7 key where it had
-    been on the way back (43 px right and 341 px down), and the click was refused as moved."""
+    wherever it still is after RESTORE_SETTLE (the window manager has the window in place
+    before the app has caught up)."""
     deadline = time.monotonic() + RESTORE_SETTLE
     while True:
         now = backend.refresh(node.handle) or node
@@ -92,13 +93,14 @@ WHEEL_SETTLE = 0.6  # s a turn of the wheel may take to move what is under it
 WHEEL_POLL = 0.05
 
 
-def wheel_moved(backend: Backend, area: Rect | None, turn: Callable[[], None]) -> bool | None:
-    """Run `turn` (the wheel) and say whether the pixels of `area` changed within WHEEL_SETTLE:
-    what an app shows is the only sign every toolkit gives that a wheel scrolled it. None when
-    the area cannot be read (none given, off every screen); the wheel is turned either way."""
+def wheel_moved(backend: Backend, area: Rect | None, x: int, y: int, dx: int, dy: int) -> bool | None:
+    """Turn the wheel (dx, dy notches at (x, y)) and say whether the pixels of `area` changed
+    within WHEEL_SETTLE: what an app shows is the only sign every toolkit gives that a wheel
+    scrolled it. None when the area cannot be read (none given, off every screen); the wheel
+    is turned either way."""
     region = area if area is None or backend.bound_window() is not None else _on_a_screen(backend, area)
     before = backend.capture(region).tobytes() if region is not None else None
-    turn()
+    backend.scroll(x, y, dx, dy)
     if region is None or before is None:
         return None
     deadline = time.monotonic() + WHEEL_SETTLE
@@ -123,57 +125,12 @@ def check_on_screen(backend: Backend, x: int, y: int) -> None:
                            hint="screens: " + ", ".join(str(s) for s in screens))
 
 
-def focus(backend: Backend, window: WindowInfo, node: Node | None) -> bool:
-    """Give the element the keyboard focus without the mouse, and check that it took it.
-
-    Where an element takes text only by typing (a spreadsheet cell, a web input), its own
-    focus operation puts the cursor exactly there, wherever the toolkit says it is drawn
-    (LibreOffice reported positions off by a menu bar's height until its window was clicked).
-    A part of a larger text that takes no focus itself (a web page's paragraph) has the
-    editable holding it focused (`Backend.focus_holder`). False when it has none, refuses, or
-    the focus did not move: then the mouse is used."""
-    if node is None:
-        return False
-    if Operation.FOCUS not in node.operations:  # a web page's paragraph: its editable section takes the keys
-        if not is_piece_of_text(node):
-            return False
-        backend.ensure_active(window)
-        return backend.focus_holder(node.handle)
-    backend.ensure_active(window)
-    try:
-        backend.perform(node.handle, Operation.FOCUS)
-    except ActionFailed:
-        return False
-    fresh = backend.refresh(node.handle)
-    return fresh is not None and "focused" in fresh.states
-
-
-def click_to_type(backend: Backend, window: WindowInfo, target: Target, node: Node | None) -> None:
-    """Click where the element is, to type into it. A browser acts on the click after it has
-    answered the tree's calls made next: the cursor put at a paragraph's end through the tree
-    was moved back by the click, and " typed" went in as "typed " (Chromium); a part of a larger
-    text is given CLICK_SETTLE to take the click first."""
-    click(backend, window, target, node, via=Via.INPUT)
-    if is_piece_of_text(node):
-        time.sleep(CLICK_SETTLE)
-
-
-CLICK_SETTLE = 0.15  # s
 # where a second click soon after the first means something else: text and fields (a word is
 # selected: nedit's search field, clicked by two `input`s in a row, had "find" selected, and the
 # text appended replaced it) and a list's items (the row is opened); a button's second click is a
 # second press, and is not delayed
 DOUBLE_CLICK_TYPES = frozenset({"Paragraph", "Text", "Heading", "Document", "DataItem", "ListItem", "TreeItem",
                                 "Edit", "ComboBox", "Spinner"})
-
-
-def is_piece_of_text(node: Node | None) -> bool:
-    """An editable part of a larger text (a paragraph of a document or of a web page's editable
-    section): ctrl+a there selects the whole, and typing replaces every other part with it."""
-    return node is not None and "editable" in node.states and node.role not in WHOLE_TEXT_TYPES
-
-
-WHOLE_TEXT_TYPES = frozenset({"Edit", "Document", "DataItem", "ComboBox", "Spinner"})  # ctrl+a selects just theirs
 
 
 def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operation, ...],
@@ -196,7 +153,15 @@ def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operatio
 def click(backend: Backend, window: WindowInfo, target: Target, node: Node | None, *,
           button: MouseButton = MouseButton.LEFT, count: int = 1,
           via: Via = Via.AUTO) -> tuple[str, tuple[int, int] | None, str]:
-    """Click a target. Returns (method, point or None, note)."""
+    """Click a target, deciding how: a plain left click with `via` auto or semantic is the
+    element's first semantic press (CLICK_OPERATIONS) — but a menu item that would stay open or
+    run its command inside the call (`Backend.keeps_menu_open`, `Backend.acts_in_call`) is
+    clicked with the mouse where it shows, under `via` auto; anything else, and what has no
+    semantic press (never under `via` semantic: ActionFailed), is clicked with the mouse at
+    its visible centre (`pointer_point`, `uncovered`). The element's name is checked before
+    and after the press (`named_as_checked`, `pressed_as_checked`), and a sheet's cell clicked
+    with the mouse must then hold the cell cursor (`cursor_landed`). A disabled element is
+    refused (`refuse_disabled`). Returns (method, point clicked or None, note)."""
     refuse_disabled(target, node, via, "nothing was clicked", "clicks it anyway")
     semantic_fits = button is MouseButton.LEFT and count == 1
     note = ""
@@ -312,10 +277,9 @@ def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | Non
 
 
 def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, forced: str) -> None:
-    """Refuse to act on an element that says it is disabled (`state` shows "disabled"), unless
-    `--via input` insists. A click there does nothing (a form's Send before its field is filled
-    in), and keys meant for a disabled field go to whatever has the focus; yet the mouse and
-    keyboard routes reported success, and the agent went on as if it had sent."""
+    """Raise ActionFailed (saying `outcome`) for an element of the tree that says it is
+    disabled (`state` shows "disabled"), unless `via` is input (`forced` says what that does):
+    a click there does nothing, and keys meant for it go to whatever has the focus."""
     if via is not Via.INPUT and node is not None and target.source is Source.ACCESSIBILITY \
             and "enabled" not in node.states:
         raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: {outcome}',
@@ -324,14 +288,11 @@ def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, f
 
 
 def uncovered(backend: Backend, window: WindowInfo, target: Target, node: Node | None, x: int, y: int) -> None:
-    """Make sure a click at (x, y) reaches the window, not something on top of it.
-
-    A tooltip left by the pointer's last stop covers the keys below it (galculator's "Eight"
-    covers its 5 key): a click there reached the tooltip, nothing was pressed, and winctl
-    said it had clicked. An open menu took a click meant for the button under it (and opened
-    a dialog), or swallowed one anywhere else. A tooltip goes once the pointer leaves its
-    widget, so the pointer moves to the point first; what still covers it after
-    UNCOVER_SECONDS is an error that names it, and nothing is clicked."""
+    """Return once a click at (x, y) reaches the window, not something on top of it (another
+    window, a tooltip, an open menu: `Backend.covering`; the window's own overlay:
+    `Backend.obscuring`). A tooltip goes once the pointer leaves its widget, so the pointer
+    moves to the point first; what still covers it after UNCOVER_SECONDS is ActionFailed
+    naming it, and nothing is clicked. Bound input reaches its window covered or not."""
     if backend.bound_window() == window.id:
         return  # bound input goes to the window itself, covered or not
     # a menu's item, or anything found in the pixels there (a menu item found by its text), may
@@ -378,7 +339,7 @@ def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: N
     route = "Home" + " Down" * index if index <= below else "End" + " Up" * below
     backend.press_chords(parse_keys(route + " Enter"))
     wanted = names[index]
-    deadline = time.monotonic() + TYPED_SETTLE
+    deadline = time.monotonic() + CHOSEN_SETTLE
     while (now := backend.read_text(node.handle)) != wanted:
         if time.monotonic() > deadline:
             raise ActionFailed(f"the option {shown(wanted)} was chosen by keys, but the element reads {shown(now)}",
@@ -387,190 +348,3 @@ def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: N
     first, steps = route.split()[0], len(route.split()) - 1
     arrows = f", {'Down' if first == 'Home' else 'Up'} x{steps}" if steps else ""
     return f"mouse to open it, keyboard to choose ({first}{arrows}, Enter)"
-
-
-def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bool) -> str:
-    """Type `text` into the focused element after selecting all its text (or after its end,
-    with `append`); returns a note for the result.
-
-    A select-all that did not happen does not fail loudly: the new text lands inside the old,
-    where the click put the cursor. Where the element's text can be read, that is recognised
-    and mended once: the new text at the start of the old (ctrl+a moved to the start, as with
-    Emacs key bindings) — the old text after it deleted; anywhere else (ctrl+a lost on its way:
-    our CI caught a GTK entry doing this once) — selected all and typed again. If that does not
-    give the new text, the caller is told what the element holds, not told it worked."""
-    before = _editable_text(backend, node)
-    if append:
-        return _type_appending(backend, node, before, text)
-    if is_piece_of_text(node):  # ctrl+a would select all the text it is part of: its own is selected exactly
-        assert node is not None
-        if before is not None and backend.select_text(node.handle, 0, len(before)):
-            backend.type_text(text)
-            return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == text), text)
-        raise ActionFailed("this element is part of a larger text, and its own text could not be selected: "
-                           "ctrl+a would select all of the text it is part of, and typing would replace that; "
-                           "nothing was typed", hint="select it yourself (click, shift+End), then `winctl type`")
-    backend.press_chords(parse_keys("ctrl+a"))
-    backend.type_text(text)
-    if before is None or node is None:
-        return ""
-    # an empty field cannot keep old text: only whether it reads the text typed is asked
-    now = _settled_text(backend, node, lambda now: now == text or _typed_into(now, before, text) is not None)
-    at = _typed_into(now, before, text) if before else None
-    if at == 0:
-        note = "ctrl+a moved to the start: deleted the old text after the new"
-        backend.press_chords(parse_keys("ctrl+shift+End Delete"))
-    elif at is not None:
-        note = "ctrl+a selected nothing: selected all and typed again"
-        backend.press_chords(parse_keys("ctrl+a"))
-        backend.type_text(text)
-    else:
-        return _reads_otherwise(backend, node, now, text)
-    now = _settled_text(backend, node, lambda now: now == text)
-    if now == text:
-        return note
-    if now is None:
-        return note + "; its text could not be read back"
-    raise ActionFailed(f"the element's old text stayed: it reads {shown(now)} (ctrl+a did not select all, twice)",
-                       hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
-                            "then `winctl input ID TEXT --append`")
-
-
-def type_into_treeless(backend: Backend, window: WindowInfo, target: Target, text: str, *, append: bool) -> str:
-    """Type `text` into a field seen in the pixels of an app whose toolkit has no tree (Tk,
-    Motif, Xt); returns a note for the result. ctrl+a selects nothing there: Tk's fields take
-    it as Emacs's start of line (IDLE's Save As name "abc" became "Xabc"), Motif's insert it
-    (nedit's Save As name read "m.txt\x01/tmp/tp/out.txt", and its search for "\x01motif"
-    found nothing). The field is clicked, and its text selected by the keys its toolkit takes
-    (`Backend.field_selecting_keys`: Home then shift+End in most): the text typed replaces it
-    (with `append`: End, then the text). Nothing reads such a field's text back, and the note
-    says so."""
-    click(backend, window, target, None, via=Via.INPUT)
-    keys = "End" if append else backend.field_selecting_keys(window)
-    backend.press_chords(parse_keys(keys))
-    backend.type_text(text)
-    done = "its end reached by" if append else "its text selected by"
-    return f"{done} {keys} (no tree: ctrl+a selects nothing in its toolkit); its text could not be read back"
-
-
-def _type_appending(backend: Backend, node: Node | None, before: str | None, text: str) -> str:
-    """Type `text` after the element's own text: the cursor put at its end through the
-    accessibility API where it can be (ctrl+End goes to the end of a whole document, and
-    LibreOffice got there only after the first letters had gone in: " thrice" appended to a
-    paragraph split as " th" there and "rice" in the last one), else by ctrl+End. Where the
-    text can be read back, the caller is told what it holds when that is not the two joined."""
-    placed = node is not None and before is not None and backend.place_caret(node.handle, len(before))
-    if not placed:
-        backend.press_chords(parse_keys("ctrl+End"))
-    backend.type_text(text)
-    if before is None or node is None:
-        return ""
-    return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == before + text),
-                            before + text)
-
-
-def is_cell(node: Node | None) -> bool:
-    """An editable cell of a table (a spreadsheet's, a Swing table's): typed text reaches it
-    only through its editor, and only once committed (`type_into_cell`)."""
-    return node is not None and node.role == "DataItem" and "editable" in node.states
-
-
-def type_into_cell(backend: Backend, node: Node, text: str) -> str:
-    """Type `text` into a table's cell and commit it; returns a note for the result.
-
-    A cell takes typed text when it is committed: typing opens its editor, Enter puts the text
-    in the cell (and moves on a row, as it does for a user). Left open, the editor held the
-    text out of the cell, and LibreOffice then said every cell was disabled, listing a column
-    it does not show, until something committed it. Text typed on a cell replaces what it
-    holds: ctrl+a, which selects a field's text first, selects the whole sheet there (and
-    Enter then moves within that selection). The cell must then read the text: a formula
-    shows its result (said in the note), a number may show in the cell's format; anything
-    else is ActionFailed with what it reads; a cell that cannot be read says UNCHECKED."""
-    backend.type_text(text)
-    backend.press_chords(parse_keys("Enter"))
-    now = _settled_text(backend, node, lambda now: now == text)
-    if now is None:
-        return UNCHECKED
-    if now == text or _same_number(text, now):
-        return ""
-    if text.startswith("="):
-        return f"a formula: the cell reads {now!r}"
-    raise ActionFailed(f"typed {shown(text)} and Enter into the cell, but it reads {shown(now)}"
-                       + _focus_now(backend, node),
-                       hint=FORMATTED_OR_ASTRAY)
-
-
-def _same_number(text: str, now: str) -> bool:
-    """A number the cell shows in its own format (1000 as "1,000", 0.50 as "0.5")."""
-    try:
-        return float(text.replace(",", "")) == float(now.replace(",", ""))
-    except ValueError:
-        return False
-
-
-def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -> str:
-    """"" when the field, once settled, reads the text typed; UNCHECKED when it cannot be read; else
-    ActionFailed saying what it reads. A field may format what it is given (a mask, upper
-    case), or keys may have gone astray (to another field that held the focus): winctl cannot
-    tell which, so it claims nothing, says what the field holds and types nothing more (a
-    formatting field would only format it again)."""
-    if now is None:
-        return UNCHECKED
-    if now == text:
-        return ""
-    time.sleep(TYPED_SETTLE / 3)  # still arriving? then it is not settled yet: look once more
-    again = _settled_text(backend, node, lambda now: now == text)
-    if again is None:
-        return UNCHECKED
-    if again == text:
-        return ""
-    raise ActionFailed(f"typed {shown(text)}, but the field reads {shown(again)}" + _focus_now(backend, node),
-                       hint=FORMATTED_OR_ASTRAY)
-
-
-FORMATTED_OR_ASTRAY = ("nothing more was typed. If the element formats what it is given (upper case, a mask, a "
-                       "date), what it reads is its form of your text and nothing needs redoing; if not, keys went "
-                       "elsewhere: `winctl state` shows which element holds the focus and what each reads")
-
-
-def _focus_now(backend: Backend, node: Node) -> str:
-    """", and the keyboard focus is not in it now" where the element says so."""
-    return ", and the keyboard focus is not in it now" if backend.holds_focus(node.handle) is False else ""
-
-
-def _typed_into(now: str | None, before: str, text: str) -> int | None:
-    """Where `text` was typed into `before` to give `now`, or None when `now` is not that."""
-    if now is None or len(now) != len(before) + len(text):
-        return None
-    at = now.find(text)
-    while at != -1:
-        if now[:at] == before[:at] and now[at + len(text):] == before[at:]:
-            return at
-        at = now.find(text, at + 1)
-    return None
-
-
-def _editable_text(backend: Backend, node: Node | None) -> str | None:
-    """The text of an element that holds typed text, or None when there is none to read."""
-    if node is None or "protected" in node.states:  # a password's text is never read
-        return None
-    if not (Operation.SET_TEXT in node.operations or node.role == "Edit" or "editable" in node.states):
-        return None
-    try:
-        return backend.read_text(node.handle)
-    except WinctlError:
-        return None
-
-
-def _settled_text(backend: Backend, node: Node, done: Callable[[str], bool]) -> str | None:
-    """The element's text once `done` says so, or as it reads after TYPED_SETTLE: keys reach
-    the app through the display server, after we return from sending them."""
-    deadline = time.monotonic() + TYPED_SETTLE
-    while True:
-        try:
-            now = backend.read_text(node.handle)
-        except WinctlError:
-            return None
-        if done(now) or time.monotonic() > deadline:
-            return now
-        time.sleep(0.02)

@@ -11,7 +11,11 @@ and Android (uiautomator + adb input + screencap) alike:
 - elements are addressed by an opaque `handle` re-resolved when an action runs (`refresh`),
   so a stale handle is detected, never acted on;
 - semantic actions are one `perform(handle, Operation, argument)` call; synthesized input is
-  a handful of primitives in screen pixels.
+  a handful of primitives in screen pixels;
+- a backend offers primitives and facts (read, set text, focus, type, press keys, click at,
+  read back; which toolkit quirk applies) and decides no route: which way an action goes, in
+  which order, and how its outcome is checked is decided in `execution` (clicks, pointing,
+  choices) and `text_entry` (text), which call these methods; no backend calls back into them.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ class Capability(str, Enum):
     POINTER = "pointer"  # a mouse: hover, press and release apart, middle button, cursor position
     HOLD_KEY = "hold_key"  # keys held down for a while
     WINDOW_MANAGE = "window_manage"  # minimize, maximize, restore, move and resize windows
-    BOUND_WINDOW = "bound_window"  # input to one window in the background (seed 003)
+    BOUND_WINDOW = "bound_window"  # input to one window in the background
     CLIPBOARD = "clipboard"  # read and set the clipboard's text
     DEVICE = "device"  # a phone's system: its home screen, hardware keys, installed apps
 
@@ -223,15 +227,14 @@ class Backend(ABC):
 
     def select_text(self, handle: str, start: int, end: int) -> bool:
         """Select characters start..end of the element's own text through the accessibility
-        API; False where it cannot. `input` replaces a paragraph's text so: ctrl+a selects the
-        whole editable it is part of, and typing then replaced every paragraph of the section."""
+        API; False where it cannot. `input` replaces a paragraph's text so (ctrl+a would select
+        the whole editable it is part of)."""
         return False
 
     def place_caret(self, handle: str, offset: int) -> bool:
         """Put the element's text cursor at `offset` through the accessibility API; False where
         it cannot (then the keyboard moves it). `input --append` types at the end of the
-        element's own text: ctrl+End is the end of a whole document in a word processor, and
-        LibreOffice moved there only after the first typed letters had gone in."""
+        element's own text so (ctrl+End is the end of a whole document in a word processor)."""
         return False
 
     def chooses_silently(self, handle: str) -> bool:
@@ -261,10 +264,9 @@ class Backend(ABC):
 
     def keeps_menu_open(self, handle: str) -> bool:
         """Whether pressing this menu item through the accessibility API runs it and leaves its
-        menu open on screen (Qt 5 and 6, Java Swing: the action triggers the item without the
-        menu's own closing). A user's click closes the menu; after the API's press it stays, and
-        the keys typed next go to it (Qt's menus take them as shortcuts: "replaced" typed after
-        Select All left "ed" in the editor). `click` then clicks the item as a user does."""
+        menu open on screen, taking the keys typed next (Qt 5 and 6, Java Swing: the action
+        triggers the item without the menu's own closing). `click` then clicks the item as a
+        user does."""
         return False
 
     def acts_in_call(self, handle: str) -> bool:
@@ -275,8 +277,8 @@ class Backend(ABC):
 
     def sets_value_silently(self, handle: str) -> bool:
         """Whether a value set through the accessibility API would show in this element without
-        reaching the app's handlers (Firefox's number fields: the box read 7, the page's input
-        event never ran). `input` then types the number as a user does."""
+        reaching the app's handlers (Firefox's number fields). `input` then types the number as
+        a user does."""
         return False
 
     def option_names(self, handle: str) -> list[str]:
@@ -411,7 +413,7 @@ class Backend(ABC):
         (`locate.density`)."""
         return None
 
-    # --- bound-window input (seed 003) ------------------------------------------------------
+    # --- bound-window input ----------------------------------------------------------------
     def bind(self, window_id: str, pointer: tuple[int, int, int] | None = None) -> str:
         """Deliver all further input to this window in the background — without moving the
         real pointer or taking focus — and capture it even when covered. Returns a note on
@@ -431,11 +433,10 @@ class Backend(ABC):
         return None
 
     def ensure_active(self, window: WindowInfo) -> None:
-        """Synthesized input goes to the focused window: make it the session's window.
-
-        Seed 001's agents lost keystrokes to the terminal that ran winctl; activating first
-        removes that whole class of bug. Bound input reaches its window in the background:
-        taking the focus would defeat it."""
+        """Make the window the active one, so that synthesized input goes to it and not to
+        whatever had the focus (the terminal that ran winctl); a no-op when it is active and
+        not minimized, or when input is bound to it (bound input reaches its window in the
+        background: taking the focus would defeat it)."""
         if (window.active and not window.minimized) or self.bound_window() == window.id:
             return  # a minimized window may still be the active one (nothing else took the focus)
         self.window_action(window.id, WindowAction.ACTIVATE)

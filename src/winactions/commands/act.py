@@ -15,16 +15,6 @@ from winactions.execution import Via
 from winactions.keys import parse_keys
 from winactions.model import Operation
 
-# Static text (a label): no backend's Text type takes text (an editable one is an Edit).
-READ_ONLY_TYPES = frozenset({"Text"})
-# Elements that take no typed text: keys sent at them go to whatever has the focus (a list's
-# type-ahead search, a header's table) — `input` refuses them rather than type somewhere else.
-TAKES_NO_TEXT = frozenset({
-    "Button", "CheckBox", "RadioButton", "HeaderItem", "Header", "Hyperlink", "Image", "Menu", "MenuBar",
-    "MenuItem", "ProgressBar", "ScrollBar", "Separator", "SplitButton", "StatusBar", "Tab", "TabItem", "Thumb",
-    "TitleBar", "ToolBar", "ToolTip", "ListItem", "TreeItem", "Row", "Heading",
-})
-SEMANTIC_TEXT = frozenset({Operation.SET_TEXT, Operation.SET_VALUE})  # text set without keys
 REF = Field(description="element id from `winctl state`, or a target on screen: "
                         "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
 VIA = Field(Via.AUTO, description="auto: semantic action if it fits, else the mouse; "
@@ -86,80 +76,17 @@ def input_(ctx: Context, p: InputParams) -> ActionResult:
 
 
 def set_text(ctx: Context, p: InputParams) -> ActionResult:
-    """The body of `input`, shared with `type-into-element`."""
-    backend = ctx.session.backend
+    """The body of `input`, shared with `type-into-element`: the element resolved, the text
+    refused or entered by `text_entry` (which decides the route and checks the text arrived),
+    and the session told what the element is named by now (`Session.wrote`)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window(), takes_text=True, wheel=p.via is not Via.SEMANTIC)
-    if node is not None and ("read_only" in node.states or node.role in READ_ONLY_TYPES):
-        # typing "into" it would type into whatever has the focus instead
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '
-                           "nothing was typed",
-                           hint="input works on edits and documents; choose a combo box's option with `winctl select`")
-    if node is not None and node.role in TAKES_NO_TEXT and Operation.SET_TEXT not in node.operations:
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") takes no text: keys sent at it '
-                           "would go to whatever has the focus; nothing was typed",
-                           hint="input writes into fields, documents and cells: take the field's id from `winctl "
-                                "state` (a field, its label and a column may share a name); `winctl type` types "
-                                "into the focus")
-    execution.refuse_disabled(target, node, p.via, "it takes no text; nothing was typed", "types anyway")
+    text_entry.refuse_text(target, node, append=p.append, via=p.via)
     naming = ctx.session.text_naming(target, node)  # the element is named by this text: see Session.wrote
-    if p.append and p.via is not Via.SEMANTIC and node is not None and execution.is_cell(node) \
-            and Operation.SET_TEXT not in node.operations:
-        # typed, ctrl+End on a cell goes to the sheet's last cell, and Calc's editor did not open
-        # on F2 after a cell was focused through the tree: the text would land elsewhere
-        raise InvalidInput(f"element {target.id} is a table's cell: --append cannot add to it; nothing was typed",
-                           hint="input the cell's whole new text (it replaces what it holds)")
-    window = ctx.window()
-    if node is not None and TERMINAL in node.extra:
-        text_entry.check_typing_budget(p.text)
-        how, said = text_entry.type_at_prompt(backend, window, target, node, p.text, enter=p.enter, via=p.via)
-        return ActionResult(action="input", method=how, target=target, detail=said)
-    method: str | None = None
-    note = ""
-    if p.via is not Via.INPUT and node is not None and node.operations & SEMANTIC_TEXT:
-        undone = "nothing was typed and Enter was not pressed"
-        focused_by = text_entry.take_focus(backend, window, target, node, p.via, undone) if p.enter else ""
-        text = (backend.read_text(node.handle) + p.text) if p.append else p.text
-        number = _number(text)
-        if number is not None and Operation.SET_VALUE in node.operations \
-                and not backend.sets_value_silently(node.handle):
-            # a spin button's text is only committed on Enter or focus-out; its value is at once
-            method, note = execution.try_semantic(backend, node, (Operation.SET_VALUE,), number)
-        if method is None:
-            method, note = execution.try_semantic(backend, node, (Operation.SET_TEXT,), text)
-        if method and p.enter:
-            method = f"{focused_by}, {method}"
-            note = text_entry.press_enter(backend, window, target, node)
-    if method is None:
-        if p.via is Via.SEMANTIC:
-            raise ActionFailed(f"element {p.id} has no editable-text interface" + (f" ({note})" if note else ""),
-                               hint="use --via auto to type into it instead")
-        text_entry.check_typing_budget(p.text)
-        focused = p.via is Via.AUTO and execution.focus(backend, window, node)
-        cell = execution.is_cell(node)
-        if node is None and backend.without_tree(window):  # Tk, Motif: ctrl+a goes to the line's start there
-            note = execution.type_into_treeless(backend, window, target, p.text, append=p.append)
-        else:
-            if not focused:  # the mouse, at where the element was seen
-                execution.click_to_type(backend, window, target, node)
-            text_entry.confirm_focus(backend, target, node, "nothing was typed")
-            # what the semantic route said on failing is left out: the text typed is read back
-            note = execution.type_into_cell(backend, node, p.text) if cell and node is not None \
-                else execution.type_replacing(backend, node, p.text, append=p.append)
-        if p.enter:  # a cell's text is committed by Enter already
-            pressed = "Enter pressed once: it committed the cell" if cell else \
-                text_entry.press_enter(backend, window, target, node)
-            note = "; ".join(part for part in (note, pressed) if part)
-        method = "Component.GrabFocus, keyboard" if focused else "keyboard"
-    if naming is not None:
+    method, note = text_entry.enter_text(ctx.session.backend, ctx.window(), target, node, p.text,
+                                         append=p.append, enter=p.enter, via=p.via)
+    if naming is not None and node is not None and TERMINAL not in node.extra:  # a prompt's keys rename nothing
         ctx.session.wrote(target, naming + p.text if p.append else p.text)
     return ActionResult(action="input", method=method, target=target, detail=note)
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 class TypeParams(Params):
@@ -216,7 +143,7 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
         return ActionResult(action="scroll", method=method, target=target, detail=f"{p.direction} {p.amount}")
     x, y = execution.pointer_point(backend, ctx.window(), target, node)
     dx, dy = execution.wheel_notches(p.direction, p.amount)
-    moved = execution.wheel_moved(backend, target.rect or ctx.window().rect, lambda: backend.scroll(x, y, dx, dy))
+    moved = execution.wheel_moved(backend, target.rect or ctx.window().rect, x, y, dx, dy)
     if moved is False:
         raise ActionFailed(f"the wheel turned {p.direction} {p.amount} at ({x}, {y}) and nothing in element {p.id} "
                            f"([{target.type}] {shown(target.name, 60)}) moved",

@@ -1,4 +1,4 @@
-"""Low-level computer-use primitives (seed 003): mouse buttons, moves, wheel at a point, held
+"""Low-level computer-use primitives: mouse buttons, moves, wheel at a point, held
 and repeated keys, the cursor position, and a zoomed look at part of the screen."""
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """The Linux backend: AT-SPI for the tree, XTEST for input, EWMH for windows, mss for pixels.
 
-It only joins the three platform modules and maps X windows to their accessible frames.
-Connections open on first use, so a command that fails validation never touches the
+It only joins the platform modules and maps X windows to their accessible frames; where
+the elements of a frame are on the screen is worked out by `placement` from facts read here.
+Every method is a primitive the core decides with (read, set text, focus, type, click at):
+none calls back into the core. Connections open on first use, so a command that fails validation never touches the
 display or the bus.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import time
@@ -26,31 +29,23 @@ from winactions.backends.base import (
 )
 from winactions.backends.linux import a11ybus, bridges, clipboard, held
 from winactions.backends.linux import density as app_density
-from winactions.backends.linux.atspi import (
-    MENU_SLACK,
-    ROOT_PANE,
-    VCL,
-    WEB_PAGE,
-    WEB_TOOLKITS,
-    AtspiClient,
-    pane_shift,
-    split_handle,
-)
+from winactions.backends.linux.atspi import VCL, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
 from winactions.backends.linux.focus_guard import FocusGuard
+from winactions.backends.linux.placement import (
+    IDENTITY,
+    POPOVER_TOOLKITS,
+    Placement,
+    placed_on_screen,
+    placement_of,
+    popovers_moved,
+    root_panes_aligned,
+)
 from winactions.backends.linux.x11windows import X11Windows
-from winactions.backends.linux.xinput import XInput
+from winactions.backends.linux.xinput import KEY_GAP, XInput
 from winactions.errors import NotFound, NoTree, WinctlError
 from winactions.keys import Chord, parse_keys
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
-ROOT_SLACK = 16  # px a frame's reported origin may differ from its X window's (borders, shadows)
-# GTK 4 reports a popover (a menu button's menu, a primary menu) where the widget it pops from
-# is, not where the X server shows it (`popovers_moved`)
-POPOVER_TOOLKITS = frozenset({"gtk4"})
-POPOVER_ROLES = frozenset({"menu"})
-SURFACE_MARGIN = 32  # px: a tooltip's label lies this near its own surface's corner, at most
-TITLE_BAR = 64  # px: the tallest window manager's title bar over a frame that reports it as its own
-FRAME_STAND_INS = 4  # the first elements looked at for a frame's place when it reports none
 SHEET_SCROLL_SETTLE = 1.0  # s for a sheet to scroll to its cell cursor
 # s LibreOffice takes to show a change in its toolbars and menus (Bold checked once the caret is
 # in a bold word, Save All enabled once a document is modified): it updates them on a timer
@@ -72,7 +67,7 @@ class LinuxBackend(Backend):
 
     def __init__(self, live: bool = False) -> None:
         self._frames: dict[str, str] = {}  # X window id -> accessible frame handle
-        self._placements: dict[str, Placement] = {}  # app's bus name -> how `_on_screen` placed it
+        self._placements: dict[str, Placement] = {}  # app's bus name -> how `placed_on_screen` placed it
         self._placed: dict[str, tuple[list[Node], Rect | None, list[Node]]] = {}  # window -> read, rect, placed
         self._live = live
         self._bus_id: str | None = None  # `run_of`'s accessibility bus id, once asked
@@ -98,10 +93,10 @@ class LinuxBackend(Backend):
         self.x11.window_action(window_id, action, rect)
 
     def launch(self, command: Sequence[str]) -> int:
-        try:  # the accessibility bus first: Qt 5 joins it only if it runs when the app starts
+        # the accessibility bus first: Qt 5 joins it only if it runs when the app starts; with no
+        # bus here the app still starts, and `state` says what is missing
+        with contextlib.suppress(WinctlError):
             self.atspi  # noqa: B018  (asking for its address starts it: D-Bus activation)
-        except WinctlError:
-            pass  # no bus here: the app still starts, and `state` says what is missing
         return self.x11.launch(command)
 
     def launch_stderr(self, pid: int, exited: bool) -> str:
@@ -187,7 +182,7 @@ class LinuxBackend(Backend):
             found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
             return self._with_menus(window, found, max_nodes)
         read = found.nodes
-        placed, placement = _on_screen(found, window.rect)  # password fields are "protected" already (atspi._node)
+        placed, placement = placed_on_screen(found, window.rect)  # passwords are "protected" already (atspi._node)
         if self.atspi.toolkit(placed.nodes[0].handle) == VCL:
             placed = placed.model_copy(update={"nodes": root_panes_aligned(placed.nodes)})
         self._placements[split_handle(placed.nodes[0].handle)[0]] = placement
@@ -234,7 +229,7 @@ class LinuxBackend(Backend):
         if node is None or node.rect is None:
             return node
         placement = self._placement_of(handle)
-        if placement.scale > 1:  # in a web page that reports screen pixels (see `_on_screen`)?
+        if placement.scale > 1:  # in a web page that reports screen pixels (see `placed_on_screen`)?
             pages = self.atspi.placed_around(handle, frozenset({WEB_PAGE}), WEB_TOOLKITS)
             if pages and placement.in_screen_pixels(pages[-1]):
                 return node
@@ -262,7 +257,7 @@ class LinuxBackend(Backend):
         return dataclasses.replace(node, rect=moved[-1].rect, extra={**node.extra, IN_POPUP: moved[-1].extra[IN_POPUP]})
 
     def _placement_of(self, handle: str) -> Placement:
-        """How `_on_screen` places this element's app: known from its last snapshot in this
+        """How `placed_on_screen` places this element's app: known from its last snapshot in this
         process, else worked out from its frames and X windows (a one-shot `click` reads the
         element again in a process that never read its window)."""
         dest = split_handle(handle)[0]
@@ -402,10 +397,17 @@ class LinuxBackend(Backend):
         self._sent()
 
     def type_text(self, text: str) -> None:
+        """`Backend.type_text`: key by key through XTEST, the keyboard focus asked after each
+        (`FocusGuard`, whose question is the round trip the key needs): typing stops with
+        ActionFailed as soon as the keys would go elsewhere."""
         guard = FocusGuard(self.xinput.d, self.x11.list_windows)
         try:
-            self.xinput.type_text(text, guard)
+            for sent, ch in enumerate(text, 1):
+                self.xinput.type_char(ch, sync=False)
+                guard.check(sent, len(text), ch)
+                time.sleep(KEY_GAP)
         finally:
+            self.xinput.release_bound()
             guard.close()
             self._sent()
 
@@ -464,239 +466,6 @@ class LinuxBackend(Backend):
             part = self.__dict__.pop(name, None)
             if part is not None and hasattr(part, "close"):
                 part.close()
-
-
-def _on_screen(snapshot: Snapshot, window: Rect | None) -> tuple[Snapshot, Placement]:
-    """Screen coordinates where a toolkit gets them wrong; the X window has them right.
-
-    Four ways they go wrong, each told by the window's frame against its X window:
-    - GTK 4.8 answers GetExtents(SCREEN) relative to its window, its client-side border
-      (5 px each way under a bare window manager) left out: a frame at (0, 0) inside an X
-      window elsewhere moves there, the border split evenly — unless the frame holds the whole
-      window, a title bar above it (GTK 3 and LibreOffice maximized: already on the screen);
-    - GTK 3 and 4 scaled by GDK_SCALE and Java by sun.java2d.uiScale (a HiDPI display)
-      answer in logical pixels: a 331x343 frame for a 662x686 window at GDK_SCALE=2. Every
-      place is multiplied back to the screen's pixels (left as it was, the keys of a
-      calculator fell outside its window and vanished from `state`). A Java frame reports no
-      place at all: its first element that does stands for it;
-    - Chromium and Electron at a device scale factor (Xft.dpi 192, as a HiDPI desktop sets
-      it, or --force-device-scale-factor) report their frame and toolbar in logical pixels,
-      but their pages in the screen's: a page is kept as it reports (`Placement.placed`), or a
-      click on its button landed at twice its place and its lower half vanished from `state`;
-    - Java dialogs keep reporting where they were before the window manager placed them,
-      which would clip all their content away: a root far from its X window takes the window's rect.
-    Returns the snapshot and how it was placed (for elements read again later: `refresh`).
-    """
-    if window is None or not snapshot.nodes:
-        return snapshot, IDENTITY
-    nodes = snapshot.nodes
-    root = next((n.rect for n in nodes[:FRAME_STAND_INS] if n.rect is not None), None)
-    placement = placement_of(root, window) if root is not None else IDENTITY
-    if placement != IDENTITY:
-        nodes = placement.placed(nodes)
-    root = nodes[0].rect
-    if root is not None and (abs(root.left - window.left) > ROOT_SLACK or abs(root.top - window.top) > ROOT_SLACK):
-        nodes = [dataclasses.replace(nodes[0], rect=window), *nodes[1:]]  # never edit a cached tree in place
-    snapshot.nodes = nodes
-    return snapshot, placement
-
-
-@dataclasses.dataclass(frozen=True)
-class Placement:
-    """Where an app's reported places are on the screen: `scale` times as large, then moved
-    by (dx, dy). The identity for nearly every app."""
-
-    scale: int = 1
-    dx: int = 0
-    dy: int = 0
-    # the X window it was fitted to, when scaled (a page in it may report screen pixels); not part of how it places
-    window: Rect | None = dataclasses.field(default=None, compare=False)
-
-    def placed(self, nodes: list[Node]) -> list[Node]:
-        """A snapshot's nodes on the screen: each placed, but a web page that reports screen
-        pixels already (`in_screen_pixels`) and everything in it kept as reported."""
-        kept = [False] * len(nodes)
-        out = []
-        for i, node in enumerate(nodes):  # document order: a parent comes before its children
-            kept[i] = (node.parent is not None and kept[node.parent]) or (
-                node.native_role == WEB_PAGE and node.rect is not None and self.in_screen_pixels(node.rect))
-            out.append(node if kept[i] else self.place(node))
-        return out
-
-    def in_screen_pixels(self, page: Rect) -> bool:
-        """Whether a web page (the outermost document) reports its places in the screen's pixels
-        although its app's frame reports logical ones: it lies inside the X window as reported,
-        and would not once scaled. Chromium does so at a device scale factor of 2: its frame
-        800 px wide for a 1600 px window, its page 1584 px wide."""
-        if self.scale == 1 or self.window is None:
-            return False
-        w = self.window
-        around = w.grown(ROOT_SLACK)
-        return around.encloses(page) and not around.encloses(self.on_screen(page))
-
-    def on_screen(self, r: Rect) -> Rect:
-        """A reported rect where it is on the screen."""
-        k = self.scale
-        return Rect(left=r.left * k + self.dx, top=r.top * k + self.dy, right=r.right * k + self.dx,
-                    bottom=r.bottom * k + self.dy)
-
-    def place(self, node: Node) -> Node:
-        """The node where it is on the screen: a copy (a kept tree is never edited in place), made
-        field by field: `dataclasses.replace` costs ~20 us, on every element of a big window each state."""
-        if node.rect is None or self == IDENTITY:
-            return node
-        moved = object.__new__(Node)
-        moved.__dict__.update(node.__dict__, rect=self.on_screen(node.rect))
-        return moved
-
-    def misfit(self, frames: list[Rect], window: Rect) -> int:
-        """How far the frame this placement fits best lands from the window, in px."""
-        k = self.scale
-        return min(abs(f.left * k + self.dx - window.left) + abs(f.top * k + self.dy - window.top)
-                   + abs(f.width * k - window.width) + abs(f.height * k - window.height) for f in frames)
-
-
-IDENTITY = Placement()
-HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
-
-
-def subtrees_moved(nodes: list[Node], shift_of: Callable[[Node, Node | None], tuple[int, int] | None],
-                   moved: Callable[[Node, tuple[int, int]], Node]) -> list[Node]:
-    """The nodes with each subtree whose root `shift_of(node, parent)` answers a shift for
-    moved by it (`moved` makes each moved copy). Nodes are in document order: a parent comes
-    before its children."""
-    shifts: list[tuple[int, int] | None] = [None] * len(nodes)
-    out = list(nodes)
-    for i, node in enumerate(nodes):
-        parent = None if node.parent is None else nodes[node.parent]
-        shift = shifts[node.parent] if node.parent is not None else None
-        if shift is None and node.rect is not None:
-            shift = shift_of(node, parent)
-        shifts[i] = shift
-        if shift is not None and node.rect is not None:
-            out[i] = moved(node, shift)
-    return out
-
-
-def popovers_moved(nodes: list[Node], menus: list[Rect], placement: Placement) -> list[Node]:
-    """The nodes with each popover that is reported away from the open menu it shows in moved
-    there, and everything in it. GTK 4.8 reports a popover at the place of the widget it pops
-    from: gnome-text-editor's main menu at its menu button, [541,571,804,1158] (reaching
-    past the screen), where the X server shows it at [427,9,690,596]; a mouse click on its
-    "Save" landed in the text. A popover is told by its size: that of an open menu, to
-    MENU_SLACK px. So is a tooltip, reported in its own surface's coordinates (`_surface_offset`)."""
-    slack = MENU_SLACK * placement.scale
-
-    def shift_of(node: Node, parent: Node | None) -> tuple[int, int] | None:
-        assert node.rect is not None
-        if pops_over(node, parent):
-            return popover_offset(node.rect, menus, slack)
-        return _surface_offset(node.rect, menus, placement, slack) if node.parent == 0 else None
-
-    return subtrees_moved(nodes, shift_of, in_popover)
-
-
-def in_popover(node: Node, shift: tuple[int, int]) -> Node:
-    """The node of a popover moved where it shows, marked as being in a popup of its own (a
-    click on it is not in the popup's way, whatever its type: `IN_POPUP`)."""
-    assert node.rect is not None
-    return dataclasses.replace(node, rect=node.rect.moved(*shift),
-                               extra={**node.extra, IN_POPUP: f"a GTK 4 popup, moved by {shift}"})
-
-
-def pops_over(node: Node, parent: Node | None) -> bool:
-    """Whether a node may be a GTK 4 popover: a menu (a menu button's, a text view's context
-    menu), or what an expanded button holds reported at the button's own place (GTK 4.8's
-    popovers are; gnome-text-editor's recent-files popover is a "filler"). An expander's
-    content lies below its header instead. Its size then tells whether an open menu shows it."""
-    if node.native_role in POPOVER_ROLES:
-        return True
-    return parent is not None and "expanded" in parent.states and node.rect is not None \
-        and parent.rect is not None and (node.rect.left, node.rect.top) == (parent.rect.left, parent.rect.top)
-
-
-def root_panes_aligned(nodes: list[Node]) -> list[Node]:
-    """The nodes with each root pane that is its holder's size but not at its place moved
-    there, and everything in it. LibreOffice's gtk3 plugin holds its window's content (menus
-    aside) in a GTK panel below the menu bar, and reports that content at the window's top
-    until the window is first clicked, a menu bar's height too high (25 px at 1x, 40 at 2x):
-    Calc's B2 was listed over row 1, and a mouse click there took another cell."""
-    def shift_of(node: Node, holder: Node | None) -> tuple[int, int] | None:
-        return pane_shift(node.rect, holder.rect) if holder is not None and node.native_role == ROOT_PANE else None
-
-    return subtrees_moved(nodes, shift_of, lambda node, shift: dataclasses.replace(
-        node, rect=node.rect.moved(*shift) if node.rect is not None else None))
-
-
-def _surface_offset(placed: Rect, menus: list[Rect], placement: Placement, slack: int) -> tuple[int, int] | None:
-    """How far a child of the window's root lies from the popup it shows in, when it reports
-    its place in that popup's own coordinates: GTK 4's tooltip label "Mode selection" at
-    (11, 7), 99x16 px, in a tooltip of 121x30 px (its margins each side), listed over the
-    window's corner. GTK 4 types its tooltips as menus, so `state` warned of a menu it does not
-    list. None where no open menu is the label's size with its margins."""
-    k = placement.scale
-    x, y = (placed.left - placement.dx) / k, (placed.top - placement.dy) / k
-    if not (0 <= x <= SURFACE_MARGIN and 0 <= y <= SURFACE_MARGIN):
-        return None
-    for menu in menus:
-        if abs(menu.width - placed.width - 2 * x * k) + abs(menu.height - placed.height - 2 * y * k) <= slack:
-            return round(menu.left + x * k) - placed.left, round(menu.top + y * k) - placed.top
-    return None
-
-
-def popover_offset(reported: Rect, menus: list[Rect], slack: int) -> tuple[int, int] | None:
-    """How far a popover reported at `reported` (on the screen, as placed) lies from the open
-    menu of its size that shows it; None where it shows at one, or none is its size."""
-    same = [m for m in menus if abs(m.width - reported.width) + abs(m.height - reported.height) <= slack]
-    if not same:
-        return None
-    menu = min(same, key=lambda m: abs(m.left - reported.left) + abs(m.top - reported.top))
-    dx, dy = menu.left - reported.left, menu.top - reported.top
-    return None if abs(dx) + abs(dy) <= slack else (dx, dy)
-
-
-def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
-    """Whether a frame reported as `root` is `window` in pixels k times as large: as wide to a
-    pixel or two, as tall or taller by up to ROOT_SLACK (GTK 3 reports its frame with the
-    window manager's title bar), and where the window is."""
-    if abs(root.width - window.width) <= ROOT_SLACK:
-        return False  # the same size: not scaled
-    return abs(root.width * k - window.width) <= 2 * k and \
-        -2 * k <= root.height * k - window.height <= ROOT_SLACK * k and \
-        abs(root.left * k - window.left) <= ROOT_SLACK * k and abs(root.top * k - window.top) <= ROOT_SLACK * k
-
-
-def placement_of(root: Rect, window: Rect) -> Placement:
-    """How to place the elements of a window whose frame reports `root` and whose X window is
-    `window` (see `_on_screen`)."""
-    if (root.left, root.top) == (0, 0) and (window.left, window.top) != (0, 0) and not _around(root, window):
-        return _inside_window(root, window)
-    for k in HIDPI_SCALES:
-        if _scaled_frame(root, window, k):
-            # GDK places a toplevel at its screen position divided by the scale, rounded down
-            return Placement(k, window.left % k, window.top % k, window)
-    return IDENTITY
-
-
-def _around(root: Rect, window: Rect) -> bool:
-    """Whether a frame reported at (0, 0) holds the whole X window, at some scale: a maximized
-    window under a title bar (GTK 3, LibreOffice), whose frame is on the screen with the title
-    bar above its client area, not a frame inside its window (GTK 4.8)."""
-    return any(abs(root.left * k - window.left) <= k and abs(root.right * k - window.right) <= 2 * k
-               and abs(root.bottom * k - window.bottom) <= 2 * k and 0 < window.top - root.top * k <= TITLE_BAR
-               for k in (1, *HIDPI_SCALES))
-
-
-def _inside_window(root: Rect, window: Rect) -> Placement:
-    """GTK 4.8: its frame at (0, 0) inside an X window elsewhere, its client-side border (the
-    same each way, up to ROOT_SLACK) left out, all in logical pixels under GDK_SCALE: the scale
-    is the one that leaves such a border."""
-    for k in (1, *HIDPI_SCALES):
-        across, down = window.width / k - root.width, window.height / k - root.height
-        if 0 <= across <= 2 * ROOT_SLACK and abs(across - down) <= 1:
-            return Placement(k, window.left + round(across * k / 2), window.top + round(down * k / 2))
-    return Placement(1, window.left + max(0, window.width - root.width) // 2,
-                     window.top + max(0, window.height - root.height) // 2)
 
 
 def process_start(pid: int) -> str | None:

@@ -16,7 +16,6 @@ from Xlib import XK, X
 from Xlib.ext import xtest
 
 from winactions.backends.base import DRAG_SETTLE, MouseButton
-from winactions.backends.linux.focus_guard import FocusGuard
 from winactions.backends.linux.x11windows import open_display
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.keys import Chord
@@ -212,25 +211,23 @@ class XInput:
             for m in reversed(pressed):
                 self._key(m, False)
 
-    def type_text(self, text: str, guard: FocusGuard | None = None) -> None:
-        """Type `text` key by key; with a guard, asked after each character whether the keys
-        still go where they went at first (its question is the round trip a key needs): it
-        raises, and typing stops, when they do not."""
-        shift = self._keycode_for(XK.string_to_keysym("Shift_L"))[0]
-        try:
-            for sent, ch in enumerate(text, 1):
-                keycode, needs_shift = self._keycode_for(char_keysym(ch))
-                if needs_shift:
-                    self._key(shift, True)
-                self._key(keycode, True)
-                self._key(keycode, False, sync=needs_shift or guard is None)
-                if needs_shift:
-                    self._key(shift, False, sync=guard is None)
-                if guard is not None:
-                    guard.check(sent, len(text), ch)
-                time.sleep(KEY_GAP)
-        finally:
-            self._release_bound()
+    def type_char(self, ch: str, *, sync: bool = True) -> None:
+        """Type one character: its key, with Shift where the keymap puts the character there,
+        on a spare keycode bound now where the keymap lacks it (bound until `release_bound`).
+        `sync=False` leaves the round trip the key needs to the caller's next request (the
+        focus guard's question after each key)."""
+        keycode, needs_shift = self._keycode_for(char_keysym(ch))
+        shift = self._keycode_for(XK.string_to_keysym("Shift_L"))[0] if needs_shift else 0
+        if needs_shift:
+            self._key(shift, True)
+        self._key(keycode, True)
+        self._key(keycode, False, sync=needs_shift or sync)
+        if needs_shift:
+            self._key(shift, False, sync=sync)
+
+    def release_bound(self) -> None:
+        """Give back the spare keycodes `type_char` bound, once the clients have read their keys."""
+        self._release_bound()
 
     def close(self) -> None:
         self._release_bound()
