@@ -53,8 +53,8 @@ class Bus:
         self.toolkits = Toolkits(self)
         self.leases = CellLeases()  # sheet cells handed out lately, by place
         self._max_in_flight = max_in_flight
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self.loop.run_forever, name="atspi", daemon=True)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="atspi", daemon=True)
         self._thread.start()
         self._bus: MessageBus | None = None
         self._sem: asyncio.Semaphore | None = None
@@ -64,7 +64,7 @@ class Bus:
         try:
             self.run(self._connect(), timeout=15, stall=12)  # its own steps give up sooner, saying why
         except BaseException:
-            self.loop.call_soon_threadsafe(self.loop.stop)  # no thread left behind per failed attempt
+            self._loop.call_soon_threadsafe(self._loop.stop)  # no thread left behind per failed attempt
             raise
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS,
@@ -77,7 +77,7 @@ class Bus:
         accessibility request until the dialog closes (libdbus does not dispatch
         re-entrantly): waiting on it would hang the agent.
         """
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
         started = self._progress = time.monotonic()
         while True:
             try:
@@ -94,7 +94,7 @@ class Bus:
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         """Start a coroutine on the loop thread and return its future at once."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
 
     async def _connect(self) -> None:
         if self._address:
@@ -156,17 +156,17 @@ class Bus:
 
     def close(self) -> None:
         """End the calls still pending, disconnect and stop the loop thread; never fails."""
-        if not self.loop.is_running():
+        if not self._loop.is_running():
             return
         try:  # reads given up on (an app that stalled) are still pending: end them, or asyncio
             # prints "Task was destroyed but it is pending!" to the user when the loop goes
-            asyncio.run_coroutine_threadsafe(_cancel_pending(), self.loop).result(2)
+            asyncio.run_coroutine_threadsafe(_cancel_pending(), self._loop).result(2)
         except Exception:  # closing must not fail; the loop stops below either way
             pass
         if self._bus is not None:
-            self.loop.call_soon_threadsafe(self._bus.disconnect)
+            self._loop.call_soon_threadsafe(self._bus.disconnect)
             self._bus = None
-        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=2)
 
 
