@@ -22,7 +22,7 @@ def node(
 ) -> Node:
     states = SHOWN | ({"editable"} if editable else set())
     ops = frozenset({Operation.SET_TEXT}) if editable else frozenset()
-    chooser = native == "file-chooser"  # the Linux backend marks GTK's chooser so (`atspi._extra`)
+    chooser = native == "file-chooser"  # the Linux backend marks GTK's chooser so (`atspi.element.extra`)
     return Node(
         handle=f"h:{role}:{name}",
         parent=parent,

@@ -92,7 +92,7 @@ def test_state_leaves_soffice_memory_and_main_loop_alone(winctl, calc, desktop):
     def ping() -> None:
         while not stop.is_set():
             started = time.monotonic()
-            client._run(client._call(app_root[0], app_root[1], ACCESSIBLE, "GetRole"))
+            client.bus.run(client.bus.call(app_root[0], app_root[1], ACCESSIBLE, "GetRole"))
             pings.append(time.monotonic() - started)
             time.sleep(0.1)
 

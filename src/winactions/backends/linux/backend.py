@@ -182,7 +182,7 @@ class LinuxBackend(Backend):
             found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
             return self._with_menus(window, found, max_nodes)
         read = found.nodes
-        placed, placement = placed_on_screen(found, window.rect)  # passwords are "protected" already (atspi._node)
+        placed, placement = placed_on_screen(found, window.rect)  # passwords: "protected" (atspi.element)
         if self.atspi.toolkit(placed.nodes[0].handle) == VCL:
             placed = placed.model_copy(update={"nodes": root_panes_aligned(placed.nodes)})
         self._placements[split_handle(placed.nodes[0].handle)[0]] = placement
