@@ -88,7 +88,7 @@ def naive(desktop: Desktop, client: LLMClient, server: LLMServer, steps: list[di
             assert edit.rect is not None
             point = edit.rect.center
         server.reply(json.dumps({"point": point}))
-        client.complete_json(f"Task step: {step}. Where do I act? Answer {{\"point\": [x, y]}}", [shot])
+        client.complete_json(f'Task step: {step}. Where do I act? Answer {{"point": [x, y]}}', [shot])
         if step["action"] == "input_text":
             if point is not None:
                 desktop.call("click-at", x=point[0], y=point[1])
@@ -99,11 +99,12 @@ def naive(desktop: Desktop, client: LLMClient, server: LLMServer, steps: list[di
         time.sleep(0.3)
         after = Image.open(desktop.screenshot().path)
         server.reply(json.dumps({"verified": True}))
-        client.complete_json("Did the step succeed? Answer {\"verified\": true|false}", [shot, after])
+        client.complete_json('Did the step succeed? Answer {"verified": true|false}', [shot, after])
 
 
-def one(desk: VirtualDesktop, folder: Path, task: str, steps: list[dict[str, Any]] | None, expected: str,
-        way: str) -> dict[str, Any]:
+def one(
+    desk: VirtualDesktop, folder: Path, task: str, steps: list[dict[str, Any]] | None, expected: str, way: str
+) -> dict[str, Any]:
     folder.mkdir(parents=True)
     doc = folder / "doc.txt"
     doc.write_text("")
@@ -124,16 +125,27 @@ def one(desk: VirtualDesktop, folder: Path, task: str, steps: list[dict[str, Any
                 ok_run = result.ok
             else:
                 client = LLMClient(flags.resolve())
-                naive(desktop, client, server, steps or [
-                    {"action": "input_text", "target_type": "Edit", "params": {"text": expected}},
-                    {"action": "press_key", "params": {"keys": "ctrl+s"}}])
+                naive(
+                    desktop,
+                    client,
+                    server,
+                    steps
+                    or [
+                        {"action": "input_text", "target_type": "Edit", "params": {"text": expected}},
+                        {"action": "press_key", "params": {"keys": "ctrl+s"}},
+                    ],
+                )
                 ok_run = True
             deadline = time.monotonic() + 5
             while doc.read_text() != expected and time.monotonic() < deadline:
                 time.sleep(0.1)
             seconds = time.perf_counter() - started
-            return {"ok": ok_run and doc.read_text() == expected, "calls": len(server.requests),
-                    "tokens": tokens(server), "seconds": seconds}
+            return {
+                "ok": ok_run and doc.read_text() == expected,
+                "calls": len(server.requests),
+                "tokens": tokens(server),
+                "seconds": seconds,
+            }
         finally:
             for sig in (signal.SIGTERM, signal.SIGKILL):
                 try:
@@ -159,8 +171,10 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for (name, way), runs in rows.items():
         seconds = sorted(r["seconds"] for r in runs)[len(runs) // 2]
-        print(f"| {name} | {way} | {sum(r['ok'] for r in runs)}/{len(runs)} | {runs[0]['calls']} | "
-              f"{runs[0]['tokens']} | {seconds:.2f} |")
+        print(
+            f"| {name} | {way} | {sum(r['ok'] for r in runs)}/{len(runs)} | {runs[0]['calls']} | "
+            f"{runs[0]['tokens']} | {seconds:.2f} |"
+        )
 
 
 if __name__ == "__main__":

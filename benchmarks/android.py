@@ -48,8 +48,10 @@ ACTIONABLE = ("clickable", "long-clickable", "checkable", "scrollable")
 def screen_of(xml: str) -> Rect:
     raws = hierarchy.parse_dump(xml)
     right = max((r.right for r in (hierarchy.bounds(n.attrs.get("bounds", "")) for n in raws) if r), default=1080)
-    bottom = max((r.bottom for r in (hierarchy.bounds(n.attrs.get("bounds", "")) for n in raws
-                                     if n.parent is None) if r), default=2340)
+    bottom = max(
+        (r.bottom for r in (hierarchy.bounds(n.attrs.get("bounds", "")) for n in raws if n.parent is None) if r),
+        default=2340,
+    )
     return Rect(left=0, top=0, right=min(right, 1440), bottom=bottom)
 
 
@@ -57,8 +59,15 @@ def printed_state(xml: str, screen: Rect) -> tuple[str, list[str], list[Node]]:
     """Dump bytes → the compact text `winctl state` prints (and the listed handles)."""
     raws = hierarchy.parse_dump(hierarchy.strip_trailer(xml))
     window = WindowInfo(id="android:bench", title="app/.Activity", process="app", rect=screen, active=True)
-    root = Node(handle="screen", parent=None, role="Window", native_role="screen", name=window.title,
-                states=frozenset({"visible", "showing"}), rect=screen)
+    root = Node(
+        handle="screen",
+        parent=None,
+        role="Window",
+        native_role="screen",
+        name=window.title,
+        states=frozenset({"visible", "showing"}),
+        rect=screen,
+    )
     nodes = hierarchy.to_nodes(raws, root)
     targets = IdRegistry().assign(targets_from_snapshot(Snapshot(nodes=nodes), [screen]))
     state = UIState(window=window, targets=targets, timestamp="", node_count=len(nodes))
@@ -75,10 +84,16 @@ def agent_json(xml: str) -> str:
         rect = hierarchy.bounds(a.get("bounds", ""))
         if rect is None:
             continue
-        elements.append({"type": a.get("class", ""), "text": a.get("text", ""), "label": a.get("content-desc", ""),
-                         "identifier": a.get("resource-id", ""),
-                         "coordinates": {"x": rect.left, "y": rect.top, "width": rect.width, "height": rect.height},
-                         "focused": a.get("focused") == "true"})
+        elements.append(
+            {
+                "type": a.get("class", ""),
+                "text": a.get("text", ""),
+                "label": a.get("content-desc", ""),
+                "identifier": a.get("resource-id", ""),
+                "coordinates": {"x": rect.left, "y": rect.top, "width": rect.width, "height": rect.height},
+                "focused": a.get("focused") == "true",
+            }
+        )
     return json.dumps(elements, ensure_ascii=False)
 
 
@@ -106,8 +121,13 @@ def end_to_end(dumps: list[Path], repeats: int) -> dict[str, float]:
             state.current = "bench"
             device = FakeDevice(state)
             server.connect(device)
-            env = {**server.env, "XDG_RUNTIME_DIR": runtime, "WINCTL_DEVICE": device.serial,
-                   "WINCTL_NO_DAEMON": "1", "WINCTL_SESSION": f"bench-{dump.stem}"}
+            env = {
+                **server.env,
+                "XDG_RUNTIME_DIR": runtime,
+                "WINCTL_DEVICE": device.serial,
+                "WINCTL_NO_DAEMON": "1",
+                "WINCTL_SESSION": f"bench-{dump.stem}",
+            }
             samples = []
             for _ in range(repeats):
                 started = time.perf_counter()
@@ -126,8 +146,10 @@ def main() -> None:
     args = parser.parse_args()
     dumps = sorted(DUMPS.glob("*.xml"))
     e2e = end_to_end(dumps, max(3, args.repeats // 4))
-    print("| dump | nodes | listed | dump → printed state | `winctl state` via adb | raw XML | agent JSON | "
-          "compact | % of XML | % of JSON | chars/element (text / JSON) | actionable lost |")
+    print(
+        "| dump | nodes | listed | dump → printed state | `winctl state` via adb | raw XML | agent JSON | "
+        "compact | % of XML | % of JSON | chars/element (text / JSON) | actionable lost |"
+    )
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     totals = [0, 0, 0]
     for dump in dumps:
@@ -147,14 +169,18 @@ def main() -> None:
         totals[0] += len(xml)
         totals[1] += len(baseline)
         totals[2] += len(text)
-        print(f"| {dump.stem} | {len(nodes) - 1} | {len(listed)} | {statistics.median(samples):.1f} ms | "
-              f"{e2e[dump.stem]:.0f} ms | {len(xml):,} | {len(baseline):,} | {len(text):,} | "
-              f"{100 * len(text) / len(xml):.1f} % | {100 * len(text) / len(baseline):.0f} % | "
-              f"{per_text:.0f} / {per_json:.0f} | {len(lost)} |")
+        print(
+            f"| {dump.stem} | {len(nodes) - 1} | {len(listed)} | {statistics.median(samples):.1f} ms | "
+            f"{e2e[dump.stem]:.0f} ms | {len(xml):,} | {len(baseline):,} | {len(text):,} | "
+            f"{100 * len(text) / len(xml):.1f} % | {100 * len(text) / len(baseline):.0f} % | "
+            f"{per_text:.0f} / {per_json:.0f} | {len(lost)} |"
+        )
         for item in lost:
             print(f"    lost: {item}")
-    print(f"\nall dumps: compact state = {100 * totals[2] / totals[0]:.1f} % of the raw XML, "
-          f"{100 * totals[2] / totals[1]:.0f} % of the agent JSON (target <= 5 % of the XML)")
+    print(
+        f"\nall dumps: compact state = {100 * totals[2] / totals[0]:.1f} % of the raw XML, "
+        f"{100 * totals[2] / totals[1]:.0f} % of the agent JSON (target <= 5 % of the XML)"
+    )
 
 
 if __name__ == "__main__":

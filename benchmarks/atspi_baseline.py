@@ -28,8 +28,14 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 
-TEXT_ROLES = {Atspi.Role.TEXT, Atspi.Role.ENTRY, Atspi.Role.LABEL, Atspi.Role.PARAGRAPH,
-              Atspi.Role.HEADING, Atspi.Role.PASSWORD_TEXT}
+TEXT_ROLES = {
+    Atspi.Role.TEXT,
+    Atspi.Role.ENTRY,
+    Atspi.Role.LABEL,
+    Atspi.Role.PARAGRAPH,
+    Atspi.Role.HEADING,
+    Atspi.Role.PASSWORD_TEXT,
+}
 
 
 HUGE_CHILD_COUNT = 2000  # as ours: more children than this are read by what is visible
@@ -63,7 +69,7 @@ def makes_children_on_demand(node, states):
 
 def visible_area(node, frame):
     e, f = node.get_extents(Atspi.CoordType.SCREEN), frame.get_extents(Atspi.CoordType.SCREEN)
-    if e.width <= 0 or e.height <= 0 or e.x == -2**31:
+    if e.width <= 0 or e.height <= 0 or e.x == -(2**31):
         return None
     left, top = max(e.x, f.x), max(e.y, f.y)
     right, bottom = min(e.x + e.width, f.x + f.width), min(e.y + e.height, f.y + f.height)

@@ -55,14 +55,25 @@ def main() -> None:
     args = parser.parse_args()
     # Chromium's helpers may still write to its profile while the folder goes
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
-        apps = [subprocess.Popen(["galculator"], env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
-                subprocess.Popen(gtk_fixture_command(os.devnull, rows=5, title="Checked"), env=desk.env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        apps = [
+            subprocess.Popen(["galculator"], env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+            subprocess.Popen(
+                gtk_fixture_command(os.devnull, rows=5, title="Checked"),
+                env=desk.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            ),
+        ]
         page = Path(tmp) / "page.html"
         page.write_text(PAGE)
-        apps.append(subprocess.Popen([*chromium_plain_command(page.as_uri(), Path(tmp) / "chromium"),
-                                      "--force-renderer-accessibility"], env=desk.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        apps.append(
+            subprocess.Popen(
+                [*chromium_plain_command(page.as_uri(), Path(tmp) / "chromium"), "--force-renderer-accessibility"],
+                env=desk.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         subprocess.run(["xdotool", "mousemove", "0", "0"], env=desk.env, check=True)
         time.sleep(6)
         versions = {}
@@ -74,8 +85,9 @@ def main() -> None:
 
         def winctl(version: str, *argv: str, daemon: bool = True) -> subprocess.CompletedProcess[str]:
             flags = [] if daemon else ["--no-daemon"]
-            return subprocess.run([WINCTL, *flags, *argv], env=versions[version], capture_output=True, text=True,
-                                  timeout=120)
+            return subprocess.run(
+                [WINCTL, *flags, *argv], env=versions[version], capture_output=True, text=True, timeout=120
+            )
 
         def element(version: str, window: str, kind: str, name: str) -> str:
             winctl(version, "focus", window)
@@ -83,27 +95,41 @@ def main() -> None:
             return str(next(t["id"] for t in state["targets"] if t["type"] == kind and t["name"] == name))
 
         try:
-            ids = {v: {"key": element(v, "galculator", "Button", "7"), "field": element(v, "Checked", "Edit", "Name"),
-                       "web": element(v, "Web page", "Button", "Press")} for v in versions}
+            ids = {
+                v: {
+                    "key": element(v, "galculator", "Button", "7"),
+                    "field": element(v, "Checked", "Edit", "Name"),
+                    "web": element(v, "Web page", "Button", "Press"),
+                }
+                for v in versions
+            }
             cases = {
-                "click --via input (galculator key)":
-                    ("galculator", lambda v: ("click", ids[v]["key"], "--via", "input")),
-                "click --via input (Chromium button)":
-                    ("Web page", lambda v: ("click", ids[v]["web"], "--via", "input")),
-                "input --via input (GTK entry)":
-                    ("Checked", lambda v: ("input", ids[v]["field"], "some text", "--via", "input")),
+                "click --via input (galculator key)": (
+                    "galculator",
+                    lambda v: ("click", ids[v]["key"], "--via", "input"),
+                ),
+                "click --via input (Chromium button)": (
+                    "Web page",
+                    lambda v: ("click", ids[v]["web"], "--via", "input"),
+                ),
+                "input --via input (GTK entry)": (
+                    "Checked",
+                    lambda v: ("input", ids[v]["field"], "some text", "--via", "input"),
+                ),
                 # keys returns once the app's focus events stop (heard by the daemon only)
                 "keys Tab (GTK entry)": ("Checked", lambda v: ("keys", "Tab")),
                 # state also asks the X server for open menus, and reads those the frame lacks
                 "state (GTK fixture, nothing open)": ("Checked", lambda v: ("state",)),
             }
-            print(f"{'command':38} {'path':9} {'before: min/median/max s':>26} {'now: min/median/max s':>24} "
-                  f"{'now/before':>10}")
+            print(
+                f"{'command':38} {'path':9} {'before: min/median/max s':>26} {'now: min/median/max s':>24} "
+                f"{'now/before':>10}"
+            )
             for label, (window, argv) in cases.items():
                 for daemon in (True, False):
                     times: dict[str, list[float]] = {v: [] for v in versions}
                     for round_ in range(args.rounds):
-                        for v in (("before", "now") if round_ % 2 == 0 else ("now", "before")):
+                        for v in ("before", "now") if round_ % 2 == 0 else ("now", "before"):
                             winctl(v, "focus", window, daemon=daemon)  # untimed, as an agent looks before it acts
                             winctl(v, "state", daemon=daemon)
                             started = time.perf_counter()
@@ -112,8 +138,9 @@ def main() -> None:
                             assert done.returncode == 0, (v, done.stdout, done.stderr)
                     cells = [f"{min(t):.3f}/{statistics.median(t):.3f}/{max(t):.3f}" for t in times.values()]
                     ratio = statistics.median(times["now"]) / statistics.median(times["before"])
-                    print(f"{label:38} {'daemon' if daemon else 'one-shot':9} {cells[0]:>26} {cells[1]:>24} "
-                          f"{ratio:9.2f}x")
+                    print(
+                        f"{label:38} {'daemon' if daemon else 'one-shot':9} {cells[0]:>26} {cells[1]:>24} {ratio:9.2f}x"
+                    )
         finally:
             for v in versions:
                 winctl(v, "session", "close", "--all")

@@ -47,8 +47,15 @@ def main() -> None:
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as runtime:
         env = {**desk.env, "XDG_RUNTIME_DIR": runtime}
         os.environ.update(env)
-        apps = [subprocess.Popen(gtk_fixture_command(os.devnull, rows=rows, title=f"Daemon {rows}"), env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for rows in (19, 652)]
+        apps = [
+            subprocess.Popen(
+                gtk_fixture_command(os.devnull, rows=rows, title=f"Daemon {rows}"),
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for rows in (19, 652)
+        ]
         time.sleep(3)
         try:
             subprocess.run([WINCTL, "--session", "b", "windows"], env=env, check=True, capture_output=True)
@@ -58,10 +65,13 @@ def main() -> None:
             def run(*argv: str) -> dict:
                 return client.request(info, {"op": "run", "argv": list(argv)}, 120)
 
-            bare = median_ms(lambda: subprocess.run([sys.executable, "-c", "pass"], env=env, check=True),
-                             args.runs)
-            thin = median_ms(lambda: subprocess.run([WINCTL, "--session", "b", "wait", "0"], env=env,
-                                                    check=True, capture_output=True), args.runs)
+            bare = median_ms(lambda: subprocess.run([sys.executable, "-c", "pass"], env=env, check=True), args.runs)
+            thin = median_ms(
+                lambda: subprocess.run(
+                    [WINCTL, "--session", "b", "wait", "0"], env=env, check=True, capture_output=True
+                ),
+                args.runs,
+            )
             ping = median_ms(lambda: client.request(info, {"op": "ping"}, 5), args.runs * 10)
             rows = {}
             for size, title in (("~100", "Daemon 19"), ("~2,000", "Daemon 652")):

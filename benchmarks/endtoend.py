@@ -87,8 +87,9 @@ def start_gtk(rows: int) -> Callable[[dict[str, str], Path], subprocess.Popen[by
 
 
 def start_widgets(env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
-    return popen([SYSTEM_PYTHON, MANY_WIDGETS, "--title", "Bench 20000 widgets", "--boxes", "200",
-                  "--per-box", "100"], env)
+    return popen(
+        [SYSTEM_PYTHON, MANY_WIDGETS, "--title", "Bench 20000 widgets", "--boxes", "200", "--per-box", "100"], env
+    )
 
 
 def start_chromium(env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
@@ -100,9 +101,18 @@ def start_chromium(env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
 def start_calc(env: dict[str, str], tmp: Path) -> subprocess.Popen[bytes]:
     data = write_sheet(tmp / "bench.csv", rows=199, columns=20)
     profile = tmp / "lo-profile"
-    return popen(["soffice", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", "--calc",
-                  CSV_FILTER, str(data)],
-                 {**env, "SAL_USE_VCLPLUGIN": "gtk3"})
+    return popen(
+        [
+            "soffice",
+            "--norestore",
+            "--nologo",
+            f"-env:UserInstallation=file://{profile}",
+            "--calc",
+            CSV_FILTER,
+            str(data),
+        ],
+        {**env, "SAL_USE_VCLPLUGIN": "gtk3"},
+    )
 
 
 APPS = [
@@ -131,8 +141,9 @@ def run_timed(argv: list[str], env: dict[str, str], check: bool = True) -> tuple
         proc.stdout.close()
         if proc.returncode != 0 and check:
             err.seek(0)
-            raise SystemExit(f"{' '.join(argv)} -> {proc.returncode}\n{out.decode()[-2000:]}\n"
-                             f"{err.read().decode()[-2000:]}")
+            raise SystemExit(
+                f"{' '.join(argv)} -> {proc.returncode}\n{out.decode()[-2000:]}\n{err.read().decode()[-2000:]}"
+            )
     return seconds, usage.ru_maxrss, out.decode(errors="replace"), proc.returncode
 
 
@@ -176,8 +187,14 @@ class Baseline:
     """atspi_baseline.py --serve: walks on request in one long-lived libatspi process."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([SYSTEM_PYTHON, BASELINE, "--serve"], env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [SYSTEM_PYTHON, BASELINE, "--serve"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
 
     def walk(self, title: str, mode: str) -> tuple[float, int]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -238,18 +255,24 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
     try:
         xid = wait_for_window(desk_env, app.title)
         time.sleep(app.settle)
-        subprocess.run(["xdotool", "windowactivate", "--sync", str(int(xid, 16))], env=desk_env,
-                       capture_output=True, timeout=10)
+        subprocess.run(
+            ["xdotool", "windowactivate", "--sync", str(int(xid, 16))], env=desk_env, capture_output=True, timeout=10
+        )
         app_pid = proc.pid
         # first reads: select the window in both sessions, start the daemon, build the app's accessibles
         # (a big GTK window builds its accessibles on the first asks: it may not answer for a while)
         deadline = time.monotonic() + 120
         while True:
-            _, _, out, code = run_timed([WINCTL, "--session", session, "--window", app.title, "--json", "state"],
-                                        env, check=time.monotonic() > deadline)
+            _, _, out, code = run_timed(
+                [WINCTL, "--session", session, "--window", app.title, "--json", "state"],
+                env,
+                check=time.monotonic() > deadline,
+            )
             state = json.loads(out)["result"] if code == 0 else {"targets": []}
-            ready = code == 0 and (app.key != "chromium" or any(
-                t["type"] == "Button" and t["name"].startswith("Open") for t in state["targets"]))
+            ready = code == 0 and (
+                app.key != "chromium"
+                or any(t["type"] == "Button" and t["name"].startswith("Open") for t in state["targets"])
+            )
             if ready:
                 break
             time.sleep(1)
@@ -262,9 +285,20 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
         rss_before = tree_rss(app_pid)
 
         first = f"first-{app.key}"
-        rows = {k: Row(k) for k in ("python -c pass", "winctl cursor (daemon)", "one-shot state",
-                                    "first call (starts the daemon)", "libatspi one-shot", "daemon state, unchanged",
-                                    "daemon state, changed", "libatspi walk, cold", "libatspi walk, warm")}
+        rows = {
+            k: Row(k)
+            for k in (
+                "python -c pass",
+                "winctl cursor (daemon)",
+                "one-shot state",
+                "first call (starts the daemon)",
+                "libatspi one-shot",
+                "daemon state, unchanged",
+                "daemon state, changed",
+                "libatspi walk, cold",
+                "libatspi walk, warm",
+            )
+        }
         last_out = {"text": None}
         changed_seen = []
 
@@ -321,7 +355,7 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
         contenders = [floor, thin, one_shot, first_call, base_one_shot, unchanged, changed, cold, warm]
         for r in range(rounds):
             started = time.perf_counter()
-            for c in (contenders if r % 2 == 0 else contenders[::-1]):
+            for c in contenders if r % 2 == 0 else contenders[::-1]:
                 c()
             print(f"   round {r + 1}/{rounds}: {time.perf_counter() - started:.1f} s", flush=True)
 
@@ -336,12 +370,25 @@ def bench_app(app: App, desk_env: dict[str, str], runtime: Path, tmp: Path, roun
         for name in (session, first):
             subprocess.run([WINCTL, "session", "close", name], env=env, capture_output=True, timeout=30)
         return {
-            "app": app.key, "label": app.label, "title": app.title, "rounds": rounds,
-            "targets": len(final["targets"]), "truncated": final.get("truncated"),
-            "app_rss_before_mb": rss_before / 2**20, "app_rss_after_mb": rss_after / 2**20,
+            "app": app.key,
+            "label": app.label,
+            "title": app.title,
+            "rounds": rounds,
+            "targets": len(final["targets"]),
+            "truncated": final.get("truncated"),
+            "app_rss_before_mb": rss_before / 2**20,
+            "app_rss_after_mb": rss_after / 2**20,
             "app_rss_growth_mb": (rss_after - rss_before) / 2**20,
-            "rows": {k: {**row.stats(), "times_ms": [t * 1000 for t in row.times], "nodes": row.nodes,
-                         "peak_rss_mb": row.rss_kb / 1024, "note": row.note} for k, row in rows.items()},
+            "rows": {
+                k: {
+                    **row.stats(),
+                    "times_ms": [t * 1000 for t in row.times],
+                    "nodes": row.nodes,
+                    "peak_rss_mb": row.rss_kb / 1024,
+                    "note": row.note,
+                }
+                for k, row in rows.items()
+            },
         }
     finally:
         kill_tree(proc)
@@ -368,21 +415,26 @@ def verdicts(result: dict) -> list[tuple[str, float, str, bool]]:
         target = f"<= {RATIO_TARGET}x" + (" (info)" if ours in INFO_ONLY else "")
         out.append((f"{ours} / {peer}", ratio, target, ratio <= RATIO_TARGET))
     ratio = rows["daemon state, unchanged"]["median"] / rows["libatspi walk, cold"]["median"]
-    out.append(("daemon state, unchanged / libatspi walk, cold", ratio, f"<= {RATIO_TARGET}x (info)",
-                ratio <= RATIO_TARGET))
+    out.append(
+        ("daemon state, unchanged / libatspi walk, cold", ratio, f"<= {RATIO_TARGET}x (info)", ratio <= RATIO_TARGET)
+    )
     floor = rows["python -c pass"]["median"]
     thin = rows["winctl cursor (daemon)"]["median"]
-    out.append(("winctl cursor / python -c pass", thin / floor, f"<= {THIN_TARGET}x (+ the work)",
-                thin / floor <= THIN_TARGET))
+    out.append(
+        ("winctl cursor / python -c pass", thin / floor, f"<= {THIN_TARGET}x (+ the work)", thin / floor <= THIN_TARGET)
+    )
     unchanged = rows["daemon state, unchanged"]["median"]
     out.append(("daemon state, unchanged (ms)", unchanged, f"<= {UNCHANGED_MS:.0f} ms", unchanged <= UNCHANGED_MS))
     return out
 
 
 def markdown(results: list[dict], load: str) -> str:
-    lines = [f"machine: {os.cpu_count()} cores; load before/after: {load}", "",
-             "| app | contender | min ms | median ms | max ms | nodes | peak RSS MB | vs | ratio (median) |",
-             "|---|---|---:|---:|---:|---:|---:|---|---:|"]
+    lines = [
+        f"machine: {os.cpu_count()} cores; load before/after: {load}",
+        "",
+        "| app | contender | min ms | median ms | max ms | nodes | peak RSS MB | vs | ratio (median) |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|",
+    ]
     for res in results:
         rows = res["rows"]
         for name, row in rows.items():
@@ -391,13 +443,20 @@ def markdown(results: list[dict], load: str) -> str:
             nodes = "" if row["nodes"] is None else str(row["nodes"])
             rss = f"{row['peak_rss_mb']:.0f}" if row["peak_rss_mb"] else ""
             note = f" ({row['note']})" if row["note"] else ""
-            lines.append(f"| {res['label']} | {name}{note} | {row['min']:.0f} | {row['median']:.0f} | "
-                         f"{row['max']:.0f} | {nodes} | {rss} | {peer or ''} | {ratio} |")
-    lines += ["", "| app | app RSS before MB | after MB | growth MB | targets | truncated |",
-              "|---|---:|---:|---:|---:|---|"]
+            lines.append(
+                f"| {res['label']} | {name}{note} | {row['min']:.0f} | {row['median']:.0f} | "
+                f"{row['max']:.0f} | {nodes} | {rss} | {peer or ''} | {ratio} |"
+            )
+    lines += [
+        "",
+        "| app | app RSS before MB | after MB | growth MB | targets | truncated |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     for res in results:
-        lines.append(f"| {res['label']} | {res['app_rss_before_mb']:.0f} | {res['app_rss_after_mb']:.0f} | "
-                     f"{res['app_rss_growth_mb']:+.1f} | {res['targets']} | {res['truncated']} |")
+        lines.append(
+            f"| {res['label']} | {res['app_rss_before_mb']:.0f} | {res['app_rss_after_mb']:.0f} | "
+            f"{res['app_rss_growth_mb']:+.1f} | {res['targets']} | {res['truncated']} |"
+        )
     lines += ["", "| app | check | value | target | met |", "|---|---|---:|---|---|"]
     for res in results:
         for what, value, target, met in verdicts(res):
@@ -435,15 +494,21 @@ def main() -> None:
                 app_tmp.mkdir()
                 results.append(bench_app(app, env, runtime, app_tmp, rounds))
         finally:
-            subprocess.run([WINCTL, "session", "close", "--all"], env={**desk.env, "XDG_RUNTIME_DIR": str(runtime)},
-                           capture_output=True, timeout=60)
+            subprocess.run(
+                [WINCTL, "session", "close", "--all"],
+                env={**desk.env, "XDG_RUNTIME_DIR": str(runtime)},
+                capture_output=True,
+                timeout=60,
+            )
     load = f"{load_before} / {uptime()}"
     print(f"load average (1, 5, 15 min) before / after: {load}")
     table = markdown(results, load)
     print()
     print(table)
-    print(f"\n(total {time.perf_counter() - started:.0f} s, {rounds} rounds, contenders interleaved, order flipped "
-          "every round)")
+    print(
+        f"\n(total {time.perf_counter() - started:.0f} s, {rounds} rounds, contenders interleaved, order flipped "
+        "every round)"
+    )
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "endtoend.json").write_text(json.dumps({"load": load, "rounds": rounds, "results": results}, indent=2))

@@ -81,16 +81,27 @@ def template_cases(apps: list[str]) -> list[TemplateCase]:
     for app in apps:
         image, truth = load(app)
         w = truth["window"]["rect"]
-        window = image[w["top"]:w["bottom"], w["left"]:w["right"]]
-        cases += [TemplateCase("controls", window, Rect(left=r.left - w["left"], top=r.top - w["top"],
-                                                        right=r.right - w["left"], bottom=r.bottom - w["top"]))
-                  for t in truth["targets"] if t["type"] in CONTROLS and in_window(t, w) and (r := rect(t))]
+        window = image[w["top"] : w["bottom"], w["left"] : w["right"]]
+        cases += [
+            TemplateCase(
+                "controls",
+                window,
+                Rect(
+                    left=r.left - w["left"], top=r.top - w["top"], right=r.right - w["left"], bottom=r.bottom - w["top"]
+                ),
+            )
+            for t in truth["targets"]
+            if t["type"] in CONTROLS and in_window(t, w) and (r := rect(t))
+        ]
     for truth_file in sorted(KEYPADS.glob("*.json")):
         if "tooltip" in truth_file.name:  # the same keys again, some under a tooltip
             continue
         image = cv2.imread(str(truth_file.with_suffix(".png")))
-        cases += [TemplateCase("keypads", image, Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]))
-                  for label in json.loads(truth_file.read_text())["labels"] if (r := label["rect"])]
+        cases += [
+            TemplateCase("keypads", image, Rect(left=r[0], top=r[1], right=r[2], bottom=r[3]))
+            for label in json.loads(truth_file.read_text())["labels"]
+            if (r := label["rect"])
+        ]
     return cases
 
 
@@ -108,15 +119,19 @@ def template_bench(cases: list[TemplateCase]) -> None:
     resolution, judging nothing), each target timed by all seven back to back. `wrong` counts what a
     locate would click elsewhere: our best match, reliable (≥ 0.8, the locator's bar) and outside the
     true rect."""
-    print("template: reference = a control's crop at 1x, window drawn at the scale; correct = click point "
-          "inside the true rect (cv2: best score >= 0.75 there); ms min/median/max; 'known' = ours with the "
-          "display's scale remembered from an earlier find in the window; 'densities said' = the reference's "
-          "and the window's pixel density known")
-    print(f"{'group':>8} {'scale':>5}  {'ours':>24} {'wrong':>5}  {'ours, scale known':>24} {'wrong':>5}  "
-          f"{'ours, densities said':>24} {'wrong':>5}  "
-          f"{'pyscreeze':>24}  {'cv2 colour 1x':>24}  {'cv2 grey 1x':>24}  {'cv2 grey, scale given':>24}  "
-          f"{'grey/ours':>9} {'grey/known':>10} {'grey/density':>12} {'grey/given':>10} "
-          f"{'colour/ours':>11} {'ours slower than grey':>21}")
+    print(
+        "template: reference = a control's crop at 1x, window drawn at the scale; correct = click point "
+        "inside the true rect (cv2: best score >= 0.75 there); ms min/median/max; 'known' = ours with the "
+        "display's scale remembered from an earlier find in the window; 'densities said' = the reference's "
+        "and the window's pixel density known"
+    )
+    print(
+        f"{'group':>8} {'scale':>5}  {'ours':>24} {'wrong':>5}  {'ours, scale known':>24} {'wrong':>5}  "
+        f"{'ours, densities said':>24} {'wrong':>5}  "
+        f"{'pyscreeze':>24}  {'cv2 colour 1x':>24}  {'cv2 grey 1x':>24}  {'cv2 grey, scale given':>24}  "
+        f"{'grey/ours':>9} {'grey/known':>10} {'grey/density':>12} {'grey/given':>10} "
+        f"{'colour/ours':>11} {'ours slower than grey':>21}"
+    )
     for group in dict.fromkeys(case.group for case in cases):
         for scale in (0.5, 0.75, 1.0, 1.25, 1.5):
             template_row([case for case in cases if case.group == group], group, scale)
@@ -131,18 +146,30 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
     total = slower = 0
     for case in cases:
         r = case.rect
-        needle = np.ascontiguousarray(case.window[r.top:r.bottom, r.left:r.right])
+        needle = np.ascontiguousarray(case.window[r.top : r.bottom, r.left : r.right])
         if needle.size == 0 or float(needle.std()) < 2:
             continue
-        window = case.window if scale == 1.0 else cv2.resize(
-            case.window, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        window = (
+            case.window
+            if scale == 1.0
+            else cv2.resize(
+                case.window, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+            )
+        )
         window = np.ascontiguousarray(window)
-        true = Rect(left=round(r.left * scale), top=round(r.top * scale),
-                    right=round(r.right * scale), bottom=round(r.bottom * scale))
+        true = Rect(
+            left=round(r.left * scale),
+            top=round(r.top * scale),
+            right=round(r.right * scale),
+            bottom=round(r.bottom * scale),
+        )
         total += 1
         where = density.search(1.0, scale)  # a reference captured at 1x, the window drawn at `scale`, both said
-        for name, hint, scales in (("ours", None, SCALES), ("known", learned.get(id(case.window)), SCALES),
-                                   ("density", where.first, where.scales)):
+        for name, hint, scales in (
+            ("ours", None, SCALES),
+            ("known", learned.get(id(case.window)), SCALES),
+            ("density", where.first, where.scales),
+        ):
             started = time.perf_counter()
             found = find_template(window, needle, scale_hint=hint, scales=scales)
             times[name].append(time.perf_counter() - started)
@@ -152,18 +179,23 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
                 learned[id(case.window)] = float(found[0].detail["scale"])
         started = time.perf_counter()
         try:
-            box = pyscreeze.locate(Image.fromarray(needle[:, :, ::-1]), Image.fromarray(window[:, :, ::-1]),
-                                   confidence=0.9)
+            box = pyscreeze.locate(
+                Image.fromarray(needle[:, :, ::-1]), Image.fromarray(window[:, :, ::-1]), confidence=0.9
+            )
         except pyscreeze.ImageNotFoundException:
             box = None
         times["pyscreeze"].append(time.perf_counter() - started)
-        correct["pyscreeze"] += box is not None and true.contains(int(box.left + box.width / 2),
-                                                                  int(box.top + box.height / 2))
+        correct["pyscreeze"] += box is not None and true.contains(
+            int(box.left + box.width / 2), int(box.top + box.height / 2)
+        )
         for name, grey in (("cv2 colour", False), ("cv2 grey", True)):
             started = time.perf_counter()
             # the grey baseline converts the captured colour pixels, as ours does inside
-            hay, ref = (cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), cv2.cvtColor(needle, cv2.COLOR_BGR2GRAY)) \
-                if grey else (window, needle)
+            hay, ref = (
+                (cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), cv2.cvtColor(needle, cv2.COLOR_BGR2GRAY))
+                if grey
+                else (window, needle)
+            )
             if ref.shape[0] <= hay.shape[0] and ref.shape[1] <= hay.shape[1]:
                 _, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(hay, ref, cv2.TM_CCOEFF_NORMED))
                 correct[name] += score >= 0.75 and true.contains(x + ref.shape[1] // 2, y + ref.shape[0] // 2)
@@ -173,8 +205,9 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
         started = time.perf_counter()
         hay, ref = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), cv2.cvtColor(needle, cv2.COLOR_BGR2GRAY)
         if scale != 1.0:
-            ref = cv2.resize(ref, None, fx=scale, fy=scale,
-                             interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+            ref = cv2.resize(
+                ref, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+            )
         _, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(hay, ref, cv2.TM_CCOEFF_NORMED))
         times["cv2 grey, scale given"].append(time.perf_counter() - started)
         given = score >= 0.75 and true.contains(x + ref.shape[1] // 2, y + ref.shape[0] // 2)
@@ -185,12 +218,15 @@ def template_row(cases: list[TemplateCase], group: str, scale: float) -> None:
         ms = [v * 1000 for v in times[name]]
         cells.append(f"{correct[name]:>3}/{total} {min(ms):4.1f}/{statistics.median(ms):5.1f}/{max(ms):5.1f}")
     grey = statistics.median(times["cv2 grey"])
-    print(f"{group:>8} {scale:>5}  {cells[0]:>24} {wrong['ours']:>5}  {cells[1]:>24} {wrong['known']:>5}  "
-          f"{cells[2]:>24} {wrong['density']:>5}  " + "  ".join(f"{c:>24}" for c in cells[3:])
-          + f"  {grey / statistics.median(times['ours']):>8.1f}x {grey / statistics.median(times['known']):>9.1f}x"
-          f" {grey / statistics.median(times['density']):>11.1f}x"
-          f" {grey / statistics.median(times['cv2 grey, scale given']):>9.1f}x"
-          f" {statistics.median(times['cv2 colour']) / statistics.median(times['ours']):>10.1f}x {slower:>14}/{total}")
+    print(
+        f"{group:>8} {scale:>5}  {cells[0]:>24} {wrong['ours']:>5}  {cells[1]:>24} {wrong['known']:>5}  "
+        f"{cells[2]:>24} {wrong['density']:>5}  "
+        + "  ".join(f"{c:>24}" for c in cells[3:])
+        + f"  {grey / statistics.median(times['ours']):>8.1f}x {grey / statistics.median(times['known']):>9.1f}x"
+        f" {grey / statistics.median(times['density']):>11.1f}x"
+        f" {grey / statistics.median(times['cv2 grey, scale given']):>9.1f}x"
+        f" {statistics.median(times['cv2 colour']) / statistics.median(times['ours']):>10.1f}x {slower:>14}/{total}"
+    )
 
 
 def painted_bench(cases: list[TemplateCase]) -> None:
@@ -198,8 +234,11 @@ def painted_bench(cases: list[TemplateCase]) -> None:
     window drawn at each scale, cold and with the densities said: the key is not there, its
     look-alikes are, and a locate clicks what scores >= 0.8. Counts the keys that would be
     clicked on another key."""
-    keys = [case for case in cases if case.group == "keypads"
-            and case.rect.top >= 2 and case.rect.bottom + 1 < case.window.shape[0]]
+    keys = [
+        case
+        for case in cases
+        if case.group == "keypads" and case.rect.top >= 2 and case.rect.bottom + 1 < case.window.shape[0]
+    ]
     counts: dict[str, list[str]] = {"cold": [], "densities said": []}
     for scale in (0.5, 0.75, 1.0, 1.25, 1.5):
         where = density.search(1.0, scale)
@@ -208,12 +247,14 @@ def painted_bench(cases: list[TemplateCase]) -> None:
             r = case.rect
             gone = erased(case.window, r)
             if scale != 1.0:
-                gone = cv2.resize(gone, None, fx=scale, fy=scale,
-                                  interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-            gone, reference = np.ascontiguousarray(gone), case.window[r.top:r.bottom, r.left:r.right]
-            for name, found in (("cold", find_template(gone, reference)),
-                                ("densities said", find_template(gone, reference, scales=where.scales,
-                                                                 scale_hint=where.first))):
+                gone = cv2.resize(
+                    gone, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+                )
+            gone, reference = np.ascontiguousarray(gone), case.window[r.top : r.bottom, r.left : r.right]
+            for name, found in (
+                ("cold", find_template(gone, reference)),
+                ("densities said", find_template(gone, reference, scales=where.scales, scale_hint=where.first)),
+            ):
                 clicked[name] += bool(found) and found[0].confidence >= 0.8
         for name in counts:
             counts[name].append(f"{scale}x {clicked[name]}/{len(keys)}")
@@ -238,15 +279,16 @@ def word_cases(apps: list[str]) -> list[TextCase]:
     for app in apps:
         image, truth = load(app)
         w = truth["window"]["rect"]
-        crop, origin = image[w["top"]:w["bottom"], w["left"]:w["right"]], (w["left"], w["top"])
+        crop, origin = image[w["top"] : w["bottom"], w["left"] : w["right"]], (w["left"], w["top"])
         names: dict[str, list[Rect]] = {}
         for t in truth["targets"]:
             r = rect(t)
             visible = t["name"].strip() and t["name"].isascii() and r.width >= len(t["name"]) * 0.35 * r.height
             if t["type"] in LABELLED and visible and in_window(t, w):
                 names.setdefault(t["name"], []).append(r)
-        cases += [TextCase("words: GTK fixture and Chromium", crop, origin, name, rects)
-                  for name, rects in names.items()]
+        cases += [
+            TextCase("words: GTK fixture and Chromium", crop, origin, name, rects) for name, rects in names.items()
+        ]
     return cases
 
 
@@ -260,11 +302,13 @@ def keypad_cases() -> list[TextCase]:
             if label["covered"]:
                 continue
             size = len(label["label"].replace(" ", ""))
-            group = ("keypads: 1 character" if size == 1 else "keypads: 2-3 characters" if size <= 3
-                     else "keypads: words")
+            group = (
+                "keypads: 1 character" if size == 1 else "keypads: 2-3 characters" if size <= 3 else "keypads: words"
+            )
             r = label["rect"]
-            cases.append(TextCase(group, image, (0, 0), label["label"],
-                                  [Rect(left=r[0], top=r[1], right=r[2], bottom=r[3])]))
+            cases.append(
+                TextCase(group, image, (0, 0), label["label"], [Rect(left=r[0], top=r[1], right=r[2], bottom=r[3])])
+            )
     return cases
 
 
@@ -277,8 +321,11 @@ def default_read(default: Any, image: np.ndarray) -> list[tuple[str, Any]]:
 def default_find(lines: list[tuple[str, Any]], origin: tuple[int, int], label: str) -> tuple[int, int] | None:
     """The baseline's lookup: the label in the pass's lines (whole line, else ignoring case,
     else inside a line)."""
-    for test in (lambda t: t == label, lambda t: t.casefold() == label.casefold(),
-                 lambda t: label.casefold() in t.casefold()):
+    for test in (
+        lambda t: t == label,
+        lambda t: t.casefold() == label.casefold(),
+        lambda t: label.casefold() in t.casefold(),
+    ):
         for text, quad in lines:
             if test(text.strip()):
                 x, y = quad.mean(axis=0)
@@ -297,10 +344,14 @@ def text_bench(cases: list[TextCase], rounds: int = 3) -> None:
     from rapidocr import RapidOCR
 
     default = RapidOCR(params={"Global.log_level": "error"})
-    print("\ntext: ours vs rapidocr's default pass on the same window (click point inside the true rect;"
-          " ms per locate, min/median/max over labels)")
-    print(f"{'labels':<33} {'n':>4} {'ours ok':>8} {'>=0.8':>6} {'ours ms':>17} {'default ok':>10} "
-          f"{'default ms':>19} {'speed-up':>8}")
+    print(
+        "\ntext: ours vs rapidocr's default pass on the same window (click point inside the true rect;"
+        " ms per locate, min/median/max over labels)"
+    )
+    print(
+        f"{'labels':<33} {'n':>4} {'ours ok':>8} {'>=0.8':>6} {'ours ms':>17} {'default ok':>10} "
+        f"{'default ms':>19} {'speed-up':>8}"
+    )
     find_text(cases[0].image, "warm-up", engine=engine)
     default(cases[0].image)
     pictures: dict[int, list[TextCase]] = {}
@@ -312,7 +363,7 @@ def text_bench(cases: list[TextCase], rounds: int = 3) -> None:
     point: dict[int, tuple[int, int] | None] = {}
     for r in range(rounds):
         for k, members in enumerate(pictures.values()):
-            for contender in (("ours", "base") if (k + r) % 2 == 0 else ("base", "ours")):
+            for contender in ("ours", "base") if (k + r) % 2 == 0 else ("base", "ours"):
                 if contender == "base":
                     started = time.perf_counter()
                     lines = default_read(default, members[0].image)
@@ -342,13 +393,17 @@ def text_bench(cases: list[TextCase], rounds: int = 3) -> None:
         n = len(members)
         mo, mb = statistics.median(ours_ms), statistics.median(base_ms)
         medians[group] = mo
-        print(f"{group:<33} {n:>4} {ok / n:>8.0%} {sure / n:>6.0%} "
-              f"{min(ours_ms):>5.0f}/{mo:>5.0f}/{max(ours_ms):>5.0f} {ok_base / n:>10.0%} "
-              f"{min(base_ms):>5.0f}/{mb:>6.0f}/{max(base_ms):>6.0f} {mb / mo:>7.1f}x")
+        print(
+            f"{group:<33} {n:>4} {ok / n:>8.0%} {sure / n:>6.0%} "
+            f"{min(ours_ms):>5.0f}/{mo:>5.0f}/{max(ours_ms):>5.0f} {ok_base / n:>10.0%} "
+            f"{min(base_ms):>5.0f}/{mb:>6.0f}/{max(base_ms):>6.0f} {mb / mo:>7.1f}x"
+        )
     one, words = medians.get("keypads: 1 character"), medians.get("keypads: words")
     if one and words:
-        print(f"one-character labels vs words on the same keypads: {one:.0f} vs {words:.0f} ms median "
-              f"({one / words:.2f}x the time)")
+        print(
+            f"one-character labels vs words on the same keypads: {one:.0f} vs {words:.0f} ms median "
+            f"({one / words:.2f}x the time)"
+        )
 
 
 def cache_bench(app: str) -> None:
@@ -360,9 +415,9 @@ def cache_bench(app: str) -> None:
     for _ in range(10):
         for t in controls:
             r = rect(t)
-            if cache.get(t["name"], lambda box: grey[box.top:box.bottom, box.left:box.right]) is None:
-                found = find_template(image, image[r.top:r.bottom, r.left:r.right])
-                cache.put(t["name"], found[0], found[0].rect, grey[r.top:r.bottom, r.left:r.right])
+            if cache.get(t["name"], lambda box: grey[box.top : box.bottom, box.left : box.right]) is None:
+                found = find_template(image, image[r.top : r.bottom, r.left : r.right])
+                cache.put(t["name"], found[0], found[0].rect, grey[r.top : r.bottom, r.left : r.right])
     print(f"\ncache on a repeated-element scenario (5 buttons x 10 locates): hit rate {cache.stats['hit_rate']:.0%}")
 
 
@@ -373,15 +428,20 @@ def fallback_bench(apps: list[str]) -> None:
     for app in apps:
         image, truth = load(app)
         w = truth["window"]["rect"]
-        crop, origin = image[w["top"]:w["bottom"], w["left"]:w["right"]], (w["left"], w["top"])
-        for i, t in enumerate(t for t in truth["targets"] if t["type"] in ("Button", "Menu", "CheckBox")
-                              and t["name"].strip() and in_window(t, w)):
+        crop, origin = image[w["top"] : w["bottom"], w["left"] : w["right"]], (w["left"], w["top"])
+        for i, t in enumerate(
+            t
+            for t in truth["targets"]
+            if t["type"] in ("Button", "Menu", "CheckBox") and t["name"].strip() and in_window(t, w)
+        ):
             r = rect(t)
             total += 1
             found = []
             labelled = t["name"].isascii() and r.width >= len(t["name"]) * 0.35 * r.height
             if i % 3 == 0 or not labelled:
-                found = [c for c in find_template(image, image[r.top:r.bottom, r.left:r.right]) if c.confidence >= 0.8]
+                found = [
+                    c for c in find_template(image, image[r.top : r.bottom, r.left : r.right]) if c.confidence >= 0.8
+                ]
             if not found:
                 found = [c for c in find_text(crop, t["name"], origin=origin) if c.confidence >= 0.8]
             ok += bool(found) and r.contains(*found[0].rect.center)

@@ -83,7 +83,7 @@ SCREENS = ROOT / "tests" / "fixtures" / "screens"
 KEYS = ("7", "+", "=", "MR", "sqrt")
 # both baselines end alike: rapidocr's default pass over `image`, then `key` looked up in its lines
 # (whole line, else ignoring case, else inside a line), its centre printed in screen pixels
-LOOKUP = '''
+LOOKUP = """
 out = RapidOCR(params={"Global.log_level": "error"})(image)
 lines = list(zip(out.txts or (), out.boxes if out.boxes is not None else ()))
 for test in (lambda t: t == key, lambda t: t.casefold() == key.casefold(), lambda t: key.casefold() in t.casefold()):
@@ -93,18 +93,21 @@ for test in (lambda t: t == key, lambda t: t.casefold() == key.casefold(), lambd
             print(int(x) + left, int(y) + top)
             sys.exit(0)
 sys.exit(1)
-'''
-BASELINE = '''
+"""
+BASELINE = (
+    """
 import sys, mss, numpy as np
 from rapidocr import RapidOCR
 left, top, width, height, key = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 with mss.mss() as grab:
     shot = grab.grab({"left": left, "top": top, "width": width, "height": height})
     image = np.ascontiguousarray(np.asarray(shot)[:, :, :3])
-''' + LOOKUP
+"""
+    + LOOKUP
+)
 
 
-MATCH_BASELINE = '''
+MATCH_BASELINE = """
 import sys, cv2, mss, numpy as np
 left, top, width, height, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 with mss.mss() as grab:
@@ -116,14 +119,17 @@ _, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(grey, ref, cv2.TM_CCOEFF_N
 if score < 0.75:
     sys.exit(1)
 print(left + x + ref.shape[1] // 2, top + y + ref.shape[0] // 2)
-'''
+"""
 IMAGE_KEYS = ("7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=")
 
 
 def answered(name: str, out: str) -> tuple[int, int]:
     """The point a contender printed: a baseline's "x y", or the centre of what we located."""
-    x, y = (int(v) for v in out.split()) if name == "baseline" else \
-        json.loads(out)["result"]["located"]["element"]["center"]
+    x, y = (
+        (int(v) for v in out.split())
+        if name == "baseline"
+        else json.loads(out)["result"]["located"]["element"]["center"]
+    )
     return x, y
 
 
@@ -138,15 +144,23 @@ def timed(argv: list[str], env: dict[str, str]) -> tuple[float, int, str]:
 
 
 # the word, and the element of Chromium's tree that shows it (the drop-down showing "Standard" is named Shipping)
-WEB_WORDS = (("Name", "HeaderItem", "Name"), ("Qty", "HeaderItem", "Qty"), ("Search", "Text", "Search"),
-             ("Standard", "ComboBox", "Shipping"), ("Details", "Hyperlink", "Details"),
-             ("Item 2", "DataItem", "Item 2"))
-WEB_BASELINE = '''
+WEB_WORDS = (
+    ("Name", "HeaderItem", "Name"),
+    ("Qty", "HeaderItem", "Qty"),
+    ("Search", "Text", "Search"),
+    ("Standard", "ComboBox", "Shipping"),
+    ("Details", "Hyperlink", "Details"),
+    ("Item 2", "DataItem", "Item 2"),
+)
+WEB_BASELINE = (
+    """
 import sys, cv2
 from rapidocr import RapidOCR
 path, left, top, right, bottom, key = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6]
 image = cv2.imread(path)[top:bottom, left:right]
-''' + LOOKUP
+"""
+    + LOOKUP
+)
 
 
 def web(rounds: int) -> None:
@@ -154,18 +168,23 @@ def web(rounds: int) -> None:
     truth = json.loads(shot.with_suffix(".json").read_text())
     w = truth["window"]["rect"]
     window = (w["left"], w["top"], w["right"], w["bottom"])
-    cases = [(shot, window, word, next(t["rect"] for t in truth["targets"] if t["name"] == shown_by
-                                       and t["type"] == kind)) for word, kind, shown_by in WEB_WORDS]
-    saved(f"Chromium form (saved screenshot, its window), words {', '.join(w for w, _, _ in WEB_WORDS)}", cases,
-          rounds)
+    cases = [
+        (shot, window, word, next(t["rect"] for t in truth["targets"] if t["name"] == shown_by and t["type"] == kind))
+        for word, kind, shown_by in WEB_WORDS
+    ]
+    saved(f"Chromium form (saved screenshot, its window), words {', '.join(w for w, _, _ in WEB_WORDS)}", cases, rounds)
 
 
 # a menu item's row or a button, by hand from the picture (featherpad and the Writer crop have no tree recorded)
 MENU_LABELS = (
-    ("featherpad_menu.png", "Find", [148, 22, 372, 47]), ("featherpad_menu.png", "Replace", [148, 47, 372, 72]),
-    ("jedit_menu.png", "Find...", [72, 24, 515, 47]), ("jedit_menu.png", "Find Next", [72, 51, 515, 75]),
-    ("jedit_menu.png", "Replace All", [72, 205, 515, 228]), ("jedit_menu.png", "HyperSearch Bar", [72, 262, 515, 286]),
-    ("writer_toolbar.png", "I", [628, 70, 656, 98]), ("writer_toolbar.png", "U", [660, 70, 688, 98]),
+    ("featherpad_menu.png", "Find", [148, 22, 372, 47]),
+    ("featherpad_menu.png", "Replace", [148, 47, 372, 72]),
+    ("jedit_menu.png", "Find...", [72, 24, 515, 47]),
+    ("jedit_menu.png", "Find Next", [72, 51, 515, 75]),
+    ("jedit_menu.png", "Replace All", [72, 205, 515, 228]),
+    ("jedit_menu.png", "HyperSearch Bar", [72, 262, 515, 286]),
+    ("writer_toolbar.png", "I", [628, 70, 656, 98]),
+    ("writer_toolbar.png", "U", [660, 70, 688, 98]),
     ("gnome_calculator_advanced.png", "×", [214, 461, 266, 501]),
     ("gnome_calculator_advanced.png", "Im", [608, 509, 658, 549]),
 )
@@ -179,8 +198,12 @@ def menus(rounds: int) -> None:
         assert pixels is not None, f"the saved picture {picture} did not load"
         height, width = pixels.shape[:2]
         cases.append((picture, (0, 0, width, height), label, box))
-    saved("Qt, Java, LibreOffice and GTK 4 menus and keys (saved screenshots, tests/fixtures/screens), labels "
-          + ", ".join(label for _, label, _ in MENU_LABELS), cases, rounds)
+    saved(
+        "Qt, Java, LibreOffice and GTK 4 menus and keys (saved screenshots, tests/fixtures/screens), labels "
+        + ", ".join(label for _, label, _ in MENU_LABELS),
+        cases,
+        rounds,
+    )
 
 
 def saved(title: str, cases: list[tuple[Path, tuple[int, int, int, int], str, list[int]]], rounds: int) -> None:
@@ -193,8 +216,16 @@ def saved(title: str, cases: list[tuple[Path, tuple[int, int, int, int], str, li
         script.write_text(WEB_BASELINE)
         contenders = {
             "ours, one-shot": lambda shot, w, label: [
-                WINCTL, "--no-daemon", "--json", "locate", f"text:{label}", "--in", str(shot),
-                "--region", f"{w[0]},{w[1]},{w[2] - w[0]},{w[3] - w[1]}"],
+                WINCTL,
+                "--no-daemon",
+                "--json",
+                "locate",
+                f"text:{label}",
+                "--in",
+                str(shot),
+                "--region",
+                f"{w[0]},{w[1]},{w[2] - w[0]},{w[3] - w[1]}",
+            ],
             "baseline": lambda shot, w, label: [sys.executable, str(script), str(shot), *map(str, w), label],
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
@@ -219,12 +250,23 @@ def saved(title: str, cases: list[tuple[Path, tuple[int, int, int, int], str, li
 def galculator_keys(env: dict[str, str], scale: int) -> tuple[dict, dict[str, list[int]]]:
     """galculator launched drawn `scale` times as large, once its keys show: its window and keys."""
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=env, check=True)  # no hover, no tooltip
-    subprocess.run([WINCTL, "--no-daemon", "launch", "--", "env", f"GDK_SCALE={scale}", "galculator"], env=env,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [WINCTL, "--no-daemon", "launch", "--", "env", f"GDK_SCALE={scale}", "galculator"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     deadline = time.monotonic() + 30
     while True:
-        state = json.loads(subprocess.run([WINCTL, "--no-daemon", "--json", "state", "--verbose"], env=env,
-                                          check=True, capture_output=True, text=True).stdout)["result"]
+        state = json.loads(
+            subprocess.run(
+                [WINCTL, "--no-daemon", "--json", "state", "--verbose"],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )["result"]
         keys = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button" and t["name"]}
         if all(key in keys for key in IMAGE_KEYS) or time.monotonic() > deadline:
             time.sleep(1.0)  # drawn, not only listed
@@ -241,8 +283,9 @@ def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
         folder = Path(scratch)
         _, big = galculator_keys(env, cut)
         shot = folder / "cut.png"
-        subprocess.run([WINCTL, "--no-daemon", "screenshot", "--screen", str(shot)], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [WINCTL, "--no-daemon", "screenshot", "--screen", str(shot)], env=env, check=True, capture_output=True
+        )
         pixels = cv2.imread(str(shot))
         assert pixels is not None, f"the screenshot {shot} did not load"
         plain, marked = {}, {}  # the same crops, named without and with their density
@@ -262,13 +305,26 @@ def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
         located = ["--window", "galculator", "--json", "locate", "--strategy", "template", "--no-cache"]
         contenders = {
             "first search": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located, f"image:{plain[key]}"],
-            f"first, {said}": lambda key: [WINCTL, "--session", "first", "--no-daemon", *located,
-                                           f"image:{marked[key]}"],
+            f"first, {said}": lambda key: [
+                WINCTL,
+                "--session",
+                "first",
+                "--no-daemon",
+                *located,
+                f"image:{marked[key]}",
+            ],
             "scale known": lambda key: [WINCTL, "--session", "known", "--no-daemon", *located, f"image:{plain[key]}"],
             "daemon, known": lambda key: [WINCTL, "--session", "daemon", *located, f"image:{plain[key]}"],
             f"daemon, {said}": lambda key: [WINCTL, "--session", "first", *located, f"image:{marked[key]}"],
-            "baseline": lambda key: [sys.executable, str(script), str(w["left"]), str(w["top"]),
-                                     str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), str(plain[key])],
+            "baseline": lambda key: [
+                sys.executable,
+                str(script),
+                str(w["left"]),
+                str(w["top"]),
+                str(w["right"] - w["left"]),
+                str(w["bottom"] - w["top"]),
+                str(plain[key]),
+            ],
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
         right: dict[str, int] = {name: 0 for name in contenders}
@@ -279,8 +335,12 @@ def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
             for key in IMAGE_KEYS:
                 for name in order:
                     if name.startswith("first") or name == f"daemon, {said}":  # nothing remembered: a session's start
-                        subprocess.run([WINCTL, "--session", "first", "--no-daemon", "locate-cache", "clear"],
-                                       env=env, check=True, capture_output=True)
+                        subprocess.run(
+                            [WINCTL, "--session", "first", "--no-daemon", "locate-cache", "clear"],
+                            env=env,
+                            check=True,
+                            capture_output=True,
+                        )
                     seconds, code, out = timed(contenders[name](key), env)
                     times[name].append(seconds)
                     if name != "baseline" and out.strip():
@@ -292,20 +352,28 @@ def image(rounds: int, cut: int = 2, drawn: int = 1) -> None:
                         right[name] += hit
                         elsewhere[name] += not hit
         subprocess.run([WINCTL, "session", "close", "--all"], env=env, capture_output=True)
-    print(f"galculator at GDK_SCALE={drawn}, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE={cut}; {rounds} rounds "
-          "interleaved; seconds per call, spawn to exit")
+    print(
+        f"galculator at GDK_SCALE={drawn}, its keys {' '.join(IMAGE_KEYS)} cut at GDK_SCALE={cut}; {rounds} rounds "
+        "interleaved; seconds per call, spawn to exit"
+    )
     report(times, right, len(IMAGE_KEYS))
-    print("answered with a place off the key (our locates: a click on another key): "
-          + ", ".join(f"{name} {count}" for name, count in elsewhere.items()))
-    print("the template search inside our calls (the locate's own `attempts` timing, found or not), ms median: "
-          + ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in searched.items() if ms))
+    print(
+        "answered with a place off the key (our locates: a click on another key): "
+        + ", ".join(f"{name} {count}" for name, count in elsewhere.items())
+    )
+    print(
+        "the template search inside our calls (the locate's own `attempts` timing, found or not), ms median: "
+        + ", ".join(f"{name} {statistics.median(ms):.1f}" for name, ms in searched.items() if ms)
+    )
 
 
 def report(times: dict[str, list[float]], right: dict[str, int], total: int) -> None:
     print(f"{'contender':<16} {'correct':>8} {'min':>6} {'median':>7} {'max':>6}")
     for name, values in times.items():
-        print(f"{name:<16} {right[name]:>3}/{total:<4} {min(values):>6.2f} {statistics.median(values):>7.2f} "
-              f"{max(values):>6.2f}")
+        print(
+            f"{name:<16} {right[name]:>3}/{total:<4} {min(values):>6.2f} {statistics.median(values):>7.2f} "
+            f"{max(values):>6.2f}"
+        )
     base = statistics.median(times["baseline"])
     for name in times:
         if name != "baseline":
@@ -334,19 +402,32 @@ def main() -> None:
         env = {**desk.env, "XDG_RUNTIME_DIR": scratch, "HOME": scratch}
         script = Path(scratch) / "locate_baseline.py"
         script.write_text(BASELINE)
-        subprocess.run([WINCTL, "--no-daemon", "launch", "--", "galculator"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run([WINCTL, "--no-daemon", "launch", "--", "galculator"], env=env, check=True, capture_output=True)
         time.sleep(1.0)
-        state = json.loads(subprocess.run([WINCTL, "--no-daemon", "--json", "state", "--verbose"], env=env,
-                                          check=True, capture_output=True, text=True).stdout)["result"]
+        state = json.loads(
+            subprocess.run(
+                [WINCTL, "--no-daemon", "--json", "state", "--verbose"],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )["result"]
         w = state["window"]["rect"]
         rects = {t["name"]: t["rect"] for t in state["targets"] if t["type"] == "Button"}
         subprocess.run([WINCTL, "cursor"], env=env, check=True, capture_output=True)  # starts the daemon
         contenders = {
             "ours, one-shot": lambda key: [WINCTL, "--no-daemon", "--json", "locate", f"text:{key}", "--no-cache"],
             "ours, daemon": lambda key: [WINCTL, "--json", "locate", f"text:{key}", "--no-cache"],
-            "baseline": lambda key: [sys.executable, str(script), str(w["left"]), str(w["top"]),
-                                     str(w["right"] - w["left"]), str(w["bottom"] - w["top"]), key],
+            "baseline": lambda key: [
+                sys.executable,
+                str(script),
+                str(w["left"]),
+                str(w["top"]),
+                str(w["right"] - w["left"]),
+                str(w["bottom"] - w["top"]),
+                key,
+            ],
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
         right: dict[str, int] = {name: 0 for name in contenders}

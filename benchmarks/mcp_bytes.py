@@ -35,8 +35,11 @@ WINCTL = str(Path(sys.executable).with_name("winctl"))
 
 def sizes(result: Any) -> dict[str, int]:
     text = sum(len(c.text.encode()) for c in result.content if c.type == "text")
-    structured = len(json.dumps(result.structured_content, ensure_ascii=False).encode()) \
-        if result.structured_content is not None else 0
+    structured = (
+        len(json.dumps(result.structured_content, ensure_ascii=False).encode())
+        if result.structured_content is not None
+        else 0
+    )
     wire = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
     return {"text": text, "structured": structured, "wire": wire}
 
@@ -71,8 +74,9 @@ def main() -> None:
         env = {**desk.env, "XDG_RUNTIME_DIR": home, "HOME": home}
         doc = Path(home) / "bytes.txt"
         doc.write_text("")
-        app = subprocess.Popen([*APPS[args.app], str(doc)], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        app = subprocess.Popen(
+            [*APPS[args.app], str(doc)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             time.sleep(3)
             os.environ.update(env)

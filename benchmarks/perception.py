@@ -77,8 +77,9 @@ def gtk_handles(backend: LinuxBackend, session: DesktopSession, log: AppLog) -> 
     session.set_tiers(infer="rules")
     state = session.refresh_state(window)
     names = {"ID": "ID | Name", "Name": "Name | Size"}
-    rows = [(f"gtk column {names[c]}", x, inferred_x(state, "ColumnBorder", names[c]))
-            for c, x in truth["columns"].items()]
+    rows = [
+        (f"gtk column {names[c]}", x, inferred_x(state, "ColumnBorder", names[c])) for c, x in truth["columns"].items()
+    ]
     rows.append(("gtk paned divider", truth["divider"], inferred_x(state, "Splitter", "Splitter")))
     print(f"(the GTK paned takes the mouse over x {truth['divider_area'][0]}..{truth['divider_area'][1]})")
     return rows
@@ -98,9 +99,11 @@ def web_handles(backend: LinuxBackend, session: DesktopSession) -> list[tuple[st
             raise SystemExit("the grid page never showed its edges")
         time.sleep(0.5)
     side, product, qty = (document.rect.left + int(v) for v in status.name.split()[1].split(","))
-    return [("web sidebar grip", side, inferred_x(state, "PanelGrip", "Explorer | Orders")),
-            ("web column Product | Qty", product, inferred_x(state, "ColumnBorder", "Product | Qty")),
-            ("web column Qty | Price", qty, inferred_x(state, "ColumnBorder", "Qty | Price"))]
+    return [
+        ("web sidebar grip", side, inferred_x(state, "PanelGrip", "Explorer | Orders")),
+        ("web column Product | Qty", product, inferred_x(state, "ColumnBorder", "Product | Qty")),
+        ("web column Qty | Price", qty, inferred_x(state, "ColumnBorder", "Qty | Price")),
+    ]
 
 
 def vision_bench(backend: LinuxBackend, store: Path, repeats: int) -> dict[str, float]:
@@ -132,8 +135,14 @@ def vision_bench(backend: LinuxBackend, store: Path, repeats: int) -> dict[str, 
         start = time.perf_counter()
         default(pixels)
         t_default.append(time.perf_counter() - start)
-    return {"width": window.rect.width, "height": window.rect.height, "plain": statistics.median(t_plain),
-            "vision": statistics.median(t_vision), "default_ocr": statistics.median(t_default), "added": added}
+    return {
+        "width": window.rect.width,
+        "height": window.rect.height,
+        "plain": statistics.median(t_plain),
+        "vision": statistics.median(t_vision),
+        "default_ocr": statistics.median(t_default),
+        "added": added,
+    }
 
 
 def main() -> None:
@@ -144,10 +153,18 @@ def main() -> None:
         os.environ.update(desk.env)
         log_path = Path(tmp) / "gtk.jsonl"
         procs = [
-            subprocess.Popen(gtk_fixture_command(str(log_path), rows=30, title="Perception GTK"), env=desk.env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
-            subprocess.Popen(chromium_command((ROOT / "tests/fixtures/web/grid.html").as_uri(), f"{tmp}/profile"),
-                             env=desk.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+            subprocess.Popen(
+                gtk_fixture_command(str(log_path), rows=30, title="Perception GTK"),
+                env=desk.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            ),
+            subprocess.Popen(
+                chromium_command((ROOT / "tests/fixtures/web/grid.html").as_uri(), f"{tmp}/profile"),
+                env=desk.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            ),
         ]
         backend = LinuxBackend()
         store = Path(tmp) / "store"
@@ -167,18 +184,26 @@ def main() -> None:
         error = None if found is None else abs(found - truth)
         if error is not None:
             errors.append(error)
-        print(f"  {name:28} app {truth:5d}  inferred {found if found is not None else '-':>5}  "
-              f"error {error if error is not None else 'not found'}")
+        print(
+            f"  {name:28} app {truth:5d}  inferred {found if found is not None else '-':>5}  "
+            f"error {error if error is not None else 'not found'}"
+        )
     share = len(errors) / len(rows)
     median = statistics.median(errors) if errors else float("nan")
-    print(f"  found {len(errors)}/{len(rows)} ({share:.0%}), median position error {median:g} px "
-          f"(targets: 100%, 0 px) -> {'met' if share == 1 and median == 0 else 'NOT met'}")
+    print(
+        f"  found {len(errors)}/{len(rows)} ({share:.0%}), median position error {median:g} px "
+        f"(targets: 100%, 0 px) -> {'met' if share == 1 and median == 0 else 'NOT met'}"
+    )
     v = vision
     print(f"\n--vision local on a {v['width']}x{v['height']} window (median of {args.repeats}, same run)")
-    print(f"  plain state {v['plain'] * 1000:.0f} ms; with --vision local {v['vision'] * 1000:.0f} ms "
-          f"(+{v['added']:.0f} targets)")
-    print(f"  baseline, default rapidocr pass over the same window: {v['default_ocr'] * 1000:.0f} ms "
-          f"-> --vision local takes {v['vision'] / v['default_ocr']:.2f}x of it")
+    print(
+        f"  plain state {v['plain'] * 1000:.0f} ms; with --vision local {v['vision'] * 1000:.0f} ms "
+        f"(+{v['added']:.0f} targets)"
+    )
+    print(
+        f"  baseline, default rapidocr pass over the same window: {v['default_ocr'] * 1000:.0f} ms "
+        f"-> --vision local takes {v['vision'] / v['default_ocr']:.2f}x of it"
+    )
 
 
 if __name__ == "__main__":

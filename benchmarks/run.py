@@ -61,8 +61,9 @@ def ours(backend: LinuxBackend, window, repeats: int, store_dir: Path) -> tuple[
     return times, state
 
 
-def infer_overhead(backend: LinuxBackend, window, repeats: int, store_dir: Path
-                   ) -> tuple[list[float], list[float], list[float], int]:
+def infer_overhead(
+    backend: LinuxBackend, window, repeats: int, store_dir: Path
+) -> tuple[list[float], list[float], list[float], int]:
     """Plain and `--infer` (rules) reads interleaved, so drift in the machine's speed hits
     both alike; also the rules' own time, measured inside the same inferred reads.
     Returns (plain times, inferred times, rule times, inferred targets)."""
@@ -95,8 +96,13 @@ def infer_overhead(backend: LinuxBackend, window, repeats: int, store_dir: Path
 
 
 def baseline(env: dict[str, str], title: str, repeats: int) -> tuple[int, list[float]]:
-    done = subprocess.run(["/usr/bin/python3", str(ROOT / "benchmarks" / "atspi_baseline.py"), title, str(repeats)],
-                          env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        ["/usr/bin/python3", str(ROOT / "benchmarks" / "atspi_baseline.py"), title, str(repeats)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if done.returncode != 0:
         raise SystemExit(f"baseline failed: {done.stderr}")
     data = json.loads(done.stdout.strip().splitlines()[-1])
@@ -108,8 +114,12 @@ def one_shot(env: dict[str, str], title: str, runtime: str) -> float:
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        subprocess.run([winctl, "--window", title, "state"], env={**env, "XDG_RUNTIME_DIR": runtime},
-                       capture_output=True, check=True)
+        subprocess.run(
+            [winctl, "--window", title, "state"],
+            env={**env, "XDG_RUNTIME_DIR": runtime},
+            capture_output=True,
+            check=True,
+        )
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -121,8 +131,15 @@ def main() -> None:
     rows_out = []
     with VirtualDesktop() as desk, tempfile.TemporaryDirectory() as tmp:
         os.environ.update(desk.env)
-        procs = [subprocess.Popen(gtk_fixture_command(os.devnull, rows=rows, title=f"Bench {rows}"), env=desk.env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for rows, _ in SIZES]
+        procs = [
+            subprocess.Popen(
+                gtk_fixture_command(os.devnull, rows=rows, title=f"Bench {rows}"),
+                env=desk.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for rows, _ in SIZES
+        ]
         backend = LinuxBackend()
         try:
             for rows, label in SIZES:
@@ -130,46 +147,61 @@ def main() -> None:
                 window = wait_for_title(backend, title)
                 our_times, state = ours(backend, window, args.repeats, Path(tmp))
                 plain_times, infer_times, rule_times, inferred = infer_overhead(
-                    backend, window, 2 * args.repeats + 1, Path(tmp))
+                    backend, window, 2 * args.repeats + 1, Path(tmp)
+                )
                 nodes, their_times = baseline(desk.env, title, args.repeats)
                 text = render.state_text(state)
                 as_json = json.dumps(render.state_data(state))
-                rows_out.append({
-                    "size": label, "nodes_ours": state.node_count, "nodes_libatspi": nodes,
-                    "targets": len(state.targets),
-                    "ours_s": statistics.median(our_times), "libatspi_s": statistics.median(their_times),
-                    "plain_interleaved_s": statistics.median(plain_times),
-                    "infer_s": statistics.median(infer_times),
-                    "rules_s": statistics.median(rule_times),
-                    "inferred": inferred,
-                    "one_shot_cli_s": one_shot(desk.env, title, tmp),
-                    "chars_per_element": len(text) / max(1, len(state.targets)),
-                    "json_chars_per_element": len(as_json) / max(1, len(state.targets)),
-                })
+                rows_out.append(
+                    {
+                        "size": label,
+                        "nodes_ours": state.node_count,
+                        "nodes_libatspi": nodes,
+                        "targets": len(state.targets),
+                        "ours_s": statistics.median(our_times),
+                        "libatspi_s": statistics.median(their_times),
+                        "plain_interleaved_s": statistics.median(plain_times),
+                        "infer_s": statistics.median(infer_times),
+                        "rules_s": statistics.median(rule_times),
+                        "inferred": inferred,
+                        "one_shot_cli_s": one_shot(desk.env, title, tmp),
+                        "chars_per_element": len(text) / max(1, len(state.targets)),
+                        "json_chars_per_element": len(as_json) / max(1, len(state.targets)),
+                    }
+                )
         finally:
             backend.close()
             for p in procs:
                 p.terminate()
-    print(f"{'size':8} {'nodes':>6} {'libatspi':>9} {'targets':>7} {'ours':>8} {'libatspi':>9} {'ratio':>6}"
-          f" {'cli':>7} {'chars/el':>8} {'json/el':>8}")
+    print(
+        f"{'size':8} {'nodes':>6} {'libatspi':>9} {'targets':>7} {'ours':>8} {'libatspi':>9} {'ratio':>6}"
+        f" {'cli':>7} {'chars/el':>8} {'json/el':>8}"
+    )
     ok = True
     for r in rows_out:
         ratio = r["ours_s"] / r["libatspi_s"]
         ok &= ratio <= TARGET_RATIO
-        print(f"{r['size']:8} {r['nodes_ours']:6d} {r['nodes_libatspi']:9d} {r['targets']:7d} "
-              f"{r['ours_s'] * 1000:6.0f}ms {r['libatspi_s'] * 1000:7.0f}ms {ratio:6.2f} "
-              f"{r['one_shot_cli_s'] * 1000:5.0f}ms {r['chars_per_element']:8.1f} {r['json_chars_per_element']:8.1f}")
-    print(f"\nratio = ours / libatspi (median of {args.repeats}); target <= {TARGET_RATIO}: "
-          f"{'met' if ok else 'NOT met'}")
+        print(
+            f"{r['size']:8} {r['nodes_ours']:6d} {r['nodes_libatspi']:9d} {r['targets']:7d} "
+            f"{r['ours_s'] * 1000:6.0f}ms {r['libatspi_s'] * 1000:7.0f}ms {ratio:6.2f} "
+            f"{r['one_shot_cli_s'] * 1000:5.0f}ms {r['chars_per_element']:8.1f} {r['json_chars_per_element']:8.1f}"
+        )
+    print(
+        f"\nratio = ours / libatspi (median of {args.repeats}); target <= {TARGET_RATIO}: {'met' if ok else 'NOT met'}"
+    )
     reads = 2 * args.repeats + 1
-    print(f"\n--infer (rules) on top of state: {reads} plain and {reads} inferred reads interleaved, medians;"
-          "\nthe rules' own time is measured inside the inferred reads (target: <= +10% of state)")
+    print(
+        f"\n--infer (rules) on top of state: {reads} plain and {reads} inferred reads interleaved, medians;"
+        "\nthe rules' own time is measured inside the inferred reads (target: <= +10% of state)"
+    )
     for r in rows_out:
         whole = r["infer_s"] / r["plain_interleaved_s"] - 1
         own = r["rules_s"] / r["plain_interleaved_s"]
-        print(f"{r['size']:8} state {r['plain_interleaved_s'] * 1000:6.0f}ms  with --infer {r['infer_s'] * 1000:6.0f}ms"
-              f" ({whole * 100:+5.1f}%)  rules alone {r['rules_s'] * 1000:5.2f}ms (+{own * 100:.2f}%)"
-              f"  inferred targets {r['inferred']}  {'met' if own <= 0.10 else 'NOT met'}")
+        print(
+            f"{r['size']:8} state {r['plain_interleaved_s'] * 1000:6.0f}ms  with --infer {r['infer_s'] * 1000:6.0f}ms"
+            f" ({whole * 100:+5.1f}%)  rules alone {r['rules_s'] * 1000:5.2f}ms (+{own * 100:.2f}%)"
+            f"  inferred targets {r['inferred']}  {'met' if own <= 0.10 else 'NOT met'}"
+        )
     out = ROOT / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "state.json").write_text(json.dumps(rows_out, indent=2))

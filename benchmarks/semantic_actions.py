@@ -9,6 +9,7 @@ round): `click` a button (its action), `input` a field (EditableText), `input --
 field focused and confirmed first, Enter's effect watched), `type` 200 characters (the focus
 checked after each key), `state`. Prints min / median / max ms and non-zero exits per case.
 """
+
 import os
 import statistics
 import subprocess
@@ -25,14 +26,16 @@ from winactions.backends.linux.virtual_desktop import VirtualDesktop  # noqa: E4
 BINS = {"old": sys.argv[1], "new": str(Path(sys.executable).with_name("winctl"))}
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 15
 
+
 def element_id(state: str, kind: str, name: str) -> str:
-    return next(line[1:line.index("]")] for line in state.splitlines() if f'[{kind}] "{name}"' in line)
+    return next(line[1 : line.index("]")] for line in state.splitlines() if f'[{kind}] "{name}"' in line)
 
 
 def run(env, ver, *args):
     t = time.perf_counter()
     p = subprocess.run([BINS[ver], "--session", ver, *args], env=env, capture_output=True, text=True, timeout=60)
     return time.perf_counter() - t, p
+
 
 with VirtualDesktop() as d:
     rt = "/tmp/winctl-bench-rt"
@@ -56,7 +59,7 @@ with VirtualDesktop() as d:
     fails = {(c, v): 0 for c in cases for v in BINS}
     for r in range(ROUNDS):
         for c, make in cases.items():
-            for v in (("old", "new") if r % 2 else ("new", "old")):
+            for v in ("old", "new") if r % 2 else ("new", "old"):
                 if c == "type 200 chars":
                     run(env, v, "input", ids[v]["edit"], "")
                 dt, p = run(env, v, *make(v))
@@ -65,8 +68,10 @@ with VirtualDesktop() as d:
     for c in cases:
         for v in BINS:
             ts = times[(c, v)]
-            print(f"{c:20s} {v}: min {min(ts)*1000:7.0f} median {statistics.median(ts)*1000:7.0f} "
-                  f"max {max(ts)*1000:7.0f} ms  (n={len(ts)}, nonzero exits {fails[(c, v)]})")
+            print(
+                f"{c:20s} {v}: min {min(ts) * 1000:7.0f} median {statistics.median(ts) * 1000:7.0f} "
+                f"max {max(ts) * 1000:7.0f} ms  (n={len(ts)}, nonzero exits {fails[(c, v)]})"
+            )
     for v in BINS:
         run(env, v, "session", "close", v)
     app.terminate()

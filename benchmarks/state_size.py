@@ -53,8 +53,9 @@ class Row:
 
 
 def trial(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "benchmarks.agent_trial", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.agent_trial", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
 
 
 def desk_env(folder: Path) -> dict[str, str]:
@@ -62,7 +63,7 @@ def desk_env(folder: Path) -> dict[str, str]:
     env = {"PATH": "/usr/bin:/bin"}
     for line in (folder / "env.sh").read_text().splitlines():
         if line.startswith("export "):
-            key, _, value = line[len("export "):].partition("=")
+            key, _, value = line[len("export ") :].partition("=")
             env[key] = value.strip("'")
     env.pop("PATH", None)
     return {**os.environ, **env}
@@ -71,9 +72,13 @@ def desk_env(folder: Path) -> dict[str, str]:
 def winctl(env: dict[str, str], source: str, runtime: Path, *args: str) -> tuple[str, float]:
     """`winctl ARGS` with winactions from `source`, its daemon in `runtime`: stdout, seconds."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", "import sys; from winactions.cli.entry import main; main()", *args],
-                          env={**env, "PYTHONPATH": source, "XDG_RUNTIME_DIR": str(runtime)},
-                          capture_output=True, text=True, timeout=180)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from winactions.cli.entry import main; main()", *args],
+        env={**env, "PYTHONPATH": source, "XDG_RUNTIME_DIR": str(runtime)},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     return done.stdout, time.perf_counter() - started
 
 
@@ -122,8 +127,11 @@ def table(rows: list[Row], names: list[str]) -> str:
         cells = [r.app, r.size, f"{r.picture:,}"]
         for name in names:
             s = r.seconds.get(name, [0.0])
-            cells += [f"{r.tokens.get(name, 0):,}", f"{r.tokens.get(name, 0) / max(r.picture, 1):.2f}",
-                      f"{min(s):.2f}/{statistics.median(s):.2f}/{max(s):.2f}"]
+            cells += [
+                f"{r.tokens.get(name, 0):,}",
+                f"{r.tokens.get(name, 0) / max(r.picture, 1):.2f}",
+                f"{min(s):.2f}/{statistics.median(s):.2f}/{max(s):.2f}",
+            ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

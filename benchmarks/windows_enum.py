@@ -57,14 +57,22 @@ def main() -> None:  # noqa: C901  (a benchmark script: its steps in order)
         root = auto.ControlFromHandle(hwnd)
         count = 0
         for control, _depth in auto.WalkControl(root, maxDepth=0xFFFF):
-            _ = (control.ControlTypeName, control.Name, control.AutomationId, control.BoundingRectangle,
-                 control.IsEnabled)
+            _ = (
+                control.ControlTypeName,
+                control.Name,
+                control.AutomationId,
+                control.BoundingRectangle,
+                control.IsEnabled,
+            )
             count += 1
         return count
 
     results = {}
-    for name, reader in (("winactions (one CacheRequest)", ours), ("pywinauto descendants()", pywinauto_walk),
-                         ("uiautomation WalkControl", uiautomation_walk)):
+    for name, reader in (
+        ("winactions (one CacheRequest)", ours),
+        ("pywinauto descendants()", pywinauto_walk),
+        ("uiautomation WalkControl", uiautomation_walk),
+    ):
         reader()  # warm-up
         times, count = [], 0
         for _ in range(args.repeats):
@@ -76,8 +84,10 @@ def main() -> None:  # noqa: C901  (a benchmark script: its steps in order)
     print(f'window "{window.title}", median of {args.repeats}')
     for name, (seconds, count) in results.items():
         print(f"  {name:32} {seconds * 1000:8.1f} ms  {count:5d} elements  {seconds / base:6.1f}x ours")
-    print("(ours lists on-screen control-view elements; the baselines walk every element, so the element"
-          " counts differ: compare per element too)")
+    print(
+        "(ours lists on-screen control-view elements; the baselines walk every element, so the element"
+        " counts differ: compare per element too)"
+    )
     for name, (seconds, count) in results.items():
         print(f"  {name:32} {seconds / max(1, count) * 1e6:8.1f} us per element")
     backend.close()

@@ -142,8 +142,7 @@ def command_section(cmd: Command, cli: click.Group) -> list[str]:
 def own_section(name: str, command: click.Command, cli: click.Group) -> list[str]:
     """A command of winctl itself (not in the table: it serves or inspects winctl)."""
     ctx = click.Context(command, info_name=name, parent=click.Context(cli, info_name="winctl"))
-    lines = [f"### `{name}`", "", f"`{usage(command, ctx)}`", "",
-             inspect.cleandoc(command.help or ""), ""]
+    lines = [f"### `{name}`", "", f"`{usage(command, ctx)}`", "", inspect.cleandoc(command.help or ""), ""]
     params = [p for p in command.params if p.name != "help"]
     if params:
         lines += [*param_rows(params, {}), ""]
@@ -157,9 +156,15 @@ def render() -> str:
     """The whole reference, as it belongs in docs/commands.md."""
     cli = build_cli()
     table = load_commands()
-    lines = [HEADER, "## Global options", "",
-             "They go before or after the command (`winctl state --json`; `--` ends them).", "",
-             "| option | what it does |", "|---|---|"]
+    lines = [
+        HEADER,
+        "## Global options",
+        "",
+        "They go before or after the command (`winctl state --json`; `--` ends them).",
+        "",
+        "| option | what it does |",
+        "|---|---|",
+    ]
     lines += [f"| {cell('`' + flag + '`')} | {cell(text)} |" for flag, text in global_option_rows()]
     lines.append("")
     for kind, title in KIND_TITLES.items():

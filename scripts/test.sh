@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 .venv/bin/python -m ruff check src tests benchmarks scripts
-.venv/bin/python -m ruff format --check src tests benchmarks scripts  # what is formatted so far: [tool.ruff.format]
+.venv/bin/python -m ruff format --check src tests benchmarks scripts  # everything is formatted
 .venv/bin/python -m mypy src/winactions
 .venv/bin/python -m mypy --platform win32 src/winactions  # the Windows layer, type-checked as on Windows
 .venv/bin/python -m pytest -q "$@"

@@ -1,14 +1,14 @@
 """python -m benchmarks.agent_trial COMMAND — run the agent trial by hand or from a harness.
 
-    tasks                          list the tasks and their instructions
-    up TASK ARM DIR                start TASK's desktop for ARM (winctl, text, screenshots) in DIR;
-                                   prints the agent's brief
-    check DIR                      check the app's outcome; writes DIR/outcome.json
-    claim DIR done|failed [TEXT]   record what the agent said at the end
-    down DIR                       stop DIR's desktop and apps
-    report DIR|FILE... [--json]    the table of what the rounds measured (task folders or archives)
-    archive DIR... --to FILE       keep the runs' outcomes, claims and call logs in one JSON-lines file
-    hold DIR                       (internal) the process `up` starts
+tasks                          list the tasks and their instructions
+up TASK ARM DIR                start TASK's desktop for ARM (winctl, text, screenshots) in DIR;
+                               prints the agent's brief
+check DIR                      check the app's outcome; writes DIR/outcome.json
+claim DIR done|failed [TEXT]   record what the agent said at the end
+down DIR                       stop DIR's desktop and apps
+report DIR|FILE... [--json]    the table of what the rounds measured (task folders or archives)
+archive DIR... --to FILE       keep the runs' outcomes, claims and call logs in one JSON-lines file
+hold DIR                       (internal) the process `up` starts
 """
 
 from __future__ import annotations
@@ -27,15 +27,17 @@ def brief(folder: Path, task: str, arm: str) -> str:
     tools = {
         "winctl": "`winctl` (`winctl skill` prints its manual)",
         "text": "`winctl` (`winctl skill` prints its manual); you may not look at any "
-                "picture: commands that make one are refused",
+        "picture: commands that make one are refused",
         "screenshots": "`shot` (prints the path of a PNG of the whole screen; look at it), `zoom X Y W H` (a "
-                       "region at full resolution) and `xdo` (xdotool's mousemove, click, mousedown, mouseup, key, "
-                       "keydown, keyup, type, getmouselocation)",
+        "region at full resolution) and `xdo` (xdotool's mousemove, click, mousedown, mouseup, key, "
+        "keydown, keyup, type, getmouselocation)",
     }[arm]
-    return (f"Task: {TASKS[task].instructions.format(work=work)}\n\n"
-            f"Tools: only {tools}. Run each as `. {folder}/env.sh && TOOL ARGS` in a shell; do not read or "
-            f"write the task's files, start programs or use other commands. When you finish, say whether the "
-            f"task is done.\n")
+    return (
+        f"Task: {TASKS[task].instructions.format(work=work)}\n\n"
+        f"Tools: only {tools}. Run each as `. {folder}/env.sh && TOOL ARGS` in a shell; do not read or "
+        f"write the task's files, start programs or use other commands. When you finish, say whether the "
+        f"task is done.\n"
+    )
 
 
 def main(argv: list[str]) -> int:

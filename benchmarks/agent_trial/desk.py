@@ -28,16 +28,26 @@ READY_TIMEOUT = 240.0
 
 def home_env(home: Path) -> dict[str, str]:
     """A fresh home for the task's apps: nothing of the machine's own settings leaks in."""
-    parts = {"HOME": home, "XDG_CONFIG_HOME": home / ".config", "XDG_DATA_HOME": home / ".local/share",
-             "XDG_CACHE_HOME": home / ".cache", "XDG_STATE_HOME": home / ".local/state"}
+    parts = {
+        "HOME": home,
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_DATA_HOME": home / ".local/share",
+        "XDG_CACHE_HOME": home / ".cache",
+        "XDG_STATE_HOME": home / ".local/state",
+    }
     for folder in parts.values():
         folder.mkdir(parents=True, exist_ok=True)
     return {name: str(folder) for name, folder in parts.items()}
 
 
 def place_of(folder: Path, env: dict[str, str], port: int) -> Place:
-    return Place(work=folder / "work", home=folder / "home", env=env,
-                 url=lambda page: f"http://127.0.0.1:{port}{page}", forms=folder / "forms.jsonl")
+    return Place(
+        work=folder / "work",
+        home=folder / "home",
+        env=env,
+        url=lambda page: f"http://127.0.0.1:{port}{page}",
+        forms=folder / "forms.jsonl",
+    )
 
 
 def wait_for_window(env: dict[str, str], title: str, timeout: float) -> None:
@@ -54,8 +64,20 @@ def _wait_for_accessibility_bus(env: dict[str, str], timeout: float = 20.0) -> N
     """Qt 5 apps join the accessibility bus only if it answers when they start."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        asked = subprocess.run(["dbus-send", "--session", "--dest=org.a11y.Bus", "--print-reply", "/org/a11y/bus",
-                                "org.a11y.Bus.GetAddress"], env=env, capture_output=True, text=True, timeout=10)
+        asked = subprocess.run(
+            [
+                "dbus-send",
+                "--session",
+                "--dest=org.a11y.Bus",
+                "--print-reply",
+                "/org/a11y/bus",
+                "org.a11y.Bus.GetAddress",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         if "unix:" in asked.stdout:
             return
         time.sleep(0.2)
@@ -65,8 +87,15 @@ def _wait_for_accessibility_bus(env: dict[str, str], timeout: float = 20.0) -> N
 def _start(start: Start, env: dict[str, str], work: Path, log: Path) -> subprocess.Popen[bytes]:
     stdout = (work / start.stdout).open("wb") if start.stdout else subprocess.DEVNULL
     with log.open("ab") as err:
-        proc = subprocess.Popen(start.argv, env={**env, **start.env}, cwd=work, stdin=subprocess.DEVNULL,
-                                stdout=stdout, stderr=err, start_new_session=True)
+        proc = subprocess.Popen(
+            start.argv,
+            env={**env, **start.env},
+            cwd=work,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=err,
+            start_new_session=True,
+        )
     wait_for_window(env, start.window, start.timeout)
     return proc
 
@@ -118,9 +147,15 @@ def up(folder: Path, task: str, arm: str) -> dict[str, str]:
     if any(folder.iterdir()):
         raise SystemExit(f"{folder} is not empty: one folder per task and arm")
     (folder / "task.json").write_text(json.dumps({"task": task, "arm": arm}))
-    subprocess.Popen([sys.executable, "-m", "benchmarks.agent_trial", "hold", str(folder)], cwd=ROOT,
-                     env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL,
-                     stdout=(folder / "hold.log").open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
+    subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.agent_trial", "hold", str(folder)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        stdout=(folder / "hold.log").open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + READY_TIMEOUT
     while time.monotonic() < deadline:
         if (folder / "failed").exists():

@@ -21,19 +21,25 @@ NS = {
     "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
 }
 _DECLARE = " ".join(f'xmlns:{k}="{v}"' for k, v in NS.items())
-_MIME = {"text": "application/vnd.oasis.opendocument.text",
-         "spreadsheet": "application/vnd.oasis.opendocument.spreadsheet"}
+_MIME = {
+    "text": "application/vnd.oasis.opendocument.text",
+    "spreadsheet": "application/vnd.oasis.opendocument.spreadsheet",
+}
 
 
 def _package(path: Path, kind: str, body: str) -> Path:
-    content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_DECLARE} '
-               f'office:version="1.3"><office:body><office:{kind}>{body}</office:{kind}></office:body>'
-               "</office:document-content>")
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
-                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
-                f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{_MIME[kind]}"/>'
-                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
-                "</manifest:manifest>")
+    content = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_DECLARE} '
+        f'office:version="1.3"><office:body><office:{kind}>{body}</office:{kind}></office:body>'
+        "</office:document-content>"
+    )
+    manifest = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
+        '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+        f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{_MIME[kind]}"/>'
+        '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+        "</manifest:manifest>"
+    )
     with zipfile.ZipFile(path, "w") as z:
         z.writestr(zipfile.ZipInfo("mimetype"), _MIME[kind], compress_type=zipfile.ZIP_STORED)
         z.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
@@ -54,11 +60,14 @@ def write_sheet(path: Path, rows: list[list[str | float]]) -> Path:
         out.append("<table:table-row>")
         for value in row:
             if isinstance(value, (int, float)):
-                out.append(f'<table:table-cell office:value-type="float" office:value="{value}">'
-                           f"<text:p>{value}</text:p></table:table-cell>")
+                out.append(
+                    f'<table:table-cell office:value-type="float" office:value="{value}">'
+                    f"<text:p>{value}</text:p></table:table-cell>"
+                )
             else:
-                out.append(f'<table:table-cell office:value-type="string"><text:p>{escape(value)}</text:p>'
-                           "</table:table-cell>")
+                out.append(
+                    f'<table:table-cell office:value-type="string"><text:p>{escape(value)}</text:p></table:table-cell>'
+                )
         out.append("</table:table-row>")
     out.append("</table:table>")
     return _package(path, "spreadsheet", "".join(out))
@@ -128,9 +137,12 @@ def bold_runs(path: Path) -> tuple[list[str], list[str]]:
 def bold_cells(path: Path, sheet: int = 0) -> set[str]:
     """Addresses ("B5") of the cells of a .ods sheet whose own cell style is bold."""
     root = _content(path)
-    bold = {style.get(_q("style", "name")) for style in root.iter(_q("style", "style"))
-            if (props := style.find(_q("style", "text-properties"))) is not None
-            and props.get(_q("fo", "font-weight")) in ("bold", "700")}
+    bold = {
+        style.get(_q("style", "name"))
+        for style in root.iter(_q("style", "style"))
+        if (props := style.find(_q("style", "text-properties"))) is not None
+        and props.get(_q("fo", "font-weight")) in ("bold", "700")
+    }
     table = list(root.iter(_q("table", "table")))[sheet]
     found: set[str] = set()
     row = 0

@@ -86,8 +86,9 @@ class FormServer:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                fields = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"),
-                                               keep_blank_values=True)
+                fields = urllib.parse.parse_qs(
+                    self.rfile.read(length).decode("utf-8", "replace"), keep_blank_values=True
+                )
                 with outer.log.open("a") as f:
                     f.write(json.dumps({"path": self.path, "fields": fields}) + "\n")
                 self._send(200, THANKS)

@@ -44,8 +44,12 @@ def run_record(folder: Path) -> dict[str, object]:
     """One run as an archive keeps it: the task and arm, the check's outcome, the claim, the calls."""
     log = folder / "calls.jsonl"
     calls = [json.loads(line) for line in log.read_text().splitlines() if line.strip()] if log.exists() else []
-    return {"spec": _json(folder / "task.json") or {}, "outcome": _json(folder / "outcome.json"),
-            "claim": _json(folder / "claim.json"), "calls": calls}
+    return {
+        "spec": _json(folder / "task.json") or {},
+        "outcome": _json(folder / "outcome.json"),
+        "claim": _json(folder / "claim.json"),
+        "calls": calls,
+    }
 
 
 def records(paths: list[Path]) -> list[dict[str, object]]:
@@ -71,10 +75,19 @@ def row(record: dict[str, object]) -> Row:
     seconds = (calls[-1]["t"] + calls[-1]["seconds"] - calls[0]["t"]) if calls else 0.0
     done = bool(outcome["done"]) if outcome is not None else None
     claimed = str(claim["claim"]) if claim is not None else None
-    return Row(task=str(spec.get("task")), arm=str(spec.get("arm")), done=done, claimed=claimed,
-               false_success=claimed == "done" and done is False, calls=len(calls), text_tokens=text,
-               picture_tokens=picture_tokens, pictures=len(pictures), seconds=round(seconds, 1),
-               manual_tokens=manual)
+    return Row(
+        task=str(spec.get("task")),
+        arm=str(spec.get("arm")),
+        done=done,
+        claimed=claimed,
+        false_success=claimed == "done" and done is False,
+        calls=len(calls),
+        text_tokens=text,
+        picture_tokens=picture_tokens,
+        pictures=len(pictures),
+        seconds=round(seconds, 1),
+        manual_tokens=manual,
+    )
 
 
 def _is_manual(args: list[str]) -> bool:
@@ -84,22 +97,28 @@ def _is_manual(args: list[str]) -> bool:
 
 def table(rows: list[Row]) -> str:
     """A Markdown table, one line per task and arm, then each arm's totals."""
-    lines = ["| task | arm | done | claimed | false success | calls | tokens (text + pictures) | of which manual "
-             "| pictures | seconds |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| task | arm | done | claimed | false success | calls | tokens (text + pictures) | of which manual "
+        "| pictures | seconds |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in sorted(rows, key=lambda r: (r.task, r.arm)):
-        lines.append(f"| {r.task} | {r.arm} | {'yes' if r.done else 'no' if r.done is False else '?'} | "
-                     f"{r.claimed or '-'} | {'YES' if r.false_success else 'no'} | {r.calls} | "
-                     f"{r.tokens} ({r.text_tokens} + {r.picture_tokens}) | {r.manual_tokens} | {r.pictures} | "
-                     f"{r.seconds} |")
+        lines.append(
+            f"| {r.task} | {r.arm} | {'yes' if r.done else 'no' if r.done is False else '?'} | "
+            f"{r.claimed or '-'} | {'YES' if r.false_success else 'no'} | {r.calls} | "
+            f"{r.tokens} ({r.text_tokens} + {r.picture_tokens}) | {r.manual_tokens} | {r.pictures} | "
+            f"{r.seconds} |"
+        )
     for arm in sorted({r.arm for r in rows}):
         mine = [r for r in rows if r.arm == arm]
-        lines.append(f"| **all {len(mine)}** | **{arm}** | {sum(bool(r.done) for r in mine)} | - | "
-                     f"{sum(r.false_success for r in mine)} | {sum(r.calls for r in mine)} | "
-                     f"{sum(r.tokens for r in mine)} ({sum(r.text_tokens for r in mine)} + "
-                     f"{sum(r.picture_tokens for r in mine)}) | {sum(r.manual_tokens for r in mine)} | "
-                     f"{sum(r.pictures for r in mine)} | "
-                     f"{round(sum(r.seconds for r in mine), 1)} |")
+        lines.append(
+            f"| **all {len(mine)}** | **{arm}** | {sum(bool(r.done) for r in mine)} | - | "
+            f"{sum(r.false_success for r in mine)} | {sum(r.calls for r in mine)} | "
+            f"{sum(r.tokens for r in mine)} ({sum(r.text_tokens for r in mine)} + "
+            f"{sum(r.picture_tokens for r in mine)}) | {sum(r.manual_tokens for r in mine)} | "
+            f"{sum(r.pictures for r in mine)} | "
+            f"{round(sum(r.seconds for r in mine), 1)} |"
+        )
     return "\n".join(lines)
 
 

@@ -77,20 +77,29 @@ def _says(ok: bool, what: str, found: object) -> Outcome:
 
 
 # -- geany-replace ---------------------------------------------------------------------------
-NOTES = ("Colour notes\nThe colour of the sky is blue.\nA colour wheel has twelve colours.\n"
-         "Pick one colour per slide.\nWatercolour is not a colour.\n")
+NOTES = (
+    "Colour notes\nThe colour of the sky is blue.\nA colour wheel has twelve colours.\n"
+    "Pick one colour per slide.\nWatercolour is not a colour.\n"
+)
 
 
 def _geany(place: Place) -> list[Start]:
     place.path("notes.txt").write_text(NOTES)
-    return [Start(["geany", "--new-instance", "--no-session", "-c", str(place.home / "geany"),
-                   str(place.path("notes.txt"))], "notes.txt")]
+    return [
+        Start(
+            ["geany", "--new-instance", "--no-session", "-c", str(place.home / "geany"), str(place.path("notes.txt"))],
+            "notes.txt",
+        )
+    ]
 
 
 def _geany_check(place: Place) -> Outcome:
     text = place.path("notes.txt").read_text()
-    return _says(_same_text(text, NOTES.replace("colour", "color")),
-                 "notes.txt has every 'colour' replaced by 'color', the rest as it was", text)
+    return _says(
+        _same_text(text, NOTES.replace("colour", "color")),
+        "notes.txt has every 'colour' replaced by 'color', the rest as it was",
+        text,
+    )
 
 
 # -- writer-bold -----------------------------------------------------------------------------
@@ -98,9 +107,20 @@ REPORT = ["Quarterly report", "This is an important update for the team.", "Plea
 
 
 def _libreoffice(place: Place, kind: str, path: Path, window: str) -> Start:
-    return Start(["soffice", "--norestore", "--nologo", "--nodefault",
-                  f"-env:UserInstallation=file://{place.home / 'libreoffice'}", f"--{kind}", str(path)],
-                 window, env={"SAL_USE_VCLPLUGIN": "gtk3"}, timeout=90)
+    return Start(
+        [
+            "soffice",
+            "--norestore",
+            "--nologo",
+            "--nodefault",
+            f"-env:UserInstallation=file://{place.home / 'libreoffice'}",
+            f"--{kind}",
+            str(path),
+        ],
+        window,
+        env={"SAL_USE_VCLPLUGIN": "gtk3"},
+        timeout=90,
+    )
 
 
 def _writer(place: Place) -> list[Start]:
@@ -118,17 +138,38 @@ def _writer_check(place: Place) -> Outcome:
 
 # -- zenity-form -----------------------------------------------------------------------------
 def _zenity(place: Place) -> list[Start]:
-    return [Start(["zenity", "--forms", "--title", "New account", "--text", "Create an account",
-                   "--add-entry", "Full name", "--add-entry", "Email", "--add-combo", "Plan",
-                   "--combo-values", "Free|Pro|Team", "--add-password", "Password"],
-                  "New account", stdout="zenity.out")]
+    return [
+        Start(
+            [
+                "zenity",
+                "--forms",
+                "--title",
+                "New account",
+                "--text",
+                "Create an account",
+                "--add-entry",
+                "Full name",
+                "--add-entry",
+                "Email",
+                "--add-combo",
+                "Plan",
+                "--combo-values",
+                "Free|Pro|Team",
+                "--add-password",
+                "Password",
+            ],
+            "New account",
+            stdout="zenity.out",
+        )
+    ]
 
 
 def _zenity_check(place: Place) -> Outcome:
     out = place.path("zenity.out")
     text = out.read_text().strip() if out.exists() else ""
-    return _says(text == "Ada Lovelace|ada@example.org|Team|correct horse",
-                 "zenity printed the four fields as asked", text)
+    return _says(
+        text == "Ada Lovelace|ada@example.org|Team|correct horse", "zenity printed the four fields as asked", text
+    )
 
 
 # -- firefox-contact -------------------------------------------------------------------------
@@ -143,9 +184,16 @@ def _firefox(place: Place) -> list[Start]:
         'user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);\n'
         'user_pref("app.update.enabled", false);\n'
         'user_pref("network.connectivity-service.enabled", false);\n'
-        'user_pref("network.captive-portal-service.enabled", false);\n')
-    return [Start(["firefox-esr", "--no-remote", "--new-instance", "--profile", str(profile),
-                   place.url("/contact.html")], "Contact us", env={"GNOME_ACCESSIBILITY": "1"}, timeout=90)]
+        'user_pref("network.captive-portal-service.enabled", false);\n'
+    )
+    return [
+        Start(
+            ["firefox-esr", "--no-remote", "--new-instance", "--profile", str(profile), place.url("/contact.html")],
+            "Contact us",
+            env={"GNOME_ACCESSIBILITY": "1"},
+            timeout=90,
+        )
+    ]
 
 
 def _last_form(place: Place) -> dict[str, list[str]] | None:
@@ -155,27 +203,61 @@ def _last_form(place: Place) -> dict[str, list[str]] | None:
 
 def _firefox_check(place: Place) -> Outcome:
     form = _last_form(place)
-    wanted = {"name": ["Grace Hopper"], "email": ["grace@example.org"], "topic": ["Billing"],
-              "message": ["Invoice 42 is missing."], "newsletter": ["yes"]}
+    wanted = {
+        "name": ["Grace Hopper"],
+        "email": ["grace@example.org"],
+        "topic": ["Billing"],
+        "message": ["Invoice 42 is missing."],
+        "newsletter": ["yes"],
+    }
     return _says(form == wanted, "the page received the form as asked", form)
 
 
 # -- chromium-checkout -----------------------------------------------------------------------
 CHECKOUT_WANTED = {
-    "ship_name": ["Marie Curie"], "ship_street": ["11 Rue Pierre et Marie Curie"], "ship_city": ["Paris"],
-    "ship_zip": ["75005"], "ship_country": ["France"],
-    "bill_name": ["Institut Curie"], "bill_street": ["26 Rue d'Ulm"], "bill_city": ["Paris"], "bill_zip": ["75248"],
-    "delivery": ["express"], "gift_message": [""], "coupon": [""], "payment": ["card"],
-    "card_number": [""], "card_expiry": [""], "card_cvc": [""], "terms": ["yes"],
+    "ship_name": ["Marie Curie"],
+    "ship_street": ["11 Rue Pierre et Marie Curie"],
+    "ship_city": ["Paris"],
+    "ship_zip": ["75005"],
+    "ship_country": ["France"],
+    "bill_name": ["Institut Curie"],
+    "bill_street": ["26 Rue d'Ulm"],
+    "bill_city": ["Paris"],
+    "bill_zip": ["75248"],
+    "delivery": ["express"],
+    "gift_message": [""],
+    "coupon": [""],
+    "payment": ["card"],
+    "card_number": [""],
+    "card_expiry": [""],
+    "card_cvc": [""],
+    "terms": ["yes"],
 }  # billing_same, gift_wrap and marketing unticked: a browser sends no field for them
 
 
 def _chromium(place: Place) -> list[Start]:
-    return [Start(["chromium", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                   "--disable-dev-shm-usage", "--password-store=basic", "--force-renderer-accessibility",
-                   f"--user-data-dir={place.home / 'chromium'}", "--window-size=1200,760",
-                   place.url("/checkout.html")], "Checkout", timeout=90)]
+    return [
+        Start(
+            [
+                "chromium",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--password-store=basic",
+                "--force-renderer-accessibility",
+                f"--user-data-dir={place.home / 'chromium'}",
+                "--window-size=1200,760",
+                place.url("/checkout.html"),
+            ],
+            "Checkout",
+            timeout=90,
+        )
+    ]
 
 
 def _chromium_check(place: Place) -> Outcome:
@@ -198,8 +280,12 @@ def _mousepad_open(place: Place) -> list[Start]:
 
 def _mousepad_open_check(place: Place) -> Outcome:
     folder = place.path("invoices")
-    changed = [p.name for p in sorted(folder.iterdir()) if p.name != "inv-0217.txt"
-               and (not p.name.startswith("inv-") or p.read_text() != _invoice_text(int(p.stem[4:])))]
+    changed = [
+        p.name
+        for p in sorted(folder.iterdir())
+        if p.name != "inv-0217.txt"
+        and (not p.name.startswith("inv-") or p.read_text() != _invoice_text(int(p.stem[4:])))
+    ]
     if changed:
         return Outcome(False, f"other files changed or appeared: {changed[:5]}")
     text = (folder / "inv-0217.txt").read_text()
@@ -228,14 +314,27 @@ def _calc_check(place: Place) -> Outcome:
     wanted = [[str(v) for v in row] for row in invoice_rows()]
     wanted[123][2] = "450"
     wanted[277][3] = "Paid"
-    diff = [(r, found[r] if r < len(found) else None) for r in range(max(len(found), len(wanted)))
-            if (found[r] if r < len(found) else None) != (wanted[r] if r < len(wanted) else None)]
+    diff = [
+        (r, found[r] if r < len(found) else None)
+        for r in range(max(len(found), len(wanted)))
+        if (found[r] if r < len(found) else None) != (wanted[r] if r < len(wanted) else None)
+    ]
     return _says(not diff, "INV-0123's amount is 450, INV-0277 is Paid, nothing else changed", diff[:4])
 
 
 # -- gnumeric-totals -------------------------------------------------------------------------
-ITEMS = [("Pens", 12, 3), ("Paper", 5, 7), ("Stapler", 2, 15), ("Folders", 20, 2), ("Tape", 6, 4),
-         ("Markers", 8, 5), ("Notebooks", 10, 6), ("Clips", 30, 1), ("Scissors", 3, 9), ("Glue", 4, 3)]
+ITEMS = [
+    ("Pens", 12, 3),
+    ("Paper", 5, 7),
+    ("Stapler", 2, 15),
+    ("Folders", 20, 2),
+    ("Tape", 6, 4),
+    ("Markers", 8, 5),
+    ("Notebooks", 10, 6),
+    ("Clips", 30, 1),
+    ("Scissors", 3, 9),
+    ("Glue", 4, 3),
+]
 
 
 def _gnumeric_file(place: Place, name: str, rows: list[tuple[object, ...]]) -> Path:
@@ -279,9 +378,14 @@ def _two_apps(place: Place) -> list[Start]:
     sheet = _gnumeric_file(place, "sales", [("Date", "Region", "Amount"), *SALES])
     place.path("note.txt").write_text("Sales summary\n")
     (place.work / ".sales.sha256").write_text(_digest(sheet))
-    return [Start(["gnumeric", "--no-splash", str(sheet)], "sales.gnumeric"),
-            Start(["mousepad", "--disable-server", str(place.path("note.txt"))], "note.txt",
-                  env={"GSETTINGS_BACKEND": "memory"})]
+    return [
+        Start(["gnumeric", "--no-splash", str(sheet)], "sales.gnumeric"),
+        Start(
+            ["mousepad", "--disable-server", str(place.path("note.txt"))],
+            "note.txt",
+            env={"GSETTINGS_BACKEND": "memory"},
+        ),
+    ]
 
 
 def _two_apps_check(place: Place) -> Outcome:
@@ -319,8 +423,9 @@ def _terminal(place: Place) -> list[Start]:
 def _terminal_check(place: Place) -> Outcome:
     out = place.path("answers.txt")
     lines = out.read_text().splitlines() if out.exists() else []
-    ok = len(lines) == 3 and lines[0] == "atlas" and lines[1].strip() == "2" \
-        and lines[2].strip().lower() in ("y", "yes")
+    ok = (
+        len(lines) == 3 and lines[0] == "atlas" and lines[1].strip() == "2" and lines[2].strip().lower() in ("y", "yes")
+    )
     return _says(ok, "the script read atlas, 2 and yes", lines)
 
 
@@ -351,14 +456,22 @@ TODO = "buy milk\nemail Alice\nwater plants\n"
 
 def _featherpad(place: Place) -> list[Start]:
     place.path("todo.txt").write_text(TODO)
-    return [Start(["featherpad", "--standalone", str(place.path("todo.txt"))], "todo.txt",
-                  env={"QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"})]
+    return [
+        Start(
+            ["featherpad", "--standalone", str(place.path("todo.txt"))],
+            "todo.txt",
+            env={"QT_ACCESSIBILITY": "1", "QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1"},
+        )
+    ]
 
 
 def _featherpad_check(place: Place) -> Outcome:
     text = place.path("todo.txt").read_text()
-    return _says(_same_text(text, "buy milk\nemail Alice\ncall Bob\nwater plants\n"),
-                 "todo.txt has 'call Bob' after 'email Alice'", text)
+    return _says(
+        _same_text(text, "buy milk\nemail Alice\ncall Bob\nwater plants\n"),
+        "todo.txt has 'call Bob' after 'email Alice'",
+        text,
+    )
 
 
 # -- galculator-copy -------------------------------------------------------------------------
@@ -367,8 +480,9 @@ def _galculator(place: Place) -> list[Start]:
 
 
 def _galculator_check(place: Place) -> Outcome:
-    got = subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=place.env, capture_output=True,
-                         text=True, timeout=10).stdout.strip()
+    got = subprocess.run(
+        ["xclip", "-o", "-selection", "clipboard"], env=place.env, capture_output=True, text=True, timeout=10
+    ).stdout.strip()
     digits = got.replace(",", "").replace(" ", "")
     return _says(digits in ("7006652", "7006652.0"), "the clipboard holds 7006652", got)
 
@@ -382,54 +496,140 @@ def _save_as(place: Place) -> list[Start]:
 def _save_as_check(place: Place) -> Outcome:
     target = place.path("reports/2026/minutes.txt")
     text = target.read_text() if target.exists() else None
-    return _says(text is not None and _same_text(text, "Minutes of Monday"),
-                 "reports/2026/minutes.txt holds 'Minutes of Monday'", text)
+    return _says(
+        text is not None and _same_text(text, "Minutes of Monday"),
+        "reports/2026/minutes.txt holds 'Minutes of Monday'",
+        text,
+    )
 
 
-TASKS: dict[str, Task] = {t.name: t for t in [
-    Task("geany-replace", ("Geany",), ("GTK 3",),
-         "In Geany, replace every 'colour' in {work}/notes.txt with 'color' (case-sensitive, also inside "
-         "longer words), then save the file.", _geany, _geany_check),
-    Task("writer-bold", ("LibreOffice Writer",), ("VCL",),
-         "In LibreOffice Writer, make the word 'important' in {work}/report.odt bold — only that word — and "
-         "save the document in its own format.", _writer, _writer_check),
-    Task("zenity-form", ("zenity",), ("GTK 3",),
-         "A 'New account' form is open. Fill it in — Full name 'Ada Lovelace', Email 'ada@example.org', "
-         "Plan 'Team', Password 'correct horse' — and press OK.", _zenity, _zenity_check),
-    Task("firefox-contact", ("Firefox",), ("Gecko",),
-         "In Firefox, send the Contact us form with Name 'Grace Hopper', Email 'grace@example.org', Topic "
-         "'Billing', Message 'Invoice 42 is missing.' and the newsletter box ticked.", _firefox, _firefox_check),
-    Task("chromium-checkout", ("Chromium",), ("Blink",),
-         "In Chromium, place the order on the Checkout page. Ship to Marie Curie, 11 Rue Pierre et Marie Curie, "
-         "75005 Paris, France. Bill to a different address: Institut Curie, 26 Rue d'Ulm, 75248 Paris. Choose "
-         "Express delivery, accept the terms, and do not accept offers. Leave everything else as it is.",
-         _chromium, _chromium_check),
-    Task("mousepad-open", ("Mousepad",), ("GTK 3",),
-         "In Mousepad, open {work}/invoices/inv-0217.txt (one of 400 files in that folder), add a last line "
-         "'checked' and save it.", _mousepad_open, _mousepad_open_check),
-    Task("calc-invoices", ("LibreOffice Calc",), ("VCL",),
-         "In LibreOffice Calc ({work}/invoices.ods, 300 invoices), set the Amount of INV-0123 to 450 and the "
-         "Status of INV-0277 to Paid, then save the spreadsheet in its own format.", _calc, _calc_check),
-    Task("gnumeric-totals", ("Gnumeric",), ("GTK 3",),
-         "In Gnumeric ({work}/supplies.gnumeric), write the header 'Total' in D1 and each row's Qty times "
-         "Price in D2 to D11, then save it in Gnumeric's format.", _gnumeric, _gnumeric_check),
-    Task("sales-total-note", ("Gnumeric", "Mousepad"), ("GTK 3",),
-         "Gnumeric shows {work}/sales.gnumeric and Mousepad shows {work}/note.txt. Add a last line "
-         "'Total: N' to the note, N being the sum of the sheet's Amount column (digits only), and save the "
-         "note. Leave the sheet unchanged.", _two_apps, _two_apps_check),
-    Task("terminal-prompts", ("LXTerminal",), ("VTE",),
-         "The 'New project' terminal runs a set-up script. Answer its questions: project name 'atlas', "
-         "license Apache-2.0, and confirm.", _terminal, _terminal_check),
-    Task("mousepad-preferences", ("Mousepad",), ("GTK 3",),
-         "In Mousepad's preferences, turn on line numbers and set the tab width to 4, then close the "
-         "preferences.", _prefs, _prefs_check),
-    Task("featherpad-insert", ("FeatherPad",), ("Qt 5",),
-         "In FeatherPad, add the line 'call Bob' right after 'email Alice' in {work}/todo.txt and save it.",
-         _featherpad, _featherpad_check),
-    Task("galculator-copy", ("galculator",), ("GTK 3",),
-         "With galculator, compute 1234 × 5678 and copy the result to the clipboard with the "
-         "calculator's own Copy.", _galculator, _galculator_check),
-    Task("mousepad-save-as", ("Mousepad",), ("GTK 3",),
-         "In Mousepad, type 'Minutes of Monday' into the empty document and save it as "
-         "{work}/reports/2026/minutes.txt; the folder 2026 does not exist yet.", _save_as, _save_as_check),
-]}
+TASKS: dict[str, Task] = {
+    t.name: t
+    for t in [
+        Task(
+            "geany-replace",
+            ("Geany",),
+            ("GTK 3",),
+            "In Geany, replace every 'colour' in {work}/notes.txt with 'color' (case-sensitive, also inside "
+            "longer words), then save the file.",
+            _geany,
+            _geany_check,
+        ),
+        Task(
+            "writer-bold",
+            ("LibreOffice Writer",),
+            ("VCL",),
+            "In LibreOffice Writer, make the word 'important' in {work}/report.odt bold — only that word — and "
+            "save the document in its own format.",
+            _writer,
+            _writer_check,
+        ),
+        Task(
+            "zenity-form",
+            ("zenity",),
+            ("GTK 3",),
+            "A 'New account' form is open. Fill it in — Full name 'Ada Lovelace', Email 'ada@example.org', "
+            "Plan 'Team', Password 'correct horse' — and press OK.",
+            _zenity,
+            _zenity_check,
+        ),
+        Task(
+            "firefox-contact",
+            ("Firefox",),
+            ("Gecko",),
+            "In Firefox, send the Contact us form with Name 'Grace Hopper', Email 'grace@example.org', Topic "
+            "'Billing', Message 'Invoice 42 is missing.' and the newsletter box ticked.",
+            _firefox,
+            _firefox_check,
+        ),
+        Task(
+            "chromium-checkout",
+            ("Chromium",),
+            ("Blink",),
+            "In Chromium, place the order on the Checkout page. Ship to Marie Curie, 11 Rue Pierre et Marie Curie, "
+            "75005 Paris, France. Bill to a different address: Institut Curie, 26 Rue d'Ulm, 75248 Paris. Choose "
+            "Express delivery, accept the terms, and do not accept offers. Leave everything else as it is.",
+            _chromium,
+            _chromium_check,
+        ),
+        Task(
+            "mousepad-open",
+            ("Mousepad",),
+            ("GTK 3",),
+            "In Mousepad, open {work}/invoices/inv-0217.txt (one of 400 files in that folder), add a last line "
+            "'checked' and save it.",
+            _mousepad_open,
+            _mousepad_open_check,
+        ),
+        Task(
+            "calc-invoices",
+            ("LibreOffice Calc",),
+            ("VCL",),
+            "In LibreOffice Calc ({work}/invoices.ods, 300 invoices), set the Amount of INV-0123 to 450 and the "
+            "Status of INV-0277 to Paid, then save the spreadsheet in its own format.",
+            _calc,
+            _calc_check,
+        ),
+        Task(
+            "gnumeric-totals",
+            ("Gnumeric",),
+            ("GTK 3",),
+            "In Gnumeric ({work}/supplies.gnumeric), write the header 'Total' in D1 and each row's Qty times "
+            "Price in D2 to D11, then save it in Gnumeric's format.",
+            _gnumeric,
+            _gnumeric_check,
+        ),
+        Task(
+            "sales-total-note",
+            ("Gnumeric", "Mousepad"),
+            ("GTK 3",),
+            "Gnumeric shows {work}/sales.gnumeric and Mousepad shows {work}/note.txt. Add a last line "
+            "'Total: N' to the note, N being the sum of the sheet's Amount column (digits only), and save the "
+            "note. Leave the sheet unchanged.",
+            _two_apps,
+            _two_apps_check,
+        ),
+        Task(
+            "terminal-prompts",
+            ("LXTerminal",),
+            ("VTE",),
+            "The 'New project' terminal runs a set-up script. Answer its questions: project name 'atlas', "
+            "license Apache-2.0, and confirm.",
+            _terminal,
+            _terminal_check,
+        ),
+        Task(
+            "mousepad-preferences",
+            ("Mousepad",),
+            ("GTK 3",),
+            "In Mousepad's preferences, turn on line numbers and set the tab width to 4, then close the preferences.",
+            _prefs,
+            _prefs_check,
+        ),
+        Task(
+            "featherpad-insert",
+            ("FeatherPad",),
+            ("Qt 5",),
+            "In FeatherPad, add the line 'call Bob' right after 'email Alice' in {work}/todo.txt and save it.",
+            _featherpad,
+            _featherpad_check,
+        ),
+        Task(
+            "galculator-copy",
+            ("galculator",),
+            ("GTK 3",),
+            "With galculator, compute 1234 × 5678 and copy the result to the clipboard with the calculator's own Copy.",
+            _galculator,
+            _galculator_check,
+        ),
+        Task(
+            "mousepad-save-as",
+            ("Mousepad",),
+            ("GTK 3",),
+            "In Mousepad, type 'Minutes of Monday' into the empty document and save it as "
+            "{work}/reports/2026/minutes.txt; the folder 2026 does not exist yet.",
+            _save_as,
+            _save_as_check,
+        ),
+    ]
+}

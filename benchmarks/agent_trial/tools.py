@@ -24,11 +24,33 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ARMS = {"winctl": ("winctl",), "text": ("winctl",), "screenshots": ("shot", "zoom", "xdo")}
-XDO_ALLOWED = {"mousemove", "mousemove_relative", "click", "mousedown", "mouseup", "key", "keydown", "keyup",
-               "type", "getmouselocation"}
+XDO_ALLOWED = {
+    "mousemove",
+    "mousemove_relative",
+    "click",
+    "mousedown",
+    "mouseup",
+    "key",
+    "keydown",
+    "keyup",
+    "type",
+    "getmouselocation",
+}
 PICTURE_COMMANDS = {"screenshot", "zoom"}
-VALUE_OPTIONS = {"--session", "--window", "--device", "--vision", "--infer", "--vision-api-key", "--vision-base-url",
-                 "--vision-model", "--llm-provider", "--infer-min-confidence", "--vision-iou", "--scope"}
+VALUE_OPTIONS = {
+    "--session",
+    "--window",
+    "--device",
+    "--vision",
+    "--infer",
+    "--vision-api-key",
+    "--vision-base-url",
+    "--vision-model",
+    "--llm-provider",
+    "--infer-min-confidence",
+    "--vision-iou",
+    "--scope",
+}
 PICTURE_OPTIONS = {"--screenshot", "--annotated", "--image"}
 PNG_PATH = re.compile(r"([^\s'\"=]+\.png)\b")
 
@@ -41,11 +63,22 @@ def install(folder: Path, arm: str, env: dict[str, str]) -> None:
     bindir.mkdir(exist_ok=True)
     for tool in ARMS[arm]:
         script = bindir / tool
-        script.write_text(f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m benchmarks.agent_trial.tools '
-                          f'"{folder}" {arm} {tool} "$@"\n')
+        script.write_text(
+            f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m benchmarks.agent_trial.tools '
+            f'"{folder}" {arm} {tool} "$@"\n'
+        )
         script.chmod(0o755)
-    keep = ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "HOME", "XDG_CONFIG_HOME",
-            "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "LANG")
+    keep = (
+        "DISPLAY",
+        "DBUS_SESSION_BUS_ADDRESS",
+        "XDG_RUNTIME_DIR",
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "XDG_CACHE_HOME",
+        "XDG_DATA_HOME",
+        "XDG_STATE_HOME",
+        "LANG",
+    )
     lines = [f"export {k}='{env[k]}'" for k in keep if k in env]
     lines.append(f"export PATH='{bindir}:/usr/bin:/bin'")
     lines.append(f"cd '{folder / 'work'}'")
@@ -103,14 +136,16 @@ def _command(folder: Path, tool: str, args: list[str]) -> list[str]:
     shots = folder / "shots"
     shots.mkdir(exist_ok=True)
     out = shots / f"{len(list(shots.iterdir())) + 1:03d}.png"
-    code = ("import mss, mss.tools, sys\n"
-            "with mss.mss() as s:\n"
-            "    m = s.monitors[0]\n"
-            "    box = {'left': int(sys.argv[2]), 'top': int(sys.argv[3]), 'width': int(sys.argv[4]),"
-            " 'height': int(sys.argv[5])} if len(sys.argv) > 2 else m\n"
-            "    shot = s.grab(box)\n"
-            "    mss.tools.to_png(shot.rgb, shot.size, output=sys.argv[1])\n"
-            "print(sys.argv[1], f'{shot.width}x{shot.height}')\n")
+    code = (
+        "import mss, mss.tools, sys\n"
+        "with mss.mss() as s:\n"
+        "    m = s.monitors[0]\n"
+        "    box = {'left': int(sys.argv[2]), 'top': int(sys.argv[3]), 'width': int(sys.argv[4]),"
+        " 'height': int(sys.argv[5])} if len(sys.argv) > 2 else m\n"
+        "    shot = s.grab(box)\n"
+        "    mss.tools.to_png(shot.rgb, shot.size, output=sys.argv[1])\n"
+        "print(sys.argv[1], f'{shot.width}x{shot.height}')\n"
+    )
     return [sys.executable, "-c", code, str(out), *(args if tool == "zoom" else [])]
 
 
@@ -124,9 +159,16 @@ def run(folder: Path, arm: str, tool: str, args: list[str]) -> int:
         out, err, code = done.stdout, done.stderr, done.returncode
     sys.stdout.write(out)
     sys.stderr.write(err)
-    entry = {"t": round(started, 3), "seconds": round(time.time() - started, 3), "tool": tool, "args": args,
-             "exit": code, "stdout_bytes": len(out.encode()), "stderr_bytes": len(err.encode()),
-             "pictures": _pictures(out + err, started)}
+    entry = {
+        "t": round(started, 3),
+        "seconds": round(time.time() - started, 3),
+        "tool": tool,
+        "args": args,
+        "exit": code,
+        "stdout_bytes": len(out.encode()),
+        "stderr_bytes": len(err.encode()),
+        "pictures": _pictures(out + err, started),
+    }
     with (folder / "calls.jsonl").open("a") as f:
         f.write(json.dumps(entry) + "\n")
     return code

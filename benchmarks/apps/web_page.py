@@ -29,13 +29,19 @@ def page(elements: int = 3000) -> tuple[str, int]:
     i = 0
     while count + PER_ROW <= elements:
         i += 1
-        rows.append(f'<tr><td>{i}</td><td><a href="#r{i}">Item {i}</a></td>'
-                    f'<td><button type="button">Open {i}</button></td>'
-                    f'<td><label><input type="checkbox"> done</label> '
-                    f'<input aria-label="Note {i}" value="n{i}"></td></tr>')
+        rows.append(
+            f'<tr><td>{i}</td><td><a href="#r{i}">Item {i}</a></td>'
+            f'<td><button type="button">Open {i}</button></td>'
+            f'<td><label><input type="checkbox"> done</label> '
+            f'<input aria-label="Note {i}" value="n{i}"></td></tr>'
+        )
         count += PER_ROW
-    html = (f"<!doctype html><html><head><meta charset='utf-8'><title>{TITLE}</title></head><body>"
-            + "".join(head) + "".join(rows) + "</tbody></table></body></html>")
+    html = (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{TITLE}</title></head><body>"
+        + "".join(head)
+        + "".join(rows)
+        + "</tbody></table></body></html>"
+    )
     return html, count
 
 

@@ -54,9 +54,22 @@ _EXPORTS = {
     **dict.fromkeys(("Desktop", "locate_in", "match", "verify_location"), "winactions.api"),
     "GlobalOptions": "winactions.commands.base",
     "Result": "winactions.commands.base",
-    **dict.fromkeys(("ActionResult", "InspectResult", "LocateCommandResult", "MatchResult", "ScreenshotResult",
-                     "StateResult", "ValueResult", "VerifyResult", "WaitResult", "WindowResult", "WindowsResult"),
-                    "winactions.commands.results"),
+    **dict.fromkeys(
+        (
+            "ActionResult",
+            "InspectResult",
+            "LocateCommandResult",
+            "MatchResult",
+            "ScreenshotResult",
+            "StateResult",
+            "ValueResult",
+            "VerifyResult",
+            "WaitResult",
+            "WindowResult",
+            "WindowsResult",
+        ),
+        "winactions.commands.results",
+    ),
     **dict.fromkeys(("Rect", "Source", "Target", "UIState", "WindowInfo"), "winactions.model"),
 }
 

@@ -116,9 +116,16 @@ class Desktop:
     defaults and returning its result typed.
     """
 
-    def __init__(self, session: str = "default", *, window: str | None = None, backend: Backend | None = None,
-                 live: bool = True, device: str | None = None, output_dir: str | os.PathLike[str] | None = None,
-                 ) -> None:
+    def __init__(
+        self,
+        session: str = "default",
+        *,
+        window: str | None = None,
+        backend: Backend | None = None,
+        live: bool = True,
+        device: str | None = None,
+        output_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.window = window
         self.outputs = Outputs.from_env(output_dir) if output_dir is not None else None
         self.session = DesktopSession.open(session, backend=backend, live=live, device=device)
@@ -133,9 +140,18 @@ class Desktop:
         with self.session.turn() as session:
             return dispatch(command, args, Context(session, options, outputs=outputs or self.outputs))
 
-    def call(self, command: str, /, *, window: str | None = None, return_state: bool = False,
-             max_elements: int | None = None, infer: Infer = "off", vision: Vision = "off",
-             **args: Any) -> Result:
+    def call(
+        self,
+        command: str,
+        /,
+        *,
+        window: str | None = None,
+        return_state: bool = False,
+        max_elements: int | None = None,
+        infer: Infer = "off",
+        vision: Vision = "off",
+        **args: Any,
+    ) -> Result:
         """Any command by its `winctl` name ("click", "get text", "drag-at") with its
         parameters as keywords; `window`, `return_state` (the result's `state`, and in
         `changes` what changed since the state seen last), `max_elements` (at most this many
@@ -148,8 +164,15 @@ class Desktop:
         if "max_elements" in cmd.params.model_fields and max_elements is not None:
             args["max_elements"] = max_elements
             max_elements = None
-        options = GlobalOptions(window=window or self.window, return_state=return_state, max_elements=max_elements,
-                                infer=infer, vision=vision, session=self.name, device=self.device)
+        options = GlobalOptions(
+            window=window or self.window,
+            return_state=return_state,
+            max_elements=max_elements,
+            infer=infer,
+            vision=vision,
+            session=self.name,
+            device=self.device,
+        )
         named = [k for k in _element_fields(cmd.params) if isinstance(args.get(k), str) and is_id(args[k])]
         for key in named:  # Python tells an id (int) from a name (str): "7" is a calculator's key, not the id 7
             args[key] = NAME_PREFIX + args[key]
@@ -168,9 +191,21 @@ class Desktop:
 
     # -- perceive -----------------------------------------------------------------------------
     @calls("state")
-    def state(self, *, verbose: bool = False, tree: bool = False, screenshot: bool = False, annotated: bool = False,
-              diff: bool = False, scope: int | None = None, max_elements: int | None = None, all: bool = False,
-              window: str | None = None, infer: Infer = "off", vision: Vision = "off") -> UIState:
+    def state(
+        self,
+        *,
+        verbose: bool = False,
+        tree: bool = False,
+        screenshot: bool = False,
+        annotated: bool = False,
+        diff: bool = False,
+        scope: int | None = None,
+        max_elements: int | None = None,
+        all: bool = False,
+        window: str | None = None,
+        infer: Infer = "off",
+        vision: Vision = "off",
+    ) -> UIState:
         """The window's indexed elements (only element `scope`'s subtree, at most
         `max_elements` of them; with `diff`, `call("state", diff=True).diff` says what changed)."""
         result = self.call("state", **_args(locals()))
@@ -190,15 +225,24 @@ class Desktop:
         return self._typed(InspectResult, self.call("inspect", id=id))
 
     @calls("screenshot")
-    def screenshot(self, path: str | None = None, *, force: bool = False, screen: bool = False,
-                   element: int | str | None = None) -> ScreenshotResult:
+    def screenshot(
+        self, path: str | None = None, *, force: bool = False, screen: bool = False, element: int | str | None = None
+    ) -> ScreenshotResult:
         """A PNG of the window (`screen`: every screen; `element`: one element, as a reference
         image); `force` replaces an existing file that is not a PNG."""
         return self._typed(ScreenshotResult, self.call("screenshot", **_args(locals())))
 
     @calls("locate")
-    def locate(self, target: str, *, strategy: list[Strategy] | None = None, region: str | None = None,
-               screen: bool = False, no_cache: bool = False, reliable: float = 0.8) -> LocateCommandResult:
+    def locate(
+        self,
+        target: str,
+        *,
+        strategy: list[Strategy] | None = None,
+        region: str | None = None,
+        screen: bool = False,
+        no_cache: bool = False,
+        reliable: float = 0.8,
+    ) -> LocateCommandResult:
         """Find `target` from pixels (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:NAME`),
         with these strategies only (None: the whole fallback chain)."""
         args = _args(locals())
@@ -222,17 +266,30 @@ class Desktop:
         return list(value) if value is not None else None
 
     @calls("verify-location")
-    def verify_location(self, target: str, at: Box, *, thumbnail: str | None = None,
-                        reliable: float = 0.8) -> VerifyResult:
+    def verify_location(
+        self, target: str, at: Box, *, thumbnail: str | None = None, reliable: float = 0.8
+    ) -> VerifyResult:
         """Is `target`, located at `at` (with the `thumbnail` its locate returned), still there?
         `result.verification.still_there`, and `.reason` says why."""
-        return self._typed(VerifyResult, self.call("verify-location", target=target, at=_box(at),
-                                                   thumbnail=thumbnail, reliable=reliable))
+        return self._typed(
+            VerifyResult,
+            self.call("verify-location", target=target, at=_box(at), thumbnail=thumbnail, reliable=reliable),
+        )
 
     @calls("wait")
-    def wait(self, seconds: float | None = None, *, visible: int | None = None, enabled: int | None = None,
-             gone: int | None = None, text: str | None = None, gone_text: str | None = None,
-             window_shown: str | None = None, window_gone: str | None = None, timeout: float = 10.0) -> WaitResult:
+    def wait(
+        self,
+        seconds: float | None = None,
+        *,
+        visible: int | None = None,
+        enabled: int | None = None,
+        gone: int | None = None,
+        text: str | None = None,
+        gone_text: str | None = None,
+        window_shown: str | None = None,
+        window_gone: str | None = None,
+        timeout: float = 10.0,
+    ) -> WaitResult:
         """Wait some seconds, or until `visible=ID`, `enabled=ID`, `gone=ID`, `text=`, `gone_text=`,
         `window_shown=TITLE` (`result.window` is that window) or `window_gone=TITLE` holds,
         for at most `timeout` seconds."""
@@ -245,8 +302,16 @@ class Desktop:
         return self._typed(ActionResult, self.call("click", **_args(locals())))
 
     @calls("input")
-    def input(self, id: int | str, text: str, *, append: bool = False, enter: bool = False, via: ViaName = "auto",
-              return_state: bool = False) -> ActionResult:
+    def input(
+        self,
+        id: int | str,
+        text: str,
+        *,
+        append: bool = False,
+        enter: bool = False,
+        via: ViaName = "auto",
+        return_state: bool = False,
+    ) -> ActionResult:
         """Set an element's text (or `append` to it; `enter` presses Enter after), then read it back."""
         return self._typed(ActionResult, self.call("input", **_args(locals())))
 
@@ -266,8 +331,9 @@ class Desktop:
         return self._typed(ActionResult, self.call("select", **_args(locals())))
 
     @calls("scroll")
-    def scroll(self, id: int | str, direction: Direction, amount: int = 3, *,
-               return_state: bool = False) -> ActionResult:
+    def scroll(
+        self, id: int | str, direction: Direction, amount: int = 3, *, return_state: bool = False
+    ) -> ActionResult:
         """Scroll inside an element by `amount` wheel notches."""
         return self._typed(ActionResult, self.call("scroll", **_args(locals())))
 
@@ -307,17 +373,28 @@ class Desktop:
 
 # -- screenshots on disk: the same commands, with no desktop ---------------------------------------
 @calls("locate")
-def locate_in(target: str, image: Path, *, strategy: list[Strategy] | None = None, region: str | None = None,
-              reliable: float = 0.8, model: str | None = None, api_key: str | None = None,
-              base_url: str | None = None, provider: str | None = None) -> LocateCommandResult:
+def locate_in(
+    target: str,
+    image: Path,
+    *,
+    strategy: list[Strategy] | None = None,
+    region: str | None = None,
+    reliable: float = 0.8,
+    model: str | None = None,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    provider: str | None = None,
+) -> LocateCommandResult:
     """Find `target` (`text:Save`, `image:ref.png`, `dynamic:…`, plain text) in a screenshot
     file, as `winctl locate TARGET --in IMAGE`; boxes are the file's pixels. `model`,
     `api_key`, `base_url`, `provider` choose the vision model for `dynamic:` and `image:`
     targets the template misses (as `--vision-model` etc.; the environment otherwise)."""
-    llm = {k: v for k, v in (("model", model), ("api_key", api_key), ("base_url", base_url),
-                             ("provider", provider)) if v is not None}
-    args: dict[str, Any] = {"target": target, "in_": os.fspath(image), "reliable": reliable,
-                            "strategy": strategy or []}
+    llm = {
+        k: v
+        for k, v in (("model", model), ("api_key", api_key), ("base_url", base_url), ("provider", provider))
+        if v is not None
+    }
+    args: dict[str, Any] = {"target": target, "in_": os.fspath(image), "reliable": reliable, "strategy": strategy or []}
     if region is not None:
         args["region"] = region
     return Desktop._typed(LocateCommandResult, _on_files("locate", args, {"llm": llm}))
@@ -327,17 +404,25 @@ def locate_in(target: str, image: Path, *, strategy: list[Strategy] | None = Non
 def match(reference: Path, image: Path, *, threshold: float = 0.75) -> MatchResult:
     """Where the `reference` image appears in the screenshot `image` (`winctl match`):
     `result.matches`, best first, each with its box, confidence, method and scale."""
-    return Desktop._typed(MatchResult, _on_files("match", {"reference": os.fspath(reference),
-                                                           "image": os.fspath(image), "threshold": threshold}))
+    return Desktop._typed(
+        MatchResult,
+        _on_files("match", {"reference": os.fspath(reference), "image": os.fspath(image), "threshold": threshold}),
+    )
 
 
 @calls("verify-location")
-def verify_location(target: str, at: Box, *, image: Path, thumbnail: str | None = None,
-                    reliable: float = 0.8) -> VerifyResult:
+def verify_location(
+    target: str, at: Box, *, image: Path, thumbnail: str | None = None, reliable: float = 0.8
+) -> VerifyResult:
     """Is `target`, found at `at` (with its `thumbnail`), still there in the screenshot `image`?
     (`Desktop.verify_location` asks the live screen.)"""
-    return Desktop._typed(VerifyResult, _on_files("verify-location", {
-        "target": target, "at": _box(at), "thumbnail": thumbnail, "reliable": reliable, "in_": os.fspath(image)}))
+    return Desktop._typed(
+        VerifyResult,
+        _on_files(
+            "verify-location",
+            {"target": target, "at": _box(at), "thumbnail": thumbnail, "reliable": reliable, "in_": os.fspath(image)},
+        ),
+    )
 
 
 def _on_files(command: str, args: dict[str, Any], options: dict[str, Any] | None = None) -> Result:

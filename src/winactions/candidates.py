@@ -25,8 +25,14 @@ def named(targets: Sequence[Target], name: str) -> list[Target]:
     return exact or [t for t in targets if t.name.casefold() == name.casefold()]
 
 
-def only_one(found: Sequence[Target], what: str, *, narrow: str | None = None, by_id: str = "its id",
-             prefer: Sequence[Callable[[Target], bool]] = ()) -> Target | None:
+def only_one(
+    found: Sequence[Target],
+    what: str,
+    *,
+    narrow: str | None = None,
+    by_id: str = "its id",
+    prefer: Sequence[Callable[[Target], bool]] = (),
+) -> Target | None:
     """The one target of `found`; None when `found` is empty.
 
     Of several, the only one the first `prefer` test that picks out exactly one picks out;
@@ -42,8 +48,9 @@ def only_one(found: Sequence[Target], what: str, *, narrow: str | None = None, b
         if len(preferred) == 1:
             return preferred[0]
     act = f"act on one by {by_id}"
-    raise InvalidInput(f"{len(found)} elements are {what}: {listing(found)}",
-                       hint=f"{narrow}, or {act}" if narrow else act)
+    raise InvalidInput(
+        f"{len(found)} elements are {what}: {listing(found)}", hint=f"{narrow}, or {act}" if narrow else act
+    )
 
 
 def listing(found: Sequence[Target]) -> str:
@@ -57,4 +64,4 @@ def listing(found: Sequence[Target]) -> str:
 def _cut(name: str) -> str:
     """A name on one line, at most NAME_SHOWN characters of it."""
     flat = " ".join(name.split())
-    return flat if len(flat) <= NAME_SHOWN else flat[:NAME_SHOWN - 1] + "…"
+    return flat if len(flat) <= NAME_SHOWN else flat[: NAME_SHOWN - 1] + "…"

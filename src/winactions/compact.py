@@ -145,7 +145,7 @@ class _Tree:
             self.kept.update(self.ancestors(f))
             siblings = self.children.get(f.parent_id, []) if f.parent_id is not None else []
             at = siblings.index(f) if f in siblings else -1
-            self.kept.update(s.id for s in siblings[max(at - 1, 0):at + 2] if at >= 0)
+            self.kept.update(s.id for s in siblings[max(at - 1, 0) : at + 2] if at >= 0)
 
     def ancestors(self, t: Target) -> list[int]:
         found: list[int] = []
@@ -221,7 +221,7 @@ def row_lines(table: Target, kids: list[Target], max_rows: int | None = None) ->
     def number(r: int) -> int:
         return r + 1 - sum(1 for h in heads if h < r)
 
-    head = f"[{table.id}] [{table.type}] \"{_plain(table.name)}\""
+    head = f'[{table.id}] [{table.type}] "{_plain(table.name)}"'
     if data:
         total = f" of {table.rows - len(heads)}" if table.rows is not None else ""
         head += f" rows {number(data[0])}–{number(data[-1])}{total} in view"
@@ -284,8 +284,10 @@ def grid_lines(table: Target, cells: list[Target], max_rows: int | None = None) 
     last_col = filled[-1] if filled else cols[0]
     shown_cols = [c for c in cols if c <= last_col]
     unread = [p for p in places if p not in known]
-    head = f"[{table.id}] [{table.type}] \"{_plain(table.name)}\" {_address(rows[0], cols[0], places)}:" \
-           f"{_address(rows[-1], cols[-1], places)} in view"
+    head = (
+        f'[{table.id}] [{table.type}] "{_plain(table.name)}" {_address(rows[0], cols[0], places)}:'
+        f"{_address(rows[-1], cols[-1], places)} in view"
+    )
     if filled:
         head += f" (data in {_column(filled[0], places)}–{_column(filled[-1], places)})"
     focused = [c for c in cells if "focused" in c.states or "selected" in c.states]
@@ -295,8 +297,10 @@ def grid_lines(table: Target, cells: list[Target], max_rows: int | None = None) 
     lines = [head]
     beyond = [p for p in unread if p[1] > last_col]
     if beyond:
-        lines.append(f"  (columns right of {_column(last_col, places)}: {len(beyond)} cells not read, "
-                     "the others empty — `winctl get text ADDRESS` reads one)")
+        lines.append(
+            f"  (columns right of {_column(last_col, places)}: {len(beyond)} cells not read, "
+            "the others empty — `winctl get text ADDRESS` reads one)"
+        )
     body_rows: list[str] = []
     for r in rows:
         texts = [_cell_text(places.get((r, c)), known.get((r, c))) for c in shown_cols]
@@ -309,9 +313,11 @@ def grid_lines(table: Target, cells: list[Target], max_rows: int | None = None) 
     full = [line for line in body_rows if line]
     lines.extend(full[:max_rows])
     if max_rows is not None and len(full) > max_rows:
-        lines.append(f"  ({len(full) - max_rows} more rows in view, to row {_row_label(rows[-1], places)}: "
-                     f"`winctl get text A{_row_label(rows[-1], places)}` reads a cell, "
-                     f"`winctl state --scope {table.id}` lists them)")
+        lines.append(
+            f"  ({len(full) - max_rows} more rows in view, to row {_row_label(rows[-1], places)}: "
+            f"`winctl get text A{_row_label(rows[-1], places)}` reads a cell, "
+            f"`winctl state --scope {table.id}` lists them)"
+        )
     if empty:
         lines.append(f"  ({len(empty)} empty rows not listed)")
     if any(p[1] <= last_col for p in unread):
@@ -350,17 +356,27 @@ def _echo_labels(tree: _Tree, plan: Plan) -> set[int]:
     """Static texts that only repeat the name of a field of the window (a form's labels: the
     field is named by its label, so its line says it already), left out; their ids."""
     fields = {_plain(t.name) for t in tree.targets if t.type in FIELD_TYPES and t.name.strip()}
-    echoes = {t.id for t in tree.targets if t.type == "Text" and _plain(t.name) in fields
-              and "focused" not in t.states and not t.value}
+    echoes = {
+        t.id
+        for t in tree.targets
+        if t.type == "Text" and _plain(t.name) in fields and "focused" not in t.states and not t.value
+    }
     plan.hidden.update(echoes)
     return echoes
 
 
 def _noise(tree: _Tree, plan: Plan) -> None:
     """Separators, scroll bars and unnamed containers with no value: never read by an agent."""
-    dropped = [t for t in tree.targets if t.type in NOISE_TYPES and t.id not in tree.kept and t.id not in plan.hidden
-               and (t.type in ("Separator", "ScrollBar") or (not t.name.strip() and not t.value))
-               and t.id not in plan.instead and "focused" not in t.states]
+    dropped = [
+        t
+        for t in tree.targets
+        if t.type in NOISE_TYPES
+        and t.id not in tree.kept
+        and t.id not in plan.hidden
+        and (t.type in ("Separator", "ScrollBar") or (not t.name.strip() and not t.value))
+        and t.id not in plan.instead
+        and "focused" not in t.states
+    ]
     plan.hidden.update(t.id for t in dropped)
 
 
@@ -404,13 +420,14 @@ def _long_lists(tree: _Tree, plan: Plan) -> None:
         marked = [i for i, k in enumerate(rows) if "focused" in k.states or "selected" in k.states]
         centre = marked[0] if marked else 0
         start = max(0, min(centre - LIST_KEEP // 2, len(rows) - LIST_KEEP))
-        kept = {k.id for k in rows[start:start + LIST_KEEP]}
+        kept = {k.id for k in rows[start : start + LIST_KEEP]}
         tree.kept.add(rows[centre].id)  # the row the user is on stays, whatever is cut later
         gone = [k for k in rows if k.id not in kept]
         plan.hidden.update(k.id for k in gone)
         last = rows[min(start + LIST_KEEP, len(rows)) - 1].id
         plan.after.setdefault(last, []).append(
-            f"  ({len(gone)} more rows of [{t.id}]: `winctl find TEXT`, `winctl state --scope {t.id}`)")
+            f"  ({len(gone)} more rows of [{t.id}]: `winctl find TEXT`, `winctl state --scope {t.id}`)"
+        )
 
 
 def _menus(tree: _Tree, plan: Plan) -> None:
@@ -425,15 +442,22 @@ def _menus(tree: _Tree, plan: Plan) -> None:
             continue
         plan.hidden.update(m.id for m in menus[1:])
         plan.after.setdefault(menus[0].id, []).append(
-            f"  (menus {_names((m.name for m in menus[1:]), limit=200)} — `winctl click NAME`)")
+            f"  (menus {_names((m.name for m in menus[1:]), limit=200)} — `winctl click NAME`)"
+        )
 
 
 def _cut_tail(tree: _Tree, plan: Plan, over: int, line_of: Callable[[Target], str], most: int = 3) -> int:
     """Leave out elements of `_rank` up to `most`, the least useful first and from the end
     (never the focused one and its ancestors, nor a grid, named or not), until `over` bytes
     fewer are printed; how many."""
-    order = sorted((t for t in reversed(tree.targets) if t.id not in plan.hidden and t.id not in tree.kept
-                    and t.id not in plan.grids and _rank(t) <= most), key=_rank)  # stable: from the end within a rank
+    order = sorted(
+        (
+            t
+            for t in reversed(tree.targets)
+            if t.id not in plan.hidden and t.id not in tree.kept and t.id not in plan.grids and _rank(t) <= most
+        ),
+        key=_rank,
+    )  # stable: from the end within a rank
     left = 0
     for t in order:
         if over <= 0:
@@ -460,10 +484,10 @@ def _rank(t: Target) -> int:
 
 def _names(names: Iterable[str], limit: int = NAMES_KEPT * 4) -> str:
     text = ", ".join(_plain(n, 30) for n in names if n.strip()) or "unnamed"
-    return text if len(text) <= limit else text[:limit - 1].rsplit(", ", 1)[0] + ", …"
+    return text if len(text) <= limit else text[: limit - 1].rsplit(", ", 1)[0] + ", …"
 
 
 def _plain(text: str, limit: int = 120) -> str:
     """One line of printable text, capped (names in summaries never add lines)."""
     text = "".join(ch if ch.isprintable() else " " for ch in " ".join(text.split())).replace('"', '\\"')
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -22,8 +22,11 @@ from winactions.errors import WinctlError
 from winactions.extras import EXTRAS, _importable
 from winactions.llm.config import LLMFlags
 
-PURPOSE = {"vision": "the visual locator, OCR and --vision local", "llm": "--infer llm, --vision llm, dynamic:",
-           "mcp": "winctl mcp"}
+PURPOSE = {
+    "vision": "the visual locator, OCR and --vision local",
+    "llm": "--infer llm, --vision llm, dynamic:",
+    "mcp": "winctl mcp",
+}
 
 
 def run_checks(llm: LLMFlags | None = None) -> list[Check]:
@@ -43,28 +46,47 @@ def settings_checks(env: Mapping[str, str] | None = None) -> list[Check]:
 def _setting_check(name: str, env: Mapping[str, str]) -> Check:
     setting = settings.BY_NAME.get(name)
     if setting is None:
-        return Check(f"setting {name}", "warn", "is not a winctl setting: nothing reads it",
-                     "check its spelling against `winctl --help` or docs/settings.md, or unset it")
+        return Check(
+            f"setting {name}",
+            "warn",
+            "is not a winctl setting: nothing reads it",
+            "check its spelling against `winctl --help` or docs/settings.md, or unset it",
+        )
     try:
         value = setting.parse(env[name])
     except WinctlError as exc:
         if setting.falls_back:
-            return Check(f"setting {name}", "warn", f"{exc.message}: ignored, the default "
-                         f"({setting.default_text()}) applies", exc.hint or "")
-        return Check(f"setting {name}", "fail", f"{exc.message}; refused where it is read: {setting.reader}",
-                     exc.hint or "")
+            return Check(
+                f"setting {name}",
+                "warn",
+                f"{exc.message}: ignored, the default ({setting.default_text()}) applies",
+                exc.hint or "",
+            )
+        return Check(
+            f"setting {name}", "fail", f"{exc.message}; refused where it is read: {setting.reader}", exc.hint or ""
+        )
     where = "" if setting.where == settings.EVERYWHERE else f"; honoured on {setting.where} only"
-    return Check(f"setting {name}", "ok", f"{setting.show(value)} (default {setting.default_text() or 'none'}): "
-                                          f"{setting.help}{where}")
+    return Check(
+        f"setting {name}",
+        "ok",
+        f"{setting.show(value)} (default {setting.default_text() or 'none'}): {setting.help}{where}",
+    )
 
 
 def extras_checks() -> list[Check]:
     checks = []
     for extra, modules in EXTRAS.items():
         missing = [m for m in modules if not _importable(m)]
-        checks.append(Check(f"extra {extra}", "warn", f"not installed ({', '.join(missing)}): no {PURPOSE[extra]}",
-                            f"pip install 'winactions[{extra}]'") if missing else
-                      Check(f"extra {extra}", "ok", f"installed: {PURPOSE[extra]}"))
+        checks.append(
+            Check(
+                f"extra {extra}",
+                "warn",
+                f"not installed ({', '.join(missing)}): no {PURPOSE[extra]}",
+                f"pip install 'winactions[{extra}]'",
+            )
+            if missing
+            else Check(f"extra {extra}", "ok", f"installed: {PURPOSE[extra]}")
+        )
     return checks
 
 
@@ -81,8 +103,12 @@ def ocr_check() -> Check:
 
         shared_engine().read(np.full((32, 96, 3), 255, dtype=np.uint8))
     except Exception as exc:
-        return Check("OCR models", "fail", f"cannot load or run rapidocr: {type(exc).__name__}: {exc}",
-                     "pip install --force-reinstall rapidocr onnxruntime")
+        return Check(
+            "OCR models",
+            "fail",
+            f"cannot load or run rapidocr: {type(exc).__name__}: {exc}",
+            "pip install --force-reinstall rapidocr onnxruntime",
+        )
     return Check("OCR models", "ok", f"rapidocr loaded and ran in {time.monotonic() - start:.1f}s")
 
 
@@ -90,24 +116,33 @@ def model_check(flags: LLMFlags, timeout: float = 3.0) -> Check:
     """Whether a model is configured, and whether its server accepts a connection (nothing
     is sent: no key leaves the machine and no tokens are spent)."""
     if not flags.configured:
-        return Check("model", "warn", "no model configured: --infer llm, --vision llm and dynamic: targets "
-                     "are off (everything else works offline)",
-                     "set WINCTL_VISION_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY), or WINCTL_VISION_BASE_URL "
-                     "for a local OpenAI-compatible server")
+        return Check(
+            "model",
+            "warn",
+            "no model configured: --infer llm, --vision llm and dynamic: targets "
+            "are off (everything else works offline)",
+            "set WINCTL_VISION_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY), or WINCTL_VISION_BASE_URL "
+            "for a local OpenAI-compatible server",
+        )
     try:
         config = flags.resolve()
     except WinctlError as exc:
         return Check("model", "fail", exc.message, exc.hint or "")
-    url = config.base_url or ("https://api.anthropic.com" if config.provider == "anthropic" else
-                              "https://api.openai.com/v1")
+    url = config.base_url or (
+        "https://api.anthropic.com" if config.provider == "anthropic" else "https://api.openai.com/v1"
+    )
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         with socket.create_connection((parts.hostname or "", port), timeout=timeout):
             pass
     except OSError as exc:
-        return Check("model", "fail", f"{config.provider} model {config.model} at {url}: cannot connect ({exc})",
-                     "check the network or WINCTL_VISION_BASE_URL (is the local server running?)")
+        return Check(
+            "model",
+            "fail",
+            f"{config.provider} model {config.model} at {url}: cannot connect ({exc})",
+            "check the network or WINCTL_VISION_BASE_URL (is the local server running?)",
+        )
     return Check("model", "ok", f"{config.provider} model {config.model} at {url} accepts connections")
 
 

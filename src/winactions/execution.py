@@ -50,14 +50,16 @@ def click_point(target: Target, node: Node | None) -> tuple[int, int]:
     """
     seen = target.rect
     if seen is None:
-        raise ActionFailed(f"element {target.id} has no position on screen",
-                           hint="it may be hidden; run `winctl state`")
+        raise ActionFailed(
+            f"element {target.id} has no position on screen", hint="it may be hidden; run `winctl state`"
+        )
     if node is None or node.rect is None:
         return seen.center
     overlap = node.rect.intersect(seen)
     if overlap is None:
-        raise StaleElement(f"element {target.id} moved since the last state "
-                           f"(was {seen}, now {node.rect})", hint="run `winctl state`")
+        raise StaleElement(
+            f"element {target.id} moved since the last state (was {seen}, now {node.rect})", hint="run `winctl state`"
+        )
     return overlap.center
 
 
@@ -121,20 +123,21 @@ def _on_a_screen(backend: Backend, area: Rect) -> Rect | None:
 def check_on_screen(backend: Backend, x: int, y: int) -> None:
     screens = backend.screens()
     if not any(s.contains(x, y) for s in screens):
-        raise InvalidInput(f"({x}, {y}) is off every screen",
-                           hint="screens: " + ", ".join(str(s) for s in screens))
+        raise InvalidInput(f"({x}, {y}) is off every screen", hint="screens: " + ", ".join(str(s) for s in screens))
 
 
 # where a second click soon after the first means something else: text and fields (a word is
 # selected: nedit's search field, clicked by two `input`s in a row, had "find" selected, and the
 # text appended replaced it) and a list's items (the row is opened); a button's second click is a
 # second press, and is not delayed
-DOUBLE_CLICK_TYPES = frozenset({"Paragraph", "Text", "Heading", "Document", "DataItem", "ListItem", "TreeItem",
-                                "Edit", "ComboBox", "Spinner"})
+DOUBLE_CLICK_TYPES = frozenset(
+    {"Paragraph", "Text", "Heading", "Document", "DataItem", "ListItem", "TreeItem", "Edit", "ComboBox", "Spinner"}
+)
 
 
-def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operation, ...],
-                 argument: str | float | None = None) -> tuple[str | None, str]:
+def try_semantic(
+    backend: Backend, node: Node | None, operations: tuple[Operation, ...], argument: str | float | None = None
+) -> tuple[str | None, str]:
     """Run the first supported operation; returns (method, note about failures)."""
     if node is None:
         return None, ""
@@ -150,9 +153,16 @@ def try_semantic(backend: Backend, node: Node | None, operations: tuple[Operatio
     return None, "; ".join(notes)
 
 
-def click(backend: Backend, window: WindowInfo, target: Target, node: Node | None, *,
-          button: MouseButton = MouseButton.LEFT, count: int = 1,
-          via: Via = Via.AUTO) -> tuple[str, tuple[int, int] | None, str]:
+def click(
+    backend: Backend,
+    window: WindowInfo,
+    target: Target,
+    node: Node | None,
+    *,
+    button: MouseButton = MouseButton.LEFT,
+    count: int = 1,
+    via: Via = Via.AUTO,
+) -> tuple[str, tuple[int, int] | None, str]:
     """Click a target, deciding how: a plain left click with `via` auto or semantic is the
     element's first semantic press (CLICK_OPERATIONS) — but a menu item that would stay open or
     run its command inside the call (`Backend.keeps_menu_open`, `Backend.acts_in_call`) is
@@ -178,14 +188,19 @@ def click(backend: Backend, window: WindowInfo, target: Target, node: Node | Non
                 method, note = try_semantic(backend, node, CLICK_OPERATIONS)
             except ModalInCall as undone:
                 node = _still_shown(backend, target, node, undone, via)
-                method, note = None, f'its action opened "{undone.dialog}" inside the accessibility call, ' \
-                                     "holding the app: closed it again, and clicked with the mouse"
+                method, note = (
+                    None,
+                    f'its action opened "{undone.dialog}" inside the accessibility call, '
+                    "holding the app: closed it again, and clicked with the mouse",
+                )
             if method:
                 pressed_as_checked(watch, target, node, f"via {method}")
                 return method, None, MENU_LEFT_OPEN if left_open else ""
     if via is Via.SEMANTIC:
-        raise ActionFailed(f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
-                           hint="use --via auto or --via input to click with the mouse")
+        raise ActionFailed(
+            f"element {target.id} has no semantic click" + (f": {note}" if note else ""),
+            hint="use --via auto or --via input to click with the mouse",
+        )
     x, y = pointer_point(backend, window, target, node)
     uncovered(backend, window, target, node, x, y)
     if target.type in DOUBLE_CLICK_TYPES:  # two actions must not reach the app as one double-click
@@ -203,9 +218,11 @@ def cursor_landed(backend: Backend, target: Target, node: Node, x: int, y: int) 
     selected (`Backend.cursor_missed`), else ActionFailed saying what the sheet shows."""
     missed = backend.cursor_missed(node.handle)
     if missed is not None:
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") was clicked with the mouse at '
-                           f"({x}, {y}), but the sheet's cell cursor is not on it alone: {missed}",
-                           hint="run `winctl state` to see the focused cell before typing or formatting")
+        raise ActionFailed(
+            f'element {target.id} ([{target.type}] "{target.name}") was clicked with the mouse at '
+            f"({x}, {y}), but the sheet's cell cursor is not on it alone: {missed}",
+            hint="run `winctl state` to see the focused cell before typing or formatting",
+        )
 
 
 def _still_shown(backend: Backend, target: Target, node: Node | None, undone: ModalInCall, via: Via) -> Node:
@@ -213,8 +230,13 @@ def _still_shown(backend: Backend, target: Target, node: Node | None, undone: Mo
     the mouse instead: only where it still shows where it was seen — a menu item's menu has
     closed, and a click at its place would hit what lies there now. Else the error stands."""
     fresh = backend.refresh(node.handle) if node is not None and via is Via.AUTO else None
-    if fresh is None or "showing" not in fresh.states or fresh.rect is None or target.rect is None \
-            or fresh.rect.intersect(target.rect) is None:
+    if (
+        fresh is None
+        or "showing" not in fresh.states
+        or fresh.rect is None
+        or target.rect is None
+        or fresh.rect.intersect(target.rect) is None
+    ):
         raise undone
     return fresh
 
@@ -225,8 +247,9 @@ NAMED_BY_CONTENT = frozenset({"ComboBox", "Edit", "Spinner", "Slider", "Document
 NameWatch = Callable[[], tuple[str | None, list[str]]]  # `Backend.name_watch`
 
 
-def named_as_checked(backend: Backend, target: Target, node: Node | None,
-                     operations: tuple[Operation, ...] | None = None) -> NameWatch | None:
+def named_as_checked(
+    backend: Backend, target: Target, node: Node | None, operations: tuple[Operation, ...] | None = None
+) -> NameWatch | None:
     """The element's own name read again right before it is pressed (by one of `operations`
     it has, or by the mouse when None); the press is refused, nothing done, when the element
     is gone or carries another name than when its id was checked: an app may relabel it
@@ -240,16 +263,21 @@ def named_as_checked(backend: Backend, target: Target, node: Node | None,
     watch = backend.name_watch(node.handle)
     now, _ = watch()
     if now is None:
-        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") is gone; nothing was done',
-                           hint="the UI changed — run `winctl state`")
+        raise StaleElement(
+            f'element {target.id} ([{target.type}] "{target.name}") is gone; nothing was done',
+            hint="the UI changed — run `winctl state`",
+        )
     if now != node.name:
-        raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now "{now}"; '
-                           "nothing was done", hint="the UI changed — run `winctl state`")
+        raise StaleElement(
+            f'element {target.id} was [{target.type}] "{target.name}" and is now "{now}"; nothing was done',
+            hint="the UI changed — run `winctl state`",
+        )
     return watch
 
 
-def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | None, how: str,
-                       settle: float = 0.0) -> None:
+def pressed_as_checked(
+    watch: NameWatch | None, target: Target, node: Node | None, how: str, settle: float = 0.0
+) -> None:
     """Right after a press: the element's name read again, with every rename the app announced
     since the read before it (`named_as_checked`); with `settle`, once more that long after,
     for a press the app takes in its own time (the mouse's, queued with the app's other
@@ -271,20 +299,28 @@ def pressed_as_checked(watch: NameWatch | None, target: Target, node: Node | Non
         return  # the press went; the app does not answer about its name: no rename is known
     other = next((name for name in names if name is not None and name != node.name), None)
     if other is not None:
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") was renamed "{other}" as it was '
-                           f'clicked {how}: the click may have reached "{other}" (or the click itself renamed it)',
-                           hint="run `winctl state` and check what the click did before acting again")
+        raise ActionFailed(
+            f'element {target.id} ([{target.type}] "{target.name}") was renamed "{other}" as it was '
+            f'clicked {how}: the click may have reached "{other}" (or the click itself renamed it)',
+            hint="run `winctl state` and check what the click did before acting again",
+        )
 
 
 def refuse_disabled(target: Target, node: Node | None, via: Via, outcome: str, forced: str) -> None:
     """Raise ActionFailed (saying `outcome`) for an element of the tree that says it is
     disabled (`state` shows "disabled"), unless `via` is input (`forced` says what that does):
     a click there does nothing, and keys meant for it go to whatever has the focus."""
-    if via is not Via.INPUT and node is not None and target.source is Source.ACCESSIBILITY \
-            and "enabled" not in node.states:
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is disabled: {outcome}',
-                           hint=f"`winctl wait --enabled {target.id}` waits until it is (often it needs a field "
-                                f"filled in or a choice made first); `--via input` {forced}")
+    if (
+        via is not Via.INPUT
+        and node is not None
+        and target.source is Source.ACCESSIBILITY
+        and "enabled" not in node.states
+    ):
+        raise ActionFailed(
+            f'element {target.id} ([{target.type}] "{target.name}") is disabled: {outcome}',
+            hint=f"`winctl wait --enabled {target.id}` waits until it is (often it needs a field "
+            f"filled in or a choice made first); `--via input` {forced}",
+        )
 
 
 def uncovered(backend: Backend, window: WindowInfo, target: Target, node: Node | None, x: int, y: int) -> None:
@@ -297,8 +333,9 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, node: Node |
         return  # bound input goes to the window itself, covered or not
     # a menu's item, or anything found in the pixels there (a menu item found by its text), may
     # be in an open menu: then the menu is not in its way; so is what its backend knows is in one
-    in_popup = target.type in POPUP_CONTENT or target.source in SEEN_ON_SCREEN or (
-        node is not None and IN_POPUP in node.extra)
+    in_popup = (
+        target.type in POPUP_CONTENT or target.source in SEEN_ON_SCREEN or (node is not None and IN_POPUP in node.extra)
+    )
 
     def cover() -> str | None:  # another window on top, else the window's own content over the element
         on_top = backend.covering(window.id, x, y, in_popup)
@@ -311,9 +348,11 @@ def uncovered(backend: Backend, window: WindowInfo, target: Target, node: Node |
     while (covered := cover()) is not None:
         if time.monotonic() > deadline:
             what = f"element {target.id}" if target.id else repr(target.name)  # a located target has no id
-            raise ActionFailed(f"{what} is covered at ({x}, {y}) by {covered}: nothing was clicked",
-                               hint="close or move what covers it (`winctl keys Escape` closes most popups), "
-                                    "or click with `--via semantic`; `winctl screenshot` shows it")
+            raise ActionFailed(
+                f"{what} is covered at ({x}, {y}) by {covered}: nothing was clicked",
+                hint="close or move what covers it (`winctl keys Escape` closes most popups), "
+                "or click with `--via semantic`; `winctl screenshot` shows it",
+            )
         time.sleep(0.03)
 
 
@@ -342,8 +381,10 @@ def choose_by_keys(backend: Backend, window: WindowInfo, target: Target, node: N
     deadline = time.monotonic() + CHOSEN_SETTLE
     while (now := backend.read_text(node.handle)) != wanted:
         if time.monotonic() > deadline:
-            raise ActionFailed(f"the option {shown(wanted)} was chosen by keys, but the element reads {shown(now)}",
-                               hint="open it with `winctl click ID` and click the option")
+            raise ActionFailed(
+                f"the option {shown(wanted)} was chosen by keys, but the element reads {shown(now)}",
+                hint="open it with `winctl click ID` and click the option",
+            )
         time.sleep(0.03)
     first, steps = route.split()[0], len(route.split()) - 1
     arrows = f", {'Down' if first == 'Home' else 'Up'} x{steps}" if steps else ""

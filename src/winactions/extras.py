@@ -25,8 +25,10 @@ def require(extra: str, *modules: str, feature: str = "") -> None:
     if missing:
         what = feature or f"this needs the {extra!r} extra"
         verb = "is" if len(missing) == 1 else "are"
-        raise BackendUnavailable(f"{what}: {', '.join(missing)} {verb} not installed",
-                                 hint=f"pip install 'winactions[{extra}]' (or 'winactions[all]')")
+        raise BackendUnavailable(
+            f"{what}: {', '.join(missing)} {verb} not installed",
+            hint=f"pip install 'winactions[{extra}]' (or 'winactions[all]')",
+        )
 
 
 def missing_extra(exc: ImportError, feature: str) -> BackendUnavailable | None:
@@ -36,8 +38,10 @@ def missing_extra(exc: ImportError, feature: str) -> BackendUnavailable | None:
     extra = next((name for name, modules in EXTRAS.items() if root in modules), None)
     if extra is None:
         return None
-    return BackendUnavailable(f"{feature} needs the {extra!r} extra: {root} is not installed",
-                              hint=f"pip install 'winactions[{extra}]' (or 'winactions[all]')")
+    return BackendUnavailable(
+        f"{feature} needs the {extra!r} extra: {root} is not installed",
+        hint=f"pip install 'winactions[{extra}]' (or 'winactions[all]')",
+    )
 
 
 def _importable(module: str) -> bool:

@@ -120,9 +120,10 @@ def _reveal_keys(nodes: list[Node]) -> str | None:
 def put_path(backend: Backend, dialog: FileDialog, path: str) -> str:
     """Set the path field's text to `path` (read back by the backend); how it was done."""
     if Operation.SET_TEXT not in dialog.field.operations:
-        raise ActionFailed(f'the dialog\'s field "{dialog.field.name}" takes no text through accessibility; '
-                           "nothing was chosen", hint="type the path with `winctl input`, then click the "
-                                                      f"{dialog.accept.name} button")
+        raise ActionFailed(
+            f'the dialog\'s field "{dialog.field.name}" takes no text through accessibility; nothing was chosen',
+            hint=f"type the path with `winctl input`, then click the {dialog.accept.name} button",
+        )
     return backend.perform(dialog.field.handle, Operation.SET_TEXT, path)
 
 

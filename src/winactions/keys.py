@@ -33,9 +33,27 @@ _MODIFIER_ALIASES = {
 
 # Canonical named keys. Every backend must map each of these.
 NAMED_KEYS = (
-    "Enter", "Tab", "Escape", "Backspace", "Delete", "Insert", "Space",
-    "Home", "End", "PageUp", "PageDown", "Up", "Down", "Left", "Right",
-    "CapsLock", "NumLock", "ScrollLock", "PrintScreen", "Pause", "Menu",
+    "Enter",
+    "Tab",
+    "Escape",
+    "Backspace",
+    "Delete",
+    "Insert",
+    "Space",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Up",
+    "Down",
+    "Left",
+    "Right",
+    "CapsLock",
+    "NumLock",
+    "ScrollLock",
+    "PrintScreen",
+    "Pause",
+    "Menu",
     *(f"F{i}" for i in range(1, 25)),
 )
 
@@ -107,10 +125,16 @@ def _canonical_key(token: str, spec: str, extra: Mapping[str, str] = {}) -> str:
         return found
     vocabulary = list(NAMED_KEYS) + list(_KEY_ALIASES) + list(_MODIFIER_ALIASES) + list(extra)
     close = difflib.get_close_matches(token, vocabulary, n=3, cutoff=0.6)
-    close += [k for k in difflib.get_close_matches(token.lower(), [v.lower() for v in vocabulary], n=3)
-              if k not in (c.lower() for c in close)]
-    hint = f"did you mean {', '.join(dict.fromkeys(close))}?" if close else (
-        "use names like ctrl+s, Enter, Tab, Escape, F5, alt+f4, ctrl+shift+Left")
+    close += [
+        k
+        for k in difflib.get_close_matches(token.lower(), [v.lower() for v in vocabulary], n=3)
+        if k not in (c.lower() for c in close)
+    ]
+    hint = (
+        f"did you mean {', '.join(dict.fromkeys(close))}?"
+        if close
+        else ("use names like ctrl+s, Enter, Tab, Escape, F5, alt+f4, ctrl+shift+Left")
+    )
     raise InvalidInput(f"unknown key {shown(token)} in {shown(spec)}", hint=hint)
 
 
@@ -120,16 +144,19 @@ def _parse_chord(token: str, spec: str, extra: Mapping[str, str] = {}) -> Chord:
     if token.endswith("++") or token == "+":
         parts = [p for p in parts if p] + ["+"]
     if any(p == "" for p in parts):
-        raise InvalidInput(f"empty key in {shown(token)}",
-                           hint="write chords like ctrl+shift+s; a comma separates chords: ctrl+comma")
+        raise InvalidInput(
+            f"empty key in {shown(token)}", hint="write chords like ctrl+shift+s; a comma separates chords: ctrl+comma"
+        )
     *mods, key = parts
     modifiers: list[str] = []
     for m in mods:
         canon = _MODIFIER_ALIASES.get(m.lower())
         if canon is None:
             _canonical_key(m, spec, extra)  # raises with suggestions if it is not a key at all
-            raise InvalidInput(f"{shown(m)} is not a modifier in {shown(token)}",
-                               hint="modifiers are ctrl, shift, alt and super; the key comes last")
+            raise InvalidInput(
+                f"{shown(m)} is not a modifier in {shown(token)}",
+                hint="modifiers are ctrl, shift, alt and super; the key comes last",
+            )
         if canon not in modifiers:
             modifiers.append(canon)
     if key.lower() in _MODIFIER_ALIASES and len(key) > 1:

@@ -33,8 +33,14 @@ GAP = 1  # pixels kept free between two labels, so that "1" and "7" never read a
 # Label colours, all dark enough for white text (contrast >= 4.5:1) and far apart in hue,
 # so that neighbouring marks can always be told apart.
 PALETTE: tuple[tuple[int, int, int], ...] = (
-    (200, 30, 30), (25, 90, 200), (0, 120, 50), (140, 40, 170),
-    (165, 80, 0), (0, 112, 122), (185, 0, 110), (70, 70, 70),
+    (200, 30, 30),
+    (25, 90, 200),
+    (0, 120, 50),
+    (140, 40, 170),
+    (165, 80, 0),
+    (0, 112, 122),
+    (185, 0, 110),
+    (70, 70, 70),
 )
 
 
@@ -94,16 +100,31 @@ def _candidates(box: Box, w: int, h: int) -> list[tuple[Box, bool]]:
     mid = top + (bottom - top - h) // 2
     # inside: along the top or bottom edge but 3 px from the side, so that a side shared
     # with a neighbour (menu bar items, a popup flush with the window's edge) stays farther
-    inside = [(left + 3, top + 1), (right - 3 - w, top + 1),
-              (left + 3, bottom - 1 - h), (right - 3 - w, bottom - 1 - h),
-              (left + 1, top + 3), (right - 1 - w, top + 3), (left + 1, mid), (right - 1 - w, mid)]
+    inside = [
+        (left + 3, top + 1),
+        (right - 3 - w, top + 1),
+        (left + 3, bottom - 1 - h),
+        (right - 3 - w, bottom - 1 - h),
+        (left + 1, top + 3),
+        (right - 1 - w, top + 3),
+        (left + 1, mid),
+        (right - 1 - w, mid),
+    ]
     # and along the top edge further in, for wide boxes whose ends are taken (a table cell
     # under an overlay scroll bar, text at the left)
     span = right - left - w
     if span > 4 * w:
         inside += [(left + span * k // 4, top + 1) for k in (1, 2, 3)]
-    outside = [(left, top - h), (right - w, top - h), (left, bottom), (right - w, bottom),
-               (left - w, top), (right, top), (left - w, bottom - h), (right, bottom - h)]
+    outside = [
+        (left, top - h),
+        (right - w, top - h),
+        (left, bottom),
+        (right - w, bottom),
+        (left - w, top),
+        (right, top),
+        (left - w, bottom - h),
+        (right, bottom - h),
+    ]
     return [((x, y, x + w, y + h), True) for x, y in inside] + [((x, y, x + w, y + h), False) for x, y in outside]
 
 
@@ -120,8 +141,10 @@ def outline_distance(label: Box, box: Box) -> float:
 
 
 def _contains_nearly(outer: Box, inner: Box) -> bool:
-    return all(abs(d) <= SAME or d > 0 for d in (inner[0] - outer[0], inner[1] - outer[1],
-                                                  outer[2] - inner[2], outer[3] - inner[3]))
+    return all(
+        abs(d) <= SAME or d > 0
+        for d in (inner[0] - outer[0], inner[1] - outer[1], outer[2] - inner[2], outer[3] - inner[3])
+    )
 
 
 def unambiguous(label: Box, box: Box, other: Box) -> bool:
@@ -151,13 +174,19 @@ def _foreign(label: Box, box: Box, grid: _Grid) -> int:
     popup menu lies over a text area, and its items' labels over the text area's box), but
     a text area's own label is better not drawn inside a menu item."""
     cx, cy = (label[0] + label[2]) // 2, (label[1] + label[3]) // 2
-    return sum(1 for other in grid.near(label, 0)
-               if other != box and not _contains(other, box)
-               and other[0] <= cx < other[2] and other[1] <= cy < other[3])
+    return sum(
+        1
+        for other in grid.near(label, 0)
+        if other != box and not _contains(other, box) and other[0] <= cx < other[2] and other[1] <= cy < other[3]
+    )
 
 
-def place(items: list[tuple[int, Rect]], size_of: Callable[[str], tuple[int, int]], bounds: Rect,
-          ink: Callable[[Rect], float] | None = None) -> Layout:
+def place(
+    items: list[tuple[int, Rect]],
+    size_of: Callable[[str], tuple[int, int]],
+    bounds: Rect,
+    ink: Callable[[Rect], float] | None = None,
+) -> Layout:
     """Place one label per distinct box of `items` (id, box in image pixels) inside `bounds`.
 
     `size_of(text)` is a label's size in pixels; `ink(rect)` (0 blank .. 1 busy) says how much
@@ -171,8 +200,9 @@ def place(items: list[tuple[int, Rect]], size_of: Callable[[str], tuple[int, int
         if clipped is None or clipped.is_empty:
             continue
         key: Box = (clipped.left, clipped.top, clipped.right, clipped.bottom)
-        same = next((k for k in keys.near(key, SAME)
-                     if all(abs(a - b) <= SAME for a, b in zip(k, key, strict=True))), None)
+        same = next(
+            (k for k in keys.near(key, SAME) if all(abs(a - b) <= SAME for a, b in zip(k, key, strict=True))), None
+        )
         if same is None:
             keys.add(key)
             same = key
@@ -195,8 +225,14 @@ def place(items: list[tuple[int, Rect]], size_of: Callable[[str], tuple[int, int
     # the most constrained first: fewest places, then the smallest box
     for box in sorted(groups, key=lambda k: (len(options[k]), (k[2] - k[0]) * (k[3] - k[1]))):
         ids = sorted(groups[box])
-        chosen = next((label for _cost, label in options[box]
-                       if not any(_overlaps(label, other, gap=GAP) for other in placed.near(label, GAP))), None)
+        chosen = next(
+            (
+                label
+                for _cost, label in options[box]
+                if not any(_overlaps(label, other, gap=GAP) for other in placed.near(label, GAP))
+            ),
+            None,
+        )
         if chosen is None:
             layout.unplaced.extend(ids)
             layout.unplaced_boxes.append(_rect(box))
@@ -220,8 +256,11 @@ def _colour(marks: list[Mark], near: int = 24) -> None:
     colour_of: dict[Box, tuple[int, int, int]] = {}
     for i, mark in enumerate(marks):
         label, box = _box(mark.label), _box(mark.box)
-        taken = {colour_of[other] for other in seen.near(label, near) | seen.near(box, 2)
-                 if _overlaps(other, label, gap=near) or _overlaps(other, box, gap=2)}
+        taken = {
+            colour_of[other]
+            for other in seen.near(label, near) | seen.near(box, 2)
+            if _overlaps(other, label, gap=near) or _overlaps(other, box, gap=2)
+        }
         mark.colour = next((c for c in PALETTE if c not in taken), PALETTE[i % len(PALETTE)])
         for area in (label, box):
             colour_of.setdefault(area, mark.colour)
@@ -234,5 +273,9 @@ def _box(rect: Rect) -> Box:
 
 def dense_region(boxes: list[Rect], pad: int = 8) -> Rect:
     """The area to zoom into to see these boxes: their union, padded."""
-    return Rect(left=min(b.left for b in boxes) - pad, top=min(b.top for b in boxes) - pad,
-                right=max(b.right for b in boxes) + pad, bottom=max(b.bottom for b in boxes) + pad)
+    return Rect(
+        left=min(b.left for b in boxes) - pad,
+        top=min(b.top for b in boxes) - pad,
+        right=max(b.right for b in boxes) + pad,
+        bottom=max(b.bottom for b in boxes) + pad,
+    )

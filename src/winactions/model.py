@@ -57,13 +57,18 @@ class Rect(BaseModel):
 
     def grown(self, margin: int) -> Rect:
         """This rectangle with `margin` px more on every side (a border, a shadow, slack)."""
-        return Rect(left=self.left - margin, top=self.top - margin, right=self.right + margin,
-                    bottom=self.bottom + margin)
+        return Rect(
+            left=self.left - margin, top=self.top - margin, right=self.right + margin, bottom=self.bottom + margin
+        )
 
     def encloses(self, other: Rect) -> bool:
         """Whether all of `other` lies within this rectangle."""
-        return self.left <= other.left and other.right <= self.right and self.top <= other.top \
+        return (
+            self.left <= other.left
+            and other.right <= self.right
+            and self.top <= other.top
             and other.bottom <= self.bottom
+        )
 
     def intersect(self, other: Rect) -> Rect | None:
         left, top = max(self.left, other.left), max(self.top, other.top)
@@ -74,8 +79,12 @@ class Rect(BaseModel):
 
     def union(self, other: Rect) -> Rect:
         """The smallest rectangle holding both."""
-        return Rect(left=min(self.left, other.left), top=min(self.top, other.top),
-                    right=max(self.right, other.right), bottom=max(self.bottom, other.bottom))
+        return Rect(
+            left=min(self.left, other.left),
+            top=min(self.top, other.top),
+            right=max(self.right, other.right),
+            bottom=max(self.bottom, other.bottom),
+        )
 
     def iou(self, other: Rect) -> float:
         inter = self.intersect(other)
@@ -110,14 +119,62 @@ CELL_ADDRESS = re.compile(r"^([A-Z]{1,4})([1-9][0-9]{0,7})$")
 # The closed set of element types (`Node.role`, `Target.type` of the tree): UI Automation's
 # control type names, so an agent learns one vocabulary, plus the few roles UIA has no name
 # for. Every backend maps its roles into this set; a role it cannot map is "Custom".
-CONTROL_TYPES: frozenset[str] = frozenset({
-    "Alert", "AppBar", "Application", "Button", "Calendar", "Canvas", "CheckBox", "ColorChooser", "ComboBox",
-    "Custom", "DataGrid", "DataItem", "Dialog", "Document", "Edit", "Group", "Header", "HeaderItem", "Heading",
-    "Hyperlink", "Image", "List", "ListItem", "Menu", "MenuBar", "MenuItem", "Pane", "Paragraph", "ProgressBar",
-    "RadioButton", "Row", "ScrollBar", "ScrollPane", "SemanticZoom", "Separator", "Slider", "Spinner",
-    "SplitButton", "SplitPane", "StatusBar", "Tab", "TabItem", "Table", "Text", "Thumb", "TitleBar", "ToolBar",
-    "ToolTip", "Tree", "TreeItem", "Viewport", "Window",
-})
+CONTROL_TYPES: frozenset[str] = frozenset(
+    {
+        "Alert",
+        "AppBar",
+        "Application",
+        "Button",
+        "Calendar",
+        "Canvas",
+        "CheckBox",
+        "ColorChooser",
+        "ComboBox",
+        "Custom",
+        "DataGrid",
+        "DataItem",
+        "Dialog",
+        "Document",
+        "Edit",
+        "Group",
+        "Header",
+        "HeaderItem",
+        "Heading",
+        "Hyperlink",
+        "Image",
+        "List",
+        "ListItem",
+        "Menu",
+        "MenuBar",
+        "MenuItem",
+        "Pane",
+        "Paragraph",
+        "ProgressBar",
+        "RadioButton",
+        "Row",
+        "ScrollBar",
+        "ScrollPane",
+        "SemanticZoom",
+        "Separator",
+        "Slider",
+        "Spinner",
+        "SplitButton",
+        "SplitPane",
+        "StatusBar",
+        "Tab",
+        "TabItem",
+        "Table",
+        "Text",
+        "Thumb",
+        "TitleBar",
+        "ToolBar",
+        "ToolTip",
+        "Tree",
+        "TreeItem",
+        "Viewport",
+        "Window",
+    }
+)
 
 
 class Operation(str, Enum):

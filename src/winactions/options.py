@@ -43,15 +43,19 @@ class FlagOption:
 FLAG_OPTIONS = (
     FlagOption("--json", "print JSON: {ok, result} or {ok, error}"),
     FlagOption("--return-state", "after an action, print what changed in the window (as `state --diff`)"),
-    FlagOption("--no-daemon", "run in this process instead of the session's daemon (slower: every call "
-                              "connects and reads anew)", env=settings.NO_DAEMON.name, process=True),
+    FlagOption(
+        "--no-daemon",
+        "run in this process instead of the session's daemon (slower: every call connects and reads anew)",
+        env=settings.NO_DAEMON.name,
+        process=True,
+    ),
 )
 # Options whose value may be left out, with their help.
 OPTIONAL_VALUE_HELP = {
     "--infer": "also list hidden handles inferred from the tree (column borders, splitters, resize handles): "
-               "`--infer` by rules, `--infer llm` by rules and a text model",
+    "`--infer` by rules, `--infer llm` by rules and a text model",
     "--vision": "also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and shapes, "
-                "offline), `--vision llm` (a vision model), `--vision` (the model if configured)",
+    "offline), `--vision llm` (a vision model), `--vision` (the model if configured)",
 }
 
 
@@ -65,9 +69,17 @@ class ValueOption:
 
     __slots__ = ("choices", "core_reads_env", "default", "env", "flag", "fraction", "help")
 
-    def __init__(self, flag: str, help: str, *, env: str | None = None,
-                 core_reads_env: bool = False, choices: tuple[str, ...] = (), fraction: bool = False,
-                 default: str | None = None) -> None:
+    def __init__(
+        self,
+        flag: str,
+        help: str,
+        *,
+        env: str | None = None,
+        core_reads_env: bool = False,
+        choices: tuple[str, ...] = (),
+        fraction: bool = False,
+        default: str | None = None,
+    ) -> None:
         self.flag = flag
         self.help = help
         self.env = env
@@ -83,22 +95,48 @@ class ValueOption:
 
 VALUE_OPTIONS = (
     ValueOption("--window", "act on this window (id, title part or process) and remember it"),
-    ValueOption("--vision-api-key", "API key for --vision llm / --infer llm (else ANTHROPIC_API_KEY / OPENAI_API_KEY)",
-                env=settings.VISION_API_KEY.name),
-    ValueOption("--vision-base-url", "an OpenAI-compatible endpoint (GLM, OpenRouter, DeepSeek, vLLM, Ollama)",
-                env=settings.VISION_BASE_URL.name),
+    ValueOption(
+        "--vision-api-key",
+        "API key for --vision llm / --infer llm (else ANTHROPIC_API_KEY / OPENAI_API_KEY)",
+        env=settings.VISION_API_KEY.name,
+    ),
+    ValueOption(
+        "--vision-base-url",
+        "an OpenAI-compatible endpoint (GLM, OpenRouter, DeepSeek, vLLM, Ollama)",
+        env=settings.VISION_BASE_URL.name,
+    ),
     ValueOption("--vision-model", "the model to ask", env=settings.VISION_MODEL.name),
-    ValueOption("--llm-provider", "the API format (default: guessed from the key and URL)",
-                env=settings.LLM_PROVIDER.name, choices=settings.LLM_PROVIDER.choices),
-    ValueOption("--infer-min-confidence", "keep a model-inferred item from this confidence up (default 0.7)",
-                env=settings.INFER_MIN_CONFIDENCE.name, core_reads_env=True, fraction=True),
-    ValueOption("--vision-iou", "a detection overlapping a listed element more than this is that element "
-                                "(default 0.1)",
-                env=settings.VISION_IOU.name, core_reads_env=True, fraction=True),
-    ValueOption("--device", "drive this Android phone (a serial from `winctl devices`) instead of the desktop",
-                env=settings.DEVICE.name),
-    ValueOption("--session", "session name: ids and the selected window are remembered per session",
-                env=settings.SESSION.name, default="default"),
+    ValueOption(
+        "--llm-provider",
+        "the API format (default: guessed from the key and URL)",
+        env=settings.LLM_PROVIDER.name,
+        choices=settings.LLM_PROVIDER.choices,
+    ),
+    ValueOption(
+        "--infer-min-confidence",
+        "keep a model-inferred item from this confidence up (default 0.7)",
+        env=settings.INFER_MIN_CONFIDENCE.name,
+        core_reads_env=True,
+        fraction=True,
+    ),
+    ValueOption(
+        "--vision-iou",
+        "a detection overlapping a listed element more than this is that element (default 0.1)",
+        env=settings.VISION_IOU.name,
+        core_reads_env=True,
+        fraction=True,
+    ),
+    ValueOption(
+        "--device",
+        "drive this Android phone (a serial from `winctl devices`) instead of the desktop",
+        env=settings.DEVICE.name,
+    ),
+    ValueOption(
+        "--session",
+        "session name: ids and the selected window are remembered per session",
+        env=settings.SESSION.name,
+        default="default",
+    ),
 )
 
 FLAGS_WITH_VALUE = frozenset(o.flag for o in VALUE_OPTIONS)

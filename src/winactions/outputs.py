@@ -48,11 +48,15 @@ def own_folder(folder: Path) -> Path:
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
-        raise ActionFailed(f"cannot use the output folder {folder}: {exc.strerror or exc}",
-                           hint=f"set {FOLDER_ENV} (or `winctl mcp --output-dir`) to a folder you can write") from None
+        raise ActionFailed(
+            f"cannot use the output folder {folder}: {exc.strerror or exc}",
+            hint=f"set {FOLDER_ENV} (or `winctl mcp --output-dir`) to a folder you can write",
+        ) from None
     if not folder.is_dir():
-        raise ActionFailed(f"the output folder {folder} is not a folder",
-                           hint=f"set {FOLDER_ENV} (or `winctl mcp --output-dir`) to a folder")
+        raise ActionFailed(
+            f"the output folder {folder} is not a folder",
+            hint=f"set {FOLDER_ENV} (or `winctl mcp --output-dir`) to a folder",
+        )
     return Path(os.path.realpath(folder))
 
 
@@ -77,8 +81,10 @@ def check_given(path: Path, force: bool) -> None:
     now (if anything) is a regular file that is a PNG, or `force` says to replace it."""
     parent = path.parent
     if not parent.is_dir():
-        raise InvalidInput(f"the folder {parent} does not exist; nothing was written",
-                           hint=f"create it first (mkdir -p {parent}), or give a path in an existing folder")
+        raise InvalidInput(
+            f"the folder {parent} does not exist; nothing was written",
+            hint=f"create it first (mkdir -p {parent}), or give a path in an existing folder",
+        )
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -86,11 +92,15 @@ def check_given(path: Path, force: bool) -> None:
     except OSError as exc:
         raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}", hint="give another path") from None
     if not stat.S_ISREG(st.st_mode):
-        raise InvalidInput(f"{path} is not a regular file (a folder, device or pipe); nothing was written",
-                           hint="give the path of a .png file")
+        raise InvalidInput(
+            f"{path} is not a regular file (a folder, device or pipe); nothing was written",
+            hint="give the path of a .png file",
+        )
     if not force and not _is_png(path):
-        raise InvalidInput(f"{path} exists and is not a PNG; it was left as it was",
-                           hint="give another path, or add --force to replace it")
+        raise InvalidInput(
+            f"{path} exists and is not a PNG; it was left as it was",
+            hint="give another path, or add --force to replace it",
+        )
 
 
 def _is_png(path: Path) -> bool:
@@ -108,8 +118,9 @@ def write(path: Path, fill: Callable[[BinaryIO], None], replace: bool) -> Path:
     removed; the error says why."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o666 if replace else 0o600)
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666 if replace else 0o600
+        )
     except OSError as exc:
         raise _cannot(path, exc) from None
     try:
@@ -137,11 +148,14 @@ def _link_fresh(tmp: Path, path: Path) -> Path:
         except FileExistsError:
             continue
         return target
-    raise ActionFailed(f"{path} and {MAX_NUMBERED - 1} numbered names after it are taken; nothing was written",
-                       hint="give another name")
+    raise ActionFailed(
+        f"{path} and {MAX_NUMBERED - 1} numbered names after it are taken; nothing was written",
+        hint="give another name",
+    )
 
 
 def _cannot(path: Path, exc: BaseException) -> ActionFailed:
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return ActionFailed(f"cannot save {path}: {reason}; nothing was written",
-                        hint="give a writable path ending in .png")
+    return ActionFailed(
+        f"cannot save {path}: {reason}; nothing was written", hint="give a writable path ending in .png"
+    )

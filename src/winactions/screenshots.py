@@ -34,13 +34,15 @@ def capture(backend: Backend, rect: Rect) -> Image.Image:
         return backend.capture(rect)
     visible = [part for s in backend.screens() if (part := rect.intersect(s)) is not None]
     if not visible:
-        raise InvalidInput(f"the area {rect} is off every screen",
-                           hint=f"screens: {', '.join(str(s) for s in backend.screens())}")
+        raise InvalidInput(
+            f"the area {rect} is off every screen", hint=f"screens: {', '.join(str(s) for s in backend.screens())}"
+        )
     return backend.capture(max(visible, key=lambda r: r.area))
 
 
-def save_png(image: Image.Image, path: Path, metadata: dict[str, object] | None = None, *,
-             replace: bool = True) -> Path:
+def save_png(
+    image: Image.Image, path: Path, metadata: dict[str, object] | None = None, *, replace: bool = True
+) -> Path:
     """Fast PNG (compression level 1): screenshots are read once, speed beats size. `metadata`:
     what PIL's PNG encoder writes besides the pixels (`locate.density.pnginfo`). Where it may
     go is the caller's to check (`winactions.outputs`); `replace`: over what is at `path`,
@@ -67,8 +69,7 @@ UNLABELLED = {"Separator"}  # a line between menu items: nothing to act on, and 
 LABEL_SIZES = (12, 10)  # font pixel sizes: the smaller one only where the larger cannot fit
 
 
-def annotate(image: Image.Image, origin: tuple[int, int],
-             targets: list[Target]) -> tuple[Image.Image, marks.Layout]:
+def annotate(image: Image.Image, origin: tuple[int, int], targets: list[Target]) -> tuple[Image.Image, marks.Layout]:
     """Draw each target's frame and id; `origin` is the image's top-left on screen.
 
     Labels are placed by `winactions.marks` so that each touches its own frame and no other
@@ -77,9 +78,11 @@ def annotate(image: Image.Image, origin: tuple[int, int],
     OCR...) are dashed."""
     out = image.convert("RGB").copy()
     ox, oy = origin
-    items = [(t.id, Rect(left=t.rect.left - ox, top=t.rect.top - oy, right=t.rect.right - ox,
-                         bottom=t.rect.bottom - oy))
-             for t in targets if t.rect is not None and t.type not in UNLABELLED]
+    items = [
+        (t.id, Rect(left=t.rect.left - ox, top=t.rect.top - oy, right=t.rect.right - ox, bottom=t.rect.bottom - oy))
+        for t in targets
+        if t.rect is not None and t.type not in UNLABELLED
+    ]
     bounds = Rect(left=0, top=0, right=out.width, bottom=out.height)
     grey = out.convert("L")
 
@@ -127,8 +130,9 @@ def _label_size(font: Font, text: str) -> tuple[int, int]:
     return int(right - left) + 4, int(bottom - top) + 3
 
 
-def _dashed(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int],
-            dash: int = 4) -> None:
+def _dashed(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: tuple[int, int, int], dash: int = 4
+) -> None:
     left, top, right, bottom = box
     for x in range(left, right + 1, dash * 2):
         draw.line((x, top, min(x + dash - 1, right), top), fill=colour)

@@ -77,9 +77,12 @@ class Setting(Generic[T]):
     def refuse(self, text: str, problem: str) -> InvalidInput:
         """The error for a bad value: the variable, the value, what it takes and the default."""
         default = self.default_text()
-        return InvalidInput(f"{self.name}={text!r} {problem}",
-                            hint=f"{self.name} takes {self.takes}" + (f" (default {default})" if default else "")
-                                 + "; set it right or unset it")
+        return InvalidInput(
+            f"{self.name}={text!r} {problem}",
+            hint=f"{self.name} takes {self.takes}"
+            + (f" (default {default})" if default else "")
+            + "; set it right or unset it",
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,8 +177,10 @@ class Number(Setting[float]):
     def check(self, value: float) -> float:
         """`value` (given by a flag or a call) when it is in range, else InvalidInput naming the variable."""
         if not _within(value, self.low, self.high, self.above):
-            raise InvalidInput(f"{self.name} {_must(self.low, self.high, self.above)}, not {value:g}",
-                               hint=f"give {self.takes} (default {self.default_text()})")
+            raise InvalidInput(
+                f"{self.name} {_must(self.low, self.high, self.above)}, not {value:g}",
+                hint=f"give {self.takes} (default {self.default_text()})",
+            )
         return value
 
     def show(self, value: float) -> str:
@@ -226,112 +231,195 @@ def _must(low: float, high: float | None, above: bool) -> str:
 
 # -- reading a window -----------------------------------------------------------------------
 MAX_NODES = Whole(
-    name="WINCTL_MAX_NODES", default=20_000, unit="elements",
+    name="WINCTL_MAX_NODES",
+    default=20_000,
+    unit="elements",
     help="the most elements one read of a window's tree takes; the rest is left out and the state says so",
-    reader="perception: every read of a window's tree (`state`, and actions that resolve an id)")
+    reader="perception: every read of a window's tree (`state`, and actions that resolve an id)",
+)
 STATE_SECONDS = Number(
-    name="WINCTL_STATE_SECONDS", default=4.0, above=True, unit="seconds",
+    name="WINCTL_STATE_SECONDS",
+    default=4.0,
+    above=True,
+    unit="seconds",
     help="the time budget of one read of a window's tree; what is not read in time is left out and "
-         "the state says so (a phone's uiautomator dump and Windows' UI Automation cache come whole, "
-         "in one call: no time budget applies there)",
+    "the state says so (a phone's uiautomator dump and Windows' UI Automation cache come whole, "
+    "in one call: no time budget applies there)",
     reader="the Linux backend's tree read (AT-SPI), which reads element by element",
-    where="Linux")
+    where="Linux",
+)
 # -- acting ---------------------------------------------------------------------------------
 TYPING_LIMIT = Whole(
-    name="WINCTL_TYPING_LIMIT", default=10_000, unit="characters",
+    name="WINCTL_TYPING_LIMIT",
+    default=10_000,
+    unit="characters",
     help="the most characters one `input` or `type` types (about 20 s of keys); a longer text is "
-         "refused before any key is pressed",
-    reader="text entry (`input`, `type`)")
+    "refused before any key is pressed",
+    reader="text entry (`input`, `type`)",
+)
 # -- the locator and the perception tiers ---------------------------------------------------
 LOCATE_CACHE_TTL = Number(
-    name="WINCTL_LOCATE_CACHE_TTL", default=30.0, high=30.0, unit="seconds",
+    name="WINCTL_LOCATE_CACHE_TTL",
+    default=30.0,
+    high=30.0,
+    unit="seconds",
     help="how long a target the locator found is reused while the pixels under it stay the same "
-         "(it can only be lowered; 0 turns the reuse off)",
-    reader="the locator's cache (`locate`, and `text:`/`image:` targets of actions)")
+    "(it can only be lowered; 0 turns the reuse off)",
+    reader="the locator's cache (`locate`, and `text:`/`image:` targets of actions)",
+)
 ASSETS = Text(
-    name="WINCTL_ASSETS", kind="a folder", shown_default="~/.local/share/winactions/assets",
+    name="WINCTL_ASSETS",
+    kind="a folder",
+    shown_default="~/.local/share/winactions/assets",
     help="the asset library `image:NAME` targets are looked up in",
-    reader="the locator (`image:` targets)")
+    reader="the locator (`image:` targets)",
+)
 FIXED_POINTS = Text(
-    name="WINCTL_FIXED_POINTS", kind="a JSON file", shown_default="~/.config/winactions/fixed_points.json",
+    name="WINCTL_FIXED_POINTS",
+    kind="a JSON file",
+    shown_default="~/.config/winactions/fixed_points.json",
     help="the file of named points per app that `fixed:NAME` targets are looked up in",
-    reader="the locator (`fixed:` targets)")
+    reader="the locator (`fixed:` targets)",
+)
 INFER_MIN_CONFIDENCE = Number(
-    name="WINCTL_INFER_MIN_CONFIDENCE", default=0.7, high=1.0,
+    name="WINCTL_INFER_MIN_CONFIDENCE",
+    default=0.7,
+    high=1.0,
     help="a model-inferred item is kept from this confidence up (`--infer-min-confidence` wins)",
-    reader="the inference tier (`--infer llm`)")
+    reader="the inference tier (`--infer llm`)",
+)
 VISION_IOU = Number(
-    name="WINCTL_VISION_IOU", default=0.1, high=1.0,
+    name="WINCTL_VISION_IOU",
+    default=0.1,
+    high=1.0,
     help="a detection overlapping a listed element more than this is that element (`--vision-iou` wins)",
-    reader="the vision tier (`--vision`)")
+    reader="the vision tier (`--vision`)",
+)
 # -- the model ------------------------------------------------------------------------------
 LLM_PROVIDER = Choice(
-    name="WINCTL_LLM_PROVIDER", choices=("anthropic", "openai"), shown_default="guessed from the key and URL",
-    help="the API format of the model's server; openai for any OpenAI-compatible server "
-         "(`--llm-provider` wins)",
-    reader="the model client (`--infer llm`, `--vision llm`, `dynamic:` targets, `agent`)")
+    name="WINCTL_LLM_PROVIDER",
+    choices=("anthropic", "openai"),
+    shown_default="guessed from the key and URL",
+    help="the API format of the model's server; openai for any OpenAI-compatible server (`--llm-provider` wins)",
+    reader="the model client (`--infer llm`, `--vision llm`, `dynamic:` targets, `agent`)",
+)
 VISION_API_KEY = Text(
-    name="WINCTL_VISION_API_KEY", secret=True, shown_default="ANTHROPIC_API_KEY or OPENAI_API_KEY",
+    name="WINCTL_VISION_API_KEY",
+    secret=True,
+    shown_default="ANTHROPIC_API_KEY or OPENAI_API_KEY",
     help="the model's API key (`--vision-api-key` wins); a local server needs none",
-    reader="the model client")
+    reader="the model client",
+)
 VISION_BASE_URL = Text(
-    name="WINCTL_VISION_BASE_URL", kind="a URL", shown_default="the provider's own API",
-    help="an OpenAI-compatible endpoint: GLM, OpenRouter, DeepSeek, a local vLLM or Ollama "
-         "(`--vision-base-url` wins)",
-    reader="the model client")
+    name="WINCTL_VISION_BASE_URL",
+    kind="a URL",
+    shown_default="the provider's own API",
+    help="an OpenAI-compatible endpoint: GLM, OpenRouter, DeepSeek, a local vLLM or Ollama (`--vision-base-url` wins)",
+    reader="the model client",
+)
 VISION_MODEL = Text(
-    name="WINCTL_VISION_MODEL", kind="a model name", shown_default="claude-sonnet-4-6 or gpt-4o-mini, by provider",
+    name="WINCTL_VISION_MODEL",
+    kind="a model name",
+    shown_default="claude-sonnet-4-6 or gpt-4o-mini, by provider",
     help="the model to ask (`--vision-model` wins)",
-    reader="the model client")
+    reader="the model client",
+)
 LLM_TIMEOUT = Number(
-    name="WINCTL_LLM_TIMEOUT", default=60.0, above=True, unit="seconds",
+    name="WINCTL_LLM_TIMEOUT",
+    default=60.0,
+    above=True,
+    unit="seconds",
     help="how long one model call may take",
-    reader="the model client")
+    reader="the model client",
+)
 VISION_BOX_UNITS = Choice(
-    name="WINCTL_VISION_BOX_UNITS", choices=("pixels", "per_mille"), falls_back=True,
+    name="WINCTL_VISION_BOX_UNITS",
+    choices=("pixels", "per_mille"),
+    falls_back=True,
     shown_default="per_mille for GLM and Qwen models, else pixels",
     help="the box coordinates a vision model is asked for; a bad value is ignored (the guess applies)",
-    reader="the vision model prompts (`--vision llm`, `dynamic:` targets)")
+    reader="the vision model prompts (`--vision llm`, `dynamic:` targets)",
+)
 # -- sessions and front ends ----------------------------------------------------------------
 SESSION = Text(
-    name="WINCTL_SESSION", kind="a session name", shown_default="default",
+    name="WINCTL_SESSION",
+    kind="a session name",
+    shown_default="default",
     help="the session commands run in: ids and the selected window are kept per session (`--session` wins)",
-    reader="the command line (`winctl`, `winctl mcp`)")
+    reader="the command line (`winctl`, `winctl mcp`)",
+)
 DEVICE = Text(
-    name="WINCTL_DEVICE", kind="a phone's serial", shown_default="none: this desktop",
+    name="WINCTL_DEVICE",
+    kind="a phone's serial",
+    shown_default="none: this desktop",
     help="drive this Android phone (a serial from `winctl devices`) instead of the desktop (`--device` wins)",
-    reader="the choice of backend (command line, session daemon, Python API)")
+    reader="the choice of backend (command line, session daemon, Python API)",
+)
 NO_DAEMON = Flag(
     name="WINCTL_NO_DAEMON",
     help="run each command in its own process instead of the session's daemon (slower: every call "
-         "connects and reads anew)",
-    reader="the command line")
+    "connects and reads anew)",
+    reader="the command line",
+)
 OUTPUT_DIR = Text(
-    name="WINCTL_OUTPUT_DIR", kind="a folder", shown_default="the session's folder",
+    name="WINCTL_OUTPUT_DIR",
+    kind="a folder",
+    shown_default="the session's folder",
     help="the folder files written for a model (screenshots, ...) go into (`winctl mcp --output-dir` wins)",
-    reader="the MCP server and the daemon's `call`")
+    reader="the MCP server and the daemon's `call`",
+)
 APPS = Folders(
     name="WINCTL_APPS",
     help="more folders of app modules for the task runner; theirs win over the built-in ones by name",
-    reader="the task runner (`run`, `replay`, `agent`)")
+    reader="the task runner (`run`, `replay`, `agent`)",
+)
 COMMAND_DEADLINE = Number(
-    name="WINCTL_COMMAND_DEADLINE", default=120.0, high=120.0, above=True, unit="seconds", falls_back=True,
+    name="WINCTL_COMMAND_DEADLINE",
+    default=120.0,
+    high=120.0,
+    above=True,
+    unit="seconds",
+    falls_back=True,
     help="how long the session daemon waits for one command's reply (it can only be shortened); "
-         "a bad value is ignored (the default applies)",
-    reader="the session daemon, from its own environment when it starts")
+    "a bad value is ignored (the default applies)",
+    reader="the session daemon, from its own environment when it starts",
+)
 IDLE_TIMEOUT = Number(
-    name="WINCTL_IDLE_TIMEOUT", default=1800.0, above=True, unit="seconds", falls_back=True,
-    help="how long a session daemon waits unused before it exits; a bad value is ignored (the default "
-         "applies)",
-    reader="the session daemon, from the environment of the command that starts it")
+    name="WINCTL_IDLE_TIMEOUT",
+    default=1800.0,
+    above=True,
+    unit="seconds",
+    falls_back=True,
+    help="how long a session daemon waits unused before it exits; a bad value is ignored (the default applies)",
+    reader="the session daemon, from the environment of the command that starts it",
+)
 DEBUG = Flag(
-    name="WINCTL_DEBUG",
-    help="print a traceback when winctl meets an internal error",
-    reader="the command line")
+    name="WINCTL_DEBUG", help="print a traceback when winctl meets an internal error", reader="the command line"
+)
 
 SETTINGS: tuple[Setting[Any], ...] = (
-    MAX_NODES, STATE_SECONDS, TYPING_LIMIT, LOCATE_CACHE_TTL, ASSETS, FIXED_POINTS, INFER_MIN_CONFIDENCE,
-    VISION_IOU, LLM_PROVIDER, VISION_API_KEY, VISION_BASE_URL, VISION_MODEL, LLM_TIMEOUT, VISION_BOX_UNITS,
-    SESSION, DEVICE, NO_DAEMON, OUTPUT_DIR, APPS, COMMAND_DEADLINE, IDLE_TIMEOUT, DEBUG)
+    MAX_NODES,
+    STATE_SECONDS,
+    TYPING_LIMIT,
+    LOCATE_CACHE_TTL,
+    ASSETS,
+    FIXED_POINTS,
+    INFER_MIN_CONFIDENCE,
+    VISION_IOU,
+    LLM_PROVIDER,
+    VISION_API_KEY,
+    VISION_BASE_URL,
+    VISION_MODEL,
+    LLM_TIMEOUT,
+    VISION_BOX_UNITS,
+    SESSION,
+    DEVICE,
+    NO_DAEMON,
+    OUTPUT_DIR,
+    APPS,
+    COMMAND_DEADLINE,
+    IDLE_TIMEOUT,
+    DEBUG,
+)
 BY_NAME: dict[str, Setting[Any]] = {s.name: s for s in SETTINGS}
 PREFIX = "WINCTL_"

@@ -34,8 +34,10 @@ def topic(name: str) -> str:
     """One topic's text; an unknown name is `InvalidInput` whose hint lists the topics."""
     names = topic_names()
     if name not in names:
-        raise InvalidInput(f"no skill topic {name!r}", hint=f"the topics are {', '.join(names)}; "
-                                                            "`winctl skill --list` says what each covers")
+        raise InvalidInput(
+            f"no skill topic {name!r}",
+            hint=f"the topics are {', '.join(names)}; `winctl skill --list` says what each covers",
+        )
     return _package().joinpath(TOPICS, f"{name}.md").read_text(encoding="utf-8")
 
 

@@ -53,11 +53,35 @@ TYPING_RATE = 500  # characters a second, as measured there: for the hint only
 READ_ONLY_TYPES = frozenset({"Text"})
 # Elements that take no typed text: keys sent at them go to whatever has the focus (a list's
 # type-ahead search, a header's table) — `input` refuses them rather than type somewhere else.
-TAKES_NO_TEXT = frozenset({
-    "Button", "CheckBox", "RadioButton", "HeaderItem", "Header", "Hyperlink", "Image", "Menu", "MenuBar",
-    "MenuItem", "ProgressBar", "ScrollBar", "Separator", "SplitButton", "StatusBar", "Tab", "TabItem", "Thumb",
-    "TitleBar", "ToolBar", "ToolTip", "ListItem", "TreeItem", "Row", "Heading",
-})
+TAKES_NO_TEXT = frozenset(
+    {
+        "Button",
+        "CheckBox",
+        "RadioButton",
+        "HeaderItem",
+        "Header",
+        "Hyperlink",
+        "Image",
+        "Menu",
+        "MenuBar",
+        "MenuItem",
+        "ProgressBar",
+        "ScrollBar",
+        "Separator",
+        "SplitButton",
+        "StatusBar",
+        "Tab",
+        "TabItem",
+        "Thumb",
+        "TitleBar",
+        "ToolBar",
+        "ToolTip",
+        "ListItem",
+        "TreeItem",
+        "Row",
+        "Heading",
+    }
+)
 SEMANTIC_TEXT = frozenset({Operation.SET_TEXT, Operation.SET_VALUE})  # text set without keys
 WHOLE_TEXT_TYPES = frozenset({"Edit", "Document", "DataItem", "ComboBox", "Spinner"})  # ctrl+a selects just theirs
 
@@ -68,24 +92,43 @@ def refuse_text(target: Target, node: Node | None, *, append: bool, via: Via) ->
     disabled (`execution.refuse_disabled`), or it is a table's cell and `append` asks to add
     to it (typed, ctrl+End goes to the sheet's last cell: the text would land elsewhere)."""
     if node is not None and ("read_only" in node.states or node.role in READ_ONLY_TYPES):
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; '
-                           "nothing was typed",
-                           hint="input works on edits and documents; choose a combo box's option with `winctl select`")
+        raise ActionFailed(
+            f'element {target.id} ([{target.type}] "{target.name}") is read-only: it takes no text; nothing was typed',
+            hint="input works on edits and documents; choose a combo box's option with `winctl select`",
+        )
     if node is not None and node.role in TAKES_NO_TEXT and Operation.SET_TEXT not in node.operations:
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") takes no text: keys sent at it '
-                           "would go to whatever has the focus; nothing was typed",
-                           hint="input writes into fields, documents and cells: take the field's id from `winctl "
-                                "state` (a field, its label and a column may share a name); `winctl type` types "
-                                "into the focus")
+        raise ActionFailed(
+            f'element {target.id} ([{target.type}] "{target.name}") takes no text: keys sent at it '
+            "would go to whatever has the focus; nothing was typed",
+            hint="input writes into fields, documents and cells: take the field's id from `winctl "
+            "state` (a field, its label and a column may share a name); `winctl type` types "
+            "into the focus",
+        )
     execution.refuse_disabled(target, node, via, "it takes no text; nothing was typed", "types anyway")
-    if append and via is not Via.SEMANTIC and node is not None and is_cell(node) \
-            and Operation.SET_TEXT not in node.operations:
-        raise InvalidInput(f"element {target.id} is a table's cell: --append cannot add to it; nothing was typed",
-                           hint="input the cell's whole new text (it replaces what it holds)")
+    if (
+        append
+        and via is not Via.SEMANTIC
+        and node is not None
+        and is_cell(node)
+        and Operation.SET_TEXT not in node.operations
+    ):
+        raise InvalidInput(
+            f"element {target.id} is a table's cell: --append cannot add to it; nothing was typed",
+            hint="input the cell's whole new text (it replaces what it holds)",
+        )
 
 
-def enter_text(backend: Backend, window: WindowInfo, target: Target, node: Node | None, text: str, *,
-               append: bool, enter: bool, via: Via) -> tuple[str, str]:
+def enter_text(
+    backend: Backend,
+    window: WindowInfo,
+    target: Target,
+    node: Node | None,
+    text: str,
+    *,
+    append: bool,
+    enter: bool,
+    via: Via,
+) -> tuple[str, str]:
     """Put `text` in the element (after its own with `append`), then Enter if asked, by the
     first route that fits (see the module's docstring); returns (method, note). The method
     names the route ("EditableText.SetTextContents", "keyboard", "Component.GrabFocus,
@@ -102,19 +145,23 @@ def enter_text(backend: Backend, window: WindowInfo, target: Target, node: Node 
         return method, note
     if via is Via.SEMANTIC:
         what = target.id or repr(target.name)
-        raise ActionFailed(f"element {what} has no editable-text interface" + (f" ({note})" if note else ""),
-                           hint="use --via auto to type into it instead")
+        raise ActionFailed(
+            f"element {what} has no editable-text interface" + (f" ({note})" if note else ""),
+            hint="use --via auto to type into it instead",
+        )
     return _typed(backend, window, target, node, text, append=append, enter=enter, via=via)
 
 
-def _set_semantically(backend: Backend, window: WindowInfo, target: Target, node: Node, text: str, *,
-                      append: bool, enter: bool, via: Via) -> tuple[str | None, str]:
+def _set_semantically(
+    backend: Backend, window: WindowInfo, target: Target, node: Node, text: str, *, append: bool, enter: bool, via: Via
+) -> tuple[str | None, str]:
     """The semantic route: the number as the element's value where that reaches the app (a
     spin button commits its text only on Enter or focus-out, its value at once), else the
     text through EditableText; (None, why) when neither took it. With `enter`, the focus is
     given first and Enter pressed after."""
-    focused_by = take_focus(backend, window, target, node, via, "nothing was typed and Enter was not pressed") \
-        if enter else ""
+    focused_by = (
+        take_focus(backend, window, target, node, via, "nothing was typed and Enter was not pressed") if enter else ""
+    )
     whole = (backend.read_text(node.handle) + text) if append else text
     number = _number(whole)
     method: str | None = None
@@ -128,8 +175,17 @@ def _set_semantically(backend: Backend, window: WindowInfo, target: Target, node
     return method, note
 
 
-def _typed(backend: Backend, window: WindowInfo, target: Target, node: Node | None, text: str, *,
-           append: bool, enter: bool, via: Via) -> tuple[str, str]:
+def _typed(
+    backend: Backend,
+    window: WindowInfo,
+    target: Target,
+    node: Node | None,
+    text: str,
+    *,
+    append: bool,
+    enter: bool,
+    via: Via,
+) -> tuple[str, str]:
     """The keyboard route: the focus given (its focus operation with `--via auto`, else a
     click) and confirmed, the text typed by what the element is and read back, then Enter.
     What a failed semantic route said is left out: the text typed is read back instead."""
@@ -142,8 +198,11 @@ def _typed(backend: Backend, window: WindowInfo, target: Target, node: Node | No
         if not focused:  # the mouse, at where the element was seen
             click_to_type(backend, window, target, node)
         confirm_focus(backend, target, node, "nothing was typed")
-        note = type_into_cell(backend, node, text) if cell and node is not None \
+        note = (
+            type_into_cell(backend, node, text)
+            if cell and node is not None
             else type_replacing(backend, node, text, append=append)
+        )
     if enter:  # a cell's text is committed by Enter already
         pressed = "Enter pressed once: it committed the cell" if cell else press_enter(backend, window, target, node)
         note = "; ".join(part for part in (note, pressed) if part)
@@ -168,11 +227,13 @@ def check_typing_budget(text: str) -> None:
     limit = typing_limit()
     if len(text) <= limit:
         return
-    raise InvalidInput(f"{len(text):,} characters is more than one command types ({limit:,}, about "
-                       f"{limit / TYPING_RATE:.0f} s of keys); nothing was typed",
-                       hint="put the text on the clipboard (`winctl clipboard TEXT`) and paste it "
-                            "(`winctl keys ctrl+v`), or type it in parts (`winctl input ID PART --append`), or "
-                            f"raise WINCTL_TYPING_LIMIT (about {TYPING_RATE} characters a second)")
+    raise InvalidInput(
+        f"{len(text):,} characters is more than one command types ({limit:,}, about "
+        f"{limit / TYPING_RATE:.0f} s of keys); nothing was typed",
+        hint="put the text on the clipboard (`winctl clipboard TEXT`) and paste it "
+        "(`winctl keys ctrl+v`), or type it in parts (`winctl input ID PART --append`), or "
+        f"raise WINCTL_TYPING_LIMIT (about {TYPING_RATE} characters a second)",
+    )
 
 
 def await_focus(backend: Backend, node: Node | None, seconds: float = FOCUS_SETTLE) -> bool:
@@ -193,21 +254,26 @@ def confirm_focus(backend: Backend, target: Target, node: Node | None, undone: s
     """Raise ActionFailed (saying `undone`: what was not done) unless the element holds the
     keyboard focus within FOCUS_SETTLE."""
     if not await_focus(backend, node):
-        raise ActionFailed(f"{_named(target)} did not take the keyboard focus: {undone}",
-                           hint=f"click it (`winctl click {target.id} --via input`), check that `winctl state` "
-                                "marks it focused, then `winctl type TEXT` or `winctl keys Enter`")
+        raise ActionFailed(
+            f"{_named(target)} did not take the keyboard focus: {undone}",
+            hint=f"click it (`winctl click {target.id} --via input`), check that `winctl state` "
+            "marks it focused, then `winctl type TEXT` or `winctl keys Enter`",
+        )
 
 
 def take_focus(backend: Backend, window: WindowInfo, target: Target, node: Node, via: Via, undone: str) -> str:
     """Give the element the keyboard focus before keys are pressed for it: through its focus
     operation (unless `via` is input), else (unless `via` is semantic) by a click on it; then
     confirm it holds it (`confirm_focus`). Returns how: "Component.GrabFocus" or "mouse click"."""
-    if via is not Via.INPUT and (focus(backend, window, node) or (
-            Operation.FOCUS in node.operations and await_focus(backend, node, GRAB_SETTLE))):
+    if via is not Via.INPUT and (
+        focus(backend, window, node) or (Operation.FOCUS in node.operations and await_focus(backend, node, GRAB_SETTLE))
+    ):
         return "Component.GrabFocus"  # GTK's entries take it a few ms after answering
     if via is Via.SEMANTIC:
-        raise ActionFailed(f"{_named(target)} does not take the keyboard focus through the accessibility API: "
-                           f"{undone}", hint="use --via auto to click it first")
+        raise ActionFailed(
+            f"{_named(target)} does not take the keyboard focus through the accessibility API: {undone}",
+            hint="use --via auto to click it first",
+        )
     click_to_type(backend, window, target, node)
     confirm_focus(backend, target, node, undone)
     return "mouse click"
@@ -219,17 +285,21 @@ def press_enter(backend: Backend, window: WindowInfo, target: Target, node: Node
     what it did, said for the result: "Enter pressed in it" and what changed within
     ENTER_SETTLE (the active window, the focus, the element's text), or that none of these did."""
     if not await_focus(backend, node):
-        raise ActionFailed(f"the text is in {_named(target)}, but the keyboard focus left it before Enter: "
-                           "Enter was not pressed",
-                           hint=f"`winctl state` shows where the focus is; `winctl click {target.id} --via input`, "
-                                "then `winctl keys Enter`")
+        raise ActionFailed(
+            f"the text is in {_named(target)}, but the keyboard focus left it before Enter: Enter was not pressed",
+            hint=f"`winctl state` shows where the focus is; `winctl click {target.id} --via input`, "
+            "then `winctl keys Enter`",
+        )
     before = _looks(backend, window, node)
     backend.press_chords(parse_keys("Enter"))
     deadline = time.monotonic() + ENTER_SETTLE
     while (after := _looks(backend, window, node)) == before and time.monotonic() < deadline:
         time.sleep(0.05)
-    pressed = "Enter pressed in it" if node is not None else \
-        "Enter pressed (not in the tree: that the element had the focus cannot be checked)"
+    pressed = (
+        "Enter pressed in it"
+        if node is not None
+        else "Enter pressed (not in the tree: that the element had the focus cannot be checked)"
+    )
     return f"{pressed}; {_changes(before, after)}"
 
 
@@ -258,28 +328,39 @@ def _changes(before: Looks, after: Looks) -> str:
         said.append("it is gone")
     if after[2] != before[2] and after[2] is not None:
         said.append(f"it reads {_clip(after[2])!r}")
-    return ", ".join(said) if said else \
-        f"the focus, its text and the active window stayed as they were (watched {ENTER_SETTLE:g} s)"
+    return (
+        ", ".join(said)
+        if said
+        else f"the focus, its text and the active window stayed as they were (watched {ENTER_SETTLE:g} s)"
+    )
 
 
-def type_at_prompt(backend: Backend, window: WindowInfo, target: Target, node: Node, text: str, *,
-                   enter: bool, via: Via) -> tuple[str, str]:
+def type_at_prompt(
+    backend: Backend, window: WindowInfo, target: Target, node: Node, text: str, *, enter: bool, via: Via
+) -> tuple[str, str]:
     """Type `text` into a terminal, at its prompt: nothing is selected or cleared first (a
     terminal has no text of its own to select: ctrl+a reached the program as a character),
     then Enter if asked. The keyboard focus is confirmed before each. Returns (method, note);
     the note says what the terminal shows after, its last lines."""
     if via is Via.SEMANTIC:
-        raise ActionFailed(f"{_named(target)} is a terminal: it takes keys, not text; nothing was typed",
-                           hint="use --via auto to type at its prompt")
+        raise ActionFailed(
+            f"{_named(target)} is a terminal: it takes keys, not text; nothing was typed",
+            hint="use --via auto to type at its prompt",
+        )
     how = take_focus(backend, window, target, node, via, "nothing was typed")
     before = _screen(backend, node)
     backend.type_text(text)
-    done = "typed at its prompt (a terminal's line is not selected or cleared first: `winctl keys ctrl+e ctrl+u` " \
-           "clears a shell's line)"
+    done = (
+        "typed at its prompt (a terminal's line is not selected or cleared first: `winctl keys ctrl+e ctrl+u` "
+        "clears a shell's line)"
+    )
     if enter:
         if not await_focus(backend, node):
-            raise ActionFailed(f"{shown(text)} was typed into {_named(target)}, but the keyboard focus left it before "
-                               "Enter: Enter was not pressed", hint="`winctl state` shows where the focus is")
+            raise ActionFailed(
+                f"{shown(text)} was typed into {_named(target)}, but the keyboard focus left it before "
+                "Enter: Enter was not pressed",
+                hint="`winctl state` shows where the focus is",
+            )
         backend.press_chords(parse_keys("Enter"))
         done += "; Enter pressed"
     now = _shown_after(backend, node, before)
@@ -375,9 +456,12 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
         if before is not None and backend.select_text(node.handle, 0, len(before)):
             backend.type_text(text)
             return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == text), text)
-        raise ActionFailed("this element is part of a larger text, and its own text could not be selected: "
-                           "ctrl+a would select all of the text it is part of, and typing would replace that; "
-                           "nothing was typed", hint="select it yourself (click, shift+End), then `winctl type`")
+        raise ActionFailed(
+            "this element is part of a larger text, and its own text could not be selected: "
+            "ctrl+a would select all of the text it is part of, and typing would replace that; "
+            "nothing was typed",
+            hint="select it yourself (click, shift+End), then `winctl type`",
+        )
     backend.press_chords(parse_keys("ctrl+a"))
     backend.type_text(text)
     if before is None or node is None:
@@ -399,9 +483,10 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
         return note
     if now is None:
         return note + "; its text could not be read back"
-    raise ActionFailed(f"the element's old text stayed: it reads {shown(now)} (ctrl+a did not select all, twice)",
-                       hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), "
-                            "then `winctl input ID TEXT --append`")
+    raise ActionFailed(
+        f"the element's old text stayed: it reads {shown(now)} (ctrl+a did not select all, twice)",
+        hint="clear it another way (e.g. `winctl keys ctrl+shift+Home Delete`), then `winctl input ID TEXT --append`",
+    )
 
 
 def type_into_treeless(backend: Backend, window: WindowInfo, target: Target, text: str, *, append: bool) -> str:
@@ -433,8 +518,9 @@ def _type_appending(backend: Backend, node: Node | None, before: str | None, tex
     backend.type_text(text)
     if before is None or node is None:
         return ""
-    return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == before + text),
-                            before + text)
+    return _reads_otherwise(
+        backend, node, _settled_text(backend, node, lambda now: now == before + text), before + text
+    )
 
 
 def is_cell(node: Node | None) -> bool:
@@ -463,9 +549,10 @@ def type_into_cell(backend: Backend, node: Node, text: str) -> str:
         return ""
     if text.startswith("="):
         return f"a formula: the cell reads {now!r}"
-    raise ActionFailed(f"typed {shown(text)} and Enter into the cell, but it reads {shown(now)}"
-                       + _focus_now(backend, node),
-                       hint=FORMATTED_OR_ASTRAY)
+    raise ActionFailed(
+        f"typed {shown(text)} and Enter into the cell, but it reads {shown(now)}" + _focus_now(backend, node),
+        hint=FORMATTED_OR_ASTRAY,
+    )
 
 
 def _same_number(text: str, now: str) -> bool:
@@ -477,7 +564,7 @@ def _same_number(text: str, now: str) -> bool:
 
 
 def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -> str:
-    """"" when the field, once settled, reads the text typed; UNCHECKED when it cannot be read; else
+    """ "" when the field, once settled, reads the text typed; UNCHECKED when it cannot be read; else
     ActionFailed saying what it reads. A field may format what it is given (a mask, upper
     case), or keys may have gone astray (to another field that held the focus): winctl cannot
     tell which, so it claims nothing, says what the field holds and types nothing more (a
@@ -492,17 +579,20 @@ def _reads_otherwise(backend: Backend, node: Node, now: str | None, text: str) -
         return UNCHECKED
     if again == text:
         return ""
-    raise ActionFailed(f"typed {shown(text)}, but the field reads {shown(again)}" + _focus_now(backend, node),
-                       hint=FORMATTED_OR_ASTRAY)
+    raise ActionFailed(
+        f"typed {shown(text)}, but the field reads {shown(again)}" + _focus_now(backend, node), hint=FORMATTED_OR_ASTRAY
+    )
 
 
-FORMATTED_OR_ASTRAY = ("nothing more was typed. If the element formats what it is given (upper case, a mask, a "
-                       "date), what it reads is its form of your text and nothing needs redoing; if not, keys went "
-                       "elsewhere: `winctl state` shows which element holds the focus and what each reads")
+FORMATTED_OR_ASTRAY = (
+    "nothing more was typed. If the element formats what it is given (upper case, a mask, a "
+    "date), what it reads is its form of your text and nothing needs redoing; if not, keys went "
+    "elsewhere: `winctl state` shows which element holds the focus and what each reads"
+)
 
 
 def _focus_now(backend: Backend, node: Node) -> str:
-    """", and the keyboard focus is not in it now" where the element says so."""
+    """ ", and the keyboard focus is not in it now" where the element says so."""
     return ", and the keyboard focus is not in it now" if backend.holds_focus(node.handle) is False else ""
 
 
@@ -512,7 +602,7 @@ def _typed_into(now: str | None, before: str, text: str) -> int | None:
         return None
     at = now.find(text)
     while at != -1:
-        if now[:at] == before[:at] and now[at + len(text):] == before[at:]:
+        if now[:at] == before[:at] and now[at + len(text) :] == before[at:]:
             return at
         at = now.find(text, at + 1)
     return None

@@ -8,5 +8,19 @@ from winactions.agent.plan import Action, Expect, Fallback, StepPlan, TaskPlan, 
 from winactions.agent.runner import RunOptions, StepResult, StepStatus, TaskResult, TaskRunner, TaskStatus
 from winactions.agent.verify import Suggestion, VerifyResult
 
-__all__ = ["Action", "Expect", "Fallback", "RunOptions", "StepPlan", "StepResult", "StepStatus", "Suggestion",
-           "TaskPlan", "TaskResult", "TaskRunner", "TaskStatus", "VerifyResult", "parse_plan"]
+__all__ = [
+    "Action",
+    "Expect",
+    "Fallback",
+    "RunOptions",
+    "StepPlan",
+    "StepResult",
+    "StepStatus",
+    "Suggestion",
+    "TaskPlan",
+    "TaskResult",
+    "TaskRunner",
+    "TaskStatus",
+    "VerifyResult",
+    "parse_plan",
+]

@@ -49,6 +49,7 @@ def read_state(actor: Actor) -> UIState:
 def need(actor: Actor, command: str, what: str) -> None:
     """Refuse a step whose command this backend does not have (checked before acting)."""
     if command not in actor.commands():
-        raise Unsupported(f"{what} needs the `{command}` command, which this backend does not have",
-                          hint="nothing was done; plan the step with actions this platform offers "
-                               "(see `winctl --help`)")
+        raise Unsupported(
+            f"{what} needs the `{command}` command, which this backend does not have",
+            hint="nothing was done; plan the step with actions this platform offers (see `winctl --help`)",
+        )

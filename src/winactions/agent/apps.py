@@ -80,9 +80,14 @@ class AppModule:
             if values is None:
                 continue
             steps = [_fill(step, values) for step in template.steps]
-            plan = parse_plan({"analysis": {"template": f"{self.name}/{template.name}", "parameters": values},
-                               "steps": steps, "success_criteria": template.success_criteria},
-                              where=f"template {self.name}/{template.name}")
+            plan = parse_plan(
+                {
+                    "analysis": {"template": f"{self.name}/{template.name}", "parameters": values},
+                    "steps": steps,
+                    "success_criteria": template.success_criteria,
+                },
+                where=f"template {self.name}/{template.name}",
+            )
             return plan, template.name
         return None
 
@@ -106,8 +111,10 @@ def _yaml(path: Path) -> Any:
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
-        raise InvalidInput(f"app module file {path} cannot be read: {exc}".splitlines()[0],
-                           hint="fix the YAML (see winactions/agent/apps/mousepad for an example)") from None
+        raise InvalidInput(
+            f"app module file {path} cannot be read: {exc}".splitlines()[0],
+            hint="fix the YAML (see winactions/agent/apps/mousepad for an example)",
+        ) from None
 
 
 def load_module(folder: Path) -> AppModule:
@@ -115,10 +122,16 @@ def load_module(folder: Path) -> AppModule:
     config = _yaml(folder / "config.yaml") if (folder / "config.yaml").exists() else {}
     if not isinstance(config, dict):
         raise InvalidInput(f"{folder / 'config.yaml'} must be a mapping")
-    module = AppModule(name=str(config.get("name") or folder.name), folder=folder,
-                       processes=_strings(config, "processes"), packages=_strings(config, "packages"),
-                       keywords=_strings(config, "keywords"), home=dict(config.get("home") or {}),
-                       blockers=_strings(config, "blockers"), launch=_strings(config, "launch"))
+    module = AppModule(
+        name=str(config.get("name") or folder.name),
+        folder=folder,
+        processes=_strings(config, "processes"),
+        packages=_strings(config, "packages"),
+        keywords=_strings(config, "keywords"),
+        home=dict(config.get("home") or {}),
+        blockers=_strings(config, "blockers"),
+        launch=_strings(config, "launch"),
+    )
     tasks_file = folder / "tasks.yaml"
     raw_tasks = (_yaml(tasks_file) or {}).get("tasks", []) if tasks_file.exists() else []
     for index, raw in enumerate(raw_tasks, 1):
@@ -129,8 +142,9 @@ def load_module(folder: Path) -> AppModule:
             patterns = [re.compile(p, re.IGNORECASE) for p in raw.get("patterns") or []]
         except re.error as exc:
             raise InvalidInput(f"{where}: a pattern is not a regular expression: {exc}") from None
-        template = TaskTemplate(str(raw.get("name") or f"task{index}"), patterns, raw["steps"],
-                                str(raw.get("success_criteria") or ""))
+        template = TaskTemplate(
+            str(raw.get("name") or f"task{index}"), patterns, raw["steps"], str(raw.get("success_criteria") or "")
+        )
         parse_plan({"steps": [_fill(s, {}) for s in template.steps]}, where=where)  # shape checked on load
         module.tasks.append(template)
     prompt = folder / "prompts" / "planner.txt"
@@ -153,14 +167,12 @@ class ModuleRegistry:
 
     @classmethod
     def load(cls, extra: Sequence[str | Path] | None = None) -> ModuleRegistry:
-        folders = [BUILTIN, *(Path(p) for p in settings.APPS.read()),
-                   *(Path(p) for p in extra or [])]
+        folders = [BUILTIN, *(Path(p) for p in settings.APPS.read()), *(Path(p) for p in extra or [])]
         found: dict[str, AppModule] = {}
         for root in folders:
             if not root.is_dir():
                 if root != BUILTIN:
-                    raise InvalidInput(f"app modules folder {root} does not exist",
-                                       hint="check WINCTL_APPS or --apps")
+                    raise InvalidInput(f"app modules folder {root} does not exist", hint="check WINCTL_APPS or --apps")
                 continue
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
                 module = load_module(folder)

@@ -19,8 +19,22 @@ from winactions.errors import WinctlError, WindowClosed
 from winactions.model import UIState, WindowInfo
 
 # Buttons that dismiss without committing come first; the app module's list goes before these.
-DISMISS_BUTTONS = ("Close", "Cancel", "Not now", "Not Now", "No thanks", "Dismiss", "Skip", "Later",
-                   "Don't allow", "Deny", "OK", "Got it", "Allow", "Continue")
+DISMISS_BUTTONS = (
+    "Close",
+    "Cancel",
+    "Not now",
+    "Not Now",
+    "No thanks",
+    "Dismiss",
+    "Skip",
+    "Later",
+    "Don't allow",
+    "Deny",
+    "OK",
+    "Got it",
+    "Allow",
+    "Continue",
+)
 KINDS = (("permission", ("allow", "permission", "access")), ("error", ("error", "failed", "warning")))
 
 
@@ -45,12 +59,14 @@ def detect(state: UIState, home: WindowInfo | None, extra_buttons: Sequence[str]
     text = " ".join([state.window.title, *(t.name for t in state.targets if t.type in ("Text", "Label"))]).casefold()
     kind = next((k for k, words in KINDS if any(w in text for w in words)), "dialog")
     rule = next((b for b in (*extra_buttons, *DISMISS_BUTTONS) if b in buttons), None)
-    return Blocker(type=kind, description=f'"{state.window.title}" with buttons {", ".join(buttons[:8]) or "none"}',
-                   dismiss=rule)
+    return Blocker(
+        type=kind, description=f'"{state.window.title}" with buttons {", ".join(buttons[:8]) or "none"}', dismiss=rule
+    )
 
 
-def dismiss(actor: Actor, blocker: Blocker, model: Model, home: WindowInfo | None,
-            extra_buttons: Sequence[str] = ()) -> Dismissal:
+def dismiss(
+    actor: Actor, blocker: Blocker, model: Model, home: WindowInfo | None, extra_buttons: Sequence[str] = ()
+) -> Dismissal:
     """Rule table → model's advice → Escape; each checked by reading the state again."""
     attempts: list[tuple[str, dict[str, object]]] = []
     if blocker.dismiss:
@@ -61,9 +77,11 @@ def dismiss(actor: Actor, blocker: Blocker, model: Model, home: WindowInfo | Non
     for method, call in attempts:
         try:
             if method == "model":
-                advice = model.ask("A dialog blocks a desktop task. Reply with JSON "
-                                   '{"button": "NAME of the button to press to dismiss it without harm"}',
-                                   compact_state(read_state(actor)))
+                advice = model.ask(
+                    "A dialog blocks a desktop task. Reply with JSON "
+                    '{"button": "NAME of the button to press to dismiss it without harm"}',
+                    compact_state(read_state(actor)),
+                )
                 name = str(advice.get("button") or "")
                 if not name:
                     continue

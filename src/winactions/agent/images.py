@@ -55,8 +55,9 @@ def match_image(images: list[Path], screenshot: Path, origin: tuple[int, int]) -
     try:
         from winactions.locate.template import find_as_said, load_image
     except ImportError:
-        raise BackendUnavailable("matching an app module's images needs the vision extra",
-                                 hint="pip install 'winactions[vision]'") from None
+        raise BackendUnavailable(
+            "matching an app module's images needs the vision extra", hint="pip install 'winactions[vision]'"
+        ) from None
     screen = load_image(screenshot)
     drawn = density.recorded(screenshot)
     best: Candidate | None = None

@@ -31,8 +31,12 @@ class Usage:
         return self.input_tokens + self.output_tokens
 
     def as_dict(self) -> dict[str, float]:
-        return {"calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
-                "seconds": round(self.seconds, 3)}
+        return {
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 @dataclass
@@ -57,12 +61,16 @@ class Model:
         """One call; the JSON of the reply (of type `want`). Raises `LLMFailed` for no model,
         a spent budget, a failed call or a reply without JSON."""
         if not self.ready or self.flags is None:
-            raise LLMFailed("this needs a model, and none is configured",
-                            hint="set WINCTL_VISION_BASE_URL or an API key (see `winctl --help`), "
-                                 "or use a task an app module's template knows")
+            raise LLMFailed(
+                "this needs a model, and none is configured",
+                hint="set WINCTL_VISION_BASE_URL or an API key (see `winctl --help`), "
+                "or use a task an app module's template knows",
+            )
         if not self.left:
-            raise LLMFailed(f"the run's model budget is spent ({self.usage.calls} calls, {self.usage.tokens} tokens)",
-                            hint="raise --max-model-calls / --max-tokens, or split the task")
+            raise LLMFailed(
+                f"the run's model budget is spent ({self.usage.calls} calls, {self.usage.tokens} tokens)",
+                hint="raise --max-model-calls / --max-tokens, or split the task",
+            )
         if self._client is None:
             from winactions.llm.client import LLMClient
 
@@ -79,8 +87,9 @@ class Model:
             return extract_json(reply.text, want=want)
         except NoJSON:
             shown = reply.text.strip().replace("\n", " ")[:160]
-            raise LLMFailed(f"the model replied without usable JSON: {shown!r}",
-                            hint="try again, or use a stronger model") from None
+            raise LLMFailed(
+                f"the model replied without usable JSON: {shown!r}", hint="try again, or use a stronger model"
+            ) from None
 
     def ask_json(self, system: str, prompt: str, images: Sequence[Image.Image] = ()) -> Any:
         """The locator's model interface (`winactions.locate.vision`), counted in this run's budget."""

@@ -116,18 +116,24 @@ class StepPlan(BaseModel):
         if a in NEEDS_TARGET and not self.target_ref:
             raise ValueError(f"{a.value} needs a target_ref")
         if a is Action.INPUT_TEXT and not isinstance(p.get("text"), str):
-            raise ValueError('input_text needs params.text (a string)')
+            raise ValueError("input_text needs params.text (a string)")
         if a is Action.PRESS_KEY and not (isinstance(p.get("keys"), str) or isinstance(p.get("key"), str)):
             raise ValueError('press_key needs params.keys, e.g. "ctrl+s"')
         if a in (Action.SWIPE, Action.SCROLL) and p.get("direction", "down") not in DIRECTIONS:
             raise ValueError(f"{a.value} direction must be one of {', '.join(DIRECTIONS)}")
         amount = p.get("amount", 5)
-        if a in (Action.SWIPE, Action.SCROLL) and (not isinstance(amount, int) or isinstance(amount, bool)
-                                                   or not 1 <= amount <= 100):
+        if a in (Action.SWIPE, Action.SCROLL) and (
+            not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 100
+        ):
             raise ValueError(f"{a.value} amount is a whole number of wheel notches, 1 to 100")
         command = p.get("command")
-        if a is Action.LAUNCH_APP and command is not None and not (
-                isinstance(command, str) or (isinstance(command, list) and all(isinstance(c, str) for c in command))):
+        if (
+            a is Action.LAUNCH_APP
+            and command is not None
+            and not (
+                isinstance(command, str) or (isinstance(command, list) and all(isinstance(c, str) for c in command))
+            )
+        ):
             raise ValueError("launch_app params.command is a program and its arguments (a list of strings)")
         if a is Action.OPEN_URL and not isinstance(p.get("url"), str):
             raise ValueError("open_url needs params.url")
@@ -178,8 +184,13 @@ def parse_plan(raw: Any, *, where: str = "the plan") -> TaskPlan:
     if not isinstance(raw, dict):
         raise InvalidInput(f"{where} must be a JSON object with steps", hint=PLAN_HINT)
     if isinstance(raw.get("steps"), list):  # models often omit step numbers
-        raw = {**raw, "steps": [({"step": i, **s} if isinstance(s, dict) and "step" not in s else s)
-                                for i, s in enumerate(raw["steps"], 1)]}
+        raw = {
+            **raw,
+            "steps": [
+                ({"step": i, **s} if isinstance(s, dict) and "step" not in s else s)
+                for i, s in enumerate(raw["steps"], 1)
+            ],
+        }
     try:
         return TaskPlan.model_validate(raw)
     except ValidationError as exc:
@@ -192,5 +203,7 @@ def parse_plan(raw: Any, *, where: str = "the plan") -> TaskPlan:
         raise InvalidInput(f"{where} is not a valid plan: " + "; ".join(problems), hint=PLAN_HINT) from None
 
 
-PLAN_HINT = ('a plan is {"steps": [{"action": "click", "target_ref": "Save"}, '
-             '{"action": "input_text", "target_ref": "Name", "params": {"text": "x"}}]}')
+PLAN_HINT = (
+    'a plan is {"steps": [{"action": "click", "target_ref": "Save"}, '
+    '{"action": "input_text", "target_ref": "Name", "params": {"text": "x"}}]}'
+)

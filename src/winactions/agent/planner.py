@@ -92,16 +92,26 @@ class Planner:
             prompt += f"\n\nAbout this app ({module.name}):\n{module.prompt.strip()}"
         return Planned(self._ask(prompt, _shot(screen, state)), "model", module, None, score)
 
-    def replan(self, task: str, state: UIState, failed_step: StepPlan | None, reason: str,
-               executed: list[StepPlan], screen: Screen = None, module: AppModule | None = None) -> TaskPlan:
+    def replan(
+        self,
+        task: str,
+        state: UIState,
+        failed_step: StepPlan | None,
+        reason: str,
+        executed: list[StepPlan],
+        screen: Screen = None,
+        module: AppModule | None = None,
+    ) -> TaskPlan:
         """New steps from the current state to the goal, told what was done and what failed."""
         done = [s.model_dump(exclude_defaults=True, exclude={"step"}) for s in executed]
         failed = failed_step.model_dump(exclude_defaults=True, exclude={"step"}) if failed_step else None
-        prompt = (f"Task: {task}\n\nSteps already done (do not repeat them): {json.dumps(done, ensure_ascii=False)}\n"
-                  f"This step failed: {json.dumps(failed, ensure_ascii=False)}\nWhy: {reason}\n\n"
-                  f"Current state:\n{compact_state(state)}\n\n"
-                  "Plan only the remaining steps from this state to the goal; do not use a name that is "
-                  "not in the current state unless it must be scrolled into view (then give a fallback).")
+        prompt = (
+            f"Task: {task}\n\nSteps already done (do not repeat them): {json.dumps(done, ensure_ascii=False)}\n"
+            f"This step failed: {json.dumps(failed, ensure_ascii=False)}\nWhy: {reason}\n\n"
+            f"Current state:\n{compact_state(state)}\n\n"
+            "Plan only the remaining steps from this state to the goal; do not use a name that is "
+            "not in the current state unless it must be scrolled into view (then give a fallback)."
+        )
         if module is not None and module.prompt:
             prompt += f"\n\nAbout this app ({module.name}):\n{module.prompt.strip()}"
         return self._ask(prompt, _shot(screen, state))
@@ -119,5 +129,7 @@ class Planner:
             try:
                 return parse_plan(raw, where="the model's plan")
             except InvalidInput as second:
-                raise LLMFailed(f"the model gave no valid plan twice: {second.message}",
-                                hint="try a stronger model, or phrase the task more concretely") from None
+                raise LLMFailed(
+                    f"the model gave no valid plan twice: {second.message}",
+                    hint="try a stronger model, or phrase the task more concretely",
+                ) from None

@@ -39,8 +39,10 @@ class Recorder:
             with open(self.folder / LOG, "a", encoding="utf-8") as log:
                 log.write(line + "\n")
         except OSError as exc:
-            raise ActionFailed(f"cannot write the record in {self.folder}: {exc.strerror}",
-                               hint="record into a folder with room and write access") from None
+            raise ActionFailed(
+                f"cannot write the record in {self.folder}: {exc.strerror}",
+                hint="record into a folder with room and write access",
+            ) from None
 
     def step(self, item: StepResult) -> None:
         self.event("step", **item.model_dump(mode="json"))
@@ -60,8 +62,9 @@ def load_events(folder: str | Path) -> list[dict[str, Any]]:
     try:
         lines = log.read_text(encoding="utf-8").splitlines()
     except OSError:
-        raise InvalidInput(f"no recorded run at {path}", hint=f"give the folder passed to --record (it holds {LOG})") \
-            from None
+        raise InvalidInput(
+            f"no recorded run at {path}", hint=f"give the folder passed to --record (it holds {LOG})"
+        ) from None
     events = []
     for number, line in enumerate(lines, 1):
         try:

@@ -70,8 +70,16 @@ def _narrows(role: str | None) -> TypeGuard[str]:
     return bool(role) and str(role).casefold() not in SOURCE_TYPES
 
 
-def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe | None, app: str | None = None,
-            pixels: bool = True, module_images: Path | None = None) -> Resolved:
+def resolve(
+    actor: Actor,
+    step: StepPlan,
+    state: UIState,
+    *,
+    describe: Describe | None,
+    app: str | None = None,
+    pixels: bool = True,
+    module_images: Path | None = None,
+) -> Resolved:
     """Where a step acts, in the current state: its `target_ref` (a name, `id:N`, `image:`,
     `text:`, `dynamic:`) narrowed by its `target_type`; none with a type: the element of that
     type; none at all: the focused element. NotFound when nothing has it (`pixels` False: not
@@ -95,15 +103,19 @@ def resolve(actor: Actor, step: StepPlan, state: UIState, *, describe: Describe 
         return _located(actor, ref, 2)
     if sep and prefix == "dynamic":
         if describe is None:
-            raise BackendUnavailable(f"{shown(ref)} needs the vision model, and none is configured",
-                                     hint="set WINCTL_VISION_BASE_URL / an API key, or plan with element names")
+            raise BackendUnavailable(
+                f"{shown(ref)} needs the vision model, and none is configured",
+                hint="set WINCTL_VISION_BASE_URL / an API key, or plan with element names",
+            )
         return describe(rest.strip())
     found = in_tree(state, ref, role)
     if found:
         return _one(found, f"named {shown(ref)}" + (f" of type {role}" if _narrows(role) else ""))
     if not pixels:
-        raise NotFound(f"no element is named {shown(ref)}" + (f" (type {role})" if role else ""),
-                       hint="read the state for the names on screen")
+        raise NotFound(
+            f"no element is named {shown(ref)}" + (f" (type {role})" if role else ""),
+            hint="read the state for the names on screen",
+        )
     if module_images is not None and images_for(module_images, ref):
         return _module_image(actor, module_images, ref)
     return _outside_tree(actor, ref, role, describe, app)
@@ -129,12 +141,15 @@ def _module_image(actor: Actor, folder: Path, name: str) -> Resolved:
     """A name the app module has images for: matched in the window's screenshot now."""
     shot = actor.call("screenshot")
     found = match_image(images_for(folder, name), Path(shot.path), (shot.rect.left, shot.rect.top))
-    return Resolved(f"image:{name}", f"app module image, {found.method}, confidence {found.confidence:.2f}", 2,
-                    point=found.rect.center)
+    return Resolved(
+        f"image:{name}",
+        f"app module image, {found.method}, confidence {found.confidence:.2f}",
+        2,
+        point=found.rect.center,
+    )
 
 
-def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe | None,
-                  app: str | None) -> Resolved:
+def _outside_tree(actor: Actor, name: str, role: str | None, describe: Describe | None, app: str | None) -> Resolved:
     """A name the tree does not hold: the reference-image library's (for `app`), else painted
     text, else the vision model (`describe`, when configured). NotFound saying what each tried."""
     tried: list[str] = [f"no element of the tree is named {name!r}" + (f" (type {role})" if role else "")]

@@ -162,8 +162,7 @@ class TaskRunner:
                 self.module, result.route_score = self.registry.route(task, state.window.process)
             result.plan, result.plan_source = plan, source
             result.module = self.module.name if self.module else None
-            self._say(f"plan ({source}{': ' + result.template if result.template else ''}): "
-                      f"{len(plan.steps)} steps")
+            self._say(f"plan ({source}{': ' + result.template if result.template else ''}): {len(plan.steps)} steps")
             if self._recorder:
                 self._recorder.event("plan", task=task, source=source, plan=plan.model_dump(mode="json"))
             if self.options.dry_run:
@@ -176,9 +175,11 @@ class TaskRunner:
         result.total_time = round(time.monotonic() - started, 3)
         if self._recorder:
             self._recorder.event("result", result=result.model_dump(mode="json", exclude={"plan", "step_results"}))
-        self._say(f"{result.status.value}: {len(result.step_results)} steps, {result.replans} replans, "
-                  f"{result.model['calls']} model calls, {result.total_time:.1f}s"
-                  + (f" — {result.error}" if result.error else ""))
+        self._say(
+            f"{result.status.value}: {len(result.step_results)} steps, {result.replans} replans, "
+            f"{result.model['calls']} model calls, {result.total_time:.1f}s"
+            + (f" — {result.error}" if result.error else "")
+        )
         return result
 
     # -- dry run --------------------------------------------------------------------------------
@@ -193,8 +194,7 @@ class TaskRunner:
                 item.status, item.error = StepStatus.FAILED, _message(exc)
             item.end_time = time.monotonic()
             result.step_results.append(item)
-            self._say(f"step {step.step} {step.action.value} {step.target_ref or ''}: "
-                      f"{item.target or item.error}")
+            self._say(f"step {step.step} {step.action.value} {step.target_ref or ''}: {item.target or item.error}")
         failed = [r for r in result.step_results if r.status is StepStatus.FAILED]
         result.status = TaskStatus.FAILED if failed else TaskStatus.PLANNED
         if failed:
@@ -209,8 +209,10 @@ class TaskRunner:
                 result.status, result.error = TaskStatus.ABORTED, f"the step cap ({self.options.max_steps}) was reached"
                 return
             if self._deadline is not None and time.monotonic() > self._deadline:
-                result.status, result.error = TaskStatus.ABORTED, \
-                    f"the run's time limit ({self.options.timeout:g}s) was reached before step {queue[0].step}"
+                result.status, result.error = (
+                    TaskStatus.ABORTED,
+                    f"the run's time limit ({self.options.timeout:g}s) was reached before step {queue[0].step}",
+                )
                 return
             group = self._level0_group(queue, self.actor.commands())
             if group:
@@ -230,7 +232,8 @@ class TaskRunner:
                     continue
                 reason = item.error
                 replan = not item.error.startswith("unsupported:") and not (
-                    item.verify is not None and item.verify.suggestion is Suggestion.ABORT)
+                    item.verify is not None and item.verify.suggestion is Suggestion.ABORT
+                )
             if not replan or result.replans >= self.options.max_replans or not self.model.ready:
                 why = "" if self.model.ready else " (no model to replan with)"
                 if replan and result.replans >= self.options.max_replans:
@@ -242,8 +245,10 @@ class TaskRunner:
             try:
                 new = self.planner.replan(task, self._state(), step, reason, done, self._screen_image, self.module)
             except (LLMFailed, InvalidInput) as exc:
-                result.status, result.error = TaskStatus.FAILED, f"step {step.step} failed: {reason}; " \
-                                                                 f"replanning failed: {_message(exc)}"
+                result.status, result.error = (
+                    TaskStatus.FAILED,
+                    f"step {step.step} failed: {reason}; replanning failed: {_message(exc)}",
+                )
                 return
             if self._recorder:
                 self._recorder.event("replan", reason=reason, plan=new.model_dump(mode="json"))
@@ -257,9 +262,15 @@ class TaskRunner:
         group: list[StepPlan] = []
         if self.options.confirm is not None:  # each step is asked about on its own
             return group
-        while queue and queue[0].level == 0 and queue[0].action in BATCHABLE and not queue[0].target_type \
-                and not queue[0].wait_before and not queue[0].expect \
-                and self._call_for(queue[0], Resolved(None, "", 0))["command"] in available:
+        while (
+            queue
+            and queue[0].level == 0
+            and queue[0].action in BATCHABLE
+            and not queue[0].target_type
+            and not queue[0].wait_before
+            and not queue[0].expect
+            and self._call_for(queue[0], Resolved(None, "", 0))["command"] in available
+        ):
             group.append(queue.pop(0))
         if len(group) == 1:  # a batch of one is just a step
             queue.insert(0, group.pop())
@@ -269,20 +280,24 @@ class TaskRunner:
         self._batches += 1
         started = time.monotonic()
         calls = [self._call_for(s, Resolved(None, "level 0", 0)) for s in steps]
-        items = [StepResult(step=s, level=0, batch=self._batches, start_time=started, call=c, target="level 0")
-                 for s, c in zip(steps, calls)]
+        items = [
+            StepResult(step=s, level=0, batch=self._batches, start_time=started, call=c, target="level 0")
+            for s, c in zip(steps, calls)
+        ]
         report = self.actor.call("batch", steps=[{"command": c["command"], "args": c["args"]} for c in calls])
         for item, outcome in zip(items, report.steps):
             item.status = StepStatus.SUCCESS if outcome.ok else StepStatus.FAILED
             item.error = "" if outcome.ok else str((outcome.error or {}).get("message", "failed"))
-        for item in items[len(report.steps):]:
+        for item in items[len(report.steps) :]:
             item.status, item.error = StepStatus.SKIPPED, "an earlier step of its batch failed"
         time.sleep(max(s.wait_after for s in steps) / 1000)
         ended = time.monotonic()
         for item in items:
             item.end_time = ended
-            self._say(f"step {item.step.step} {item.step.action.value} (batch {self._batches}): {item.status.value}"
-                      + (f" — {item.error}" if item.error else ""))
+            self._say(
+                f"step {item.step.step} {item.step.action.value} (batch {self._batches}): {item.status.value}"
+                + (f" — {item.error}" if item.error else "")
+            )
             if self._recorder:
                 self._recorder.step(item)
         return items
@@ -300,8 +315,10 @@ class TaskRunner:
             item.status, item.error = StepStatus.FAILED, _message(exc)
         item.end_time = time.monotonic()
         item.model_calls = self.model.usage.calls - calls
-        self._say(f"step {step.step} {step.action.value} {item.target}: {item.status.value}"
-                  + (f" — {item.error}" if item.error else ""))
+        self._say(
+            f"step {step.step} {step.action.value} {item.target}: {item.status.value}"
+            + (f" — {item.error}" if item.error else "")
+        )
         if self._recorder:
             self._recorder.step(item)
         return item
@@ -318,8 +335,7 @@ class TaskRunner:
                 blocker = detect(before.state, self.home, self._module_buttons())
                 if blocker is not None and dismissals < MAX_DISMISSALS:
                     dismissals += 1
-                    self._dismissed(item, dismiss(self.actor, blocker, self.model, self.home,
-                                                  self._module_buttons()))
+                    self._dismissed(item, dismiss(self.actor, blocker, self.model, self.home, self._module_buttons()))
                     continue
                 raise _Failure(_message(exc)) from None
             item.target, item.level = where.describe(), max(item.level, where.level)
@@ -340,9 +356,16 @@ class TaskRunner:
                 continue
             time.sleep(step.wait_after / 1000)
             after = self._snap(item, "after")
-            verdict = self.verifier.check(step, before, after, where) if step.level > 0 or step.expect \
-                else VerifyResult(verified=True, screen_changed=before.fingerprint != after.fingerprint,
-                                  change_description="level 0: not checked", method="none")
+            verdict = (
+                self.verifier.check(step, before, after, where)
+                if step.level > 0 or step.expect
+                else VerifyResult(
+                    verified=True,
+                    screen_changed=before.fingerprint != after.fingerprint,
+                    change_description="level 0: not checked",
+                    method="none",
+                )
+            )
             item.verify = verdict
             if verdict.verified:
                 item.status = StepStatus.SUCCESS
@@ -367,8 +390,10 @@ class TaskRunner:
 
     def _dismissed(self, item: StepResult, dismissal: Dismissal) -> None:
         item.dismissals.append(dismissal.as_dict())
-        self._say(f"blocker {dismissal.blocker.description}: dismissed by {dismissal.method}"
-                  + ("" if dismissal.cleared else " (still there)"))
+        self._say(
+            f"blocker {dismissal.blocker.description}: dismissed by {dismissal.method}"
+            + ("" if dismissal.cleared else " (still there)")
+        )
         if self._recorder:
             self._recorder.event("dismissal", step=item.step.step, **dismissal.as_dict())
 
@@ -376,9 +401,15 @@ class TaskRunner:
     def _resolve(self, step: StepPlan, state: UIState) -> Resolved:
         if step.action in NO_TARGET and not step.target_ref:
             return Resolved(None, "no target", step.level)
-        return resolve(self.actor, step, state, describe=self._describe if self.model.ready else None,
-                       pixels=self.options.pixels, app=self.module.name if self.module else None,
-                       module_images=self.module.images if self.module else None)
+        return resolve(
+            self.actor,
+            step,
+            state,
+            describe=self._describe if self.model.ready else None,
+            pixels=self.options.pixels,
+            app=self.module.name if self.module else None,
+            module_images=self.module.images if self.module else None,
+        )
 
     def _describe(self, description: str) -> Resolved:
         """Level 3: the vision model finds a described element in the window's screenshot
@@ -394,8 +425,9 @@ class TaskRunner:
             closest = f"; best {found[0].label!r} at {found[0].confidence:.2f}" if found else ""
             raise NotFound(f"the vision model did not find {description}{closest}")
         best = found[0]
-        return Resolved(f"dynamic:{description}", f"vision model, confidence {best.confidence:.2f}", 3,
-                        point=best.rect.center)
+        return Resolved(
+            f"dynamic:{description}", f"vision model, confidence {best.confidence:.2f}", 3, point=best.rect.center
+        )
 
     def _locate_with_fallback(self, step: StepPlan, state: UIState, item: StepResult) -> Resolved:
         """Not found → the fallback action → look again, at most 3 times."""
@@ -405,12 +437,19 @@ class TaskRunner:
             if step.fallback is None:
                 raise
             error: NotFound = first
-        fallback = StepPlan(step=step.step, action=step.fallback.action, target_ref=step.fallback.target_ref,
-                            params=step.fallback.params, wait_after=500)
+        fallback = StepPlan(
+            step=step.step,
+            action=step.fallback.action,
+            target_ref=step.fallback.target_ref,
+            params=step.fallback.params,
+            wait_after=500,
+        )
         for _ in range(FALLBACK_ATTEMPTS):
             item.fallbacks += 1
-            self._say(f"step {step.step}: {error.message}; fallback {fallback.action.value} "
-                      f"{fallback.target_ref or fallback.params}")
+            self._say(
+                f"step {step.step}: {error.message}; fallback {fallback.action.value} "
+                f"{fallback.target_ref or fallback.params}"
+            )
             try:
                 self._act(fallback, self._call_for(fallback, self._resolve(fallback, state)))
             except (NotFound, InvalidInput) as exc:
@@ -431,9 +470,16 @@ class TaskRunner:
         if where.point is not None and a in (Action.TAP, Action.CLICK, Action.INPUT_TEXT):
             x, y = where.point  # a point from pixels (an app image, the vision model): act there
             if a is Action.INPUT_TEXT:
-                return {"command": "batch", "args": {"steps": [
-                    {"command": "click-at", "args": {"x": x, "y": y}}, {"command": "keys", "args": {"keys": "ctrl+a"}},
-                    {"command": "type", "args": {"text": p["text"]}}]}}
+                return {
+                    "command": "batch",
+                    "args": {
+                        "steps": [
+                            {"command": "click-at", "args": {"x": x, "y": y}},
+                            {"command": "keys", "args": {"keys": "ctrl+a"}},
+                            {"command": "type", "args": {"text": p["text"]}},
+                        ]
+                    },
+                }
             return {"command": "click-at", "args": {"x": x, "y": y}}
         if a in (Action.TAP, Action.CLICK):
             return {"command": "click", "args": {"id": ref}}
@@ -446,8 +492,14 @@ class TaskRunner:
                 return {"command": "swipe", "args": {"direction": direction, **_seconds(p, "duration")}}
             if a is Action.SWIPE and not touch:  # a finger moving up moves the content down: a desktop scrolls
                 direction = FLIPPED.get(direction, direction)
-            return {"command": "scroll", "args": {"id": ref if ref is not None else self._scrollable(),
-                                                  "direction": direction, "amount": int(p.get("amount", 5))}}
+            return {
+                "command": "scroll",
+                "args": {
+                    "id": ref if ref is not None else self._scrollable(),
+                    "direction": direction,
+                    "amount": int(p.get("amount", 5)),
+                },
+            }
         if a is Action.INPUT_TEXT:
             if ref is None:
                 return {"command": "type", "args": {"text": p["text"]}}
@@ -483,8 +535,10 @@ class TaskRunner:
             return
         home = self.module.home if self.module else {}
         if not home.get("marker"):
-            raise Unsupported("go_home needs a `go-home` command (Android) or an app module with a home marker",
-                              hint="add home: {marker: NAME, keys: Escape} to the app's config.yaml")
+            raise Unsupported(
+                "go_home needs a `go-home` command (Android) or an app module with a home marker",
+                hint="add home: {marker: NAME, keys: Escape} to the app's config.yaml",
+            )
         for _ in range(HOME_LIMIT):
             state = settled(self.actor, self.home)
             if in_tree(state, str(home["marker"]), None) and (self.home is None or state.window.id == self.home.id):
@@ -497,8 +551,9 @@ class TaskRunner:
         """The element a scroll without a target scrolls: the largest that scrolls by itself,
         else the largest list, table, tree or document of the window."""
         state = self._state()
-        pool = [t for t in state.targets if Operation.SCROLL in t.operations] or \
-            [t for t in state.targets if t.type in ("List", "Table", "Tree", "Document", "Edit", "Pane") and t.rect]
+        pool = [t for t in state.targets if Operation.SCROLL in t.operations] or [
+            t for t in state.targets if t.type in ("List", "Table", "Tree", "Document", "Edit", "Pane") and t.rect
+        ]
         if not pool:
             raise NotFound("nothing in the window scrolls", hint="give the scroll a target_ref")
         return max(pool, key=lambda t: t.rect.width * t.rect.height if t.rect else 0).id
@@ -532,8 +587,9 @@ class TaskRunner:
             self.options.progress(line)
 
 
-NO_TARGET = frozenset({Action.PRESS_KEY, Action.WAIT, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL,
-                       Action.SWIPE, Action.SCROLL})
+NO_TARGET = frozenset(
+    {Action.PRESS_KEY, Action.WAIT, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL, Action.SWIPE, Action.SCROLL}
+)
 BATCHABLE = frozenset({Action.PRESS_KEY, Action.WAIT, Action.LAUNCH_APP, Action.OPEN_URL, Action.INPUT_TEXT})
 
 

@@ -90,22 +90,32 @@ class Verifier:
         tree_changed = before.fingerprint != after.fingerprint
         pixels = pixels_differ(before.screenshot, after.screenshot)
         changed = tree_changed or bool(pixels)
-        what = ("the tree changed" if tree_changed else "the pixels changed" if pixels
-                else "nothing changed")
+        what = "the tree changed" if tree_changed else "the pixels changed" if pixels else "nothing changed"
         expect = step.expect or Expect()
         failures = self._expectations(expect, step, before, after, resolved, changed)
         if step.verify_ref:
             failures += self._image(step.verify_ref, present=True)
         if failures:
-            return VerifyResult(verified=False, screen_changed=changed, change_description="; ".join(failures),
-                                suggestion=Suggestion.RETRY if not changed else Suggestion.REPLAN)
+            return VerifyResult(
+                verified=False,
+                screen_changed=changed,
+                change_description="; ".join(failures),
+                suggestion=Suggestion.RETRY if not changed else Suggestion.REPLAN,
+            )
         if step.success_condition:
             return self._in_words(step.success_condition, after, changed, what)
         method = "code" if not expect.empty or step.verify_ref else "none"
         return VerifyResult(verified=True, screen_changed=changed, change_description=what, method=method)
 
-    def _expectations(self, e: Expect, step: StepPlan, before: Snap, after: Snap, resolved: Resolved | None,  # noqa: C901  (one branch per expectation kind)
-                      changed: bool) -> list[str]:
+    def _expectations(  # noqa: C901  (one branch per expectation kind)
+        self,
+        e: Expect,
+        step: StepPlan,
+        before: Snap,
+        after: Snap,
+        resolved: Resolved | None,
+        changed: bool,
+    ) -> list[str]:
         out: list[str] = []
         state = after.state
         if e.changed is True and not changed:
@@ -171,7 +181,9 @@ class Verifier:
             "You check whether a desktop UI step succeeded. Reply with JSON: "
             '{"verified": true|false, "confidence": 0-1, "reason": "...", '
             '"suggestion": "continue|retry|skip|wait|dismiss|abort|replan"}',
-            f"Condition: {condition}\nWhat changed: {what}\n\nState now:\n{compact_state(after.state)}", images)
+            f"Condition: {condition}\nWhat changed: {what}\n\nState now:\n{compact_state(after.state)}",
+            images,
+        )
         try:
             suggestion = Suggestion(str(reply.get("suggestion", "continue")).lower())
         except ValueError:
@@ -180,6 +192,11 @@ class Verifier:
         if not verified and suggestion is Suggestion.CONTINUE:
             suggestion = Suggestion.REPLAN
         confidence = reply.get("confidence", 0.5)
-        return VerifyResult(verified=verified, confidence=float(confidence) if isinstance(confidence, (int, float))
-                            else 0.5, screen_changed=changed, change_description=str(reply.get("reason", what)),
-                            suggestion=suggestion, method="model")
+        return VerifyResult(
+            verified=verified,
+            confidence=float(confidence) if isinstance(confidence, (int, float)) else 0.5,
+            screen_changed=changed,
+            change_description=str(reply.get("reason", what)),
+            suggestion=suggestion,
+            method="model",
+        )

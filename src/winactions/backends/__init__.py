@@ -39,8 +39,7 @@ def get_backend(name: str | None = None, *, live: bool = False, device: str | No
     name = name or os.environ.get("WINACTIONS_BACKEND") or ("android" if device else default_backend_name())
     spec = _BACKENDS.get(name)
     if spec is None:
-        raise BackendUnavailable(f"no backend for platform {name!r}",
-                                 hint=f"available: {', '.join(sorted(_BACKENDS))}")
+        raise BackendUnavailable(f"no backend for platform {name!r}", hint=f"available: {', '.join(sorted(_BACKENDS))}")
     module_name, _, class_name = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -48,8 +47,9 @@ def get_backend(name: str | None = None, *, live: bool = False, device: str | No
         if exc.name and exc.name.startswith("winactions"):
             raise
         extra = {"android": " (pip install 'winactions[android]')"}.get(name, "")
-        raise BackendUnavailable(f"the {name} backend needs the {exc.name} package, which is not installed",
-                                 hint=f"install it{extra}") from None
+        raise BackendUnavailable(
+            f"the {name} backend needs the {exc.name} package, which is not installed", hint=f"install it{extra}"
+        ) from None
     backend: Backend = getattr(module, class_name)(live=live, **({"serial": device} if name == "android" else {}))
     return backend
 
@@ -61,13 +61,18 @@ def phone_devices() -> tuple[list[dict[str, str]], str]:
     try:
         adb = importlib.import_module("winactions.backends.android.adb")
     except ModuleNotFoundError as exc:
-        raise BackendUnavailable(f"listing phones needs the {exc.name} package, which is not installed",
-                                 hint="pip install 'winactions[android]'") from None
+        raise BackendUnavailable(
+            f"listing phones needs the {exc.name} package, which is not installed",
+            hint="pip install 'winactions[android]'",
+        ) from None
     if not adb.server_running():
-        return [], (f"no adb server runs at {adb.server_address()}: start it with `adb start-server` "
-                    "(or plug a phone in and use --device)")
-    return [{"serial": d.serial, "state": d.state, "model": d.model, "product": d.product}
-            for d in adb.list_devices()], ""
+        return [], (
+            f"no adb server runs at {adb.server_address()}: start it with `adb start-server` "
+            "(or plug a phone in and use --device)"
+        )
+    return [
+        {"serial": d.serial, "state": d.state, "model": d.model, "product": d.product} for d in adb.list_devices()
+    ], ""
 
 
 _DIAGNOSE = {
@@ -81,7 +86,13 @@ def diagnose(name: str | None = None) -> list[Check]:
     name = name or os.environ.get("WINACTIONS_BACKEND") or default_backend_name()
     module_name = _DIAGNOSE.get(name)
     if module_name is None:
-        return [Check("platform", "fail", f"no backend for platform {name!r}",
-                      f"winactions runs on: {', '.join(sorted(_BACKENDS))}")]
+        return [
+            Check(
+                "platform",
+                "fail",
+                f"no backend for platform {name!r}",
+                f"winactions runs on: {', '.join(sorted(_BACKENDS))}",
+            )
+        ]
     checks: list[Check] = importlib.import_module(module_name).diagnose()
     return checks

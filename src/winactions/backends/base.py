@@ -183,6 +183,7 @@ class Backend(ABC):
         right after a press: each call reads the name now (None when the element is gone) and
         returns it with the names the app announced for it since the watch was made, in order
         ([] where the platform does not announce renames, or they are not listened to)."""
+
         def read() -> tuple[str | None, list[str]]:
             node = self.refresh(handle)
             return (node.name if node is not None else None), []
@@ -301,8 +302,9 @@ class Backend(ABC):
     def mouse_button(self, button: MouseButton, down: bool) -> None: ...
 
     @abstractmethod
-    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
-             duration: float = 0.3) -> None: ...
+    def drag(
+        self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT, duration: float = 0.3
+    ) -> None: ...
 
     @abstractmethod
     def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -421,9 +423,11 @@ class Backend(ABC):
 
         `pointer` restores a virtual pointer saved by `bound_pointer` in an earlier process:
         where bound input last pointed and which buttons it holds (opaque to the core)."""
-        raise ActionFailed(f"the {self.platform} backend cannot send input to a window in the background",
-                           hint="X11 apps ignore synthetic events (XSendEvent marks them), so input here is "
-                                "global: `winctl focus` brings the window forward first")
+        raise ActionFailed(
+            f"the {self.platform} backend cannot send input to a window in the background",
+            hint="X11 apps ignore synthetic events (XSendEvent marks them), so input here is "
+            "global: `winctl focus` brings the window forward first",
+        )
 
     def unbind(self) -> None:
         """Back to global input. Safe when nothing is bound."""
@@ -475,8 +479,9 @@ class Backend(ABC):
 
 def option_index(names: list[str], option: str) -> int | None:
     """The option named exactly so, else the first ignoring case and outer spaces."""
-    matches = [i for i, n in enumerate(names) if n == option] or \
-              [i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()]
+    matches = [i for i, n in enumerate(names) if n == option] or [
+        i for i, n in enumerate(names) if n.strip().lower() == option.strip().lower()
+    ]
     return matches[0] if matches else None
 
 

@@ -76,10 +76,14 @@ def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
         return click.Option([flag, name], is_flag=True, default=bool(default), help=field.description)
     if typing.get_origin(_unwrap(field.annotation)[0]) is list:  # a repeatable option: --strategy ocr --strategy vision
         return click.Option([flag, name], type=ctype, multiple=True, default=default or (), help=field.description)
-    return click.Option([flag, name], type=ctype, default=default, required=field.is_required(),
-                        show_default=default is not None, help=field.description)
-
-
+    return click.Option(
+        [flag, name],
+        type=ctype,
+        default=default,
+        required=field.is_required(),
+        show_default=default is not None,
+        help=field.description,
+    )
 
 
 class DesktopProvider(Protocol):
@@ -103,21 +107,29 @@ def _make_click_command(cmd: Command, leaf_name: str, provider: DesktopProvider)
     order = {n: i for i, n in enumerate((*cmd.positional, *([cmd.variadic] if cmd.variadic else [])))}
     params.sort(key=lambda p: (not isinstance(p, click.Argument), order.get(p.name or "", 0)))
     if cmd.kind is Kind.ACTION:  # an option of the call, as --return-state is (its own on `state`)
-        params.append(click.Option(["--max-elements", "return_cap"], type=click.IntRange(min=1),
-                                   help=RETURN_STATE_CAP))
+        params.append(click.Option(["--max-elements", "return_cap"], type=click.IntRange(min=1), help=RETURN_STATE_CAP))
 
     @click.pass_context
     def callback(click_ctx: click.Context, return_cap: int | None = None, **kwargs: Any) -> None:
-        args = {k: (list(v) if isinstance(v, tuple) else v) for k, v in kwargs.items()
-                if v is not None and not (isinstance(v, tuple) and not v)}
+        args = {
+            k: (list(v) if isinstance(v, tuple) else v)
+            for k, v in kwargs.items()
+            if v is not None and not (isinstance(v, tuple) and not v)
+        }
         options = click_ctx.find_root().obj
         if return_cap is not None:
             options = options.model_copy(update={"max_elements": return_cap})
         run(cmd.name, args, options, provider)
 
-    return _Command(leaf_name, params=params, callback=callback, help=cmd.help,
-                    short_help=cmd.summary, no_args_is_help=False,
-                    context_settings={"ignore_unknown_options": False})
+    return _Command(
+        leaf_name,
+        params=params,
+        callback=callback,
+        help=cmd.help,
+        short_help=cmd.summary,
+        no_args_is_help=False,
+        context_settings={"ignore_unknown_options": False},
+    )
 
 
 SHORT_HELP_LIMIT = 57  # one line of `winctl --help` at 80 columns beside its longest name (type-into-element)
@@ -139,11 +151,11 @@ def short_help(text: str, limit: int = SHORT_HELP_LIMIT) -> str:
         line = _ASIDE.sub("", line)
     if len(line) > limit:
         cuts = [i for i in (line.find(m) for m in (": ", "; ", " — ")) if i >= 12]
-        line = line[:min(cuts)] if cuts else line
+        line = line[: min(cuts)] if cuts else line
     if len(line) > limit:
         commas = [m.start() for m in re.finditer(", ", line) if 12 <= m.start() <= limit]
-        line = line[:max(commas)] if commas else line
-    return line if len(line) <= limit else line[:limit - 3].rsplit(" ", 1)[0] + "..."
+        line = line[: max(commas)] if commas else line
+    return line if len(line) <= limit else line[: limit - 3].rsplit(" ", 1)[0] + "..."
 
 
 def _shorten(group: click.Group) -> None:
@@ -164,8 +176,10 @@ def global_option_rows() -> list[tuple[str, str]]:
     return rows
 
 
-SETTINGS_HELP = (f"{settings.PREFIX}* environment variables tune winctl (read budgets, model, session): "
-                 "docs/settings.md lists them; `winctl doctor` shows those set and flags bad values.")
+SETTINGS_HELP = (
+    f"{settings.PREFIX}* environment variables tune winctl (read budgets, model, session): "
+    "docs/settings.md lists them; `winctl doctor` shows those set and flags bad values."
+)
 
 
 def _format_global_options(formatter: click.HelpFormatter) -> None:
@@ -184,8 +198,11 @@ class _Command(click.Command):
 def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: DesktopProvider) -> None:
     """Run one command and print its result; errors go to stderr with an exit code."""
     done: Callable[[], None] | None = None
-    watch = progress.watching(_to_terminal) if progress.current() is None and sys.stderr.isatty() \
+    watch = (
+        progress.watching(_to_terminal)
+        if progress.current() is None and sys.stderr.isatty()
         else contextlib.nullcontext()
+    )
     try:
         with watch as watched:
             result = dispatch_files(name, args, options)  # files only: no backend opened
@@ -205,8 +222,12 @@ def run(name: str, args: dict[str, Any], options: GlobalOptions, provider: Deskt
     except Exception as exc:  # a bug: still answer in the protocol's shape
         if settings.DEBUG.read():
             traceback.print_exc()
-        _fail(WinctlError(f"internal error: {type(exc).__name__}: {exc}",
-                          hint="set WINCTL_DEBUG=1 for a traceback, and report it"), options)
+        _fail(
+            WinctlError(
+                f"internal error: {type(exc).__name__}: {exc}", hint="set WINCTL_DEBUG=1 for a traceback, and report it"
+            ),
+            options,
+        )
     finally:
         if done is not None:
             done()
@@ -263,9 +284,15 @@ def _value_option(option: ValueOption) -> Callable[[Any], Any]:
         ctype = click.FloatRange(0, 1)
     help_text = option.help + (f" [env var: {option.env}]" if option.env and option.core_reads_env else "")
     click_env = None if option.core_reads_env else option.env
-    return click.option(option.flag, type=ctype, default=option.default, envvar=click_env,
-                        show_envvar=click_env is not None, show_default=option.default is not None,
-                        help=help_text)
+    return click.option(
+        option.flag,
+        type=ctype,
+        default=option.default,
+        envvar=click_env,
+        show_envvar=click_env is not None,
+        show_default=option.default is not None,
+        help=help_text,
+    )
 
 
 def _global_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -285,6 +312,7 @@ def _global_options(command: Callable[..., None]) -> Callable[..., None]:
 def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     """`winctl`: the global options, every command of the table (`get text` as `text` in a
     `get` group), and winctl's own commands (mcp, skill, session(s), doctor)."""
+
     @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
     @_global_options
     @click.version_option(package_name="winactions")
@@ -298,8 +326,12 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         the command (`winctl state --json`); `--` ends them, and goes before negative
         coordinates: `winctl drag-at -- -1900 300 -1700 300`.
         """
-        llm = LLMFlags(provider=values.pop("llm_provider"), api_key=values.pop("vision_api_key"),
-                       base_url=values.pop("vision_base_url"), model=values.pop("vision_model"))
+        llm = LLMFlags(
+            provider=values.pop("llm_provider"),
+            api_key=values.pop("vision_api_key"),
+            base_url=values.pop("vision_base_url"),
+            model=values.pop("vision_model"),
+        )
         ctx.obj = GlobalOptions.model_validate({"llm": llm, **values})
         problem = bad_session_name(ctx.obj.session)  # before any file is named after it, in every command
         if problem:
@@ -307,12 +339,20 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
 
     @cli.command("mcp")
     @click.option("--tools", "profile", default=profiles.DEFAULT, show_default=True, help=profiles.tools_help())
-    @click.option("--output-dir", type=click.Path(file_okay=False), envvar=settings.OUTPUT_DIR.name, show_envvar=True,
-                  help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
-                       "is replaced)  [default: the session's folder in the runtime folder]")
-    @click.option("--structured", is_flag=True,
-                  help="also send each result as JSON (structuredContent), for programs that read it; a model "
-                       "host then shows the model the JSON, or both")
+    @click.option(
+        "--output-dir",
+        type=click.Path(file_okay=False),
+        envvar=settings.OUTPUT_DIR.name,
+        show_envvar=True,
+        help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
+        "is replaced)  [default: the session's folder in the runtime folder]",
+    )
+    @click.option(
+        "--structured",
+        is_flag=True,
+        help="also send each result as JSON (structuredContent), for programs that read it; a model "
+        "host then shows the model the JSON, or both",
+    )
     @click.pass_context
     def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""

@@ -25,7 +25,7 @@ def reads_only_files(command: str | None, argv: list[str]) -> bool:
     if command in FILES:
         return True
     option = FILES_WITH.get(command or "")
-    words = argv[:argv.index("--")] if "--" in argv else argv
+    words = argv[: argv.index("--")] if "--" in argv else argv
     return option is not None and any(w == option or w.startswith(option + "=") for w in words)
 
 
@@ -43,7 +43,7 @@ def _global_option(argv: list[str], i: int) -> tuple[list[str], int] | None:
             return [f"{token}={argv[i + 1]}"], 2
         return [f"{token}={default}"], 1
     if token in FLAGS_WITH_VALUE:
-        return argv[i:i + 2], 2
+        return argv[i : i + 2], 2
     if (eq and (flag in OPTIONAL_VALUES or flag in FLAGS_WITH_VALUE)) or token in GLOBAL_FLAGS:
         return [token], 1
     return None
@@ -101,8 +101,14 @@ def main() -> None:
     argv = sys.argv[1:]
     name, command, no_daemon = split_session(argv)
     no_daemon = no_daemon or settings.NO_DAEMON.read()
-    if not no_daemon and command is not None and command not in OWN and "--help" not in argv \
-            and "-h" not in argv and not reads_only_files(command, argv):
+    if (
+        not no_daemon
+        and command is not None
+        and command not in OWN
+        and "--help" not in argv
+        and "-h" not in argv
+        and not reads_only_files(command, argv)
+    ):
         from winactions.daemon.client import forward
 
         sys.exit(forward("default" if name is None else name, argv))

@@ -26,9 +26,15 @@ def _describe(name: str) -> dict[str, object] | None:
         return None
     pong = client.ping(info) or {}
     where = {"socket": info["socket"]} if "socket" in info else {"port": info.get("port")}
-    return {"session": name, "pid": info["pid"], **where, "version": info["version"],
-            "window": pong.get("window"), "age_seconds": round(time.time() - float(info.get("started", time.time()))),
-            "idle_seconds": pong.get("idle_seconds")}
+    return {
+        "session": name,
+        "pid": info["pid"],
+        **where,
+        "version": info["version"],
+        "window": pong.get("window"),
+        "age_seconds": round(time.time() - float(info.get("started", time.time()))),
+        "idle_seconds": pong.get("idle_seconds"),
+    }
 
 
 def _orphans() -> list[processes.DaemonProcess]:
@@ -55,11 +61,15 @@ def add_session_commands(cli: click.Group) -> None:
             return
         for d in found:
             where = f"socket {d['socket']}" if "socket" in d else f"port {d['port']}"
-            click.echo(f"{d['session']}  pid {d['pid']}  {where}  window \"{d['window'] or '-'}\"  "
-                       f"age {d['age_seconds']}s  idle {d['idle_seconds']}s")
+            click.echo(
+                f'{d["session"]}  pid {d["pid"]}  {where}  window "{d["window"] or "-"}"  '
+                f"age {d['age_seconds']}s  idle {d['idle_seconds']}s"
+            )
         for o in orphans:
-            click.echo(f"{o['session']}  pid {o['pid']}  orphaned: no session file, no client reaches it "
-                       f"(`winctl session close {o['session']}` stops it)")
+            click.echo(
+                f"{o['session']}  pid {o['pid']}  orphaned: no session file, no client reaches it "
+                f"(`winctl session close {o['session']}` stops it)"
+            )
         if not found and not orphans:
             click.echo("(no session daemons)")
 
@@ -80,8 +90,11 @@ def add_session_commands(cli: click.Group) -> None:
             raise InvalidInput(problem, hint="`winctl sessions` lists the running ones")
         names = sorted(p.stem for p in client.daemons_dir().glob("*.json")) if close_all else [name or ""]
         closed = [n for n in names if client.stop(n)]
-        closed += [f"{o.session} (orphaned pid {o.pid})" for o in _orphans()
-                   if (close_all or o.session == name) and processes.stop_process(o)]
+        closed += [
+            f"{o.session} (orphaned pid {o.pid})"
+            for o in _orphans()
+            if (close_all or o.session == name) and processes.stop_process(o)
+        ]
         if ctx.find_root().obj.json_output:
             click.echo(json.dumps({"ok": True, "result": {"closed": closed}}))
         else:

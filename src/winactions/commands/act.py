@@ -15,10 +15,14 @@ from winactions.execution import Via
 from winactions.keys import parse_keys
 from winactions.model import Operation
 
-REF = Field(description="element id from `winctl state`, or a target on screen: "
-                        "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
-VIA = Field(Via.AUTO, description="auto: semantic action if it fits, else the mouse; "
-                                  "semantic: never the mouse; input: always the mouse")
+REF = Field(
+    description="element id from `winctl state`, or a target on screen: "
+    "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME"
+)
+VIA = Field(
+    Via.AUTO,
+    description="auto: semantic action if it fits, else the mouse; semantic: never the mouse; input: always the mouse",
+)
 
 
 class ClickParams(Params):
@@ -44,8 +48,7 @@ class PointerParams(Params):
 def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Double-click an element at its visible centre (opens rows, selects words)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
-    method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node, count=2,
-                                       via=Via.INPUT)
+    method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node, count=2, via=Via.INPUT)
     return ActionResult(action="dblclick", method=method, target=target, point=point)
 
 
@@ -53,8 +56,9 @@ def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
 def rightclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Right-click an element at its visible centre (context menus)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
-    method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node,
-                                       button=MouseButton.RIGHT, via=Via.INPUT)
+    method, point, _ = execution.click(
+        ctx.session.backend, ctx.window(), target, node, button=MouseButton.RIGHT, via=Via.INPUT
+    )
     return ActionResult(action="rightclick", method=method, target=target, point=point)
 
 
@@ -82,8 +86,9 @@ def set_text(ctx: Context, p: InputParams) -> ActionResult:
     target, node = ctx.session.resolve_ref(p.id, ctx.window(), takes_text=True, wheel=p.via is not Via.SEMANTIC)
     text_entry.refuse_text(target, node, append=p.append, via=p.via)
     naming = ctx.session.text_naming(target, node)  # the element is named by this text: see Session.wrote
-    method, note = text_entry.enter_text(ctx.session.backend, ctx.window(), target, node, p.text,
-                                         append=p.append, enter=p.enter, via=p.via)
+    method, note = text_entry.enter_text(
+        ctx.session.backend, ctx.window(), target, node, p.text, append=p.append, enter=p.enter, via=p.via
+    )
     if naming is not None and node is not None and TERMINAL not in node.extra:  # a prompt's keys rename nothing
         ctx.session.wrote(target, naming + p.text if p.append else p.text)
     return ActionResult(action="input", method=method, target=target, detail=note)
@@ -145,12 +150,19 @@ def scroll(ctx: Context, p: ScrollParams) -> ActionResult:
     dx, dy = execution.wheel_notches(p.direction, p.amount)
     moved = execution.wheel_moved(backend, target.rect or ctx.window().rect, x, y, dx, dy)
     if moved is False:
-        raise ActionFailed(f"the wheel turned {p.direction} {p.amount} at ({x}, {y}) and nothing in element {p.id} "
-                           f"([{target.type}] {shown(target.name, 60)}) moved",
-                           hint="it may be at its end, or the app takes no wheel there: try keys (Page_Down, "
-                                "ctrl+End), its scroll bar, or another element that holds the content")
-    return ActionResult(action="scroll", method="wheel", target=target, point=(x, y),
-                        detail=f"{p.direction} {p.amount}" + (f" (semantic route failed: {note})" if note else ""))
+        raise ActionFailed(
+            f"the wheel turned {p.direction} {p.amount} at ({x}, {y}) and nothing in element {p.id} "
+            f"([{target.type}] {shown(target.name, 60)}) moved",
+            hint="it may be at its end, or the app takes no wheel there: try keys (Page_Down, "
+            "ctrl+End), its scroll bar, or another element that holds the content",
+        )
+    return ActionResult(
+        action="scroll",
+        method="wheel",
+        target=target,
+        point=(x, y),
+        detail=f"{p.direction} {p.amount}" + (f" (semantic route failed: {note})" if note else ""),
+    )
 
 
 class SelectParams(Params):
@@ -165,9 +177,10 @@ def select(ctx: Context, p: SelectParams) -> ActionResult:
     backend = ctx.session.backend
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     if node is None or Operation.CHOOSE not in node.operations:
-        raise ActionFailed(f'element {p.id} ([{target.type}] "{target.name}") has no options to choose from',
-                           hint="select works on combo boxes, lists and tab lists; "
-                                "for other elements click the option itself")
+        raise ActionFailed(
+            f'element {p.id} ([{target.type}] "{target.name}") has no options to choose from',
+            hint="select works on combo boxes, lists and tab lists; for other elements click the option itself",
+        )
     if backend.chooses_silently(node.handle):  # the semantic route would not tell the app: choose as a user does
         method = execution.choose_by_keys(backend, ctx.window(), target, node, p.value)
     else:
@@ -197,8 +210,7 @@ def drag(ctx: Context, p: DragParams) -> ActionResult:
     execution.check_on_screen(backend, p.x2, p.y2)
     x1, y1 = execution.pointer_point(backend, ctx.window(), target, node)
     backend.drag(x1, y1, p.x2, p.y2, duration=p.duration)
-    return ActionResult(action="drag", method="mouse", target=target, point=(x1, y1),
-                        detail=f"to ({p.x2}, {p.y2})")
+    return ActionResult(action="drag", method="mouse", target=target, point=(x1, y1), detail=f"to ({p.x2}, {p.y2})")
 
 
 class ClickAtParams(Params):
@@ -215,8 +227,12 @@ def click_at(ctx: Context, p: ClickAtParams) -> ActionResult:
     execution.check_on_screen(backend, p.x, p.y)
     backend.ensure_active(ctx.window())
     backend.click(p.x, p.y, p.button, p.count)
-    return ActionResult(action="click-at", method="mouse", point=(p.x, p.y),
-                        detail=f"{p.button.value} x{p.count}" if (p.count, p.button) != (1, MouseButton.LEFT) else "")
+    return ActionResult(
+        action="click-at",
+        method="mouse",
+        point=(p.x, p.y),
+        detail=f"{p.button.value} x{p.count}" if (p.count, p.button) != (1, MouseButton.LEFT) else "",
+    )
 
 
 class DragAtParams(Params):

@@ -124,8 +124,9 @@ class GlobalOptions(BaseModel):
     infer: Literal["off", "rules", "llm"] = Field(default="off", description=help_of("infer"))  # Tier 1+
     vision: Literal["off", "auto", "local", "llm"] = Field(default="off", description=help_of("vision"))  # Tier 2
     llm: LLMFlags = Field(default_factory=LLMFlags)  # which model --infer llm / --vision llm ask
-    infer_min_confidence: float | None = Field(default=None, ge=0, le=1,
-                                               description=help_of("infer_min_confidence"))  # None: env, else 0.7
+    infer_min_confidence: float | None = Field(
+        default=None, ge=0, le=1, description=help_of("infer_min_confidence")
+    )  # None: env, else 0.7
     vision_iou: float | None = Field(default=None, ge=0, le=1, description=help_of("vision_iou"))  # None: env, else 0.1
 
     @field_validator("infer", mode="before")
@@ -207,8 +208,10 @@ class Context:
     def session(self) -> DesktopSession:
         """The open session; a call that reads only files has none, and asking fails loudly."""
         if self.opened is None:  # a command's `offline` test let through a call that needs the desktop
-            raise BackendUnavailable("this call needs the desktop, but it runs on files only",
-                                     hint="run it without --in, in a desktop session")
+            raise BackendUnavailable(
+                "this call needs the desktop, but it runs on files only",
+                hint="run it without --in, in a desktop session",
+            )
         return self.opened
 
     def window(self) -> WindowInfo:
@@ -266,11 +269,19 @@ class Command:
 REGISTRY: dict[str, Command] = {}
 
 
-def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: tuple[str, ...] = (),
-            variadic: str | None = None, capability: Capability | None = None,
-            destructive: bool = False, offline: bool | str = False,
-            profiles: tuple[ProfileName, ...] = (), perceives: bool = False,
-            ) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
+def command(
+    name: str,
+    params: type[P],
+    *,
+    kind: Kind = Kind.READ,
+    positional: tuple[str, ...] = (),
+    variadic: str | None = None,
+    capability: Capability | None = None,
+    destructive: bool = False,
+    offline: bool | str = False,
+    profiles: tuple[ProfileName, ...] = (),
+    perceives: bool = False,
+) -> Callable[[Callable[[Context, P], Result]], Callable[[Context, P], Result]]:
     """Register a handler as the command `name`, with every fact a front end needs of it (see
     `Command`). `offline`: the call reads only files, so it runs with no desktop session (see
     `dispatch_files`) — True always, a parameter's name when that parameter is given. Refuses
@@ -286,8 +297,19 @@ def command(name: str, params: type[P], *, kind: Kind = Kind.READ, positional: t
         unknown = set(profiles) - set(PROFILE_NAMES)
         if unknown:
             raise ValueError(f"{name}: no MCP profile {', '.join(sorted(unknown))} (see ProfileName)")
-        REGISTRY[name] = Command(name, params, handler, kind, positional, variadic, capability, destructive, offline,
-                                 frozenset(profiles), perceives)
+        REGISTRY[name] = Command(
+            name,
+            params,
+            handler,
+            kind,
+            positional,
+            variadic,
+            capability,
+            destructive,
+            offline,
+            frozenset(profiles),
+            perceives,
+        )
         return handler
 
     return register
@@ -336,8 +358,10 @@ def validate(cmd: Command, args: dict[str, Any]) -> Params:
         where, ch = found
         code = ord(ch)
         what = f"byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"a lone surrogate U+{code:04X}"
-        raise InvalidInput(f"{cmd.name}: {where} is not valid UTF-8 text (it holds {what}); nothing was sent",
-                           hint="pass text in UTF-8 (check the terminal's or the caller's encoding)")
+        raise InvalidInput(
+            f"{cmd.name}: {where} is not valid UTF-8 text (it holds {what}); nothing was sent",
+            hint="pass text in UTF-8 (check the terminal's or the caller's encoding)",
+        )
     try:
         return cmd.params.model_validate(args)
     except ValidationError as exc:
@@ -345,8 +369,7 @@ def validate(cmd: Command, args: dict[str, Any]) -> Params:
         for err in exc.errors():
             where = ".".join(str(p) for p in err["loc"]) or "arguments"
             problems.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
-        raise InvalidInput(f"{cmd.name}: " + "; ".join(problems),
-                           hint=f"see `winctl {cmd.name} --help`") from None
+        raise InvalidInput(f"{cmd.name}: " + "; ".join(problems), hint=f"see `winctl {cmd.name} --help`") from None
 
 
 @contextlib.contextmanager
@@ -385,21 +408,27 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         import difflib
 
         close = difflib.get_close_matches(name, list(commands), n=3)
-        raise InvalidInput(f"unknown command {shown(name)}",
-                           hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`")
+        raise InvalidInput(
+            f"unknown command {shown(name)}",
+            hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`",
+        )
     params = validate(cmd, args)
     backend = ctx.session.backend
     if cmd.capability is not None and cmd.capability not in backend.capabilities:
-        raise Unsupported(f"{cmd.name} is not available on the {backend.platform} backend: "
-                          f"{backend.lacks(cmd.capability)}",
-                          hint="nothing was done; `winctl --help` lists the commands")
-    ctx.session.set_tiers(ctx.options.infer, ctx.options.vision, ctx.options.llm,
-                          ctx.options.infer_min_confidence, ctx.options.vision_iou)
+        raise Unsupported(
+            f"{cmd.name} is not available on the {backend.platform} backend: {backend.lacks(cmd.capability)}",
+            hint="nothing was done; `winctl --help` lists the commands",
+        )
+    ctx.session.set_tiers(
+        ctx.options.infer, ctx.options.vision, ctx.options.llm, ctx.options.infer_min_confidence, ctx.options.vision_iou
+    )
     ctx.session.done_on_the_way.clear()
     returning = cmd.kind is Kind.ACTION and ctx.options.return_state
     if ctx.options.max_elements is not None and not returning:
-        raise InvalidInput(f"{cmd.name}: --max-elements caps what --return-state lists after an action",
-                           hint="add --return-state, or leave --max-elements out; nothing was done")
+        raise InvalidInput(
+            f"{cmd.name}: --max-elements caps what --return-state lists after an action",
+            hint="add --return-state, or leave --max-elements out; nothing was done",
+        )
     seen = ctx.session.data.shown if returning else None  # the last state the caller saw, before the handler
     with extras_named(cmd.name):
         result = cmd.handler(ctx, params)

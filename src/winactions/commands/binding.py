@@ -23,8 +23,9 @@ BOUND_CAPTURE = "the window itself (PrintWindow), even when covered or off-scree
 
 class BindWindowParams(Params):
     action: Literal["list", "bind", "unbind", "status"] = Field(description="what to do")
-    window: str | None = Field(None, description="bind: window id, title or part of it, or process name "
-                                                  "(default: the session's window)")
+    window: str | None = Field(
+        None, description="bind: window id, title or part of it, or process name (default: the session's window)"
+    )
 
 
 def _bound(ctx: Context) -> WindowInfo | None:
@@ -34,8 +35,14 @@ def _bound(ctx: Context) -> WindowInfo | None:
     return next((w for w in ctx.session.backend.list_windows() if w.id == wid), None)
 
 
-@command("bind-window", BindWindowParams, kind=Kind.WINDOW, capability=Capability.BOUND_WINDOW,
-         positional=("action", "window"), profiles=("windows",))
+@command(
+    "bind-window",
+    BindWindowParams,
+    kind=Kind.WINDOW,
+    capability=Capability.BOUND_WINDOW,
+    positional=("action", "window"),
+    profiles=("windows",),
+)
 def bind_window(ctx: Context, p: BindWindowParams) -> BindResult | WindowsResult:
     """Send input to one window in the background, or go back to global input.
 

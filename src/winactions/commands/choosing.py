@@ -87,15 +87,19 @@ def _choose(ctx: Context, dialog: fd.FileDialog, p: ChooseFileParams) -> tuple[W
         raise InvalidInput(f"{p.path} is a folder; nothing was chosen", hint="give the path of a file")
     watch = Watch(backend, dialog, p.path, local, stamp_of(p.path) if local else None, p.overwrite)
     if dialog.saves and watch.before is not None and not p.overwrite:
-        raise ActionFailed(f"{p.path} is there already: not replaced; {watch.still_open}",
-                           hint="add --overwrite to replace it, or choose another path")
+        raise ActionFailed(
+            f"{p.path} is there already: not replaced; {watch.still_open}",
+            hint="add --overwrite to replace it, or choose another path",
+        )
     how = fd.put_path(backend, dialog, p.path)
     accept = fd.enabled_accept(backend, dialog)
     if accept is None:
         missing = ": there is no such file" if local and not dialog.saves and watch.before is None else ""
-        raise ActionFailed(f'the dialog\'s "{dialog.accept.name}" button stayed disabled with {p.path} in its '
-                           f"field{missing}; {watch.still_open}",
-                           hint="check the path; `winctl keys Escape` closes the dialog")
+        raise ActionFailed(
+            f'the dialog\'s "{dialog.accept.name}" button stayed disabled with {p.path} in its '
+            f"field{missing}; {watch.still_open}",
+            hint="check the path; `winctl keys Escape` closes the dialog",
+        )
     watch.seen = {w.id for w in fd.app_windows(backend, dialog.window.pid)}
     fd.press(backend, accept)
     return watch, _outcome(watch, p.timeout), how, accept
@@ -128,8 +132,10 @@ def _dialog(ctx: Context, keys: str | None) -> fd.FileDialog:
     if dialog is not None:
         return dialog
     if keys is None:
-        raise NotFound(f'window "{window.title}" is no file dialog (no file name field and Open or Save button)',
-                       hint="open it first (`winctl keys ctrl+o`; ctrl+shift+s for Save As), or add --keys ctrl+o")
+        raise NotFound(
+            f'window "{window.title}" is no file dialog (no file name field and Open or Save button)',
+            hint="open it first (`winctl keys ctrl+o`; ctrl+shift+s for Save As), or add --keys ctrl+o",
+        )
     chords = parse_keys(keys, backend.key_names)
     backend.ensure_active(window)
     backend.press_chords(chords)
@@ -143,9 +149,10 @@ def _dialog(ctx: Context, keys: str | None) -> fd.FileDialog:
             ctx.forget_window()
             return dialog
     now = fd.titles([w for w in fd.app_windows(backend, window.pid) if w.active])
-    raise ActionFailed(f'{keys} opened no file dialog over "{window.title}" in {OPEN_WAIT:g} s '
-                       f"(the app's active window: {now})",
-                       hint="`winctl state` shows what it did; try the app's menu (File > Open...)")
+    raise ActionFailed(
+        f'{keys} opened no file dialog over "{window.title}" in {OPEN_WAIT:g} s (the app\'s active window: {now})',
+        hint="`winctl state` shows what it did; try the app's menu (File > Open...)",
+    )
 
 
 def _outcome(watch: Watch, timeout: float) -> WindowInfo:
@@ -191,15 +198,19 @@ def _answer(watch: Watch, note: fd.Message) -> None:
                 fd.press(watch.backend, button)
                 watch.notes.append("the app asked to replace the file: replaced")
                 return
-            raise ActionFailed(f"the app asks {shown(note.text, 200)} and has no {'/'.join(fd.REPLACE_NAMES)} "
-                               f"button: left unanswered; {watch.still_open}",
-                               hint=f"its buttons: {', '.join(note.buttons) or 'none'}: answer it with `winctl click`")
+            raise ActionFailed(
+                f"the app asks {shown(note.text, 200)} and has no {'/'.join(fd.REPLACE_NAMES)} "
+                f"button: left unanswered; {watch.still_open}",
+                hint=f"its buttons: {', '.join(note.buttons) or 'none'}: answer it with `winctl click`",
+            )
         declined = note.button(fd.DECLINE_NAMES)
         if declined is not None:
             fd.press(watch.backend, declined)
         answered = f'answered "{declined.name}"' if declined else "left unanswered"
-        raise ActionFailed(f"the app asks {shown(note.text, 200)}: {answered}; {watch.still_open}",
-                           hint="add --overwrite to replace the file, or choose another path")
+        raise ActionFailed(
+            f"the app asks {shown(note.text, 200)}: {answered}; {watch.still_open}",
+            hint="add --overwrite to replace the file, or choose another path",
+        )
     said = fd.dismiss(watch.backend, note)
     if watch.dialog.saves and watch.local and watch.before != stamp_of(watch.path):
         gone = f"yet {watch.path} changed"
@@ -207,15 +218,18 @@ def _answer(watch: Watch, note: fd.Message) -> None:
         gone = watch.still_open
     else:
         gone = f"nothing was {watch.verb}"
-    raise ActionFailed(f"the app answered {shown(note.text, 300)} ({said}); {gone}",
-                       hint="check the path; `winctl state` shows where the app is now")
+    raise ActionFailed(
+        f"the app answered {shown(note.text, 300)} ({said}); {gone}",
+        hint="check the path; `winctl state` shows where the app is now",
+    )
 
 
 def _checked(watch: Watch, windows: list[WindowInfo]) -> WindowInfo | None:
     """The app's window naming the file (for a save: once the file is written), else None."""
     name = PurePath(watch.path).name
-    naming = next((w for w in windows if watch.path in w.title), None) \
-        or next((w for w in windows if name in w.title), None)  # the whole path where the title has it
+    naming = next((w for w in windows if watch.path in w.title), None) or next(
+        (w for w in windows if name in w.title), None
+    )  # the whole path where the title has it
     if watch.dialog.saves and watch.local:
         now = stamp_of(watch.path)
         if now is None or now == watch.before:
@@ -230,20 +244,24 @@ def _checked(watch: Watch, windows: list[WindowInfo]) -> WindowInfo | None:
 def _unfinished(watch: Watch, windows: list[WindowInfo], timeout: float) -> ActionFailed:
     """Why the outcome did not check out in time."""
     if any(w.id == watch.dialog.window.id for w in windows):
-        return ActionFailed(f'the "{watch.dialog.window.title}" dialog is still open {timeout:g} s after '
-                            f'"{watch.dialog.accept.name}" was pressed with {watch.path} in its field; '
-                            f"nothing was {watch.verb}",
-                            hint="`winctl state` shows the dialog (a message in it?); `winctl keys Escape` "
-                                 "closes it")
+        return ActionFailed(
+            f'the "{watch.dialog.window.title}" dialog is still open {timeout:g} s after '
+            f'"{watch.dialog.accept.name}" was pressed with {watch.path} in its field; '
+            f"nothing was {watch.verb}",
+            hint="`winctl state` shows the dialog (a message in it?); `winctl keys Escape` closes it",
+        )
     if watch.dialog.saves and watch.local:
         folder = Path(watch.path).parent
         why = f"its folder {folder} does not exist" if not folder.is_dir() else f"in {timeout:g} s"
-        return ActionFailed(f"the dialog closed but {watch.path} was not written ({why}; "
-                            f"windows: {fd.titles(windows)})",
-                            hint="`winctl state` shows what the app is doing; save again with ctrl+s")
-    return ActionFailed(f"the dialog closed but no window of the app names {PurePath(watch.path).name} in "
-                        f"{timeout:g} s (windows: {fd.titles(windows)})",
-                        hint="`winctl state` shows what the app opened")
+        return ActionFailed(
+            f"the dialog closed but {watch.path} was not written ({why}; windows: {fd.titles(windows)})",
+            hint="`winctl state` shows what the app is doing; save again with ctrl+s",
+        )
+    return ActionFailed(
+        f"the dialog closed but no window of the app names {PurePath(watch.path).name} in "
+        f"{timeout:g} s (windows: {fd.titles(windows)})",
+        hint="`winctl state` shows what the app opened",
+    )
 
 
 def _said(watch: Watch, window: WindowInfo) -> str:

@@ -42,8 +42,10 @@ def go_home(ctx: Context, p: GoHomeParams) -> ActionResult:
 
 
 class LongPressParams(Params):
-    id: OptionalRef = Field(None, description="element id from `winctl state`, or a visual target "
-                                                   "(text:..., image:...); or give --x and --y")
+    id: OptionalRef = Field(
+        None,
+        description="element id from `winctl state`, or a visual target (text:..., image:...); or give --x and --y",
+    )
     x: int | None = Field(None, description="screen x, instead of an element")
     y: int | None = Field(None, description="screen y, instead of an element")
     duration: float = Field(0.8, gt=0, le=10, description="seconds the press is held")
@@ -67,13 +69,19 @@ def long_press(ctx: Context, p: LongPressParams) -> ActionResult:
     else:
         raise InvalidInput("long-press needs an element id or --x and --y", hint="winctl long-press 7")
     backend.long_press(x, y, p.duration)
-    return ActionResult(action="long-press", method="touch held" if backend.one_screen else "mouse held",
-                        target=target, point=(x, y), detail=f"{p.duration:g}s")
+    return ActionResult(
+        action="long-press",
+        method="touch held" if backend.one_screen else "mouse held",
+        target=target,
+        point=(x, y),
+        detail=f"{p.duration:g}s",
+    )
 
 
 class SwipeParams(Params):
     direction: Literal["up", "down", "left", "right"] | None = Field(
-        None, description="the finger's direction (up shows what is below), across the element or the screen")
+        None, description="the finger's direction (up shows what is below), across the element or the screen"
+    )
     id: OptionalRef = Field(None, description="swipe inside this element (else across the screen)")
     distance: float = Field(0.6, gt=0, le=1, description="fraction of the element or screen swiped over")
     x1: int | None = Field(None, description="start x, for a swipe between two points")
@@ -115,8 +123,13 @@ def swipe(ctx: Context, p: SwipeParams) -> ActionResult:
         execution.check_on_screen(backend, x, y)
     backend.ensure_active(ctx.window())
     backend.swipe(x1, y1, x2, y2, p.duration)
-    return ActionResult(action="swipe", method="input swipe" if backend.one_screen else "drag", target=target,
-                        point=(x1, y1), detail=f"to ({x2}, {y2}) in {p.duration:g}s")
+    return ActionResult(
+        action="swipe",
+        method="input swipe" if backend.one_screen else "drag",
+        target=target,
+        point=(x1, y1),
+        detail=f"to ({x2}, {y2}) in {p.duration:g}s",
+    )
 
 
 def _area(ctx: Context, p: SwipeParams) -> Rect:

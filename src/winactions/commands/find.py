@@ -63,9 +63,11 @@ def select_one(ctx: Context, selector: Selector) -> Target:
 
 def _fitting(s: Selector) -> str:
     """What the elements fitting the selector are, to complete "N elements are …"."""
-    parts = [f"of type {s.type}" if s.type is not None else "",
-             f"named {shown(s.name)}" + (" in part" if s.partial else "") if s.name is not None else "",
-             f"with automation id {shown(s.automation_id)}" if s.automation_id is not None else ""]
+    parts = [
+        f"of type {s.type}" if s.type is not None else "",
+        f"named {shown(s.name)}" + (" in part" if s.partial else "") if s.name is not None else "",
+        f"with automation id {shown(s.automation_id)}" if s.automation_id is not None else "",
+    ]
     return " ".join(p for p in parts if p)
 
 
@@ -94,9 +96,15 @@ def find(ctx: Context, p: FindParams) -> StateResult:
         searched += note
         away = [t for t in kept if offview.is_out_of_view(t)]
         if away:
-            state = state.model_copy(update={"warnings": [
-                *state.warnings, f"out of view: {_ids(away)}{more} — `get` reads them where they are; `click` and "
-                "`input` scroll them into view first"]})
+            state = state.model_copy(
+                update={
+                    "warnings": [
+                        *state.warnings,
+                        f"out of view: {_ids(away)}{more} — `get` reads them where they are; `click` and "
+                        "`input` scroll them into view first",
+                    ]
+                }
+            )
     return StateResult(state=state.model_copy(update={"targets": kept}), searched=searched)
 
 
@@ -112,8 +120,12 @@ def _out_of_view(ctx: Context, p: Selector, state: UIState) -> tuple[list[Target
     more = f" ({listed} of {found.total} found listed: give more of the text)" if found.total > listed else ""
     if not found.searched:
         return kept, more, "; what is out of view is not searched on this platform — scroll to it"
-    return kept, more, ", and out of view in the text of its lists', tables' and sheets' rows and cells" + (
-        " (cut short: the window holds more than is read in one search)" if found.cut else "")
+    return (
+        kept,
+        more,
+        ", and out of view in the text of its lists', tables' and sheets' rows and cells"
+        + (" (cut short: the window holds more than is read in one search)" if found.cut else ""),
+    )
 
 
 def _ids(targets: list[Target]) -> str:
@@ -126,9 +138,11 @@ def _ids(targets: list[Target]) -> str:
 
 def _described(p: Selector, searched: int) -> str:
     """What `find` looked for and in how much, for its answer when none matched."""
-    parts = [f'{"--name" if not p.partial else "--name (partial)"} "{p.name}"' if p.name is not None else "",
-             f"--type {p.type}" if p.type is not None else "",
-             f'--automation-id "{p.automation_id}"' if p.automation_id is not None else ""]
+    parts = [
+        f'{"--name" if not p.partial else "--name (partial)"} "{p.name}"' if p.name is not None else "",
+        f"--type {p.type}" if p.type is not None else "",
+        f'--automation-id "{p.automation_id}"' if p.automation_id is not None else "",
+    ]
     return f"{' '.join(x for x in parts if x)} among the {searched:,} elements of the window's state"
 
 

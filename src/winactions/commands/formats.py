@@ -55,11 +55,13 @@ def window_header(state: UIState) -> str:
     """A state's first line: the window, and `modified` when its document has unsaved changes."""
     w = state.window
     return f'Window: "{clean(w.title, 200)}" ({safe(w.process) or "?"}, pid {w.pid}, id {w.id})' + (
-        " modified" if state.modified else "")
+        " modified" if state.modified else ""
+    )
 
 
-def state_text(state: UIState, verbose: bool = False, tree: bool = False, searched: str | None = None,
-               budget: int | None = None) -> str:
+def state_text(
+    state: UIState, verbose: bool = False, tree: bool = False, searched: str | None = None, budget: int | None = None
+) -> str:
     """A state as text; `searched` (`find`): what was looked for, said when none matched;
     `budget`: the tokens it may cost, what does not fit summarized (`compact.fit`)."""
     lines = [window_header(state)]
@@ -70,11 +72,11 @@ def state_text(state: UIState, verbose: bool = False, tree: bool = False, search
     fixed = compact.tokens("\n".join([lines[0], *state.warnings, *state.tiers]))
     lines.extend(compact.fit(state.targets, budget, line, fixed))
     if not state.targets and searched is not None:
-        lines.append(f"(none matched {safe(searched)}; a sheet's cell is read by its address too: "
-                     "`winctl get text B12`)")
+        lines.append(
+            f"(none matched {safe(searched)}; a sheet's cell is read by its address too: `winctl get text B12`)"
+        )
     elif not state.targets:
-        lines.append("(no elements: the window exposes no accessible elements — "
-                     "try `winctl screenshot` or `--vision`)")
+        lines.append("(no elements: the window exposes no accessible elements — try `winctl screenshot` or `--vision`)")
     if state.screenshot:
         lines.append(f"Screenshot: {state.screenshot}")
     if state.annotated_screenshot:
@@ -126,11 +128,11 @@ def _change_value(value: object) -> str:
 def window_line(w: WindowInfo) -> str:
     """One window on one line: id, title, process, pid, rect, and whether it is active,
     minimized or maximized."""
-    flags = [f for f, on in (("active", w.active), ("minimized", w.minimized),
-                             ("maximized", w.maximized)) if on]
+    flags = [f for f, on in (("active", w.active), ("minimized", w.minimized), ("maximized", w.maximized)) if on]
     rect = f" rect={w.rect}" if w.rect else ""
     return f'{w.id} "{clean(w.title, 200)}" ({safe(w.process) or "?"}, pid {w.pid}){rect}' + (
-        f" [{', '.join(flags)}]" if flags else "")
+        f" [{', '.join(flags)}]" if flags else ""
+    )
 
 
 def clean(text: str, limit: int = 120) -> str:
@@ -234,8 +236,13 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
 def diff_data(state: UIState, d: StateDiff, verbose: bool = False) -> dict[str, Any]:
     """A diff as JSON: the ids added (their elements are in `state`'s targets), the elements
     removed, and per changed id each field's before and after."""
-    return {"since": d.since, "window_changed": d.window_changed, "unchanged": d.unchanged,
-            "added": [t.id for t in d.added],
-            "removed": state_data(state.model_copy(update={"targets": d.removed}), verbose)["targets"],
-            "changed": [{"id": c.target.id, **{f: {"before": b, "after": a} for f, (b, a) in c.fields.items()}}
-                        for c in d.changed]}
+    return {
+        "since": d.since,
+        "window_changed": d.window_changed,
+        "unchanged": d.unchanged,
+        "added": [t.id for t in d.added],
+        "removed": state_data(state.model_copy(update={"targets": d.removed}), verbose)["targets"],
+        "changed": [
+            {"id": c.target.id, **{f: {"before": b, "after": a} for f, (b, a) in c.fields.items()}} for c in d.changed
+        ],
+    }

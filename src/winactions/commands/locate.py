@@ -16,8 +16,7 @@ from winactions.commands.results import LocateCacheResult, LocateCommandResult, 
 from winactions.errors import NotFound
 
 STRATEGY_HELP = "try only these strategies, in this order: template, ocr, vision, fixed"
-IN_HELP = ("search this screenshot file instead of the screen (no desktop needed; boxes are the file's "
-           "pixels)")
+IN_HELP = "search this screenshot file instead of the screen (no desktop needed; boxes are the file's pixels)"
 
 
 def _in_field() -> Any:
@@ -26,10 +25,13 @@ def _in_field() -> Any:
 
 
 class LocateParams(Params):
-    target: str = Field(description="text:Save, image:ASSET (or image:path/to/ref.png), dynamic:DESCRIPTION, "
-                                    "fixed:NAME, or plain text for the whole fallback chain")
-    strategy: list[Literal["template", "ocr", "vision", "fixed"]] = Field(default_factory=list,
-                                                                          description=STRATEGY_HELP)
+    target: str = Field(
+        description="text:Save, image:ASSET (or image:path/to/ref.png), dynamic:DESCRIPTION, "
+        "fixed:NAME, or plain text for the whole fallback chain"
+    )
+    strategy: list[Literal["template", "ocr", "vision", "fixed"]] = Field(
+        default_factory=list, description=STRATEGY_HELP
+    )
     region: str | None = Field(None, description="search only x,y,width,height on screen")
     screen: bool = Field(False, description="search every screen, not just the window")
     no_cache: bool = Field(False, description="look again even if a fresh cached result exists")
@@ -49,8 +51,9 @@ def _file_locator(ctx: Context, path: str) -> Any:
     from winactions.locate.locator import Locator
 
     flags = ctx.options.llm
-    return Locator(ScreenFile.open(path), model=(lambda: LazyModel(flags)) if flags.configured else None,
-                   cache=LocateCache(ttl=0))
+    return Locator(
+        ScreenFile.open(path), model=(lambda: LazyModel(flags)) if flags.configured else None, cache=LocateCache(ttl=0)
+    )
 
 
 @command("locate", LocateParams, positional=("target",), offline="in_", profiles=("vision",))
@@ -67,25 +70,38 @@ def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
 
     region = parse_region(p.region) if p.region else None
     if p.in_ is not None:
-        result = locator.locate(p.target, strategies=p.strategy or None, region=region, use_cache=False,
-                                reliable=p.reliable)
+        result = locator.locate(
+            p.target, strategies=p.strategy or None, region=region, use_cache=False, reliable=p.reliable
+        )
     else:
         window = None if p.screen or region is not None else ctx.window()
-        result = locator.locate(p.target, strategies=p.strategy or None, region=region, window=window,
-                                use_cache=not p.no_cache, reliable=p.reliable)
+        result = locator.locate(
+            p.target,
+            strategies=p.strategy or None,
+            region=region,
+            window=window,
+            use_cache=not p.no_cache,
+            reliable=p.reliable,
+        )
     if not result.success:
         options = "; ".join(f'"{c.label}" {c.bbox} {c.confidence:.2f} by {c.method}' for c in result.candidates[:3])
-        raise NotFound(result.error or f"{p.target!r} was not found",
-                       hint=(f"closest: {options}; lower --reliable, " if options else "")
-                       + "try another --strategy, or look with `winctl screenshot`")
+        raise NotFound(
+            result.error or f"{p.target!r} was not found",
+            hint=(f"closest: {options}; lower --reliable, " if options else "")
+            + "try another --strategy, or look with `winctl screenshot`",
+        )
     return LocateCommandResult(located=result, cache=locator.cache.stats if p.in_ is None else {})
 
 
 class MatchParams(Params):
     reference: str = Field(description="the reference image file: a crop of the element")
     image: str = Field(description="the screenshot file to search")
-    threshold: float = Field(0.75, ge=0.3, le=1, description="confidence a match needs (TM_CCOEFF_NORMED score, "
-                                                             "or the feature matcher's inlier share)")
+    threshold: float = Field(
+        0.75,
+        ge=0.3,
+        le=1,
+        description="confidence a match needs (TM_CCOEFF_NORMED score, or the feature matcher's inlier share)",
+    )
 
 
 @command("match", MatchParams, positional=("reference", "image"), offline=True, profiles=("vision",))
@@ -102,22 +118,36 @@ def match(ctx: Context, p: MatchParams) -> MatchResult:
     from winactions.locate.match import match_files
 
     found = match_files(p.reference, p.image, p.threshold)
-    return MatchResult(reference=p.reference, image=p.image, threshold=p.threshold, matches=[
-        MatchResult.Match(box=c.rect, center=c.rect.center, confidence=c.confidence, method=c.method,
-                          scale=float(c.detail.get("scale", 1.0))) for c in found])
+    return MatchResult(
+        reference=p.reference,
+        image=p.image,
+        threshold=p.threshold,
+        matches=[
+            MatchResult.Match(
+                box=c.rect,
+                center=c.rect.center,
+                confidence=c.confidence,
+                method=c.method,
+                scale=float(c.detail.get("scale", 1.0)),
+            )
+            for c in found
+        ],
+    )
 
 
 class VerifyParams(Params):
     target: str = Field(description="the target as it was located (text:Save, image:NAME, ...)")
     at: str = Field(description="x,y,width,height: the box where it was found (the located `bbox`)")
-    thumbnail: str | None = Field(None, description="the `thumbnail` locate returned with it: the pixels "
-                                                    "there are compared first (no OCR when they match)")
+    thumbnail: str | None = Field(
+        None,
+        description="the `thumbnail` locate returned with it: the pixels "
+        "there are compared first (no OCR when they match)",
+    )
     reliable: float = Field(0.8, ge=0, le=1, description="confidence a new look needs to count as found")
     in_: str | None = _in_field()
 
 
-@command("verify-location", VerifyParams, positional=("target",), offline="in_",
-         profiles=("vision",))
+@command("verify-location", VerifyParams, positional=("target",), offline="in_", profiles=("vision",))
 def verify_location(ctx: Context, p: VerifyParams) -> VerifyResult:
     """Say whether a located element is still where it was found.
 
@@ -139,7 +169,8 @@ def verify_location(ctx: Context, p: VerifyParams) -> VerifyResult:
 
 class CacheParams(Params):
     action: Literal["stats", "clear"] = Field(
-        "stats", description="show hit/miss counts, or forget every entry and remembered scale")
+        "stats", description="show hit/miss counts, or forget every entry and remembered scale"
+    )
 
 
 @command("locate-cache", CacheParams, kind=Kind.SESSION, positional=("action",), profiles=("vision",))
@@ -153,5 +184,3 @@ def locate_cache(ctx: Context, p: CacheParams) -> LocateCacheResult:
     cache = ctx.session.locator().cache
     cleared = cache.clear() if p.action == "clear" else 0
     return LocateCacheResult(action=p.action, cleared=cleared, stats=cache.stats)
-
-

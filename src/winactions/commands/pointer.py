@@ -33,8 +33,14 @@ def _move_first(ctx: Context, p: MouseButtonParams) -> tuple[int, int] | None:
     return p.x, p.y
 
 
-@command("mouse-down", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"),
-         profiles=("vision",))
+@command(
+    "mouse-down",
+    MouseButtonParams,
+    kind=Kind.ACTION,
+    capability=Capability.POINTER,
+    positional=("x", "y"),
+    profiles=("vision",),
+)
 def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Press a mouse button and keep it down (end with `mouse-up`), for custom drags."""
     ctx.session.backend.ensure_active(ctx.window())
@@ -43,8 +49,14 @@ def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
 
 
-@command("mouse-up", MouseButtonParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"),
-         profiles=("vision",))
+@command(
+    "mouse-up",
+    MouseButtonParams,
+    kind=Kind.ACTION,
+    capability=Capability.POINTER,
+    positional=("x", "y"),
+    profiles=("vision",),
+)
 def mouse_up(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Release a mouse button (after `mouse-down`), optionally after moving to a point."""
     point = _move_first(ctx, p)
@@ -57,8 +69,14 @@ class MoveParams(Params):
     y: int = Y
 
 
-@command("mouse-move", MoveParams, kind=Kind.ACTION, capability=Capability.POINTER, positional=("x", "y"),
-         profiles=("vision",))
+@command(
+    "mouse-move",
+    MoveParams,
+    kind=Kind.ACTION,
+    capability=Capability.POINTER,
+    positional=("x", "y"),
+    profiles=("vision",),
+)
 def mouse_move(ctx: Context, p: MoveParams) -> ActionResult:
     """Move the pointer to a screen point (hover menus, tooltips)."""
     execution.check_on_screen(ctx.session.backend, p.x, p.y)
@@ -84,8 +102,9 @@ class ScrollAtParams(Params):
     amount: int = Field(3, ge=1, le=100, description="wheel notches")
 
 
-@command("scroll-at", ScrollAtParams, kind=Kind.ACTION, positional=("x", "y", "direction", "amount"),
-         profiles=("vision",))
+@command(
+    "scroll-at", ScrollAtParams, kind=Kind.ACTION, positional=("x", "y", "direction", "amount"), profiles=("vision",)
+)
 def scroll_at(ctx: Context, p: ScrollAtParams) -> ActionResult:
     """Turn the mouse wheel at a screen point."""
     backend = ctx.session.backend
@@ -101,8 +120,14 @@ class HoldKeyParams(Params):
     seconds: float = Field(1.0, gt=0, le=30, description="how long to hold it")
 
 
-@command("hold-key", HoldKeyParams, kind=Kind.ACTION, capability=Capability.HOLD_KEY, positional=("keys", "seconds"),
-         profiles=("vision",))
+@command(
+    "hold-key",
+    HoldKeyParams,
+    kind=Kind.ACTION,
+    capability=Capability.HOLD_KEY,
+    positional=("keys", "seconds"),
+    profiles=("vision",),
+)
 def hold_key(ctx: Context, p: HoldKeyParams) -> ActionResult:
     """Hold keys down for some seconds, then release them (games, key-repeat, shift-select)."""
     chords = parse_keys(p.keys, ctx.session.backend.key_names)
@@ -160,8 +185,14 @@ class ClipboardParams(Params):
     text: str | None = Field(None, description="put this text on the clipboard; without it, read the clipboard")
 
 
-@command("clipboard", ClipboardParams, kind=Kind.ACTION, capability=Capability.CLIPBOARD, positional=("text",),
-         profiles=("windows",))
+@command(
+    "clipboard",
+    ClipboardParams,
+    kind=Kind.ACTION,
+    capability=Capability.CLIPBOARD,
+    positional=("text",),
+    profiles=("windows",),
+)
 def clipboard(ctx: Context, p: ClipboardParams) -> ValueResult:
     """Read the clipboard's text, or set it: `winctl clipboard`, `winctl clipboard "text"`."""
     backend = ctx.session.backend

@@ -11,7 +11,7 @@ from winactions.backends.base import Backend
 from winactions.commands.base import ID_OR_NAME, Context, OptionalId, OptionalName, Params, Ref, command
 from winactions.commands.results import ValueResult, WaitResult
 from winactions.errors import ActionFailed, InvalidInput, NotFound, StaleElement, WaitTimeout
-from winactions.model import Node, Target, WindowInfo
+from winactions.model import Node, Rect, Target, WindowInfo
 
 TEXT_VALUED = frozenset({"Edit", "DataItem"})  # value is the text shown: a field's, a table cell's
 
@@ -50,9 +50,10 @@ def _refuse_protected(target: Target, node: Node | None, what: str) -> None:
     """A password field's text is never read: the backends mark it "protected" (UIA's
     IsPassword, AT-SPI's password-text role), and the refusal says nothing of the text."""
     if "protected" in target.states or (node is not None and "protected" in node.states):
-        raise ActionFailed(f'element {target.id} ([{target.type}] "{target.name}") is a password field: '
-                           f"its {what} is never read",
-                           hint="set it with `winctl input` if the task needs a new one")
+        raise ActionFailed(
+            f'element {target.id} ([{target.type}] "{target.name}") is a password field: its {what} is never read',
+            hint="set it with `winctl input` if the task needs a new one",
+        )
 
 
 def element_value(backend: Backend, target: Target, node: Node | None) -> object:
@@ -64,8 +65,11 @@ def element_value(backend: Backend, target: Target, node: Node | None) -> object
     if "protected" in node.states or "protected" in target.states:
         return None  # a password field's text is never read
     if "checkable" in node.states or node.role in ("CheckBox", "RadioButton"):
-        return "indeterminate" if "indeterminate" in node.states else (
-            "checked" if "checked" in node.states else "unchecked")
+        return (
+            "indeterminate"
+            if "indeterminate" in node.states
+            else ("checked" if "checked" in node.states else "unchecked")
+        )
     if node.role in TEXT_VALUED:
         return backend.read_text(node.handle)
     if node.value is not None:
@@ -78,14 +82,16 @@ class WaitParams(Params):
     visible: OptionalId = Field(None, description="wait until this element is on screen")
     enabled: OptionalId = Field(None, description="wait until this element is enabled")
     gone: OptionalId = Field(None, description="wait until this element no longer exists")
-    text: str | None = Field(None, min_length=1, description="wait until an element's name or value holds "
-                                                             "this text (any case)")
-    gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows "
-                                                                  "this text")
-    window_shown: OptionalName = Field(None, description="until a window with this title part or id is "
-                                                         "open (it becomes the session's)")
-    window_gone: OptionalName = Field(None, description="until no window with this title part or id is "
-                                                        "open (`current`: the session's)")
+    text: str | None = Field(
+        None, min_length=1, description="wait until an element's name or value holds this text (any case)"
+    )
+    gone_text: str | None = Field(None, min_length=1, description="wait until no element of the window shows this text")
+    window_shown: OptionalName = Field(
+        None, description="until a window with this title part or id is open (it becomes the session's)"
+    )
+    window_gone: OptionalName = Field(
+        None, description="until no window with this title part or id is open (`current`: the session's)"
+    )
     timeout: float = Field(10.0, gt=0, le=3600, description="seconds before giving up")
 
 
@@ -93,8 +99,9 @@ class WaitParams(Params):
 def wait(ctx: Context, p: WaitParams) -> WaitResult:
     """Wait some seconds, or until an element is visible, enabled or gone, a text shows in (or
     leaves) the window's elements, or a window shows (or goes)."""
-    conditions = [c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text, p.window_shown, p.window_gone)
-                  if c is not None]
+    conditions = [
+        c for c in (p.visible, p.enabled, p.gone, p.text, p.gone_text, p.window_shown, p.window_gone) if c is not None
+    ]
     if len(conditions) > 1:
         raise InvalidInput("wait takes one condition at a time", hint="winctl wait --visible 5")
     start = time.monotonic()
@@ -111,8 +118,10 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
     target_id = ids[0]
     target = ctx.session.target(target_id)  # unknown ids fail at once, not after the timeout
     if target.handle is None:
-        raise InvalidInput(f"element {target_id} comes from {target.source.value}, not the tree; "
-                           "wait can only watch tree elements", hint="use `winctl wait SECONDS`")
+        raise InvalidInput(
+            f"element {target_id} comes from {target.source.value}, not the tree; wait can only watch tree elements",
+            hint="use `winctl wait SECONDS`",
+        )
     name = "visible" if p.visible is not None else "enabled" if p.enabled is not None else "gone"
     deadline = start + p.timeout
     backend = ctx.session.backend
@@ -122,16 +131,16 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
         if _holds(name, node, backend.screens()):
             return WaitResult(condition=f"element {target_id} {name}", waited_seconds=time.monotonic() - start)
         if node is None and name != "gone" and target.handle:
-            raise StaleElement(f"element {target_id} is gone; it cannot become {name}",
-                               hint="run `winctl state`")
+            raise StaleElement(f"element {target_id} is gone; it cannot become {name}", hint="run `winctl state`")
         if time.monotonic() >= deadline:
-            raise WaitTimeout(f"element {target_id} did not become {name} within {p.timeout:g}s",
-                              hint="raise --timeout or check the app with `winctl state`")
+            raise WaitTimeout(
+                f"element {target_id} did not become {name} within {p.timeout:g}s",
+                hint="raise --timeout or check the app with `winctl state`",
+            )
         time.sleep(0.1)
 
 
-def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: float,
-               timeout: float) -> WaitResult:
+def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: float, timeout: float) -> WaitResult:
     """Poll the window's state (each read also gives new elements their ids) until an
     element shows `text`, or none shows `gone_text`."""
     start = deadline - timeout
@@ -140,19 +149,26 @@ def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: 
     with progress.stage(waiting):  # each read inside says its own step, as part of the wait
         while True:
             ui = ctx.session.refresh_state(ctx.window())
-            found = next((t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()),
-                         None)
+            found = next(
+                (t for t in ui.targets if wanted in t.name.casefold() or wanted in (t.value or "").casefold()), None
+            )
             if text is not None and found is not None:
-                return WaitResult(condition=f'text "{text}" shown', waited_seconds=time.monotonic() - start,
-                                  target=found)
+                return WaitResult(
+                    condition=f'text "{text}" shown', waited_seconds=time.monotonic() - start, target=found
+                )
             if gone_text is not None and found is None:
                 return WaitResult(condition=f'text "{gone_text}" gone', waited_seconds=time.monotonic() - start)
             if time.monotonic() >= deadline:
-                what = f'no element shows "{text}"' if text is not None else \
-                    f'element {found.id if found else "?"} still shows "{gone_text}"'
-                raise WaitTimeout(f"{what} after {timeout:g}s",
-                                  hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
-                                       "in the tree: try `winctl locate text:...`)")
+                what = (
+                    f'no element shows "{text}"'
+                    if text is not None
+                    else f'element {found.id if found else "?"} still shows "{gone_text}"'
+                )
+                raise WaitTimeout(
+                    f"{what} after {timeout:g}s",
+                    hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
+                    "in the tree: try `winctl locate text:...`)",
+                )
             time.sleep(0.2)
 
 
@@ -161,8 +177,11 @@ def _titled(windows: list[WindowInfo], wanted: str) -> list[WindowInfo]:
     (case-insensitive)."""
     key = wanted.strip().casefold()
     number = _number(key)
-    return [w for w in windows if w.id.casefold() == key or (number is not None and _number(w.id) == number)
-            or key in w.title.casefold()]
+    return [
+        w
+        for w in windows
+        if w.id.casefold() == key or (number is not None and _number(w.id) == number) or key in w.title.casefold()
+    ]
 
 
 def _number(window_id: str) -> int | None:
@@ -192,16 +211,23 @@ def _wait_window_shown(ctx: Context, wanted: str, start: float, timeout: float) 
         windows = backend.list_windows()
         found = _titled(windows, wanted)
         if found:
-            window = next((w for w in found if w.id not in before), None) or \
-                next((w for w in found if w.active), found[0])
+            window = next((w for w in found if w.id not in before), None) or next(
+                (w for w in found if w.active), found[0]
+            )
             ctx.session.select_window(window)
             ctx.forget_window()
-            return WaitResult(condition=f"window {_quoted(window.title)} shown",
-                              waited_seconds=time.monotonic() - start, window=window, selected=True)
+            return WaitResult(
+                condition=f"window {_quoted(window.title)} shown",
+                waited_seconds=time.monotonic() - start,
+                window=window,
+                selected=True,
+            )
         if time.monotonic() >= start + timeout:
-            raise WaitTimeout(f"no window titled {_quoted(wanted)} showed within {timeout:g}s; open windows: "
-                              f"{_open_windows(windows)}",
-                              hint="raise --timeout, or wait for one of these titles (`winctl windows` lists them)")
+            raise WaitTimeout(
+                f"no window titled {_quoted(wanted)} showed within {timeout:g}s; open windows: "
+                f"{_open_windows(windows)}",
+                hint="raise --timeout, or wait for one of these titles (`winctl windows` lists them)",
+            )
         time.sleep(0.1)
 
 
@@ -211,8 +237,9 @@ def _wait_window_gone(ctx: Context, wanted: str, start: float, timeout: float) -
     backend = ctx.session.backend
     if wanted.strip().casefold() == "current":
         if ctx.session.data.window_id is None:
-            raise NotFound("the session has no window to wait for",
-                           hint="name the window: `winctl wait --window-gone TITLE`")
+            raise NotFound(
+                "the session has no window to wait for", hint="name the window: `winctl wait --window-gone TITLE`"
+            )
         wanted = ctx.session.data.window_id
     first = _titled(backend.list_windows(), wanted)
     title = first[0].title if first else wanted
@@ -224,12 +251,13 @@ def _wait_window_gone(ctx: Context, wanted: str, start: float, timeout: float) -
             gone_at = time.monotonic()
             active = _active_after(ctx, windows)
             ctx.forget_window()
-            return WaitResult(condition=f"window {_quoted(title)} gone", waited_seconds=gone_at - start,
-                              window=active)
+            return WaitResult(condition=f"window {_quoted(title)} gone", waited_seconds=gone_at - start, window=active)
         if time.monotonic() >= start + timeout:
-            raise WaitTimeout(f"window {_quoted(left[0].title)} is still open after {timeout:g}s"
-                              + (f" (and {len(left) - 1} more matching {_quoted(wanted)})" if len(left) > 1 else ""),
-                              hint="raise --timeout, or close it: `winctl focus TITLE`, then `winctl close`")
+            raise WaitTimeout(
+                f"window {_quoted(left[0].title)} is still open after {timeout:g}s"
+                + (f" (and {len(left) - 1} more matching {_quoted(wanted)})" if len(left) > 1 else ""),
+                hint="raise --timeout, or close it: `winctl focus TITLE`, then `winctl close`",
+            )
         time.sleep(0.1)
 
 
@@ -248,13 +276,12 @@ def _active_after(ctx: Context, windows: list[WindowInfo]) -> WindowInfo | None:
         windows = ctx.session.backend.list_windows()
 
 
-def _holds(condition: str, node: Node | None, screens: list) -> bool:
+def _holds(condition: str, node: Node | None, screens: list[Rect]) -> bool:
     if condition == "gone":
         return node is None
     if node is None:
         return False
     if condition == "enabled":
         return "enabled" in node.states
-    on_screen = node.rect is not None and not node.rect.is_empty and any(
-        node.rect.intersect(s) for s in screens)
+    on_screen = node.rect is not None and not node.rect.is_empty and any(node.rect.intersect(s) for s in screens)
     return on_screen and "showing" in node.states  # "visible" alone: a hidden tab's content

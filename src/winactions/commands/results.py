@@ -46,8 +46,10 @@ class StateResult(Result):
             return changes_text(self.state, self.diff, self.omitted, self.verbose)
         text = state_text(self.state, self.verbose, self.tree, self.searched, self.budget)
         if self.omitted:
-            text += f"\n({self.omitted} more elements not listed (--max-elements); their ids stay valid — " \
-                    "`winctl state --scope ID` lists one part)"
+            text += (
+                f"\n({self.omitted} more elements not listed (--max-elements); their ids stay valid — "
+                "`winctl state --scope ID` lists one part)"
+            )
         return text
 
     def returned_text(self) -> str:
@@ -102,8 +104,13 @@ class DevicesResult(Result):
 
     def text(self) -> str:
         """One device a line: serial, state and model, tab-separated; else the note, or that none is attached."""
-        return "\n".join(f"{safe(d.serial)}\t{safe(d.state)}" + (f"\t{safe(d.model)}" if d.model else "")
-                         for d in self.devices) or safe(self.note) or "(no devices attached)"
+        return (
+            "\n".join(
+                f"{safe(d.serial)}\t{safe(d.state)}" + (f"\t{safe(d.model)}" if d.model else "") for d in self.devices
+            )
+            or safe(self.note)
+            or "(no devices attached)"
+        )
 
 
 class WindowResult(Result):
@@ -130,8 +137,11 @@ class BindResult(Result):
     def text(self) -> str:
         """The window input goes to (or that there is none), then how input and capture work."""
         bound = self.action == "bind" or (self.action == "status" and self.window is not None)
-        head = f"bound to {window_line(self.window)}" if bound and self.window else \
-            (f"unbound from {window_line(self.window)}" if self.window else "not bound")
+        head = (
+            f"bound to {window_line(self.window)}"
+            if bound and self.window
+            else (f"unbound from {window_line(self.window)}" if self.window else "not bound")
+        )
         lines = [f"{self.action}: {head}", f"input: {self.input}", f"capture: {self.capture}"]
         return "\n".join(lines + ([safe(self.detail)] if self.detail else []))
 
@@ -196,8 +206,11 @@ class ScreenshotResult(Result):
     def text(self) -> str:
         """`PATH (WxH, rect=...)`, the density it was drawn at, and a warning per window over it."""
         drawn = "" if self.density is None else f", drawn at {self.density:g}x"
-        covered = "".join(f"\nwarning: part of the window is covered by {safe(what)}: the picture shows it there "
-                          "(`winctl window activate` brings the window forward)" for what in self.covered_by)
+        covered = "".join(
+            f"\nwarning: part of the window is covered by {safe(what)}: the picture shows it there "
+            "(`winctl window activate` brings the window forward)"
+            for what in self.covered_by
+        )
         return f"{self.path} ({self.width}x{self.height}, rect={self.rect}{drawn}){covered}"
 
     def images(self) -> list[str]:
@@ -243,10 +256,12 @@ class BatchResult(Result):
         error = first.error or {}
         done = [str(s.step) for s in self.steps if s.ok]
         never = self.total - len(self.steps)
-        message = (f"step {first.step} of {self.total} ({first.command}) failed: {error.get('message', '?')}"
-                   + (f"; {len(failed) - 1} more failed" if len(failed) > 1 else "")
-                   + f"; done: {', '.join(done) if done else 'none'}"
-                   + (f"; not run: {never}" if never else ""))
+        message = (
+            f"step {first.step} of {self.total} ({first.command}) failed: {error.get('message', '?')}"
+            + (f"; {len(failed) - 1} more failed" if len(failed) > 1 else "")
+            + f"; done: {', '.join(done) if done else 'none'}"
+            + (f"; not run: {never}" if never else "")
+        )
         return of_code(error.get("code", ""))(message, hint=error.get("hint"))
 
 
@@ -263,8 +278,11 @@ class WaitResult(Result):
         """`CONDITION after N.NNs`, then the element or the window it found."""
         found = f": {target_line(self.target)}" if self.target is not None else ""
         if self.window is not None:
-            found = f": {window_line(self.window)} — now the session's window" if self.selected else \
-                f"; active now: {window_line(self.window)}"
+            found = (
+                f": {window_line(self.window)} — now the session's window"
+                if self.selected
+                else f"; active now: {window_line(self.window)}"
+            )
         return f"{self.condition} after {self.waited_seconds:.2f}s{found}"
 
 
@@ -279,17 +297,25 @@ class LocateCommandResult(Result):
         of it is visible, the other candidates, and what each strategy tried."""
         r = self.located
         e = r.element
-        lines = [f'"{clean(r.target)}" found by {r.method_used}{" (cached)" if r.cache_hit else ""}: '
-                 f'"{clean(e.label)}" at {e.bbox}, click ({e.click_point[0]}, {e.click_point[1]}), '
-                 f"confidence {e.confidence:.2f}" + (f", drawn at {e.scale:g}x the reference's size"
-                                                      if e.scale is not None and e.scale != 1 else "")]
+        lines = [
+            f'"{clean(r.target)}" found by {r.method_used}{" (cached)" if r.cache_hit else ""}: '
+            f'"{clean(e.label)}" at {e.bbox}, click ({e.click_point[0]}, {e.click_point[1]}), '
+            f"confidence {e.confidence:.2f}"
+            + (f", drawn at {e.scale:g}x the reference's size" if e.scale is not None and e.scale != 1 else "")
+        ]
         if e.visible_fraction < 1:
-            lines.append(f"partly visible ({e.visible_fraction:.0%}): safe region {e.safe_region}, "
-                         f"can interact: {'yes' if e.can_interact else 'no'}")
+            lines.append(
+                f"partly visible ({e.visible_fraction:.0%}): safe region {e.safe_region}, "
+                f"can interact: {'yes' if e.can_interact else 'no'}"
+            )
         lines += [f'also: "{clean(c.label)}" at {c.bbox} ({c.confidence:.2f})' for c in r.candidates]
-        lines += [f"tried {a.strategy}: {a.found} found" + (f", best {a.best:.2f}" if a.best is not None else "")
-                  + (f" — {a.error}" if a.error and a.error != "not found" else "") + f" ({a.ms:.0f} ms)"
-                  for a in r.attempts]
+        lines += [
+            f"tried {a.strategy}: {a.found} found"
+            + (f", best {a.best:.2f}" if a.best is not None else "")
+            + (f" — {a.error}" if a.error and a.error != "not found" else "")
+            + f" ({a.ms:.0f} ms)"
+            for a in r.attempts
+        ]
         return "\n".join(lines)
 
 
@@ -310,9 +336,11 @@ class MatchResult(Result):
 
     def text(self) -> str:
         """One line per match, best first: box, centre, confidence, method and scale."""
-        return "\n".join(f"{'found' if i == 0 else 'also'}: {m.box} centre ({m.center[0]}, {m.center[1]}), "
-                         f"confidence {m.confidence:.2f} by {m.method}, scale {m.scale:g}"
-                         for i, m in enumerate(self.matches))
+        return "\n".join(
+            f"{'found' if i == 0 else 'also'}: {m.box} centre ({m.center[0]}, {m.center[1]}), "
+            f"confidence {m.confidence:.2f} by {m.method}, scale {m.scale:g}"
+            for i, m in enumerate(self.matches)
+        )
 
 
 class VerifyResult(Result):
@@ -348,18 +376,22 @@ class RunResult(Result):
         """The task's status, plan and cost on one line, then each step (where it acted, its
         status, its error, the blockers it dismissed), the task's error and where it was recorded."""
         r = self.run
-        head = (f"{r.status.value}: {clean(r.task)} — plan by {r.plan_source or 'none'}"
-                + (f" ({r.module}/{r.template})" if r.template else f" ({r.module})" if r.module else "")
-                + f", {len(r.step_results)} steps, {r.replans} replans, {int(r.model.get('calls', 0))} model calls, "
-                  f"{int(r.model.get('input_tokens', 0) + r.model.get('output_tokens', 0))} tokens, "
-                  f"{r.total_time:.1f}s")
+        head = (
+            f"{r.status.value}: {clean(r.task)} — plan by {r.plan_source or 'none'}"
+            + (f" ({r.module}/{r.template})" if r.template else f" ({r.module})" if r.module else "")
+            + f", {len(r.step_results)} steps, {r.replans} replans, {int(r.model.get('calls', 0))} model calls, "
+            f"{int(r.model.get('input_tokens', 0) + r.model.get('output_tokens', 0))} tokens, "
+            f"{r.total_time:.1f}s"
+        )
         lines = [head]
         for s in r.step_results:
             where = f" {safe(s.target)}" if s.target else ""
             extra = f" — {safe(s.error)}" if s.error else ""
             lines.append(f"{s.step.step}. {s.step.action.value}{where}: {s.status.value}{extra}")
-            lines += [f"   dismissed {safe(str(d['blocker']['description']))} by {safe(str(d['method']))}"
-                      for d in s.dismissals]
+            lines += [
+                f"   dismissed {safe(str(d['blocker']['description']))} by {safe(str(d['method']))}"
+                for d in s.dismissals
+            ]
         if r.error:
             lines.append(f"error: {safe(r.error)}")
         if r.record:
@@ -370,5 +402,7 @@ class RunResult(Result):
         """An action failure when the task did not succeed, pointing at its steps."""
         if self.run.ok:
             return None
-        return ActionFailed(f"the task {self.run.status.value}: {self.run.error}",
-                            hint="the steps above say where; replan, or act step by step from `winctl state`")
+        return ActionFailed(
+            f"the task {self.run.status.value}: {self.run.error}",
+            hint="the steps above say where; replan, or act step by step from `winctl state`",
+        )

@@ -38,8 +38,9 @@ def scoped(targets: list[Target], scope: int) -> list[Target]:
     """The element `scope` and everything under it (by the listed parents)."""
     ids = {t.id for t in targets}
     if scope not in ids:
-        raise NotFound(f"scope {scope}: no element {scope} in the window's state",
-                       hint="scope to an id listed by `winctl state`")
+        raise NotFound(
+            f"scope {scope}: no element {scope} in the window's state", hint="scope to an id listed by `winctl state`"
+        )
     parents = {t.id: t.parent_id for t in targets}
     inside: dict[int, bool] = {scope: True}
 
@@ -70,16 +71,18 @@ def diff(before: UIState | None, after: UIState, view: list[Target]) -> StateDif
         if prev is None:
             result.added.append(t)
             continue
-        fields = {f: (_plain(getattr(prev, f)), _plain(getattr(t, f)))
-                  for f in COMPARED if getattr(prev, f) != getattr(t, f)}
+        fields = {
+            f: (_plain(getattr(prev, f)), _plain(getattr(t, f))) for f in COMPARED if getattr(prev, f) != getattr(t, f)
+        }
         if fields:
             result.changed.append(Change(target=t, fields=fields))
         else:
             result.unchanged += 1
     now = {t.id for t in after.targets}
     in_scope = {t.parent_id for t in view} | shown
-    result.removed = [t for t in before.targets if t.id not in now and
-                      (len(view) == len(after.targets) or t.parent_id in in_scope)]
+    result.removed = [
+        t for t in before.targets if t.id not in now and (len(view) == len(after.targets) or t.parent_id in in_scope)
+    ]
     return result
 
 
@@ -93,8 +96,8 @@ def capped(changes: StateDiff, limit: int | None) -> StateDiff:
     if limit is None:
         return changes
     added = changes.added[:limit]
-    changed = changes.changed[:limit - len(added)]
-    removed = changes.removed[:limit - len(added) - len(changed)]
+    changed = changes.changed[: limit - len(added)]
+    removed = changes.removed[: limit - len(added) - len(changed)]
     return changes.model_copy(update={"added": added, "changed": changed, "removed": removed})
 
 

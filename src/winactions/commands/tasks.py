@@ -38,7 +38,7 @@ class TableActor:
 
 
 class RunParams(Params):
-    task: str = Field(description="the task in words, e.g. \"write hello in mousepad and save\"")
+    task: str = Field(description='the task in words, e.g. "write hello in mousepad and save"')
     plan: str | None = Field(None, description="run this JSON plan instead of planning (see the runner's docs)")
     dry_run: bool = Field(False, description="show the plan with every target located; do nothing")
     confirm: bool = Field(False, description="ask on the terminal before each step")
@@ -46,8 +46,12 @@ class RunParams(Params):
     max_replans: int = Field(2, ge=0, le=20, description="new plans after a failed step")
     max_model_calls: int = Field(8, ge=0, le=200, description="model calls the run may make")
     max_tokens: int = Field(200_000, ge=0, description="model tokens the run may spend")
-    timeout: float = Field(100.0, gt=0, le=3600, description="seconds for the whole run (a session daemon "
-                                                             "answers within 120 s: use --no-daemon for longer)")
+    timeout: float = Field(
+        100.0,
+        gt=0,
+        le=3600,
+        description="seconds for the whole run (a session daemon answers within 120 s: use --no-daemon for longer)",
+    )
     record: str | None = Field(None, description="record the run (JSON lines and screenshots) into this folder")
     no_templates: bool = Field(False, description="plan with the model even when an app template matches")
     no_pixels: bool = Field(False, description="find names only in the tree (no OCR, images or vision model)")
@@ -62,8 +66,7 @@ def run(ctx: Context, p: RunParams) -> RunResult:
     `winctl run "write hello in mousepad and save"`; `--dry-run` shows the plan located and
     does nothing; `--record DIR` keeps a run to `winctl replay DIR` later."""
     plan = parse_plan(p.plan, where="--plan") if p.plan else None
-    options = _options(ctx, p.max_steps, p.max_replans, p.max_model_calls, p.max_tokens, p.record, p.apps,
-                       p.confirm)
+    options = _options(ctx, p.max_steps, p.max_replans, p.max_model_calls, p.max_tokens, p.record, p.apps, p.confirm)
     options.dry_run, options.use_templates, options.pixels = p.dry_run, not p.no_templates, not p.no_pixels
     options.timeout = p.timeout
     result = TaskRunner(TableActor(ctx), options).run(p.task, plan)
@@ -91,17 +94,35 @@ def replay(ctx: Context, p: ReplayParams) -> RunResult:
     return RunResult(run=runner.run(task, plan, source="replay"))
 
 
-def _options(ctx: Context, max_steps: int, max_replans: int, max_calls: int, max_tokens: int, record: str | None,
-             apps: list[str], confirm: bool) -> RunOptions:
+def _options(
+    ctx: Context,
+    max_steps: int,
+    max_replans: int,
+    max_calls: int,
+    max_tokens: int,
+    record: str | None,
+    apps: list[str],
+    confirm: bool,
+) -> RunOptions:
     ask = None
     if confirm:
         if not sys.stdin.isatty():
-            raise InvalidInput("--confirm asks on a terminal, and this call has none (a daemon or MCP call)",
-                               hint="run with --dry-run first to see the plan, or call winctl --no-daemon run")
+            raise InvalidInput(
+                "--confirm asks on a terminal, and this call has none (a daemon or MCP call)",
+                hint="run with --dry-run first to see the plan, or call winctl --no-daemon run",
+            )
         ask = _ask
-    return RunOptions(max_steps=max_steps, max_replans=max_replans, max_model_calls=max_calls, max_tokens=max_tokens,
-                      record=record_folder(ctx, record), apps=apps, llm=ctx.options.llm, confirm=ask,
-                      progress=_progress)
+    return RunOptions(
+        max_steps=max_steps,
+        max_replans=max_replans,
+        max_model_calls=max_calls,
+        max_tokens=max_tokens,
+        record=record_folder(ctx, record),
+        apps=apps,
+        llm=ctx.options.llm,
+        confirm=ask,
+        progress=_progress,
+    )
 
 
 def _ask(step: StepPlan, target: str) -> bool:

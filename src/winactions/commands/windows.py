@@ -41,9 +41,12 @@ def focus(ctx: Context, p: FocusParams) -> WindowResult:
         if dialog is None:
             raise
         ctx.session.select_window(dialog)
-        return WindowResult(action="focus", window=_reread(ctx, dialog),
-                            detail=f'"{window.title}" stays behind its dialog, which takes the input until it is '
-                                   "closed: the dialog is now the session window")
+        return WindowResult(
+            action="focus",
+            window=_reread(ctx, dialog),
+            detail=f'"{window.title}" stays behind its dialog, which takes the input until it is '
+            "closed: the dialog is now the session window",
+        )
     ctx.session.select_window(window)
     return WindowResult(action="focus", window=_reread(ctx, window))
 
@@ -98,17 +101,21 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                     continue
             ctx.session.select_window(window)
             backend.launch_stderr(pid, exited=False)  # not needed: its file goes
-            return WindowResult(action="launch", window=_reread(ctx, window),
-                                detail=f"pid {pid}{handed}" + _tree_note(ctx, window, max(deadline,
-                                                                                         time.monotonic() + TREE_WAIT)))
+            return WindowResult(
+                action="launch",
+                window=_reread(ctx, window),
+                detail=f"pid {pid}{handed}" + _tree_note(ctx, window, max(deadline, time.monotonic() + TREE_WAIT)),
+            )
         if backend.one_screen:
             pass  # the pid is the phone's, not this machine's: only the foreground tells
         elif _ended(pid) and p.title is None and not _children_alive(pid):
             exited = exited or time.monotonic()
         time.sleep(0.1)
     said = backend.launch_stderr(pid, exited=False)
-    raise WaitTimeout(f"{p.command[0]} opened no window within {p.timeout:g}s" + (f"; it said: {said}" if said else ""),
-                      hint="raise --timeout, or pass --title if it opens a window of another process")
+    raise WaitTimeout(
+        f"{p.command[0]} opened no window within {p.timeout:g}s" + (f"; it said: {said}" if said else ""),
+        hint="raise --timeout, or pass --title if it opens a window of another process",
+    )
 
 
 def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
@@ -128,8 +135,10 @@ def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
         except WinctlError:
             pass  # not on the bus yet
         if time.monotonic() >= until:
-            return ("; its accessibility tree has not appeared in time: `winctl state` may list "
-                    "nothing until it does — its toolkit may need an accessibility switch")
+            return (
+                "; its accessibility tree has not appeared in time: `winctl state` may list "
+                "nothing until it does — its toolkit may need an accessibility switch"
+            )
         time.sleep(0.2)
 
 
@@ -155,11 +164,15 @@ def _exited_without_window(program: str, related: list[WindowInfo], said: str) -
     words = f"; it said: {said}" if said else ""
     if related:
         w = related[0]
-        return ActionFailed(f"{program} exited without opening a window{words}; the running {w.process} "
-                            f"(pid {w.pid}) may have taken its work over without showing it",
-                            hint=f'see its windows with `winctl windows`, then `winctl focus "{w.title}"`')
-    return ActionFailed(f"{program} exited without opening a window{words}",
-                        hint="check the command" + ("" if said else "; run it in a terminal to see its errors"))
+        return ActionFailed(
+            f"{program} exited without opening a window{words}; the running {w.process} "
+            f"(pid {w.pid}) may have taken its work over without showing it",
+            hint=f'see its windows with `winctl windows`, then `winctl focus "{w.title}"`',
+        )
+    return ActionFailed(
+        f"{program} exited without opening a window{words}",
+        hint="check the command" + ("" if said else "; run it in a terminal to see its errors"),
+    )
 
 
 def _runs(pid: int, path: str) -> bool:
@@ -192,8 +205,9 @@ def _children_alive(pid: int) -> bool:
         return False
 
 
-def _new_window(windows: list[WindowInfo], before: set[str], pid: int, title: str | None,
-                family: bool = True) -> WindowInfo | None:
+def _new_window(
+    windows: list[WindowInfo], before: set[str], pid: int, title: str | None, family: bool = True
+) -> WindowInfo | None:
     """The launched program's window. A phone's one screen is never new: there the app is
     up when the screen's foreground app is the launched pid (`family` off: that pid is the
     phone's, and this machine's processes must not be asked about it)."""
@@ -232,11 +246,16 @@ def close(ctx: Context, p: CloseParams) -> WindowResult:
         asking = [w for w in windows if w.pid == window.pid and w.id != window.id and w.active]
         if asking:
             ctx.session.select_window(asking[0])
-            return WindowResult(action="close", window=window,
-                                detail=f'the app asks first: "{asking[0].title}" is now the session window')
+            return WindowResult(
+                action="close",
+                window=window,
+                detail=f'the app asks first: "{asking[0].title}" is now the session window',
+            )
         time.sleep(0.1)
-    raise ActionFailed(f'window "{window.title}" is still open after {p.timeout:g}s',
-                       hint="the app may be busy or asking something; run `winctl state`")
+    raise ActionFailed(
+        f'window "{window.title}" is still open after {p.timeout:g}s',
+        hint="the app may be busy or asking something; run `winctl state`",
+    )
 
 
 OFFSCREEN = -32000  # where Windows parks minimized windows: far from every monitor
@@ -245,15 +264,22 @@ OFFSCREEN = -32000  # where Windows parks minimized windows: far from every moni
 class WindowParams(Params):
     action: Literal["activate", "minimize", "maximize", "restore", "move", "offscreen"] = Field(
         description="what to do with the session's window (offscreen: park it at -32000,-32000, where a "
-                    "bound window still takes input and screenshots)")
+        "bound window still takes input and screenshots)"
+    )
     x: int | None = Field(None, description="move: new client-area left")
     y: int | None = Field(None, description="move: new client-area top")
     width: int | None = Field(None, gt=0, description="move: new client-area width")
     height: int | None = Field(None, gt=0, description="move: new client-area height")
 
 
-@command("window", WindowParams, kind=Kind.WINDOW, capability=Capability.WINDOW_MANAGE,
-         positional=("action", "x", "y", "width", "height"), profiles=("windows",))
+@command(
+    "window",
+    WindowParams,
+    kind=Kind.WINDOW,
+    capability=Capability.WINDOW_MANAGE,
+    positional=("action", "x", "y", "width", "height"),
+    profiles=("windows",),
+)
 def window_(ctx: Context, p: WindowParams) -> WindowResult:
     """Activate, minimize, maximize, restore, move and resize, or park off-screen the session's window."""
     window = ctx.window()

@@ -37,8 +37,14 @@ START_TIMEOUT = 20.0
 BUSY_WAIT = 10.0  # how long a call waits for a daemon that is alive but busy or silent
 MAX_MESSAGE = 8 * 1024 * 1024
 # What decides which desktop (display, buses, backend) a daemon reads and drives.
-IDENTITY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS",
-                 "WINACTIONS_BACKEND", "WINACTIONS_WINDOWS_NATIVE")
+IDENTITY_VARS = (
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "AT_SPI_BUS_ADDRESS",
+    "WINACTIONS_BACKEND",
+    "WINACTIONS_WINDOWS_NATIVE",
+)
 
 
 class DaemonError(Exception):
@@ -180,8 +186,10 @@ def _check_peer(sock: Any, info: dict[str, Any]) -> None:
     if uid is not None and uid != os.getuid():
         raise Impostor(f"the socket {info['socket']} is held by user {uid}, not by you; nothing was sent")
     if pid is not None and pid != int(info.get("pid", 0)):
-        raise Impostor(f"the socket {info['socket']} is held by pid {pid}, which is not the session's daemon "
-                      f"(pid {info.get('pid')}); nothing was sent")
+        raise Impostor(
+            f"the socket {info['socket']} is held by pid {pid}, which is not the session's daemon "
+            f"(pid {info.get('pid')}); nothing was sent"
+        )
 
 
 def _verified(raw: bytes, token: str, nonce: str) -> dict[str, Any]:
@@ -191,8 +199,9 @@ def _verified(raw: bytes, token: str, nonce: str) -> dict[str, Any]:
     if not text:
         raise DaemonError("the daemon closed the connection without answering")
     if not auth.same(proof, auth.sign(token, nonce, body)):
-        raise DaemonError("what answers there is not the session's daemon (its reply has no valid proof); "
-                          "nothing it said was used")
+        raise DaemonError(
+            "what answers there is not the session's daemon (its reply has no valid proof); nothing it said was used"
+        )
     reply = wire.loads(body)
     if not isinstance(reply, dict):
         raise DaemonError("the daemon's reply is not an object")
@@ -233,14 +242,19 @@ def request(info: dict[str, Any], message: dict[str, Any], timeout: float) -> di
         try:
             hello = _verified(raw, token, nonce)
         except (ValueError, DaemonError) as exc:
-            raise Impostor(f"what answers at {address(info)} is not the session's daemon ({exc}); "
-                           "nothing was sent") from exc
+            raise Impostor(
+                f"what answers at {address(info)} is not the session's daemon ({exc}); nothing was sent"
+            ) from exc
         if hello.get("busy"):
             raise DaemonBusy(str(hello.get("error") or "busy"))
         if hello.get("hello") is not True:
             raise NotSent("the daemon did not greet as expected; nothing was sent")
-        payload = wire.dumps({**message, "version": info["version"], "nonce": nonce,
-                              "auth": auth.sign(token, nonce, "client")}) + "\n"
+        payload = (
+            wire.dumps(
+                {**message, "version": info["version"], "nonce": nonce, "auth": auth.sign(token, nonce, "client")}
+            )
+            + "\n"
+        )
         wire.send_line(sock, payload.encode())
         return _verified(wire.read_line(sock, timeout, MAX_MESSAGE), token, nonce)
     finally:
@@ -335,9 +349,14 @@ def ensure_daemon(name: str) -> dict[str, Any]:
         detach: dict[str, Any] = {"start_new_session": True}
         if sys.platform == "win32":  # no sessions there: a detached process of its own group
             detach = {"creationflags": subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP}
-        subprocess.Popen([sys.executable, "-m", "winactions.daemon.server", name],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         close_fds=True, **detach)
+        subprocess.Popen(
+            [sys.executable, "-m", "winactions.daemon.server", name],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            **detach,
+        )
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             info = read_session_file(name)
@@ -374,14 +393,17 @@ def _send(name: str, message: dict[str, Any]) -> dict[str, Any]:
                 _forget(name, info)  # what answered (or did not) is not our daemon: start anew
                 problem = None
             elif isinstance(exc, Impostor):  # the address lies, yet the recorded daemon runs: waiting cannot help
-                raise DaemonError(f"{exc}, yet the recorded daemon (pid {(info or {}).get('pid')}) is running; "
-                                  "it was left alone") from exc
+                raise DaemonError(
+                    f"{exc}, yet the recorded daemon (pid {(info or {}).get('pid')}) is running; it was left alone"
+                ) from exc
             else:
                 problem = exc
         if time.monotonic() > deadline:
             pid = (info or {}).get("pid")
-            raise DaemonError(f"the session's daemon (pid {pid}) is alive but busy or not answering "
-                              f"({problem or 'it kept going away'}); it was left running")
+            raise DaemonError(
+                f"the session's daemon (pid {pid}) is alive but busy or not answering "
+                f"({problem or 'it kept going away'}); it was left running"
+            )
         if problem is not None:
             time.sleep(0.2)
 
@@ -427,8 +449,9 @@ def _send_watched(name: str, argv: list[str]) -> dict[str, Any]:
     return reply
 
 
-def call(name: str, command: str, args: dict[str, Any] | None = None,
-         options: dict[str, Any] | None = None) -> dict[str, Any]:
+def call(
+    name: str, command: str, args: dict[str, Any] | None = None, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """One structured call in the session's daemon (started if needed): `{"ok", "type",
     "result"}` or `{"ok": false, "error": {"code", "message", "hint"}}`; a command that ran to
     the end and reports a failure (a task, a batch with a failed step) has both `result` and
@@ -461,8 +484,13 @@ def forward(name: str, argv: list[str]) -> int:
     except UnsafeRuntimeDir as exc:
         return _fail(argv, "backend_unavailable", str(exc), "nothing was written", 5)
     except (OSError, ValueError, DaemonError) as exc:
-        return _fail(argv, "daemon_unavailable", f"cannot reach the session daemon {name!r}: {exc}",
-                     f"try again; `winctl session close {name}` restarts it, `--no-daemon` runs without it", 5)
+        return _fail(
+            argv,
+            "daemon_unavailable",
+            f"cannot reach the session daemon {name!r}: {exc}",
+            f"try again; `winctl session close {name}` restarts it, `--no-daemon` runs without it",
+            5,
+        )
     if "error" in reply and "exit" not in reply:
         print(f"error: {reply['error']}", file=sys.stderr)
         return 5

@@ -94,8 +94,9 @@ def _daemon_session(pid: int, runtime: tuple[str, ...]) -> str | None:
         if name is None:
             return None
         with open(f"/proc/{pid}/environ", "rb") as f:
-            env = dict(item.decode("utf-8", "surrogateescape").partition("=")[::2]
-                       for item in f.read().split(b"\0") if item)
+            env = dict(
+                item.decode("utf-8", "surrogateescape").partition("=")[::2] for item in f.read().split(b"\0") if item
+            )
     except OSError:  # gone, or not readable: not ours to judge
         return None
     return name if tuple(env.get(k, "") for k in RUNTIME_VARS) == runtime else None

@@ -73,7 +73,7 @@ def _text(value: object) -> bool:
 
 
 def transport() -> str:
-    """"unix" on POSIX, "tcp" on Windows (no peer credentials there) or when the environment
+    """ "unix" on POSIX, "tcp" on Windows (no peer credentials there) or when the environment
     asks for it (WINACTIONS_DAEMON_TRANSPORT=tcp: tests keep the Windows path working)."""
     if sys.platform == "win32" or os.environ.get("WINACTIONS_DAEMON_TRANSPORT") == "tcp":
         return "tcp"
@@ -128,8 +128,11 @@ def _read(conn: socket.socket, deadline: float, limit: int) -> bytes | str:
 def _call_of(message: dict[str, Any]) -> Call | str:
     """The request's call, or what is wrong with it."""
     cwd, env = message.get("cwd"), message.get("env", {})
-    if (cwd is not None and not _text(cwd)) or not isinstance(env, dict) \
-            or not all(_text(k) and k.startswith("WINCTL_") and _text(v) for k, v in env.items()):
+    if (
+        (cwd is not None and not _text(cwd))
+        or not isinstance(env, dict)
+        or not all(_text(k) and k.startswith("WINCTL_") and _text(v) for k, v in env.items())
+    ):
         return "cwd must be a string, env an object of WINCTL_* strings"
     if message.get("op") == "run":
         argv = message.get("argv")
@@ -260,8 +263,10 @@ class Daemon:
             try:
                 chosen = GlobalOptions.model_validate({**options, "session": self.name, "json_output": True})
             except ValidationError as exc:
-                raise InvalidInput(f"bad options: {exc.errors()[0]['msg']}",
-                                   hint="options: window, return_state, max_elements, infer, vision") from None
+                raise InvalidInput(
+                    f"bad options: {exc.errors()[0]['msg']}",
+                    hint="options: window, return_state, max_elements, infer, vision",
+                ) from None
             from winactions.outputs import Outputs
 
             # a structured call is a program's or a model's: its files stay in the output folder
@@ -293,8 +298,13 @@ class Daemon:
                     result = self.execute(call)
                 future.set_result(result)
             except Exception as exc:  # the worker must outlive any one command
-                future.set_result({"exit": 1, "stdout": "", "stderr": f"error: internal error in the daemon: "
-                                                                       f"{type(exc).__name__}: {exc}\n"})
+                future.set_result(
+                    {
+                        "exit": 1,
+                        "stdout": "",
+                        "stderr": f"error: internal error in the daemon: {type(exc).__name__}: {exc}\n",
+                    }
+                )
             finally:
                 self.busy = False
                 self.last_used = time.monotonic()
@@ -333,11 +343,18 @@ class Daemon:
             desktop = self._current
             if desktop is not None and desktop.session.data.state is not None:
                 window = desktop.session.data.state.window.title
-            return {"pong": True, "session": self.name, "pid": os.getpid(), "version": __version__,
-                    "busy": self.busy, "window": window,
-                    "progress": {"step": self.progress.message, "seconds": round(self.progress.elapsed, 1)}
-                    if self.busy and self.progress is not None else None,
-                    "idle_seconds": round(time.monotonic() - self.last_used)}
+            return {
+                "pong": True,
+                "session": self.name,
+                "pid": os.getpid(),
+                "version": __version__,
+                "busy": self.busy,
+                "window": window,
+                "progress": {"step": self.progress.message, "seconds": round(self.progress.elapsed, 1)}
+                if self.busy and self.progress is not None
+                else None,
+                "idle_seconds": round(time.monotonic() - self.last_used),
+            }
         if op == "shutdown":
             self.stopping.set()
             return {"ok": True}
@@ -358,8 +375,10 @@ class Daemon:
         if future.done() and not cancelled:  # it finished just now
             return future.result()
         if cancelled:  # still queued: it never runs now
-            message_text = (f"the command waited in the session daemon's queue {waited:.0f}s behind another "
-                            "command and never started; it was not run")
+            message_text = (
+                f"the command waited in the session daemon's queue {waited:.0f}s behind another "
+                "command and never started; it was not run"
+            )
             hint = "the session is busy with an earlier command: run this one again once that is done"
         else:
             ran = time.monotonic() - self.running_since if self.running_since else waited
@@ -367,8 +386,14 @@ class Daemon:
             message_text = f"the command is still running after {ran:.0f}s in the session daemon{queue_note}"
             hint = "it may still finish; run `winctl state` to see"
         if call.argv is None:
-            return {"ok": False, "error": {"code": "timeout", "message": message_text,
-                                           "hint": hint.replace("run `winctl state`", "call state")}}
+            return {
+                "ok": False,
+                "error": {
+                    "code": "timeout",
+                    "message": message_text,
+                    "hint": hint.replace("run `winctl state`", "call state"),
+                },
+            }
         return {"exit": 6, "stdout": "", "stderr": f"error: {message_text}\nhint: {hint}\n"}
 
     def connection(self, conn: socket.socket) -> None:
@@ -443,8 +468,9 @@ class Daemon:
             if isinstance(message, dict):
                 nonce = _nonce_of(message.get("hello")) or _nonce_of(message.get("nonce"))
             conn.settimeout(0.5)
-            self._reply(conn, nonce, {"busy": True, "error": f"busy: {MAX_CONNECTIONS} connections are open; "
-                                                             "try again"})
+            self._reply(
+                conn, nonce, {"busy": True, "error": f"busy: {MAX_CONNECTIONS} connections are open; try again"}
+            )
 
     def _reply(self, conn: socket.socket, nonce: str | None, reply: dict[str, Any]) -> None:
         """One line: the proof, a space, the JSON (ASCII, so no string can fail to encode)."""
@@ -544,8 +570,17 @@ class Daemon:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            json.dump({"pid": os.getpid(), **where, "token": self.token, "version": __version__,
-                       "started": self.started, "desktop": desktop_identity(os.environ)}, f)
+            json.dump(
+                {
+                    "pid": os.getpid(),
+                    **where,
+                    "token": self.token,
+                    "version": __version__,
+                    "started": self.started,
+                    "desktop": desktop_identity(os.environ),
+                },
+                f,
+            )
         os.replace(tmp, path)
 
     def _remove_session_file(self) -> None:
@@ -560,8 +595,7 @@ class Daemon:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="winactions.daemon.server")
     parser.add_argument("name")
-    parser.add_argument("--idle-timeout", type=float,
-                        default=settings.IDLE_TIMEOUT.read())
+    parser.add_argument("--idle-timeout", type=float, default=settings.IDLE_TIMEOUT.read())
     args = parser.parse_args(argv)
     Daemon(args.name, args.idle_timeout).serve()
 

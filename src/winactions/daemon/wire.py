@@ -84,8 +84,9 @@ def unix_target(path: str) -> tuple[str, int | None]:
     if sys.platform != "linux":
         import errno
 
-        raise OSError(errno.ENAMETOOLONG, f"{path} is too long for a Unix socket; set XDG_RUNTIME_DIR to a "
-                                          "shorter private folder")
+        raise OSError(
+            errno.ENAMETOOLONG, f"{path} is too long for a Unix socket; set XDG_RUNTIME_DIR to a shorter private folder"
+        )
     folder, _, name = path.rpartition("/")
     fd = os.open(folder or "/", os.O_RDONLY | os.O_DIRECTORY)
     return f"/proc/self/fd/{fd}/{name}", fd

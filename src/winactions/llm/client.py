@@ -43,8 +43,14 @@ class LLMClient:
         self._sdk: Any = None
 
     # -- public -------------------------------------------------------------------------
-    def complete(self, prompt: str, images: Sequence[Image.Image] = (), *, system: str | None = None,
-                 max_tokens: int | None = None) -> LLMReply:
+    def complete(
+        self,
+        prompt: str,
+        images: Sequence[Image.Image] = (),
+        *,
+        system: str | None = None,
+        max_tokens: int | None = None,
+    ) -> LLMReply:
         """Send one user turn (images first, then the text) and return the model's text."""
         sdk = self._client()
         started = time.perf_counter()
@@ -57,39 +63,51 @@ class LLMClient:
             raise
         except Exception as exc:  # every SDK error type maps to one clear message
             raise _explain(exc, self.config) from exc
-        reply = LLMReply(text, self.config.provider, self.config.model, tokens_in, tokens_out,
-                         time.perf_counter() - started)
+        reply = LLMReply(
+            text, self.config.provider, self.config.model, tokens_in, tokens_out, time.perf_counter() - started
+        )
         with self._lock:
             self.calls.append(reply)
         return reply
 
-    def complete_json(self, prompt: str, images: Sequence[Image.Image] = (), *, system: str | None = None,
-                      want: type | None = None) -> tuple[Any, LLMReply]:
+    def complete_json(
+        self, prompt: str, images: Sequence[Image.Image] = (), *, system: str | None = None, want: type | None = None
+    ) -> tuple[Any, LLMReply]:
         """`complete`, then the JSON inside the reply; a reply with none is `LLMFailed`."""
         reply = self.complete(prompt, images, system=system)
         try:
             return extract_json(reply.text, want=want), reply
         except NoJSON:
             shown = reply.text.strip().replace("\n", " ")[:160]
-            raise LLMFailed(f"the model ({self.config.model}) replied without usable JSON: {shown!r}",
-                            hint="try again, or use a stronger model (--vision-model)") from None
+            raise LLMFailed(
+                f"the model ({self.config.model}) replied without usable JSON: {shown!r}",
+                hint="try again, or use a stronger model (--vision-model)",
+            ) from None
 
     @property
     def totals(self) -> dict[str, float]:
         with self._lock:
-            return {"calls": len(self.calls), "input_tokens": sum(c.input_tokens for c in self.calls),
-                    "output_tokens": sum(c.output_tokens for c in self.calls),
-                    "latency_s": round(sum(c.latency_s for c in self.calls), 3)}
+            return {
+                "calls": len(self.calls),
+                "input_tokens": sum(c.input_tokens for c in self.calls),
+                "output_tokens": sum(c.output_tokens for c in self.calls),
+                "latency_s": round(sum(c.latency_s for c in self.calls), 3),
+            }
 
     # -- per API ------------------------------------------------------------------------
-    def _anthropic(self, sdk: Any, prompt: str, images: Sequence[Image.Image], system: str | None,
-                   max_tokens: int | None) -> tuple[str, int, int]:
+    def _anthropic(
+        self, sdk: Any, prompt: str, images: Sequence[Image.Image], system: str | None, max_tokens: int | None
+    ) -> tuple[str, int, int]:
         content: list[dict[str, Any]] = [
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": to_base64_png(i)}}
-            for i in images]
+            for i in images
+        ]
         content.append({"type": "text", "text": prompt})
-        kwargs: dict[str, Any] = {"model": self.config.model, "max_tokens": max_tokens or self.config.max_tokens,
-                                  "messages": [{"role": "user", "content": content}]}
+        kwargs: dict[str, Any] = {
+            "model": self.config.model,
+            "max_tokens": max_tokens or self.config.max_tokens,
+            "messages": [{"role": "user", "content": content}],
+        }
         if system:
             kwargs["system"] = system
         message = sdk.messages.create(**kwargs)
@@ -97,16 +115,19 @@ class LLMClient:
         usage = message.usage
         return text, int(usage.input_tokens or 0), int(usage.output_tokens or 0)
 
-    def _openai(self, sdk: Any, prompt: str, images: Sequence[Image.Image], system: str | None,
-                max_tokens: int | None) -> tuple[str, int, int]:
+    def _openai(
+        self, sdk: Any, prompt: str, images: Sequence[Image.Image], system: str | None, max_tokens: int | None
+    ) -> tuple[str, int, int]:
         content: list[dict[str, Any]] = [{"type": "text", "text": prompt}]
-        content += [{"type": "image_url", "image_url": {"url": f"data:image/png;base64,{to_base64_png(i)}"}}
-                    for i in images]
+        content += [
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{to_base64_png(i)}"}} for i in images
+        ]
         messages: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
         # plain text as a string: several OpenAI-compatible servers reject content lists without images
         messages.append({"role": "user", "content": content if images else prompt})
-        completion = sdk.chat.completions.create(model=self.config.model, messages=messages,
-                                                 max_tokens=max_tokens or self.config.max_tokens)
+        completion = sdk.chat.completions.create(
+            model=self.config.model, messages=messages, max_tokens=max_tokens or self.config.max_tokens
+        )
         if not completion.choices:
             raise LLMFailed(f"the model ({self.config.model}) returned no choices")
         text = completion.choices[0].message.content or ""
@@ -133,8 +154,9 @@ def _make_sdk(config: LLMConfig) -> Any:
 
         return openai.OpenAI(**common)
     except ImportError:
-        raise BackendUnavailable(f"the {config.provider} SDK is not installed",
-                                 hint="pip install 'winactions[llm]'") from None
+        raise BackendUnavailable(
+            f"the {config.provider} SDK is not installed", hint="pip install 'winactions[llm]'"
+        ) from None
 
 
 def _explain(exc: Exception, config: LLMConfig) -> LLMFailed:
@@ -143,15 +165,17 @@ def _explain(exc: Exception, config: LLMConfig) -> LLMFailed:
     where = config.base_url or f"the {config.provider} API"
     status = getattr(exc, "status_code", None)
     if kind == "APITimeoutError":
-        return LLMFailed(f"{where} did not answer within {config.timeout:g}s",
-                         hint="raise WINCTL_LLM_TIMEOUT, or try a faster model")
+        return LLMFailed(
+            f"{where} did not answer within {config.timeout:g}s", hint="raise WINCTL_LLM_TIMEOUT, or try a faster model"
+        )
     if kind == "APIConnectionError":
         return LLMFailed(f"cannot reach {where}", hint="check --vision-base-url and the network")
     if kind in ("AuthenticationError", "PermissionDeniedError"):
         return LLMFailed(f"{where} refused the API key ({status})", hint="check --vision-api-key")
     if kind == "RateLimitError":
-        return LLMFailed(f"{where} is rate-limiting us (429) after {config.max_retries} retries",
-                         hint="wait and try again")
+        return LLMFailed(
+            f"{where} is rate-limiting us (429) after {config.max_retries} retries", hint="wait and try again"
+        )
     if kind == "NotFoundError":
         return LLMFailed(f"{where} does not know model {config.model!r} (404)", hint="check --vision-model")
     if status is not None:

@@ -36,12 +36,17 @@ class LLMFlags(BaseModel):
     def configured(self) -> bool:
         """Whether a model could be called without asking anything more (flags or environment)."""
         env = os.environ
-        return bool(self.api_key or self.base_url or settings.VISION_API_KEY.read()
-                    or settings.VISION_BASE_URL.read() or env.get("ANTHROPIC_API_KEY") or env.get("OPENAI_API_KEY"))
+        return bool(
+            self.api_key
+            or self.base_url
+            or settings.VISION_API_KEY.read()
+            or settings.VISION_BASE_URL.read()
+            or env.get("ANTHROPIC_API_KEY")
+            or env.get("OPENAI_API_KEY")
+        )
 
     def resolve(self) -> LLMConfig:
-        return LLMConfig.resolve(provider=self.provider, api_key=self.api_key, base_url=self.base_url,
-                                 model=self.model)
+        return LLMConfig.resolve(provider=self.provider, api_key=self.api_key, base_url=self.base_url, model=self.model)
 
 
 class LLMConfig(BaseModel):
@@ -58,16 +63,25 @@ class LLMConfig(BaseModel):
     max_tokens: int = 4096
 
     @classmethod
-    def resolve(cls, *, provider: str | None = None, api_key: str | None = None, base_url: str | None = None,
-                model: str | None = None, timeout: float | None = None,
-                env: dict[str, str] | None = None) -> LLMConfig:
+    def resolve(
+        cls,
+        *,
+        provider: str | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        model: str | None = None,
+        timeout: float | None = None,
+        env: dict[str, str] | None = None,
+    ) -> LLMConfig:
         """Build a config from flags, falling back to the environment; say clearly what is missing."""
         env = dict(os.environ) if env is None else env
         base_url = base_url or settings.VISION_BASE_URL.read(env)
         chosen: Any = provider or settings.LLM_PROVIDER.read(env) or _guess_provider(base_url, api_key, env)
         if chosen not in ("anthropic", "openai"):
-            raise InvalidInput(f"unknown LLM provider {shown(chosen)}",
-                               hint="use anthropic, or openai for any OpenAI-compatible endpoint")
+            raise InvalidInput(
+                f"unknown LLM provider {shown(chosen)}",
+                hint="use anthropic, or openai for any OpenAI-compatible endpoint",
+            )
         fallback_key = env.get("ANTHROPIC_API_KEY") if chosen == "anthropic" else env.get("OPENAI_API_KEY")
         key = api_key or settings.VISION_API_KEY.read(env) or fallback_key
         if not key:
@@ -77,10 +91,16 @@ class LLMConfig(BaseModel):
                 raise BackendUnavailable(
                     "no API key for the language model",
                     hint="pass --vision-api-key or set WINCTL_VISION_API_KEY (or ANTHROPIC_API_KEY / "
-                         "OPENAI_API_KEY); a local server needs only --vision-base-url")
+                    "OPENAI_API_KEY); a local server needs only --vision-base-url",
+                )
         seconds = timeout if timeout is not None else settings.LLM_TIMEOUT.read(env)
-        return cls(provider=chosen, model=model or settings.VISION_MODEL.read(env) or DEFAULT_MODELS[chosen],
-                   api_key=key, base_url=base_url, timeout=seconds)
+        return cls(
+            provider=chosen,
+            model=model or settings.VISION_MODEL.read(env) or DEFAULT_MODELS[chosen],
+            api_key=key,
+            base_url=base_url,
+            timeout=seconds,
+        )
 
 
 def _guess_provider(base_url: str | None, api_key: str | None, env: dict[str, str]) -> str:

@@ -43,16 +43,23 @@ class PreparedImage:
         x1, y1, x2, y2 = (float(v) for v in box)
         width, height = self.image.size
         if units == "auto":
-            units = "per_mille" if max(x2, y2) <= 1000 and (width > 1000 or height > 1000 or max(x2, y2) > max(
-                width, height)) else "pixels"
+            units = (
+                "per_mille"
+                if max(x2, y2) <= 1000 and (width > 1000 or height > 1000 or max(x2, y2) > max(width, height))
+                else "pixels"
+            )
         if units == "per_mille":
             x1, x2 = x1 * width / 1000, x2 * width / 1000
             y1, y2 = y1 * height / 1000, y2 * height / 1000
         left, right = sorted((x1, x2))
         top, bottom = sorted((y1, y2))
         ox, oy = self.origin
-        return Rect(left=ox + round(left / self.scale), top=oy + round(top / self.scale),
-                    right=ox + round(right / self.scale), bottom=oy + round(bottom / self.scale))
+        return Rect(
+            left=ox + round(left / self.scale),
+            top=oy + round(top / self.scale),
+            right=ox + round(right / self.scale),
+            bottom=oy + round(bottom / self.scale),
+        )
 
 
 def prepare(image: Image.Image, origin: tuple[int, int] = (0, 0), max_side: int = MAX_SIDE) -> PreparedImage:

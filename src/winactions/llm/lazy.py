@@ -36,5 +36,7 @@ class LazyModel:
         if self._client is None:
             return "no calls"
         t = self._client.totals
-        return (f"{t['calls']} call(s), {t['input_tokens']} tokens in, {t['output_tokens']} out, "
-                f"{t['latency_s']:.2f}s, {self._client.config.model}")
+        return (
+            f"{t['calls']} call(s), {t['input_tokens']} tokens in, {t['output_tokens']} out, "
+            f"{t['latency_s']:.2f}s, {self._client.config.model}"
+        )

@@ -78,9 +78,11 @@ class AssetLibrary:
         description = str(entry["description"]) if entry.get("description") else None
         if not images and description is None:
             here = f"no file {name} in {Path.cwd()}, and " if Path(name).suffix.lower() in IMAGE_SUFFIXES else ""
-            raise NotFound(f"{here}no reference image for {shown(name)} in {self.root}",
-                           hint=f"save one as {self.root}/common/{key}.png (variants {key}_v2.png...)"
-                                + (f"; known: {', '.join(sorted(self.index)[:10])}" if self.index else ""))
+            raise NotFound(
+                f"{here}no reference image for {shown(name)} in {self.root}",
+                hint=f"save one as {self.root}/common/{key}.png (variants {key}_v2.png...)"
+                + (f"; known: {', '.join(sorted(self.index)[:10])}" if self.index else ""),
+            )
         return Asset(key, tuple(images), entry_app, aliases, description)
 
     def names(self) -> list[str]:

@@ -52,10 +52,17 @@ class LocateCache:
     In memory by default (a daemon's, an MCP server's); with `path` it lives in that file, and
     `encode`/`decode` turn values into JSON and back (`lock` guards the file across processes)."""
 
-    def __init__(self, ttl: float = MAX_TTL, max_entries: int = 256, clock: Callable[[], float] | None = None, *,
-                 path: Path | None = None, encode: Callable[[Any], Any] | None = None,
-                 decode: Callable[[Any], Any] | None = None,
-                 lock: Callable[[], AbstractContextManager[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        ttl: float = MAX_TTL,
+        max_entries: int = 256,
+        clock: Callable[[], float] | None = None,
+        *,
+        path: Path | None = None,
+        encode: Callable[[Any], Any] | None = None,
+        decode: Callable[[Any], Any] | None = None,
+        lock: Callable[[], AbstractContextManager[Any]] | None = None,
+    ) -> None:
         self.ttl = ttl
         self.max_entries = max_entries
         self.clock = clock or (time.time if path is not None else time.monotonic)
@@ -121,8 +128,13 @@ class LocateCache:
     def stats(self) -> dict[str, float]:
         with self._update(write=False):
             total = self.hits + self.misses
-            return {"hits": self.hits, "misses": self.misses, "stale": self.stale, "entries": len(self._entries),
-                    "hit_rate": round(self.hits / total, 3) if total else 0.0}
+            return {
+                "hits": self.hits,
+                "misses": self.misses,
+                "stale": self.stale,
+                "entries": len(self._entries),
+                "hit_rate": round(self.hits / total, 3) if total else 0.0,
+            }
 
     # -- the file ------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -146,21 +158,37 @@ class LocateCache:
             self.hits, self.misses, self.stale = int(raw["hits"]), int(raw["misses"]), int(raw["stale"])
             for item in raw["entries"]:
                 left, top, right, bottom = item["rect"]
-                self._entries[item["key"]] = _Entry(self._decode(item["value"]),
-                                                    Rect(left=left, top=top, right=right, bottom=bottom),
-                                                    decode_thumbnail(item["thumb"]), float(item["stored"]))
+                self._entries[item["key"]] = _Entry(
+                    self._decode(item["value"]),
+                    Rect(left=left, top=top, right=right, bottom=bottom),
+                    decode_thumbnail(item["thumb"]),
+                    float(item["stored"]),
+                )
             self._scales = {str(app): float(scale) for app, scale in raw.get("scales", {}).items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             self._entries, self._scales = {}, {}  # a torn or foreign file: start over rather than fail the locate
 
     def _save(self) -> None:
         assert self.path is not None
-        payload = json.dumps({
-            "format": FORMAT, "hits": self.hits, "misses": self.misses, "stale": self.stale,
-            "entries": [{"key": key, "value": self._encode(e.value), "thumb": encode_thumbnail(e.thumb),
-                         "rect": [e.rect.left, e.rect.top, e.rect.right, e.rect.bottom], "stored": e.stored}
-                        for key, e in self._entries.items()],
-            "scales": self._scales})
+        payload = json.dumps(
+            {
+                "format": FORMAT,
+                "hits": self.hits,
+                "misses": self.misses,
+                "stale": self.stale,
+                "entries": [
+                    {
+                        "key": key,
+                        "value": self._encode(e.value),
+                        "thumb": encode_thumbnail(e.thumb),
+                        "rect": [e.rect.left, e.rect.top, e.rect.right, e.rect.bottom],
+                        "stored": e.stored,
+                    }
+                    for key, e in self._entries.items()
+                ],
+                "scales": self._scales,
+            }
+        )
         self._seen = write_whole(self.path, payload)
 
 
@@ -181,7 +209,7 @@ def thumbnail(grey: np.ndarray) -> np.ndarray:
     out = np.empty((THUMB, THUMB), dtype=np.float32)
     for i in range(THUMB):
         for j in range(THUMB):
-            cell = grey[ys[i]:max(ys[i + 1], ys[i] + 1), xs[j]:max(xs[j + 1], xs[j] + 1)]
+            cell = grey[ys[i] : max(ys[i + 1], ys[i] + 1), xs[j] : max(xs[j + 1], xs[j] + 1)]
             out[i, j] = float(cell.mean())
     return out
 
@@ -212,6 +240,8 @@ def decode_thumbnail(text: str) -> np.ndarray:
     except (ValueError, TypeError):
         raw = b""
     if len(raw) != THUMB * THUMB:
-        raise InvalidInput("the thumbnail is not one `locate` printed (256 grey values in base64)",
-                           hint="pass the element's `thumbnail` from `winctl --json locate ...`")
+        raise InvalidInput(
+            "the thumbnail is not one `locate` printed (256 grey values in base64)",
+            hint="pass the element's `thumbnail` from `winctl --json locate ...`",
+        )
     return np.frombuffer(raw, dtype=np.uint8).reshape(THUMB, THUMB).astype(np.float32)

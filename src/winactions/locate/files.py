@@ -35,8 +35,10 @@ def read_image(path: str | os.PathLike[str], role: str = "image") -> Image.Image
             image.load()
             rgb = image.convert("RGB")
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
-        raise InvalidInput(f"{role} {file} is not an image that can be read ({exc.__class__.__name__})",
-                           hint="save it as PNG (e.g. `winctl screenshot shot.png`)") from None
+        raise InvalidInput(
+            f"{role} {file} is not an image that can be read ({exc.__class__.__name__})",
+            hint="save it as PNG (e.g. `winctl screenshot shot.png`)",
+        ) from None
     if rgb.width < 1 or rgb.height < 1:
         raise InvalidInput(f"{role} {file} has no pixels")
     return rgb

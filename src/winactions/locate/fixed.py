@@ -33,8 +33,7 @@ class FixedPoints:
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> FixedPoints:
         """The file at `path`, WINCTL_FIXED_POINTS, or ~/.config/winactions/fixed_points.json."""
-        file = Path(path or settings.FIXED_POINTS.read()
-                    or Path.home() / ".config/winactions/fixed_points.json")
+        file = Path(path or settings.FIXED_POINTS.read() or Path.home() / ".config/winactions/fixed_points.json")
         if not file.exists():
             return cls(None, {})
         try:
@@ -57,8 +56,12 @@ class FixedPoints:
             if spec.get("relative_to", "window") == "window":
                 if window is None or window.rect is None:
                     continue
-                rect = Rect(left=rect.left + window.rect.left, top=rect.top + window.rect.top,
-                            right=rect.right + window.rect.left, bottom=rect.bottom + window.rect.top)
+                rect = Rect(
+                    left=rect.left + window.rect.left,
+                    top=rect.top + window.rect.top,
+                    right=rect.right + window.rect.left,
+                    bottom=rect.bottom + window.rect.top,
+                )
             confidence = float(spec.get("confidence", DEFAULT_CONFIDENCE))
             return [Candidate(rect, confidence, "fixed", name, {"app": app, "file": str(self.path)})]
         return []

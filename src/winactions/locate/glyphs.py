@@ -27,12 +27,27 @@ MAX_GLYPH = 48  # px: taller or wider components are frames, pictures or panels,
 SPACE = 0.5  # of the taller word's height: words at most this far apart are one label (a space is ~0.35)
 FRAME_MARGIN = 2  # px: a component holding another this far inside its edges is a frame around it
 FONT_FILES = (  # common UI sans-serif faces, regular and bold, looked for in the usual font folders
-    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "Cantarell-Regular.otf", "Cantarell-VF.otf", "NotoSans-Regular.ttf",
-    "Ubuntu-R.ttf", "LiberationSans-Regular.ttf", "Roboto-Regular.ttf", "segoeui.ttf", "arial.ttf",
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "Cantarell-Regular.otf",
+    "Cantarell-VF.otf",
+    "NotoSans-Regular.ttf",
+    "Ubuntu-R.ttf",
+    "LiberationSans-Regular.ttf",
+    "Roboto-Regular.ttf",
+    "segoeui.ttf",
+    "arial.ttf",
 )
 STYLED_FONT_FILES = ("DejaVuSerif-Italic.ttf", "LiberationSerif-Italic.ttf", "timesi.ttf")
-FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
-             "C:/Windows/Fonts", "/System/Library/Fonts", "/Library/Fonts")
+FONT_DIRS = (
+    "/usr/share/fonts",
+    "/usr/local/share/fonts",
+    "~/.local/share/fonts",
+    "~/.fonts",
+    "C:/Windows/Fonts",
+    "/System/Library/Fonts",
+    "/Library/Fonts",
+)
 MAX_FONTS = 3
 RENDER_SIZE = 64  # px: the query is drawn once this large, then scaled to each word
 OTHER_WORD_COUNT = 0.8  # a word or run of another number of words than the query is ranked this much lower
@@ -61,14 +76,14 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
     before or after it on its line is part of a longer label (`Word.alone`)."""
     words = _words(grey)
     runs: list[tuple[int, int, Rect, int, int]] = []  # first and last word, box, glyphs, words
-    line = sorted(words, key=lambda w: (w.rect.left))
+    line = sorted(words, key=lambda w: w.rect.left)
     before_it: dict[int, int] = {}  # a word's index on the line: glyphs of the word a space before it ...
     after_it: dict[int, int] = {}  # ... and after it (0 for an icon: `_icon`)
     for i, first in enumerate(line):
         if first.rect.height > MAX_GLYPH:
             continue  # glyphs stacked into a blob taller than any text: no line of words starts or runs through it
         box, glyphs, count, last = first.rect, first.glyphs, 1, i
-        for j, other in enumerate(line[i + 1:], start=i + 1):
+        for j, other in enumerate(line[i + 1 :], start=i + 1):
             if other.rect.left > box.right + 2 * MAX_GLYPH:
                 break
             if other.rect.height > MAX_GLYPH:
@@ -76,8 +91,12 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
             h = max(box.height, other.rect.height)
             overlap = min(box.bottom, other.rect.bottom) - max(box.top, other.rect.top)
             if overlap >= 0.4 * min(box.height, other.rect.height) and 0 <= other.rect.left - box.right <= 0.9 * h:
-                box = Rect(left=box.left, top=min(box.top, other.rect.top), right=other.rect.right,
-                           bottom=max(box.bottom, other.rect.bottom))
+                box = Rect(
+                    left=box.left,
+                    top=min(box.top, other.rect.top),
+                    right=other.rect.right,
+                    bottom=max(box.bottom, other.rect.bottom),
+                )
                 glyphs, count = glyphs + other.glyphs, count + 1
                 runs.append((i, j, box, glyphs, count))
                 # a neighbour a space away makes a word part of a longer label unless it is a mere
@@ -97,8 +116,9 @@ def ink_groups(grey: np.ndarray, max_words: int = 3) -> list[Word]:
         alone = first not in before_it and last not in after_it
         return Word(rect, glyphs, alone=alone, words=count, beside=max(before_it.get(first, 0), after_it.get(last, 0)))
 
-    return [placed(w.rect, w.glyphs, k, k) for k, w in enumerate(line)] + \
-        [placed(box, glyphs, first, last, count) for first, last, box, glyphs, count in runs]
+    return [placed(w.rect, w.glyphs, k, k) for k, w in enumerate(line)] + [
+        placed(box, glyphs, first, last, count) for first, last, box, glyphs, count in runs
+    ]
 
 
 def _icon(word: Word, beside: Word) -> bool:
@@ -137,7 +157,7 @@ def _words(grey: np.ndarray) -> list[Word]:
     order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
     for k, i in enumerate(order):
         a = boxes[i]
-        for j in order[k + 1:]:
+        for j in order[k + 1 :]:
             b = boxes[j]
             if b[0] > a[2] + MAX_GLYPH // 2:
                 break
@@ -165,8 +185,12 @@ def _without_frames(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, i
     frames = set()
     for i in big:
         x1, y1, x2, y2 = b[i]
-        held = ((b[:, 0] >= x1 + FRAME_MARGIN) & (b[:, 1] >= y1 + FRAME_MARGIN) & (b[:, 2] <= x2 - FRAME_MARGIN)
-                & (b[:, 3] <= y2 - FRAME_MARGIN))
+        held = (
+            (b[:, 0] >= x1 + FRAME_MARGIN)
+            & (b[:, 1] >= y1 + FRAME_MARGIN)
+            & (b[:, 2] <= x2 - FRAME_MARGIN)
+            & (b[:, 3] <= y2 - FRAME_MARGIN)
+        )
         if held.any():
             frames.add(int(i))
     return [box for i, box in enumerate(boxes) if i not in frames]
@@ -186,8 +210,12 @@ def _joined(a: tuple[int, int, int, int], b: tuple[int, int, int, int], stack: f
     gap_x = b[0] - a[2]
     gap_y = max(a[1], b[1]) - min(a[3], b[3])
     on_a_line = overlap_y >= 0.4 * min(ha, hb) and gap_x <= max(2.0, 0.3 * max(ha, hb))
-    stacked = (overlap_x >= 0.5 * min(wa, wb) and gap_y <= max(3.0, 0.5 * max(wa, wb))
-               and max(ha, hb) <= 2.5 * max(wa, wb) and max(a[3], b[3]) - min(a[1], b[1]) <= stack)
+    stacked = (
+        overlap_x >= 0.5 * min(wa, wb)
+        and gap_y <= max(3.0, 0.5 * max(wa, wb))
+        and max(ha, hb) <= 2.5 * max(wa, wb)
+        and max(a[3], b[3]) - min(a[1], b[1]) <= stack
+    )
     return on_a_line or stacked
 
 
@@ -230,15 +258,14 @@ def rendered(text: str, font_path: str) -> np.ndarray | None:
     from PIL import Image, ImageDraw, ImageFont
 
     with _render_lock:
-        font = (ImageFont.truetype(font_path, RENDER_SIZE) if font_path
-                else ImageFont.load_default(size=RENDER_SIZE))
+        font = ImageFont.truetype(font_path, RENDER_SIZE) if font_path else ImageFont.load_default(size=RENDER_SIZE)
         canvas = Image.new("L", (RENDER_SIZE * (len(text) + 2), RENDER_SIZE * 2), 0)
         ImageDraw.Draw(canvas).text((RENDER_SIZE // 2, RENDER_SIZE // 2), text, fill=255, font=font)
     ink = np.asarray(canvas, dtype=np.float32) / 255.0
     rows, cols = np.nonzero(ink > 0.25)
     if rows.size == 0:
         return None
-    return ink[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
+    return ink[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
 
 
 def normal(text: str) -> str:
@@ -307,7 +334,7 @@ def _above_underline(grey: np.ndarray, rect: Rect) -> Rect | None:
     almost none. None when the word is not underlined."""
     if rect.height < 8 or rect.width < 3 * rect.height // 2:
         return None
-    crop = grey[rect.top:rect.bottom, rect.left:rect.right].astype(np.int16)
+    crop = grey[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
     border = np.concatenate([crop[0], crop[-1]])
     ink = np.abs(crop - int(np.median(border))) > 48
     rows = ink.mean(axis=1)
@@ -329,7 +356,7 @@ def mnemonic_bar(grey: np.ndarray, rect: Rect) -> Rect | None:
     descender joins its letter; a link's underline runs the whole word)."""
     if rect.height < 8:
         return None
-    crop = grey[rect.top:rect.bottom, rect.left:rect.right].astype(np.int16)
+    crop = grey[rect.top : rect.bottom, rect.left : rect.right].astype(np.int16)
     ink = np.abs(crop - int(np.median(np.concatenate([crop[0], crop[:, 0], crop[:, -1]])))) > 48
     inked = np.flatnonzero(ink.any(axis=1))
     if inked.size < 4:
@@ -338,14 +365,18 @@ def mnemonic_bar(grey: np.ndarray, rect: Rect) -> Rect | None:
     first = last
     while first - 1 >= 0 and ink[first - 1].any():
         first -= 1
-    if last - first + 1 > MNEMONIC_ROWS or first < 3 or ink[first - 1].any() or not ink[:first - 1].any():
+    if last - first + 1 > MNEMONIC_ROWS or first < 3 or ink[first - 1].any() or not ink[: first - 1].any():
         return None
-    cols = np.flatnonzero(ink[first:last + 1].any(axis=0))
+    cols = np.flatnonzero(ink[first : last + 1].any(axis=0))
     width, text = int(cols[-1] - cols[0] + 1), np.flatnonzero(ink[:first].any(axis=0))
     if width != cols.size or width < 3 or width > 0.5 * (text[-1] - text[0] + 1):
         return None  # not one short bar: a run of marks, or a link's whole underline
-    return Rect(left=rect.left + int(cols[0]), top=rect.top + first, right=rect.left + int(cols[-1]) + 1,
-                bottom=rect.top + last + 1)
+    return Rect(
+        left=rect.left + int(cols[0]),
+        top=rect.top + first,
+        right=rect.left + int(cols[-1]) + 1,
+        bottom=rect.top + last + 1,
+    )
 
 
 def usual_height(words: list[Word]) -> float:
@@ -359,7 +390,7 @@ def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:
     query scaled to the ink's own box (`_inked`), as `rendered` crops it."""
     pad = 1
     top, left = max(0, rect.top - pad), max(0, rect.left - pad)
-    crop = grey[top:rect.bottom + pad, left:rect.right + pad].astype(np.float32)
+    crop = grey[top : rect.bottom + pad, left : rect.right + pad].astype(np.float32)
     if crop.size == 0:
         return 0.0
     background = _background(grey, rect)
@@ -369,13 +400,13 @@ def _correlate(grey: np.ndarray, rect: Rect, shape: np.ndarray) -> float:
         return 0.0
     ink /= peak
     dy, dx = rect.top - top, rect.left - left
-    y0, y1, x0, x1 = _inked(ink[dy:dy + rect.height, dx:dx + rect.width])
+    y0, y1, x0, x1 = _inked(ink[dy : dy + rect.height, dx : dx + rect.width])
     y0, y1, x0, x1 = y0 + dy, y1 + dy, x0 + dx, x1 + dx
     h, w = y1 - y0, x1 - x0
     template = cv2.resize(shape, (max(1, w), max(1, h)), interpolation=cv2.INTER_AREA)
     if float(template.std()) < 1e-3:  # a solid box (`.` or `-` at a few pixels): compare as plain ink
         return float(max(0.0, 1.0 - np.abs(ink[y0:y1, x0:x1] - template).mean() * 2))
-    around = ink[max(0, y0 - pad):y1 + pad, max(0, x0 - pad):x1 + pad]
+    around = ink[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad]
     result = cv2.matchTemplate(around, template, cv2.TM_CCOEFF_NORMED)
     return float(max(0.0, np.nan_to_num(result, nan=0.0).max()))
 
@@ -386,7 +417,7 @@ def _background(grey: np.ndarray, rect: Rect) -> float:
     hollow square)."""
     ring = BACKGROUND_RING
     top, left = max(0, rect.top - ring), max(0, rect.left - ring)
-    around = grey[top:rect.bottom + ring, left:rect.right + ring]
+    around = grey[top : rect.bottom + ring, left : rect.right + ring]
     return float(np.median(np.concatenate([around[0], around[-1], around[:, 0], around[:, -1]])))
 
 
@@ -400,8 +431,9 @@ def _inked(ink: np.ndarray) -> tuple[int, int, int, int]:
     return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
 
 
-ALPHABET = ("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-            "+-=*/%().,:;!?<>[]{}|#&@$^~_'\"×÷−±√π∑€£¥°→←↑↓•")
+ALPHABET = (
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+-=*/%().,:;!?<>[]{}|#&@$^~_'\"×÷−±√π∑€£¥°→←↑↓•"
+)
 EQUIVALENT = [set("-−–—‐"), set("×✕"), set("/∕⁄"), set(".·•"), set("0Oo"), set("1lI|"), set("'`´")]
 
 

@@ -119,8 +119,10 @@ class Shot:
         part = rect.intersect(self.rect)
         if part is None:
             return np.zeros((0, 0), dtype=np.uint8)
-        return self.bgr[part.top - self.rect.top:part.bottom - self.rect.top,
-                        part.left - self.rect.left:part.right - self.rect.left]
+        return self.bgr[
+            part.top - self.rect.top : part.bottom - self.rect.top,
+            part.left - self.rect.left : part.right - self.rect.left,
+        ]
 
 
 @dataclass
@@ -139,23 +141,35 @@ class Locator:
     template_threshold: float = TEMPLATE_THRESHOLD
     last_seen: dict[str, Rect] = field(default_factory=dict)  # template hint: where an image was last found
 
-    def locate(self, target: str, *, strategies: list[str] | None = None, region: Rect | None = None,
-               window: WindowInfo | None = None, use_cache: bool = True,
-               reliable: float | None = None) -> LocateResult:
+    def locate(
+        self,
+        target: str,
+        *,
+        strategies: list[str] | None = None,
+        region: Rect | None = None,
+        window: WindowInfo | None = None,
+        use_cache: bool = True,
+        reliable: float | None = None,
+    ) -> LocateResult:
         """`reliable` is this call's threshold (default: the locator's): the locator lives as
         long as a daemon or MCP server, so a call's choice must not stay behind for the next."""
         query = Query.parse(target)
         chain = self._chain(query, strategies, window)
         area = self._area(region, window)
         threshold = self.reliable if reliable is None else reliable
-        key = json.dumps([query.kind, query.value, chain, [area.left, area.top, area.right, area.bottom],
-                          threshold], ensure_ascii=False)  # text: the cache may live in a file
+        key = json.dumps(
+            [query.kind, query.value, chain, [area.left, area.top, area.right, area.bottom], threshold],
+            ensure_ascii=False,
+        )  # text: the cache may live in a file
         if use_cache:
             cached = self.cache.get(key, lambda r: to_grey(self.grab(r)))
             if cached is not None:
-                return cached.model_copy(update={"cache_hit": True,
-                                                 "attempts": [Attempt(strategy="cache", found=1,
-                                                                      best=cached.element.confidence)]})
+                return cached.model_copy(
+                    update={
+                        "cache_hit": True,
+                        "attempts": [Attempt(strategy="cache", found=1, best=cached.element.confidence)],
+                    }
+                )
         shot = Shot(self.grab(area), area)
         result = self._run(target, query, chain, shot, window, threshold)
         if result.success and result.element is not None:
@@ -185,15 +199,24 @@ class Locator:
             chain.append("fixed")
         return chain
 
-    def _run(self, target: str, query: Query, chain: list[str], shot: Shot, window: WindowInfo | None,  # noqa: C901  (one branch per locator strategy)
-             reliable: float) -> LocateResult:
+    def _run(  # noqa: C901  (one branch per locator strategy)
+        self,
+        target: str,
+        query: Query,
+        chain: list[str],
+        shot: Shot,
+        window: WindowInfo | None,
+        reliable: float,
+    ) -> LocateResult:
         attempts: list[Attempt] = []
         pool: list[Candidate] = []
         unusable: InvalidInput | None = None
         screens = self.backend.screens()
         for strategy in chain:
-            progress.step(f"locate {target}: trying {strategy}" + (f" (after {', '.join(a.strategy for a in attempts)})"
-                                                                   if attempts else ""))
+            progress.step(
+                f"locate {target}: trying {strategy}"
+                + (f" (after {', '.join(a.strategy for a in attempts)})" if attempts else "")
+            )
             started = time.perf_counter()
             attempt = Attempt(strategy=strategy)
             try:
@@ -224,27 +247,42 @@ class Locator:
                     self.last_seen[query.value] = best.rect
                     if best.confidence >= SURE_SCALE and "scale" in best.detail:
                         captured = best.detail.get("density")
-                        self.cache.remember_scale(_app(window) or "", density.learned(
-                            float(best.detail["scale"]), None if captured is None else float(captured)))
+                        self.cache.remember_scale(
+                            _app(window) or "",
+                            density.learned(float(best.detail["scale"]), None if captured is None else float(captured)),
+                        )
                 element = _located(best, screens)
                 others = [_located(c, screens) for c in valid[1:MAX_CANDIDATES]]
-                return LocateResult(target=target, success=True, reliable=True, element=element,
-                                    method_used=best.method, candidates=others, attempts=attempts,
-                                    searched=shot.rect)
+                return LocateResult(
+                    target=target,
+                    success=True,
+                    reliable=True,
+                    element=element,
+                    method_used=best.method,
+                    candidates=others,
+                    attempts=attempts,
+                    searched=shot.rect,
+                )
             if best is not None:
                 attempt.error = f"best confidence {best.confidence:.2f} < {reliable}"
                 if "runner_up" in best.detail:  # lowered by the strategy: another place matches as well
-                    attempt.error += (f", as another place matches about as well ({best.detail['runner_up']}):"
-                                      " `winctl locate` with --region picks one")
+                    attempt.error += (
+                        f", as another place matches about as well ({best.detail['runner_up']}):"
+                        " `winctl locate` with --region picks one"
+                    )
         pool.sort(key=lambda c: -c.confidence)
         why = "; ".join(f"{a.strategy}: {a.error}" for a in attempts) or "no strategy applies"
         if unusable is not None and not pool:
             # a reference that is no image, or flat: lowering the bar finds nothing, mending the input may
             raise InvalidInput(f"no reliable match for {shown(target)} ({why})", hint=unusable.hint)
-        return LocateResult(target=target, success=False, candidates=[_located(c, screens) for c in
-                                                                      pool[:MAX_CANDIDATES]],
-                            attempts=attempts, searched=shot.rect,
-                            error=f"no reliable match for {target!r} ({why})")
+        return LocateResult(
+            target=target,
+            success=False,
+            candidates=[_located(c, screens) for c in pool[:MAX_CANDIDATES]],
+            attempts=attempts,
+            searched=shot.rect,
+            error=f"no reliable match for {target!r} ({why})",
+        )
 
     def _try(self, strategy: str, query: Query, shot: Shot, window: WindowInfo | None) -> list[Candidate]:
         if strategy == "ocr":
@@ -272,10 +310,18 @@ class Locator:
         for path in asset.images:
             captured = density.recorded(path)
             where = density.search(captured, drawn, self.cache.known_scale(_app(window) or ""))
-            found = find_as_said(shot.bgr, load_image(path), where, origin=shot.origin,
-                                 threshold=self.template_threshold, hint=self.last_seen.get(query.value))
-            found = [Candidate(c.rect, c.confidence, c.method, asset.name,
-                               {**c.detail, **_marked(path.name, captured, c)}) for c in found]
+            found = find_as_said(
+                shot.bgr,
+                load_image(path),
+                where,
+                origin=shot.origin,
+                threshold=self.template_threshold,
+                hint=self.last_seen.get(query.value),
+            )
+            found = [
+                Candidate(c.rect, c.confidence, c.method, asset.name, {**c.detail, **_marked(path.name, captured, c)})
+                for c in found
+            ]
             best = sorted([*best, *found], key=lambda c: -c.confidence)
             if best and best[0].confidence >= self.reliable:
                 break
@@ -291,8 +337,9 @@ class Locator:
 
         model = self.model() if self.model is not None else None
         if model is None:
-            raise NotFound("no vision model is configured",
-                           hint="pass --vision-api-key (or --vision-base-url for a local server)")
+            raise NotFound(
+                "no vision model is configured", hint="pass --vision-api-key (or --vision-base-url for a local server)"
+            )
         image = Image.fromarray(np.ascontiguousarray(shot.bgr[:, :, ::-1]))
         if query.kind not in ("image", "auto"):
             return find_described(model, image, shot.origin, query.value)
@@ -302,8 +349,11 @@ class Locator:
 
             references = [read_image(path, "the reference image") for path in asset.images[:REFERENCES]]
             return find_reference(model, image, shot.origin, references, asset.name, asset.description)
-        description = asset.description if asset is not None and asset.description else (
-            f'the element labelled or looking like "{query.value}"')
+        description = (
+            asset.description
+            if asset is not None and asset.description
+            else (f'the element labelled or looking like "{query.value}"')
+        )
         return find_described(model, image, shot.origin, description)
 
     # -- helpers -----------------------------------------------------------------------------
@@ -332,8 +382,9 @@ class Locator:
         if region is not None:
             parts = [p for s in screens if (p := region.intersect(s)) is not None]
             if not parts:
-                raise InvalidInput(f"the region {region} is off every screen",
-                                   hint=f"screens: {', '.join(str(s) for s in screens)}")
+                raise InvalidInput(
+                    f"the region {region} is off every screen", hint=f"screens: {', '.join(str(s) for s in screens)}"
+                )
             return max(parts, key=lambda r: r.area)
         if window is not None and window.rect is not None:
             part = next((p for s in screens if (p := window.rect.intersect(s)) is not None), None)
@@ -349,17 +400,33 @@ class Locator:
 
 def session_cache(path: Path, lock: Callable[[], AbstractContextManager[Any]]) -> LocateCache:
     """A session's cache of `LocateResult`s, kept in `path` (see `LocateCache`)."""
-    return LocateCache(ttl_from_env(), path=path, lock=lock, encode=lambda r: r.model_dump(mode="json"),
-                       decode=LocateResult.model_validate)
+    return LocateCache(
+        ttl_from_env(),
+        path=path,
+        lock=lock,
+        encode=lambda r: r.model_dump(mode="json"),
+        decode=LocateResult.model_validate,
+    )
 
 
 def _located(c: Candidate, screens: list[Rect]) -> Located:
     v = validate(c.rect, screens)
     scale = c.detail.get("scale") if c.method.startswith("template") else None
-    return Located(bbox=c.rect, center=c.rect.center, click_point=v.click_point, confidence=round(c.confidence, 3),
-                   method=c.method, label=c.label, visible_region=v.visible_region, safe_region=v.safe_region,
-                   visible_fraction=v.visible_fraction, can_interact=v.can_interact, valid=v.valid, error=v.error,
-                   scale=None if scale is None else float(scale))
+    return Located(
+        bbox=c.rect,
+        center=c.rect.center,
+        click_point=v.click_point,
+        confidence=round(c.confidence, 3),
+        method=c.method,
+        label=c.label,
+        visible_region=v.visible_region,
+        safe_region=v.safe_region,
+        visible_fraction=v.visible_fraction,
+        can_interact=v.can_interact,
+        valid=v.valid,
+        error=v.error,
+        scale=None if scale is None else float(scale),
+    )
 
 
 def to_grey(bgr: np.ndarray) -> np.ndarray:

@@ -20,8 +20,7 @@ from winactions.locate.types import Candidate
 from winactions.opencv import cv2
 
 
-def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str],
-                threshold: float) -> list[Candidate]:
+def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str], threshold: float) -> list[Candidate]:
     """Where `reference` appears in `image`, best first, in the image's pixels."""
     from winactions.locate.template import find_as_said
 
@@ -29,18 +28,21 @@ def match_files(reference: str | os.PathLike[str], image: str | os.PathLike[str]
     shot = to_bgr(read_image(image, "the screenshot"))
     (rh, rw), (sh, sw) = ref.shape[:2], shot.shape[:2]
     if rw > sw or rh > sh:
-        raise InvalidInput(f"the reference {reference} ({rw}x{rh}) is larger than the screenshot {image} "
-                           f"({sw}x{sh})", hint="pass the small crop first, then the screenshot: "
-                                                "`winctl match REF.png SHOT.png`")
+        raise InvalidInput(
+            f"the reference {reference} ({rw}x{rh}) is larger than the screenshot {image} ({sw}x{sh})",
+            hint="pass the small crop first, then the screenshot: `winctl match REF.png SHOT.png`",
+        )
     where = density.search(density.recorded(reference), density.recorded(image))
     found = find_as_said(shot, ref, where, threshold=threshold)
     if not found:
         score, (x, y) = best_plain(shot, ref)
         ranges = [where.scales] if where.then is None else [where.scales, where.then]
         tried = ", then ".join(f"{low:g}-{high:g}" for low, high in ranges)
-        raise NotFound(f"the reference {reference} is not in {image} at confidence >= {threshold:g} "
-                       f"(best plain score {score:.2f} at ({x}, {y}), scales {tried} and features tried)",
-                       hint="lower --threshold if that place is right, or crop the reference again")
+        raise NotFound(
+            f"the reference {reference} is not in {image} at confidence >= {threshold:g} "
+            f"(best plain score {score:.2f} at ({x}, {y}), scales {tried} and features tried)",
+            hint="lower --threshold if that place is right, or crop the reference again",
+        )
     return found
 
 

@@ -64,11 +64,18 @@ class OcrEngine:
         try:
             from rapidocr import RapidOCR
         except ImportError:
-            raise BackendUnavailable("OCR needs rapidocr and onnxruntime",
-                                     hint="pip install 'winactions[vision]'") from None
+            raise BackendUnavailable(
+                "OCR needs rapidocr and onnxruntime", hint="pip install 'winactions[vision]'"
+            ) from None
         # we downscale for detection ourselves (see `detect`), so rapidocr must not resize again
-        self._engine = RapidOCR(params={"Global.use_cls": False, "Global.log_level": "error",
-                                        "Det.limit_type": "max", "Det.limit_side_len": 8192})
+        self._engine = RapidOCR(
+            params={
+                "Global.use_cls": False,
+                "Global.log_level": "error",
+                "Det.limit_type": "max",
+                "Det.limit_side_len": 8192,
+            }
+        )
         self._lock = threading.Lock()  # onnxruntime sessions are thread-safe; rapidocr's state is not
 
     @classmethod
@@ -88,8 +95,11 @@ class OcrEngine:
         long_side = max(height, width)
         side = DET_SIDE if long_side <= 1.5 * DET_SIDE else round(long_side * 2 / 3)
         scale = min(1.0, side / long_side)
-        small = image if scale == 1.0 else cv2.resize(image, (round(width * scale), round(height * scale)),
-                                                      interpolation=cv2.INTER_AREA)
+        small = (
+            image
+            if scale == 1.0
+            else cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        )
         with self._lock:
             out = self._engine(small, use_det=True, use_cls=False, use_rec=False)
         boxes = getattr(out, "boxes", None)
@@ -110,11 +120,11 @@ class OcrEngine:
         if not boxes:
             return []
         ox, oy = origin
-        crops = [image[b.top - oy:b.bottom - oy, b.left - ox:b.right - ox] for b in boxes]
+        crops = [image[b.top - oy : b.bottom - oy, b.left - ox : b.right - ox] for b in boxes]
         from rapidocr.ch_ppocr_rec import TextRecInput
 
         with self._lock:
-            recognizer: Any = self._engine._load_rec_model()  # batch recognition of given crops
+            recognizer: Any = self._engine._load_rec_model()  # type: ignore[no-untyped-call]  # batch recognition of given crops
             out = recognizer(TextRecInput(img=crops))
         texts = out.txts or ()
         scores = list(out.scores) if out.scores is not None else [0.0] * len(texts)
@@ -129,8 +139,15 @@ def shared_engine() -> OcrEngine:
     return OcrEngine.shared()
 
 
-def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
-              min_similarity: float = MIN_SIMILARITY, engine: OcrEngine | None = None) -> list[Candidate]:
+def find_text(
+    image: np.ndarray,
+    query: str,
+    *,
+    origin: tuple[int, int] = (0, 0),
+    mode: str = "auto",
+    min_similarity: float = MIN_SIMILARITY,
+    engine: OcrEngine | None = None,
+) -> list[Candidate]:
     """Where `query` is written in `image`, best first (see the module docstring)."""
     wanted = _normal(query)
     if not wanted:
@@ -149,7 +166,7 @@ def find_text(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0)
     found: list[Candidate] = []
     start, size = 0, BATCH
     while start < len(boxes):
-        lines = engine.recognize(image, boxes[start:start + size], origin=origin)
+        lines = engine.recognize(image, boxes[start : start + size], origin=origin)
         start, size = start + size, size * 2
         found += [c for line in lines if (c := match_line(line, query, mode, min_similarity)) is not None]
         if any(float(c.detail.get("similarity", 0)) >= WHOLE_LINE and c.confidence >= GOOD_MATCH for c in found):
@@ -166,12 +183,18 @@ def _unless_tied(found: list[Candidate]) -> list[Candidate]:
     if len(found) < 2 or found[1].confidence < TIED or found[0].confidence - found[1].confidence >= TIE:
         return found
     runner_up = round(found[1].confidence, 3)
-    return [replace(c, confidence=min(c.confidence, TIED), detail={**c.detail, "runner_up": runner_up})
-            for c in found]
+    return [replace(c, confidence=min(c.confidence, TIED), detail={**c.detail, "runner_up": runner_up}) for c in found]
 
 
-def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 0), mode: str = "auto",
-               min_similarity: float = MIN_SIMILARITY, engine: OcrEngine | None = None) -> list[Candidate]:
+def find_by_ink(
+    image: np.ndarray,
+    query: str,
+    *,
+    origin: tuple[int, int] = (0, 0),
+    mode: str = "auto",
+    min_similarity: float = MIN_SIMILARITY,
+    engine: OcrEngine | None = None,
+) -> list[Candidate]:
     """A label found by its ink (glyphs.ink_groups) rather than by text lines: words and runs of
     words, the best-shaped few read by the recogniser and matched with look-alikes folded; a
     symbol the recogniser cannot read (`.`, `/`) counts on its shape when it fits no other
@@ -184,7 +207,7 @@ def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     short = len(glyphs.normal(query)) <= SHORT
     words = glyphs.ink_groups(grey, max_words=3 if short else len(_normal(query).split(" ")) + 1)
-    matches = glyphs.match_words(grey, words, query)[:SHORT_READS if short else INK_READS]
+    matches = glyphs.match_words(grey, words, query)[: SHORT_READS if short else INK_READS]
     if not matches:
         return []
     usual = glyphs.usual_height(words)
@@ -198,8 +221,18 @@ def find_by_ink(image: np.ndarray, query: str, *, origin: tuple[int, int] = (0, 
     found: list[Candidate] = []
     batch = SHORT_BATCH if short else INK_BATCH
     for start in range(0, len(matches), batch):  # the best-shaped first: usually one batch
-        found += _read_short(grey, image, matches[start:start + batch], boxes[start:start + batch],
-                             query, start, origin, mode, min_similarity, engine)
+        found += _read_short(
+            grey,
+            image,
+            matches[start : start + batch],
+            boxes[start : start + batch],
+            query,
+            start,
+            origin,
+            mode,
+            min_similarity,
+            engine,
+        )
         if any(c.confidence >= GOOD_MATCH for c in found):
             break
     found.sort(key=lambda c: -c.confidence)
@@ -220,12 +253,22 @@ def _without_mnemonics(image: np.ndarray, grey: np.ndarray, words: list[Rect], q
         return image
     image = image.copy()
     for bar in bars:
-        image[bar.top:bar.bottom, bar.left:bar.right] = image[bar.top - 1:bar.top, bar.left:bar.right]
+        image[bar.top : bar.bottom, bar.left : bar.right] = image[bar.top - 1 : bar.top, bar.left : bar.right]
     return image
 
 
-def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: list[Rect], query: str, first: int,
-                origin: tuple[int, int], mode: str, min_similarity: float, engine: OcrEngine) -> list[Candidate]:
+def _read_short(
+    grey: np.ndarray,
+    image: np.ndarray,
+    matches: list[Any],
+    boxes: list[Rect],
+    query: str,
+    first: int,
+    origin: tuple[int, int],
+    mode: str,
+    min_similarity: float,
+    engine: OcrEngine,
+) -> list[Candidate]:
     """One batch of find_by_ink: these words read, matched, or judged by their shape."""
     from winactions.locate import glyphs
 
@@ -234,8 +277,12 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
     lines = engine.recognize(image, boxes, origin=origin)
     found = []
     for rank, (m, line) in enumerate(zip(matches, lines), start=first):
-        word = Rect(left=m.word.rect.left + ox, top=m.word.rect.top + oy, right=m.word.rect.right + ox,
-                    bottom=m.word.rect.bottom + oy)
+        word = Rect(
+            left=m.word.rect.left + ox,
+            top=m.word.rect.top + oy,
+            right=m.word.rect.right + ox,
+            bottom=m.word.rect.bottom + oy,
+        )
         read = match_line(TextBox(word, line.text, line.score), query, mode, min_similarity)
         size = 0.75 + 0.25 * m.size_fit  # a display's big digits are not a keypad's button
         if not m.word.alone and (len(wanted) <= SHORT or m.word.beside):
@@ -248,15 +295,32 @@ def _read_short(grey: np.ndarray, image: np.ndarray, matches: list[Any], boxes: 
             similarity = float(read.detail.get("similarity", 1.0))
             sure = max(line.score, min(1.0, m.score / SHAPE_SURE))
             # a run of words holding the label ("okay cancel" for cancel) gives the label's part of it
-            found.append(Candidate(read.rect, round(similarity * (0.6 + 0.4 * sure) * size, 3), "ocr:ink",
-                                   query if _fold(read.label, query) == _fold(query, query) else read.label,
-                                   {**read.detail, "read": line.text, "shape": round(m.score, 3)}))
-        elif len(wanted) == 1 and not wanted.isalnum() and rank < SHORT_CLASSIFY and not (
-                line.text.strip().isalpha() and line.score >= 0.6):  # it read a letter there: trust that
+            found.append(
+                Candidate(
+                    read.rect,
+                    round(similarity * (0.6 + 0.4 * sure) * size, 3),
+                    "ocr:ink",
+                    query if _fold(read.label, query) == _fold(query, query) else read.label,
+                    {**read.detail, "read": line.text, "shape": round(m.score, 3)},
+                )
+            )
+        elif (
+            len(wanted) == 1
+            and not wanted.isalnum()
+            and rank < SHORT_CLASSIFY
+            and not (line.text.strip().isalpha() and line.score >= 0.6)
+        ):  # it read a letter there: trust that
             margin = glyphs.classify(grey, m, wanted)  # the recogniser cannot read some symbols
             shape = min(1.0, m.score / SHAPE_SURE) * (0.5 + 0.5 * margin) * size
-            found.append(Candidate(word, round(shape, 3), "ocr:ink", query,
-                                   {"read": line.text, "shape": round(m.score, 3), "margin": round(margin, 3)}))
+            found.append(
+                Candidate(
+                    word,
+                    round(shape, 3),
+                    "ocr:ink",
+                    query,
+                    {"read": line.text, "shape": round(m.score, 3), "margin": round(margin, 3)},
+                )
+            )
     return found
 
 
@@ -275,8 +339,9 @@ def _reading_box(word: Rect, usual: float, query: str, width: int, height: int) 
             middle = (word.top + word.bottom) // 2
             top, bottom = middle - line // 2, middle + line // 2
         pad = max(pad, line // 3)
-    return Rect(left=max(0, word.left - pad), top=max(0, top), right=min(width, word.right + pad),
-                bottom=min(height, bottom))
+    return Rect(
+        left=max(0, word.left - pad), top=max(0, top), right=min(width, word.right + pad), bottom=min(height, bottom)
+    )
 
 
 def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
@@ -284,8 +349,10 @@ def _merge(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
     lower confidence, as part of a row of labels, gives way to its line read whole)."""
     kept: list[Candidate] = []
     for c in sorted(first + second, key=lambda c: -c.confidence):
-        if all(c.rect.iou(k.rect) < 0.3 and not k.rect.contains(*c.rect.center)
-               and not c.rect.contains(*k.rect.center) for k in kept):
+        if all(
+            c.rect.iou(k.rect) < 0.3 and not k.rect.contains(*c.rect.center) and not c.rect.contains(*k.rect.center)
+            for k in kept
+        ):
             kept.append(c)
     return kept
 
@@ -298,8 +365,6 @@ def expected_width(box: Rect, chars: int) -> float:
 def could_hold(box: Rect, chars: int) -> bool:
     """Whether a line this wide could contain `chars` characters (it may hold more text)."""
     return box.width * PAD >= chars * CHAR_WIDTH[0] * box.height
-
-
 
 
 def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> Candidate | None:  # noqa: C901  (one branch per match mode)
@@ -317,15 +382,23 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
     table = SAME_SHAPE_AMONG_SIGNS if signs else SAME_SHAPE
     # a label of two or three letters read with its look-alikes (GNOME Calculator's "Im" as
     # "lm") is that label; a single one is not: a text cursor reads as "|", and "1" is not it
-    if len(wanted.replace(" ", "")) <= SHORT and text != wanted and text.casefold() != wanted.casefold() and not (
-            len(wanted) >= 2 and _alike(text, table) == _alike(wanted, table)):
-        rest = text[len(wanted):].strip()
+    if (
+        len(wanted.replace(" ", "")) <= SHORT
+        and text != wanted
+        and text.casefold() != wanted.casefold()
+        and not (len(wanted) >= 2 and _alike(text, table) == _alike(wanted, table))
+    ):
+        rest = text[len(wanted) :].strip()
         if not (text.casefold().startswith(wanted.casefold()) and len(rest) <= 1 and not rest.isalnum()):
             return None
     if not text:
         return None
-    steps = {"auto": ("exact", "ci", "alike", "fuzzy"), "exact": ("exact",), "ci": ("ci",),
-             "fuzzy": ("ci", "alike", "fuzzy")}[mode]
+    steps = {
+        "auto": ("exact", "ci", "alike", "fuzzy"),
+        "exact": ("exact",),
+        "ci": ("ci",),
+        "fuzzy": ("ci", "alike", "fuzzy"),
+    }[mode]
     for step in steps:
         a, b = (text, wanted) if step == "exact" else (text.casefold(), wanted.casefold())
         if step == "alike":  # l I 1 | and O 0 look the same in many UI fonts: equal, but less sure
@@ -341,11 +414,12 @@ def match_line(line: TextBox, query: str, mode: str, min_similarity: float) -> C
                 start = -1  # "item 9" inside "item 90" is another label, not item 9
             if start >= 0:  # inside a longer line; OCR sometimes glues words, so unbounded still counts, less
                 similarity = (0.95 if step == "exact" else 0.92) - (0 if _word_bounded(a, start, len(b)) else 0.1)
-                return _candidate(line, _sub_rect(line.rect, len(a), start, len(b)), similarity, step,
-                                  _part(text, a, start, len(b)))
+                return _candidate(
+                    line, _sub_rect(line.rect, len(a), start, len(b)), similarity, step, _part(text, a, start, len(b))
+                )
         else:
             similarity, start, length = _best_fuzzy(a, b)
-            if similarity >= min_similarity and _numbers(a[start:start + length]) == _numbers(b):
+            if similarity >= min_similarity and _numbers(a[start : start + length]) == _numbers(b):
                 whole = length == len(a)
                 rect = line.rect if whole else _sub_rect(line.rect, len(a), start, length)
                 return _candidate(line, rect, similarity * 0.95, step, None if whole else _part(text, a, start, length))
@@ -364,7 +438,7 @@ def _candidate(line: TextBox, rect: Rect, similarity: float, mode: str, part: st
 def _part(text: str, compared: str, start: int, length: int) -> str:
     """The characters of `text` at start..start+length of its `compared` form (case-folded:
     the same length but for rare letters such as ß, where the whole text is given)."""
-    return text[start:start + length] if len(compared) == len(text) else text
+    return text[start : start + length] if len(compared) == len(text) else text
 
 
 def _best_fuzzy(text: str, wanted: str) -> tuple[float, int, int]:
@@ -377,7 +451,7 @@ def _best_fuzzy(text: str, wanted: str) -> tuple[float, int, int]:
         for n in range(max(1, target_words - 1), target_words + 2):
             if i + n > len(words):
                 break
-            part = " ".join(words[i:i + n])
+            part = " ".join(words[i : i + n])
             ratio = difflib.SequenceMatcher(None, part, wanted).ratio()
             if ratio > best[0]:
                 best = (ratio, starts[i], len(part))
@@ -401,8 +475,9 @@ def _numbers(text: str) -> list[str]:
 def _cuts_number(text: str, start: int, length: int) -> bool:
     """Whether text[start:start + length] begins or ends inside a number of the text."""
     end = start + length
-    return (start > 0 and text[start - 1].isdigit() and text[start].isdigit()) or \
-        (end < len(text) and text[end].isdigit() and text[end - 1].isdigit())
+    return (start > 0 and text[start - 1].isdigit() and text[start].isdigit()) or (
+        end < len(text) and text[end].isdigit() and text[end - 1].isdigit()
+    )
 
 
 def _word_bounded(text: str, start: int, length: int) -> bool:
@@ -415,8 +490,24 @@ def _normal(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-LOOK_ALIKES = str.maketrans({"二": "=", "三": "=", "十": "+", "一": "-", "−": "-", "–": "-", "—": "-", "‐": "-",
-                             "∕": "/", "⁄": "/", "✕": "×", "·": ".", "，": ",", "。": "."})
+LOOK_ALIKES = str.maketrans(
+    {
+        "二": "=",
+        "三": "=",
+        "十": "+",
+        "一": "-",
+        "−": "-",
+        "–": "-",
+        "—": "-",
+        "‐": "-",
+        "∕": "/",
+        "⁄": "/",
+        "✕": "×",
+        "·": ".",
+        "，": ",",
+        "。": ".",
+    }
+)
 
 
 SAME_SHAPE = str.maketrans({"i": "l", "1": "l", "|": "l", "0": "o"})  # applied after casefold

@@ -160,7 +160,7 @@ def halve(image: np.ndarray, across: bool, down: bool) -> np.ndarray:
     across, down = across and w >= 2, down and h >= 2
     if not (across or down):
         return image
-    even = image[:h - h % 2 if down else h, :w - w % 2 if across else w]
+    even = image[: h - h % 2 if down else h, : w - w % 2 if across else w]
     size = (even.shape[1] // 2 if across else w, even.shape[0] // 2 if down else h)
     return cv2.resize(even, size, interpolation=cv2.INTER_AREA if across and down else cv2.INTER_LINEAR)
 
@@ -172,7 +172,7 @@ def exponents(width: float, height: float, area: int = 0) -> tuple[int, int]:
     more, and the small scales alone cost a full-resolution match."""
     kx = ky = 0
     while kx + ky < 2 * MAX_LEVEL:
-        w, h = width / 2 ** kx, height / 2 ** ky
+        w, h = width / 2**kx, height / 2**ky
         if w * h / 2 < (area or COARSE_AREA) and kx + ky >= MIN_SHRINK:
             break
         if w >= h and w / 2 >= COARSE_SIDE and kx < MAX_LEVEL:
@@ -186,8 +186,9 @@ def exponents(width: float, height: float, area: int = 0) -> tuple[int, int]:
 
 def resize(image: np.ndarray, width: int, height: int) -> np.ndarray:
     shrinking = width * height <= image.shape[0] * image.shape[1]
-    return cv2.resize(image, (max(1, width), max(1, height)),
-                      interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+    return cv2.resize(
+        image, (max(1, width), max(1, height)), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
+    )
 
 
 @dataclass(frozen=True)
@@ -204,15 +205,21 @@ class Seed:
     crowd: tuple[int, int, int, int] | None = None  # where look-alikes lie (full-resolution px), if more than were kept
 
 
-def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAKS_PER_SCALE,
-                 area: int = COARSE_AREA, done: set[tuple[int, ...]] | None = None) -> tuple[list[Seed], float]:
+def coarse_peaks(
+    pyramid: Pyramid,
+    t: Reference,
+    scale: float,
+    count: int = PEAKS_PER_SCALE,
+    area: int = COARSE_AREA,
+    done: set[tuple[int, ...]] | None = None,
+) -> tuple[list[Seed], float]:
     """Peaks of the reference at `scale` on its coarse level (where it keeps `area` px), and the
     coarse reference's longer side (which sets the next scale's step). A level and coarse size
     already in `done` (two scales that round alike there) gives no peaks: they were found."""
     h, w = t.shape[:2]
     sw, sh = w * scale, h * scale
     kx, ky = exponents(sw, sh, area)
-    fx, fy = 2 ** kx, 2 ** ky
+    fx, fy = 2**kx, 2**ky
     cw, ch = max(3, round(sw / fx)), max(3, round(sh / fy))
     length = float(max(cw, ch))
     if done is not None:
@@ -232,8 +239,7 @@ def coarse_peaks(pyramid: Pyramid, t: Reference, scale: float, count: int = PEAK
     if len(found) == count and found[-1][0] >= found[0][0] - CROWD_MARGIN:
         ys, xs = np.nonzero(band)
         crowd = (int(xs.min()) * fx, int(ys.min()) * fy, (int(xs.max()) + cw + 1) * fx, (int(ys.max()) + ch + 1) * fy)
-    peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy, crowd)
-             for score, x, y in found]
+    peaks = [Seed(score, scale, (x + cw / 2) * fx, (y + ch / 2) * fy, length, fx, fy, crowd) for score, x, y in found]
     return peaks, length
 
 
@@ -249,12 +255,18 @@ def local_peaks(result: np.ndarray, shape: tuple[int, ...], count: int, floor: f
         if score < floor:
             break
         out.append((score, x, y))
-        result[y - dy if y > dy else 0:y + dy + 1, x - dx if x > dx else 0:x + dx + 1] = -1.0
+        result[y - dy if y > dy else 0 : y + dy + 1, x - dx if x > dx else 0 : x + dx + 1] = -1.0
     return out
 
 
-def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: float,
-          limit: int, pyramid: Pyramid | None = None) -> list[Match]:
+def sweep(
+    s: np.ndarray,
+    t: Reference,
+    scales: tuple[float, float],
+    threshold: float,
+    limit: int,
+    pyramid: Pyramid | None = None,
+) -> list[Match]:
     """Matches of `t` drawn `scales[0]`..`scales[1]` times as large in `s`, best first, ≥ threshold."""
     pyramid = pyramid or Pyramid(s)
     low, high = scales
@@ -274,16 +286,23 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
     seeds: list[Seed] = []
     for peak in pool:  # one seed per place and scale sample: a place may look best at a wrong scale when coarse
         near = min(t.shape[:2]) * peak.scale / 2
-        if all(abs(peak.cx - seed.cx) > near or abs(peak.cy - seed.cy) > near
-               or abs(math.log(peak.scale / seed.scale)) > STEP / max(seed.length, peak.length) / 2 for seed in seeds):
+        if all(
+            abs(peak.cx - seed.cx) > near
+            or abs(peak.cy - seed.cy) > near
+            or abs(math.log(peak.scale / seed.scale)) > STEP / max(seed.length, peak.length) / 2
+            for seed in seeds
+        ):
             seeds.append(peak)
         if len(seeds) >= REFINE_LIMIT:
             break
-    looks = [(look, seed) for seed in seeds if (look := first_look(s, t, seed, pyramid)) is not None
-             and look.score >= threshold - CHECK_MARGIN]
+    looks = [
+        (look, seed)
+        for seed in seeds
+        if (look := first_look(s, t, seed, pyramid)) is not None and look.score >= threshold - CHECK_MARGIN
+    ]
     looks.sort(key=lambda pair: -pair[0].score)
     sightings: list[Match] = []
-    for look, seed in looks[:limit + REFINE_EXTRA]:
+    for look, seed in looks[: limit + REFINE_EXTRA]:
         if look.score < looks[0][0].score - LOOK_MARGIN or not all(apart(look, other) for other in sightings):
             continue
         sightings.append(settle(s, t, look, seed, pyramid))
@@ -291,8 +310,13 @@ def sweep(s: np.ndarray, t: Reference, scales: tuple[float, float], threshold: f
     crowds = [seed.crowd for seed in seeds if seed.crowd is not None]
     if best is not None and threshold - LOOK_ALIKE <= best.score < SURE and crowds:
         lefts, tops, rights, bottoms = zip(*crowds)
-        sightings += [m for m in survey(s, t, best.scale, (min(lefts), min(tops), max(rights), max(bottoms)),
-                                        limit + REFINE_EXTRA, threshold) if m.score > best.score]
+        sightings += [
+            m
+            for m in survey(
+                s, t, best.scale, (min(lefts), min(tops), max(rights), max(bottoms)), limit + REFINE_EXTRA, threshold
+            )
+            if m.score > best.score
+        ]
     found: list[Match] = []
     for match in sorted(sightings, key=lambda m: -m.score):
         if match.score >= threshold and all(apart(match, other) for other in found):
@@ -305,13 +329,15 @@ def settle(s: np.ndarray, t: Reference, look: Match, seed: Seed, pyramid: Pyrami
     half-resolution level (`refine`) when the reference keeps its detail there, else by a
     polish as wide as the seed's scale doubt."""
     if _half(t, seed.scale):
-        return polish(s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2),
-                                              STEP / max(seed.length, 3.0)), t, 2))
+        return polish(
+            s, t, _scaled_up(refine(pyramid.level(1, 1), t, _scaled_down(look, 2), STEP / max(seed.length, 3.0)), t, 2)
+        )
     return polish(s, t, look, reach=math.ceil(STEP / max(seed.length, 3.0) / 2 * max(look.width, look.height)))
 
 
-def survey(s: np.ndarray, t: Reference, scale: float, area: tuple[int, int, int, int], count: int,
-           threshold: float) -> list[Match]:
+def survey(
+    s: np.ndarray, t: Reference, scale: float, area: tuple[int, int, int, int], count: int, threshold: float
+) -> list[Match]:
     """Every place in `area` (left, top, right, bottom) that shows the reference at `scale`, each
     judged: one full-resolution match there. The key wanted differs from its look-alikes only
     in its middle, which only full resolution shows. The scale is the best settled sighting's:
@@ -323,8 +349,9 @@ def survey(s: np.ndarray, t: Reference, scale: float, area: tuple[int, int, int,
     if w < 3 or h < 3 or w > right - left or h > bottom - top:
         return []
     found = []
-    for _, x, y in local_peaks(_scores(s[top:bottom, left:right], t.sized(w, h)), (h, w), count,
-                               threshold - CHECK_MARGIN):
+    for _, x, y in local_peaks(
+        _scores(s[top:bottom, left:right], t.sized(w, h)), (h, w), count, threshold - CHECK_MARGIN
+    ):
         m = _at(s, t, scale, left + x + w / 2, top + y + h / 2, (2, 2))
         if m is not None and (m := judged(s, t, m)).score >= threshold:
             found.append(m)
@@ -341,8 +368,11 @@ def polish(s: np.ndarray, t: Reference, m: Match, reach: int = 0) -> Match:
     reach = reach or POLISH
     d = 1 / max(m.width, m.height, 1)
     centre = (m.left + m.width / 2, m.top + m.height / 2)
-    tries = [tried for j in range(-reach, reach + 1)
-             if (tried := _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))) is not None]
+    tries = [
+        tried
+        for j in range(-reach, reach + 1)
+        if (tried := _at(s, t, m.scale * (1 + j * d), *centre, (2 + abs(j) // 2, 2 + abs(j) // 2))) is not None
+    ]
     best = Match(0.0, m.scale, m.left, m.top, m.width, m.height)
     for tried in sorted(tries, key=lambda tried: -tried.score)[:JUDGED]:
         if (tried := judged(s, t, tried)).score > best.score:
@@ -357,17 +387,31 @@ def _half(t: Reference, scale: float) -> bool:
 
 
 def _scaled_down(m: Match, k: int) -> Match:
-    return m if k == 1 else Match(m.score, m.scale / k, round(m.left / k), round(m.top / k), round(m.width / k),
-                                  round(m.height / k))
+    return (
+        m
+        if k == 1
+        else Match(m.score, m.scale / k, round(m.left / k), round(m.top / k), round(m.width / k), round(m.height / k))
+    )
 
 
 def _scaled_up(m: Match, t: Reference, k: int) -> Match:
-    return m if k == 1 else Match(m.score, m.scale * k, m.left * k, m.top * k, round(t.shape[1] * m.scale * k),
-                                  round(t.shape[0] * m.scale * k))
+    return (
+        m
+        if k == 1
+        else Match(
+            m.score,
+            m.scale * k,
+            m.left * k,
+            m.top * k,
+            round(t.shape[1] * m.scale * k),
+            round(t.shape[0] * m.scale * k),
+        )
+    )
 
 
-def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Pyramid,
-          scale: float = 1.0) -> list[Match]:
+def exact(
+    s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Pyramid, scale: float = 1.0
+) -> list[Match]:
     """Matches of `t` drawn `scale` times its size (its own size by default), best first,
     ≥ threshold: coarse peaks checked at full resolution and judged. At another scale (one
     expected: the densities' ratio, or the session's remembered scale) a crowd of look-alikes
@@ -392,8 +436,11 @@ def exact(s: np.ndarray, t: Reference, threshold: float, limit: int, pyramid: Py
             # more look-alikes than peaks checked (a keypad's thirty keys, alike on a coarse level),
             # and none judged sure: the key itself may not be among them; their whole area is
             # matched at full resolution, and the new places polished as well
-            new = [m for m in survey(s, t, scale, crowd, limit + REFINE_EXTRA, threshold)
-                   if all(apart(m, other) for other in looked)]
+            new = [
+                m
+                for m in survey(s, t, scale, crowd, limit + REFINE_EXTRA, threshold)
+                if all(apart(m, other) for other in looked)
+            ]
             looked += _polished(s, t, new)
     found: list[Match] = []
     for match in sorted(looked, key=lambda m: -m.score):
@@ -498,10 +545,12 @@ def coarse_scores(level: Level, t: Centred) -> np.ndarray:
         num = cv2.filter2D(level.floats, cv2.CV_32F, t.zero, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
     else:
         num = cv2.matchTemplate(level.floats, t.zero, cv2.TM_CCORR)
-    s1 = cv2.boxFilter(level.floats, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
-                       borderType=cv2.BORDER_CONSTANT)[:rh, :rw]
-    s2 = cv2.boxFilter(level.squares, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False,
-                       borderType=cv2.BORDER_CONSTANT)[:rh, :rw]  # summed in int32, handed over as float32
+    s1 = cv2.boxFilter(
+        level.floats, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False, borderType=cv2.BORDER_CONSTANT
+    )[:rh, :rw]
+    s2 = cv2.boxFilter(
+        level.squares, cv2.CV_32F, (tw, th), anchor=(0, 0), normalize=False, borderType=cv2.BORDER_CONSTANT
+    )[:rh, :rw]  # summed in int32, handed over as float32
     spread = cv2.subtract(s2, cv2.multiply(s1, s1, scale=1.0 / n))  # n times each window's variance
     # a flat window's correlation is 0, so dividing it by the floor instead scores it 0: no evidence
     return cv2.divide(num, cv2.sqrt(cv2.max(spread, FLAT_VARIANCE * n)), scale=1.0 / t.norm)
@@ -516,8 +565,11 @@ def _scores(image: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 def judged(s: np.ndarray, t: Reference, m: Match) -> Match:
     """`m` scored by `judge` of its patch of `s`; by its glyph too when drawn about its own size."""
-    score = judge(s[m.top:m.top + m.height, m.left:m.left + m.width], t.sized(m.width, m.height),
-                  glyph=abs(m.scale - 1) <= SAME_SIZE)
+    score = judge(
+        s[m.top : m.top + m.height, m.left : m.left + m.width],
+        t.sized(m.width, m.height),
+        glyph=abs(m.scale - 1) <= SAME_SIZE,
+    )
     return Match(score, m.scale, m.left, m.top, m.width, m.height)
 
 
@@ -538,13 +590,13 @@ def judge(patch: np.ndarray, t: np.ndarray, glyph: bool = False) -> float:
     middle = t[y0:y1, x0:x1]
     if middle.size < 9 or float(cv2.meanStdDev(middle)[1][0, 0]) < CENTRE_DETAIL:
         return whole
-    around = patch[max(0, y0 - 1):y1 + 1, max(0, x0 - 1):x1 + 1]
+    around = patch[max(0, y0 - 1) : y1 + 1, max(0, x0 - 1) : x1 + 1]
     score = min(whole, float(cv2.minMaxLoc(_scores(around, middle))[1]))
     box = _glyph_box(middle) if glyph else None
     if box is None:
         return score
     gx0, gy0, gx1, gy1 = x0 + box[0], y0 + box[1], x0 + box[2], y0 + box[3]
-    around = patch[max(0, gy0 - 1):gy1 + 1, max(0, gx0 - 1):gx1 + 1]
+    around = patch[max(0, gy0 - 1) : gy1 + 1, max(0, gx0 - 1) : gx1 + 1]
     return min(score, float(cv2.minMaxLoc(_scores(around, t[gy0:gy1, gx0:gx1]))[1]))
 
 
@@ -574,5 +626,6 @@ def apart(a: Match, b: Match) -> bool:
     """Two matches are different sightings unless one's centre lies inside the other."""
     ax, ay = a.left + a.width / 2, a.top + a.height / 2
     bx, by = b.left + b.width / 2, b.top + b.height / 2
-    return not (b.left <= ax < b.left + b.width and b.top <= ay < b.top + b.height) and \
-        not (a.left <= bx < a.left + a.width and a.top <= by < a.top + a.height)
+    return not (b.left <= ax < b.left + b.width and b.top <= ay < b.top + b.height) and not (
+        a.left <= bx < a.left + a.width and a.top <= by < a.top + a.height
+    )

@@ -39,17 +39,26 @@ def load_image(path: str | os.PathLike[str]) -> np.ndarray:
     """A reference image as BGR; a missing or unreadable file is a clear error."""
     file = Path(path)
     if not file.is_file():
-        raise InvalidInput(f"reference image {file} does not exist",
-                           hint="check the asset library (WINCTL_ASSETS) or the path")
+        raise InvalidInput(
+            f"reference image {file} does not exist", hint="check the asset library (WINCTL_ASSETS) or the path"
+        )
     image = cv2.imread(str(file), cv2.IMREAD_COLOR)
     if image is None:
         raise InvalidInput(f"{file} is not an image OpenCV can read", hint="save it as PNG")
     return image
 
 
-def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int, int] = (0, 0),  # noqa: C901  (the scale sweep and its filters in one pass)
-                  threshold: float = THRESHOLD, scales: tuple[float, float] = SCALES, hint: Rect | None = None,
-                  scale_hint: float | None = None, max_candidates: int = 5) -> list[Candidate]:
+def find_template(  # noqa: C901  (the scale sweep and its filters in one pass)
+    screen: np.ndarray,
+    template: np.ndarray,
+    *,
+    origin: tuple[int, int] = (0, 0),
+    threshold: float = THRESHOLD,
+    scales: tuple[float, float] = SCALES,
+    hint: Rect | None = None,
+    scale_hint: float | None = None,
+    max_candidates: int = 5,
+) -> list[Candidate]:
     """Where `template` appears in `screen` drawn `scales[0]`..`scales[1]` times its size, best
     first, in screen coordinates. Pass the window's crop as `screen`: every rung's cost grows
     with the area searched. `hint` is where this image was last found; `scale_hint` the scale
@@ -62,12 +71,18 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
     if t.shape[0] < 3 or t.shape[1] < 3:
         raise InvalidInput(f"the reference image is too small ({t.shape[1]}x{t.shape[0]})")
     if float(t.std()) < 2.0:
-        raise InvalidInput("the reference image is a flat colour: it would match everywhere",
-                           hint="crop it to include the element's edges or symbol")
+        raise InvalidInput(
+            "the reference image is a flat colour: it would match everywhere",
+            hint="crop it to include the element's edges or symbol",
+        )
     ox, oy = origin
     if hint is not None:
-        found = _around(s, t, Rect(left=hint.left - ox, top=hint.top - oy, right=hint.right - ox,
-                                   bottom=hint.bottom - oy), RELIABLE_EXACT)
+        found = _around(
+            s,
+            t,
+            Rect(left=hint.left - ox, top=hint.top - oy, right=hint.right - ox, bottom=hint.bottom - oy),
+            RELIABLE_EXACT,
+        )
         if found is not None:
             score, x, y = found
             return [_candidate(x + ox, y + oy, t.shape, score, "template:exact", {"stage": "hint", "scale": 1.0})]
@@ -78,8 +93,10 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
         # a second place close behind sends the search down the whole ladder, even above
         # RELIABLE_EXACT: two close buttons drawn 1.5x scored 0.979 and 0.964 at the scale
         if known and known[0].score >= KNOWN_SURE and not _close_behind([m.score for m in known]):
-            return [_from_match(m, ox, oy, "template:multiscale", {"scale": round(m.scale, 3), "stage": "known scale"})
-                    for m in known]
+            return [
+                _from_match(m, ox, oy, "template:multiscale", {"scale": round(m.scale, 3), "stage": "known scale"})
+                for m in known
+            ]
     same = exact(s, reference, threshold, max_candidates, pyramid) if low <= 1 <= high else []
     if (same and same[0].score >= RELIABLE_EXACT) or low == high == 1:
         return [_from_match(m, ox, oy, "template:exact", {"stage": "coarse-to-fine", "scale": 1.0}) for m in same]
@@ -97,24 +114,41 @@ def find_template(screen: np.ndarray, template: np.ndarray, *, origin: tuple[int
         orb = _orb(s, t)
         if orb is not None and orb[0] >= threshold:
             score, rect = orb
-            return [Candidate(Rect(left=rect.left + ox, top=rect.top + oy, right=rect.right + ox,
-                                   bottom=rect.bottom + oy), round(score, 3), "template:orb", "", {"stage": "orb"})]
+            return [
+                Candidate(
+                    Rect(left=rect.left + ox, top=rect.top + oy, right=rect.right + ox, bottom=rect.bottom + oy),
+                    round(score, 3),
+                    "template:orb",
+                    "",
+                    {"stage": "orb"},
+                )
+            ]
     return []
 
 
-def find_as_said(screen: np.ndarray, template: np.ndarray, where: Search, *, origin: tuple[int, int] = (0, 0),
-                 threshold: float = THRESHOLD, hint: Rect | None = None) -> list[Candidate]:
+def find_as_said(
+    screen: np.ndarray,
+    template: np.ndarray,
+    where: Search,
+    *,
+    origin: tuple[int, int] = (0, 0),
+    threshold: float = THRESHOLD,
+    hint: Rect | None = None,
+) -> list[Candidate]:
     """`find_template` where the densities say to look (`locate.density.search`); when that
     range leaves out the reference's own size and finds nothing, again as if nothing were
     said (a file may say its density wrongly: a 1x crop named `@2x`). What that second search
     finds is marked `detail["densities"] = "ignored"`: its scale is no evidence of what the
     app draws at."""
-    found = find_template(screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.scales,
-                          scale_hint=where.first)
+    found = find_template(
+        screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.scales, scale_hint=where.first
+    )
     if found or where.then is None:
         return found
-    return [replace(c, detail={**c.detail, "densities": "ignored"}) for c in find_template(
-        screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.then)]
+    return [
+        replace(c, detail={**c.detail, "densities": "ignored"})
+        for c in find_template(screen, template, origin=origin, threshold=threshold, hint=hint, scales=where.then)
+    ]
 
 
 # -- rungs ---------------------------------------------------------------------------------
@@ -133,7 +167,7 @@ def _around(s: np.ndarray, t: np.ndarray, last: Rect, sure: float) -> tuple[floa
     _, score, _, (x, y) = cv2.minMaxLoc(result)
     if score < sure:
         return None
-    score = judge(s[y0 + y:y0 + y + th, x0 + x:x0 + x + tw], t, glyph=True)
+    score = judge(s[y0 + y : y0 + y + th, x0 + x : x0 + x + tw], t, glyph=True)
     return (score, x0 + x, y0 + y) if score >= sure else None
 
 
@@ -155,7 +189,8 @@ def _orb(s: np.ndarray, t: np.ndarray) -> tuple[float, Rect] | None:
     inliers = int(mask.sum())
     h, w = t.shape[:2]
     corners = cv2.perspectiveTransform(
-        np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32).reshape(-1, 1, 2), homography)
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32).reshape(-1, 1, 2), homography
+    )
     xs, ys = corners[:, 0, 0], corners[:, 0, 1]
     rect = Rect(left=int(xs.min()), top=int(ys.min()), right=int(np.ceil(xs.max())), bottom=int(np.ceil(ys.max())))
     area_ratio = rect.area / float(w * h) if w * h else 0
@@ -185,8 +220,9 @@ def _unless_ambiguous(found: list[Candidate], threshold: float) -> list[Candidat
     if not _ambiguous([c.confidence for c in found]):
         return found
     runner_up = round(found[1].confidence, 3)
-    return [replace(c, confidence=min(c.confidence, threshold), detail={**c.detail, "runner_up": runner_up})
-            for c in found]
+    return [
+        replace(c, confidence=min(c.confidence, threshold), detail={**c.detail, "runner_up": runner_up}) for c in found
+    ]
 
 
 def _grey(image: np.ndarray) -> np.ndarray:
@@ -201,7 +237,8 @@ def _from_match(m: Match, ox: int, oy: int, method: str, detail: dict[str, float
     return _candidate(m.left + ox, m.top + oy, (m.height, m.width), m.score, method, detail)
 
 
-def _candidate(x: int, y: int, shape: tuple[int, ...], score: float, method: str,
-               detail: dict[str, float | str]) -> Candidate:
+def _candidate(
+    x: int, y: int, shape: tuple[int, ...], score: float, method: str, detail: dict[str, float | str]
+) -> Candidate:
     h, w = shape[:2]
     return Candidate(Rect(left=x, top=y, right=x + w, bottom=y + h), round(min(1.0, score), 3), method, "", detail)

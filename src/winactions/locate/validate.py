@@ -38,20 +38,33 @@ def validate(rect: Rect, screens: list[Rect], within: Rect | None = None) -> Val
         parts = [p for part in parts if (p := part.intersect(within)) is not None]
     if not parts:
         where = "the window" if within is not None and any(rect.intersect(s) for s in screens) else "every screen"
-        return Validation(valid=False, error=f"the box {rect} is off {where} "
-                                             f"(screens: {', '.join(str(s) for s in screens)})")
+        return Validation(
+            valid=False, error=f"the box {rect} is off {where} (screens: {', '.join(str(s) for s in screens)})"
+        )
     visible = max(parts, key=lambda r: r.area)
     fraction = sum(p.area for p in parts) / rect.area
-    inner = Rect(left=visible.left + MARGIN, top=visible.top + MARGIN, right=visible.right - MARGIN,
-                 bottom=visible.bottom - MARGIN)
+    inner = Rect(
+        left=visible.left + MARGIN,
+        top=visible.top + MARGIN,
+        right=visible.right - MARGIN,
+        bottom=visible.bottom - MARGIN,
+    )
     safe = inner if not inner.is_empty and inner.width >= 1 and inner.height >= 1 else visible
     whole = fraction >= 0.999  # a small box seen whole (the `−` of a key is 10x2 px) is hit at its centre
-    clickable = (safe.width >= MIN_SIDE and safe.height >= MIN_SIDE) or (visible.width >= MIN_SIDE \
-        and visible.height >= MIN_SIDE) or whole
+    clickable = (
+        (safe.width >= MIN_SIDE and safe.height >= MIN_SIDE)
+        or (visible.width >= MIN_SIDE and visible.height >= MIN_SIDE)
+        or whole
+    )
     point = rect.center if safe.contains(*rect.center) else safe.center
-    return Validation(valid=True, click_point=point, visible_region=visible, safe_region=safe,
-                      visible_fraction=round(fraction, 3), can_interact=(clickable and fraction >= MIN_VISIBLE)
-                      or (clickable and safe.contains(*rect.center)))
+    return Validation(
+        valid=True,
+        click_point=point,
+        visible_region=visible,
+        safe_region=safe,
+        visible_fraction=round(fraction, 3),
+        can_interact=(clickable and fraction >= MIN_VISIBLE) or (clickable and safe.contains(*rect.center)),
+    )
 
 
 def point_on_screens(x: int, y: int, screens: list[Rect]) -> Validation:
@@ -59,7 +72,14 @@ def point_on_screens(x: int, y: int, screens: list[Rect]) -> Validation:
     for s in screens:
         if s.contains(x, y):
             box = Rect(left=x, top=y, right=x + 1, bottom=y + 1)
-            return Validation(valid=True, click_point=(x, y), visible_region=box, safe_region=box,
-                              visible_fraction=1.0, can_interact=True)
-    return Validation(valid=False, error=f"({x}, {y}) is off every screen "
-                                         f"(screens: {', '.join(str(s) for s in screens)})")
+            return Validation(
+                valid=True,
+                click_point=(x, y),
+                visible_region=box,
+                safe_region=box,
+                visible_fraction=1.0,
+                can_interact=True,
+            )
+    return Validation(
+        valid=False, error=f"({x}, {y}) is off every screen (screens: {', '.join(str(s) for s in screens)})"
+    )

@@ -37,9 +37,17 @@ class Verification(BaseModel):
     confidence: float | None = None
 
 
-def verify_location(locator: Locator, target: str, box: Rect, thumb: str | None = None, *,
-                    window: WindowInfo | None = None, reliable: float | None = None) -> Verification:
+def verify_location(
+    locator: Locator,
+    target: str,
+    box: Rect,
+    thumb: str | None = None,
+    *,
+    window: WindowInfo | None = None,
+    reliable: float | None = None,
+) -> Verification:
     """Is `target`, found at `box` (with the pixels `thumb`, if kept), still there now?"""
+
     def answer(still: bool, reason: str, checked: str, **more: Any) -> Verification:
         return Verification(target=target, box=box, still_there=still, reason=reason, checked=checked, **more)
 
@@ -53,19 +61,38 @@ def verify_location(locator: Locator, target: str, box: Rect, thumb: str | None 
         diff, largest = (round(v, 1) for v in difference(kept, thumbnail(to_grey(locator.grab(box)))))
         measured = f"mean difference {diff:g}, largest {largest:g}"
         if diff <= MAX_DIFF and largest <= MAX_CELL_DIFF:
-            return answer(True, f"the pixels at {box} are unchanged ({measured}; limits {MAX_DIFF:g}, "
-                                f"{MAX_CELL_DIFF:g})", "pixels", difference=diff, largest=largest)
+            return answer(
+                True,
+                f"the pixels at {box} are unchanged ({measured}; limits {MAX_DIFF:g}, {MAX_CELL_DIFF:g})",
+                "pixels",
+                difference=diff,
+                largest=largest,
+            )
         changed = f"the pixels at {box} changed ({measured}); "
     result = locator.locate(target, window=window, use_cache=False, reliable=reliable)
     found = result.element
     if not result.success or found is None:
-        return answer(False, f"{changed}{target} is not found now: {result.error}", "located", difference=diff,
-                      largest=largest)
-    more = {"difference": diff, "largest": largest, "now": found.bbox, "method": found.method,
-            "confidence": found.confidence}
+        return answer(
+            False, f"{changed}{target} is not found now: {result.error}", "located", difference=diff, largest=largest
+        )
+    more = {
+        "difference": diff,
+        "largest": largest,
+        "now": found.bbox,
+        "method": found.method,
+        "confidence": found.confidence,
+    }
     overlap = found.bbox.iou(box)
     if overlap >= SAME_PLACE:
-        return answer(True, f"{changed}{target} is found there again by {found.method} "
-                            f"({found.confidence:.2f}, overlap {overlap:.2f})", "located", **more)
-    return answer(False, f"{changed}{target} moved: now at {found.bbox} by {found.method} "
-                         f"({found.confidence:.2f})", "located", **more)
+        return answer(
+            True,
+            f"{changed}{target} is found there again by {found.method} ({found.confidence:.2f}, overlap {overlap:.2f})",
+            "located",
+            **more,
+        )
+    return answer(
+        False,
+        f"{changed}{target} moved: now at {found.bbox} by {found.method} ({found.confidence:.2f})",
+        "located",
+        **more,
+    )

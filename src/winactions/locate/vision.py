@@ -40,13 +40,22 @@ def find_described(model: Any, image: Image.Image, origin: tuple[int, int], desc
     prepared = prepare(image, origin)
     units = box_units(getattr(getattr(model, "flags", None), "model", None))
     width, height = prepared.size
-    reply = model.ask_json(SYSTEM, PROMPT.format(width=width, height=height, description=description,
-                                                 units=UNITS_TEXT[units]), [prepared.image])
+    reply = model.ask_json(
+        SYSTEM,
+        PROMPT.format(width=width, height=height, description=description, units=UNITS_TEXT[units]),
+        [prepared.image],
+    )
     return _candidates(reply, prepared, units, description, "vision")
 
 
-def find_reference(model: Any, image: Image.Image, origin: tuple[int, int], references: list[Image.Image],
-                   name: str, description: str | None = None) -> list[Candidate]:
+def find_reference(
+    model: Any,
+    image: Image.Image,
+    origin: tuple[int, int],
+    references: list[Image.Image],
+    name: str,
+    description: str | None = None,
+) -> list[Candidate]:
     """Candidates for the element the `references` show, best first; [] when the model says
     it is not there. The references go first, the screenshot last; boxes are the screenshot's."""
     if not references:
@@ -57,9 +66,14 @@ def find_reference(model: Any, image: Image.Image, origin: tuple[int, int], refe
     count = len(references)
     prompt = REFERENCE_PROMPT.format(
         first="Image 1 is" if count == 1 else f"Images 1-{count} are",
-        kind="a crop" if count == 1 else "crops (variants)", named=f' named "{name}"', last=count + 1,
-        width=width, height=height, units=UNITS_TEXT[units],
-        described=f" It is described as: {description}." if description else "")
+        kind="a crop" if count == 1 else "crops (variants)",
+        named=f' named "{name}"',
+        last=count + 1,
+        width=width,
+        height=height,
+        units=UNITS_TEXT[units],
+        described=f" It is described as: {description}." if description else "",
+    )
     reply = model.ask_json(SYSTEM, prompt, [*(_visible(r) for r in references), prepared.image])
     return _candidates(reply, prepared, units, name, "vision:reference")
 
@@ -91,8 +105,7 @@ def _candidates(reply: Any, prepared: PreparedImage, units: str, label: str, met
     return unique
 
 
-def _candidate(item: dict[str, Any], prepared: PreparedImage, units: str, label: str,
-               method: str) -> Candidate | None:
+def _candidate(item: dict[str, Any], prepared: PreparedImage, units: str, label: str, method: str) -> Candidate | None:
     box = item.get("box", item.get("bbox"))
     if not isinstance(box, list) or len(box) != 4 or not all(isinstance(v, (int, float)) for v in box):
         return None
@@ -101,5 +114,6 @@ def _candidate(item: dict[str, Any], prepared: PreparedImage, units: str, label:
     rect = prepared.to_screen(box, units)  # type: ignore[arg-type]
     if rect.is_empty:
         return None
-    return Candidate(rect, confidence, method, str(item.get("label") or label),
-                     {"units": units, "scale": round(prepared.scale, 4)})
+    return Candidate(
+        rect, confidence, method, str(item.get("label") or label), {"units": units, "scale": round(prepared.scale, 4)}
+    )

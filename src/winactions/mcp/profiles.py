@@ -49,6 +49,8 @@ def resolve(spec: str) -> frozenset[str] | None:
         return None
     unknown = [n for n in names if n not in PROFILES]
     if unknown:
-        raise InvalidInput(f"unknown tool profile {', '.join(unknown)}",
-                           hint=f"profiles: {', '.join([*PROFILES, 'all'])} (combine with commas: core,vision)")
+        raise InvalidInput(
+            f"unknown tool profile {', '.join(unknown)}",
+            hint=f"profiles: {', '.join([*PROFILES, 'all'])} (combine with commas: core,vision)",
+        )
     return frozenset().union(*(PROFILES[n] for n in names))

@@ -36,7 +36,7 @@ from winactions.outputs import Outputs
 from winactions.render import hint_for
 
 INSTRUCTIONS = (
-    "Desktop UI automation. Call `state` to list the window's elements as [id] [Type] \"Name\"; "
+    'Desktop UI automation. Call `state` to list the window\'s elements as [id] [Type] "Name"; '
     "act on ids with `click`, `input`, `select`, `keys`... Ids stay valid for the whole session "
     "and fail as stale when their element disappears: then call `state` again. Every tool takes "
     f"`window`: {help_of('window')}; every action takes `return_state`: {help_of('return_state')}, "
@@ -105,8 +105,10 @@ def _in_mcp_words(schema: Any) -> Any:
         return [_in_mcp_words(v) for v in schema]
     if not isinstance(schema, dict):
         return schema
-    return {k: (hint_for(v, "mcp") if k == "description" and isinstance(v, str) else _in_mcp_words(v))
-            for k, v in schema.items()}
+    return {
+        k: (hint_for(v, "mcp") if k == "description" and isinstance(v, str) else _in_mcp_words(v))
+        for k, v in schema.items()
+    }
 
 
 def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
@@ -133,9 +135,15 @@ def _annotations(cmd: Command) -> types.ToolAnnotations:
 class ToolRunner:
     """Runs tool calls one at a time against one long-lived Desktop."""
 
-    def __init__(self, session_name: str = "mcp", backend: Backend | None = None, device: str | None = None,
-                 profile: frozenset[str] | None = None, outputs: Outputs | None = None,
-                 structured: bool = False) -> None:
+    def __init__(
+        self,
+        session_name: str = "mcp",
+        backend: Backend | None = None,
+        device: str | None = None,
+        profile: frozenset[str] | None = None,
+        outputs: Outputs | None = None,
+        structured: bool = False,
+    ) -> None:
         self.session_name = session_name
         self.structured = structured  # also send each result as JSON (`structuredContent`), for programs
         self.outputs = outputs or Outputs()  # the model names files only inside this folder
@@ -159,8 +167,9 @@ class ToolRunner:
         """The commands the backend can run that the profile serves (all of them for no profile)."""
         return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
 
-    def call(self, tool: str, arguments: dict[str, Any] | None,
-             sink: progress.Sink | None = None) -> types.CallToolResult:
+    def call(
+        self, tool: str, arguments: dict[str, Any] | None, sink: progress.Sink | None = None
+    ) -> types.CallToolResult:
         """Run one tool call; `sink` gets its progress (when the client asked for it)."""
         with self._lock:
             try:
@@ -181,8 +190,9 @@ class ToolRunner:
         """A tool error: its text names the code (`error (not_found): ...`, then the hint)."""
         text = render.error_text(error).replace("error: ", f"error ({error.code}): ", 1)
         data = {"ok": False, "error": error.to_dict()} if self.structured else None
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data,
-                                    is_error=True)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content=data, is_error=True
+        )
 
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
         """Run one tool: refuse a tool unknown or outside the profile, take the call's global
@@ -193,28 +203,42 @@ class ToolRunner:
             raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
         if self.profile is not None and cmd.name not in self.profile:
             having = ", ".join(sorted(cmd.profiles)) or "none does; only all"
-            raise InvalidInput(f"the tool {shown(tool)} is not served by this server's profile",
-                               hint="the server's user can start it with: winctl mcp --tools all "
-                                    f"(or add the profile that has it: {having})")
+            raise InvalidInput(
+                f"the tool {shown(tool)} is not served by this server's profile",
+                hint="the server's user can start it with: winctl mcp --tools all "
+                f"(or add the profile that has it: {having})",
+            )
         window = args.pop("window", None) if "window" not in cmd.params.model_fields else None
         return_state = args.pop("return_state", False) if cmd.kind is Kind.ACTION else False
         if not isinstance(return_state, bool):
-            raise InvalidInput(f"return_state is true or false, not {shown(return_state, 40)}",
-                               hint="return_state: true")
+            raise InvalidInput(
+                f"return_state is true or false, not {shown(return_state, 40)}", hint="return_state: true"
+            )
         cap = args.pop("max_elements", None) if cmd.kind is Kind.ACTION else None
         if window is not None and (not isinstance(window, str) or any("\ud800" <= ch <= "\udfff" for ch in window)):
-            raise InvalidInput("window must be a string of text (a lone surrogate is not text)",
-                               hint="a window id, title part or process name")
+            raise InvalidInput(
+                "window must be a string of text (a lone surrogate is not text)",
+                hint="a window id, title part or process name",
+            )
         tiers = {k: args.pop(k) for k in ("infer", "vision") if k in args} if cmd.perceives else {}
         try:
-            options = GlobalOptions(json_output=True, window=window, return_state=return_state, max_elements=cap,
-                                    session=self.session_name, device=self.desktop().device, **tiers)
+            options = GlobalOptions(
+                json_output=True,
+                window=window,
+                return_state=return_state,
+                max_elements=cap,
+                session=self.session_name,
+                device=self.desktop().device,
+                **tiers,
+            )
         except ValidationError as exc:
             if any(e["loc"] == ("max_elements",) for e in exc.errors()):
-                raise InvalidInput(f"max_elements must be a whole number from 1, not {shown(cap, 40)}",
-                                   hint="e.g. max_elements: 15") from None
-            raise InvalidInput(f"bad tier choice {tiers}",
-                               hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}") from None
+                raise InvalidInput(
+                    f"max_elements must be a whole number from 1, not {shown(cap, 40)}", hint="e.g. max_elements: 15"
+                ) from None
+            raise InvalidInput(
+                f"bad tier choice {tiers}", hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}"
+            ) from None
         return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
 
     def close(self) -> None:
@@ -246,6 +270,7 @@ def _progress_sink(ctx: Any) -> progress.Sink:
 
 def build_server(runner: ToolRunner) -> Server[Any]:
     """An MCP server whose tools are the runner's, each call run off the event loop."""
+
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
@@ -254,17 +279,24 @@ def build_server(runner: ToolRunner) -> Server[Any]:
         sink = _progress_sink(ctx) if (params.meta or {}).get("progress_token") is not None else None
         return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink)
 
-    return Server("winactions", version=__version__, instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(
+        "winactions", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
+    )
 
 
-def serve(session_name: str = "mcp", profile: frozenset[str] | None = None, device: str | None = None,
-          output_dir: str | None = None, structured: bool = False) -> None:
+def serve(
+    session_name: str = "mcp",
+    profile: frozenset[str] | None = None,
+    device: str | None = None,
+    output_dir: str | None = None,
+    structured: bool = False,
+) -> None:
     """Serve until the client closes stdin (the tools of `profile`, every tool for None); the
     files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder);
     `structured`: results carry their JSON as `structuredContent` too."""
-    runner = ToolRunner(session_name, device=device, profile=profile, outputs=Outputs.from_env(output_dir),
-                        structured=structured)
+    runner = ToolRunner(
+        session_name, device=device, profile=profile, outputs=Outputs.from_env(output_dir), structured=structured
+    )
     server = build_server(runner)
 
     async def main() -> None:

@@ -89,8 +89,9 @@ def parse_line(line: bytes) -> SessionMessage | types.JSONRPCError | None:
     except ValueError as exc:
         return _error(None, types.PARSE_ERROR, f"Parse error: {str(exc)[:200]}")
     if not isinstance(data, dict):
-        return _error(None, types.INVALID_REQUEST,
-                      "Invalid Request: a message is one JSON object (batches are not supported)")
+        return _error(
+            None, types.INVALID_REQUEST, "Invalid Request: a message is one JSON object (batches are not supported)"
+        )
     request_id = _usable_id(data)
     if "method" in data and "id" in data and request_id is None:  # else it would pass for a notification
         return _error(None, types.INVALID_REQUEST, "Invalid Request: an id is a string or an integer")
@@ -98,8 +99,11 @@ def parse_line(line: bytes) -> SessionMessage | types.JSONRPCError | None:
     if depth > MAX_DEPTH:
         return _error(request_id, types.INVALID_REQUEST, f"Invalid Request: nested deeper than {MAX_DEPTH} levels")
     if surrogate and _walk(_without_arguments(data))[1]:
-        return _error(request_id, types.INVALID_REQUEST,
-                      "Invalid Request: a string holds a lone surrogate (U+D800..U+DFFF), which is not text")
+        return _error(
+            request_id,
+            types.INVALID_REQUEST,
+            "Invalid Request: a string holds a lone surrogate (U+D800..U+DFFF), which is not text",
+        )
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_python(data, by_name=False))
     except ValidationError:
@@ -152,8 +156,7 @@ def _release_stdin(private: int | None) -> None:
             os.close(private)
 
 
-async def _read(wire: BinaryIO, messages: MemoryObjectSendStream[SessionMessage | Exception],
-                replies: Any) -> None:
+async def _read(wire: BinaryIO, messages: MemoryObjectSendStream[SessionMessage | Exception], replies: Any) -> None:
     """Every line of the wire: messages to the dispatcher, errors straight back to the client."""
     async with messages:
         while line := await anyio.to_thread.run_sync(wire.readline, MAX_LINE + 1):

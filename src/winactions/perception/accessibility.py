@@ -15,23 +15,71 @@ from winactions.backends.base import CELL_PLACE, TABLE_ROWS
 from winactions.model import Node, Operation, Rect, Snapshot, Source, Target
 
 # Types an agent acts on even when they have no name (an unnamed edit is still an edit).
-INTERACTIVE_TYPES = frozenset({
-    "Button", "CheckBox", "RadioButton", "Edit", "ComboBox", "MenuItem", "Menu",
-    "ListItem", "DataItem", "HeaderItem", "TabItem", "TreeItem", "Hyperlink", "Slider",
-    "Spinner", "ScrollBar", "SplitButton", "Table", "List", "Tree", "SplitPane", "Document",
-    "Calendar", "ColorChooser", "Canvas",
-})
+INTERACTIVE_TYPES = frozenset(
+    {
+        "Button",
+        "CheckBox",
+        "RadioButton",
+        "Edit",
+        "ComboBox",
+        "MenuItem",
+        "Menu",
+        "ListItem",
+        "DataItem",
+        "HeaderItem",
+        "TabItem",
+        "TreeItem",
+        "Hyperlink",
+        "Slider",
+        "Spinner",
+        "ScrollBar",
+        "SplitButton",
+        "Table",
+        "List",
+        "Tree",
+        "SplitPane",
+        "Document",
+        "Calendar",
+        "ColorChooser",
+        "Canvas",
+    }
+)
 # Types worth showing only with a name or text: they give the agent context.
-CONTEXT_TYPES = frozenset({
-    "Text", "Heading", "Image", "ProgressBar", "StatusBar", "Group", "ToolBar", "Dialog",
-    "Pane", "Label", "Tab", "MenuBar", "Paragraph", "Alert", "ToolTip", "Header",
-})
+CONTEXT_TYPES = frozenset(
+    {
+        "Text",
+        "Heading",
+        "Image",
+        "ProgressBar",
+        "StatusBar",
+        "Group",
+        "ToolBar",
+        "Dialog",
+        "Pane",
+        "Label",
+        "Tab",
+        "MenuBar",
+        "Paragraph",
+        "Alert",
+        "ToolTip",
+        "Header",
+    }
+)
 # Static text: it names or describes what is beside it, and acts on nothing.
 TEXT_TYPES = frozenset({"Text", "Heading", "Paragraph", "Label"})
 # Containers whose content scrolls: a descendant outside them is not visible.
-CLIPPING_TYPES = frozenset({
-    "ScrollPane", "Viewport", "Table", "List", "Tree", "Document", "Window", "Dialog",
-})
+CLIPPING_TYPES = frozenset(
+    {
+        "ScrollPane",
+        "Viewport",
+        "Table",
+        "List",
+        "Tree",
+        "Document",
+        "Window",
+        "Dialog",
+    }
+)
 # Popups live in their own windows: their items are not clipped by the menu bar's rect.
 UNCLIPPED_TYPES = frozenset({"Menu", "MenuItem", "ComboBox", "ToolTip", "Window", "Dialog"})
 TEXT_PREVIEW = 80
@@ -167,24 +215,31 @@ def targets_from_snapshot(snapshot: Snapshot, screens: list[Rect]) -> list[Targe
                 kept_index[i] = kept_index[ancestor]
             continue
         depth = depth_of.get(parent_pos, -1) + 1 if parent_pos is not None else 0
-        targets.append(Target(
-            id=0,
-            type=node.role,
-            name=borrowed.get(i) or by_text.get(i) or by_label.get(i) or display_name(node),
-            derived_from=NAMED_BY_WRAPPER if i in borrowed else NAMED_BY_TEXT if i in by_text
-            else named_by_label(None if _names_its_choice(node) else display_name(node)) if i in by_label else None,
-            rect=vis.rect,
-            source=Source.ACCESSIBILITY,
-            states=sorted(node.states),
-            value=_value_for(node),
-            automation_id=node.automation_id,
-            operations=sorted(node.operations, key=lambda o: o.value),
-            parent_id=parent_pos,
-            depth=depth,
-            handle=node.handle,
-            cell=_cell_place(node),
-            rows=int(node.extra[TABLE_ROWS]) if node.extra.get(TABLE_ROWS, "").isdigit() else None,
-        ))
+        targets.append(
+            Target(
+                id=0,
+                type=node.role,
+                name=borrowed.get(i) or by_text.get(i) or by_label.get(i) or display_name(node),
+                derived_from=NAMED_BY_WRAPPER
+                if i in borrowed
+                else NAMED_BY_TEXT
+                if i in by_text
+                else named_by_label(None if _names_its_choice(node) else display_name(node))
+                if i in by_label
+                else None,
+                rect=vis.rect,
+                source=Source.ACCESSIBILITY,
+                states=sorted(node.states),
+                value=_value_for(node),
+                automation_id=node.automation_id,
+                operations=sorted(node.operations, key=lambda o: o.value),
+                parent_id=parent_pos,
+                depth=depth,
+                handle=node.handle,
+                cell=_cell_place(node),
+                rows=int(node.extra[TABLE_ROWS]) if node.extra.get(TABLE_ROWS, "").isdigit() else None,
+            )
+        )
         kept_index[i] = len(targets) - 1
         depth_of[len(targets) - 1] = depth
         listed.add(node.handle)
@@ -208,16 +263,21 @@ def _in_open_menus(snapshot: Snapshot) -> list[bool]:
     inside: list[bool] = []
     for node in snapshot.nodes:
         parent_inside = node.parent is not None and node.parent < len(inside) and inside[node.parent]
-        inside.append(parent_inside or (node.parent is not None and node.role in MENU_ROOT_TYPES
-                                        and _fills_a_popup(node.rect, snapshot.popups or [])))
+        inside.append(
+            parent_inside
+            or (
+                node.parent is not None
+                and node.role in MENU_ROOT_TYPES
+                and _fills_a_popup(node.rect, snapshot.popups or [])
+            )
+        )
     return inside
 
 
 def _fills_a_popup(rect: Rect | None, popups: list[Rect]) -> bool:
     if rect is None or rect.is_empty:
         return False
-    return any(p.grown(MENU_PLACE_SLACK).encloses(rect) and rect.area >= MENU_FILL * p.area
-               for p in popups)
+    return any(p.grown(MENU_PLACE_SLACK).encloses(rect) and rect.area >= MENU_FILL * p.area for p in popups)
 
 
 def _menus_first(targets: list[Target], in_menu: list[bool]) -> list[Target]:
@@ -243,8 +303,11 @@ def _inert_wrappers(nodes: list[Node]) -> set[int]:
         if node.parent is None or not node.operations - {Operation.FOCUS}:
             continue
         outer = nodes[node.parent]
-        if outer.role == node.role and not outer.operations - {Operation.FOCUS} \
-                and display_name(outer) == display_name(node) != "":
+        if (
+            outer.role == node.role
+            and not outer.operations - {Operation.FOCUS}
+            and display_name(outer) == display_name(node) != ""
+        ):
             found.add(node.parent)
     return found
 
@@ -268,8 +331,12 @@ def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
             continue
         chain: list[int] = []
         up: int | None = node.parent
-        while up is not None and len(chain) < WRAPPER_DEPTH and nodes[up].child_count == 1 \
-                and not nodes[up].operations - {Operation.FOCUS}:
+        while (
+            up is not None
+            and len(chain) < WRAPPER_DEPTH
+            and nodes[up].child_count == 1
+            and not nodes[up].operations - {Operation.FOCUS}
+        ):
             chain.append(up)
             if display_name(nodes[up]):
                 break
@@ -279,8 +346,13 @@ def _named_by_wrappers(nodes: list[Node]) -> tuple[dict[int, str], set[int]]:
         names[i] = display_name(nodes[chain[-1]])
         hidden.update(chain)
         up = nodes[chain[-1]].parent
-        while up is not None and nodes[up].child_count == 1 and not nodes[up].operations - {Operation.FOCUS} \
-                and display_name(nodes[up]) and display_name(nodes[up]) in names[i]:
+        while (
+            up is not None
+            and nodes[up].child_count == 1
+            and not nodes[up].operations - {Operation.FOCUS}
+            and display_name(nodes[up])
+            and display_name(nodes[up]) in names[i]
+        ):
             hidden.add(up)
             up = nodes[up].parent
     return names, hidden
@@ -356,7 +428,7 @@ def _named_by_label(nodes: list[Node]) -> dict[int, str]:
         if own and not _inherited(nodes, i, own) and not _names_its_choice(node):
             continue
         # a label sits next to its field in the tree too (a page of a thousand rows is not searched)
-        near = children[node.parent][max(0, place[i] - LABEL_NEIGHBOURS):place[i] + LABEL_NEIGHBOURS + 1]
+        near = children[node.parent][max(0, place[i] - LABEL_NEIGHBOURS) : place[i] + LABEL_NEIGHBOURS + 1]
         label = _label_beside(nodes, i, near)
         if label:
             names[i] = label
@@ -396,8 +468,11 @@ def _label_beside(nodes: list[Node], i: int, siblings: list[int]) -> str:
         sibling, rect = nodes[j], nodes[j].rect
         if j == i or rect is None or rect.is_empty:
             continue
-        beside = rect.top <= field.center[1] <= rect.bottom and rect.right <= field.left + 2 \
+        beside = (
+            rect.top <= field.center[1] <= rect.bottom
+            and rect.right <= field.left + 2
             and field.left - rect.right <= LABEL_GAP
+        )
         over = field.top - field.height * 1.5 <= rect.bottom <= field.top + 2 and abs(rect.left - field.left) <= 20
         if not (beside or over):
             continue
@@ -410,13 +485,16 @@ def _label_beside(nodes: list[Node], i: int, siblings: list[int]) -> str:
             (left if beside else above).append((rect, text))
     if left:
         rect, text = max(left, key=lambda found: found[0].right)
-        between = any(f.top <= field.center[1] <= f.bottom and rect.right - 2 <= f.left and f.right <= field.left + 2
-                      for f in fields)
+        between = any(
+            f.top <= field.center[1] <= f.bottom and rect.right - 2 <= f.left and f.right <= field.left + 2
+            for f in fields
+        )
         return "" if between else text
     if above:
         rect, text = max(above, key=lambda found: found[0].bottom)
-        between = any(rect.bottom - 2 <= f.top and f.bottom <= field.top + 2 and abs(f.left - field.left) <= 20
-                      for f in fields)
+        between = any(
+            rect.bottom - 2 <= f.top and f.bottom <= field.top + 2 and abs(f.left - field.left) <= 20 for f in fields
+        )
         return "" if between else text
     return ""
 
@@ -427,8 +505,12 @@ def _text_before_embedded(nodes: list[Node], i: int) -> str:
     text = nodes[nodes[i].parent or 0].value or ""
     # its place among the embedded children: a text child written out in the parent's text is a
     # run of that text, not an object (Chromium lists "Email:" as a child of "Email: ￼")
-    k = sum(1 for j in range(nodes[i].parent or 0, i) if nodes[j].parent == nodes[i].parent
-            and not (nodes[j].role in TEXT_TYPES and display_name(nodes[j]) and display_name(nodes[j]) in text))
+    k = sum(
+        1
+        for j in range(nodes[i].parent or 0, i)
+        if nodes[j].parent == nodes[i].parent
+        and not (nodes[j].role in TEXT_TYPES and display_name(nodes[j]) and display_name(nodes[j]) in text)
+    )
     segments = text.split(EMBEDDED)
     label = segments[k].strip() if k < len(segments) else ""
     return label if any(c.isalnum() for c in label) else ""

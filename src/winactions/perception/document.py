@@ -20,8 +20,9 @@ SAVE_ALL = "Save All"
 OWN_MENU_HOLDER = "root-pane"  # LibreOffice's own menu bar, kept in step (its GTK copy is updated when opened)
 
 
-def unsaved(window: WindowInfo, nodes: list[Node], reread: Callable[[str], Node | None],
-            windows: Callable[[], list[WindowInfo]]) -> bool | None:
+def unsaved(
+    window: WindowInfo, nodes: list[Node], reread: Callable[[str], Node | None], windows: Callable[[], list[WindowInfo]]
+) -> bool | None:
     """True when the window shows that its document has unsaved changes, False when it shows
     that it has none, None when it shows neither. `nodes` is the window's tree as read;
     `reread` reads one element again (its states now); `windows` lists the desktop's windows."""
@@ -32,8 +33,9 @@ def unsaved(window: WindowInfo, nodes: list[Node], reread: Callable[[str], Node 
     return None
 
 
-def _libreoffice(window: WindowInfo, nodes: list[Node], reread: Callable[[str], Node | None],
-                 windows: Callable[[], list[WindowInfo]]) -> bool | None:
+def _libreoffice(
+    window: WindowInfo, nodes: list[Node], reread: Callable[[str], Node | None], windows: Callable[[], list[WindowInfo]]
+) -> bool | None:
     """Save All disabled: no document of this soffice is modified. Enabled: one is — this one
     when it is the only document window of the process, else it cannot be told which."""
     item = _own_menu_item(nodes, SAVE_ALL)

@@ -29,9 +29,11 @@ NEAR = 24  # px: how far outside its anchors an inferred element may reach
 MAX_CELLS_PER_PARENT = 12  # table cells sent per table: enough to show the pattern, not 2,000 lines
 THIN = 12  # px: narrower (or lower) than this, an element is a border or grip
 
-SYSTEM = ("You infer UI elements that accessibility trees omit — column borders, row borders, resize "
-          "handles, splitters, panel grips — from the rectangles of the elements they do list. "
-          "Coordinates are screen pixels [left, top, right, bottom]. Answer with JSON only.")
+SYSTEM = (
+    "You infer UI elements that accessibility trees omit — column borders, row borders, resize "
+    "handles, splitters, panel grips — from the rectangles of the elements they do list. "
+    "Coordinates are screen pixels [left, top, right, bottom]. Answer with JSON only."
+)
 
 PROMPT = """Window "{title}" at {window_rect}. Accessible elements:
 {tree}
@@ -46,7 +48,6 @@ derived_from must cite the element numbers in [brackets] that the rect was compu
 Reply [] if there are none."""
 
 _REF = re.compile(r"\[(\d+)\]")
-
 
 
 class Model(Protocol):
@@ -76,10 +77,13 @@ class LLMInferenceProvider:
         accepted, rejected = self.check(reply, base.targets)
         warnings = [*base.warnings, *(f"infer-llm dropped {why}" for why in rejected)]
         known = (len(reply) if isinstance(reply, list) else 0) - len(accepted) - len(rejected)
-        report = (f"infer-llm: +{len(accepted)} inferred, {known} already known, {len(rejected)} rejected in "
-                  f"{time.perf_counter() - started:.2f}s ({self.model.usage()})")
-        return dataclasses.replace(base, targets=[*base.targets, *accepted], warnings=warnings,
-                                   reports=[*base.reports, report])
+        report = (
+            f"infer-llm: +{len(accepted)} inferred, {known} already known, {len(rejected)} rejected in "
+            f"{time.perf_counter() - started:.2f}s ({self.model.usage()})"
+        )
+        return dataclasses.replace(
+            base, targets=[*base.targets, *accepted], warnings=warnings, reports=[*base.reports, report]
+        )
 
     def check(self, reply: Any, targets: list[Target]) -> tuple[list[Target], list[str]]:
         """The model's items that pass every check, and one reason per item that did not."""
@@ -110,8 +114,13 @@ class LLMInferenceProvider:
         derived = item.get("derived_from")
         if not isinstance(derived, str) or not derived.strip():
             raise _Reject("no derived_from")
-        anchors = [int(m) for m in _REF.findall(derived) if int(m) < len(targets)
-                   and targets[int(m)].source is Source.ACCESSIBILITY and targets[int(m)].rect is not None]
+        anchors = [
+            int(m)
+            for m in _REF.findall(derived)
+            if int(m) < len(targets)
+            and targets[int(m)].source is Source.ACCESSIBILITY
+            and targets[int(m)].rect is not None
+        ]
         if not anchors:
             raise _Reject(f"derived_from {derived!r} names no listed element")
         anchor_rects = [r for i in anchors if (r := targets[i].rect) is not None]
@@ -121,9 +130,16 @@ class LLMInferenceProvider:
         for other in [*targets, *accepted]:
             if other.rect is not None and _same(rect, type_, other):
                 return None  # already known (tree, rules, or an earlier item): not a rejection
-        return Target(id=0, type=type_, name=str(item.get("name") or ""), rect=rect, source=Source.INFERRED,
-                      confidence=round(float(confidence), 2), states=["enabled"],
-                      derived_from="llm: " + _REF.sub(lambda m: f"[#{m.group(1)}]", derived.strip()))
+        return Target(
+            id=0,
+            type=type_,
+            name=str(item.get("name") or ""),
+            rect=rect,
+            source=Source.INFERRED,
+            confidence=round(float(confidence), 2),
+            states=["enabled"],
+            derived_from="llm: " + _REF.sub(lambda m: f"[#{m.group(1)}]", derived.strip()),
+        )
 
 
 class _Reject(Exception):
@@ -147,8 +163,12 @@ def format_tree(tree: list[tuple[int, Target]]) -> str:
 
 def follows_from(rect: Rect, anchors: list[Rect]) -> bool:
     """Whether `rect` can be computed from the anchors' edges (see the module docstring)."""
-    hull = Rect(left=min(a.left for a in anchors) - NEAR, top=min(a.top for a in anchors) - NEAR,
-                right=max(a.right for a in anchors) + NEAR, bottom=max(a.bottom for a in anchors) + NEAR)
+    hull = Rect(
+        left=min(a.left for a in anchors) - NEAR,
+        top=min(a.top for a in anchors) - NEAR,
+        right=max(a.right for a in anchors) + NEAR,
+        bottom=max(a.bottom for a in anchors) + NEAR,
+    )
     if hull.intersect(rect) != rect:
         return False
     xs = {e for a in anchors for e in (a.left, a.right)}

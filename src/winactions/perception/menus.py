@@ -70,16 +70,23 @@ def split_at(boxes: list[Rect], menus: Sequence[Rect]) -> list[Rect]:
                 if over is None or over.height < piece.height / 2 or over == piece:
                     cut.append(piece)
                     continue
-                cut += [p for p in (Rect(left=piece.left, top=piece.top, right=over.left, bottom=piece.bottom), over,
-                                    Rect(left=over.right, top=piece.top, right=piece.right, bottom=piece.bottom))
-                        if p.width >= 3]
+                cut += [
+                    p
+                    for p in (
+                        Rect(left=piece.left, top=piece.top, right=over.left, bottom=piece.bottom),
+                        over,
+                        Rect(left=over.right, top=piece.top, right=piece.right, bottom=piece.bottom),
+                    )
+                    if p.width >= 3
+                ]
             pieces = cut
         out += pieces
     return out
 
 
-def items(texts: Sequence[tuple[str, Rect, float]], menu: Rect, grey: np.ndarray,
-          origin: tuple[int, int]) -> list[Item]:
+def items(
+    texts: Sequence[tuple[str, Rect, float]], menu: Rect, grey: np.ndarray, origin: tuple[int, int]
+) -> list[Item]:
     """The menu's rows from the texts read in it (text, place, confidence), top first."""
     rows: list[list[tuple[str, Rect, float]]] = []
     for text in sorted(texts, key=lambda t: t[1].center[1]):
@@ -106,14 +113,15 @@ def items(texts: Sequence[tuple[str, Rect, float]], menu: Rect, grey: np.ndarray
             name = _without_icon(name)
         shortcut = " ".join(t[0] for t in row[1:])
         if not shortcut and (keys := SHORTCUT.search(name)) is not None and keys.start() > 0:
-            name, shortcut = name[:keys.start()].rstrip(), keys.group().strip()  # read as one line with its item
+            name, shortcut = name[: keys.start()].rstrip(), keys.group().strip()  # read as one line with its item
         top, bottom = bands[i][0] - ROW_PAD, bands[i][1] + ROW_PAD
         if i > 0:  # rows close together meet halfway between their texts
             top = max(top, (bands[i - 1][1] + bands[i][0] + 1) // 2)
         if i + 1 < len(bands):
             bottom = min(bottom, (bands[i][1] + bands[i + 1][0] + 1) // 2)
-        rect = Rect(left=menu.left + EDGE, top=max(menu.top, top), right=menu.right - EDGE,
-                    bottom=min(menu.bottom, bottom))
+        rect = Rect(
+            left=menu.left + EDGE, top=max(menu.top, top), right=menu.right - EDGE, bottom=min(menu.bottom, bottom)
+        )
         usable = lit[i] or boldest < MIN_INK or strokes >= MENU_FAINT * boldest
         found.append(Item(name, rect, shortcut, usable, score))
     return found

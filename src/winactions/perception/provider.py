@@ -72,12 +72,16 @@ class AccessibilityProvider:
         if snapshot.truncation:
             warnings.append(snapshot.truncation)
         elif snapshot.truncated:
-            warnings.append(f"the tree has more than {max_nodes} elements; the rest was not read "
-                            f"(raise {settings.MAX_NODES.name})")
+            warnings.append(
+                f"the tree has more than {max_nodes} elements; the rest was not read (raise {settings.MAX_NODES.name})"
+            )
         seen = snapshot.popups if snapshot.popups is not None else backend.popups(window)
         popups = unlisted_popups(seen, targets, snapshot.nodes)
-        warnings += [f"a menu is open at {r} that the app does not list: "
-                     "`winctl state --vision local` reads its items, `winctl keys Escape` closes it" for r in popups]
+        warnings += [
+            f"a menu is open at {r} that the app does not list: "
+            "`winctl state --vision local` reads its items, `winctl keys Escape` closes it"
+            for r in popups
+        ]
         return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes, popups=popups)
 
 
@@ -92,9 +96,13 @@ def unlisted_popups(popups: list[Rect], targets: list[Target], nodes: Sequence[N
     accessibility tree, and a state that listed only the window under one would leave an agent
     blind to it (its clicks would only close it). What its backend placed in a popup
     (`IN_POPUP`: a GTK 4 popover of a field and buttons) lists it too."""
+
     def within(r: Rect | None, popup: Rect) -> bool:
         return r is not None and popup.grown(SLACK).encloses(r)
 
-    return [rect for rect in popups
-            if not any(t.type in MENU_ENTRY_TYPES and within(t.rect, rect) for t in targets)
-            and not any(IN_POPUP in n.extra and within(n.rect, rect) for n in nodes)]
+    return [
+        rect
+        for rect in popups
+        if not any(t.type in MENU_ENTRY_TYPES and within(t.rect, rect) for t in targets)
+        and not any(IN_POPUP in n.extra and within(n.rect, rect) for n in nodes)
+    ]

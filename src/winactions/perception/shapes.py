@@ -30,8 +30,9 @@ BEVEL = 3  # px inside a box's contour that its own frame may take (Motif sinks 
 FIELD_INDENT = 12  # px at most between a field's edge (past its bevel) and its text
 
 
-def detect_widgets(image: np.ndarray, *, origin: tuple[int, int] = (0, 0), min_size: int = MIN_SIDE,
-                   max_fraction: float = 0.5) -> list[Candidate]:
+def detect_widgets(
+    image: np.ndarray, *, origin: tuple[int, int] = (0, 0), min_size: int = MIN_SIDE, max_fraction: float = 0.5
+) -> list[Candidate]:
     """Boxes and icons in a BGR window image, in screen coordinates, most confident first."""
     if image.size == 0 or float(image.std()) < 1.0:
         return []
@@ -40,8 +41,16 @@ def detect_widgets(image: np.ndarray, *, origin: tuple[int, int] = (0, 0), min_s
     found = [*_boxes(image, min_size, limit), *_icons(image, min_size)]
     kept = _suppress(found)
     ox, oy = origin
-    return [Candidate(Rect(left=c.rect.left + ox, top=c.rect.top + oy, right=c.rect.right + ox,
-                           bottom=c.rect.bottom + oy), c.confidence, c.method, c.label, c.detail) for c in kept]
+    return [
+        Candidate(
+            Rect(left=c.rect.left + ox, top=c.rect.top + oy, right=c.rect.right + ox, bottom=c.rect.bottom + oy),
+            c.confidence,
+            c.method,
+            c.label,
+            c.detail,
+        )
+        for c in kept
+    ]
 
 
 def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
@@ -57,13 +66,16 @@ def _boxes(image: np.ndarray, min_size: int, limit: float) -> list[Candidate]:
         fill = cv2.contourArea(contour) / float(w * h)
         if fill < RECTANGULARITY:
             continue
-        inside = grey[y + 2:y + h - 2, x + 2:x + w - 2]
+        inside = grey[y + 2 : y + h - 2, x + 2 : x + w - 2]
         busy = float(inside.std()) if inside.size else 0.0
         wide = w >= 3 * h
         label = "Edit" if wide and (busy < 6 or _empty(inside) or _text_from_the_left(inside)) else "Button"
         confidence = round(min(0.95, 0.55 + 0.4 * (fill - RECTANGULARITY) / (1 - RECTANGULARITY)), 2)
-        out.append(Candidate(Rect.from_xywh(x, y, w, h), confidence, "shape", label,
-                             {"cue": "bordered box", "fill": round(fill, 2)}))
+        out.append(
+            Candidate(
+                Rect.from_xywh(x, y, w, h), confidence, "shape", label, {"cue": "bordered box", "fill": round(fill, 2)}
+            )
+        )
     return out
 
 
@@ -111,8 +123,15 @@ def _icons(image: np.ndarray, min_size: int) -> list[Candidate]:
         if max(w, h) > 3 * min(w, h):
             continue  # long thin colour runs are underlines and focus rings, not icons
         density = area / float(w * h)
-        out.append(Candidate(Rect.from_xywh(x, y, w, h), round(0.5 + 0.3 * min(1.0, density), 2), "shape",
-                             "Icon", {"cue": "coloured blob", "density": round(density, 2)}))
+        out.append(
+            Candidate(
+                Rect.from_xywh(x, y, w, h),
+                round(0.5 + 0.3 * min(1.0, density), 2),
+                "shape",
+                "Icon",
+                {"cue": "coloured blob", "density": round(density, 2)},
+            )
+        )
     return out
 
 

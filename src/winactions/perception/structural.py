@@ -26,23 +26,33 @@ DOCK_SPAN = 0.6  # a docked pane spans at least this share of its container acro
 
 
 def _inferred(type_: str, name: str, rect: Rect, confidence: float, derived_from: str) -> Target:
-    return Target(id=0, type=type_, name=name, rect=rect, source=Source.INFERRED, confidence=confidence,
-                  derived_from=derived_from, states=["enabled"])
+    return Target(
+        id=0,
+        type=type_,
+        name=name,
+        rect=rect,
+        source=Source.INFERRED,
+        confidence=confidence,
+        derived_from=derived_from,
+        states=["enabled"],
+    )
 
 
 def _header_handles(nodes: list[Node]) -> set[str]:
     """Handles of the elements that sit directly in a header row, whatever their own type:
     Windows Explorer's column headers are SplitButtons (class UIColumnHeader) in a Header."""
-    return {n.handle for n in nodes
-            if n.handle and n.parent is not None and nodes[n.parent].role == "Header"}
+    return {n.handle for n in nodes if n.handle and n.parent is not None and nodes[n.parent].role == "Header"}
 
 
 def column_borders(targets: list[Target], nodes: list[Node] | None = None) -> list[Target]:
     """Between horizontally adjacent column headers of one header row."""
     out = []
     in_header = _header_handles(nodes or [])
-    headers = [(i, t) for i, t in enumerate(targets)
-               if (t.type == "HeaderItem" or t.handle in in_header) and t.rect is not None]
+    headers = [
+        (i, t)
+        for i, t in enumerate(targets)
+        if (t.type == "HeaderItem" or t.handle in in_header) and t.rect is not None
+    ]
     rows: dict[tuple[int | None, int], list[tuple[int, Target]]] = {}
     for i, t in headers:
         assert t.rect is not None
@@ -55,8 +65,15 @@ def column_borders(targets: list[Target], nodes: list[Node] | None = None) -> li
                 continue
             x = a.rect.right
             rect = Rect(left=x - GRIP, top=a.rect.top, right=x + GRIP, bottom=a.rect.bottom)
-            out.append(_inferred("ColumnBorder", f"{a.name} | {b.name}", rect, 0.95,
-                                 f"border_x = [#{i}].rect.right = [#{j}].rect.left"))
+            out.append(
+                _inferred(
+                    "ColumnBorder",
+                    f"{a.name} | {b.name}",
+                    rect,
+                    0.95,
+                    f"border_x = [#{i}].rect.right = [#{j}].rect.left",
+                )
+            )
     return out
 
 
@@ -69,16 +86,21 @@ def row_borders(targets: list[Target]) -> list[Target]:
             by_table.setdefault(t.parent_id, []).append((i, t))
     for cells in by_table.values():
         first_left = min(t.rect.left for _, t in cells)  # type: ignore[union-attr]
-        column = sorted(((i, t) for i, t in cells if t.rect and t.rect.left == first_left),
-                        key=lambda item: item[1].rect.top)  # type: ignore[union-attr]
+        column = sorted(
+            ((i, t) for i, t in cells if t.rect and t.rect.left == first_left),
+            key=lambda item: item[1].rect.top,  # type: ignore[union-attr]
+        )
         for (i, a), (j, b) in list(itertools.pairwise(column))[:MAX_ROW_BORDERS]:
             assert a.rect is not None and b.rect is not None
             if abs(b.rect.top - a.rect.bottom) > TOUCH:
                 continue
             y = a.rect.bottom
             rect = Rect(left=a.rect.left, top=y - GRIP, right=a.rect.right, bottom=y + GRIP)
-            out.append(_inferred("RowBorder", f"{a.name} / {b.name}", rect, 0.75,
-                                 f"border_y = [#{i}].rect.bottom = [#{j}].rect.top"))
+            out.append(
+                _inferred(
+                    "RowBorder", f"{a.name} / {b.name}", rect, 0.75, f"border_y = [#{i}].rect.bottom = [#{j}].rect.top"
+                )
+            )
     return out
 
 
@@ -89,8 +111,15 @@ def resize_handles(targets: list[Target]) -> list[Target]:
         if t.type == "Table" and t.rect is not None and t.rect.width > 40 and t.rect.height > 40:
             r = t.rect
             rect = Rect(left=r.right - 2 * GRIP, top=r.bottom - 2 * GRIP, right=r.right, bottom=r.bottom)
-            out.append(_inferred("ResizeHandle", f"{t.name or 'table'} corner", rect, 0.7,
-                                 f"corner = ([#{i}].rect.right, [#{i}].rect.bottom)"))
+            out.append(
+                _inferred(
+                    "ResizeHandle",
+                    f"{t.name or 'table'} corner",
+                    rect,
+                    0.7,
+                    f"corner = ([#{i}].rect.right, [#{i}].rect.bottom)",
+                )
+            )
     return out
 
 
@@ -203,8 +232,13 @@ class StructuralProvider:
         if base is None:
             raise ValueError("structural inference needs the accessibility tier's result")
         targets = base.targets
-        found = [*column_borders(targets, base.nodes), *splitters(base.nodes, targets),
-                 *panel_edges(base.nodes, targets), *resize_handles(targets), *row_borders(targets)]
+        found = [
+            *column_borders(targets, base.nodes),
+            *splitters(base.nodes, targets),
+            *panel_edges(base.nodes, targets),
+            *resize_handles(targets),
+            *row_borders(targets),
+        ]
         counts: dict[str, int] = {}
         for t in found:
             counts[t.type] = counts.get(t.type, 0) + 1

@@ -40,8 +40,10 @@ class Thresholds(BaseModel):
 
     @classmethod
     def resolve(cls, min_confidence: float | None = None, iou: float | None = None) -> Thresholds:
-        return cls(min_confidence=_fraction(min_confidence, settings.INFER_MIN_CONFIDENCE),
-                   iou=_fraction(iou, settings.VISION_IOU))
+        return cls(
+            min_confidence=_fraction(min_confidence, settings.INFER_MIN_CONFIDENCE),
+            iou=_fraction(iou, settings.VISION_IOU),
+        )
 
 
 def _fraction(value: float | None, setting: settings.Number) -> float:
@@ -49,11 +51,14 @@ def _fraction(value: float | None, setting: settings.Number) -> float:
     return setting.read() if value is None else setting.check(value)
 
 
-def compose(tree: Provider, infer: str, vision: str, llm: LLMFlags,
-            thresholds: Thresholds | None = None) -> list[Provider]:
+def compose(
+    tree: Provider, infer: str, vision: str, llm: LLMFlags, thresholds: Thresholds | None = None
+) -> list[Provider]:
     if infer not in INFER_MODES or vision not in VISION_MODES:
-        raise ValueError(f"unknown tier choice infer={infer!r} vision={vision!r}: "
-                         f"infer is one of {INFER_MODES}, vision one of {VISION_MODES}")
+        raise ValueError(
+            f"unknown tier choice infer={infer!r} vision={vision!r}: "
+            f"infer is one of {INFER_MODES}, vision one of {VISION_MODES}"
+        )
     thresholds = thresholds or Thresholds()
     providers: list[Provider] = [tree]
     model = LazyModel(llm)

@@ -36,10 +36,27 @@ FRAMED_CONFIDENCE = 0.85  # a button known by its widget window's frame and its 
 # Elements whose inside is all their own: a shape or text seen within one is a part of it (its
 # label, its arrow, its selected text), not another element. Containers (Canvas, Image, Pane,
 # Document, ...) stay out: what they paint is what the tree lacks.
-WHOLE_TYPES = frozenset({
-    "Button", "SplitButton", "CheckBox", "RadioButton", "ComboBox", "Edit", "Spinner", "Slider", "ScrollBar",
-    "Menu", "MenuItem", "TabItem", "HeaderItem", "Hyperlink", "ListItem", "TreeItem", "DataItem",
-})
+WHOLE_TYPES = frozenset(
+    {
+        "Button",
+        "SplitButton",
+        "CheckBox",
+        "RadioButton",
+        "ComboBox",
+        "Edit",
+        "Spinner",
+        "Slider",
+        "ScrollBar",
+        "Menu",
+        "MenuItem",
+        "TabItem",
+        "HeaderItem",
+        "Hyperlink",
+        "ListItem",
+        "TreeItem",
+        "DataItem",
+    }
+)
 
 SYSTEM = "You detect UI elements in screenshots. Answer with JSON only."
 PROMPT = """This is a screenshot of the window "{title}", {width}x{height} pixels.
@@ -80,8 +97,9 @@ class VisionProvider:
             popups = now
             image, origin = _capture(backend, window.rect, popups)
         # what lies under such a menu is hidden by it: it must not pass for the menu's items
-        shown = [t for t in base.targets if t.rect is not None
-                 and not any(menu.contains(*t.rect.center) for menu in popups)]
+        shown = [
+            t for t in base.targets if t.rect is not None and not any(menu.contains(*t.rect.center) for menu in popups)
+        ]
         known = [t.rect for t in shown if t.rect is not None]
         said = [t.rect for t in shown if t.rect is not None and (t.name or t.value or t.type in WHOLE_TYPES)]
         if self.mode == "local":
@@ -93,21 +111,39 @@ class VisionProvider:
         shown_added, covers = _shown(backend, window, added)
         left += [(t, "under another window") for t in added if t not in shown_added]
         added = shown_added
-        report = (f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
-                  f" ({detail})" + (f"; {left_out(left)}" if left else ""))
-        warnings = [*base.warnings, *(f'part of window "{window.title}" is covered by {cover}: vision lists nothing '
-                                      "there (`winctl window activate` brings it forward)" for cover in covers)]
+        report = (
+            f"{self.name}: +{len(added)} of {len(found)} seen in {time.perf_counter() - started:.2f}s"
+            f" ({detail})" + (f"; {left_out(left)}" if left else "")
+        )
+        warnings = [
+            *base.warnings,
+            *(
+                f'part of window "{window.title}" is covered by {cover}: vision lists nothing '
+                "there (`winctl window activate` brings it forward)"
+                for cover in covers
+            ),
+        ]
         low, high = cast(tuple[int, int], image.convert("L").getextrema())  # one band: its darkest and lightest
         if high - low < BLANK:  # a window just mapped shows its background until it has drawn itself
-            warnings.append(f'window "{window.title}" shows one colour only: it has not drawn itself yet, or shows '
-                            "nothing; `winctl state` again in a moment")
-        return dataclasses.replace(base, targets=[*base.targets, *added], warnings=warnings,
-                                   reports=[*base.reports, report])
+            warnings.append(
+                f'window "{window.title}" shows one colour only: it has not drawn itself yet, or shows '
+                "nothing; `winctl state` again in a moment"
+            )
+        return dataclasses.replace(
+            base, targets=[*base.targets, *added], warnings=warnings, reports=[*base.reports, report]
+        )
 
     # -- local: shapes and OCR -----------------------------------------------------------
-    def _local(self, image: Image.Image, origin: tuple[int, int], said: list[Rect],  # noqa: C901  (one branch per vision step)
-               targets: list[Target], popups: list[Rect], widgets: list[Rect],
-               window: Rect | None = None) -> tuple[list[Target], str]:
+    def _local(  # noqa: C901  (one branch per vision step)
+        self,
+        image: Image.Image,
+        origin: tuple[int, int],
+        said: list[Rect],
+        targets: list[Target],
+        popups: list[Rect],
+        widgets: list[Rect],
+        window: Rect | None = None,
+    ) -> tuple[list[Target], str]:
         """Shapes and text the tree lacks. `said`: the places of the listed elements that have
         a name or a value, or are controls (WHOLE_TYPES); text on a nameless canvas, image or
         pane is read, as the tree has none of it. `widgets`: the app's widget windows, where it
@@ -125,14 +161,24 @@ class VisionProvider:
         known = [t.rect for t in targets if t.rect is not None]
         wholes = [t.rect for t in targets if t.type in WHOLE_TYPES and t.rect is not None]
         named = [t.rect for t in targets if t.type in WHOLE_TYPES and t.rect is not None and (t.name or t.value)]
-        shapes = [Target(id=0, type=c.label or "Element", name="", rect=c.rect, source=Source.VISION,
-                         confidence=round(c.confidence, 2), states=["enabled"],
-                         derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})")
-                  for c in detect_widgets(bgr, origin=origin)
-                  if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)]
+        shapes = [
+            Target(
+                id=0,
+                type=c.label or "Element",
+                name="",
+                rect=c.rect,
+                source=Source.VISION,
+                confidence=round(c.confidence, 2),
+                states=["enabled"],
+                derived_from=f"vision: shape ({c.detail.get('cue', 'contour')})",
+            )
+            for c in detect_widgets(bgr, origin=origin)
+            if not _part_of(c.rect, wholes, popups) and not _group(c.rect, known)
+        ]
         # a shape the tree has already (a canvas, a panel) goes at the merge: text in it stands alone
-        shapes_kept = [s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold
-                                                                          for k in known)]
+        shapes_kept = [
+            s for s in shapes if s.rect is not None and not any(s.rect.iou(k) > self.iou_threshold for k in known)
+        ]
         engine = shared_engine()
         # a line across a menu's edge is the menu's inside it, the window's outside; the window's
         # widgets under a menu are hidden by it
@@ -142,16 +188,21 @@ class VisionProvider:
         grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         toggles = _toggles(grey, origin, boxes, widgets)
         # a toggle's text is read without its mark before it (a square read as "口")
-        boxes = [b if (t := toggles.get(_key(widgets_.holder(b, widgets)))) is None or b.left >= t.mark.right
-                 else b.model_copy(update={"left": min(b.right - 1, t.mark.right + widgets_.MARK_GAP)}) for b in boxes]
+        boxes = [
+            b
+            if (t := toggles.get(_key(widgets_.holder(b, widgets)))) is None or b.left >= t.mark.right
+            else b.model_copy(update={"left": min(b.right - 1, t.mark.right + widgets_.MARK_GAP)})
+            for b in boxes
+        ]
         # recognising is the slow half of OCR: only read text that no element saying something covers
         fresh = [*(b for b in boxes if not _covered(b, said) and not _part_of(b, named, popups)), *in_menus]
         fields = [w for w in widgets if w.height <= widgets_.CONTROL_HEIGHT and widgets_.sunken(grey, origin, w)]
         read = engine.recognize(_without_carets(bgr, grey, origin, fields), fresh, origin=origin) if fresh else []
         texts = [box for box in read if menus_.within(box.rect, popups) is None]
         text_targets = _menu_items(grey, origin, popups, [box for box in read if box not in texts])
-        opened = [menu for menu in popups if any(t.rect is not None and menu.contains(*t.rect.center)
-                                                 for t in text_targets)]
+        opened = [
+            menu for menu in popups if any(t.rect is not None and menu.contains(*t.rect.center) for t in text_targets)
+        ]
         bars: list[Target] = []  # shapes that turned out to be a row of labels: a menu bar, not a control
         inked: list[tuple[Target, float]] = []  # the widget windows' controls, and how bold their text is
         latin = _mostly_latin([box.text for box in texts])
@@ -160,46 +211,96 @@ class VisionProvider:
                 continue
             if latin and _ideographs_only(box.text):  # an icon the recogniser (Chinese and English) read as a sign
                 if not any(s.rect is not None and _inside(box.rect, s.rect) for s in shapes):
-                    text_targets.append(Target(id=0, type="Icon", name="", rect=box.rect, source=Source.VISION,
-                                               confidence=round(min(box.score, 0.5), 2), states=["enabled"],
-                                               derived_from=f"vision: an icon (OCR read it as {box.text.strip()!r})"))
+                    text_targets.append(
+                        Target(
+                            id=0,
+                            type="Icon",
+                            name="",
+                            rect=box.rect,
+                            source=Source.VISION,
+                            confidence=round(min(box.score, 0.5), 2),
+                            states=["enabled"],
+                            derived_from=f"vision: an icon (OCR read it as {box.text.strip()!r})",
+                        )
+                    )
                 continue
             widget = widgets_.holder(box.rect, widgets)
             mark = toggles.get(_key(widget))
             if widget is not None and mark is not None:  # a check box of a toolkit without a tree
                 # (before any shape: Tk's focus ring around its text is a shape too)
-                text_targets.append(Target(
-                    id=0, type=mark.kind, name=box.text.strip(), rect=widget, source=Source.VISION,
-                    confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
-                    states=["enabled", *(["checked"] if mark.checked else [])],
-                    derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
-                                 f"{box.score:.2f}"))
+                text_targets.append(
+                    Target(
+                        id=0,
+                        type=mark.kind,
+                        name=box.text.strip(),
+                        rect=widget,
+                        source=Source.VISION,
+                        confidence=round(min(box.score, widgets_.MARK_CONFIDENCE), 2),
+                        states=["enabled", *(["checked"] if mark.checked else [])],
+                        derived_from=f"vision: widget window, its mark ({'filled' if mark.checked else 'empty'}) + ocr "
+                        f"{box.score:.2f}",
+                    )
+                )
                 inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
                 continue
             if widget is not None and widget in fields:  # a field: its text is its value
-                text_targets.append(Target(id=0, type="Edit", name="", value=box.text.strip(), rect=widget,
-                                           source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
-                                           states=["enabled"], derived_from=f"vision: widget window, sunken + ocr "
-                                                                            f"{box.score:.2f}"))
+                text_targets.append(
+                    Target(
+                        id=0,
+                        type="Edit",
+                        name="",
+                        value=box.text.strip(),
+                        rect=widget,
+                        source=Source.VISION,
+                        confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
+                        states=["enabled"],
+                        derived_from=f"vision: widget window, sunken + ocr {box.score:.2f}",
+                    )
+                )
                 continue
             if widget is not None and window is not None and widgets_.bar_cell(widget, widgets, window):
-                text_targets.append(Target(id=0, type="Menu", name=box.text.strip(), rect=widget, source=Source.VISION,
-                                           confidence=round(box.score, 2), states=["enabled"],
-                                           derived_from=f"vision: a menu bar's widget window + ocr {box.score:.2f}"))
+                text_targets.append(
+                    Target(
+                        id=0,
+                        type="Menu",
+                        name=box.text.strip(),
+                        rect=widget,
+                        source=Source.VISION,
+                        confidence=round(box.score, 2),
+                        states=["enabled"],
+                        derived_from=f"vision: a menu bar's widget window + ocr {box.score:.2f}",
+                    )
+                )
                 continue
             # a shape holding more lines than this one is a panel, not a control this text names
-            holder = next((s for s in shapes_kept if s.rect is not None and _inside(box.rect, s.rect)
-                           and sum(_inside(other.rect, s.rect) for other in texts if other.text.strip()) == 1), None)
+            holder = next(
+                (
+                    s
+                    for s in shapes_kept
+                    if s.rect is not None
+                    and _inside(box.rect, s.rect)
+                    and sum(_inside(other.rect, s.rect) for other in texts if other.text.strip()) == 1
+                ),
+                None,
+            )
             boxed = widget is not None and widgets_.framed(grey, origin, widget)
             # a strip holding the line (a shape, a framed widget window) may be a bar of labels: a menu bar
             strip = holder.rect if holder is not None else widget if boxed else None
             row = widgets_.spaced_words(grey, origin, box.rect, box.text.strip()) if strip is not None else []
             if strip is not None and row:
                 bar = window is not None and widgets_.menu_bar(strip, window)
-                text_targets += [Target(id=0, type="Menu" if bar else "Text", name=word, rect=rect,
-                                        source=Source.VISION if bar else Source.OCR, confidence=round(box.score, 2),
-                                        derived_from=f"{'vision: a menu bar' if bar else 'ocr'}, a word apart")
-                                 for word, rect in row]
+                text_targets += [
+                    Target(
+                        id=0,
+                        type="Menu" if bar else "Text",
+                        name=word,
+                        rect=rect,
+                        source=Source.VISION if bar else Source.OCR,
+                        confidence=round(box.score, 2),
+                        derived_from=f"{'vision: a menu bar' if bar else 'ocr'}, a word apart",
+                    )
+                    for word, rect in row
+                ]
                 bars += [holder] if holder is not None and not holder.name else []
                 continue
             if holder is not None and holder.type == "Edit" and not holder.value:
@@ -213,36 +314,63 @@ class VisionProvider:
                     inked.append((holder, widgets_.ink(grey, origin, box.rect)))
                 continue
             if widget is not None and boxed:  # a key no shape was seen for: its window
-                text_targets.append(Target(id=0, type="Button", name=box.text.strip(), rect=widget,
-                                           source=Source.VISION, confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
-                                           states=["enabled"], derived_from=f"vision: widget window, framed + ocr "
-                                                                            f"{box.score:.2f}"))
+                text_targets.append(
+                    Target(
+                        id=0,
+                        type="Button",
+                        name=box.text.strip(),
+                        rect=widget,
+                        source=Source.VISION,
+                        confidence=round(min(box.score, FRAMED_CONFIDENCE), 2),
+                        states=["enabled"],
+                        derived_from=f"vision: widget window, framed + ocr {box.score:.2f}",
+                    )
+                )
                 inked.append((text_targets[-1], widgets_.ink(grey, origin, box.rect)))
                 continue
-            text_targets.append(Target(id=0, type="Text", name=box.text.strip(), rect=widget or box.rect,
-                                       source=Source.OCR, confidence=round(box.score, 2),
-                                       derived_from="ocr in a widget window" if widget else "ocr"))
+            text_targets.append(
+                Target(
+                    id=0,
+                    type="Text",
+                    name=box.text.strip(),
+                    rect=widget or box.rect,
+                    source=Source.OCR,
+                    confidence=round(box.score, 2),
+                    derived_from="ocr in a widget window" if widget else "ocr",
+                )
+            )
         # beside all the text the widgets show (a label is never greyed out): a dialog's one button counts too
-        strokes = [bold for _, bold in inked] + [widgets_.ink(grey, origin, box.rect) for box in texts
-                                                 if inked and box.text.strip() and widgets_.holder(box.rect, widgets)]
+        strokes = [bold for _, bold in inked] + [
+            widgets_.ink(grey, origin, box.rect)
+            for box in texts
+            if inked and box.text.strip() and widgets_.holder(box.rect, widgets)
+        ]
         for control, bold in inked:  # Tk greys out a disabled button's or check box's text
             if not widgets_.enabled(bold, strokes):
                 control.states = ["disabled", *(s for s in control.states if s != "enabled")]
         # a coloured blob inside a line of text read is a coloured glyph (jEdit's "01" in a line), no icon;
         # a shape inside a check box's widget is its mark
         marked = [t.rect for t in text_targets if t.source is Source.VISION and t.rect is not None]
-        glyphs = [s for s in shapes if s.rect is not None and (
-            (s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip()))
-            or any(m.contains(*s.rect.center) for m in [*marked, *opened]))] + bars  # a menu's rows are its items
+        glyphs = [
+            s
+            for s in shapes
+            if s.rect is not None
+            and (
+                (s.type == "Icon" and any(_inside(s.rect, box.rect) for box in texts if box.text.strip()))
+                or any(m.contains(*s.rect.center) for m in [*marked, *opened])
+            )
+        ] + bars  # a menu's rows are its items
         # a nameless shape around two or more seen (zenity's Cancel and OK in one frame) groups them
         seen = [t.rect for t in [*shapes, *text_targets] if t.rect is not None]
         frames = [s for s in shapes if not s.name and s.rect is not None and _group(s.rect, seen) and s not in glyphs]
         glyphs += frames
         unread = len(boxes) + len(in_menus) - len(fresh)
-        detail = f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read" + (
-            f", {unread} not read: on listed elements" if unread else "") + (
-            f", {len(frames)} frame(s) around others left out" if frames else "") + (
-            f", {len(widgets)} widget windows" if widgets else "")
+        detail = (
+            f"{len(shapes)} shapes, {len(boxes)} text boxes, {len(fresh)} read"
+            + (f", {unread} not read: on listed elements" if unread else "")
+            + (f", {len(frames)} frame(s) around others left out" if frames else "")
+            + (f", {len(widgets)} widget windows" if widgets else "")
+        )
         return [*(s for s in shapes if s not in glyphs), *text_targets], detail
 
     # -- by model ------------------------------------------------------------------------
@@ -253,8 +381,11 @@ class VisionProvider:
         prepared = prepare(image, origin)
         units = box_units(getattr(getattr(self.model, "flags", None), "model", None))
         width, height = prepared.size
-        reply = self.model.ask_json(SYSTEM, PROMPT.format(title=window.title, width=width, height=height,
-                                                          units=UNITS_TEXT[units]), [prepared.image])
+        reply = self.model.ask_json(
+            SYSTEM,
+            PROMPT.format(title=window.title, width=width, height=height, units=UNITS_TEXT[units]),
+            [prepared.image],
+        )
         found = []
         for item in reply if isinstance(reply, list) else []:
             target = _from_model(item, prepared, units)
@@ -267,15 +398,21 @@ class VisionProvider:
         return found, detail
 
 
-def merge(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float,
-          said: list[Rect] | None = None) -> list[Target]:
+def merge(
+    found: list[Target], known: list[Rect], shown: list[Rect], threshold: float, said: list[Rect] | None = None
+) -> list[Target]:
     """The detections `sift` keeps."""
     return sift(found, known, shown, threshold, said)[0]
 
 
-def sift(found: list[Target], known: list[Rect], shown: list[Rect], threshold: float,
-         said: list[Rect] | None = None, listed: list[Target] | None = None
-         ) -> tuple[list[Target], list[tuple[Target, str]]]:
+def sift(
+    found: list[Target],
+    known: list[Rect],
+    shown: list[Rect],
+    threshold: float,
+    said: list[Rect] | None = None,
+    listed: list[Target] | None = None,
+) -> tuple[list[Target], list[tuple[Target, str]]]:
     """Keep detections that overlap no known or already kept element, each clipped to what it
     lies in: a menu open over the window, or the window (`shown`, top first); the others are
     returned with why they were left out (`listed`: the known elements, to name them). The
@@ -350,13 +487,25 @@ def _menu_items(grey: Any, origin: tuple[int, int], popups: list[Rect], texts: l
     """The rows of the open menus the tree lacks, from the text read in them (`perception.menus`)."""
     found = []
     for menu in popups:
-        inside = [(box.text.strip(), box.rect, box.score) for box in texts
-                  if box.text.strip() and menus_.within(box.rect, [menu]) == menu]
+        inside = [
+            (box.text.strip(), box.rect, box.score)
+            for box in texts
+            if box.text.strip() and menus_.within(box.rect, [menu]) == menu
+        ]
         for item in menus_.items(inside, menu, grey, origin):
-            found.append(Target(id=0, type="MenuItem", name=item.name, rect=item.rect, source=Source.VISION,
-                                confidence=round(item.score, 2), states=["enabled" if item.enabled else "disabled"],
-                                derived_from="vision: a row of a menu the app does not list" + (
-                                    f", its shortcut {item.shortcut}" if item.shortcut else "")))
+            found.append(
+                Target(
+                    id=0,
+                    type="MenuItem",
+                    name=item.name,
+                    rect=item.rect,
+                    source=Source.VISION,
+                    confidence=round(item.score, 2),
+                    states=["enabled" if item.enabled else "disabled"],
+                    derived_from="vision: a row of a menu the app does not list"
+                    + (f", its shortcut {item.shortcut}" if item.shortcut else ""),
+                )
+            )
     return found
 
 
@@ -380,9 +529,10 @@ def _without_carets(bgr: Any, grey: Any, origin: tuple[int, int], fields: list[R
         if cursor is None:
             continue
         out = bgr.copy() if out is bgr else out
-        inside = bgr[field.top - oy + 4:field.bottom - oy - 4, field.left - ox + 4:field.right - ox - 4]
-        out[cursor.top - oy:cursor.bottom - oy, cursor.left - ox:cursor.right - ox] = \
-            np.median(inside.reshape(-1, 3), axis=0).astype(bgr.dtype)
+        inside = bgr[field.top - oy + 4 : field.bottom - oy - 4, field.left - ox + 4 : field.right - ox - 4]
+        out[cursor.top - oy : cursor.bottom - oy, cursor.left - ox : cursor.right - ox] = np.median(
+            inside.reshape(-1, 3), axis=0
+        ).astype(bgr.dtype)
     return out
 
 
@@ -390,8 +540,9 @@ def _key(rect: Rect | None) -> tuple[int, int, int, int] | None:
     return None if rect is None else (rect.left, rect.top, rect.right, rect.bottom)
 
 
-def _toggles(grey: Any, origin: tuple[int, int], boxes: list[Rect],
-             widgets: list[Rect]) -> dict[tuple[int, int, int, int] | None, widgets_.Toggle]:
+def _toggles(
+    grey: Any, origin: tuple[int, int], boxes: list[Rect], widgets: list[Rect]
+) -> dict[tuple[int, int, int, int] | None, widgets_.Toggle]:
     """The toggles' marks in the widget windows that hold text, by the widget's place."""
     found = {}
     for box in boxes:
@@ -418,9 +569,16 @@ def _from_model(item: Any, prepared: Any, units: str) -> Target | None:
     rect = prepared.to_screen(box, units)
     confidence = item.get("confidence", 0.5)
     confidence = float(confidence) if isinstance(confidence, (int, float)) and 0 <= confidence <= 1 else 0.5
-    return Target(id=0, type=str(item.get("type") or "Element"), name=str(item.get("name") or ""), rect=rect,
-                  source=Source.VISION, confidence=round(confidence, 2), states=["enabled"],
-                  derived_from=f"vision: model box {[round(v) for v in box]} ({units})")
+    return Target(
+        id=0,
+        type=str(item.get("type") or "Element"),
+        name=str(item.get("name") or ""),
+        rect=rect,
+        source=Source.VISION,
+        confidence=round(confidence, 2),
+        states=["enabled"],
+        derived_from=f"vision: model box {[round(v) for v in box]} ({units})",
+    )
 
 
 def _ideographs_only(text: str) -> bool:
@@ -429,8 +587,11 @@ def _ideographs_only(text: str) -> bool:
     from winactions.locate.ocr import LOOK_ALIKES
 
     signs = text.replace(" ", "")
-    return 0 < len(signs) <= 2 and not all(ord(ch) in LOOK_ALIKES for ch in signs) and \
-        all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in signs)
+    return (
+        0 < len(signs) <= 2
+        and not all(ord(ch) in LOOK_ALIKES for ch in signs)
+        and all("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in signs)
+    )
 
 
 def _mostly_latin(texts: list[str]) -> bool:
@@ -444,8 +605,12 @@ def _already_named(text: str, rect: Rect, targets: list[Target]) -> bool:
     """Text the tree already has: the name or value of an element around it ("Ready" in a status bar)."""
     wanted = " ".join(text.split()).casefold()
     cx, cy = rect.center
-    return any(t.rect is not None and t.rect.contains(cx, cy) and wanted in (
-        t.name.casefold().strip(), (t.value or "").casefold().strip()) for t in targets)
+    return any(
+        t.rect is not None
+        and t.rect.contains(cx, cy)
+        and wanted in (t.name.casefold().strip(), (t.value or "").casefold().strip())
+        for t in targets
+    )
 
 
 def _covered(box: Rect, known: list[Rect]) -> bool:

@@ -63,8 +63,11 @@ def cut_at(boxes: list[Rect], widgets: list[Rect]) -> list[Rect]:
     reaches into two or more widgets becomes a piece in each."""
     out: list[Rect] = []
     for box in boxes:
-        pieces = [p for w in widgets if (p := box.intersect(w)) is not None
-                  and p.width >= MIN_PIECE and p.height >= 0.6 * box.height]
+        pieces = [
+            p
+            for w in widgets
+            if (p := box.intersect(w)) is not None and p.width >= MIN_PIECE and p.height >= 0.6 * box.height
+        ]
         out.extend(pieces if len(pieces) > 1 else [box])
     return out
 
@@ -84,7 +87,7 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
     import numpy as np
 
     ox, oy = origin
-    crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    crop = grey[widget.top - oy : widget.bottom - oy, widget.left - ox : widget.right - ox].astype(np.int16)
     crop, inset = _inside_focus_ring(crop, 10)
     if crop.shape[0] < 6 or crop.shape[1] < 12:
         return None
@@ -98,20 +101,23 @@ def toggle(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> Toggle | 
     left = right = int(columns[0])
     while right + 1 < shape.shape[1] and shape[:, right + 1].any():
         right += 1
-    rows = np.flatnonzero(shape[:, left:right + 1].any(axis=1))
+    rows = np.flatnonzero(shape[:, left : right + 1].any(axis=1))
     top, bottom = int(rows[0]), int(rows[-1])
     width, height = right - left + 1, bottom - top + 1
     after = columns[columns > right]
-    if not (6 <= height <= crop.shape[0] and 0.7 <= width / height <= 1.4) or after.size == 0 \
-            or after[0] - right - 1 < MARK_GAP:
+    if (
+        not (6 <= height <= crop.shape[0] and 0.7 <= width / height <= 1.4)
+        or after.size == 0
+        or after[0] - right - 1 < MARK_GAP
+    ):
         return None
     inner = (slice(top + height // 4, bottom + 1 - height // 4), slice(left + width // 4, right + 1 - width // 4))
     x, y = widget.left + inset, widget.top + inset  # where the crop starts, inside any focus ring
     mark = Rect(left=x + left, top=y + top, right=x + right + 1, bottom=y + bottom + 1)
     if shape[inner].mean() < SOLID:  # hollow: a letter, or a Motif toggle not set (its inside the background's)
-        outline = _outline(shape[top:bottom + 1, left:right + 1])
+        outline = _outline(shape[top : bottom + 1, left : right + 1])
         return None if outline is None else Toggle(outline, mark, False)
-    corner = bool(shape[top:top + 2, left:left + 2].all())
+    corner = bool(shape[top : top + 2, left : left + 2].all())
     # set: a tick or dot of ink (Tk), or filled darker than the background (Motif); Tk's unset inside is white
     checked = ink[inner].mean() >= FILLED or float(np.median(crop[inner])) < background - MARK_EDGE
     return Toggle("CheckBox" if corner else "RadioButton", mark, bool(checked))
@@ -125,7 +131,7 @@ def sunken(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
     import numpy as np
 
     ox, oy = origin
-    crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    crop = grey[widget.top - oy : widget.bottom - oy, widget.left - ox : widget.right - ox].astype(np.int16)
     crop, _ = _inside_focus_ring(crop, 12)
     if crop.shape[0] < 12 or crop.shape[1] < 16:
         return False
@@ -145,7 +151,7 @@ def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None
     import numpy as np
 
     ox, oy = origin
-    crop = grey[field.top - oy:field.bottom - oy, field.left - ox:field.right - ox].astype(np.int16)
+    crop = grey[field.top - oy : field.bottom - oy, field.left - ox : field.right - ox].astype(np.int16)
     if crop.shape[0] < 12 or crop.shape[1] < 12:
         return None
     inner = crop[4:-4, 4:-4]
@@ -157,8 +163,12 @@ def caret(grey: np.ndarray, origin: tuple[int, int], field: Rect) -> Rect | None
     columns = _solid_stem(ink, span) or _stippled_stem(ink, span)
     if columns is None:
         return None
-    return Rect(left=field.left + 4 + columns[0], top=field.top + 4 + int(rows[0]), right=field.left + 4 + columns[1],
-                bottom=field.top + 4 + int(rows[-1]) + 1)
+    return Rect(
+        left=field.left + 4 + columns[0],
+        top=field.top + 4 + int(rows[0]),
+        right=field.left + 4 + columns[1],
+        bottom=field.top + 4 + int(rows[-1]) + 1,
+    )
 
 
 def _solid_stem(ink: np.ndarray, span: int) -> tuple[int, int] | None:
@@ -188,13 +198,14 @@ def _stippled_stem(ink: np.ndarray, span: int) -> tuple[int, int] | None:
     wide[:, 1:] |= closed[:, :-1]
     wide[:, :-1] |= closed[:, 1:]
     reach = np.where(wide.any(axis=0), len(wide) - np.argmax(wide[::-1], axis=0) - np.argmax(wide, axis=0), 0)
-    stem = (ink.sum(axis=0) <= STIPPLED * heights) & (reach >= CARET_SPAN * span) & \
-        (heights >= CARET_SPAN * (reach - 2))
+    stem = (
+        (ink.sum(axis=0) <= STIPPLED * heights) & (reach >= CARET_SPAN * span) & (heights >= CARET_SPAN * (reach - 2))
+    )
     if not stem.any() or (heights[~stem].max(initial=0) >= heights[stem].min() - 2):
         return None
     first = int(np.flatnonzero(stem)[0])
     inked = np.flatnonzero(closed[:, first])
-    columns = _apart(np.asarray(ink[inked[0] + CARET_SERIF_ROWS:inked[-1] + 1 - CARET_SERIF_ROWS].any(axis=0)), first)
+    columns = _apart(np.asarray(ink[inked[0] + CARET_SERIF_ROWS : inked[-1] + 1 - CARET_SERIF_ROWS].any(axis=0)), first)
     return None if columns is None else (max(columns[0] - 1, 0), min(columns[1] + 1, ink.shape[1]))
 
 
@@ -257,7 +268,7 @@ def framed(grey: np.ndarray, origin: tuple[int, int], widget: Rect) -> bool:
     import numpy as np
 
     ox, oy = origin
-    crop = grey[widget.top - oy:widget.bottom - oy, widget.left - ox:widget.right - ox].astype(np.int16)
+    crop = grey[widget.top - oy : widget.bottom - oy, widget.left - ox : widget.right - ox].astype(np.int16)
     if crop.shape[0] < 8 or crop.shape[1] < 8:
         return False
     inside = int(np.median(crop[3:-3, 3:-3]))
@@ -277,15 +288,22 @@ def spaced_words(grey: np.ndarray, origin: tuple[int, int], line: Rect, text: st
     if len(tokens) < 2:
         return []
     ox, oy = origin
-    crop = grey[line.top - oy:line.bottom - oy, line.left - ox:line.right - ox]
+    crop = grey[line.top - oy : line.bottom - oy, line.left - ox : line.right - ox]
     words = sorted((w for w in glyphs.ink_groups(crop, max_words=1) if w.words == 1), key=lambda w: w.rect.left)
     if len(words) != len(tokens) or not all(w.alone for w in words):
         return []
     height = sorted(w.rect.height for w in words)[len(words) // 2]
     if min(b.rect.left - a.rect.right for a, b in itertools.pairwise(words)) < APART * height:
         return []  # a space apart, if a wide one (a monospaced line: 8 px at 15 px tall; menu bars: 12-14)
-    return [(token, Rect(left=line.left + w.rect.left - 2, top=line.top, right=line.left + w.rect.right + 2,
-                         bottom=line.bottom)) for token, w in zip(tokens, words)]
+    return [
+        (
+            token,
+            Rect(
+                left=line.left + w.rect.left - 2, top=line.top, right=line.left + w.rect.right + 2, bottom=line.bottom
+            ),
+        )
+        for token, w in zip(tokens, words)
+    ]
 
 
 def menu_bar(row: Rect, window: Rect) -> bool:
@@ -297,16 +315,23 @@ def bar_cell(widget: Rect, widgets: list[Rect], window: Rect) -> bool:
     """Whether a widget window is one of a row of them that is the window's menu bar: Motif
     makes each menu's title a window of its own, side by side at the window's top, together
     across most of it (two labels in a row, apart, are not)."""
-    row = sorted((w for w in widgets if abs(w.top - widget.top) <= 1 and abs(w.bottom - widget.bottom) <= 1
-                  and w.height <= CONTROL_HEIGHT), key=lambda w: w.left)
+    row = sorted(
+        (
+            w
+            for w in widgets
+            if abs(w.top - widget.top) <= 1 and abs(w.bottom - widget.bottom) <= 1 and w.height <= CONTROL_HEIGHT
+        ),
+        key=lambda w: w.left,
+    )
     run = longest = 1
     for a, b in itertools.pairwise(row):  # a menu bar's titles touch; a dialog's labels in a row stand apart
         run = run + 1 if 0 <= b.left - a.right <= TOUCHING else 1
         longest = max(longest, run)
     if longest < BAR_CELLS:
         return False
-    return menu_bar(Rect(left=row[0].left, top=widget.top, right=max(w.right for w in row), bottom=widget.bottom),
-                    window)
+    return menu_bar(
+        Rect(left=row[0].left, top=widget.top, right=max(w.right for w in row), bottom=widget.bottom), window
+    )
 
 
 def ink(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> float:
@@ -316,7 +341,7 @@ def ink(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> float:
     import numpy as np
 
     ox, oy = origin
-    crop = grey[max(0, box.top - oy):box.bottom - oy, max(0, box.left - ox):box.right - ox].astype(np.int16)
+    crop = grey[max(0, box.top - oy) : box.bottom - oy, max(0, box.left - ox) : box.right - ox].astype(np.int16)
     if crop.size == 0:
         return 0.0
     return float(np.percentile(np.abs(crop - int(np.median(crop))), 98))
@@ -329,7 +354,7 @@ def stroke(grey: np.ndarray, origin: tuple[int, int], box: Rect) -> tuple[float,
     import numpy as np
 
     ox, oy = origin
-    crop = grey[max(0, box.top - oy):box.bottom - oy, max(0, box.left - ox):box.right - ox].astype(np.int16)
+    crop = grey[max(0, box.top - oy) : box.bottom - oy, max(0, box.left - ox) : box.right - ox].astype(np.int16)
     if crop.size == 0:
         return 0.0, 0
     background = int(np.median(crop))

@@ -42,8 +42,7 @@ class DesktopSession:
     """One agent's view of the desktop: a backend, a selected window and its ids. Its methods
     run inside one command's `turn`; each change it makes is saved before it returns."""
 
-    def __init__(self, backend: Backend, store: SessionStore,
-                 providers: list[Provider] | None = None) -> None:
+    def __init__(self, backend: Backend, store: SessionStore, providers: list[Provider] | None = None) -> None:
         self.backend = backend
         self.store = store
         self.data: SessionData = store.load()
@@ -59,8 +58,9 @@ class DesktopSession:
             self._rebind(self.data.bound_window_id)
 
     @classmethod
-    def open(cls, name: str = "default", *, backend: Backend | None = None, live: bool = False,
-             device: str | None = None) -> DesktopSession:
+    def open(
+        cls, name: str = "default", *, backend: Backend | None = None, live: bool = False, device: str | None = None
+    ) -> DesktopSession:
         """The one way to open a session, for every front end (one-shot CLI, daemon, MCP
         server, Python API). The name is checked before anything is written or connected;
         `live` keeps the tree cached and fresh through change events (long-lived processes);
@@ -135,8 +135,12 @@ class DesktopSession:
             window = self.find_window(selector)
         else:
             state = self.data.state
-            window, note = windows.choose_window(self.backend.list_windows(), self.data.window_id,
-                                                 state.window.pid if state else None, self.backend.one_screen)
+            window, note = windows.choose_window(
+                self.backend.list_windows(),
+                self.data.window_id,
+                state.window.pid if state else None,
+                self.backend.one_screen,
+            )
             if note:
                 self.notes.append(note)
         if window.id != self.data.window_id:
@@ -164,8 +168,11 @@ class DesktopSession:
                 if detection is not None or not any(p.name.startswith("vision") for p in self.providers):
                     raise
                 # its open menus are read from pixels too, item by item (Tk's are X windows of their own)
-                detection = Detection([], warnings=[f"{exc.message}: what is listed was seen in its pixels"],
-                                      popups=self.backend.popups(window))
+                detection = Detection(
+                    [],
+                    warnings=[f"{exc.message}: what is listed was seen in its pixels"],
+                    popups=self.backend.popups(window),
+                )
             except Exception as exc:  # a failing extra tier must not hide the others
                 if detection is None:
                     raise
@@ -175,14 +182,22 @@ class DesktopSession:
         previous = self.data.state
         run = self.backend.run_of(window)
         if self.registry.retire(window.id, run):
-            self.notes.append("this window's app is not the one its ids were given for (the app or the desktop "
-                              "restarted): its elements have new ids, the old ones are retired")
+            self.notes.append(
+                "this window's app is not the one its ids were given for (the app or the desktop "
+                "restarted): its elements have new ids, the old ones are retired"
+            )
         same_run = previous is not None and previous.window.id == window.id and self.data.run == run
-        unchanged = self._numbered_for is detection.targets and same_run and previous is not None \
-            and previous.window == window and len(self.providers) == 1
+        unchanged = (
+            self._numbered_for is detection.targets
+            and same_run
+            and previous is not None
+            and previous.window == window
+            and len(self.providers) == 1
+        )
         before = previous.targets if same_run and previous is not None else []
-        numbered = previous.targets if unchanged and previous is not None \
-            else self._number(detection.targets, before, run)
+        numbered = (
+            previous.targets if unchanged and previous is not None else self._number(detection.targets, before, run)
+        )
         self._numbered_for = detection.targets
         self.nodes = detection.nodes
         state = UIState(
@@ -199,13 +214,23 @@ class DesktopSession:
             self.data.found = []  # found in another window, or another run of its app
         self.data.state, self.data.run = state, run
         self.data.written = {}  # the names read now are the ones shown
-        if not (unchanged and previous is not None and previous.warnings == state.warnings
-                and previous.modified == state.modified):
+        if not (
+            unchanged
+            and previous is not None
+            and previous.warnings == state.warnings
+            and previous.modified == state.modified
+        ):
             self.save()  # an unchanged window (a live tree handed back as it was) changes nothing on disk
         return state
 
-    def set_tiers(self, infer: str = "off", vision: str = "off", llm: LLMFlags | None = None,
-                  min_confidence: float | None = None, iou: float | None = None) -> None:
+    def set_tiers(
+        self,
+        infer: str = "off",
+        vision: str = "off",
+        llm: LLMFlags | None = None,
+        min_confidence: float | None = None,
+        iou: float | None = None,
+    ) -> None:
         """Choose the perception tiers for the next states (`perception.tiers.compose`); a bad
         threshold is an error only when a tier that uses it is on.
 
@@ -231,12 +256,23 @@ class DesktopSession:
             if t.source is Source.ACCESSIBILITY:
                 position_to_id[i] = tree[k].id
                 k += 1
-        derived = [t.model_copy(update={"derived_from": _PLACEHOLDER.sub(
-            lambda m: f"[{position_to_id.get(int(m.group(1)), '?')}]", t.derived_from or "") or None})
-            for t in targets if t.source is not Source.ACCESSIBILITY]
+        derived = [
+            t.model_copy(
+                update={
+                    "derived_from": _PLACEHOLDER.sub(
+                        lambda m: f"[{position_to_id.get(int(m.group(1)), '?')}]", t.derived_from or ""
+                    )
+                    or None
+                }
+            )
+            for t in targets
+            if t.source is not Source.ACCESSIBILITY
+        ]
         numbered = [*tree, *self.registry.assign(derived, before, run)]
-        return [t.model_copy(update={"parent_id": position_to_id.get(t.parent_id) if t.parent_id is not None
-                                     else None}) for t in numbered]
+        return [
+            t.model_copy(update={"parent_id": position_to_id.get(t.parent_id) if t.parent_id is not None else None})
+            for t in numbered
+        ]
 
     def _explain_busy(self, window: WindowInfo, exc: AppBusy) -> AppBusy:
         """Say why the app does not answer — naming a dialog only when one is really open
@@ -251,14 +287,18 @@ class DesktopSession:
         if len(own) > 1:
             dialog = next((w for w in own if w.active), next(w for w in own if w.id != window.id))
             main = next(w for w in own if w.id != dialog.id)
-            return AppBusy(f'{app} is not answering accessibility requests while its window "{dialog.title}" is open '
-                           "(a modal dialog, most likely)",
-                           hint=f'close it without keys — `winctl focus "{dialog.title}"`, then `winctl close` (its '
-                                "close button), or click its Cancel with the mouse (`winctl click text:Cancel`) — "
-                                f'then `winctl focus "{main.title}"`; an app waiting inside an accessibility call '
-                                "(GTK 3) freezes for good at the first key it is sent")
-        return AppBusy(f'"{window.title}" is busy: {exc.message}, and it has no other window open',
-                       hint="wait and run `winctl state` again; `winctl screenshot` shows what it is doing")
+            return AppBusy(
+                f'{app} is not answering accessibility requests while its window "{dialog.title}" is open '
+                "(a modal dialog, most likely)",
+                hint=f'close it without keys — `winctl focus "{dialog.title}"`, then `winctl close` (its '
+                "close button), or click its Cancel with the mouse (`winctl click text:Cancel`) — "
+                f'then `winctl focus "{main.title}"`; an app waiting inside an accessibility call '
+                "(GTK 3) freezes for good at the first key it is sent",
+            )
+        return AppBusy(
+            f'"{window.title}" is busy: {exc.message}, and it has no other window open',
+            hint="wait and run `winctl state` again; `winctl screenshot` shows what it is doing",
+        )
 
     # -- ids (`identity`) and references (`references`) ------------------------------------
     def target(self, target_id: int) -> Target:
@@ -274,16 +314,18 @@ class DesktopSession:
         identity.check_run(target, self.data.state, self.data.run, self.backend)
         if target.handle is None:
             return target, None
-        node = identity.check_fresh(target, self.backend.refresh(target.handle), acting=acting,
-                                    written=self.data.written.get(target_id))
+        node = identity.check_fresh(
+            target, self.backend.refresh(target.handle), acting=acting, written=self.data.written.get(target_id)
+        )
         return target, node
 
     def resolve_to_read(self, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
         """An id or a name, for a read (`references.resolve_to_read`)."""
         return references.resolve_to_read(self, ref, window)
 
-    def resolve_ref(self, ref: int | str, window: WindowInfo, *, takes_text: bool = False,
-                    wheel: bool = True) -> tuple[Target, Node | None]:
+    def resolve_ref(
+        self, ref: int | str, window: WindowInfo, *, takes_text: bool = False, wheel: bool = True
+    ) -> tuple[Target, Node | None]:
         """An id, a name or a visual target, for an action (`references.resolve_ref`; `takes_text`:
         of several elements sharing a name, the one that takes text)."""
         return references.resolve_ref(self, ref, window, text=takes_text, wheel=wheel)
@@ -315,8 +357,9 @@ class DesktopSession:
         if self._locator is None:
             from winactions.extras import require
 
-            require("vision", "numpy", "cv2", feature="finding targets from pixels (text:, image:, a name not in "
-                    "the tree)")
+            require(
+                "vision", "numpy", "cv2", feature="finding targets from pixels (text:, image:, a name not in the tree)"
+            )
             from winactions.llm.lazy import LazyModel
             from winactions.locate.locator import Locator, session_cache
 

@@ -38,13 +38,13 @@ def lookup(target_id: int, state: UIState | None, found: list[Target], registry:
     if target is not None:
         return target
     if state is None:
-        raise NotFound(f"no element {target_id}: there is no state yet",
-                       hint="run `winctl state` first")
+        raise NotFound(f"no element {target_id}: there is no state yet", hint="run `winctl state` first")
     if registry.issued(target_id):
-        raise StaleElement(f"element {target_id} is not in the latest state",
-                           hint="it scrolled away, closed or changed — run `winctl state`")
-    raise NotFound(f"no element {target_id}",
-                   hint=f"ids in the latest state: {_id_range(state)} — run `winctl state`")
+        raise StaleElement(
+            f"element {target_id} is not in the latest state",
+            hint="it scrolled away, closed or changed — run `winctl state`",
+        )
+    raise NotFound(f"no element {target_id}", hint=f"ids in the latest state: {_id_range(state)} — run `winctl state`")
 
 
 def check_run(target: Target, state: UIState | None, run: str | None, backend: Backend) -> None:
@@ -53,10 +53,12 @@ def check_run(target: Target, state: UIState | None, run: str | None, backend: B
     and handles. Passes when no state or run is known."""
     if state is None or run is None or backend.run_of(state.window) == run:
         return
-    raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") was read from a run of '
-                       f'"{state.window.title}" that has ended (the app or the desktop restarted); '
-                       "nothing was done",
-                       hint="run `winctl state`: the elements there now get new ids")
+    raise StaleElement(
+        f'element {target.id} ([{target.type}] "{target.name}") was read from a run of '
+        f'"{state.window.title}" that has ended (the app or the desktop restarted); '
+        "nothing was done",
+        hint="run `winctl state`: the elements there now get new ids",
+    )
 
 
 def check_fresh(target: Target, node: Node | None, *, acting: bool, written: str | None = None) -> Node:
@@ -71,14 +73,16 @@ def check_fresh(target: Target, node: Node | None, *, acting: bool, written: str
     if node is None:
         raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") is gone', hint=CHANGED)
     if node.role != target.type:
-        raise StaleElement(f"element {target.id} was a {target.type} and is now a {node.role}; nothing was done",
-                           hint=CHANGED)
+        raise StaleElement(
+            f"element {target.id} was a {target.type} and is now a {node.role}; nothing was done", hint=CHANGED
+        )
     if acting:
         check_identity(target, node, written)
     shows = "showing" in node.states if acting else bool({"visible", "showing"} & node.states)
     if not shows and not (offview.is_out_of_view(target) and not acting):
-        raise StaleElement(f"element {target.id} is no longer shown ([{target.type}] \"{target.name}\"); "
-                           "nothing was done", hint=CHANGED)
+        raise StaleElement(
+            f'element {target.id} is no longer shown ([{target.type}] "{target.name}"); nothing was done', hint=CHANGED
+        )
     return node
 
 
@@ -91,15 +95,22 @@ def check_identity(target: Target, node: Node, written: str | None = None) -> No
     if written is not None and name == written:
         return
     mirrors_value = bool(target.value) and target.name == target.value
-    lent = (name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT)) \
-        or target.derived_from == named_by_label(name) \
-        or (target.derived_from == named_by_label(None) and name == (node.value or ""))  # its own name as when listed
+    lent = (
+        (name == "" and target.derived_from in (NAMED_BY_WRAPPER, NAMED_BY_TEXT))
+        or target.derived_from == named_by_label(name)
+        or (target.derived_from == named_by_label(None) and name == (node.value or ""))
+    )  # its own name as when listed
     if name != target.name and not mirrors_value and not lent:
-        raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
-                           f'"{name}"; nothing was done', hint=CHANGED)
+        raise StaleElement(
+            f'element {target.id} was [{target.type}] "{target.name}" and is now "{name}"; nothing was done',
+            hint=CHANGED,
+        )
     if target.automation_id and node.automation_id != target.automation_id:
-        raise StaleElement(f'element {target.id} ([{target.type}] "{target.name}") now has automation id '
-                           f"{node.automation_id!r}, not {target.automation_id!r}; nothing was done", hint=CHANGED)
+        raise StaleElement(
+            f'element {target.id} ([{target.type}] "{target.name}") now has automation id '
+            f"{node.automation_id!r}, not {target.automation_id!r}; nothing was done",
+            hint=CHANGED,
+        )
 
 
 def check_lent_name(target: Target, read: Callable[[], UIState], written: str | None = None) -> None:
@@ -111,8 +122,10 @@ def check_lent_name(target: Target, read: Callable[[], UIState], written: str | 
         return
     now = next((t for t in read().targets if t.handle == target.handle), None)
     if now is not None and now.name not in (target.name, written):
-        raise StaleElement(f'element {target.id} was [{target.type}] "{target.name}" and is now '
-                           f'"{now.name}"; nothing was done', hint=CHANGED)
+        raise StaleElement(
+            f'element {target.id} was [{target.type}] "{target.name}" and is now "{now.name}"; nothing was done',
+            hint=CHANGED,
+        )
 
 
 def text_naming(backend: Backend, target: Target, node: Node | None) -> str | None:

@@ -56,8 +56,7 @@ class IdRegistry:
     the registry remembers each window's run (`runs`): a window whose app is another run than
     its ids were given for (`retire`) has that run's keys dropped."""
 
-    def __init__(self, next_id: int = 1, ids: dict[str, int] | None = None,
-                 runs: dict[str, str] | None = None) -> None:
+    def __init__(self, next_id: int = 1, ids: dict[str, int] | None = None, runs: dict[str, str] | None = None) -> None:
         self.next_id = next_id
         self.ids: dict[str, int] = dict(ids or {})
         self.runs: dict[str, str] = dict(runs or {})  # window id -> the run its ids were given for
@@ -74,8 +73,9 @@ class IdRegistry:
         self.ids = {key: tid for key, tid in self.ids.items() if not key.startswith(f"{old}#")}
         return True
 
-    def assign(self, targets: list[Target], previous: list[Target] | None = None,
-               run: str | None = None) -> list[Target]:
+    def assign(
+        self, targets: list[Target], previous: list[Target] | None = None, run: str | None = None
+    ) -> list[Target]:
         """Give every target its session id (new elements get fresh ids in document order). A
         target without a handle that is a target of `previous` (the window's last state, of
         the same run) seen again in its place (`seen_again`) keeps that one's id. `run`: the
@@ -111,5 +111,8 @@ class IdRegistry:
         next_id = data.get("next_id", 1)
         ids = data.get("ids", {})
         runs = data.get("runs", {})
-        return cls(int(next_id) if isinstance(next_id, int) else 1, dict(ids) if isinstance(ids, dict) else {},
-                   dict(runs) if isinstance(runs, dict) else {})
+        return cls(
+            int(next_id) if isinstance(next_id, int) else 1,
+            dict(ids) if isinstance(ids, dict) else {},
+            dict(runs) if isinstance(runs, dict) else {},
+        )

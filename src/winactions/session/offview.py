@@ -95,10 +95,18 @@ def _target(node: Node, match: TextMatch) -> Target:
     is not its name, its `derived_from` where it is (`where`)."""
     name = display_name(node)
     value = match.text if match.text != name else node.value
-    return Target(id=0, type=node.role, name=name, value=value, states=sorted(node.states),
-                  automation_id=node.automation_id, operations=sorted(node.operations, key=lambda o: o.value),
-                  derived_from=where(match, name if match.place is not None else None),
-                  source=Source.ACCESSIBILITY, handle=match.handle)
+    return Target(
+        id=0,
+        type=node.role,
+        name=name,
+        value=value,
+        states=sorted(node.states),
+        automation_id=node.automation_id,
+        operations=sorted(node.operations, key=lambda o: o.value),
+        derived_from=where(match, name if match.place is not None else None),
+        source=Source.ACCESSIBILITY,
+        handle=match.handle,
+    )
 
 
 def same_text(a: str, b: str) -> bool:
@@ -129,16 +137,22 @@ def check_address(name: str, state: UIState | None) -> None:
     address the sheet has no cell at ("A0", "ZZZZ1"), say so: InvalidInput for a row 0,
     NotFound for a place beyond the sheet's columns or rows. Other names pass."""
     found = ADDRESS_LIKE.match(name.strip())
-    if found is None or state is None or not any(CELL_ADDRESS.match(t.name) for t in state.targets
-                                                  if t.type in CELL_TYPES):
+    if (
+        found is None
+        or state is None
+        or not any(CELL_ADDRESS.match(t.name) for t in state.targets if t.type in CELL_TYPES)
+    ):
         return
     letters, row = found.group(1).upper(), int(found.group(2))
     if row == 0:
-        raise InvalidInput(f"{shown(name)} is no cell address: rows are numbered from 1",
-                           hint=f"the sheet's first cell is A1; e.g. `winctl get text {letters}1`")
-    raise NotFound(f"the sheet has no cell {shown(letters + str(row))}: it lies beyond its last column or row",
-                   hint="a sheet's columns run A, B, … Z, AA, … and its rows from 1; `winctl state` shows the "
-                        "cells in view")
+        raise InvalidInput(
+            f"{shown(name)} is no cell address: rows are numbered from 1",
+            hint=f"the sheet's first cell is A1; e.g. `winctl get text {letters}1`",
+        )
+    raise NotFound(
+        f"the sheet has no cell {shown(letters + str(row))}: it lies beyond its last column or row",
+        hint="a sheet's columns run A, B, … Z, AA, … and its rows from 1; `winctl state` shows the cells in view",
+    )
 
 
 CELL_TYPES = frozenset({"DataItem", "Cell", "TableCell"})
@@ -181,8 +195,10 @@ def brought_into_view(session: DesktopSession, target_id: int, window: WindowInf
     handle = str(target.handle)
     node = session.backend.refresh(handle)
     if node is None:
-        raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") is gone',
-                           hint="the UI changed — run `winctl find` again")
+        raise StaleElement(
+            f'element {target_id} ([{target.type}] "{target.name}") is gone',
+            hint="the UI changed — run `winctl find` again",
+        )
     scroll_to(session, handle, node, target.name, session.refresh_state(window), wheel)
     deadline = time.monotonic() + SCROLL_SETTLE
     while True:
@@ -197,9 +213,11 @@ def brought_into_view(session: DesktopSession, target_id: int, window: WindowInf
             session.save()
             return target_id
         if time.monotonic() > deadline:
-            raise StaleElement(f'element {target_id} ([{target.type}] "{target.name}") was scrolled to but does '
-                               "not show in the window; nothing was done",
-                               hint="run `winctl state` to see what shows")
+            raise StaleElement(
+                f'element {target_id} ([{target.type}] "{target.name}") was scrolled to but does '
+                "not show in the window; nothing was done",
+                hint="run `winctl state` to see what shows",
+            )
         time.sleep(0.05)
 
 
@@ -209,8 +227,14 @@ def named_out_of_view(session: DesktopSession, name: str, state: UIState) -> set
     scrolling containers (a sheet's cell by its address: "A218"; at most OUT_OF_VIEW_READS
     elements read)."""
     listed = {t.handle for t in state.targets}
-    read = {n.handle for n in session.nodes if n.rect is not None and n.handle not in listed
-            and {"showing", "visible"} & n.states and display_name(n) == name}
+    read = {
+        n.handle
+        for n in session.nodes
+        if n.rect is not None
+        and n.handle not in listed
+        and {"showing", "visible"} & n.states
+        and display_name(n) == name
+    }
     if not read:  # what scrolling containers hold out of view is not read by a state
         scrollers = [n.handle for n in session.nodes if n.role in SCROLLERS and n.handle in listed]
         if scrollers:
@@ -248,9 +272,11 @@ def scroll_to(session: DesktopSession, handle: str, node: Node, name: str, state
         session.done_on_the_way.append(f"scrolled {name!r} into view with the mouse wheel ({notches} notches)")
     else:
         scroller = next((str(t.id) for t in state.targets if t.type in SCROLLERS), "ID")
-        raise NotFound(f"{shown(name)} is in the window but scrolled out of view, and the app does not scroll it "
-                       "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
-                       hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`")
+        raise NotFound(
+            f"{shown(name)} is in the window but scrolled out of view, and the app does not scroll it "
+            "into view when asked" + ("" if wheel else " (--via semantic: the wheel is not used)"),
+            hint=f"scroll to it (`winctl scroll {scroller} down`), then `winctl state`",
+        )
 
 
 def _wheeled_into_view(session: DesktopSession, node: Node, name: str, state: UIState) -> int:
@@ -261,8 +287,7 @@ def _wheeled_into_view(session: DesktopSession, node: Node, name: str, state: UI
     if node.rect is not None:  # the lists across whose width it lies
         lists = [t for t in lists if t.rect is not None and t.rect.left <= node.rect.center[0] < t.rect.right]
     elif len(lists) > 1:  # it has no place yet (GTK 3's rows far out of view): the lists that hold it
-        lists = [t for t in lists
-                 if handle in session.backend.named_below([str(t.handle)], name, OUT_OF_VIEW_READS)]
+        lists = [t for t in lists if handle in session.backend.named_below([str(t.handle)], name, OUT_OF_VIEW_READS)]
     if not lists:
         return 0
     box = min(lists, key=lambda t: t.rect.area if t.rect is not None else 0)  # its own list, not the page

@@ -30,8 +30,7 @@ def bad_session_name(name: str) -> str | None:
     """Why `name` cannot name a session (it becomes a file name), or None when it can."""
     if not name or len(name) > 64 or not set(name) <= _NAME_CHARS or name.strip(".") == "":
         cut = f"… ({len(name) - 64:,} more characters not shown)" if len(name) > 64 else ""
-        return (f"bad session name {name[:64]!r}{cut}: use letters, digits, '.', '_' or '-' (at most 64), "
-                "not only dots")
+        return f"bad session name {name[:64]!r}{cut}: use letters, digits, '.', '_' or '-' (at most 64), not only dots"
     return None
 
 
@@ -85,8 +84,9 @@ def runtime_path() -> str:
     fallback = os.path.join(cache, "winactions-runtime")
     second = _private(fallback)
     if second:
-        raise UnsafeRuntimeDir(f"unsafe runtime folders: {problem}; {second}; set XDG_RUNTIME_DIR to a folder "
-                               "only you can write")
+        raise UnsafeRuntimeDir(
+            f"unsafe runtime folders: {problem}; {second}; set XDG_RUNTIME_DIR to a folder only you can write"
+        )
     return fallback
 
 

@@ -54,8 +54,9 @@ def is_control(target: Target) -> bool:
 def takes_text(target: Target) -> bool:
     """An element `input` can write in: an edit, a document, or anything with editable text,
     not read-only."""
-    return (target.type in WRITABLE_TYPES or Operation.SET_TEXT in target.operations) and \
-        "read_only" not in target.states
+    return (
+        target.type in WRITABLE_TYPES or Operation.SET_TEXT in target.operations
+    ) and "read_only" not in target.states
 
 
 def resolve_to_read(session: DesktopSession, ref: int | str, window: WindowInfo) -> tuple[Target, Node | None]:
@@ -69,8 +70,11 @@ def resolve_to_read(session: DesktopSession, ref: int | str, window: WindowInfo)
         return session.resolve(int(ref))
     name = plain_name(ref)
     state = session.refresh_state(window)
-    found = only_one(named([t for t in state.targets if t.source is Source.ACCESSIBILITY], name),
-                     f"named {shown(name)}", prefer=(takes_text, is_control))
+    found = only_one(
+        named([t for t in state.targets if t.source is Source.ACCESSIBILITY], name),
+        f"named {shown(name)}",
+        prefer=(takes_text, is_control),
+    )
     if found is not None:
         return session.resolve(found.id)
     hidden = offview.named_out_of_view(session, name, state)
@@ -79,13 +83,16 @@ def resolve_to_read(session: DesktopSession, ref: int | str, window: WindowInfo)
         if not hidden:
             offview.check_address(name, state)
         several = f" (but {len(hidden)} elements out of view are)" if len(hidden) > 1 else ""
-        raise NotFound(f"no element of the window is named {shown(name)}{several}",
-                       hint="run `winctl state` for names and ids; a sheet's cell is reached by its address (B12)")
+        raise NotFound(
+            f"no element of the window is named {shown(name)}{several}",
+            hint="run `winctl state` for names and ids; a sheet's cell is reached by its address (B12)",
+        )
     return _unlisted(node), node
 
 
-def resolve_ref(session: DesktopSession, ref: int | str, window: WindowInfo, *, text: bool = False,
-                wheel: bool = True) -> tuple[Target, Node | None]:
+def resolve_ref(
+    session: DesktopSession, ref: int | str, window: WindowInfo, *, text: bool = False, wheel: bool = True
+) -> tuple[Target, Node | None]:
     """What an action acts on, checked to be what the agent was shown (`identity`): an id of the
     state (found out of view by `find`: scrolled into view first), the one element of the tree
     with a plain name, else a visual target located now.
@@ -111,13 +118,16 @@ def resolve_ref(session: DesktopSession, ref: int | str, window: WindowInfo, *, 
             return session.resolve(in_tree.id, acting=True)
         offview.check_address(plain_name(ref), session.data.state)
         if ref.startswith(NAME_PREFIX):  # the tree's element, said so: never pixels
-            raise NotFound(f"no element of the window is named {shown(plain_name(ref))}",
-                           hint="run `winctl state` for names and ids")
+            raise NotFound(
+                f"no element of the window is named {shown(plain_name(ref))}",
+                hint="run `winctl state` for names and ids",
+            )
     return _located(session, ref, window), None
 
 
-def _named_in_tree(session: DesktopSession, name: str, window: WindowInfo, text: bool = False,
-                   wheel: bool = True) -> Target | None:
+def _named_in_tree(
+    session: DesktopSession, name: str, window: WindowInfo, text: bool = False, wheel: bool = True
+) -> Target | None:
     """The one element of the window's tree with this name (`candidates.named`): reading the tree
     costs milliseconds and is exact, reading pixels costs seconds. One out of view is scrolled
     into view and read again. Several are an error that lists them; none is None (then pixels
@@ -128,16 +138,15 @@ def _named_in_tree(session: DesktopSession, name: str, window: WindowInfo, text:
         return None
     what = f"named {shown(name)}"
     prefer: tuple[Callable[[Target], bool], ...] = (takes_text, is_control) if text else (is_control,)
-    found = only_one(named([t for t in state.targets if t.source is Source.ACCESSIBILITY], name), what,
-                     prefer=prefer)
+    found = only_one(named([t for t in state.targets if t.source is Source.ACCESSIBILITY], name), what, prefer=prefer)
     if found is None and (scrolled := offview.scrolled_into_view(session, name, state, wheel)) is not None:
         deadline = time.monotonic() + offview.SCROLL_SETTLE  # a page lays itself out again after it scrolls
         while found is None and time.monotonic() < deadline:
             listed = [t for t in session.refresh_state(window).targets if t.source is Source.ACCESSIBILITY]
             # Qt makes new objects for the items a scroll brings into view: then its name and type
-            found = only_one(named([t for t in listed if t.handle == scrolled.handle], name), what,
-                             prefer=(is_control,)) or \
-                only_one(named([t for t in listed if t.type == scrolled.role], name), what, prefer=prefer)
+            found = only_one(
+                named([t for t in listed if t.handle == scrolled.handle], name), what, prefer=(is_control,)
+            ) or only_one(named([t for t in listed if t.type == scrolled.role], name), what, prefer=prefer)
             time.sleep(0 if found else 0.05)
     return found
 
@@ -154,24 +163,42 @@ def _located(session: DesktopSession, ref: str, window: WindowInfo) -> Target:
         time.sleep(REPAINT_QUIET)
         result = session.locator().locate(ref, window=window)
     if not result.success or result.element is None:
-        options = "; ".join(f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}"
-                            for c in result.candidates[:3])
+        options = "; ".join(
+            f"{c.label or '?'} {c.bbox} {c.confidence:.2f} by {c.method}" for c in result.candidates[:3]
+        )
         plain = ref.partition(":")[0] not in VISUAL_PREFIXES
-        raise NotFound((f"no element of the window is named {shown(ref)}, and " if plain else "")
-                       + (result.error or f"{shown(ref)} was not found"),
-                       hint=(f"closest: {options} — " if options else "")
-                       + "try `winctl locate` with --strategy, or `winctl state`")
+        raise NotFound(
+            (f"no element of the window is named {shown(ref)}, and " if plain else "")
+            + (result.error or f"{shown(ref)} was not found"),
+            hint=(f"closest: {options} — " if options else "")
+            + "try `winctl locate` with --strategy, or `winctl state`",
+        )
     found = result.element
     if not found.valid or not found.can_interact or found.safe_region is None:
-        raise NotFound(f"{shown(ref)} was found at {found.bbox} but cannot be clicked there: "
-                       f"{found.error or 'too little of it is visible'}", hint="scroll it into view")
+        raise NotFound(
+            f"{shown(ref)} was found at {found.bbox} but cannot be clicked there: "
+            f"{found.error or 'too little of it is visible'}",
+            hint="scroll it into view",
+        )
     rect = found.bbox if found.safe_region.contains(*found.bbox.center) else found.safe_region
     source = {"ocr": Source.OCR, "vision": Source.VISION, "fixed": Source.FIXED}.get(
-        found.method.split(":")[0], Source.TEMPLATE)
-    how = f"located by {found.method}" + (" (cached)" if result.cache_hit else "") + \
-        f", confidence {found.confidence:.2f}"
-    return Target(id=0, type="Located", name=found.label or ref, rect=rect, source=source,
-                  confidence=found.confidence, derived_from=how, states=["enabled"])
+        found.method.split(":")[0], Source.TEMPLATE
+    )
+    how = (
+        f"located by {found.method}"
+        + (" (cached)" if result.cache_hit else "")
+        + f", confidence {found.confidence:.2f}"
+    )
+    return Target(
+        id=0,
+        type="Located",
+        name=found.label or ref,
+        rect=rect,
+        source=source,
+        confidence=found.confidence,
+        derived_from=how,
+        states=["enabled"],
+    )
 
 
 def _bring_forward(session: DesktopSession, window: WindowInfo) -> bool:
@@ -184,8 +211,11 @@ def _bring_forward(session: DesktopSession, window: WindowInfo) -> bool:
         return False
     backend.ensure_active(window)
     now = next((w for w in backend.list_windows() if w.id == window.id), window)
-    on_screen = [part for screen in backend.screens()
-                 if now.rect is not None and (part := now.rect.intersect(screen)) is not None]
+    on_screen = [
+        part
+        for screen in backend.screens()
+        if now.rect is not None and (part := now.rect.intersect(screen)) is not None
+    ]
     if not on_screen:
         return True  # nothing of it on a screen to wait for (the locate says so)
     area = max(on_screen, key=lambda part: part.area)
@@ -203,6 +233,13 @@ def _bring_forward(session: DesktopSession, window: WindowInfo) -> bool:
 def _unlisted(node: Node) -> Target:
     """An element read by its name out of view (`resolve_to_read`): it has no id (0) and no
     place on the screen, as it is in no state."""
-    return Target(id=0, type=node.role, name=display_name(node), value=node.value, states=sorted(node.states),
-                  automation_id=node.automation_id, derived_from="out of view: read by its name, not in the state",
-                  handle=node.handle)
+    return Target(
+        id=0,
+        type=node.role,
+        name=display_name(node),
+        value=node.value,
+        states=sorted(node.states),
+        automation_id=node.automation_id,
+        derived_from="out of view: read by its name, not in the state",
+        handle=node.handle,
+    )

@@ -78,8 +78,9 @@ class SessionStore:
         except ValueError:
             return SessionData()  # a file from another version: start over rather than fail
         if data.state is not None:
-            data.state = data.state.model_copy(update={"targets": [
-                _with_handle(t, data.handles.get(t.id)) for t in data.state.targets]})
+            data.state = data.state.model_copy(
+                update={"targets": [_with_handle(t, data.handles.get(t.id)) for t in data.state.targets]}
+            )
         data.found = [_with_handle(t, data.handles.get(t.id)) for t in data.found]
         return data
 

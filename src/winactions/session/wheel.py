@@ -47,19 +47,37 @@ def landmarks(targets: list[Target], view: Rect, role: str) -> list[Landmark]:
     """The list's vertical scroll bar (beside or inside the view), and elements in the view of
     the element's own type (its list's rows), else of any type but the list's fixed parts and
     what holds the list."""
-    bars = [Landmark(str(t.handle), t.rect, t.value, fixed=True) for t in targets
-            if t.type == "ScrollBar" and t.handle is not None and t.rect is not None and t.value is not None
-            and t.rect.height > t.rect.width and t.rect.top < view.bottom and view.top < t.rect.bottom
-            and view.left - BAR_REACH <= t.rect.left and t.rect.right <= view.right + BAR_REACH]
-    inside = [t for t in targets if t.handle is not None and t.rect is not None and t.type not in FIXED_IN_LISTS
-              and view.encloses(t.rect) and t.rect.area < view.area / 2]
-    rows = [Landmark(str(t.handle), t.rect) for t in [t for t in inside if t.type == role] or inside
-            if t.rect is not None]
+    bars = [
+        Landmark(str(t.handle), t.rect, t.value, fixed=True)
+        for t in targets
+        if t.type == "ScrollBar"
+        and t.handle is not None
+        and t.rect is not None
+        and t.value is not None
+        and t.rect.height > t.rect.width
+        and t.rect.top < view.bottom
+        and view.top < t.rect.bottom
+        and view.left - BAR_REACH <= t.rect.left
+        and t.rect.right <= view.right + BAR_REACH
+    ]
+    inside = [
+        t
+        for t in targets
+        if t.handle is not None
+        and t.rect is not None
+        and t.type not in FIXED_IN_LISTS
+        and view.encloses(t.rect)
+        and t.rect.area < view.area / 2
+    ]
+    rows = [
+        Landmark(str(t.handle), t.rect) for t in [t for t in inside if t.type == role] or inside if t.rect is not None
+    ]
     return bars[:1] + rows[:LANDMARKS]
 
 
-def wheel_into_view(backend: Backend, handle: str, view: Rect, marks: list[Landmark],
-                    fresh: Callable[[], list[Landmark]]) -> int:
+def wheel_into_view(
+    backend: Backend, handle: str, view: Rect, marks: list[Landmark], fresh: Callable[[], list[Landmark]]
+) -> int:
     """Notches turned over `view` until the element `handle` showed in its middle half; 0 when it
     did not (the list stopped moving both ways, or the element went away). `marks` are the
     landmarks now; `fresh` reads new ones, when the last has left the view."""
@@ -111,4 +129,3 @@ def _read_again(backend: Backend, marks: list[Landmark], view: Rect) -> tuple[bo
         if now is not None and now.rect is not None and (mark.fixed or view.contains(*now.rect.center)):
             kept.append(Landmark(mark.handle, now.rect, now.value, mark.fixed))
     return moved, kept
-

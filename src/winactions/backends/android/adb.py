@@ -39,8 +39,10 @@ def server_address() -> str:
 def _client() -> adbutils.AdbClient:
     port = os.environ.get("ANDROID_ADB_SERVER_PORT", "5037")
     if not port.isdigit():
-        raise InvalidInput(f"ANDROID_ADB_SERVER_PORT is {port!r}, not a port number",
-                           hint="set it to the adb server's port (5037 by default) or unset it")
+        raise InvalidInput(
+            f"ANDROID_ADB_SERVER_PORT is {port!r}, not a port number",
+            hint="set it to the adb server's port (5037 by default) or unset it",
+        )
     return adbutils.AdbClient(host=os.environ.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1"), port=int(port))
 
 
@@ -62,8 +64,10 @@ def list_devices() -> list[DeviceEntry]:
     try:
         infos = _client().list(extended=True)
     except (adbutils.AdbError, OSError) as exc:
-        raise BackendUnavailable(f"no adb server answers at {server_address()} ({exc})",
-                                 hint="start one with `adb start-server` (or check ANDROID_ADB_SERVER_PORT)") from None
+        raise BackendUnavailable(
+            f"no adb server answers at {server_address()} ({exc})",
+            hint="start one with `adb start-server` (or check ANDROID_ADB_SERVER_PORT)",
+        ) from None
     return [DeviceEntry(i.serial, i.state, i.tags.get("model", ""), i.tags.get("product", "")) for i in infos]
 
 
@@ -78,18 +82,25 @@ def choose(serial: str | None) -> DeviceEntry:
             raise NotFound(f"no device {shown(serial)} is attached", hint=f"attached: {listed} — run `winctl devices`")
     else:
         if not devices:
-            raise BackendUnavailable("no Android device is attached",
-                                     hint="plug one in with USB debugging on, or `adb connect HOST:PORT`")
+            raise BackendUnavailable(
+                "no Android device is attached", hint="plug one in with USB debugging on, or `adb connect HOST:PORT`"
+            )
         if len(devices) > 1:
-            raise InvalidInput(f"{len(devices)} devices are attached: {listed}",
-                               hint="choose one with --device SERIAL (or WINCTL_DEVICE)")
+            raise InvalidInput(
+                f"{len(devices)} devices are attached: {listed}",
+                hint="choose one with --device SERIAL (or WINCTL_DEVICE)",
+            )
         found = devices[0]
     if found.state == "unauthorized":
-        raise BackendUnavailable(f"device {found.serial} has not authorized this computer",
-                                 hint="unlock the phone and accept the \"Allow USB debugging?\" prompt")
+        raise BackendUnavailable(
+            f"device {found.serial} has not authorized this computer",
+            hint='unlock the phone and accept the "Allow USB debugging?" prompt',
+        )
     if found.state != "device":
-        raise BackendUnavailable(f"device {found.serial} is {found.state}",
-                                 hint="reconnect it (`adb reconnect`, or replug the cable), then try again")
+        raise BackendUnavailable(
+            f"device {found.serial} is {found.state}",
+            hint="reconnect it (`adb reconnect`, or replug the cable), then try again",
+        )
     return found
 
 

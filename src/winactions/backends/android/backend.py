@@ -87,16 +87,20 @@ class AndroidBackend(Backend):
 
     def _lost(self, exc: adb.AdbError) -> BackendUnavailable:
         state = self.device.state() or "gone"
-        return BackendUnavailable(f"device {self.serial} is {state} ({exc})",
-                                  hint="reconnect it (`adb reconnect`, replug the cable), then run `winctl devices`")
+        return BackendUnavailable(
+            f"device {self.serial} is {state} ({exc})",
+            hint="reconnect it (`adb reconnect`, replug the cable), then run `winctl devices`",
+        )
 
     def _act(self, argv: list[str]) -> str:
         """A command that changes the screen: what was read before is no longer trusted."""
         self._cache = None
         out = self.shell(argv)
         if "Exception" in out or out.startswith(("Error", "error:")):
-            raise ActionFailed(f"`{' '.join(argv[:2])}` failed on the phone: {out.strip()[:200]}",
-                               hint="run `winctl state` to see the screen")
+            raise ActionFailed(
+                f"`{' '.join(argv[:2])}` failed on the phone: {out.strip()[:200]}",
+                hint="run `winctl state` to see the screen",
+            )
         return out
 
     # -- the screen as the session's window ----------------------------------------------------
@@ -105,8 +109,10 @@ class AndroidBackend(Backend):
             sizes = {kind: (int(w), int(h)) for kind, w, h in SIZE.findall(self.shell(["wm", "size"]))}
             size = sizes.get("Override") or sizes.get("Physical")
             if size is None:
-                raise BackendUnavailable(f"device {self.serial} did not say its screen size (`wm size`)",
-                                         hint="is it fully booted? `adb shell wm size`")
+                raise BackendUnavailable(
+                    f"device {self.serial} did not say its screen size (`wm size`)",
+                    hint="is it fully booted? `adb shell wm size`",
+                )
             self._size = size
         w, h = self._size
         return (h, w) if self._rotation % 2 else (w, h)
@@ -131,8 +137,17 @@ class AndroidBackend(Backend):
         pid = self._pid(package) if package else None
         w, h = self._screen_size()
         title = f"{package}/{activity}" if package else f"{self.model or self.serial} (no app in front)"
-        return [WindowInfo(id=f"android:{self.serial}", title=title, pid=pid, process=package,
-                           rect=Rect(left=0, top=0, right=w, bottom=h), active=True, app_class=package)]
+        return [
+            WindowInfo(
+                id=f"android:{self.serial}",
+                title=title,
+                pid=pid,
+                process=package,
+                rect=Rect(left=0, top=0, right=w, bottom=h),
+                active=True,
+                app_class=package,
+            )
+        ]
 
     def _pid(self, package: str) -> int | None:
         out = self.shell(["pidof", package]).split()
@@ -142,27 +157,32 @@ class AndroidBackend(Backend):
         if action is WindowAction.ACTIVATE:
             return  # the screen is always in front
         if action is WindowAction.CLOSE:
-            raise Unsupported("a phone's screen cannot be closed",
-                              hint="leave the app with `winctl keys back` or `winctl go-home`")
+            raise Unsupported(
+                "a phone's screen cannot be closed", hint="leave the app with `winctl keys back` or `winctl go-home`"
+            )
         raise Unsupported(LACKS[Capability.WINDOW_MANAGE], hint="nothing was done")
 
     def launch(self, command: Sequence[str]) -> int:
         """Start an app by package (its launcher activity) or by package/activity; returns
         the app's pid on the phone."""
         if len(command) != 1 or not re.fullmatch(r"[\w.]+(/[\w.$]+)?", command[0]):
-            raise InvalidInput("on a phone, launch takes one package or package/activity, "
-                               f"not {shown(' '.join(command))}",
-                               hint="e.g. `winctl launch com.android.settings` or "
-                                    "`winctl launch com.android.settings/.Settings`")
+            raise InvalidInput(
+                f"on a phone, launch takes one package or package/activity, not {shown(' '.join(command))}",
+                hint="e.g. `winctl launch com.android.settings` or `winctl launch com.android.settings/.Settings`",
+            )
         package, _, activity = command[0].partition("/")
         if not self.shell(["pm", "path", package]).strip():
-            raise NotFound(f"no app {shown(package)} is installed on {self.serial}",
-                           hint="`adb shell pm list packages` lists the installed packages")
+            raise NotFound(
+                f"no app {shown(package)} is installed on {self.serial}",
+                hint="`adb shell pm list packages` lists the installed packages",
+            )
         if activity:
             out = self._act(["am", "start", "-W", "-n", command[0]])
             if "Error" in out:
-                raise NotFound(f"{command[0]} cannot be started: {out.strip().splitlines()[-1]}",
-                               hint="check the activity name (`adb shell dumpsys package " + package + "`)")
+                raise NotFound(
+                    f"{command[0]} cannot be started: {out.strip().splitlines()[-1]}",
+                    hint="check the activity name (`adb shell dumpsys package " + package + "`)",
+                )
         else:
             out = self._act(["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"])
             if "No activities found" in out:
@@ -179,21 +199,31 @@ class AndroidBackend(Backend):
     def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:
         started = time.perf_counter()
         w, h = self._screen_size()
-        root = Node(handle="screen", parent=None, role="Window", native_role="screen", name=window.title,
-                    states=frozenset({"visible", "showing", "enabled"}), rect=Rect(left=0, top=0, right=w, bottom=h))
+        root = Node(
+            handle="screen",
+            parent=None,
+            role="Window",
+            native_role="screen",
+            name=window.title,
+            states=frozenset({"visible", "showing", "enabled"}),
+            rect=Rect(left=0, top=0, right=w, bottom=h),
+        )
         note = ""
         try:
             xml_text = self.source.dump()
         except NoTree:
             nodes = [root]
-            note = ("this screen has no accessibility tree (a game or a canvas): read it from pixels with "
-                    "`winctl screenshot`, `winctl locate text:...` or `winctl --vision local state`")
+            note = (
+                "this screen has no accessibility tree (a game or a canvas): read it from pixels with "
+                "`winctl screenshot`, `winctl locate text:...` or `winctl --vision local state`"
+            )
         else:
             try:
                 raws = hierarchy.parse_dump(xml_text)
             except (ValueError, SyntaxError) as exc:
-                raise ActionFailed(f"the phone's hierarchy dump is not valid XML ({exc})",
-                                   hint="run `winctl state` again") from None
+                raise ActionFailed(
+                    f"the phone's hierarchy dump is not valid XML ({exc})", hint="run `winctl state` again"
+                ) from None
             rotation = _rotation(xml_text)
             if rotation != self._rotation:
                 self._rotation = rotation
@@ -205,8 +235,9 @@ class AndroidBackend(Backend):
             note = f"read {max_nodes:,} of {len(nodes):,} elements (raise WINCTL_MAX_NODES)"
             nodes = nodes[:max_nodes]
         self._cache = (time.monotonic(), {n.handle: n for n in nodes})
-        return Snapshot(nodes=nodes, truncated=truncated, truncation=note,
-                        elapsed_ms=(time.perf_counter() - started) * 1000)
+        return Snapshot(
+            nodes=nodes, truncated=truncated, truncation=note, elapsed_ms=(time.perf_counter() - started) * 1000
+        )
 
     def _nodes(self) -> dict[str, Node]:
         if self._cache is None or time.monotonic() - self._cache[0] > REFRESH_TRUST:
@@ -280,8 +311,9 @@ class AndroidBackend(Backend):
     def read_text(self, handle: str) -> str:
         node = self._node(handle)
         if "protected" in node.states:
-            raise ActionFailed("the element is a password field: its text is never read",
-                               hint="type a new one with `winctl input`")
+            raise ActionFailed(
+                "the element is a password field: its text is never read", hint="type a new one with `winctl input`"
+            )
         return node.value if node.value is not None and node.role == "Edit" else node.name
 
     # -- touches and keys -------------------------------------------------------------------------
@@ -308,8 +340,9 @@ class AndroidBackend(Backend):
         self._check((x1, y1), (x2, y2))
         self._act(["input", "swipe", str(x1), str(y1), str(x2), str(y2), str(max(1, int(duration * 1000)))])
 
-    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
-             duration: float = 0.3) -> None:
+    def drag(
+        self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT, duration: float = 0.3
+    ) -> None:
         self.swipe(x1, y1, x2, y2, duration=max(duration, 0.3))
 
     def scroll(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -376,9 +409,10 @@ class AndroidBackend(Backend):
             with Image.open(io.BytesIO(data)) as png:
                 image = png.convert("RGB")
         except (UnidentifiedImageError, OSError):
-            raise ActionFailed(f"screencap did not return a picture: {data[:120]!r}",
-                               hint="the screen may be secure (FLAG_SECURE) or off; wake it with `winctl keys wakeup`"
-                               ) from None
+            raise ActionFailed(
+                f"screencap did not return a picture: {data[:120]!r}",
+                hint="the screen may be secure (FLAG_SECURE) or off; wake it with `winctl keys wakeup`",
+            ) from None
         if (rect.left, rect.top, rect.right, rect.bottom) != (0, 0, *image.size):
             image = image.crop((rect.left, rect.top, rect.right, rect.bottom))
         return image

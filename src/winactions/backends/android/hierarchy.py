@@ -25,22 +25,61 @@ LABEL_IN_HANDLE = 40
 
 # The simple class name (or a well-known base) → the protocol's control type.
 CLASS_TYPES = {
-    "Button": "Button", "ImageButton": "Button", "MaterialButton": "Button", "FloatingActionButton": "Button",
-    "ExtendedFloatingActionButton": "Button", "AppCompatButton": "Button", "AppCompatImageButton": "Button",
-    "Chip": "Button", "EditText": "Edit", "AutoCompleteTextView": "Edit", "MultiAutoCompleteTextView": "Edit",
-    "AppCompatEditText": "Edit", "TextInputEditText": "Edit", "SearchView": "Edit",
-    "CheckBox": "CheckBox", "AppCompatCheckBox": "CheckBox", "MaterialCheckBox": "CheckBox",
-    "Switch": "CheckBox", "SwitchCompat": "CheckBox", "SwitchMaterial": "CheckBox", "ToggleButton": "CheckBox",
-    "CheckedTextView": "CheckBox", "RadioButton": "RadioButton", "AppCompatRadioButton": "RadioButton",
-    "RadioGroup": "Group", "Spinner": "ComboBox", "AppCompatSpinner": "ComboBox",
-    "SeekBar": "Slider", "RatingBar": "Slider", "ProgressBar": "ProgressBar", "NumberPicker": "Spinner",
-    "TextView": "Text", "AppCompatTextView": "Text", "MaterialTextView": "Text",
-    "ImageView": "Image", "AppCompatImageView": "Image",
-    "ListView": "List", "RecyclerView": "List", "GridView": "List", "ExpandableListView": "Tree",
-    "ScrollView": "ScrollPane", "HorizontalScrollView": "ScrollPane", "NestedScrollView": "ScrollPane",
-    "ViewPager": "Pane", "ViewPager2": "Pane", "TabWidget": "Tab", "TabLayout": "Tab", "TabView": "TabItem",
-    "WebView": "Document", "Toolbar": "ToolBar", "ActionBar": "ToolBar", "ActionMenuView": "ToolBar",
-    "Dialog": "Dialog", "AlertDialog": "Dialog", "DrawerLayout": "Pane",
+    "Button": "Button",
+    "ImageButton": "Button",
+    "MaterialButton": "Button",
+    "FloatingActionButton": "Button",
+    "ExtendedFloatingActionButton": "Button",
+    "AppCompatButton": "Button",
+    "AppCompatImageButton": "Button",
+    "Chip": "Button",
+    "EditText": "Edit",
+    "AutoCompleteTextView": "Edit",
+    "MultiAutoCompleteTextView": "Edit",
+    "AppCompatEditText": "Edit",
+    "TextInputEditText": "Edit",
+    "SearchView": "Edit",
+    "CheckBox": "CheckBox",
+    "AppCompatCheckBox": "CheckBox",
+    "MaterialCheckBox": "CheckBox",
+    "Switch": "CheckBox",
+    "SwitchCompat": "CheckBox",
+    "SwitchMaterial": "CheckBox",
+    "ToggleButton": "CheckBox",
+    "CheckedTextView": "CheckBox",
+    "RadioButton": "RadioButton",
+    "AppCompatRadioButton": "RadioButton",
+    "RadioGroup": "Group",
+    "Spinner": "ComboBox",
+    "AppCompatSpinner": "ComboBox",
+    "SeekBar": "Slider",
+    "RatingBar": "Slider",
+    "ProgressBar": "ProgressBar",
+    "NumberPicker": "Spinner",
+    "TextView": "Text",
+    "AppCompatTextView": "Text",
+    "MaterialTextView": "Text",
+    "ImageView": "Image",
+    "AppCompatImageView": "Image",
+    "ListView": "List",
+    "RecyclerView": "List",
+    "GridView": "List",
+    "ExpandableListView": "Tree",
+    "ScrollView": "ScrollPane",
+    "HorizontalScrollView": "ScrollPane",
+    "NestedScrollView": "ScrollPane",
+    "ViewPager": "Pane",
+    "ViewPager2": "Pane",
+    "TabWidget": "Tab",
+    "TabLayout": "Tab",
+    "TabView": "TabItem",
+    "WebView": "Document",
+    "Toolbar": "ToolBar",
+    "ActionBar": "ToolBar",
+    "ActionMenuView": "ToolBar",
+    "Dialog": "Dialog",
+    "AlertDialog": "Dialog",
+    "DrawerLayout": "Pane",
 }
 CONTAINERS = {"List", "Tree"}  # a clickable child of one of these is an item of it
 EDIT_CLASSES = {"Edit"}
@@ -148,7 +187,7 @@ def to_nodes(raws: list[RawNode], root: Node) -> list[Node]:
 
 def _first_label(raws: list[RawNode], index: int) -> str:
     prefix = raws[index].path + "."
-    for raw in raws[index + 1:]:
+    for raw in raws[index + 1 :]:
         if not raw.path.startswith(prefix):
             break
         label = _label(raw)
@@ -175,8 +214,22 @@ def path_of(handle: str) -> str:
 
 def to_node(raw: RawNode, kind: str, name: str, parent: int | None) -> Node:
     a = raw.attrs
-    flags = {f for f in ("clickable", "long-clickable", "checkable", "checked", "scrollable", "focusable",
-                         "focused", "enabled", "selected", "password") if _flag(a, f)}
+    flags = {
+        f
+        for f in (
+            "clickable",
+            "long-clickable",
+            "checkable",
+            "checked",
+            "scrollable",
+            "focusable",
+            "focused",
+            "enabled",
+            "selected",
+            "password",
+        )
+        if _flag(a, f)
+    }
     states = {"visible", "showing"}
     states |= {f.replace("-", "_") for f in flags - {"password"}}
     if "password" in flags:
@@ -207,9 +260,18 @@ def to_node(raw: RawNode, kind: str, name: str, parent: int | None) -> Node:
         value = "on" if "checked" in flags else "off"
     description = a.get("content-desc", "") if name != a.get("content-desc", "") else ""
     return Node(
-        handle=handle_of(raw, kind, name), parent=parent, role=kind, native_role=a.get("class", ""),
-        name=name, description=description, value=value, states=frozenset(states), rect=bounds(a.get("bounds", "")),
-        operations=frozenset(ops), automation_id=a.get("resource-id") or None, actions=tuple(actions),
+        handle=handle_of(raw, kind, name),
+        parent=parent,
+        role=kind,
+        native_role=a.get("class", ""),
+        name=name,
+        description=description,
+        value=value,
+        states=frozenset(states),
+        rect=bounds(a.get("bounds", "")),
+        operations=frozenset(ops),
+        automation_id=a.get("resource-id") or None,
+        actions=tuple(actions),
         child_count=raw.child_count,
         extra={k: a[k] for k in ("package", "index", "hint") if a.get(k)},
     )
@@ -217,6 +279,7 @@ def to_node(raw: RawNode, kind: str, name: str, parent: int | None) -> Node:
 
 def text_of(raw_attrs: dict[str, str]) -> str:
     if raw_attrs.get("password") == "true":
-        raise ActionFailed("the element is a password field: its text is never read",
-                           hint="type a new one with `winctl input`")
+        raise ActionFailed(
+            "the element is a password field: its text is never read", hint="type a new one with `winctl input`"
+        )
     return raw_attrs.get("text", "") or raw_attrs.get("content-desc", "")

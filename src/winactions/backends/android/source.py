@@ -61,8 +61,12 @@ class UiautomatorDump:
         if NULL_ROOT in last:
             raise NoTree(last)
         if IDLE_STATE in last:
-            raise AppBusy(f"the phone's screen never settled for uiautomator ({last})",
-                          hint="it keeps animating (a video, a progress animation): wait and run `winctl state` "
-                               "again, or read it from pixels: `winctl screenshot`, `winctl --vision local state`")
-        raise AppBusy(f"uiautomator dump failed: {last[:300] or 'no output'}",
-                      hint="run `winctl state` again; `adb shell uiautomator dump /dev/tty` shows the phone's answer")
+            raise AppBusy(
+                f"the phone's screen never settled for uiautomator ({last})",
+                hint="it keeps animating (a video, a progress animation): wait and run `winctl state` "
+                "again, or read it from pixels: `winctl screenshot`, `winctl --vision local state`",
+            )
+        raise AppBusy(
+            f"uiautomator dump failed: {last[:300] or 'no output'}",
+            hint="run `winctl state` again; `adb shell uiautomator dump /dev/tty` shows the phone's answer",
+        )

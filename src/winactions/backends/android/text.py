@@ -17,9 +17,11 @@ from winactions.errors import ActionFailed, Unsupported
 
 ADB_KEYBOARD = "com.android.adbkeyboard/.AdbIME"
 CHUNK = 800  # characters per broadcast: shell command lines stay far below their limits
-INSTALL_HINT = ("install ADBKeyboard (https://github.com/senzhk/ADBKeyBoard/releases: `adb install "
-                "ADBKeyboard.apk`), then `adb shell ime enable com.android.adbkeyboard/.AdbIME`; "
-                "ASCII text needs nothing")
+INSTALL_HINT = (
+    "install ADBKeyboard (https://github.com/senzhk/ADBKeyBoard/releases: `adb install "
+    "ADBKeyboard.apk`), then `adb shell ime enable com.android.adbkeyboard/.AdbIME`; "
+    "ASCII text needs nothing"
+)
 
 Shell = Callable[[list[str]], str]
 
@@ -48,17 +50,22 @@ def type_text(shell: Shell, text: str) -> str:
         return "input text"
     imes = shell(["ime", "list", "-s"]).split()
     if ADB_KEYBOARD not in imes:
-        raise Unsupported("typing non-ASCII text on this phone needs the ADBKeyboard input method, which is not "
-                          "installed or not enabled; nothing was typed", hint=INSTALL_HINT)
+        raise Unsupported(
+            "typing non-ASCII text on this phone needs the ADBKeyboard input method, which is not "
+            "installed or not enabled; nothing was typed",
+            hint=INSTALL_HINT,
+        )
     previous = shell(["settings", "get", "secure", "default_input_method"]).strip()
     _checked(shell, ["ime", "set", ADB_KEYBOARD])
     try:
         for start in range(0, len(text), CHUNK):
-            payload = base64.b64encode(text[start:start + CHUNK].encode("utf-8")).decode("ascii")
+            payload = base64.b64encode(text[start : start + CHUNK].encode("utf-8")).decode("ascii")
             out = shell(["am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", payload])
             if "Broadcast completed" not in out:
-                raise ActionFailed(f"the ADB_INPUT_B64 broadcast failed: {out.strip()[:200]}",
-                                   hint="check that ADBKeyboard is installed and enabled")
+                raise ActionFailed(
+                    f"the ADB_INPUT_B64 broadcast failed: {out.strip()[:200]}",
+                    hint="check that ADBKeyboard is installed and enabled",
+                )
     finally:
         if previous and previous != "null" and previous != ADB_KEYBOARD:
             shell(["ime", "set", previous])
@@ -68,6 +75,8 @@ def type_text(shell: Shell, text: str) -> str:
 def _checked(shell: Shell, command: list[str]) -> str:
     out = shell(command)
     if "Exception" in out or out.startswith("Error") or "Unknown input method" in out:
-        raise ActionFailed(f"`{' '.join(command[:2])}` failed on the phone: {out.strip()[:200]}",
-                           hint="nothing more was typed; run `winctl state` to see the field")
+        raise ActionFailed(
+            f"`{' '.join(command[:2])}` failed on the phone: {out.strip()[:200]}",
+            hint="nothing more was typed; run `winctl state` to see the field",
+        )
     return out

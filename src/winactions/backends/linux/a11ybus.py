@@ -56,8 +56,10 @@ async def open_bus() -> OpenBus:
         try:
             return OpenBus(await connect_checked(told), told, ENV)
         except BusProblem as exc:
-            raise NoAccessibility(f"the accessibility bus {ENV} names ({told}) {exc.reason}",
-                                  hint=f"unset {ENV} or set it to a live bus; {PIXELS}") from None
+            raise NoAccessibility(
+                f"the accessibility bus {ENV} names ({told}) {exc.reason}",
+                hint=f"unset {ENV} or set it to a live bus; {PIXELS}",
+            ) from None
     root = root_address()
     dead: BusProblem | None = None
     if root:
@@ -67,16 +69,20 @@ async def open_bus() -> OpenBus:
             dead = exc  # a launcher that is gone left its address there: the session bus may know the new one
     session, launcher = await session_address()
     if dead is not None and (session is None or session == root):
-        raise NoAccessibility(f"this display's accessibility bus ({root}, from {ROOT}) {dead.reason}",
-                              hint=restart_hint(launcher)) from None
+        raise NoAccessibility(
+            f"this display's accessibility bus ({root}, from {ROOT}) {dead.reason}", hint=restart_hint(launcher)
+        ) from None
     if session is None:
-        raise NoAccessibility("no accessibility bus: no AT_SPI_BUS on the X root window and no org.a11y.Bus on "
-                              "the session bus", hint=f"install at-spi2-core (apt-get install at-spi2-core); {PIXELS}")
+        raise NoAccessibility(
+            "no accessibility bus: no AT_SPI_BUS on the X root window and no org.a11y.Bus on the session bus",
+            hint=f"install at-spi2-core (apt-get install at-spi2-core); {PIXELS}",
+        )
     try:
         bus = await connect_checked(session)
     except BusProblem as exc:
-        raise NoAccessibility(f"the accessibility bus the session bus hands out ({session}) {exc.reason}",
-                              hint=restart_hint(launcher)) from None
+        raise NoAccessibility(
+            f"the accessibility bus the session bus hands out ({session}) {exc.reason}", hint=restart_hint(launcher)
+        ) from None
     return OpenBus(bus, session, SESSION, note=_not_this_display(session, root, launcher))
 
 
@@ -89,8 +95,10 @@ def _not_this_display(session: str, old_root: str | None, launcher: int | None) 
     if root is None and (theirs is None or same_display(theirs, os.environ.get("DISPLAY", ""))):
         return ""  # a launcher that sets no X property (no X support): nothing says otherwise
     if old_root is not None and root == old_root:
-        return (f"this display's {ROOT} names a bus that is gone ({old_root}); apps started on this display "
-                f"now find no bus: restart them with `winctl launch PROGRAM`")
+        return (
+            f"this display's {ROOT} names a bus that is gone ({old_root}); apps started on this display "
+            f"now find no bus: restart them with `winctl launch PROGRAM`"
+        )
     owner = f"display {theirs}'s" if theirs else "another display's"
     return f"the accessibility bus of the session bus is {owner}, not this display's ({os.environ.get('DISPLAY')})"
 
@@ -122,8 +130,9 @@ async def connect_checked(address: str) -> MessageBus:
     wanted = guid_of(address)
     if wanted and auth.guid and auth.guid != wanted:
         bus.disconnect()
-        raise BusProblem(f"is gone: its socket now belongs to another bus (id {auth.guid}, not {wanted}), "
-                         "another desktop session's")
+        raise BusProblem(
+            f"is gone: its socket now belongs to another bus (id {auth.guid}, not {wanted}), another desktop session's"
+        )
     return bus
 
 
@@ -131,27 +140,45 @@ async def session_address() -> tuple[str | None, int | None]:
     """What org.a11y.Bus on the session bus hands out (None when there is no such service)
     and its launcher's process id; asking starts the launcher (D-Bus activation)."""
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        raise NoAccessibility("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set) and no accessibility bus "
-                              "on the X root window", hint=f"run inside a desktop session, or use the virtual "
-                              f"desktop (winctl doctor says how); {PIXELS}")
+        raise NoAccessibility(
+            "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set) and no accessibility bus on the X root window",
+            hint=f"run inside a desktop session, or use the virtual desktop (winctl doctor says how); {PIXELS}",
+        )
     try:
         session = await asyncio.wait_for(MessageBus(bus_type=BusType.SESSION).connect(), CONNECT_SECONDS)
     except Exception as exc:
-        raise NoAccessibility(f"cannot reach the session bus: {exc}",
-                              hint=f"is DBUS_SESSION_BUS_ADDRESS right? {PIXELS}") from None
+        raise NoAccessibility(
+            f"cannot reach the session bus: {exc}", hint=f"is DBUS_SESSION_BUS_ADDRESS right? {PIXELS}"
+        ) from None
     try:
-        reply = await asyncio.wait_for(session.call(Message(
-            destination="org.a11y.Bus", path="/org/a11y/bus", interface="org.a11y.Bus", member="GetAddress")), 10)
+        reply = await asyncio.wait_for(
+            session.call(
+                Message(destination="org.a11y.Bus", path="/org/a11y/bus", interface="org.a11y.Bus", member="GetAddress")
+            ),
+            10,
+        )
         if reply is None or reply.message_type is MessageType.ERROR:
             return None, None
-        owner = await asyncio.wait_for(session.call(Message(
-            destination="org.freedesktop.DBus", path="/org/freedesktop/DBus", interface="org.freedesktop.DBus",
-            member="GetConnectionUnixProcessID", signature="s", body=["org.a11y.Bus"])), CONNECT_SECONDS)
+        owner = await asyncio.wait_for(
+            session.call(
+                Message(
+                    destination="org.freedesktop.DBus",
+                    path="/org/freedesktop/DBus",
+                    interface="org.freedesktop.DBus",
+                    member="GetConnectionUnixProcessID",
+                    signature="s",
+                    body=["org.a11y.Bus"],
+                )
+            ),
+            CONNECT_SECONDS,
+        )
         pid = int(owner.body[0]) if owner is not None and owner.message_type is not MessageType.ERROR else None
         return str(reply.body[0]), pid
     except asyncio.TimeoutError:
-        raise NoAccessibility("org.a11y.Bus on the session bus did not answer within 10 s",
-                              hint=f"restart the session's at-spi-bus-launcher (or log out and in); {PIXELS}") from None
+        raise NoAccessibility(
+            "org.a11y.Bus on the session bus did not answer within 10 s",
+            hint=f"restart the session's at-spi-bus-launcher (or log out and in); {PIXELS}",
+        ) from None
     finally:
         session.disconnect()
 
@@ -159,8 +186,11 @@ async def session_address() -> tuple[str | None, int | None]:
 def restart_hint(launcher: int | None) -> str:
     """How to get a new accessibility bus: end the launcher (its bus ends with it); the next
     winctl command starts both again through the session bus."""
-    stop = f"kill {launcher} (this session's at-spi-bus-launcher; the next winctl command starts a new one and " \
-           f"its bus)" if launcher else "restart the session's at-spi-bus-launcher (or log out and in)"
+    stop = (
+        f"kill {launcher} (this session's at-spi-bus-launcher; the next winctl command starts a new one and its bus)"
+        if launcher
+        else "restart the session's at-spi-bus-launcher (or log out and in)"
+    )
     return f"{stop}, then restart the apps with `winctl launch PROGRAM`: they registered on the old bus; {PIXELS}"
 
 
@@ -195,12 +225,13 @@ def launcher_display(pid: int | None) -> str | None:
             pairs = f.read().split(b"\0")
     except OSError:
         return None
-    found = next((p[len(b"DISPLAY="):] for p in pairs if p.startswith(b"DISPLAY=")), None)
+    found = next((p[len(b"DISPLAY=") :] for p in pairs if p.startswith(b"DISPLAY=")), None)
     return found.decode(errors="replace") if found else None
 
 
 def same_display(a: str, b: str) -> bool:
     """Do two DISPLAY values name one display (":0" and ":0.0" do)?"""
+
     def key(name: str) -> str:
         return re.sub(r"\.\d+$", "", name.strip())
 

@@ -17,25 +17,47 @@ from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
 
-OBJECT, WINDOW, DOCUMENT = ("org.a11y.atspi.Event.Object", "org.a11y.atspi.Event.Window",
-                            "org.a11y.atspi.Event.Document")
+OBJECT, WINDOW, DOCUMENT = (
+    "org.a11y.atspi.Event.Object",
+    "org.a11y.atspi.Event.Window",
+    "org.a11y.atspi.Event.Document",
+)
 LOG_SIZE = 512  # events kept per app between two reads; more than this means a whole read
 
 # changes that concern the element alone
 ELEMENT_EVENTS = {
-    (OBJECT, "PropertyChange"), (OBJECT, "TextChanged"), (OBJECT, "TextCaretMoved"),
-    (OBJECT, "TextSelectionChanged"), (OBJECT, "TextAttributesChanged"), (OBJECT, "TextBoundsChanged"),
-    (OBJECT, "AttributesChanged"), (OBJECT, "LinkSelected"), (OBJECT, "Announcement"),
-    (WINDOW, "Activate"), (WINDOW, "Deactivate"), (DOCUMENT, "AttributesChanged"),
+    (OBJECT, "PropertyChange"),
+    (OBJECT, "TextChanged"),
+    (OBJECT, "TextCaretMoved"),
+    (OBJECT, "TextSelectionChanged"),
+    (OBJECT, "TextAttributesChanged"),
+    (OBJECT, "TextBoundsChanged"),
+    (OBJECT, "AttributesChanged"),
+    (OBJECT, "LinkSelected"),
+    (OBJECT, "Announcement"),
+    (WINDOW, "Activate"),
+    (WINDOW, "Deactivate"),
+    (DOCUMENT, "AttributesChanged"),
 }
 # changes to what is below the element: its children are listed and read again
 SUBTREE_EVENTS = {
-    (OBJECT, "ChildrenChanged"), (OBJECT, "VisibleDataChanged"), (OBJECT, "ModelChanged"),
-    (OBJECT, "RowInserted"), (OBJECT, "RowReordered"), (OBJECT, "RowDeleted"),
-    (OBJECT, "ColumnInserted"), (OBJECT, "ColumnReordered"), (OBJECT, "ColumnDeleted"),
-    (OBJECT, "ActiveDescendantChanged"), (OBJECT, "SelectionChanged"), (OBJECT, "BoundsChanged"),
-    (DOCUMENT, "ContentChanged"), (DOCUMENT, "LoadComplete"), (DOCUMENT, "Reload"),
-    (DOCUMENT, "LoadStopped"), (DOCUMENT, "PageChanged"),
+    (OBJECT, "ChildrenChanged"),
+    (OBJECT, "VisibleDataChanged"),
+    (OBJECT, "ModelChanged"),
+    (OBJECT, "RowInserted"),
+    (OBJECT, "RowReordered"),
+    (OBJECT, "RowDeleted"),
+    (OBJECT, "ColumnInserted"),
+    (OBJECT, "ColumnReordered"),
+    (OBJECT, "ColumnDeleted"),
+    (OBJECT, "ActiveDescendantChanged"),
+    (OBJECT, "SelectionChanged"),
+    (OBJECT, "BoundsChanged"),
+    (DOCUMENT, "ContentChanged"),
+    (DOCUMENT, "LoadComplete"),
+    (DOCUMENT, "Reload"),
+    (DOCUMENT, "LoadStopped"),
+    (DOCUMENT, "PageChanged"),
 }
 # states whose change shows or hides, adds or removes what is below the element
 SUBTREE_STATES = {"showing", "visible", "expanded", "collapsed", "manages-descendants"}
@@ -91,7 +113,7 @@ class EventLog:
         missed = self.count - mark
         if missed > len(self.events):
             return None
-        return list(self.events)[len(self.events) - missed:] if missed else []
+        return list(self.events)[len(self.events) - missed :] if missed else []
 
 
 @dataclass(frozen=True)

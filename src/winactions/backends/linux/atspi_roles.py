@@ -44,12 +44,50 @@ ROLES: tuple[tuple[str, str], ...] = tuple(tuple(r.split(":")) for r in _ROLES) 
 
 # AtspiStateType bit -> protocol state name (None: not worth carrying)
 _STATES = (
-    None, "active", "armed", "busy", "checked", "collapsed", "defunct", "editable", "enabled",
-    "expandable", "expanded", "focusable", "focused", None, "horizontal", "iconified", "modal",
-    "multiline", "multiselectable", None, "pressed", "resizable", "selectable", "selected",
-    "sensitive", "showing", "single_line", "stale", "transient", "vertical", "visible",
-    "manages_descendants", "indeterminate", "required", "truncated", None, "invalid", None, None,
-    "default", "visited", "checkable", "has_popup", "read_only",
+    None,
+    "active",
+    "armed",
+    "busy",
+    "checked",
+    "collapsed",
+    "defunct",
+    "editable",
+    "enabled",
+    "expandable",
+    "expanded",
+    "focusable",
+    "focused",
+    None,
+    "horizontal",
+    "iconified",
+    "modal",
+    "multiline",
+    "multiselectable",
+    None,
+    "pressed",
+    "resizable",
+    "selectable",
+    "selected",
+    "sensitive",
+    "showing",
+    "single_line",
+    "stale",
+    "transient",
+    "vertical",
+    "visible",
+    "manages_descendants",
+    "indeterminate",
+    "required",
+    "truncated",
+    None,
+    "invalid",
+    None,
+    None,
+    "default",
+    "visited",
+    "checkable",
+    "has_popup",
+    "read_only",
 )
 
 ITEM_TYPES = ("DataItem", "ListItem", "TreeItem")
@@ -100,8 +138,14 @@ def states_of(words: list[int]) -> frozenset[str]:
     return frozenset(names)
 
 
-def operations_of(native_role: str, control_type: str, interfaces: tuple[str, ...],
-                  actions: tuple[str, ...], states: frozenset[str], parent_selects: bool) -> frozenset[Operation]:
+def operations_of(
+    native_role: str,
+    control_type: str,
+    interfaces: tuple[str, ...],
+    actions: tuple[str, ...],
+    states: frozenset[str],
+    parent_selects: bool,
+) -> frozenset[Operation]:
     """Which semantic operations this element supports, from what AT-SPI says it is."""
     ops: set[Operation] = set()
     lowered = tuple(a.lower() for a in actions)
@@ -111,8 +155,9 @@ def operations_of(native_role: str, control_type: str, interfaces: tuple[str, ..
         ops.add(Operation.INVOKE)
     if native_role in TOGGLE_ROLES and any(a in ("click", "toggle", "press") for a in lowered):
         ops.add(Operation.TOGGLE)
-    if parent_selects and ("selectable" in states or control_type in ("DataItem", "ListItem", "TabItem",
-                                                                       "TreeItem", "MenuItem")):
+    if parent_selects and (
+        "selectable" in states or control_type in ("DataItem", "ListItem", "TabItem", "TreeItem", "MenuItem")
+    ):
         ops.add(Operation.SELECT)
     if ("expandable" in states or control_type == "ComboBox") and any(a in EXPAND_ACTIONS for a in lowered):
         ops.update((Operation.EXPAND, Operation.COLLAPSE))

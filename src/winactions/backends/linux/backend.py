@@ -61,8 +61,10 @@ class LinuxBackend(Backend):
 
     def lacks(self, capability: Capability) -> str:
         if capability is Capability.BOUND_WINDOW:
-            return ("X11 apps ignore synthetic events (XSendEvent marks them), so input here is global: "
-                    "`winctl focus` brings the window forward first")
+            return (
+                "X11 apps ignore synthetic events (XSendEvent marks them), so input here is global: "
+                "`winctl focus` brings the window forward first"
+            )
         return super().lacks(capability)
 
     def __init__(self, live: bool = False) -> None:
@@ -155,15 +157,22 @@ class LinuxBackend(Backend):
         key = f"{window.id}/{window.pid}"
         handle = self._frames.get(key)
         if handle is None:
-            alike = sorted((w.id for w in self.list_windows() if w.pid == window.pid and w.title == window.title
-                            and w.rect == window.rect), key=lambda wid: int(wid, 16))  # X ids grow as windows are made
+            alike = sorted(
+                (
+                    w.id
+                    for w in self.list_windows()
+                    if w.pid == window.pid and w.title == window.title and w.rect == window.rect
+                ),
+                key=lambda wid: int(wid, 16),
+            )  # X ids grow as windows are made
             rank = (alike.index(window.id), len(alike)) if window.id in alike and len(alike) > 1 else None
             handle = self.atspi.find_frame(window.pid, window.title, window.rect, window.active, rank)
             if handle is None:
                 note = self.atspi.bus_note  # the bus read may be another display's: then that, not the app
                 hint = f"run `winctl doctor`; {a11ybus.PIXELS}" if note else bridges.no_tree_hint(window.pid)
-                raise NoTree(f'window "{window.title}" exposes no accessibility tree' + (f" ({note})" if note else ""),
-                             hint=hint)
+                raise NoTree(
+                    f'window "{window.title}" exposes no accessibility tree' + (f" ({note})" if note else ""), hint=hint
+                )
             self._frames[key] = handle
         return handle
 
@@ -175,8 +184,10 @@ class LinuxBackend(Backend):
             self._frames.pop(f"{window.id}/{window.pid}", None)
             found = self.atspi.snapshot(self.frame_handle(window), max_nodes=max_nodes)
             if not found.nodes:
-                raise NotFound(f'window "{window.title}" has no accessibility tree right now',
-                               hint="it may be closing or restarting: run `winctl windows`, then `winctl state`")
+                raise NotFound(
+                    f'window "{window.title}" has no accessibility tree right now',
+                    hint="it may be closing or restarting: run `winctl windows`, then `winctl state`",
+                )
         kept = self._placed.get(window.id)
         if kept is not None and kept[0] is found.nodes and kept[1] == window.rect:
             found.nodes = kept[2]  # unchanged, placed as before: the same nodes, so nothing downstream works again
@@ -209,8 +220,12 @@ class LinuxBackend(Backend):
         for top, shown in tops:
             extra = self.atspi.snapshot(top, max_nodes=max(1, max_nodes - len(nodes)))
             base = len(nodes)
-            nodes += [dataclasses.replace(n, parent=0, rect=shown) if n.parent is None else
-                      dataclasses.replace(placement.place(n), parent=n.parent + base) for n in extra.nodes]
+            nodes += [
+                dataclasses.replace(n, parent=0, rect=shown)
+                if n.parent is None
+                else dataclasses.replace(placement.place(n), parent=n.parent + base)
+                for n in extra.nodes
+            ]
         return found.model_copy(update={"nodes": nodes, "popups": menus})
 
     def _caught_up(self, handle: str) -> None:
@@ -263,12 +278,16 @@ class LinuxBackend(Backend):
         dest = split_handle(handle)[0]
         if dest not in self._placements:
             pid, frames = self.atspi.app_frames(handle)
-            windows = [w.rect for w in sorted(self.list_windows(), key=lambda w: not w.active)
-                       if w.pid == pid and w.rect is not None]
+            windows = [
+                w.rect
+                for w in sorted(self.list_windows(), key=lambda w: not w.active)
+                if w.pid == pid and w.rect is not None
+            ]
             placement = IDENTITY
             if windows and frames:  # the app's frame that fits its (active) window best says it
-                placement = min((placement_of(frame, windows[0]) for frame in frames),
-                                key=lambda p: p.misfit(frames, windows[0]))
+                placement = min(
+                    (placement_of(frame, windows[0]) for frame in frames), key=lambda p: p.misfit(frames, windows[0])
+                )
             self._placements[dest] = placement
         return self._placements[dest]
 
@@ -368,8 +387,9 @@ class LinuxBackend(Backend):
         self.xinput.mouse_button(button, down)
         self._sent()
 
-    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
-             duration: float = 0.3) -> None:
+    def drag(
+        self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT, duration: float = 0.3
+    ) -> None:
         self.xinput.drag(x1, y1, x2, y2, button=button, duration=duration)
         self._sent()
 
@@ -476,5 +496,5 @@ def process_start(pid: int) -> str | None:
             stat = f.read()
     except OSError:
         return None
-    fields = stat[stat.rfind(b")") + 2:].split()  # the name, in parentheses, may hold spaces
+    fields = stat[stat.rfind(b")") + 2 :].split()  # the name, in parentheses, may hold spaces
     return fields[19].decode() if len(fields) > 19 else None

@@ -43,14 +43,32 @@ ALWAYS_ENV = {
 DISABLING_ENV = {"NO_AT_BRIDGE": None, "GTK_A11Y": "none"}  # None: any value disables
 OPENCV_LOADER_PATH = os.path.join("cv2", "..", "..", "lib64")  # the folder cv2's loader adds to LD_LIBRARY_PATH
 
-CHROMIUM_NAMES = re.compile(r"^(chromium(-browser)?|chrome|google-chrome.*|brave(-browser)?.*|microsoft-edge.*|"
-                            r"vivaldi.*|opera.*|thorium.*|electron\d*)$")
+CHROMIUM_NAMES = re.compile(
+    r"^(chromium(-browser)?|chrome|google-chrome.*|brave(-browser)?.*|microsoft-edge.*|"
+    r"vivaldi.*|opera.*|thorium.*|electron\d*)$"
+)
 GECKO_NAMES = re.compile(r"^(firefox.*|thunderbird.*|icedove|iceweasel|seamonkey|librewolf|waterfox.*)$")
 JAVA_NAMES = re.compile(r"^javaw?$")
 # programs that run the command after their own options (`env QT_SCALE_FACTOR=2 featherpad`):
 # the toolkit is the wrapped program's, and a flag goes after its name, not the wrapper's
-WRAPPERS = frozenset({"env", "nice", "nohup", "setsid", "stdbuf", "timeout", "ionice", "taskset", "chrt",
-                      "dbus-run-session", "dbus-launch", "systemd-run", "xvfb-run", "catchsegv"})
+WRAPPERS = frozenset(
+    {
+        "env",
+        "nice",
+        "nohup",
+        "setsid",
+        "stdbuf",
+        "timeout",
+        "ionice",
+        "taskset",
+        "chrt",
+        "dbus-run-session",
+        "dbus-launch",
+        "systemd-run",
+        "xvfb-run",
+        "catchsegv",
+    }
+)
 SCRIPT_HINTS = (
     ("electron", re.compile(rb"electron|app\.asar", re.I)),
     ("java", re.compile(rb"\brun_java\b|\bexec\s+\S*java\b|\$\{?JAVA(_HOME|CMD)?\b|\bjava\s+-|\.jar\b")),
@@ -66,8 +84,24 @@ ELF_LIBRARIES = (  # DT_NEEDED names, found in the dynamic string table near the
     ("qt4", b"libQtCore.so.4"),
 )
 NEEDED_NAME = re.compile(rb"lib[\w+.-]+?\.so(?:\.\d+)*(?=\x00)")
-COMMON_LIBRARIES = ("libc.", "libm.", "libdl.", "libpthread.", "libstdc++", "libgcc_s", "libglib-", "libgobject-",
-                    "libgio-", "libz.", "libX", "libxcb", "libcairo", "libpango", "libdbus", "libsystemd")
+COMMON_LIBRARIES = (
+    "libc.",
+    "libm.",
+    "libdl.",
+    "libpthread.",
+    "libstdc++",
+    "libgcc_s",
+    "libglib-",
+    "libgobject-",
+    "libgio-",
+    "libz.",
+    "libX",
+    "libxcb",
+    "libcairo",
+    "libpango",
+    "libdbus",
+    "libsystemd",
+)
 LIBRARY_DIRS = ("/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib")
 ELF_HEAD_BYTES = 8 << 20  # the dynamic string table sits before the code; never read a 200 MB binary whole
 SCRIPT_HEAD_BYTES = 64 << 10
@@ -78,14 +112,14 @@ NEEDS = {
     "gtk4": "nothing: GTK 4 speaks AT-SPI itself unless GTK_A11Y=none",
     "gtk2": "GTK_MODULES=gail:atk-bridge (libgail-common, libatk-adaptor) and GNOME_ACCESSIBILITY=1",
     "qt5": "QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (the bridge is built into QtGui), and the "
-           "accessibility bus running when the app starts (it never joins one started later)",
+    "accessibility bus running when the app starts (it never joins one started later)",
     "qt6": "QT_ACCESSIBILITY=1 and QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1 (the bridge is built into QtGui)",
     "qt4": "QT_ACCESSIBILITY=1 and the qt-at-spi plugin",
     "chromium": f"{CHROMIUM_FLAG} on its command line and the bus's IsEnabled",
     "electron": f"{CHROMIUM_FLAG} on its command line (it is Chromium inside)",
     "gecko": "GNOME_ACCESSIBILITY=1 or the bus's IsEnabled",
     "java": f"the ATK wrapper ({JAVA_ATK_WRAPPER_JAR}, package libatk-wrapper-java-jni) named by "
-            f"-Djavax.accessibility.assistive_technologies={JAVA_ATK_WRAPPER_CLASS}",
+    f"-Djavax.accessibility.assistive_technologies={JAVA_ATK_WRAPPER_CLASS}",
 }
 
 
@@ -159,7 +193,7 @@ def _without_loader_paths(env: dict[str, str], changes: list[str]) -> None:
         ours += 1
     if not ours or ours == len(entries):
         return  # not the loader's, or a folder of its kind the user named
-    before = ":".join(entries[ours + 1:]) if entries[ours] == "" else ":".join(entries[ours:])
+    before = ":".join(entries[ours + 1 :]) if entries[ours] == "" else ":".join(entries[ours:])
     if before:
         env["LD_LIBRARY_PATH"] = before
     else:
@@ -175,13 +209,16 @@ def _java_env(env: dict[str, str], changes: list[str]) -> list[str]:
     a wrapper that is not installed would abort the JVM, so then nothing is added.
     """
     if not Path(JAVA_ATK_WRAPPER_JAR).is_file():
-        return [f"java: the ATK wrapper is not installed ({JAVA_ATK_WRAPPER_JAR}): "
-                "apt-get install libatk-wrapper-java-jni"]
+        return [
+            f"java: the ATK wrapper is not installed ({JAVA_ATK_WRAPPER_JAR}): apt-get install libatk-wrapper-java-jni"
+        ]
     current = env.get("JAVA_TOOL_OPTIONS", "")
     if "javax.accessibility.assistive_technologies" in current:
         return []
-    options = (f"-Djavax.accessibility.assistive_technologies={JAVA_ATK_WRAPPER_CLASS} "
-               f"-Xbootclasspath/a:{JAVA_ATK_WRAPPER_JAR}")
+    options = (
+        f"-Djavax.accessibility.assistive_technologies={JAVA_ATK_WRAPPER_CLASS} "
+        f"-Xbootclasspath/a:{JAVA_ATK_WRAPPER_JAR}"
+    )
     env["JAVA_TOOL_OPTIONS"] = f"{current} {options}".strip()
     changes.append(f"JAVA_TOOL_OPTIONS+={options}")
     return []
@@ -200,9 +237,17 @@ PIXELS_MEANWHILE = "meanwhile `winctl state --vision local` lists what its pixel
 # Libraries a running process has mapped (/proc/PID/maps), and the toolkit each draws with: a
 # tkinter program's executable is python3, whose ELF header names no toolkit at all.
 MAPPED_LIBRARIES = (
-    ("gtk4", "/libgtk-4.so"), ("gtk3", "/libgtk-3.so"), ("gtk2", "/libgtk-x11-2.0.so"), ("qt6", "/libQt6Gui.so"),
-    ("qt5", "/libQt5Gui.so"), ("java", "/libjvm.so"), ("gecko", "/libxul.so"), ("bridge", "/libatk-bridge-2.0.so"),
-    ("tk", "/libtk8."), ("motif", "/libXm.so"), ("athena", "/libXaw"),
+    ("gtk4", "/libgtk-4.so"),
+    ("gtk3", "/libgtk-3.so"),
+    ("gtk2", "/libgtk-x11-2.0.so"),
+    ("qt6", "/libQt6Gui.so"),
+    ("qt5", "/libQt5Gui.so"),
+    ("java", "/libjvm.so"),
+    ("gecko", "/libxul.so"),
+    ("bridge", "/libatk-bridge-2.0.so"),
+    ("tk", "/libtk8."),
+    ("motif", "/libXm.so"),
+    ("athena", "/libXaw"),
 )
 # Toolkits with no accessibility bridge on Linux: their apps never join the AT-SPI bus
 WITHOUT_BRIDGE = {"tk": "Tk", "motif": "Motif", "athena": "Xaw (the Athena widgets)"}
@@ -244,8 +289,11 @@ def field_selecting_keys(pid: int | None) -> str:
 def no_bridge(pid: int | None) -> str:
     """What to do for an app whose toolkit has no accessibility bridge (`bridgeless`); "" when it has one."""
     without = bridgeless(pid)
-    return f"{without} has no accessibility bridge on Linux: `winctl state --vision local` lists what its pixels " \
-           "show" if without else ""
+    return (
+        f"{without} has no accessibility bridge on Linux: `winctl state --vision local` lists what its pixels show"
+        if without
+        else ""
+    )
 
 
 def no_tree_hint(pid: int | None) -> str:
@@ -260,11 +308,15 @@ def no_tree_hint(pid: int | None) -> str:
     except OSError:
         kits = ()
     if not kits or kits[0] not in NEEDS or kits[0] in ("gtk3", "gtk4"):
-        return ("GTK/Qt apps need the AT-SPI bus; Chromium/Electron need --force-renderer-accessibility; "
-                "start the app with `winctl launch PROGRAM`, which switches its bridge on; "
-                f"{PIXELS_MEANWHILE}")
-    return (f"its toolkit ({kits[0]}) needs {NEEDS[kits[0]]}: close the app and start it again with "
-            f"`winctl launch PROGRAM`, which sees to that; {PIXELS_MEANWHILE}")
+        return (
+            "GTK/Qt apps need the AT-SPI bus; Chromium/Electron need --force-renderer-accessibility; "
+            "start the app with `winctl launch PROGRAM`, which switches its bridge on; "
+            f"{PIXELS_MEANWHILE}"
+        )
+    return (
+        f"its toolkit ({kits[0]}) needs {NEEDS[kits[0]]}: close the app and start it again with "
+        f"`winctl launch PROGRAM`, which sees to that; {PIXELS_MEANWHILE}"
+    )
 
 
 # -- detection --------------------------------------------------------------------------------
@@ -273,7 +325,7 @@ def detect(argv: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[s
     if not argv:
         return ()
     search_path = (env or os.environ).get("PATH")
-    argv = argv[program_index(argv, search_path):]
+    argv = argv[program_index(argv, search_path) :]
     path = _resolve(argv[0], search_path)
     found: list[str] = []
     name = Path(argv[0]).name
@@ -294,8 +346,14 @@ def program_index(argv: Sequence[str], search_path: str | None) -> int:
     program on PATH (a variable assignment, an option or a number never is)."""
     index = 0
     while index < len(argv) and Path(argv[index]).name in WRAPPERS:
-        wrapped = next((i for i in range(index + 1, len(argv)) if not argv[i].startswith("-") and "=" not in argv[i]
-                        and _resolve(argv[i], search_path) is not None), None)
+        wrapped = next(
+            (
+                i
+                for i in range(index + 1, len(argv))
+                if not argv[i].startswith("-") and "=" not in argv[i] and _resolve(argv[i], search_path) is not None
+            ),
+            None,
+        )
         if wrapped is None:
             break
         index = wrapped
@@ -374,9 +432,13 @@ def _missing(toolkit: str) -> list[str]:
     """Files a toolkit's bridge loads that are not installed (named by their Debian package)."""
     wanted = {
         "gtk3": [("/usr/lib/x86_64-linux-gnu/libatk-bridge-2.0.so.0", "libatk-bridge2.0-0")],
-        "gtk2": [(f"{GTK2_BRIDGE_DIR}/libatk-bridge.so", "libatk-adaptor"),
-                 (f"{GTK2_BRIDGE_DIR}/libgail.so", "libgail-common")],
-        "java": [(JAVA_ATK_WRAPPER_JAR, "libatk-wrapper-java"),
-                 ("/usr/lib/x86_64-linux-gnu/jni/libatk-wrapper.so", "libatk-wrapper-java-jni")],
+        "gtk2": [
+            (f"{GTK2_BRIDGE_DIR}/libatk-bridge.so", "libatk-adaptor"),
+            (f"{GTK2_BRIDGE_DIR}/libgail.so", "libgail-common"),
+        ],
+        "java": [
+            (JAVA_ATK_WRAPPER_JAR, "libatk-wrapper-java"),
+            ("/usr/lib/x86_64-linux-gnu/jni/libatk-wrapper.so", "libatk-wrapper-java-jni"),
+        ],
     }.get(toolkit, [])
     return [f"{package} ({file})" for file, package in wanted if not Path(file).exists()]

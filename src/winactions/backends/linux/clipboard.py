@@ -24,8 +24,9 @@ def _xclip() -> str:
 
 def get_text() -> str:
     try:
-        done = subprocess.run([_xclip(), "-selection", "clipboard", "-o", "-target", "UTF8_STRING"],
-                              capture_output=True, timeout=TIMEOUT)
+        done = subprocess.run(
+            [_xclip(), "-selection", "clipboard", "-o", "-target", "UTF8_STRING"], capture_output=True, timeout=TIMEOUT
+        )
     except subprocess.TimeoutExpired:
         raise ActionFailed("the clipboard's owner did not answer", hint="the copying app may be busy") from None
     if done.returncode != 0:
@@ -35,9 +36,14 @@ def get_text() -> str:
 
 def set_text(text: str) -> None:
     # xclip forks a child that serves the selection; it must not inherit a pipe we wait on
-    done = subprocess.run([_xclip(), "-selection", "clipboard", "-i", "-target", "UTF8_STRING"],
-                          input=text.encode("utf-8"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          timeout=TIMEOUT)
+    done = subprocess.run(
+        [_xclip(), "-selection", "clipboard", "-i", "-target", "UTF8_STRING"],
+        input=text.encode("utf-8"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=TIMEOUT,
+    )
     if done.returncode != 0:
-        raise ActionFailed(f"xclip could not take the clipboard (exit {done.returncode})",
-                           hint="is the display reachable?")
+        raise ActionFailed(
+            f"xclip could not take the clipboard (exit {done.returncode})", hint="is the display reachable?"
+        )

@@ -32,12 +32,13 @@ def told(pid: int | None, proc: Path = Path("/proc")) -> float | None:
         if value is not None:
             return value
     arguments = [a.decode(errors="replace") for a in argv]
-    arguments += [word for name in JAVA_OPTIONS for word in variables.get(name.encode(), b"").decode(
-        errors="replace").split()]
+    arguments += [
+        word for name in JAVA_OPTIONS for word in variables.get(name.encode(), b"").decode(errors="replace").split()
+    ]
     for argument in arguments:
         for prefix in ARGUMENTS:
             if argument.startswith(prefix):
-                return _number(argument[len(prefix):].removesuffix("x"))  # Java also takes "2x"
+                return _number(argument[len(prefix) :].removesuffix("x"))  # Java also takes "2x"
     return None
 
 

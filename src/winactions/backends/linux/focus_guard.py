@@ -56,10 +56,15 @@ class FocusGuard:
         went = self._grab_taken() or (None if focus == self.focus else self._moved(focus))
         if went is None:
             return
-        back = "the window is gone: `winctl windows` lists those open" if not self._exists(self.frame) else \
-            f"to go on, bring the window back (`winctl focus TITLE`) and type the rest, from character {sent + 1}"
-        raise ActionFailed(f"typed {sent} of {total} characters; then {went}, and typing stopped",
-                           hint=f"the last keys sent may have reached it: look (`winctl state`); {back}")
+        back = (
+            "the window is gone: `winctl windows` lists those open"
+            if not self._exists(self.frame)
+            else f"to go on, bring the window back (`winctl focus TITLE`) and type the rest, from character {sent + 1}"
+        )
+        raise ActionFailed(
+            f"typed {sent} of {total} characters; then {went}, and typing stopped",
+            hint=f"the last keys sent may have reached it: look (`winctl state`); {back}",
+        )
 
     def close(self) -> None:
         """Stop watching the focus window; drop the events it sent. Quiet when the display
@@ -188,7 +193,7 @@ class FocusGuard:
 
 
 def _process(pid: int | None, name: str) -> str:
-    """"name, pid N" for a message, from what is known."""
+    """ "name, pid N" for a message, from what is known."""
     if pid is not None and not name:
         try:
             name = psutil.Process(pid).name()

@@ -81,12 +81,16 @@ def _undone(x11: X11Windows, answer: concurrent.futures.Future[None], dialogs: l
             x11.window_action(dialog.id, WindowAction.CLOSE)
     if not _answered(answer, RELEASE_SECONDS):
         answer.cancel()
-        return AppBusy(f'its action opened "{title}" inside the accessibility call, and {app} still answers '
-                       "nothing after winctl closed that dialog",
-                       hint="send it no keys (a key freezes it for good while it waits in that call): close "
-                            "its windows with the mouse or `winctl close`, then run `winctl state`")
-    return ModalInCall(f'its action opened "{title}" inside the accessibility call, where {app} answers nothing '
-                       "while the dialog is open and freezes at the first key; winctl closed the dialog again: "
-                       "nothing was done",
-                       hint="click it with the mouse where it shows (`--via input`), or use its keyboard shortcut",
-                       dialog=title)
+        return AppBusy(
+            f'its action opened "{title}" inside the accessibility call, and {app} still answers '
+            "nothing after winctl closed that dialog",
+            hint="send it no keys (a key freezes it for good while it waits in that call): close "
+            "its windows with the mouse or `winctl close`, then run `winctl state`",
+        )
+    return ModalInCall(
+        f'its action opened "{title}" inside the accessibility call, where {app} answers nothing '
+        "while the dialog is open and freezes at the first key; winctl closed the dialog again: "
+        "nothing was done",
+        hint="click it with the mouse where it shows (`--via input`), or use its keyboard shortcut",
+        dialog=title,
+    )

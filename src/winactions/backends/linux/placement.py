@@ -79,7 +79,8 @@ class Placement:
         out = []
         for i, node in enumerate(nodes):  # document order: a parent comes before its children
             kept[i] = (node.parent is not None and kept[node.parent]) or (
-                node.native_role == WEB_PAGE and node.rect is not None and self.in_screen_pixels(node.rect))
+                node.native_role == WEB_PAGE and node.rect is not None and self.in_screen_pixels(node.rect)
+            )
             out.append(node if kept[i] else self.place(node))
         return out
 
@@ -97,8 +98,12 @@ class Placement:
     def on_screen(self, r: Rect) -> Rect:
         """A reported rect where it is on the screen."""
         k = self.scale
-        return Rect(left=r.left * k + self.dx, top=r.top * k + self.dy, right=r.right * k + self.dx,
-                    bottom=r.bottom * k + self.dy)
+        return Rect(
+            left=r.left * k + self.dx,
+            top=r.top * k + self.dy,
+            right=r.right * k + self.dx,
+            bottom=r.bottom * k + self.dy,
+        )
 
     def place(self, node: Node) -> Node:
         """The node where it is on the screen: a copy (a kept tree is never edited in place), made
@@ -112,16 +117,24 @@ class Placement:
     def misfit(self, frames: list[Rect], window: Rect) -> int:
         """How far the frame this placement fits best lands from the window, in px."""
         k = self.scale
-        return min(abs(f.left * k + self.dx - window.left) + abs(f.top * k + self.dy - window.top)
-                   + abs(f.width * k - window.width) + abs(f.height * k - window.height) for f in frames)
+        return min(
+            abs(f.left * k + self.dx - window.left)
+            + abs(f.top * k + self.dy - window.top)
+            + abs(f.width * k - window.width)
+            + abs(f.height * k - window.height)
+            for f in frames
+        )
 
 
 IDENTITY = Placement()
 HIDPI_SCALES = (2, 3)  # GDK_SCALE takes whole numbers
 
 
-def subtrees_moved(nodes: list[Node], shift_of: Callable[[Node, Node | None], tuple[int, int] | None],
-                   moved: Callable[[Node, tuple[int, int]], Node]) -> list[Node]:
+def subtrees_moved(
+    nodes: list[Node],
+    shift_of: Callable[[Node, Node | None], tuple[int, int] | None],
+    moved: Callable[[Node, tuple[int, int]], Node],
+) -> list[Node]:
     """The nodes with each subtree whose root `shift_of(node, parent)` answers a shift for
     moved by it (`moved` makes each moved copy). Nodes are in document order: a parent comes
     before its children."""
@@ -160,8 +173,9 @@ def in_popover(node: Node, shift: tuple[int, int]) -> Node:
     """The node of a popover moved where it shows, marked as being in a popup of its own (a
     click on it is not in the popup's way, whatever its type: `IN_POPUP`)."""
     assert node.rect is not None
-    return dataclasses.replace(node, rect=node.rect.moved(*shift),
-                               extra={**node.extra, IN_POPUP: f"a GTK 4 popup, moved by {shift}"})
+    return dataclasses.replace(
+        node, rect=node.rect.moved(*shift), extra={**node.extra, IN_POPUP: f"a GTK 4 popup, moved by {shift}"}
+    )
 
 
 def pops_over(node: Node, parent: Node | None) -> bool:
@@ -171,8 +185,13 @@ def pops_over(node: Node, parent: Node | None) -> bool:
     content lies below its header instead. Its size then tells whether an open menu shows it."""
     if node.native_role in POPOVER_ROLES:
         return True
-    return parent is not None and "expanded" in parent.states and node.rect is not None \
-        and parent.rect is not None and (node.rect.left, node.rect.top) == (parent.rect.left, parent.rect.top)
+    return (
+        parent is not None
+        and "expanded" in parent.states
+        and node.rect is not None
+        and parent.rect is not None
+        and (node.rect.left, node.rect.top) == (parent.rect.left, parent.rect.top)
+    )
 
 
 def root_panes_aligned(nodes: list[Node]) -> list[Node]:
@@ -181,11 +200,15 @@ def root_panes_aligned(nodes: list[Node]) -> list[Node]:
     aside) in a GTK panel below the menu bar, and reports that content at the window's top
     until the window is first clicked, a menu bar's height too high (25 px at 1x, 40 at 2x):
     Calc's B2 was listed over row 1, and a mouse click there took another cell."""
+
     def shift_of(node: Node, holder: Node | None) -> tuple[int, int] | None:
         return pane_shift(node.rect, holder.rect) if holder is not None and node.native_role == ROOT_PANE else None
 
-    return subtrees_moved(nodes, shift_of, lambda node, shift: dataclasses.replace(
-        node, rect=node.rect.moved(*shift) if node.rect is not None else None))
+    return subtrees_moved(
+        nodes,
+        shift_of,
+        lambda node, shift: dataclasses.replace(node, rect=node.rect.moved(*shift) if node.rect is not None else None),
+    )
 
 
 def _surface_offset(placed: Rect, menus: list[Rect], placement: Placement, slack: int) -> tuple[int, int] | None:
@@ -221,9 +244,12 @@ def _scaled_frame(root: Rect, window: Rect, k: int) -> bool:
     window manager's title bar), and where the window is."""
     if abs(root.width - window.width) <= ROOT_SLACK:
         return False  # the same size: not scaled
-    return abs(root.width * k - window.width) <= 2 * k and \
-        -2 * k <= root.height * k - window.height <= ROOT_SLACK * k and \
-        abs(root.left * k - window.left) <= ROOT_SLACK * k and abs(root.top * k - window.top) <= ROOT_SLACK * k
+    return (
+        abs(root.width * k - window.width) <= 2 * k
+        and -2 * k <= root.height * k - window.height <= ROOT_SLACK * k
+        and abs(root.left * k - window.left) <= ROOT_SLACK * k
+        and abs(root.top * k - window.top) <= ROOT_SLACK * k
+    )
 
 
 def placement_of(root: Rect, window: Rect) -> Placement:
@@ -242,9 +268,13 @@ def _around(root: Rect, window: Rect) -> bool:
     """Whether a frame reported at (0, 0) holds the whole X window, at some scale: a maximized
     window under a title bar (GTK 3, LibreOffice), whose frame is on the screen with the title
     bar above its client area, not a frame inside its window (GTK 4.8)."""
-    return any(abs(root.left * k - window.left) <= k and abs(root.right * k - window.right) <= 2 * k
-               and abs(root.bottom * k - window.bottom) <= 2 * k and 0 < window.top - root.top * k <= TITLE_BAR
-               for k in (1, *HIDPI_SCALES))
+    return any(
+        abs(root.left * k - window.left) <= k
+        and abs(root.right * k - window.right) <= 2 * k
+        and abs(root.bottom * k - window.bottom) <= 2 * k
+        and 0 < window.top - root.top * k <= TITLE_BAR
+        for k in (1, *HIDPI_SCALES)
+    )
 
 
 def _inside_window(root: Rect, window: Rect) -> Placement:
@@ -255,5 +285,6 @@ def _inside_window(root: Rect, window: Rect) -> Placement:
         across, down = window.width / k - root.width, window.height / k - root.height
         if 0 <= across <= 2 * ROOT_SLACK and abs(across - down) <= 1:
             return Placement(k, window.left + round(across * k / 2), window.top + round(down * k / 2))
-    return Placement(1, window.left + max(0, window.width - root.width) // 2,
-                     window.top + max(0, window.height - root.height) // 2)
+    return Placement(
+        1, window.left + max(0, window.width - root.width) // 2, window.top + max(0, window.height - root.height) // 2
+    )

@@ -25,8 +25,9 @@ Ref = tuple[str, str]
 
 
 class _Client(Protocol):
-    async def _maybe(self, dest: str, path: str, interface: str, method: str,
-                     signature: str = "", body: list[Any] | None = None) -> Any: ...
+    async def _maybe(
+        self, dest: str, path: str, interface: str, method: str, signature: str = "", body: list[Any] | None = None
+    ) -> Any: ...
 
 
 async def put_cursor(client: _Client, sheet: Ref, cell: Ref) -> str:
@@ -36,12 +37,16 @@ async def put_cursor(client: _Client, sheet: Ref, cell: Ref) -> str:
     await client._maybe(sheet[0], sheet[1], IFACE + "Selection", "ClearSelection")
     took = await client._maybe(cell[0], cell[1], IFACE + "Component", "GrabFocus")
     if not took or not took[0]:
-        raise ActionFailed("the sheet's cell refused the cell cursor (Component.GrabFocus)",
-                           hint="click it with the mouse: `--via input`; or type its address in the Name Box")
+        raise ActionFailed(
+            "the sheet's cell refused the cell cursor (Component.GrabFocus)",
+            hint="click it with the mouse: `--via input`; or type its address in the Name Box",
+        )
     wrong = await missed(client, sheet, cell)
     if wrong is not None:
-        raise ActionFailed(f"the cell cursor did not land on the cell alone: {wrong}",
-                           hint="run `winctl state` to see the focused cell; `--via input` clicks it with the mouse")
+        raise ActionFailed(
+            f"the cell cursor did not land on the cell alone: {wrong}",
+            hint="run `winctl state` to see the focused cell; `--via input` clicks it with the mouse",
+        )
     return METHOD
 
 
@@ -68,8 +73,10 @@ async def _not_alone(client: _Client, sheet: Ref, cell: Ref) -> str | None:
         return None
     shown = ", ".join(n for n in names if n) + (", …" if selected > NAMED_SELECTED else "")
     if not focused:
-        return f"{name} does not hold the keyboard focus (another part of the window has it: keys typed " \
-               "now would go there)"
+        return (
+            f"{name} does not hold the keyboard focus (another part of the window has it: keys typed "
+            "now would go there)"
+        )
     return f"{name} has the cursor, but {selected} cells are selected" + (f" ({shown})" if shown else "")
 
 

@@ -48,8 +48,13 @@ def keep_stderr() -> tuple[int, Kept]:
     kept = tempfile.TemporaryFile()  # noqa: SIM115  (returned open to the caller) O_TMPFILE where the OS has it: never a name in /tmp
     read_end, write_end = os.pipe()
     try:
-        keeper = subprocess.Popen(["sh", "-c", 'head -c "$1"; exec cat > /dev/null', "sh", str(STDERR_KEEP)],
-                                  stdin=read_end, stdout=kept, stderr=subprocess.DEVNULL, start_new_session=True)
+        keeper = subprocess.Popen(
+            ["sh", "-c", 'head -c "$1"; exec cat > /dev/null', "sh", str(STDERR_KEEP)],
+            stdin=read_end,
+            stdout=kept,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     except OSError:
         os.close(write_end)
         kept.close()

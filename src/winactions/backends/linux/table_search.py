@@ -34,8 +34,9 @@ Place = tuple[int, int]
 
 
 class _Client(Protocol):
-    async def _maybe(self, dest: str, path: str, interface: str, method: str,
-                     signature: str = "", body: list[Any] | None = None) -> Any: ...
+    async def _maybe(
+        self, dest: str, path: str, interface: str, method: str, signature: str = "", body: list[Any] | None = None
+    ) -> Any: ...
 
     async def _children(self, ref: Ref) -> list[Ref]: ...
 
@@ -55,7 +56,7 @@ async def _capped(jobs: list[Callable[[], Awaitable[Any]]]) -> list[Any]:
     """Run the jobs with at most IN_FLIGHT at once, results in order."""
     out: list[Any] = []
     for start in range(0, len(jobs), IN_FLIGHT):
-        out += await asyncio.gather(*(job() for job in jobs[start:start + IN_FLIGHT]))
+        out += await asyncio.gather(*(job() for job in jobs[start : start + IN_FLIGHT]))
     return out
 
 
@@ -64,14 +65,17 @@ async def _text_of(client: _Client, ref: Ref) -> str:
     return str(got[0]) if got else ""
 
 
-async def sheet_matches(client: _Client, table: Ref, needle: str,
-                        limit: int = SHEET_CELLS_READ) -> tuple[list[TextMatch], bool]:
+async def sheet_matches(
+    client: _Client, table: Ref, needle: str, limit: int = SHEET_CELLS_READ
+) -> tuple[list[TextMatch], bool]:
     """The cells of a sheet whose text holds `needle`, read over its used area: the columns
     with text in its first FIRST_ROWS rows (of A..Z), down to the first BLOCK_ROWS rows with
     none. True with them when the `limit` of cells read cut the search short."""
     dest, path = table
-    sizes = await asyncio.gather(client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
-                                 client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]))
+    sizes = await asyncio.gather(
+        client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
+        client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]),
+    )
     if not sizes[0] or not sizes[1]:
         return [], False
     n_rows, n_columns = int(sizes[0][0].value), int(sizes[1][0].value)
@@ -79,7 +83,7 @@ async def sheet_matches(client: _Client, table: Ref, needle: str,
 
     async def cells(rows: range, columns: range) -> list[tuple[Place, str]]:
         nonlocal read
-        places = [(r, c) for r in rows for c in columns][:max(0, limit - read)]
+        places = [(r, c) for r in rows for c in columns][: max(0, limit - read)]
         read += len(places)
 
         async def one(place: Place) -> tuple[Place, str]:
@@ -103,8 +107,11 @@ async def sheet_matches(client: _Client, table: Ref, needle: str,
         row += BLOCK_ROWS
     cut = read >= limit and row < n_rows
     handle = f"{dest}{path}"
-    return [TextMatch(handle=f"{handle}#cell:{r},{c}", text=text, place=(r, c))
-            for (r, c), text in found if text.strip() and holds(text, needle)], cut
+    return [
+        TextMatch(handle=f"{handle}#cell:{r},{c}", text=text, place=(r, c))
+        for (r, c), text in found
+        if text.strip() and holds(text, needle)
+    ], cut
 
 
 async def table_matches(client: _Client, table: Ref, needle: str, limit: int) -> tuple[list[TextMatch], bool]:
@@ -113,8 +120,10 @@ async def table_matches(client: _Client, table: Ref, needle: str, limit: int) ->
     when the limit cut the search short, or the element has no Table interface to ask (it was
     not searched)."""
     dest, path = table
-    sizes = await asyncio.gather(client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
-                                 client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]))
+    sizes = await asyncio.gather(
+        client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
+        client._maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]),
+    )
     if not sizes[0] or not sizes[1]:
         return [], True
     n_rows, n_columns = int(sizes[0][0].value), int(sizes[1][0].value)
@@ -130,12 +139,21 @@ async def table_matches(client: _Client, table: Ref, needle: str, limit: int) ->
         return cell, text if text.strip() else await _text_of(client, cell)
 
     read = await _capped([lambda p=place: one(p) for place in places[:limit]])  # type: ignore[misc]
-    return [TextMatch(handle=f"{cell[0]}{cell[1]}", text=normalized(text)) for cell, text in read
-            if cell is not None and text.strip() and holds(text, needle)], len(places) > limit
+    return [
+        TextMatch(handle=f"{cell[0]}{cell[1]}", text=normalized(text))
+        for cell, text in read
+        if cell is not None and text.strip() and holds(text, needle)
+    ], len(places) > limit
 
 
-async def walk_matches(client: _Client, roots: list[Ref], needle: str, limit: int,  # noqa: C901  (rows and cells walked in one pass)
-                       huge: int, sheet: int) -> tuple[list[TextMatch], bool, list[Ref]]:
+async def walk_matches(  # noqa: C901  (rows and cells walked in one pass)
+    client: _Client,
+    roots: list[Ref],
+    needle: str,
+    limit: int,
+    huge: int,
+    sheet: int,
+) -> tuple[list[TextMatch], bool, list[Ref]]:
     """Elements below `roots` (not the roots) whose name (else text) holds `needle`, read breadth
     first up to `limit` elements. An element that declares more than `huge` children is not
     walked: a table is searched through its Table interface (`table_matches`), and one that
@@ -149,10 +167,15 @@ async def walk_matches(client: _Client, roots: list[Ref], needle: str, limit: in
     tables: list[Ref] = []
     read = 0
     while level and read < limit:
-        kids = [(kid, parent) for parent, got in zip(
-            [r for r, _ in level], await _capped([lambda r=r: client._children(r) for r, _ in level]))  # type: ignore[misc]
-            for kid in got]
-        kept = kids[:max(0, limit - read)]
+        kids = [
+            (kid, parent)
+            for parent, got in zip(
+                [r for r, _ in level],
+                await _capped([lambda r=r: client._children(r) for r, _ in level]),  # type: ignore[misc]
+            )
+            for kid in got
+        ]
+        kept = kids[: max(0, limit - read)]
         cut = len(kept) < len(kids)
         read += len(kept)
 
@@ -161,7 +184,8 @@ async def walk_matches(client: _Client, roots: list[Ref], needle: str, limit: in
             tree item (its name is its content: a web table's cell and its text)."""
             name, count = await asyncio.gather(
                 client._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]),
-                client._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"]))
+                client._maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"]),
+            )
             text = str(name[0].value) if name else ""
             n = int(count[0].value) if count else 0
             if not text.strip() and n == 0:
@@ -196,6 +220,7 @@ async def walk_matches(client: _Client, roots: list[Ref], needle: str, limit: in
 
 def _outermost(matched: dict[Ref, TextMatch], parents: dict[Ref, Ref | None]) -> list[TextMatch]:
     """The matches no other match holds."""
+
     def inside_a_match(ref: Ref) -> bool:
         up = parents.get(ref)
         while up is not None:

@@ -26,8 +26,9 @@ REQUIRED_PROGRAMS = ("Xvfb", "dbus-daemon", "openbox")
 class VirtualDesktop:
     """Start a display, a session bus and a window manager; stop them on exit."""
 
-    def __init__(self, width: int = 1920, height: int = 1080, window_manager: bool = True,
-                 display: int | None = None) -> None:
+    def __init__(
+        self, width: int = 1920, height: int = 1080, window_manager: bool = True, display: int | None = None
+    ) -> None:
         """`display`: this display number (a desktop started again where one was), else the
         first free one."""
         self.width, self.height = width, height
@@ -74,17 +75,30 @@ class VirtualDesktop:
 
     # -- pieces --------------------------------------------------------------------------
     def _spawn(self, argv: list[str], env: dict[str, str], **kw: object) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True,
-                                **kw)  # type: ignore[call-overload]
+        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True, **kw)  # type: ignore[call-overload]
         self._procs.append(proc)
         return proc
 
     def _start_xvfb(self) -> str:
         read_fd, write_fd = os.pipe()
         name = [f":{self.display}"] if self.display is not None else []
-        self._spawn(["Xvfb", *name, "-displayfd", str(write_fd), "-screen", "0",
-                     f"{self.width}x{self.height}x24", "-nolisten", "tcp", "-noreset"],
-                    dict(os.environ), pass_fds=(write_fd,), stderr=subprocess.DEVNULL)
+        self._spawn(
+            [
+                "Xvfb",
+                *name,
+                "-displayfd",
+                str(write_fd),
+                "-screen",
+                "0",
+                f"{self.width}x{self.height}x24",
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ],
+            dict(os.environ),
+            pass_fds=(write_fd,),
+            stderr=subprocess.DEVNULL,
+        )
         os.close(write_fd)
         with os.fdopen(read_fd) as pipe:
             number = pipe.readline().strip()
@@ -93,8 +107,12 @@ class VirtualDesktop:
         return f":{number}"
 
     def _start_session_bus(self, env: dict[str, str]) -> str:
-        proc = self._spawn(["dbus-daemon", "--session", "--nofork", "--print-address=1"], env,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc = self._spawn(
+            ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+            env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         assert proc.stdout is not None
         address = proc.stdout.readline().decode().strip()
         if not address:
@@ -104,18 +122,30 @@ class VirtualDesktop:
     def _enable_accessibility(self) -> None:
         """Toolkits such as Chromium only export their tree when a11y is switched on."""
         subprocess.run(
-            ["dbus-send", "--session", "--dest=org.a11y.Bus", "--print-reply", "/org/a11y/bus",
-             "org.freedesktop.DBus.Properties.Set", "string:org.a11y.Status",
-             "string:IsEnabled", "variant:boolean:true"],
-            env=self.env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                "dbus-send",
+                "--session",
+                "--dest=org.a11y.Bus",
+                "--print-reply",
+                "/org/a11y/bus",
+                "org.freedesktop.DBus.Properties.Set",
+                "string:org.a11y.Status",
+                "string:IsEnabled",
+                "variant:boolean:true",
+            ],
+            env=self.env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             timeout=20,
         )
 
     def _wait_for_window_manager(self, timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            out = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env,
-                                 capture_output=True, text=True)
+            out = subprocess.run(
+                ["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=self.env, capture_output=True, text=True
+            )
             if "window id" in out.stdout:
                 return
             time.sleep(0.05)
@@ -125,10 +155,9 @@ class VirtualDesktop:
 def main(argv: list[str]) -> int:
     """Run one command inside a fresh virtual desktop and return its exit code."""
     if "--" in argv:
-        argv = argv[argv.index("--") + 1:]
+        argv = argv[argv.index("--") + 1 :]
     if not argv:
-        print("usage: python -m winactions.backends.linux.virtual_desktop -- COMMAND...",
-              file=sys.stderr)
+        print("usage: python -m winactions.backends.linux.virtual_desktop -- COMMAND...", file=sys.stderr)
         return 2
     with VirtualDesktop() as desk:
         return subprocess.call(argv, env=desk.env)

@@ -45,12 +45,18 @@ CLICK_PROPERTY = "_WINACTIONS_LAST_CLICK"  # on the root window: x, y, when (ms)
 RECENT_CLICKS = 8  # clicks kept there: more than an agent makes within the double-click time
 AT_REST = 0.15  # s a window coming back from minimized must stay put to count as in its place (openbox slides it in)
 # override-redirect windows that cover what is under them, and are never what an agent clicks
-COVERING_POPUPS = {"_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
-                   "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION}
+COVERING_POPUPS = {
+    "_NET_WM_WINDOW_TYPE_TOOLTIP": COVERED_BY_TOOLTIP,
+    "_NET_WM_WINDOW_TYPE_NOTIFICATION": COVERED_BY_NOTIFICATION,
+}
 MOTIF_DECORATIONS = 0x2  # _MOTIF_WM_HINTS flags bit: its decorations field is set (0 = undecorated)
 MENU_SIDE = 16  # px: an override-redirect window smaller than this each way is no menu
-MENU_TYPES = ("_NET_WM_WINDOW_TYPE_POPUP_MENU", "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU", "_NET_WM_WINDOW_TYPE_MENU",
-              "_NET_WM_WINDOW_TYPE_COMBO")
+MENU_TYPES = (
+    "_NET_WM_WINDOW_TYPE_POPUP_MENU",
+    "_NET_WM_WINDOW_TYPE_DROPDOWN_MENU",
+    "_NET_WM_WINDOW_TYPE_MENU",
+    "_NET_WM_WINDOW_TYPE_COMBO",
+)
 WIDGET_WINDOWS = 2000  # child windows read at most: a Tk app with a large table makes one per cell
 BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X.Button5Mask
 
@@ -58,15 +64,19 @@ BUTTONS_HELD = X.Button1Mask | X.Button2Mask | X.Button3Mask | X.Button4Mask | X
 def open_display(name: str | None = None) -> display.Display:
     if not (name or os.environ.get("DISPLAY")):
         wayland = " (this is a Wayland session without XWayland's DISPLAY)" if os.environ.get("WAYLAND_DISPLAY") else ""
-        raise BackendUnavailable(f"no X display to work on: DISPLAY is not set{wayland}",
-                                 hint="run winctl in a terminal of the desktop session (over ssh: ssh -X, or "
-                                      "export DISPLAY=:0), or start a virtual desktop; winctl doctor checks "
-                                      "everything winctl needs and says how to fix each")
+        raise BackendUnavailable(
+            f"no X display to work on: DISPLAY is not set{wayland}",
+            hint="run winctl in a terminal of the desktop session (over ssh: ssh -X, or "
+            "export DISPLAY=:0), or start a virtual desktop; winctl doctor checks "
+            "everything winctl needs and says how to fix each",
+        )
     try:
         return display.Display(name)
     except (error.DisplayError, error.DisplayNameError, error.ConnectionClosedError, OSError) as exc:
-        raise BackendUnavailable(f"cannot open the X display {name or os.environ.get('DISPLAY')!r}: {exc}",
-                                 hint="check DISPLAY (and XAUTHORITY); winctl doctor says how to fix it") from None
+        raise BackendUnavailable(
+            f"cannot open the X display {name or os.environ.get('DISPLAY')!r}: {exc}",
+            hint="check DISPLAY (and XAUTHORITY); winctl doctor says how to fix it",
+        ) from None
 
 
 class X11Windows:
@@ -104,8 +114,14 @@ class X11Windows:
         only the last click counts: a Motif field counts its own presses whatever was clicked
         between. The recent clicks are kept on the display's root window (`note_click`), which every
         winctl process on the display shares."""
-        wait = max((DOUBLE_CLICK - _since(when) for cx, cy, when in self._recent_clicks()
-                    if abs(x - cx) <= DOUBLE_CLICK_REACH and abs(y - cy) <= DOUBLE_CLICK_REACH), default=0.0)
+        wait = max(
+            (
+                DOUBLE_CLICK - _since(when)
+                for cx, cy, when in self._recent_clicks()
+                if abs(x - cx) <= DOUBLE_CLICK_REACH and abs(y - cy) <= DOUBLE_CLICK_REACH
+            ),
+            default=0.0,
+        )
         if wait > 0:
             time.sleep(wait)
 
@@ -113,8 +129,9 @@ class X11Windows:
         """Keep where and when this click was, beside the other recent ones, for
         `wait_out_double_click`."""
         clicks = [*self._recent_clicks(), (x, y, _now_ms())][-RECENT_CLICKS:]
-        self.root.change_property(self.atom(CLICK_PROPERTY), Xatom.CARDINAL, 32,
-                                  [v & 0xFFFFFFFF for click in clicks for v in click])
+        self.root.change_property(
+            self.atom(CLICK_PROPERTY), Xatom.CARDINAL, 32, [v & 0xFFFFFFFF for click in clicks for v in click]
+        )
         self.d.flush()
 
     def _recent_clicks(self) -> list[tuple[int, int, int]]:
@@ -125,7 +142,7 @@ class X11Windows:
             return []
         recent = []
         for i in range(0, len(kept), 3):
-            x, y = (v - 2**32 if v >= 2**31 else v for v in kept[i:i + 2])  # stored unsigned: a monitor left of 0
+            x, y = (v - 2**32 if v >= 2**31 else v for v in kept[i : i + 2])  # stored unsigned: a monitor left of 0
             if _since(kept[i + 2]) < DOUBLE_CLICK:
                 recent.append((x, y, kept[i + 2]))
         return recent
@@ -163,8 +180,14 @@ class X11Windows:
         hidden = self.atom("_NET_WM_STATE_HIDDEN") in states
         maximized = {self.atom("_NET_WM_STATE_MAXIMIZED_VERT"), self.atom("_NET_WM_STATE_MAXIMIZED_HORZ")} <= states
         return WindowInfo(
-            id=f"0x{wid:08x}", title=title, pid=pid, process=_process_name(pid), rect=rect,
-            active=wid == active, minimized=hidden, maximized=maximized,
+            id=f"0x{wid:08x}",
+            title=title,
+            pid=pid,
+            process=_process_name(pid),
+            rect=rect,
+            active=wid == active,
+            minimized=hidden,
+            maximized=maximized,
             app_class=wm_class[1] if wm_class else "",
             splash=splash,
         )
@@ -256,8 +279,10 @@ class X11Windows:
         menus = {self.atom(name) for name in MENU_TYPES}
         for child in self._over_the_placed():
             try:
-                if set(self._prop(child, "_NET_WM_WINDOW_TYPE") or []) & menus and \
-                        self._own_popup(child, window) is not None:
+                if (
+                    set(self._prop(child, "_NET_WM_WINDOW_TYPE") or []) & menus
+                    and self._own_popup(child, window) is not None
+                ):
                     return True
             except error.XError:
                 continue  # it closed while we looked
@@ -339,8 +364,14 @@ class X11Windows:
                     if self._own_popup(child, window) is not None:
                         continue
                     types = self._prop(child, "_NET_WM_WINDOW_TYPE")
-                    what = next((what for name, what in COVERING_POPUPS.items()
-                                 if isinstance(types, list) and self.atom(name) in types), COVERED_BY_POPUP)
+                    what = next(
+                        (
+                            what
+                            for name, what in COVERING_POPUPS.items()
+                            if isinstance(types, list) and self.atom(name) in types
+                        ),
+                        COVERED_BY_POPUP,
+                    )
                     rect = self._client_rect(child)
                 else:
                     client = self._client_of(child)
@@ -375,8 +406,9 @@ class X11Windows:
                 # with its border, which the X server draws around it (Xt's keys and frames have one)
                 geometry, origin = child.get_geometry(), self.root.translate_coords(child, 0, 0)
                 border = geometry.border_width
-                rect = Rect.from_xywh(origin.x - border, origin.y - border, geometry.width + 2 * border,
-                                      geometry.height + 2 * border).intersect(window.rect)
+                rect = Rect.from_xywh(
+                    origin.x - border, origin.y - border, geometry.width + 2 * border, geometry.height + 2 * border
+                ).intersect(window.rect)
                 if rect is not None:
                     found.append(rect)
         except error.XError:
@@ -419,8 +451,9 @@ class X11Windows:
         left of or above the first screen (`window move -- -60 200`) is sent, not an
         OverflowError from the unsigned packing."""
         words = [value & 0xFFFFFFFF for value in (data + [0] * 5)[:5]]
-        ev = event.ClientMessage(window=self.d.create_resource_object("window", window_id),
-                                 client_type=self.atom(message), data=(32, words))
+        ev = event.ClientMessage(
+            window=self.d.create_resource_object("window", window_id), client_type=self.atom(message), data=(32, words)
+        )
         self.root.send_event(ev, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
         self.d.flush()
 
@@ -477,16 +510,19 @@ class X11Windows:
                 if time.monotonic() - held > DIALOG_GRACE:
                     found = self._describe(dialog, dialog)
                     title = found.title if found is not None else ""
-                    raise DialogInFront(f'window {window.id} stays behind its dialog "{title}", which takes the '
-                                        "input until it is closed",
-                                        hint=f'act in the dialog (`winctl focus "{title}"`), or close it',
-                                        dialog=f"0x{dialog:08x}")
+                    raise DialogInFront(
+                        f'window {window.id} stays behind its dialog "{title}", which takes the '
+                        "input until it is closed",
+                        hint=f'act in the dialog (`winctl focus "{title}"`), or close it',
+                        dialog=f"0x{dialog:08x}",
+                    )
             elif held is not None:  # the dialog went: the window manager may not hand the focus back
                 held = None
                 self._send(wid, "_NET_ACTIVE_WINDOW", [2, X.CurrentTime, 0])
             if time.monotonic() > deadline:
-                raise ActionFailed(f"window {window.id} did not become active",
-                                   hint="the window manager refused; is one running?")
+                raise ActionFailed(
+                    f"window {window.id} did not become active", hint="the window manager refused; is one running?"
+                )
             time.sleep(0.03)
 
     def _modal_in_front(self, wid: int) -> int | None:
@@ -519,11 +555,14 @@ class X11Windows:
             target = Rect.from_xywh(target.left + dx, target.top + dy, rect.width, rect.height)
         final = self._find(window_id).rect
         if final is None or (final.left, final.top) != (rect.left, rect.top):
-            raise ActionFailed(f"the window manager put the window at {final}, not {rect}",
-                               hint="the size may be limited by the app's minimum size")
+            raise ActionFailed(
+                f"the window manager put the window at {final}, not {rect}",
+                hint="the size may be limited by the app's minimum size",
+            )
 
-    def _settle(self, window_id: str, done: Callable[[WindowInfo | None], bool], what: str,
-                quiet: bool = False) -> WindowInfo:
+    def _settle(
+        self, window_id: str, done: Callable[[WindowInfo | None], bool], what: str, quiet: bool = False
+    ) -> WindowInfo:
         deadline = time.monotonic() + SETTLE_TIMEOUT
         while True:
             current = next((w for w in self.list_windows() if w.id == window_id), None)
@@ -532,8 +571,9 @@ class X11Windows:
             if time.monotonic() > deadline:
                 if quiet and current is not None:
                     return current
-                raise ActionFailed(f"window {window_id} did not {what}",
-                                   hint="the window manager refused; is one running?")
+                raise ActionFailed(
+                    f"window {window_id} did not {what}", hint="the window manager refused; is one running?"
+                )
             time.sleep(0.03)
 
     def launch(self, command: Sequence[str]) -> int:
@@ -541,8 +581,14 @@ class X11Windows:
         started = bridges.plan(command)
         stderr, kept = keep_stderr()
         try:
-            proc = subprocess.Popen(started.argv, env=started.env, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+            proc = subprocess.Popen(
+                started.argv,
+                env=started.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                start_new_session=True,
+            )
         except FileNotFoundError:
             kept.discard()
             raise NotFound(f"no program {shown(command[0])}", hint="give a full path or a program on PATH") from None
@@ -618,5 +664,6 @@ def client_pid(d: display.Display, wid: int) -> int | None:
         reply = query([{"client": wid, "mask": res.LocalClientPIDMask}])
     except error.XError:
         return None
-    return next((int(item.value[0]) for item in reply.ids
-                 if item.spec.mask & res.LocalClientPIDMask and item.value), None)
+    return next(
+        (int(item.value[0]) for item in reply.ids if item.spec.mask & res.LocalClientPIDMask and item.value), None
+    )

@@ -23,11 +23,28 @@ from winactions.keys import Chord
 BUTTONS = {MouseButton.LEFT: 1, MouseButton.MIDDLE: 2, MouseButton.RIGHT: 3}
 MODIFIER_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L", "super": "Super_L"}
 NAMED_KEYSYMS = {
-    "Enter": "Return", "Tab": "Tab", "Escape": "Escape", "Backspace": "BackSpace", "Delete": "Delete",
-    "Insert": "Insert", "Space": "space", "Home": "Home", "End": "End", "PageUp": "Prior",
-    "PageDown": "Next", "Up": "Up", "Down": "Down", "Left": "Left", "Right": "Right",
-    "CapsLock": "Caps_Lock", "NumLock": "Num_Lock", "ScrollLock": "Scroll_Lock", "PrintScreen": "Print",
-    "Pause": "Pause", "Menu": "Menu", **{f"F{i}": f"F{i}" for i in range(1, 25)},
+    "Enter": "Return",
+    "Tab": "Tab",
+    "Escape": "Escape",
+    "Backspace": "BackSpace",
+    "Delete": "Delete",
+    "Insert": "Insert",
+    "Space": "space",
+    "Home": "Home",
+    "End": "End",
+    "PageUp": "Prior",
+    "PageDown": "Next",
+    "Up": "Up",
+    "Down": "Down",
+    "Left": "Left",
+    "Right": "Right",
+    "CapsLock": "Caps_Lock",
+    "NumLock": "Num_Lock",
+    "ScrollLock": "Scroll_Lock",
+    "PrintScreen": "Print",
+    "Pause": "Pause",
+    "Menu": "Menu",
+    **{f"F{i}": f"F{i}" for i in range(1, 25)},
 }
 CONTROL_CHARS = {"\n": "Return", "\r": "Return", "\t": "Tab", "\b": "BackSpace"}
 CLICK_GAP = 0.03  # well inside any double-click interval
@@ -86,8 +103,9 @@ class XInput:
             self.mouse_button(button, True)
             self.mouse_button(button, False)
 
-    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
-             duration: float = 0.3) -> None:
+    def drag(
+        self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT, duration: float = 0.3
+    ) -> None:
         """Press, move in steps (toolkits need motion events to start a drag), release,
         pausing after arriving and after pressing (`DRAG_SETTLE`)."""
         self.mouse_move(x1, y1)
@@ -141,8 +159,9 @@ class XInput:
             self._spare = [first + i for i, syms in enumerate(mapping) if not any(syms)]
             self._spare.reverse()
             if not self._spare:
-                raise InvalidInput("the keymap has no free key to type this character with",
-                                   hint="type it with `winctl input` instead")
+                raise InvalidInput(
+                    "the keymap has no free key to type this character with", hint="type it with `winctl input` instead"
+                )
         free = [k for k in self._spare if k not in self._bound.values()]
         if not free:
             self._release_bound()

@@ -30,6 +30,7 @@ from winactions.backends.windows.comthread import OnComThread
 from winactions.backends.windows.native import (
     ErrorKind,
     KeyInput,
+    MouseInput,
     Native,
     NativeError,
     NativeWindow,
@@ -84,10 +85,20 @@ class WindowsBackend(Backend):
         return found
 
     def list_windows(self) -> list[WindowInfo]:
-        return [WindowInfo(id=window_id(w.hwnd), title=w.title, pid=w.pid, process=w.process,
-                           rect=None if w.minimized else w.client_rect, active=w.foreground,
-                           minimized=w.minimized, maximized=w.maximized, app_class=w.class_name)
-                for w in self._native_windows()]
+        return [
+            WindowInfo(
+                id=window_id(w.hwnd),
+                title=w.title,
+                pid=w.pid,
+                process=w.process,
+                rect=None if w.minimized else w.client_rect,
+                active=w.foreground,
+                minimized=w.minimized,
+                maximized=w.maximized,
+                app_class=w.class_name,
+            )
+            for w in self._native_windows()
+        ]
 
     def window_action(self, window_id_: str, action: WindowAction, rect: Rect | None = None) -> None:
         w = self._native_window(window_id_)
@@ -122,9 +133,11 @@ class WindowsBackend(Backend):
         finally:
             self.native.attach_input_to_foreground(False)
         if self.native.foreground_window() != w.hwnd:
-            raise ActionFailed(f'Windows kept "{w.title}" from the foreground (foreground lock)',
-                               hint="click the window once (`winctl click-at X Y`), or bind to it "
-                                    "(`winctl bind-window bind`) to work without focus")
+            raise ActionFailed(
+                f'Windows kept "{w.title}" from the foreground (foreground lock)',
+                hint="click the window once (`winctl click-at X Y`), or bind to it "
+                "(`winctl bind-window bind`) to work without focus",
+            )
 
     def launch(self, command: Sequence[str]) -> int:
         return self.native.launch(list(command))
@@ -162,11 +175,13 @@ class WindowsBackend(Backend):
         if exc.kind is ErrorKind.GONE:
             return WindowClosed(f"{what} is gone", hint="run `winctl windows`")
         if exc.kind is ErrorKind.TIMEOUT:
-            return AppBusy(f"{what} did not answer UI Automation in time",
-                           hint="the app may be busy or showing a modal dialog")
+            return AppBusy(
+                f"{what} did not answer UI Automation in time", hint="the app may be busy or showing a modal dialog"
+            )
         if exc.kind is ErrorKind.ACCESS_DENIED:
-            return ActionFailed(f"{what} refused UI Automation (it runs elevated?)",
-                                hint="run winctl with the same rights as the app")
+            return ActionFailed(
+                f"{what} refused UI Automation (it runs elevated?)", hint="run winctl with the same rights as the app"
+            )
         return ActionFailed(f"{what}: {exc.message}", hint="run `winctl state` again")
 
     def snapshot(self, window: WindowInfo, *, max_nodes: int = 20000) -> Snapshot:
@@ -249,8 +264,9 @@ class WindowsBackend(Backend):
     def read_text(self, handle: str) -> str:
         hwnd, raw = self._raw(handle)
         if raw.password:
-            raise ActionFailed("the element is a password field: its text is never read",
-                               hint="type a new one with `winctl input`")
+            raise ActionFailed(
+                "the element is a password field: its text is never read", hint="type a new one with `winctl input`"
+            )
         if "Text" in raw.patterns:
             try:
                 return str(self.native.call_pattern(hwnd, raw.runtime_id, "Text", "GetText", -1))
@@ -264,9 +280,10 @@ class WindowsBackend(Backend):
     def _send(self, events: list[Any]) -> None:
         sent = self.native.send_input(events)
         if sent != len(events):
-            raise ActionFailed(f"Windows inserted {sent} of {len(events)} input events",
-                               hint="input is blocked: a UAC prompt, a locked screen, or an elevated "
-                                    "window in front (UIPI)")
+            raise ActionFailed(
+                f"Windows inserted {sent} of {len(events)} input events",
+                hint="input is blocked: a UAC prompt, a locked screen, or an elevated window in front (UIPI)",
+            )
 
     def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
         if self._bound:
@@ -278,7 +295,7 @@ class WindowsBackend(Backend):
         if self._bound:
             self._bound.move(x, y)
         else:
-            self._send([sendinput.MouseInput(x, y, ("move",))])
+            self._send([MouseInput(x, y, ("move",))])
 
     def mouse_button(self, button: MouseButton, down: bool) -> None:
         if self._bound:
@@ -288,20 +305,21 @@ class WindowsBackend(Backend):
             x, y = self.native.cursor_position()
             self._send(sendinput.button(x, y, button, down))
 
-    def drag(self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT,
-             duration: float = 0.3) -> None:
+    def drag(
+        self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT, duration: float = 0.3
+    ) -> None:
         steps = max(2, int(duration / 0.015))
         points = [(x1, y1), *sendinput.path(x1, y1, x2, y2, steps)]
         if self._bound:
             self._bound.drag(points, button)
             return
-        self._send([sendinput.MouseInput(x1, y1, ("move",))])
+        self._send([MouseInput(x1, y1, ("move",))])
         time.sleep(DRAG_SETTLE)
         self._send(sendinput.button(x1, y1, button, True))
         time.sleep(DRAG_SETTLE)
         try:
             for x, y in points[1:]:
-                self._send([sendinput.MouseInput(x, y, ("move",))])
+                self._send([MouseInput(x, y, ("move",))])
                 time.sleep(duration / steps)
         finally:
             self._send(sendinput.button(x2, y2, button, False))
@@ -399,12 +417,12 @@ class WindowsBackend(Backend):
             frame = w.window_rect
             if frame.intersect(rect) == rect:
                 image = self.native.print_window(w.hwnd)
-                return image.crop((rect.left - frame.left, rect.top - frame.top,
-                                   rect.right - frame.left, rect.bottom - frame.top)).convert("RGB")
+                return image.crop(
+                    (rect.left - frame.left, rect.top - frame.top, rect.right - frame.left, rect.bottom - frame.top)
+                ).convert("RGB")
         return self.native.capture_screen(rect)
 
     def close(self) -> None:
         closer = getattr(self.native, "close", None)
         if closer is not None:
             closer()
-

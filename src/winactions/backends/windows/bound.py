@@ -66,12 +66,16 @@ class BoundInput:
         if not self.native.is_window(w.hwnd):
             raise ActionFailed(f'the bound window "{w.title}" is closed', hint="`winctl bind-window unbind`")
         if w.class_name in CONPTY_CLASSES:
-            raise ActionFailed(f'"{w.title}" is a ConPTY terminal: it reads input from its pseudo console, '
-                               "not from window messages", hint=GLOBAL_FALLBACK + "; or paste with the clipboard")
+            raise ActionFailed(
+                f'"{w.title}" is a ConPTY terminal: it reads input from its pseudo console, not from window messages',
+                hint=GLOBAL_FALLBACK + "; or paste with the clipboard",
+            )
         mine, theirs = self.native.integrity_level(None), self.native.integrity_level(w.pid)
         if theirs > mine:
-            raise ActionFailed(f'"{w.title}" runs elevated: Windows (UIPI) drops messages from this '
-                               "lower-integrity process", hint=GLOBAL_FALLBACK + "; or run winctl elevated too")
+            raise ActionFailed(
+                f'"{w.title}" runs elevated: Windows (UIPI) drops messages from this lower-integrity process',
+                hint=GLOBAL_FALLBACK + "; or run winctl elevated too",
+            )
 
     def _post(self, hwnd: int, message: int, wparam: int, lparam: int) -> None:
         if not self.native.post_message(hwnd, message, wparam, lparam):
@@ -81,8 +85,10 @@ class BoundInput:
     def _target(self, x: int, y: int) -> tuple[int, int]:
         """(child window under the point, lParam in its client coordinates)."""
         if not self.window.window_rect.contains(x, y):
-            raise ActionFailed(f"({x}, {y}) is outside the bound window {self.window.window_rect}",
-                               hint="bound input reaches only that window; " + GLOBAL_FALLBACK)
+            raise ActionFailed(
+                f"({x}, {y}) is outside the bound window {self.window.window_rect}",
+                hint="bound input reaches only that window; " + GLOBAL_FALLBACK,
+            )
         child = self.native.child_from_point(self.window.hwnd, x, y)
         cx, cy = self.native.screen_to_client(child, x, y)
         self.cursor = (x, y)
@@ -139,26 +145,30 @@ class BoundInput:
         for ch in text.replace("\r\n", "\n"):
             data = ("\r" if ch == "\n" else ch).encode("utf-16-le")
             for i in range(0, len(data), 2):
-                self._post(target, WM_CHAR, int.from_bytes(data[i:i + 2], "little"), 1)
+                self._post(target, WM_CHAR, int.from_bytes(data[i : i + 2], "little"), 1)
 
     def _chord_messages(self, chord: Chord) -> list[tuple[int, int, int]]:
         refused = [m for m in chord.modifiers if m != "alt"]
         modifiers, vk = chord_vks(chord, self.native.key_scan)
         if refused or (modifiers and set(modifiers) - {VK_MENU}):
-            raise ActionFailed(f"{chord} cannot be posted to a window: window messages carry no "
-                               f"{'/'.join(refused) or 'shift'} state, so it would arrive as a plain key",
-                               hint=GLOBAL_FALLBACK + "; or click the menu item that does the same")
+            raise ActionFailed(
+                f"{chord} cannot be posted to a window: window messages carry no "
+                f"{'/'.join(refused) or 'shift'} state, so it would arrive as a plain key",
+                hint=GLOBAL_FALLBACK + "; or click the menu item that does the same",
+            )
         alt = bool(modifiers)
         scan, extended = self.native.scan_code(vk), vk in EXTENDED
         down, up = (WM_SYSKEYDOWN, WM_SYSKEYUP) if alt else (WM_KEYDOWN, WM_KEYUP)
-        return [(down, vk, key_lparam(scan, up=False, alt=alt, extended=extended)),
-                (up, vk, key_lparam(scan, up=True, alt=alt, extended=extended))]
+        return [
+            (down, vk, key_lparam(scan, up=False, alt=alt, extended=extended)),
+            (up, vk, key_lparam(scan, up=True, alt=alt, extended=extended)),
+        ]
 
     def press_chords(self, chords: Sequence[Chord], hold: float = 0.0) -> None:
         self.check_deliverable()
         planned = [self._chord_messages(c) for c in chords]  # refuse before sending any
         target = self.native.focused_child(self.window.hwnd)
-        for (down, up) in planned:
+        for down, up in planned:
             self._post(target, *down)
             if hold:
                 time.sleep(hold)

@@ -17,8 +17,10 @@ from typing import Any
 from winactions.backends.windows.native import Native
 from winactions.errors import AppBusy, BackendUnavailable
 
-START_HINT = ("UI Automation works only in a logged-in, interactive Windows desktop session (not a service, "
-              "not SSH without a desktop) with UIAutomationCore.dll registered; run `winctl doctor` for the rest")
+START_HINT = (
+    "UI Automation works only in a logged-in, interactive Windows desktop session (not a service, "
+    "not SSH without a desktop) with UIAutomationCore.dll registered; run `winctl doctor` for the rest"
+)
 
 
 class OnComThread:
@@ -54,9 +56,10 @@ class OnComThread:
             try:
                 return future.result(timeout=self._timeout)
             except FutureTimeout:
-                raise AppBusy(f"a UI Automation call ({name}) got no answer in {self._timeout:g}s",
-                              hint="the app may be frozen or showing a modal dialog; try `winctl keys Escape`"
-                              ) from None
+                raise AppBusy(
+                    f"a UI Automation call ({name}) got no answer in {self._timeout:g}s",
+                    hint="the app may be frozen or showing a modal dialog; try `winctl keys Escape`",
+                ) from None
 
         return on_thread
 

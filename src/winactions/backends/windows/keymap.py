@@ -12,10 +12,28 @@ VK_SHIFT, VK_CONTROL, VK_MENU, VK_LWIN = 0x10, 0x11, 0x12, 0x5B
 MODIFIER_VK = {"ctrl": VK_CONTROL, "shift": VK_SHIFT, "alt": VK_MENU, "super": VK_LWIN}
 
 NAMED_VK = {
-    "Enter": 0x0D, "Tab": 0x09, "Escape": 0x1B, "Backspace": 0x08, "Delete": 0x2E, "Insert": 0x2D,
-    "Space": 0x20, "Home": 0x24, "End": 0x23, "PageUp": 0x21, "PageDown": 0x22, "Up": 0x26, "Down": 0x28,
-    "Left": 0x25, "Right": 0x27, "CapsLock": 0x14, "NumLock": 0x90, "ScrollLock": 0x91, "PrintScreen": 0x2C,
-    "Pause": 0x13, "Menu": 0x5D, **{f"F{i}": 0x6F + i for i in range(1, 25)},
+    "Enter": 0x0D,
+    "Tab": 0x09,
+    "Escape": 0x1B,
+    "Backspace": 0x08,
+    "Delete": 0x2E,
+    "Insert": 0x2D,
+    "Space": 0x20,
+    "Home": 0x24,
+    "End": 0x23,
+    "PageUp": 0x21,
+    "PageDown": 0x22,
+    "Up": 0x26,
+    "Down": 0x28,
+    "Left": 0x25,
+    "Right": 0x27,
+    "CapsLock": 0x14,
+    "NumLock": 0x90,
+    "ScrollLock": 0x91,
+    "PrintScreen": 0x2C,
+    "Pause": 0x13,
+    "Menu": 0x5D,
+    **{f"F{i}": 0x6F + i for i in range(1, 25)},
 }
 # Keys whose scan code carries the E0 prefix: SendInput needs KEYEVENTF_EXTENDEDKEY for them,
 # or the numeric keypad's twin (Home on the keypad is "7" with NumLock on) is what arrives.

@@ -169,8 +169,7 @@ class Native(Protocol):
         holds scrolled out of view, which `cache_tree` leaves out. [] when the element is gone;
         each one's `parent` is None."""
 
-    def call_pattern(self, hwnd: int, runtime_id: tuple[int, ...], pattern: str, method: str,
-                     *args: Any) -> Any:
+    def call_pattern(self, hwnd: int, runtime_id: tuple[int, ...], pattern: str, method: str, *args: Any) -> Any:
         """Get the element's current pattern and call one method or read one property:
         ("Invoke", "Invoke"), ("Value", "SetValue", text), ("Scroll", "Scroll", h, v), ...
         Raises NativeError."""
@@ -236,5 +235,7 @@ def load_native() -> Native:
         from winactions.backends.windows.win32 import Win32Native
 
         return Win32Native()
-    raise BackendUnavailable("the Windows backend needs Windows",
-                             hint="set WINACTIONS_WINDOWS_NATIVE to a native layer, or use the linux backend")
+    raise BackendUnavailable(
+        "the Windows backend needs Windows",
+        hint="set WINACTIONS_WINDOWS_NATIVE to a native layer, or use the linux backend",
+    )

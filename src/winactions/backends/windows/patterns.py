@@ -77,8 +77,14 @@ def scroll(native: Native, hwnd: int, raw: RawElement, argument: str) -> str:
 Descendants = Callable[[], list[RawElement]]
 
 
-def perform(native: Native, hwnd: int, raw: RawElement, operation: Operation, argument: str | float | None,  # noqa: C901  (one branch per UIA pattern)
-            descendants: Descendants) -> str:
+def perform(  # noqa: C901  (one branch per UIA pattern)
+    native: Native,
+    hwnd: int,
+    raw: RawElement,
+    operation: Operation,
+    argument: str | float | None,
+    descendants: Descendants,
+) -> str:
     p = raw.patterns
     if operation is Operation.INVOKE:
         return click(native, hwnd, raw)
@@ -126,8 +132,9 @@ def choose(native: Native, hwnd: int, raw: RawElement, wanted: str, descendants:
         _call(native, hwnd, raw, "ExpandCollapse", "Expand")
         opened = True
     items = [d for d in descendants() if "SelectionItem" in d.patterns]
-    match = next((d for d in items if d.name == wanted), None) or \
-        next((d for d in items if d.name.lower() == wanted.lower()), None)
+    match = next((d for d in items if d.name == wanted), None) or next(
+        (d for d in items if d.name.lower() == wanted.lower()), None
+    )
     if match is None:
         if opened:
             _call(native, hwnd, raw, "ExpandCollapse", "Collapse")

@@ -85,6 +85,6 @@ def text(value: str) -> list[KeyInput]:
             continue
         data = ch.encode("utf-16-le")
         for i in range(0, len(data), 2):
-            unit = int.from_bytes(data[i:i + 2], "little")
+            unit = int.from_bytes(data[i : i + 2], "little")
             events += [KeyInput(char=unit, unicode=True), KeyInput(char=unit, unicode=True, up=True)]
     return events

@@ -75,8 +75,9 @@ def operations_of(raw: RawElement) -> frozenset[Operation]:
     p, kind = raw.patterns, raw.control_type
     ops: set[Operation] = set()
     expandable = "ExpandCollapse" in p and int(p["ExpandCollapse"].get("ExpandCollapseState", 3)) != 3
-    if invoke_means_click(raw) or (expandable and kind in OPENED_BY_CLICK and "Toggle" not in p
-                                   and "SelectionItem" not in p):
+    if invoke_means_click(raw) or (
+        expandable and kind in OPENED_BY_CLICK and "Toggle" not in p and "SelectionItem" not in p
+    ):
         ops.add(Operation.INVOKE)
     if "Toggle" in p:
         ops.add(Operation.TOGGLE)
@@ -118,8 +119,11 @@ def control_type(uia_name: str) -> str:
 
 
 def to_node(raw: RawElement, hwnd: int, parent: int | None, child_count: int = 0) -> Node:
-    extra = {"class_name": raw.class_name, "framework": raw.framework_id,
-             "runtime_id": ".".join(str(x) for x in raw.runtime_id)}
+    extra = {
+        "class_name": raw.class_name,
+        "framework": raw.framework_id,
+        "runtime_id": ".".join(str(x) for x in raw.runtime_id),
+    }
     if raw.hwnd:
         extra["hwnd"] = hex(raw.hwnd)
     return Node(
@@ -165,4 +169,3 @@ def to_nodes(raws: list[RawElement], hwnd: int, max_nodes: int) -> tuple[list[No
         parent = position.get(raw.parent) if raw.parent is not None else None
         nodes.append(to_node(raw, hwnd, parent, len(children.get(i, []))))
     return nodes, truncated
-

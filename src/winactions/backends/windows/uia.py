@@ -4,20 +4,75 @@ the protocol's. Pure data: no COM here, so the mapping is tested everywhere."""
 from __future__ import annotations
 
 # UIA_<Name>ControlTypeId values
-CONTROL_TYPES: dict[int, str] = {50000 + i: name for i, name in enumerate((
-    "Button", "Calendar", "CheckBox", "ComboBox", "Edit", "Hyperlink", "Image", "ListItem", "List", "Menu",
-    "MenuBar", "MenuItem", "ProgressBar", "RadioButton", "ScrollBar", "Slider", "Spinner", "StatusBar", "Tab",
-    "TabItem", "Text", "ToolBar", "ToolTip", "Tree", "TreeItem", "Custom", "Group", "Thumb", "DataGrid",
-    "DataItem", "Document", "SplitButton", "Window", "Pane", "Header", "HeaderItem", "Table", "TitleBar",
-    "Separator", "SemanticZoom", "AppBar"))}
+CONTROL_TYPES: dict[int, str] = {
+    50000 + i: name
+    for i, name in enumerate(
+        (
+            "Button",
+            "Calendar",
+            "CheckBox",
+            "ComboBox",
+            "Edit",
+            "Hyperlink",
+            "Image",
+            "ListItem",
+            "List",
+            "Menu",
+            "MenuBar",
+            "MenuItem",
+            "ProgressBar",
+            "RadioButton",
+            "ScrollBar",
+            "Slider",
+            "Spinner",
+            "StatusBar",
+            "Tab",
+            "TabItem",
+            "Text",
+            "ToolBar",
+            "ToolTip",
+            "Tree",
+            "TreeItem",
+            "Custom",
+            "Group",
+            "Thumb",
+            "DataGrid",
+            "DataItem",
+            "Document",
+            "SplitButton",
+            "Window",
+            "Pane",
+            "Header",
+            "HeaderItem",
+            "Table",
+            "TitleBar",
+            "Separator",
+            "SemanticZoom",
+            "AppBar",
+        )
+    )
+}
 CONTROL_TYPE_IDS: dict[str, int] = {name: number for number, name in CONTROL_TYPES.items()}
 
 # UIA_<Name>PatternId values, for the patterns the protocol uses
 PATTERNS: dict[int, str] = {
-    10000: "Invoke", 10001: "Selection", 10002: "Value", 10003: "RangeValue", 10004: "Scroll",
-    10005: "ExpandCollapse", 10006: "Grid", 10007: "GridItem", 10009: "Window", 10010: "SelectionItem",
-    10012: "Table", 10013: "TableItem", 10014: "Text", 10015: "Toggle", 10016: "Transform",
-    10017: "ScrollItem", 10018: "LegacyIAccessible",
+    10000: "Invoke",
+    10001: "Selection",
+    10002: "Value",
+    10003: "RangeValue",
+    10004: "Scroll",
+    10005: "ExpandCollapse",
+    10006: "Grid",
+    10007: "GridItem",
+    10009: "Window",
+    10010: "SelectionItem",
+    10012: "Table",
+    10013: "TableItem",
+    10014: "Text",
+    10015: "Toggle",
+    10016: "Transform",
+    10017: "ScrollItem",
+    10018: "LegacyIAccessible",
 }
 
 # The protocol's types are UIA's names, so most map to themselves; these read better as others.

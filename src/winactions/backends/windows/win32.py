@@ -66,8 +66,20 @@ for _dll, _name, _restype, _argtypes in (
     (user32, "ReleaseDC", ctypes.c_int, (wintypes.HWND, _VP)),
     (user32, "PrintWindow", wintypes.BOOL, (wintypes.HWND, _VP, wintypes.UINT)),
     (user32, "PostMessageW", wintypes.BOOL, (wintypes.HWND, wintypes.UINT, wintypes.WPARAM, wintypes.LPARAM)),
-    (user32, "SendMessageTimeoutW", _VP, (wintypes.HWND, wintypes.UINT, wintypes.WPARAM, wintypes.LPARAM,
-                                          wintypes.UINT, wintypes.UINT, ctypes.POINTER(ctypes.c_size_t))),
+    (
+        user32,
+        "SendMessageTimeoutW",
+        _VP,
+        (
+            wintypes.HWND,
+            wintypes.UINT,
+            wintypes.WPARAM,
+            wintypes.LPARAM,
+            wintypes.UINT,
+            wintypes.UINT,
+            ctypes.POINTER(ctypes.c_size_t),
+        ),
+    ),
     (user32, "ChildWindowFromPointEx", wintypes.HWND, (wintypes.HWND, wintypes.POINT, wintypes.UINT)),
     (user32, "GetForegroundWindow", wintypes.HWND, ()),
     (user32, "WindowFromPoint", wintypes.HWND, (wintypes.POINT,)),
@@ -87,9 +99,18 @@ for _dll, _name, _restype, _argtypes in (
 
 # Property ids (UIAutomationClient.h) cached for every element
 P = {
-    "RuntimeId": 30000, "BoundingRectangle": 30001, "ControlType": 30003, "Name": 30005,
-    "HasKeyboardFocus": 30008, "IsKeyboardFocusable": 30009, "IsEnabled": 30010, "AutomationId": 30011,
-    "ClassName": 30012, "NativeWindowHandle": 30020, "IsOffscreen": 30022, "FrameworkId": 30024,
+    "RuntimeId": 30000,
+    "BoundingRectangle": 30001,
+    "ControlType": 30003,
+    "Name": 30005,
+    "HasKeyboardFocus": 30008,
+    "IsKeyboardFocusable": 30009,
+    "IsEnabled": 30010,
+    "AutomationId": 30011,
+    "ClassName": 30012,
+    "NativeWindowHandle": 30020,
+    "IsOffscreen": 30022,
+    "FrameworkId": 30024,
     "IsPassword": 30019,
 }
 # pattern -> (availability property, pattern id, {cached property name: id}, interface name)
@@ -97,16 +118,39 @@ PATTERN_PROPS: dict[str, tuple[int, int, dict[str, int], str]] = {
     "Invoke": (30031, 10000, {}, "IUIAutomationInvokePattern"),
     "Selection": (30037, 10001, {"CanSelectMultiple": 30060}, "IUIAutomationSelectionPattern"),
     "Value": (30043, 10002, {"Value": 30045, "IsReadOnly": 30046}, "IUIAutomationValuePattern"),
-    "RangeValue": (30033, 10003, {"Value": 30047, "IsReadOnly": 30048, "Minimum": 30049, "Maximum": 30050,
-                                  "LargeChange": 30051, "SmallChange": 30052}, "IUIAutomationRangeValuePattern"),
-    "Scroll": (30034, 10004, {"HorizontalScrollPercent": 30053, "VerticalScrollPercent": 30055,
-                              "HorizontallyScrollable": 30057, "VerticallyScrollable": 30058},
-               "IUIAutomationScrollPattern"),
+    "RangeValue": (
+        30033,
+        10003,
+        {
+            "Value": 30047,
+            "IsReadOnly": 30048,
+            "Minimum": 30049,
+            "Maximum": 30050,
+            "LargeChange": 30051,
+            "SmallChange": 30052,
+        },
+        "IUIAutomationRangeValuePattern",
+    ),
+    "Scroll": (
+        30034,
+        10004,
+        {
+            "HorizontalScrollPercent": 30053,
+            "VerticalScrollPercent": 30055,
+            "HorizontallyScrollable": 30057,
+            "VerticallyScrollable": 30058,
+        },
+        "IUIAutomationScrollPattern",
+    ),
     "ExpandCollapse": (30028, 10005, {"ExpandCollapseState": 30070}, "IUIAutomationExpandCollapsePattern"),
     "Grid": (30030, 10006, {"RowCount": 30062, "ColumnCount": 30063}, "IUIAutomationGridPattern"),
     "GridItem": (30029, 10007, {"Row": 30064, "Column": 30065}, "IUIAutomationGridItemPattern"),
-    "Window": (30044, 10009, {"CanMaximize": 30073, "CanMinimize": 30074, "WindowVisualState": 30075},
-               "IUIAutomationWindowPattern"),
+    "Window": (
+        30044,
+        10009,
+        {"CanMaximize": 30073, "CanMinimize": 30074, "WindowVisualState": 30075},
+        "IUIAutomationWindowPattern",
+    ),
     "SelectionItem": (30036, 10010, {"IsSelected": 30079}, "IUIAutomationSelectionItemPattern"),
     "Table": (30038, 10012, {}, "IUIAutomationTablePattern"),
     "TableItem": (30039, 10013, {}, "IUIAutomationTableItemPattern"),
@@ -133,21 +177,40 @@ CF_UNICODETEXT, GMEM_MOVEABLE = 13, 0x0002
 PROCESS_QUERY_LIMITED_INFORMATION, TOKEN_QUERY, TOKEN_INTEGRITY_LEVEL = 0x1000, 0x0008, 25
 GWL_STYLE, GWL_EXSTYLE = -16, -20
 
-MOUSE_FLAGS = {"move": 0x0001, "left_down": 0x0002, "left_up": 0x0004, "right_down": 0x0008,
-               "right_up": 0x0010, "middle_down": 0x0020, "middle_up": 0x0040, "wheel": 0x0800,
-               "hwheel": 0x1000}
+MOUSE_FLAGS = {
+    "move": 0x0001,
+    "left_down": 0x0002,
+    "left_up": 0x0004,
+    "right_down": 0x0008,
+    "right_up": 0x0010,
+    "middle_down": 0x0020,
+    "middle_up": 0x0040,
+    "wheel": 0x0800,
+    "hwheel": 0x1000,
+}
 MOUSEEVENTF_VIRTUALDESK, MOUSEEVENTF_ABSOLUTE = 0x4000, 0x8000
 KEYEVENTF_EXTENDEDKEY, KEYEVENTF_KEYUP, KEYEVENTF_UNICODE = 0x1, 0x2, 0x4
 
 
 class MOUSEINPUT(ctypes.Structure):
-    _fields_ = [("dx", wintypes.LONG), ("dy", wintypes.LONG), ("mouseData", wintypes.DWORD),
-                ("dwFlags", wintypes.DWORD), ("time", wintypes.DWORD), ("dwExtraInfo", ctypes.c_size_t)]
+    _fields_ = [
+        ("dx", wintypes.LONG),
+        ("dy", wintypes.LONG),
+        ("mouseData", wintypes.DWORD),
+        ("dwFlags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ctypes.c_size_t),
+    ]
 
 
 class KEYBDINPUT(ctypes.Structure):
-    _fields_ = [("wVk", wintypes.WORD), ("wScan", wintypes.WORD), ("dwFlags", wintypes.DWORD),
-                ("time", wintypes.DWORD), ("dwExtraInfo", ctypes.c_size_t)]
+    _fields_ = [
+        ("wVk", wintypes.WORD),
+        ("wScan", wintypes.WORD),
+        ("dwFlags", wintypes.DWORD),
+        ("time", wintypes.DWORD),
+        ("dwExtraInfo", ctypes.c_size_t),
+    ]
 
 
 class _INPUTUNION(ctypes.Union):
@@ -159,16 +222,33 @@ class INPUT(ctypes.Structure):
 
 
 class GUITHREADINFO(ctypes.Structure):
-    _fields_ = [("cbSize", wintypes.DWORD), ("flags", wintypes.DWORD), ("hwndActive", wintypes.HWND),
-                ("hwndFocus", wintypes.HWND), ("hwndCapture", wintypes.HWND), ("hwndMenuOwner", wintypes.HWND),
-                ("hwndMoveSize", wintypes.HWND), ("hwndCaret", wintypes.HWND), ("rcCaret", wintypes.RECT)]
+    _fields_ = [
+        ("cbSize", wintypes.DWORD),
+        ("flags", wintypes.DWORD),
+        ("hwndActive", wintypes.HWND),
+        ("hwndFocus", wintypes.HWND),
+        ("hwndCapture", wintypes.HWND),
+        ("hwndMenuOwner", wintypes.HWND),
+        ("hwndMoveSize", wintypes.HWND),
+        ("hwndCaret", wintypes.HWND),
+        ("rcCaret", wintypes.RECT),
+    ]
 
 
 class BITMAPINFOHEADER(ctypes.Structure):
-    _fields_ = [("biSize", wintypes.DWORD), ("biWidth", wintypes.LONG), ("biHeight", wintypes.LONG),
-                ("biPlanes", wintypes.WORD), ("biBitCount", wintypes.WORD), ("biCompression", wintypes.DWORD),
-                ("biSizeImage", wintypes.DWORD), ("biXPelsPerMeter", wintypes.LONG),
-                ("biYPelsPerMeter", wintypes.LONG), ("biClrUsed", wintypes.DWORD), ("biClrImportant", wintypes.DWORD)]
+    _fields_ = [
+        ("biSize", wintypes.DWORD),
+        ("biWidth", wintypes.LONG),
+        ("biHeight", wintypes.LONG),
+        ("biPlanes", wintypes.WORD),
+        ("biBitCount", wintypes.WORD),
+        ("biCompression", wintypes.DWORD),
+        ("biSizeImage", wintypes.DWORD),
+        ("biXPelsPerMeter", wintypes.LONG),
+        ("biYPelsPerMeter", wintypes.LONG),
+        ("biClrUsed", wintypes.DWORD),
+        ("biClrImportant", wintypes.DWORD),
+    ]
 
 
 def _rect(r: Any) -> Rect | None:
@@ -178,9 +258,14 @@ def _rect(r: Any) -> Rect | None:
 
 def _error(exc: comtypes.COMError) -> NativeError:
     code = exc.hresult & 0xFFFFFFFF
-    kind = {UIA_E_ELEMENTNOTAVAILABLE: ErrorKind.GONE, UIA_E_ELEMENTNOTENABLED: ErrorKind.DISABLED,
-            UIA_E_INVALIDOPERATION: ErrorKind.INVALID, UIA_E_NOTSUPPORTED: ErrorKind.UNSUPPORTED,
-            UIA_E_TIMEOUT: ErrorKind.TIMEOUT, E_ACCESSDENIED: ErrorKind.ACCESS_DENIED}.get(code, ErrorKind.INVALID)
+    kind = {
+        UIA_E_ELEMENTNOTAVAILABLE: ErrorKind.GONE,
+        UIA_E_ELEMENTNOTENABLED: ErrorKind.DISABLED,
+        UIA_E_INVALIDOPERATION: ErrorKind.INVALID,
+        UIA_E_NOTSUPPORTED: ErrorKind.UNSUPPORTED,
+        UIA_E_TIMEOUT: ErrorKind.TIMEOUT,
+        E_ACCESSDENIED: ErrorKind.ACCESS_DENIED,
+    }.get(code, ErrorKind.INVALID)
     return NativeError(kind, f"{exc.text or 'COM error'} (0x{code:08x})")
 
 
@@ -233,8 +318,11 @@ class Win32Native:
         return {0: "unaware", 1: "system", 2: "per-monitor"}.get(awareness, "unknown")
 
     def integrity_level(self, pid: int | None = None) -> int:
-        process = kernel32.GetCurrentProcess() if pid is None else \
-            kernel32.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+        process = (
+            kernel32.GetCurrentProcess()
+            if pid is None
+            else kernel32.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+        )
         if not process:
             return HIGH_INTEGRITY  # a process we may not even query is one our messages will not reach
         token = wintypes.HANDLE()
@@ -298,12 +386,22 @@ class Win32Native:
                 process = psutil.Process(pid.value).name()
             except psutil.Error:
                 process = ""
-            found.append(NativeWindow(
-                hwnd=hwnd, title=self._title(hwnd), pid=pid.value, process=process,
-                class_name=self.window_class(hwnd), window_rect=self._window_rect(hwnd),
-                client_rect=self._client_rect(hwnd), visible=bool(user32.IsWindowVisible(hwnd)),
-                minimized=bool(user32.IsIconic(hwnd)), maximized=bool(user32.IsZoomed(hwnd)),
-                foreground=hwnd == foreground, cloaked=bool(cloaked.value)))
+            found.append(
+                NativeWindow(
+                    hwnd=hwnd,
+                    title=self._title(hwnd),
+                    pid=pid.value,
+                    process=process,
+                    class_name=self.window_class(hwnd),
+                    window_rect=self._window_rect(hwnd),
+                    client_rect=self._client_rect(hwnd),
+                    visible=bool(user32.IsWindowVisible(hwnd)),
+                    minimized=bool(user32.IsIconic(hwnd)),
+                    maximized=bool(user32.IsZoomed(hwnd)),
+                    foreground=hwnd == foreground,
+                    cloaked=bool(cloaked.value),
+                )
+            )
             return True
 
         user32.EnumWindows(each, 0)
@@ -327,8 +425,9 @@ class Win32Native:
     def in_menu_mode(self, hwnd: int) -> bool:
         info = GUITHREADINFO(cbSize=ctypes.sizeof(GUITHREADINFO))
         thread = user32.GetWindowThreadProcessId(hwnd, None)
-        return bool(user32.GetGUIThreadInfo(thread, ctypes.byref(info))
-                    and info.flags & (GUI_INMENUMODE | GUI_POPUPMENUMODE))
+        return bool(
+            user32.GetGUIThreadInfo(thread, ctypes.byref(info)) and info.flags & (GUI_INMENUMODE | GUI_POPUPMENUMODE)
+        )
 
     def show_window(self, hwnd: int, command: str) -> None:
         user32.ShowWindow(hwnd, SW[command])
@@ -350,8 +449,15 @@ class Win32Native:
         frame = wintypes.RECT(client.left, client.top, client.right, client.bottom)
         style, exstyle = user32.GetWindowLongW(hwnd, GWL_STYLE), user32.GetWindowLongW(hwnd, GWL_EXSTYLE)
         user32.AdjustWindowRectExForDpi(ctypes.byref(frame), style, False, exstyle, user32.GetDpiForWindow(hwnd))
-        user32.SetWindowPos(hwnd, 0, frame.left, frame.top, frame.right - frame.left, frame.bottom - frame.top,
-                            SWP_NOZORDER | SWP_NOACTIVATE)
+        user32.SetWindowPos(
+            hwnd,
+            0,
+            frame.left,
+            frame.top,
+            frame.right - frame.left,
+            frame.bottom - frame.top,
+            SWP_NOZORDER | SWP_NOACTIVATE,
+        )
 
     def launch(self, argv: list[str]) -> int:
         flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
@@ -365,13 +471,22 @@ class Win32Native:
             if get(available):
                 patterns[name] = {key: get(pid) for key, pid in props.items()}
         return RawElement(
-            runtime_id=tuple(int(x) for x in (get(P["RuntimeId"]) or ())), parent=parent,
-            control_type=CONTROL_TYPES.get(int(get(P["ControlType"])), "Custom"), name=get(P["Name"]) or "",
-            automation_id=get(P["AutomationId"]) or "", class_name=get(P["ClassName"]) or "",
-            framework_id=get(P["FrameworkId"]) or "", rect=_rect(element.CachedBoundingRectangle),
-            enabled=bool(get(P["IsEnabled"])), offscreen=bool(get(P["IsOffscreen"])),
-            focused=bool(get(P["HasKeyboardFocus"])), focusable=bool(get(P["IsKeyboardFocusable"])),
-            hwnd=int(get(P["NativeWindowHandle"]) or 0), password=bool(get(P["IsPassword"])), patterns=patterns)
+            runtime_id=tuple(int(x) for x in (get(P["RuntimeId"]) or ())),
+            parent=parent,
+            control_type=CONTROL_TYPES.get(int(get(P["ControlType"])), "Custom"),
+            name=get(P["Name"]) or "",
+            automation_id=get(P["AutomationId"]) or "",
+            class_name=get(P["ClassName"]) or "",
+            framework_id=get(P["FrameworkId"]) or "",
+            rect=_rect(element.CachedBoundingRectangle),
+            enabled=bool(get(P["IsEnabled"])),
+            offscreen=bool(get(P["IsOffscreen"])),
+            focused=bool(get(P["HasKeyboardFocus"])),
+            focusable=bool(get(P["IsKeyboardFocusable"])),
+            hwnd=int(get(P["NativeWindowHandle"]) or 0),
+            password=bool(get(P["IsPassword"])),
+            patterns=patterns,
+        )
 
     def cache_tree(self, hwnd: int) -> list[RawElement]:
         try:
@@ -419,8 +534,9 @@ class Win32Native:
     def find_named(self, hwnd: int, runtime_id: tuple[int, ...], name: str) -> list[RawElement]:
         try:
             element = self._element(hwnd, runtime_id)
-            condition = self.automation.CreateAndCondition(self.automation.ControlViewCondition,
-                                                           self.automation.CreatePropertyCondition(P["Name"], name))
+            condition = self.automation.CreateAndCondition(
+                self.automation.ControlViewCondition, self.automation.CreatePropertyCondition(P["Name"], name)
+            )
             request = self._element_request()
             request.TreeFilter = self.automation.ControlViewCondition  # offscreen ones too: they are the point
             found = element.FindAllBuildCache(TREE_SCOPE_DESCENDANTS, condition, request)
@@ -477,8 +593,9 @@ class Win32Native:
         result = ctypes.c_size_t()
         for target in targets:
             for object_id in (OBJID_CLIENT, UIA_ROOT_OBJECT_ID):
-                user32.SendMessageTimeoutW(target, WM_GETOBJECT, 0, object_id, SMTO_ABORTIFHUNG, 1000,
-                                           ctypes.byref(result))
+                user32.SendMessageTimeoutW(
+                    target, WM_GETOBJECT, 0, object_id, SMTO_ABORTIFHUNG, 1000, ctypes.byref(result)
+                )
         return True
 
     # -- input -----------------------------------------------------------------------------------
@@ -498,11 +615,19 @@ class Win32Native:
                 item.type = 0
                 item.u.mi = MOUSEINPUT(nx, ny, event.wheel & 0xFFFFFFFF, flags, 0, 0)
             else:
-                flags = (KEYEVENTF_UNICODE if event.unicode else 0) | (KEYEVENTF_KEYUP if event.up else 0) \
+                flags = (
+                    (KEYEVENTF_UNICODE if event.unicode else 0)
+                    | (KEYEVENTF_KEYUP if event.up else 0)
                     | (KEYEVENTF_EXTENDEDKEY if event.extended else 0)
+                )
                 item.type = 1
-                item.u.ki = KEYBDINPUT(0 if event.unicode else event.vk, event.char if event.unicode else
-                                       user32.MapVirtualKeyW(event.vk, 0), flags, 0, 0)
+                item.u.ki = KEYBDINPUT(
+                    0 if event.unicode else event.vk,
+                    event.char if event.unicode else user32.MapVirtualKeyW(event.vk, 0),
+                    flags,
+                    0,
+                    0,
+                )
         return int(user32.SendInput(len(events), packed, ctypes.sizeof(INPUT)))
 
     def cursor_position(self) -> tuple[int, int]:

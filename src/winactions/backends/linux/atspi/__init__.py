@@ -25,5 +25,14 @@ from winactions.backends.linux.atspi.frames import MENU_SLACK, ROOT_PANE, pane_s
 from winactions.backends.linux.atspi.refs import ACCESSIBLE, split_handle
 from winactions.backends.linux.atspi.toolkits import VCL, WEB_PAGE, WEB_TOOLKITS
 
-__all__ = ["ACCESSIBLE", "MENU_SLACK", "ROOT_PANE", "VCL", "WEB_PAGE", "WEB_TOOLKITS", "AtspiClient", "pane_shift",
-           "split_handle"]
+__all__ = [
+    "ACCESSIBLE",
+    "MENU_SLACK",
+    "ROOT_PANE",
+    "VCL",
+    "WEB_PAGE",
+    "WEB_TOOLKITS",
+    "AtspiClient",
+    "pane_shift",
+    "split_handle",
+]

@@ -56,8 +56,9 @@ async def perform(bus: Bus, ref: Ref, op: Operation, argument: str | float | Non
         await text.check_text(bus, ref, str(argument), protected=protected, before=before)
         return "EditableText.SetTextContents"
     if op is Operation.SET_VALUE:
-        await bus.call(dest, path, PROPERTIES, "Set", "ssv",
-                       [IFACE + "Value", "CurrentValue", Variant("d", float(argument or 0))])
+        await bus.call(
+            dest, path, PROPERTIES, "Set", "ssv", [IFACE + "Value", "CurrentValue", Variant("d", float(argument or 0))]
+        )
         return "Value.CurrentValue"
     if op is Operation.SELECT:
         parent = await bus.call(dest, path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Parent"])
@@ -81,8 +82,9 @@ async def action_names(bus: Bus, ref: Ref) -> list[str]:
     actions = await bus.maybe(ref[0], ref[1], IFACE + "Action", "GetActions")
     names = [str(a[0]) for a in actions[0]] if actions else []
     if not usable_names(names):
-        found = await asyncio.gather(*(bus.maybe(ref[0], ref[1], IFACE + "Action", "GetName", "i", [i])
-                                       for i in range(len(names))))
+        found = await asyncio.gather(
+            *(bus.maybe(ref[0], ref[1], IFACE + "Action", "GetName", "i", [i]) for i in range(len(names)))
+        )
         names = [str(n[0]) if n else "" for n in found]
     return [n.lower() for n in names]
 
@@ -94,15 +96,15 @@ async def do_action(bus: Bus, ref: Ref, wanted: tuple[str, ...]) -> str:
     for want in wanted:
         if want in names:
             reply = asyncio.ensure_future(
-                bus.call(ref[0], ref[1], IFACE + "Action", "DoAction", "i", [names.index(want)]))
+                bus.call(ref[0], ref[1], IFACE + "Action", "DoAction", "i", [names.index(want)])
+            )
             if await _running_meanwhile(bus, reply, ref[0]):
                 return f"action:{want} (sent; the app is running it)"
             done = await reply
             if not done or not done[0]:
                 raise ActionFailed(f'the element refused its "{want}" action', hint="try --via input")
             return f"action:{want}"
-    raise ActionFailed(f"no suitable action (it has: {', '.join(names) or 'none'})",
-                       hint="try --via input")
+    raise ActionFailed(f"no suitable action (it has: {', '.join(names) or 'none'})", hint="try --via input")
 
 
 async def _running_meanwhile(bus: Bus, reply: asyncio.Future[list[Any]], dest: str) -> bool:
@@ -145,7 +147,7 @@ async def _select_row(bus: Bus, table: Ref, index: int) -> bool:
     if not done or not done[0]:
         return False
     chosen = await bus.maybe(dest, path, IFACE + "Table", "GetSelectedRows")
-    for other in (chosen[0] if chosen else []):
+    for other in chosen[0] if chosen else []:
         if other != row[0]:
             await bus.maybe(dest, path, IFACE + "Table", "RemoveRowSelection", "i", [other])
     return True

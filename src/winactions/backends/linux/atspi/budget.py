@@ -48,7 +48,7 @@ class Budget:
         return True
 
     def exhausted(self) -> str | None:
-        """"nodes" or "time" when that budget is spent, else None."""
+        """ "nodes" or "time" when that budget is spent, else None."""
         if self.claimed >= self.max_nodes:
             return "nodes"
         if self.late():
@@ -82,10 +82,12 @@ class Budget:
             why.append(f"the budget of {self.max_nodes:,} elements ran out")
         if "time" in self.reasons:
             why.append(f"the {self.seconds:g} s time budget ran out")
-        return (f"read {read:,} of at least {read + self.unread:,} elements in {seconds:.1f} s "
-                f"({' and '.join(why)}); elements after those read (in document order) are missing — "
-                f"scroll or close panels to bring what you need forward, or raise the budget with "
-                f"WINCTL_STATE_SECONDS / WINCTL_MAX_NODES")
+        return (
+            f"read {read:,} of at least {read + self.unread:,} elements in {seconds:.1f} s "
+            f"({' and '.join(why)}); elements after those read (in document order) are missing — "
+            f"scroll or close panels to bring what you need forward, or raise the budget with "
+            f"WINCTL_STATE_SECONDS / WINCTL_MAX_NODES"
+        )
 
 
 # the budget of the tree read this task belongs to (None: not a tree read)

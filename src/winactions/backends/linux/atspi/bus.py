@@ -68,8 +68,15 @@ class Bus:
             self._loop.call_soon_threadsafe(self._loop.stop)  # no thread left behind per failed attempt
             raise
 
-    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0, stall: float = STALL_SECONDS,
-            doing: str = "accessibility requests", slow: str = "", patience: float | None = None) -> T:
+    def run(
+        self,
+        coro: Coroutine[Any, Any, T],
+        timeout: float = 120.0,
+        stall: float = STALL_SECONDS,
+        doing: str = "accessibility requests",
+        slow: str = "",
+        patience: float | None = None,
+    ) -> T:
         """Run on the loop thread and return its result; AppBusy when no reply has arrived for
         `stall` seconds, or the whole took over `timeout`, or — past `patience` (a tree read's
         time budget) — replies came SLOW_GAP apart (`slow` says what that means).
@@ -102,20 +109,23 @@ class Bus:
             try:
                 self._bus = await a11ybus.connect_checked(self._address)
             except a11ybus.BusProblem as exc:
-                raise NoAccessibility(f"the accessibility bus at {self._address} {exc.reason}",
-                                      hint=a11ybus.PIXELS) from None
+                raise NoAccessibility(
+                    f"the accessibility bus at {self._address} {exc.reason}", hint=a11ybus.PIXELS
+                ) from None
         else:
             found = await a11ybus.open_bus()  # this display's, as its apps find it
             self._bus, self.note = found.bus, found.note
         self._sem = asyncio.Semaphore(self._max_in_flight)
 
-    async def call(self, dest: str, path: str, interface: str, member: str, signature: str = "",
-                   body: list[Any] | None = None) -> list[Any]:
+    async def call(
+        self, dest: str, path: str, interface: str, member: str, signature: str = "", body: list[Any] | None = None
+    ) -> list[Any]:
         """The reply's body; DBusCallError when the method answers an error, or when the tree
         read this call belongs to (`READING`) is past its send grace (then nothing is sent)."""
         assert self._bus is not None and self._sem is not None
-        message = Message(destination=dest, path=path, interface=interface, member=member,
-                          signature=signature, body=body or [])
+        message = Message(
+            destination=dest, path=path, interface=interface, member=member, signature=signature, body=body or []
+        )
         async with self._sem:  # the caller's future carries the timeout: no task per call
             reading = READING.get()
             if reading is not None and reading.overdue():  # a tree read out of time sends nothing more
@@ -129,8 +139,9 @@ class Bus:
             raise DBusCallError(reply.error_name or "error", str(reply.body[0]) if reply.body else "")
         return list(reply.body)
 
-    async def maybe(self, dest: str, path: str, interface: str, member: str, signature: str = "",
-                    body: list[Any] | None = None) -> list[Any] | None:
+    async def maybe(
+        self, dest: str, path: str, interface: str, member: str, signature: str = "", body: list[Any] | None = None
+    ) -> list[Any] | None:
         """`call`, with None for an error reply."""
         try:
             return await self.call(dest, path, interface, member, signature, body)
@@ -179,15 +190,19 @@ class OnBus(Protocol):
 S = TypeVar("S", bound=OnBus)
 
 
-def synchronous(*, stall: float = STALL_SECONDS, doing: str = "accessibility requests"
-                ) -> Callable[[Callable[Concatenate[S, P], Coroutine[Any, Any, T]]], Callable[Concatenate[S, P], T]]:
+def synchronous(
+    *, stall: float = STALL_SECONDS, doing: str = "accessibility requests"
+) -> Callable[[Callable[Concatenate[S, P], Coroutine[Any, Any, T]]], Callable[Concatenate[S, P], T]]:
     """Declare a coroutine method as a plain one: calling it runs the coroutine on its object's
     bus (`Bus.run`, with `stall` and `doing`) and returns the result."""
+
     def wrap(method: Callable[Concatenate[S, P], Coroutine[Any, Any, T]]) -> Callable[Concatenate[S, P], T]:
         @functools.wraps(method)
         def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
             return self.bus.run(method(self, *args, **kwargs), stall=stall, doing=doing)
+
         return run
+
     return wrap
 
 
@@ -199,12 +214,16 @@ def stalled(doing: str, stall: float | None, timeout: float, slow: str = "") -> 
     app is slow, which is a different thing to tell an agent.
     """
     if stall is not None:
-        return AppBusy(f"the app stopped answering {doing}: no reply for {stall:g} s",
-                       hint="it is busy or blocked (a long operation, or a modal dialog): "
-                            "look with `winctl screenshot`, wait, or answer a dialog with `winctl keys Enter` / "
-                            "`Escape`, then run `winctl state`")
-    return AppBusy(f"the app kept answering {doing} but did not finish within {timeout:g} s{slow}",
-                   hint="it is slow: try again, or read a smaller window")
+        return AppBusy(
+            f"the app stopped answering {doing}: no reply for {stall:g} s",
+            hint="it is busy or blocked (a long operation, or a modal dialog): "
+            "look with `winctl screenshot`, wait, or answer a dialog with `winctl keys Enter` / "
+            "`Escape`, then run `winctl state`",
+        )
+    return AppBusy(
+        f"the app kept answering {doing} but did not finish within {timeout:g} s{slow}",
+        hint="it is slow: try again, or read a smaller window",
+    )
 
 
 async def _cancel_pending() -> None:

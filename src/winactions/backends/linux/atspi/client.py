@@ -81,14 +81,17 @@ class AtspiClient:
         max_nodes = min(max_nodes, settings.MAX_NODES.read())
         seconds = state_seconds()
         doing = "while its accessibility tree was read"
-        slow = (f": it answers too slowly for the {seconds:g} s time budget of a read "
-                f"(WINCTL_STATE_SECONDS gives it more)")
+        slow = (
+            f": it answers too slowly for the {seconds:g} s time budget of a read (WINCTL_STATE_SECONDS gives it more)"
+        )
         limit = seconds + send_grace(seconds) + READ_GRACE
         if self._live_mode:
-            return self.bus.run(self._live.read(root, max_nodes), timeout=limit, doing=doing, slow=slow,
-                                patience=seconds)
-        return self.bus.run(walk(self.bus, root, max_nodes), timeout=limit, doing=doing, slow=slow,
-                            patience=seconds).snapshot
+            return self.bus.run(
+                self._live.read(root, max_nodes), timeout=limit, doing=doing, slow=slow, patience=seconds
+            )
+        return self.bus.run(
+            walk(self.bus, root, max_nodes), timeout=limit, doing=doing, slow=slow, patience=seconds
+        ).snapshot
 
     @synchronous()
     async def refresh(self, handle: str) -> Node | None:
@@ -168,8 +171,14 @@ class AtspiClient:
         return await frames.applications(self.bus)
 
     @synchronous()
-    async def find_frame(self, pid: int | None, title: str, rect: Rect | None, active: bool | None = None,
-                         rank: tuple[int, int] | None = None) -> str | None:
+    async def find_frame(
+        self,
+        pid: int | None,
+        title: str,
+        rect: Rect | None,
+        active: bool | None = None,
+        rank: tuple[int, int] | None = None,
+    ) -> str | None:
         """The handle of the top-level accessible that is this window, if any (`frames.find_frame`)."""
         return await frames.find_frame(self.bus, pid, title, rect, active, rank)
 
@@ -249,8 +258,10 @@ class AtspiClient:
             # GTK 4.8 answers GrabFocus with NotSupported; an element may go between two calls
             if refused.name.endswith("UnknownObject"):
                 raise StaleElement("the element is gone", hint="run `winctl state`") from None
-            raise ActionFailed(f"the app does not support {operation.value} on this element ({refused.name})",
-                               hint="try it with the mouse or keyboard (--via input)") from None
+            raise ActionFailed(
+                f"the app does not support {operation.value} on this element ({refused.name})",
+                hint="try it with the mouse or keyboard (--via input)",
+            ) from None
 
     @synchronous(stall=ACTION_STALL_SECONDS)
     async def _perform(self, handle: str, operation: Operation, argument: str | float | None) -> str:
@@ -270,8 +281,11 @@ class AtspiClient:
             node = self.bus.run(element.refresh(self.bus, (dest, path)), stall=NAME_STALL_SECONDS)
             events = log.since(mark) or []
             gtk4 = self.bus.toolkits.known(dest) == "gtk4"
-            heard = [gtk4_name(e.value) if gtk4 else e.value for e in events
-                     if e.path == path and e.member == "PropertyChange" and e.detail == "accessible-name"]
+            heard = [
+                gtk4_name(e.value) if gtk4 else e.value
+                for e in events
+                if e.path == path and e.member == "PropertyChange" and e.detail == "accessible-name"
+            ]
             # a name emptied is not heard: an element without one is named by its label, as `refresh` reads it
             return (None if node is None else node.name), [name for name in heard if name]
 

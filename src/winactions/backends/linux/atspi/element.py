@@ -107,8 +107,13 @@ async def _accessible_properties(bus: Bus, dest: str, path: str) -> dict[str, An
     return {n: g[0].value for n, g in zip(names, got) if g}
 
 
-async def read_extras(bus: Bus, raw: Raw, full: bool, cell_text: bool = False,  # noqa: C901  (one read per interface)
-                      frame: tuple[int, int, int, int] | None = None) -> None:
+async def read_extras(  # noqa: C901  (one read per interface)
+    bus: Bus,
+    raw: Raw,
+    full: bool,
+    cell_text: bool = False,
+    frame: tuple[int, int, int, int] | None = None,
+) -> None:
     """Fill in actions, value and short text: only for elements whose interfaces have them.
 
     With `full=False` (tree walks) the action names of cells and list items are not read:
@@ -136,8 +141,9 @@ async def read_extras(bus: Bus, raw: Raw, full: bool, cell_text: bool = False,  
     if results.get("actions"):
         raw.actions = tuple(str(a[0]) for a in results["actions"][0])
         if not usable_names(raw.actions):
-            names = await asyncio.gather(*(bus.maybe(dest, path, IFACE + "Action", "GetName", "i", [i])
-                                           for i in range(len(raw.actions))))
+            names = await asyncio.gather(
+                *(bus.maybe(dest, path, IFACE + "Action", "GetName", "i", [i]) for i in range(len(raw.actions)))
+            )
             raw.actions = tuple(str(n[0]) if n else "" for n in names)
     if results.get("value"):
         number = float(results["value"][0].value)
@@ -214,23 +220,25 @@ def to_node(bus: Bus, raw: Raw, parent: int | None, parent_selects: bool) -> Nod
         elif ctype == "MenuBar":
             # LibreOffice keeps its own menu bar, flattened to no height, under the GTK one: not shown
             states -= {"showing", "visible"}
-    return protect(Node(  # password fields: "protected", with no value (not even its bullets)
-        handle=raw.ref[0] + raw.ref[1],
-        parent=parent,
-        role=ctype,
-        native_role=native,
-        name=raw.name,
-        description=raw.description,
-        value=raw.value,
-        states=states,
-        rect=rect,
-        operations=operations_of(native, ctype, raw.interfaces, raw.actions, states, parent_selects),
-        automation_id=raw.automation_id or None,
-        actions=raw.actions,
-        interfaces=raw.interfaces,
-        child_count=raw.child_count,
-        extra=extra(raw, native),
-    ))
+    return protect(
+        Node(  # password fields: "protected", with no value (not even its bullets)
+            handle=raw.ref[0] + raw.ref[1],
+            parent=parent,
+            role=ctype,
+            native_role=native,
+            name=raw.name,
+            description=raw.description,
+            value=raw.value,
+            states=states,
+            rect=rect,
+            operations=operations_of(native, ctype, raw.interfaces, raw.actions, states, parent_selects),
+            automation_id=raw.automation_id or None,
+            actions=raw.actions,
+            interfaces=raw.interfaces,
+            child_count=raw.child_count,
+            extra=extra(raw, native),
+        )
+    )
 
 
 async def refresh(bus: Bus, ref: Ref) -> Node | None:
@@ -275,8 +283,12 @@ def text_block(raw: Raw, native: str, frame: tuple[int, int, int, int] | None = 
     """An unnamed section with no children, in the window (`frame`): Firefox keeps a <div>'s
     text in the section itself (Chromium gives it a text child). Those out of view are not
     read: a long page has hundreds, all "showing"."""
-    return native == "section" and raw.child_count == 0 and not raw.name and \
-        (frame is None or visible_area(raw.extents, frame) is not None)
+    return (
+        native == "section"
+        and raw.child_count == 0
+        and not raw.name
+        and (frame is None or visible_area(raw.extents, frame) is not None)
+    )
 
 
 def defunct_only(raw: Raw) -> bool:
@@ -296,8 +308,9 @@ async def options(bus: Bus, ref: Ref) -> tuple[Ref, list[Raw]]:
         if len(held) != 1 or role_of(held[0].role_number)[1] not in OPTION_HOLDERS:
             break
         inner = held[0].ref
-        raws = [r for r in await asyncio.gather(*(read(bus, c) for c in await tree.children(bus, inner)))
-                if r is not None]
+        raws = [
+            r for r in await asyncio.gather(*(read(bus, c) for c in await tree.children(bus, inner))) if r is not None
+        ]
     if inner != ref:
         own = await bus.maybe(ref[0], ref[1], ACCESSIBLE, "GetInterfaces")
         if not (own and IFACE + "Selection" in own[0]):

@@ -45,14 +45,21 @@ async def applications(bus: Bus) -> list[tuple[str, str, int | None]]:
 
     async def describe(ref: Ref) -> tuple[str, str, int | None]:
         name, pid = await asyncio.gather(
-            bus.maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]), tree.pid(bus, ref[0]))
+            bus.maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]), tree.pid(bus, ref[0])
+        )
         return ref[0], str(name[0].value) if name else "", pid
 
     return list(await asyncio.gather(*(describe(a) for a in apps)))
 
 
-async def find_frame(bus: Bus, pid: int | None, title: str, rect: Rect | None, active: bool | None = None,
-                     rank: tuple[int, int] | None = None) -> str | None:
+async def find_frame(
+    bus: Bus,
+    pid: int | None,
+    title: str,
+    rect: Rect | None,
+    active: bool | None = None,
+    rank: tuple[int, int] | None = None,
+) -> str | None:
     """The handle of the top-level accessible that is this window, if any: of the window's
     own process first, else another's titled as it is at its place (`frame_score`); two
     alike are told apart by `active` and `rank` (`one_frame`)."""
@@ -62,8 +69,11 @@ async def find_frame(bus: Bus, pid: int | None, title: str, rect: Rect | None, a
         tops = await asyncio.gather(*(tree.children(bus, (name, APP_ROOT)) for name, _, _ in group))
         refs = [ref for kids in tops for ref in kids]
         raws = await asyncio.gather(*(element.read(bus, ref) for ref in refs))
-        scored = [(score, raw) for raw in raws if raw is not None
-                  and (score := frame_score(raw, title, rect, own=own)) is not None]
+        scored = [
+            (score, raw)
+            for raw in raws
+            if raw is not None and (score := frame_score(raw, title, rect, own=own)) is not None
+        ]
         if scored:
             best = min(score for score, _ in scored)
             return one_frame([raw for score, raw in scored if score == best], title, active, rank)
@@ -82,9 +92,12 @@ def one_frame(alike: list[Raw], title: str, active: bool | None, rank: tuple[int
     by_order = alike[rank[0]] if rank is not None and rank[1] == len(alike) else None
     if len(by_state) == 1 and (by_order is None or by_order is by_state[0]):
         return by_state[0].ref[0] + by_state[0].ref[1]
-    raise NotFound(f'{len(alike)} windows of the app are titled "{title}" at the same place, and which one\'s '
-                   "elements are this window's cannot be told", hint="focus the window (`winctl focus ID`): "
-                   "the active one is told apart; or move one (`winctl window move ...`)")
+    raise NotFound(
+        f'{len(alike)} windows of the app are titled "{title}" at the same place, and which one\'s '
+        "elements are this window's cannot be told",
+        hint="focus the window (`winctl focus ID`): "
+        "the active one is told apart; or move one (`winctl window move ...`)",
+    )
 
 
 def frame_score(raw: Raw, title: str, rect: Rect | None, own: bool = False) -> float | None:
@@ -97,8 +110,11 @@ def frame_score(raw: Raw, title: str, rect: Rect | None, own: bool = False) -> f
     (GTK 4.8's file dialogs are "filler"). A name counts only for a frame no bigger than the
     window (`no_bigger`)."""
     native, ctype = role_of(raw.role_number)
-    if ctype not in ("Window", "Dialog", "Alert") and native not in ("frame", "window", "dialog") \
-            and not (own and title and raw.name == title):
+    if (
+        ctype not in ("Window", "Dialog", "Alert")
+        and native not in ("frame", "window", "dialog")
+        and not (own and title and raw.name == title)
+    ):
         return None
     if not own and not (title and title in raw.name):
         return None
@@ -185,8 +201,9 @@ async def element_over(bus: Bus, ref: Ref, x: int, y: int) -> tuple[str, str] | 
         await asyncio.sleep(HIT_WAIT)
     if hit is None or hit == ref or hit in around or ref in await tree.ancestors(bus, hit):
         return None  # the element, a container around it, or its own content (a button's text)
-    role, name = await asyncio.gather(bus.maybe(*hit, ACCESSIBLE, "GetRole"),
-                                      bus.maybe(*hit, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
+    role, name = await asyncio.gather(
+        bus.maybe(*hit, ACCESSIBLE, "GetRole"), bus.maybe(*hit, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"])
+    )
     return (role_of(int(role[0]))[1] if role else "Custom"), (str(name[0].value) if name else "")
 
 

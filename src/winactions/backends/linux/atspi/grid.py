@@ -87,14 +87,19 @@ async def read_grid(bus: Bus, entry: Entry, grid: Grid, budget: Budget, visit: V
         entry.kids = (entry.kids or []) + [e for entries in done for e in entries]
         read.update({key: entries[0][1].raw for key, entries in zip(keys, done) if key is not None and entries})
 
-    count = None if sheet else asyncio.gather(  # its rows, and how many of them are headers
-        bus.maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
-        _header_rows(bus, table.ref, c0))
+    count = (
+        None
+        if sheet
+        else asyncio.gather(  # its rows, and how many of them are headers
+            bus.maybe(table.ref[0], table.ref[1], PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
+            _header_rows(bus, table.ref, c0),
+        )
+    )
     await take(real, range(c0, c1 + 1))
     if sheet:
         data = [c for c in range(c0 + 1, c1 + 1) if (r0, c) in read and read[(r0, c)].value]
         more = [(r, c) for r in range(r0 + 1, r1 + 1) for c in (data or range(c0 + 1, c1 + 1))]
-        await take(more[:max(0, limit - len(real))], range(0))
+        await take(more[: max(0, limit - len(real))], range(0))
     if count is not None:  # a list's cells (GTK) keep their objects: a row inserted above moves a
         rows, above = await count  # a web table's header row is its row 0: rows are counted below it
         for (r, c), cell in read.items():  # cell's place, not its identity; the place is said apart
@@ -112,9 +117,11 @@ async def read_grid(bus: Bus, entry: Entry, grid: Grid, budget: Budget, visit: V
                 entry.kids.append(((r - r0) * width + c - c0, Entry(virtual, selects)))
                 placed += 1
     if placed:
-        entry.note = (f"{table.name or 'a table'}: {len(read)} cells read with their text, {placed} more "
-                      f"placed by row and column without it (each cell read costs the app memory it "
-                      f"never frees) — `winctl get text ID` reads any cell")
+        entry.note = (
+            f"{table.name or 'a table'}: {len(read)} cells read with their text, {placed} more "
+            f"placed by row and column without it (each cell read costs the app memory it "
+            f"never frees) — `winctl get text ID` reads any cell"
+        )
 
 
 async def visible_grid(bus: Bus, raw: Raw, area: tuple[int, int, int, int]) -> Grid | None:
@@ -124,8 +131,9 @@ async def visible_grid(bus: Bus, raw: Raw, area: tuple[int, int, int, int]) -> G
     if IFACE + "Table" not in raw.interfaces:
         return None
     sheet = raw.child_count >= SHEET_CELLS
-    first, last = await asyncio.gather(_cell_near(bus, raw.ref, area, True, sheet),
-                                       _cell_near(bus, raw.ref, area, False, sheet))
+    first, last = await asyncio.gather(
+        _cell_near(bus, raw.ref, area, True, sheet), _cell_near(bus, raw.ref, area, False, sheet)
+    )
     if first is not None and last is None:  # the table ends before the view does (a few rows)
         last = await _last_cell_by_size(bus, raw.ref, area, first)
     if first is None or last is None or last[0] < first[0] or last[1] < first[1]:
@@ -135,22 +143,33 @@ async def visible_grid(bus: Bus, raw: Raw, area: tuple[int, int, int, int]) -> G
     return first[0], first[1], last[0], last[1]
 
 
-async def _last_cell_by_size(bus: Bus, table: Ref, area: tuple[int, int, int, int],
-                             first: tuple[int, int]) -> tuple[int, int] | None:
+async def _last_cell_by_size(
+    bus: Bus, table: Ref, area: tuple[int, int, int, int], first: tuple[int, int]
+) -> tuple[int, int] | None:
     """The last cell in view when the bottom-right corner is empty: as many rows as fit
     below the first one (at its height) or as the table has, and every column whose
     first visible cell starts left of the view's right edge."""
     dest, path = table
     rows, columns = await asyncio.gather(
         bus.maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NRows"]),
-        bus.maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]))
+        bus.maybe(dest, path, PROPERTIES, "Get", "ss", [IFACE + "Table", "NColumns"]),
+    )
     if not rows or not columns:
         return None
     n_rows, n_columns = int(rows[0].value), int(columns[0].value)
-    cells = await asyncio.gather(*(bus.maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [first[0], c])
-                                   for c in range(first[1], min(n_columns, first[1] + 64))))
-    extents = await asyncio.gather(*(bus.maybe(*ref, IFACE + "Component", "GetExtents", "u", [0])
-                                     for ref in (ref_of(c) for c in cells) if ref is not None))
+    cells = await asyncio.gather(
+        *(
+            bus.maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [first[0], c])
+            for c in range(first[1], min(n_columns, first[1] + 64))
+        )
+    )
+    extents = await asyncio.gather(
+        *(
+            bus.maybe(*ref, IFACE + "Component", "GetExtents", "u", [0])
+            for ref in (ref_of(c) for c in cells)
+            if ref is not None
+        )
+    )
     boxes = [tuple(e[0]) for e in extents if e]
     if not boxes or boxes[0][3] <= 0:
         return None
@@ -159,18 +178,24 @@ async def _last_cell_by_size(bus: Bus, table: Ref, area: tuple[int, int, int, in
     return min(n_rows - 1, first[0] + fit - 1), last_col
 
 
-async def _cells(bus: Bus, table: Ref, cells: list[tuple[int, int]], columns: range,
-                 sheet: bool = False) -> list[tuple[tuple[int, int], Ref | None]]:
+async def _cells(
+    bus: Bus, table: Ref, cells: list[tuple[int, int]], columns: range, sheet: bool = False
+) -> list[tuple[tuple[int, int], Ref | None]]:
     """((row, column), cell) for these cells, and ((-1, column), header) for the columns' headers.
     A `sheet`'s cells handed out lately are taken again by their paths (`sheet_cell`)."""
     dest, path = table
-    headers = await asyncio.gather(*(bus.maybe(dest, path, IFACE + "Table", "GetColumnHeader", "i", [c])
-                                     for c in columns))
+    headers = await asyncio.gather(
+        *(bus.maybe(dest, path, IFACE + "Table", "GetColumnHeader", "i", [c]) for c in columns)
+    )
     if sheet:
         found = await asyncio.gather(*(sheet_cell(bus, table, at) for at in cells))
     else:
-        found = [ref_of(reply) for reply in await asyncio.gather(
-            *(bus.maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [r, c]) for r, c in cells))]
+        found = [
+            ref_of(reply)
+            for reply in await asyncio.gather(
+                *(bus.maybe(dest, path, IFACE + "Table", "GetAccessibleAt", "ii", [r, c]) for r, c in cells)
+            )
+        ]
     return [((-1, c), ref_of(h)) for c, h in zip(columns, headers)] + list(zip(cells, found))
 
 
@@ -200,7 +225,8 @@ async def _leased_corner(bus: Bus, table: Ref, top_left: bool, x: int, y: int) -
         if ref is None:
             continue
         alive, extents = await asyncio.gather(
-            tree.alive(bus, ref), bus.maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0]))
+            tree.alive(bus, ref), bus.maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
+        )
         if alive and extents:
             left, top, width, height = extents[0]
             if left <= x < left + width and top <= y < top + height:
@@ -208,8 +234,9 @@ async def _leased_corner(bus: Bus, table: Ref, top_left: bool, x: int, y: int) -
     return None
 
 
-async def _cell_near(bus: Bus, table: Ref, area: tuple[int, int, int, int],
-                     top_left: bool, sheet: bool = False) -> tuple[int, int] | None:
+async def _cell_near(
+    bus: Bus, table: Ref, area: tuple[int, int, int, int], top_left: bool, sheet: bool = False
+) -> tuple[int, int] | None:
     """(row, column) of the first cell hit-tested inward from one corner of the visible area;
     on a `sheet`, the last read's corner cell when it is still there (no hit test)."""
     left, top, right, bottom = area
@@ -223,8 +250,7 @@ async def _cell_near(bus: Bus, table: Ref, area: tuple[int, int, int, int],
         x, y = (left + step, top + step) if top_left else (right - 1 - step, bottom - 1 - step)
         if not (left <= x < right and top <= y < bottom):
             break
-        hit = ref_of(await bus.maybe(table[0], table[1], IFACE + "Component", "GetAccessibleAtPoint",
-                                     "iiu", [x, y, 0]))
+        hit = ref_of(await bus.maybe(table[0], table[1], IFACE + "Component", "GetAccessibleAtPoint", "iiu", [x, y, 0]))
         if hit is None or hit == table:
             continue
         at = None if sheet else await _cell_position(bus, hit, parent=True)
@@ -240,7 +266,8 @@ async def _cell_near(bus: Bus, table: Ref, area: tuple[int, int, int, int],
             continue
         row, col = await asyncio.gather(
             bus.maybe(table[0], table[1], IFACE + "Table", "GetRowAtIndex", "i", [int(index[0])]),
-            bus.maybe(table[0], table[1], IFACE + "Table", "GetColumnAtIndex", "i", [int(index[0])]))
+            bus.maybe(table[0], table[1], IFACE + "Table", "GetColumnAtIndex", "i", [int(index[0])]),
+        )
         if row and col and int(row[0]) >= 0 and int(col[0]) >= 0:
             if sheet:
                 bus.leases.keep(table, (int(row[0]), int(col[0])), hit)
@@ -288,8 +315,7 @@ async def _sweep_at(bus: Bus, node: Ref, x: int, top: int, bottom: int) -> list[
     for _ in range(MAX_SWEEP_HITS):
         if y >= bottom:
             break
-        hit = ref_of(await bus.maybe(node[0], node[1], IFACE + "Component", "GetAccessibleAtPoint",
-                                     "iiu", [x, y, 0]))
+        hit = ref_of(await bus.maybe(node[0], node[1], IFACE + "Component", "GetAccessibleAtPoint", "iiu", [x, y, 0]))
         extents = None
         if hit is not None and hit != node:
             if hit not in found:
@@ -332,9 +358,17 @@ def virtual_cell(table: Ref, row: int, col: int, grid: Grid, read: dict[tuple[in
         states[0] &= ~(FOCUSED_BIT | 1 << 23)  # FOCUSED, SELECTED
     x, w = column.extents[0], column.extents[2]
     y, h = line.extents[1], line.extents[3]
-    return Raw(ref=cell_ref(table, row, col), name=letters.group(1) + digits.group(2),
-               description="", child_count=0, automation_id="", role_number=line.role_number, states=states,
-               interfaces=line.interfaces, extents=(x, y, w, h))
+    return Raw(
+        ref=cell_ref(table, row, col),
+        name=letters.group(1) + digits.group(2),
+        description="",
+        child_count=0,
+        automation_id="",
+        role_number=line.role_number,
+        states=states,
+        interfaces=line.interfaces,
+        extents=(x, y, w, h),
+    )
 
 
 async def resolve(bus: Bus, handle: str) -> Ref:
@@ -357,8 +391,10 @@ async def resolve(bus: Bus, handle: str) -> Ref:
     found = str(name[0].value) if name else ""
     expected = address(row, col)
     if ADDRESS.match(found) and found.replace("$", "") != expected:
-        raise StaleElement(f"the table's cell at row {row + 1}, column {col + 1} is {found}, not {expected}; "
-                           "nothing was done", hint="the sheet changed — run `winctl state`")
+        raise StaleElement(
+            f"the table's cell at row {row + 1}, column {col + 1} is {found}, not {expected}; nothing was done",
+            hint="the sheet changed — run `winctl state`",
+        )
     return cell
 
 
@@ -385,8 +421,9 @@ class HelperCalls:
     def __init__(self, bus: Bus) -> None:
         self._bus = bus
 
-    async def _maybe(self, dest: str, path: str, interface: str, method: str, signature: str = "",
-                     body: list[Any] | None = None) -> list[Any] | None:
+    async def _maybe(
+        self, dest: str, path: str, interface: str, method: str, signature: str = "", body: list[Any] | None = None
+    ) -> list[Any] | None:
         return await self._bus.maybe(dest, path, interface, method, signature, body)
 
     async def _children(self, ref: Ref) -> list[Ref]:

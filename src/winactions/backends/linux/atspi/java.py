@@ -39,8 +39,9 @@ async def menus_placed(bus: Bus, nodes: list[Node]) -> list[Node]:
     shifts = await menu_shifts(bus, popups, known)
     if not any(shifts.values()):
         return nodes
-    return [moved(n, *shifts[ref]) if n.rect is not None and (ref := split_handle(n.handle)) in shifts else n
-            for n in nodes]
+    return [
+        moved(n, *shifts[ref]) if n.rect is not None and (ref := split_handle(n.handle)) in shifts else n for n in nodes
+    ]
 
 
 async def menu_item_placed(bus: Bus, ref: Ref, node: Node) -> Node:

@@ -80,16 +80,23 @@ class LiveTree:
         for kind in ("Object", "Window", "Document"):
             await self._bus.call(*DBUS, "AddMatch", "s", [f"type='signal',interface='{IFACE}Event.{kind}'"])
         for event in ("object:", "window:", "document:"):
-            await self._bus.maybe(REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent",
-                                  "sass", [event, [], ""])
+            await self._bus.maybe(
+                REGISTRY[0], "/org/a11y/atspi/registry", IFACE + "Registry", "RegisterEvent", "sass", [event, [], ""]
+            )
 
     def _on_message(self, message: Message) -> None:
         if message.message_type is MessageType.SIGNAL and (message.interface or "").startswith(IFACE + "Event."):
             detail = message.body[0] if message.body and isinstance(message.body[0], str) else ""
             data = getattr(message.body[3], "value", None) if len(message.body) > 3 else None
-            self.log(message.sender or "").add(Event(message.path or "", message.interface or "",
-                                                     message.member or "", detail,
-                                                     data if isinstance(data, str) else ""))
+            self.log(message.sender or "").add(
+                Event(
+                    message.path or "",
+                    message.interface or "",
+                    message.member or "",
+                    detail,
+                    data if isinstance(data, str) else "",
+                )
+            )
 
     async def read(self, root: Ref, max_nodes: int) -> Snapshot:
         """The cached tree when nothing changed; what changed read again; else a fresh read.
@@ -105,8 +112,10 @@ class LiveTree:
         cached = self._cache.get(root)
         reuse = None
         if cached is not None:
-            alive, probes = await asyncio.gather(self._bus.maybe(root[0], root[1], ACCESSIBLE, "GetRole"),  # barrier
-                                                 _probe(self._bus, cached.snapshot))
+            alive, probes = await asyncio.gather(
+                self._bus.maybe(root[0], root[1], ACCESSIBLE, "GetRole"),  # barrier
+                _probe(self._bus, cached.snapshot),
+            )
             events = log.since(cached.mark) if alive is not None else None
             if events == [] and probes == cached.probes:
                 self.last_read = "kept"
@@ -205,14 +214,17 @@ async def _probe(bus: Bus, snapshot: Snapshot) -> list[Any]:
     nodes = snapshot.nodes
     first_children: dict[int, Node] = {}
     for n in nodes:
-        if n.parent is not None and n.parent not in first_children and CELL_MARK not in n.handle and \
-                nodes[n.parent].role in ("Table", "List", "Tree", "Document", "ScrollPane", "Viewport"):
+        if (
+            n.parent is not None
+            and n.parent not in first_children
+            and CELL_MARK not in n.handle
+            and nodes[n.parent].role in ("Table", "List", "Tree", "Document", "ScrollPane", "Viewport")
+        ):
             first_children[n.parent] = n
     jobs = [bus.maybe(*split_handle(nodes[0].handle), IFACE + "Component", "GetExtents", "u", [0])]
     for n in first_children.values():
         jobs.append(bus.maybe(*split_handle(n.handle), IFACE + "Component", "GetExtents", "u", [0]))
     for n in nodes:
         if n.role == "ScrollBar":
-            jobs.append(bus.maybe(*split_handle(n.handle), PROPERTIES, "Get", "ss",
-                                  [IFACE + "Value", "CurrentValue"]))
+            jobs.append(bus.maybe(*split_handle(n.handle), PROPERTIES, "Get", "ss", [IFACE + "Value", "CurrentValue"]))
     return [repr(r) for r in await asyncio.gather(*jobs)]

@@ -89,8 +89,9 @@ def xywh(area: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return area[0], area[1], area[2] - area[0], area[3] - area[1]
 
 
-def visible_area(extents: tuple[int, int, int, int] | None, frame: tuple[int, int, int, int] | None
-                 ) -> tuple[int, int, int, int] | None:
+def visible_area(
+    extents: tuple[int, int, int, int] | None, frame: tuple[int, int, int, int] | None
+) -> tuple[int, int, int, int] | None:
     """(left, top, right, bottom) of a node's extents inside its window, or None if off it."""
     if extents is None or extents[0] == HIDDEN_EXTENT or extents[2] <= 0 or extents[3] <= 0:
         return None

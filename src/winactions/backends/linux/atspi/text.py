@@ -136,9 +136,12 @@ async def _put_back(bus: Bus, ref: Ref, before: str, holds: int, wanted: int) ->
     once its text `before` is back."""
     back = await bus.maybe(ref[0], ref[1], IFACE + "EditableText", "SetTextContents", "s", [before])
     now = await element.whole_text(bus, ref)
-    kept = "its text is as it was" if back and back[0] and now == before else \
-        f"it now holds the text's first {holds:,} characters (its old text could not be put back)"
-    raise InvalidInput(f"the field holds at most {holds:,} characters and the text has {wanted:,}: {kept}; "
-                       "nothing was typed",
-                       hint=f"input at most {holds:,} characters there (split a longer text over several "
-                            "fields or files)")
+    kept = (
+        "its text is as it was"
+        if back and back[0] and now == before
+        else f"it now holds the text's first {holds:,} characters (its old text could not be put back)"
+    )
+    raise InvalidInput(
+        f"the field holds at most {holds:,} characters and the text has {wanted:,}: {kept}; nothing was typed",
+        hint=f"input at most {holds:,} characters there (split a longer text over several fields or files)",
+    )

@@ -79,7 +79,8 @@ class Toolkits:
         name, version, app = await asyncio.gather(
             maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [IFACE + "Application", "ToolkitName"]),
             maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [IFACE + "Application", "Version"]),
-            maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]))
+            maybe(dest, APP_ROOT, PROPERTIES, "Get", "ss", [ACCESSIBLE, "Name"]),
+        )
         if name and str(name[0].value).lower() == "gtk":
             if version and str(version[0].value).startswith("4."):
                 return [Variant("s", "gtk4")]
@@ -106,7 +107,7 @@ def gtk4_name(name: str) -> str:
     """A GTK 4.8 name in other toolkits' words (see `gtk4_normalized`)."""
     name = "" if GTK4_CLASS_NAME.match(name) else name
     half = len(name) // 2
-    if len(name) % 2 and name[half] == " " and name[:half] == name[half + 1:]:
+    if len(name) % 2 and name[half] == " " and name[:half] == name[half + 1 :]:
         name = name[:half]
     return name
 

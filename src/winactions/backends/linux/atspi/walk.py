@@ -44,19 +44,26 @@ async def walk(bus: Bus, root: Ref, max_nodes: int, reuse: Reuse | None = None) 
     finally:
         READING.reset(reading)
     if (budget.vanished or budget.reasons) and not await tree.on_bus(bus, root[0]):
-        raise WindowClosed(f"the app quit while its window's elements were read ({budget.claimed:,} asked, "
-                           f"{budget.vanished + budget.unread:,} of them lost): a partial list is not shown",
-                           hint="run `winctl windows` to see what is open; start the app again with "
-                                "`winctl launch APP`")
+        raise WindowClosed(
+            f"the app quit while its window's elements were read ({budget.claimed:,} asked, "
+            f"{budget.vanished + budget.unread:,} of them lost): a partial list is not shown",
+            hint="run `winctl windows` to see what is open; start the app again with `winctl launch APP`",
+        )
     entry = top[0][1] if top else None
     nodes, notes = _flatten(bus, entry)
     _rows_placed(nodes)
     if bus.toolkits.known(root[0]) == JAVA and any(n.native_role == "popup-menu" for n in nodes):
         nodes = await java.menus_placed(bus, nodes)
-    return Read(entry, Snapshot(nodes=nodes, truncated=bool(budget.reasons),
-                                truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
-                                elapsed_ms=(time.perf_counter() - budget.started) * 1000),
-                timed_out="time" in budget.reasons)
+    return Read(
+        entry,
+        Snapshot(
+            nodes=nodes,
+            truncated=bool(budget.reasons),
+            truncation="; ".join([budget.message(len(nodes)), *notes]).strip("; "),
+            elapsed_ms=(time.perf_counter() - budget.started) * 1000,
+        ),
+        timed_out="time" in budget.reasons,
+    )
 
 
 class _Walk:
@@ -67,8 +74,15 @@ class _Walk:
         self.frame: tuple[int, int, int, int] | None = None  # the window's extents: what managed nodes are clipped to
         self.page: tuple[int, int, int, int] | None = None  # a web document's extents: the view it scrolls in
 
-    async def visit(self, ref: Ref, parent: Raw | None, position: int, in_managed: bool = False,
-                    label: str | None = None, renew: bool = False) -> list[tuple[int, Entry]]:
+    async def visit(
+        self,
+        ref: Ref,
+        parent: Raw | None,
+        position: int,
+        in_managed: bool = False,
+        label: str | None = None,
+        renew: bool = False,
+    ) -> list[tuple[int, Entry]]:
         """Read one element (or take it from `reuse`) and, if shown, its children; `renew`:
         under an element whose children changed, where nothing kept is trusted (rows
         inserted above move the cells below without a word). [] when it is not read."""
@@ -79,8 +93,14 @@ class _Walk:
         fresh = old is None or reuse is None or ref in reuse.touched
         raw = await element.read_base(bus, ref) if fresh else old.raw  # type: ignore[union-attr]
         moved = False
-        if not fresh and reuse is not None and reuse.places and raw is not None and raw.states \
-                and raw.states[0] & SHOWING_BIT:  # a hidden element's place is read when it shows again
+        if (
+            not fresh
+            and reuse is not None
+            and reuse.places
+            and raw is not None
+            and raw.states
+            and raw.states[0] & SHOWING_BIT
+        ):  # a hidden element's place is read when it shows again
             extents = await bus.maybe(ref[0], ref[1], IFACE + "Component", "GetExtents", "u", [0])
             if extents and tuple(extents[0]) != raw.extents:
                 raw, moved = dataclasses.replace(raw, extents=tuple(extents[0])), True
@@ -98,16 +118,18 @@ class _Walk:
             # LibreOffice's formula-bar "Input line" says defunct while alive: its children
             # take its place, and an unnamed one its name.
             kids = await tree.children(bus, raw.ref) if raw.child_count <= HUGE_CHILD_COUNT else []
-            got = await asyncio.gather(*(self.visit(kid, parent, position, in_managed, raw.name, renew)
-                                         for kid in kids))
+            got = await asyncio.gather(
+                *(self.visit(kid, parent, position, in_managed, raw.name, renew) for kid in kids)
+            )
             return [e for entries in got for e in entries]
         selects = parent is not None and IFACE + "Selection" in parent.interfaces
         kept = old is not None and not fresh and not moved and old.selects == selects
         entry = Entry(raw, selects, label, node=old.node if kept and old is not None else None)
         jobs = [element.read_extras(bus, raw, full=False, cell_text=in_managed, frame=self.frame)] if fresh else []
         # children only of an element that has some and shows (a window's are read whatever it says)
-        if raw.child_count > 0 and (parent is None or (raw.states
-                                    and raw.states[0] & await bus.toolkits.shown_bit(ref[0]))):
+        if raw.child_count > 0 and (
+            parent is None or (raw.states and raw.states[0] & await bus.toolkits.shown_bit(ref[0]))
+        ):
             jobs.append(self.expand(entry, old, renew))
         await asyncio.gather(*jobs)
         if label and not raw.name:
@@ -130,8 +152,9 @@ class _Walk:
                 for _ in range(count(old) - 1):
                     budget.claim()
                 return
-            got = await asyncio.gather(*(self.visit(kid.raw.ref, raw, pos, old.managed, kid.label)
-                                         for pos, kid in old.kids))
+            got = await asyncio.gather(
+                *(self.visit(kid.raw.ref, raw, pos, old.managed, kid.label) for pos, kid in old.kids)
+            )
             entry.kids = [e for entries in got for e in entries]
             return
         entry.kids = []
