@@ -7,6 +7,9 @@ of the whole's and the middle half's TM_CCOEFF_NORMED (and, drawn about its own 
 glyph's). Every match is (score, scale, left, top, width, height) in the searched image. How
 the levels, scale steps and judgement are chosen, and what they cost: docs/locator.md
 ("Multi-scale search").
+
+Over 600 lines on purpose: `sweep`, `exact`, `survey` and `judge` share one pyramid and one
+scoring, which would otherwise cross module lines on every call.
 """
 
 from __future__ import annotations

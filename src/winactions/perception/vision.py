@@ -10,6 +10,9 @@ Two ways to see, chosen per call:
 Either way the result is merged by IOU (threshold 0.1): a detection that overlaps an element
 we already have is the same element and is dropped, so only what the tree (and inference)
 missed is added — each with its source, confidence and rect.
+
+Over 600 lines: both ways to see end in the same merge and the same popup handling; the
+model's half (`llm`) is the candidate for a module of its own.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Window-manager tools report the frame; agents click inside the client area, and AT-SPI
 extents are client coordinates, so every rect here is the client area in root coordinates.
 Every change is verified: a request the window manager ignored is an error, not a success.
+
+Over 600 lines on purpose: every request to the X server and window manager about windows,
+each with its check, shares one connection and one idea of the client area.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ This is the only module of winactions that calls Windows. Each method is one doc
 API call or a fixed sequence of them; every decision lives in the modules above it, which
 the test suite runs against a fake of this class. It runs on the backend's COM thread
 (`comthread.py`), which calls `init_com_thread` first.
+
+Over 600 lines on purpose: it is the one module that calls Windows, so every ctypes and
+comtypes declaration stays here, where the fake-driven tests never load it.
 """
 
 from __future__ import annotations
