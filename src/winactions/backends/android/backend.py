@@ -1,5 +1,5 @@
 """The Android backend: uiautomator for the tree, `input` for touches and keys, `screencap`
-for pixels, all over adb (seed 004's executor).
+for pixels, all over adb.
 
 A phone shows one screen: the session's "window" is that screen, titled by the app and
 activity in front. Semantic operations are touches at the element (a phone has no
@@ -34,7 +34,7 @@ from winactions.errors import (
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
-HOME_PAUSE = 0.6  # seed 004: the first HOME may only reach the app's own home; wait, press again
+HOME_PAUSE = 0.6  # the first HOME may only reach the app's own home; wait, press again
 REFRESH_TRUST = 1.0  # seconds a dump answers `refresh` when nothing was sent to the phone since
 FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/([\w.$]+)\}")
 FOCUSED_APP = re.compile(r"mFocusedApp=\S*\{\S+ \S+ ([\w.]+)/([\w.$]+)")

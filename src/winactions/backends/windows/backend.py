@@ -42,7 +42,7 @@ from winactions.errors import ActionFailed, AppBusy, InvalidInput, StaleElement,
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
-BOUND_BORDER = (0, 200, 80)  # the green frame seed 003 gives a bound window
+BOUND_BORDER = (0, 200, 80)  # the green frame drawn around a bound window
 
 
 TOOLTIP_CLASS = "tooltips_class32"  # the common controls' tooltip window
