@@ -159,21 +159,7 @@ async def session_address() -> tuple[str | None, int | None]:
         )
         if reply is None or reply.message_type is MessageType.ERROR:
             return None, None
-        owner = await asyncio.wait_for(
-            session.call(
-                Message(
-                    destination="org.freedesktop.DBus",
-                    path="/org/freedesktop/DBus",
-                    interface="org.freedesktop.DBus",
-                    member="GetConnectionUnixProcessID",
-                    signature="s",
-                    body=["org.a11y.Bus"],
-                )
-            ),
-            CONNECT_SECONDS,
-        )
-        pid = int(owner.body[0]) if owner is not None and owner.message_type is not MessageType.ERROR else None
-        return str(reply.body[0]), pid
+        return str(reply.body[0]), await connection_pid(session, "org.a11y.Bus", CONNECT_SECONDS)
     except asyncio.TimeoutError:
         raise NoAccessibility(
             "org.a11y.Bus on the session bus did not answer within 10 s",
@@ -246,3 +232,22 @@ def guid_of(address: str) -> str:
 def socket_path(address: str) -> str:
     match = re.search(r"(?:^|[,:])path=([^,;]+)", address)
     return match.group(1) if match else ""
+
+
+async def connection_pid(bus: MessageBus, name: str, seconds: float) -> int | None:
+    """The process id behind a bus name (D-Bus's GetConnectionUnixProcessID); None when the
+    bus does not say. Raises asyncio.TimeoutError after `seconds`."""
+    owner = await asyncio.wait_for(
+        bus.call(
+            Message(
+                destination="org.freedesktop.DBus",
+                path="/org/freedesktop/DBus",
+                interface="org.freedesktop.DBus",
+                member="GetConnectionUnixProcessID",
+                signature="s",
+                body=[name],
+            )
+        ),
+        seconds,
+    )
+    return int(owner.body[0]) if owner is not None and owner.message_type is not MessageType.ERROR else None

@@ -234,21 +234,9 @@ async def _apps(bus: MessageBus) -> Check:
         )
     pids = set()
     for name in names:
-        owner = await asyncio.wait_for(
-            bus.call(
-                Message(
-                    destination="org.freedesktop.DBus",
-                    path="/org/freedesktop/DBus",
-                    interface="org.freedesktop.DBus",
-                    member="GetConnectionUnixProcessID",
-                    signature="s",
-                    body=[name],
-                )
-            ),
-            5,
-        )
-        if owner is not None and owner.message_type is not MessageType.ERROR:
-            pids.add(int(owner.body[0]))
+        pid = await a11ybus.connection_pid(bus, name, 5)
+        if pid is not None:
+            pids.add(pid)
     here = _pids_with_windows()
     if here is None:
         return Check("accessible apps", "ok", f"{len(names)} applications expose a tree")
