@@ -57,9 +57,9 @@ def test_the_global_options_variables_are_settings():
 
 def test_defaults_agree_with_the_constants_beside_their_readers():
     from winactions.backends.base import Backend
-    from winactions.backends.linux import atspi
+    from winactions.backends.linux.atspi import budget
 
-    assert settings.STATE_SECONDS.default == atspi.STATE_SECONDS
+    assert settings.STATE_SECONDS.default == budget.STATE_SECONDS
     assert inspect.signature(Backend.snapshot).parameters["max_nodes"].default == settings.MAX_NODES.default
 
 
