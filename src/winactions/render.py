@@ -21,12 +21,20 @@ def to_text(result: Result) -> str:
     """The result as the command line prints it and MCP returns it: its text, then with
     --return-state a blank line and the new state (or what changed in it)."""
     returned = result.returned_text()
-    return result.text() + ("\n\n" + returned if returned else "")
+    text = result.text()
+    if result._display:  # on a chosen display: its first line says which (`commands.base.shown_on`)
+        first, sep, rest = text.partition("\n")
+        text = f"{first} on {result._display['label']}{sep}{rest}"
+    return text + ("\n\n" + returned if returned else "")
 
 
 def to_data(result: Result) -> dict[str, Any]:
-    """The result as JSON data: what `--json` prints as `result`."""
-    return result.data()
+    """The result as JSON data: what `--json` prints as `result`; on a chosen display, with
+    `display` (index, name, rect, primary) that its coordinates are relative to."""
+    data = result.data()
+    if result._display:
+        data["display"] = {k: v for k, v in result._display.items() if k != "label"}
+    return data
 
 
 def to_json(result: Result) -> str:

@@ -27,9 +27,10 @@ def covered(backend: Backend, window: WindowInfo) -> list[tuple[Rect, str]]:
 
 
 def capture(backend: Backend, rect: Rect) -> Image.Image:
-    """Capture `rect`, clipped to the screens; an area off every screen is an error —
-    except in a bound window, which the backend captures from the window itself wherever
-    it is (a window parked off-screen keeps working)."""
+    """Capture `rect`, clipped to the screens it lies on (all of them: an area across two
+    monitors is both parts); an area off every screen is an error — except in a bound window,
+    which the backend captures from the window itself wherever it is (a window parked
+    off-screen keeps working)."""
     if backend.bound_window() is not None:
         return backend.capture(rect)
     visible = [part for s in backend.screens() if (part := rect.intersect(s)) is not None]
@@ -37,7 +38,21 @@ def capture(backend: Backend, rect: Rect) -> Image.Image:
         raise InvalidInput(
             f"the area {rect} is off every screen", hint=f"screens: {', '.join(str(s) for s in backend.screens())}"
         )
-    return backend.capture(max(visible, key=lambda r: r.area))
+    return backend.capture(functools.reduce(Rect.union, visible))
+
+
+def whole_screen(backend: Backend, display: Rect | None = None) -> Rect:
+    """What `screenshot --screen` captures: the chosen display (`switch-display`) when there
+    is one, else the rectangle holding every screen."""
+    if display is not None:
+        return display
+    screens = backend.screens()
+    return Rect(
+        left=min(s.left for s in screens),
+        top=min(s.top for s in screens),
+        right=max(s.right for s in screens),
+        bottom=max(s.bottom for s in screens),
+    )
 
 
 def save_png(

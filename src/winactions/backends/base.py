@@ -74,6 +74,16 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Monitor:
+    """One monitor: its name on the platform, its rectangle in the shared virtual-screen
+    coordinate space, and whether it is the primary one."""
+
+    name: str
+    rect: Rect
+    primary: bool = False
+
+
+@dataclass(frozen=True)
 class TextMatch:
     """An element found by its text (`Backend.text_below`): its handle, its text, and, for a
     sheet's cell, its 0-based (row, column)."""
@@ -357,6 +367,13 @@ class Backend(ABC):
     @abstractmethod
     def screens(self) -> list[Rect]:
         """Every monitor's rectangle in the shared virtual-screen coordinate space."""
+
+    def monitors(self) -> list[Monitor]:
+        """The monitors in the platform's order, named, the primary one marked: by default
+        `screens()` named `screen 0`, `screen 1`..., the one holding (0, 0) primary."""
+        rects = self.screens()
+        primary = next((i for i, r in enumerate(rects) if r.contains(0, 0)), 0)
+        return [Monitor(f"screen {i}", r, i == primary) for i, r in enumerate(rects)]
 
     @abstractmethod
     def capture(self, rect: Rect) -> Image.Image:

@@ -20,9 +20,18 @@ import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Annotated, Any, Literal, TypeVar, get_args
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from winactions.backends.base import Backend, Capability
 from winactions.commands.formats import changes_text, diff_data, state_data, state_text
@@ -34,6 +43,7 @@ from winactions.model import UIState, WindowInfo
 from winactions.options import help_of
 from winactions.outputs import Outputs
 from winactions.session.desktop import DesktopSession
+from winactions.session.displays import Frame
 
 
 class Kind(str, Enum):
@@ -151,6 +161,11 @@ class Result(BaseModel):
     # out (`returned_text` and `data` write both; a batch step's dump does not repeat them)
     changes: StateDiff | None = Field(default=None, exclude=True)
     changes_omitted: int = Field(default=0, exclude=True)
+    # on a display chosen by `switch-display`, the coordinates are relative to it (`dispatch`):
+    # that display's data when the result holds any ({} when it holds none); None on `all`
+    _display: dict[str, Any] | None = PrivateAttr(default=None)
+    # the result's coordinates are the whole screen's whichever display is chosen (`displays`)
+    screen_coordinates: ClassVar[bool] = False
 
     def text(self) -> str:
         """What the command did or read, as text for a person or a model, without what
@@ -430,6 +445,11 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
             hint="add --return-state, or leave --max-elements out; nothing was done",
         )
     seen = ctx.session.data.shown if returning else None  # the last state the caller saw, before the handler
+    # `switch-display` mends a lost display; a file's pixels have no display
+    display = None if cmd.kind is Kind.SESSION or cmd.reads_only_files(params) else ctx.session.display()
+    frame = Frame(display) if display is not None else None
+    if frame is not None:  # the one place coordinates cross into the screen's (`session.displays`)
+        params = frame.params_in(params)
     with extras_named(cmd.name):
         result = cmd.handler(ctx, params)
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
@@ -439,7 +459,18 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         ctx.session.save()  # the bound input's virtual pointer must outlive this process
     if returning:
         return_state(result, seen, ctx)
-    return result
+    return shown_on(frame, result)
+
+
+def shown_on(frame: Frame | None, result: Result) -> Result:
+    """The result with its coordinates relative to the chosen display (`Frame.shown`) and
+    marked with it; as it is on `all`, or when its coordinates are the whole screen's."""
+    if frame is None or result.screen_coordinates or result._display is not None:
+        return result
+    moved, seen = frame.shown(result)
+    assert isinstance(moved, Result)
+    moved._display = {**frame.display.data(), "label": frame.display.label} if seen else {}
+    return moved
 
 
 def return_state(result: Result, seen: UIState | None, ctx: Context) -> None:

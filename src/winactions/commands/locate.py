@@ -74,6 +74,8 @@ def locate(ctx: Context, p: LocateParams) -> LocateCommandResult:
             p.target, strategies=p.strategy or None, region=region, use_cache=False, reliable=p.reliable
         )
     else:
+        if p.screen and region is None and (display := ctx.session.display()) is not None:
+            region = display.rect  # on a chosen display, the screen is that monitor
         window = None if p.screen or region is not None else ctx.window()
         result = locator.locate(
             p.target,

@@ -145,7 +145,7 @@ def inspect_(ctx: Context, p: InspectParams) -> InspectResult:
 class ScreenshotParams(Params):
     path: str | None = Field(None, description="where to save the PNG (default: the session's folder)")
     force: bool = Field(False, description="replace an existing file that is not a PNG", json_schema_extra=CLI_ONLY)
-    screen: bool = Field(False, description="the whole screen instead of the window")
+    screen: bool = Field(False, description="the whole screen (the chosen display) instead of the window")
     element: OptionalRef = Field(None, description="just this element (id or name)")
 
 
@@ -159,13 +159,8 @@ def screenshot(ctx: Context, p: ScreenshotParams) -> ScreenshotResult:
         raise InvalidInput("--screen and --element each say what to capture: give one")
     path, replace = png_path(ctx, p.path, "screenshot", p.force)  # refused before anything is captured
     if p.screen:
-        screens = backend.screens()
-        rect = Rect(
-            left=min(s.left for s in screens),
-            top=min(s.top for s in screens),
-            right=max(s.right for s in screens),
-            bottom=max(s.bottom for s in screens),
-        )
+        display = ctx.session.display()
+        rect = screenshots.whole_screen(backend, display.rect if display is not None else None)
     else:
         window = ctx.window()
         if window.rect is None:

@@ -30,7 +30,7 @@ from winactions.model import Node, Source, Target, UIState, WindowInfo
 from winactions.perception import document
 from winactions.perception.provider import AccessibilityProvider, Detection, Provider
 from winactions.perception.tiers import Thresholds, compose
-from winactions.session import identity, offview, references, windows
+from winactions.session import displays, identity, offview, references, windows
 from winactions.session.ids import IdRegistry
 from winactions.session.references import NAME_PREFIX, VISUAL_PREFIXES, is_id
 from winactions.session.store import SessionData, SessionStore
@@ -135,8 +135,16 @@ class DesktopSession:
             window = self.find_window(selector)
         else:
             state = self.data.state
+            listed = self.backend.list_windows()
+            display = None if self.backend.one_screen else self.display()
+            if display is not None:  # the window there (`displays.window_on`), when not the session's
+                there, note = displays.window_on(display, listed, self.data.window_id)
+                if there is not None:
+                    self.notes.append(note or "")
+                    self.select_window(there)
+                listed = [w for w in listed if displays.on(display, w)]
             window, note = windows.choose_window(
-                self.backend.list_windows(),
+                listed,
                 self.data.window_id,
                 state.window.pid if state else None,
                 self.backend.one_screen,
@@ -146,6 +154,10 @@ class DesktopSession:
         if window.id != self.data.window_id:
             self.select_window(window)
         return window
+
+    def display(self) -> displays.Display | None:
+        """The monitor `switch-display` chose (`displays.chosen`), or None for the whole screen."""
+        return displays.chosen(self.backend, self.data.display)
 
     # -- perception -------------------------------------------------------------------
     def refresh_state(self, window: WindowInfo) -> UIState:

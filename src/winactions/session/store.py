@@ -39,6 +39,7 @@ class SessionData(BaseModel):
     # the last state the caller was shown (`state`, an action's `--return-state`): what `state --diff`
     # and `--return-state` compare with — not `state`, which every read of the window replaces
     shown: UIState | None = None
+    display: int | None = None  # `switch-display N`: coordinates are that monitor's; None: the whole screen
 
 
 class SessionStore:

@@ -22,6 +22,7 @@ from winactions.backends.base import (
     IN_POPUP,
     Backend,
     Capability,
+    Monitor,
     MouseButton,
     TextMatch,
     WindowAction,
@@ -444,6 +445,9 @@ class LinuxBackend(Backend):
     # -- screens ---------------------------------------------------------------------------
     def screens(self) -> list[Rect]:
         return self.x11.screens()
+
+    def monitors(self) -> list[Monitor]:
+        return self.x11.monitors()
 
     def capture(self, rect: Rect) -> Image.Image:
         return self.x11.capture(rect)

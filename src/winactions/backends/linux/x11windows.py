@@ -25,6 +25,7 @@ from Xlib.ext import res
 from Xlib.protocol import event
 
 from winactions.backends.base import (
+    Monitor,
     COVERED_BY_APP_MENU,
     COVERED_BY_HELD_BUTTON,
     COVERED_BY_NOTIFICATION,
@@ -610,15 +611,32 @@ class X11Windows:
 
     # -- screens and pixels ------------------------------------------------------------------
     def screens(self) -> list[Rect]:
+        return [m.rect for m in self.monitors()]
+
+    def monitors(self) -> list[Monitor]:
+        """RandR 1.5's monitors (`xrandr --listmonitors`, `--setmonitor`), in the server's
+        order; the whole X screen as one monitor when the server has none or no RandR."""
         try:
-            monitors = self.root.xrandr_get_monitors().monitors
-            found = [Rect.from_xywh(m.x, m.y, m.width_in_pixels, m.height_in_pixels) for m in monitors]
+            found = [
+                Monitor(
+                    self._atom_name(m.name) or f"monitor {i}",
+                    Rect.from_xywh(m.x, m.y, m.width_in_pixels, m.height_in_pixels),
+                    bool(m.primary),
+                )
+                for i, m in enumerate(self.root.xrandr_get_monitors().monitors)
+            ]
             if found:
                 return found
         except (AttributeError, error.XError):
             pass
         geometry = self.root.get_geometry()
-        return [Rect.from_xywh(0, 0, geometry.width, geometry.height)]
+        return [Monitor("screen", Rect.from_xywh(0, 0, geometry.width, geometry.height), True)]
+
+    def _atom_name(self, atom: int) -> str:
+        try:
+            return str(self.d.get_atom_name(atom))
+        except error.XError:
+            return ""
 
     def capture(self, rect: Rect) -> Image.Image:
         grabber = getattr(self._grabbers, "mss", None)

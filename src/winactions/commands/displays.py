@@ -1,0 +1,98 @@
+"""`displays` and `switch-display`: which monitor the session's coordinates refer to.
+
+After `switch-display N`, every coordinate a command takes or prints is relative to monitor
+N's top-left, `screenshot --screen` is that monitor, and a command with no `--window` acts on
+the window there; `switch-display all` (the default) is the whole screen again. The choice is
+the session's, so one-shot calls, the daemon and an MCP server of one session share it; the
+transform itself is `winactions.session.displays`, applied by `dispatch` alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field, field_validator
+
+from winactions.commands.base import Context, Kind, Params, Result, command
+from winactions.errors import InvalidInput
+from winactions.session import displays as chosen_display
+from winactions.session.displays import Display
+
+
+class DisplaysResult(Result):
+    """The monitors, in screen coordinates, and which one the session looks at (None: all)."""
+
+    displays: list[Display]
+    current: int | None = None
+    action: str = "displays"
+    screen_coordinates: ClassVar[bool] = True  # a monitor's place is said on the whole screen
+
+    def text(self) -> str:
+        """The choice, then one monitor a line: `* 1 RIGHT (1920,0 1920x1080)`, `*` the current one."""
+        if self.current is None:
+            head = "all: coordinates are the whole screen's"
+        else:
+            head = f"display {self.current}: coordinates are relative to its top-left"
+        lines = [f"{self.action}: {head}" if self.action != "displays" else head]
+        for d in self.displays:
+            mark = "*" if d.index == self.current else " "
+            flags = ", primary" if d.primary else ""
+            r = d.rect
+            lines.append(f"{mark} {d.index} {d.name} ({r.left},{r.top} {r.width}x{r.height}{flags})")
+        return "\n".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "current": "all" if self.current is None else self.current,
+            "displays": [d.data() for d in self.displays],
+        }
+
+
+class DisplaysParams(Params):
+    pass
+
+
+@command("displays", DisplaysParams, profiles=("vision",))
+def displays(ctx: Context, p: DisplaysParams) -> DisplaysResult:
+    """List the monitors: index, name, rect on the whole screen, the primary one, and which
+    one the session's coordinates refer to (`switch-display`)."""
+    listed = chosen_display.listed(ctx.session.backend)
+    current = ctx.session.data.display
+    return DisplaysResult(displays=listed, current=current if current is not None and current < len(listed) else None)
+
+
+class SwitchParams(Params):
+    display: str = Field(description="a display's index from `winctl displays`, or all for the whole screen")
+
+    @field_validator("display", mode="before")
+    @classmethod
+    def _index_or_all(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, str) and (value.strip().lower() == "all" or value.strip().isdigit()):
+            return value.strip().lower()
+        raise ValueError(f"a display is a number like 1, or all; not {value!r}")
+
+
+@command("switch-display", SwitchParams, kind=Kind.SESSION, positional=("display",), profiles=("vision",))
+def switch_display(ctx: Context, p: SwitchParams) -> DisplaysResult:
+    """Make coordinates, `screenshot --screen` and the window acted on refer to one monitor.
+
+    After `switch-display 1`, points given (`click-at`, `drag-at`, `zoom`...) and rects
+    printed (`state`, `get rect`, `cursor`...) are relative to monitor 1's top-left, a point
+    off it is refused, and results say `on display 1 (X,Y WxH)`. `all` (the default) is the
+    whole screen again. The session keeps the choice."""
+    session = ctx.session
+    if p.display == "all":
+        session.data.display = None
+    else:
+        index = int(p.display)
+        if index < 0:
+            raise InvalidInput("a display index is 0 or more", hint="`winctl displays` lists them")
+        session.data.display = chosen_display.choose(session.backend, index).index
+    session.save()
+    ctx.forget_window()
+    return DisplaysResult(
+        action="switch-display", displays=chosen_display.listed(session.backend), current=session.data.display
+    )
