@@ -67,6 +67,8 @@ RUNS: dict[str, list[str]] = {
     "run": ["run", "press Apply", "--no-pixels", "--plan", json.dumps([{"action": "click", "target_ref": "Apply"}])],
     "replay": ["replay", "{tmp}/no-such-run"],
     "choose-file": ["choose-file", "{tmp}/notes.txt"],
+    "displays": ["displays"],
+    "switch-display": ["switch-display", "0"],
 }
 # an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
 # a run that was never recorded cannot be replayed; no file dialog is open for choose-file

@@ -107,8 +107,8 @@ def window_on(
     if not here:
         raise NotFound(
             f"no window is on {display.label}",
-            hint="`winctl windows` lists every window with its rect; `winctl window move X Y` brings the "
-            "session's window there, or `winctl switch-display all` looks at the whole screen",
+            hint="`winctl windows` lists every window with its rect; `winctl --window TITLE window move X Y` "
+            "brings one there, or `winctl switch-display all` looks at the whole screen",
         )
     if remembered is not None and any(w.id == remembered for w in here):
         return None, None

@@ -25,12 +25,12 @@ from Xlib.ext import res
 from Xlib.protocol import event
 
 from winactions.backends.base import (
-    Monitor,
     COVERED_BY_APP_MENU,
     COVERED_BY_HELD_BUTTON,
     COVERED_BY_NOTIFICATION,
     COVERED_BY_POPUP,
     COVERED_BY_TOOLTIP,
+    Monitor,
     WindowAction,
     covered_by_window,
 )
