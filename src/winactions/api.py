@@ -44,6 +44,7 @@ from winactions.commands.base import (
     dispatch_files,
     load_commands,
 )
+from winactions.commands.displays import DisplaysResult
 from winactions.commands.results import (
     ActionResult,
     InspectResult,
@@ -343,6 +344,12 @@ class Desktop:
         result = self._typed(WindowResult, self.call("focus", window=window))
         self.window = result.window.id
         return result
+
+    @calls("switch-display")
+    def switch_display(self, display: str) -> DisplaysResult:
+        """Make coordinates, `screenshot --screen` and the window calls act on refer to one
+        monitor (its index from `call('displays')`, as text: `"1"`), or to the whole screen (`"all"`)."""
+        return self._typed(DisplaysResult, self.call("switch-display", display=display))
 
     # -- plumbing -------------------------------------------------------------------------------
     def _command(self, name: str) -> Command:

@@ -8,6 +8,7 @@ did is read from their own event logs; pixels are compared with a whole-screen c
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -29,6 +30,8 @@ LEFT, RIGHT = "Left Monitor Fixture", "Right Monitor Fixture"
 @pytest.fixture(scope="module")
 def desktop() -> Iterator[VirtualDesktop]:
     """One X screen 3840x1080 holding two RandR monitors of 1920x1080 side by side."""
+    if shutil.which("xrandr") is None:
+        pytest.fail("xrandr is not installed: run scripts/setup.sh test (scripts/packages/test.txt)")
     with VirtualDesktop(width=3840, height=1080) as desk:
         for args in (
             ["--setmonitor", "*LEFT", "1920/508x1080/286+0+0", "screen"],  # replaces the screen's own monitor
@@ -120,6 +123,9 @@ def test_on_display_1_screenshot_state_and_clicks_are_that_monitor(winctl: Winct
     assert _clicks(apps[LEFT]) == before[LEFT]
     cursor = winctl("--json", "cursor").json["result"]["value"]
     assert cursor == [x, y]
+    returned = winctl("--json", "--return-state", "mouse-move", str(x), str(y + 1)).json["result"]
+    assert returned["point"] == [x, y + 1] and returned["state"]["window"]["rect"] == state["window"]["rect"]
+    assert returned["display"]["index"] == 1
 
     # a point off the monitor is refused and nothing is clicked
     off = winctl("click-at", "1920", str(y), expect=2)
