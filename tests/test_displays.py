@@ -74,6 +74,8 @@ def test_every_rect_and_point_of_a_result_is_made_relative_once() -> None:
 
     act = shown_on(FRAME, ActionResult(action="click-at", method="mouse", point=(2000, 300)))
     assert isinstance(act, ActionResult) and act.point == (80, 300)
+    drag = shown_on(FRAME, ActionResult(action="drag-at", method="mouse", point=(1930, 5), detail="to (2020, 10)"))
+    assert isinstance(drag, ActionResult) and (drag.point, drag.detail) == ((10, 5), "to (100, 10)")
     rect = shown_on(FRAME, ValueResult(what="rect", target_id=3, value=[2000, 200, 2080, 230]))
     assert isinstance(rect, ValueResult) and rect.value == [80, 200, 160, 230]
     cursor = shown_on(FRAME, ValueResult(what="cursor", target_id=0, value=[1921, 7]))

@@ -18,6 +18,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from tests.conftest import Winctl, start_app, stop_app
+from tests.e2e.helpers.mcp_client import run_client
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.backends.linux.virtual_desktop import VirtualDesktop
@@ -175,3 +176,23 @@ def test_the_choice_holds_through_the_daemon(winctl: Winctl, daemon, apps) -> No
     assert daemon("--json", "displays").json["result"]["current"] == 1
     daemon("switch-display", "all")
     assert winctl("--json", "displays").json["result"]["current"] == "all"
+
+
+def test_through_mcp_the_tools_take_the_seeds_display_argument(desktop: VirtualDesktop, tmp_path: Path, apps) -> None:
+    async def script(session):
+        switched = await session.call_tool("switch_display", {"display": 1})  # a number, as the seed sends it
+        state = await session.call_tool("state", {"verbose": True})
+        cursor = await session.call_tool("mouse_move", {"x": 5, "y": 6})
+        off = await session.call_tool("click_at", {"x": 1920, "y": 6})
+        back = await session.call_tool("switch_display", {"display": "all"})
+        return switched, state, cursor, off, back
+
+    switched, state, moved, off, back = run_client(desktop, tmp_path, script)
+    assert not switched.is_error and switched.structured_content["result"]["current"] == 1
+    first = state.content[0].text.splitlines()[0]
+    assert RIGHT in first and first.endswith("on display 1 (1920,0 1920x1080)")
+    assert moved.structured_content["result"]["point"] == [5, 6]
+    where = subprocess.run(["xdotool", "getmouselocation"], env=desktop.env, capture_output=True, text=True).stdout
+    assert where.startswith("x:1925 y:6 "), where  # the pointer, asked of X: on the right monitor
+    assert off.is_error and "off display 1" in off.content[0].text
+    assert back.structured_content["result"]["current"] == "all"

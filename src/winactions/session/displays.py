@@ -33,6 +33,8 @@ POINT_FIELDS = frozenset({"point", "center", "click_point"})
 VALUE_RECTS, VALUE_POINTS = frozenset({"rect"}), frozenset({"cursor"})
 _AREA = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*$")
 _RECT_TEXT = re.compile(r"^\[(-?\d+),(-?\d+),(-?\d+),(-?\d+)\]$")  # str(Rect), as `inspect` shows it
+# an action's `detail` naming where a drag or swipe ended: "to (2020, 10)"
+_DETAIL_POINT = re.compile(r"\bto \((-?\d+), (-?\d+)\)")
 
 
 class Display(BaseModel):
@@ -179,7 +181,8 @@ class Frame:
     def shown(self, value: Any) -> tuple[Any, bool]:
         """`value` with every screen rect and point in it made relative to the display, and
         whether it held any: Rects anywhere in models, lists and dicts; `POINT_FIELDS`; the
-        `what`/`value` pairs of `VALUE_RECTS`/`VALUE_POINTS`; a rect as `inspect` writes it.
+        `what`/`value` pairs of `VALUE_RECTS`/`VALUE_POINTS`; a rect as `inspect` writes it; the
+        end point a drag's or a swipe's `detail` names.
         A model whose `_display` is set was shown already (a batch's step) and is kept."""
         dx, dy = self.origin
         if isinstance(value, Rect):
@@ -214,6 +217,9 @@ class Frame:
             item = getattr(model, name)
             if name in POINT_FIELDS and _is_point(item):
                 update[name], hit = (item[0] - dx, item[1] - dy), True
+            elif name == "detail" and isinstance(item, str) and _DETAIL_POINT.search(item):
+                update[name] = _DETAIL_POINT.sub(lambda m: f"to ({int(m[1]) - dx}, {int(m[2]) - dy})", item)
+                hit = True
             elif name == "value" and getattr(model, "what", None) in VALUE_RECTS | VALUE_POINTS:
                 update[name], hit = _moved_list(item, dx, dy)
             else:
