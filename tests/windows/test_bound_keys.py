@@ -154,7 +154,12 @@ def test_global_key_down_and_up_are_sendinput_halves(fake, backend):
     assert fake.held == {VK_CONTROL, ord("C")} and not fake.posted
     backend.key_state(parse_keys("ctrl+c"), down=False)
     assert fake.held == set()
-    assert [(e.vk, e.up) for e in fake.sent] == [(VK_CONTROL, False), (ord("C"), False), (ord("C"), True), (VK_CONTROL, True)]
+    assert [(e.vk, e.up) for e in fake.sent] == [
+        (VK_CONTROL, False),
+        (ord("C"), False),
+        (ord("C"), True),
+        (VK_CONTROL, True),
+    ]
 
 
 @pytest.fixture
