@@ -84,7 +84,7 @@ def test_launch_while_bound_of_a_window_that_cannot_be_bound_goes_global_and_say
     assert "not bound" in out and "runs elevated" in out and "input is global now" in out
     assert winctl("bind-window", "status").out.startswith("status: not bound")
     run = winctl("launch", "--bind", "notepad.exe", expect=4)
-    assert "runs elevated" in run.err
+    assert "opened but was not bound" in run.err and "runs elevated" in run.err and "pid 7001" in run.err
 
 
 @pytest.fixture

@@ -130,7 +130,10 @@ def bind_launched(session: DesktopSession, window: WindowInfo, binding: bool, as
         note = session.bind(window)
     except WinctlError as exc:
         if asked:
-            raise
+            raise type(exc)(
+                f"{shown(window.title)} (pid {window.pid}, {window.id}) opened but was not bound: {exc.message}",
+                hint=exc.hint,
+            ) from exc
         session.unbind()
         return f"; not bound ({exc.message}): input is global now"
     return f"; bound: input goes to it by window messages ({note})"

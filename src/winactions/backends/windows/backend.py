@@ -27,6 +27,7 @@ from winactions.backends.base import (
 from winactions.backends.windows import patterns, sendinput
 from winactions.backends.windows.bound import BoundInput
 from winactions.backends.windows.comthread import OnComThread
+from winactions.backends.windows.keymap import modifier_names
 from winactions.backends.windows.native import (
     ErrorKind,
     KeyInput,
@@ -39,7 +40,7 @@ from winactions.backends.windows.native import (
 )
 from winactions.backends.windows.tree import decode_handle, encode_handle, to_node, to_nodes
 from winactions.errors import ActionFailed, AppBusy, InvalidInput, StaleElement, WindowClosed
-from winactions.keys import MODIFIERS, Chord
+from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
 BOUND_BORDER = (0, 200, 80)  # the green frame drawn around a bound window
@@ -293,10 +294,7 @@ class WindowsBackend(Backend):
         if self._bound:
             self._bound.click(x, y, button, count, modifiers)
             return
-        names = list(dict.fromkeys(modifiers))
-        unknown = [m for m in names if m not in MODIFIERS]
-        if unknown:
-            raise InvalidInput(f"unknown modifier {', '.join(unknown)}", hint="use " + ", ".join(MODIFIERS))
+        names = modifier_names(modifiers)
         self._send(sendinput.with_modifiers(sendinput.click(x, y, button, count), names))
 
     def mouse_move(self, x: int, y: int) -> None:

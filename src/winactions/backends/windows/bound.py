@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from winactions.backends.base import MouseButton
 from winactions.backends.windows.cursor import VirtualCursor
-from winactions.backends.windows.keymap import EXTENDED, MODIFIER_VK, chord_vks
+from winactions.backends.windows.keymap import EXTENDED, MODIFIER_VK, chord_vks, modifier_names
 from winactions.backends.windows.native import Native, NativeWindow
 from winactions.errors import ActionFailed, AppBusy, InvalidInput
 from winactions.keys import MODIFIERS, Chord
@@ -92,10 +92,7 @@ def chord_events(modifier_vks: Sequence[int], vk: int) -> tuple[list[KeyEvent], 
 
 def check_modifiers(modifiers: Iterable[str]) -> frozenset[str]:
     """Modifier names as a set; an unknown one is InvalidInput, the Windows key ActionFailed."""
-    names = frozenset(modifiers)
-    unknown = sorted(names - set(MODIFIERS))
-    if unknown:
-        raise InvalidInput(f"unknown modifier {', '.join(unknown)}", hint="use " + ", ".join(MODIFIERS))
+    names = frozenset(modifier_names(modifiers))
     if "super" in names:
         raise ActionFailed(
             "the Windows key cannot be sent to a window: its shortcuts belong to the shell, "
