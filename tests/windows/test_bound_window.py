@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fixtures.windows.fake_native import dialog_app
-from winactions.backends.base import MouseButton, WindowAction
+from winactions.backends.base import Capability, MouseButton, WindowAction
 from winactions.backends.windows.backend import BOUND_BORDER, WindowsBackend, window_id
 from winactions.backends.windows.cursor import HOTSPOT, SIZE
 from winactions.commands.binding import working_window
@@ -149,3 +149,12 @@ def test_the_status_indicator_follows_the_bound_window(fake, backend, tmp_path, 
         placed = working_window(session)
     assert placed.id == settings.id, "input still goes to the bound window"
     assert placed.rect == Rect.from_xywh(300, 200, 544, 381), "where it is now, its client area"
+
+
+def test_launch_bind_where_windows_cannot_be_bound_is_refused_before_launching(winctl, fake, monkeypatch):
+    without = WindowsBackend.capabilities - {Capability.BOUND_WINDOW}
+    monkeypatch.setattr(WindowsBackend, "capabilities", without)
+    apps = len(fake.apps)
+    run = winctl("launch", "--bind", "calc.exe", expect=None)
+    assert run.code != 0 and "--bind is not available" in run.err and "nothing was done" in run.err
+    assert len(fake.apps) == apps, "nothing launched"
