@@ -11,6 +11,7 @@ from winactions.backends.base import Capability, MouseButton, WindowAction
 from winactions.backends.windows.backend import BOUND_BORDER, WindowsBackend, window_id
 from winactions.backends.windows.cursor import HOTSPOT, SIZE
 from winactions.commands.binding import working_window
+from winactions.errors import ActionFailed
 from winactions.model import Rect
 from winactions.session.desktop import DesktopSession
 from winactions.session.store import SessionStore
@@ -158,3 +159,15 @@ def test_launch_bind_where_windows_cannot_be_bound_is_refused_before_launching(w
     run = winctl("launch", "--bind", "calc.exe", expect=None)
     assert run.code != 0 and "--bind is not available" in run.err and "nothing was done" in run.err
     assert len(fake.apps) == apps, "nothing launched"
+
+
+def test_a_long_lived_binding_follows_its_window_when_it_moves(fake, backend):
+    """The daemon keeps one backend: a window parked off-screen after binding is still the
+    bound window where it is now, not where it was bound."""
+    settings = app(fake, "Settings")
+    backend.bind(window_id(settings.hwnd))
+    backend.window_action(window_id(settings.hwnd), WindowAction.MOVE_RESIZE, Rect.from_xywh(-32000, -32000, 544, 381))
+    backend.click(-32000 + 392, -32000 + 344)  # Apply, moved with its window
+    assert ("click", "Apply") in settings.events
+    with pytest.raises(ActionFailed, match="outside the bound window"):
+        backend.click(600, 475)  # where Apply was

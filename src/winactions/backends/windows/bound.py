@@ -193,10 +193,12 @@ class BoundInput:
     # -- mouse ---------------------------------------------------------------------------
     def _target(self, x: int, y: int, pressed: bool = False) -> tuple[int, int]:
         """(child window under the point, lParam in its client coordinates); the virtual
-        cursor moves there."""
-        if not self.window.window_rect.contains(x, y):
+        cursor moves there. The window's place is read now: it may have moved since binding
+        (parked off-screen, dragged by the person)."""
+        frame = self.native.window_frame(self.window.hwnd)
+        if not frame.contains(x, y):
             raise ActionFailed(
-                f"({x}, {y}) is outside the bound window {self.window.window_rect}",
+                f"({x}, {y}) is outside the bound window {frame}",
                 hint="bound input reaches only that window; " + GLOBAL_FALLBACK,
             )
         child = self.native.child_from_point(self.window.hwnd, x, y)

@@ -149,6 +149,9 @@ class Native(Protocol):
 
     def window_class(self, hwnd: int) -> str: ...
 
+    def window_frame(self, hwnd: int) -> Rect:
+        """GetWindowRect: where the window's frame is now, in screen pixels."""
+
     def is_window(self, hwnd: int) -> bool: ...
 
     # -- UI Automation ------------------------------------------------------------------------

@@ -486,6 +486,9 @@ class Win32Native:
         user32.GetClassNameW(hwnd, buffer, 256)
         return buffer.value
 
+    def window_frame(self, hwnd: int) -> Rect:
+        return self._window_rect(hwnd)
+
     def is_window(self, hwnd: int) -> bool:
         return bool(user32.IsWindow(hwnd))
 
