@@ -50,6 +50,7 @@ MODIFIER_MK = {"shift": MK_SHIFT, "ctrl": MK_CONTROL}  # alt has no MK_ flag: th
 MODIFIER_STATE = {"ctrl": (0x11, 0xA2), "shift": (0x10, 0xA0), "alt": (0x12, 0xA4)}
 VK_MODIFIER = {vk: name for name, vk in MODIFIER_VK.items()}
 HELD_SHIFT = 16  # bound_pointer packs held modifiers above the 16 bits of MK_ flags
+UNMOVED = -(1 << 31)  # a kept pointer whose cursor never moved (only keys were held)
 FLUSH_MS = 5000
 WHEEL_DELTA = 120
 CONPTY_CLASSES = {"CASCADIA_HOSTING_WINDOW_CLASS", "PseudoConsoleWindow"}
@@ -127,6 +128,7 @@ class BoundInput:
         return x, y, self.buttons | held
 
     def restore(self, pointer: tuple[int, int, int]) -> None:
+        """Take back what `pointer` kept in an earlier process."""
         x, y, flags = pointer
         self.cursor = None if x == UNMOVED else (x, y)
         self.buttons = flags & 0xFFFF
@@ -317,6 +319,3 @@ class BoundInput:
             for downs, ups in reversed(planned):
                 self.held -= downs[-1].modifiers
                 self._send_keys(ups)
-
-
-UNMOVED = -(1 << 31)  # a kept pointer whose cursor never moved (only keys were held)
