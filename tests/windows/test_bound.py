@@ -3,7 +3,7 @@ alone, capture by PrintWindow, and clear refusals where messages cannot arrive."
 
 from __future__ import annotations
 
-from winactions.backends.windows.bound import WM_CHAR, WM_MOUSEWHEEL, WM_SYSKEYDOWN, make_lparam
+from winactions.backends.windows.bound import WM_CHAR, WM_MOUSEWHEEL, make_lparam
 from winactions.backends.windows.native import HIGH_INTEGRITY
 
 WM_LBUTTONDOWN, WM_LBUTTONUP = 0x0201, 0x0202
@@ -51,16 +51,6 @@ def test_bound_typing_is_wm_char_to_the_focused_child_with_surrogate_pairs(winct
     assert len(chars) == 6 and all(h == 0x40A10 for h, m, _, _ in fake.posted)
     doc = fake.find(app(fake, "Notepad"), Name="Text editor")
     assert doc["Patterns"]["Value"]["Value"] == "Zoë 😀" and not fake.sent
-
-
-def test_bound_hotkeys_refuse_lost_modifiers_but_post_alt(winctl, fake):
-    winctl("bind-window", "bind", "Notepad")
-    run = winctl("keys", "ctrl+s", expect=4)
-    assert "carry no ctrl state" in run.err and "bind-window unbind" in run.err
-    assert not fake.posted, "nothing is half-sent"
-    winctl("keys", "alt+f")
-    (_hwnd, message, wparam, lparam), _up = fake.posted
-    assert message == WM_SYSKEYDOWN and wparam == ord("F") and lparam >> 29 & 1, "the context bit carries Alt"
 
 
 def test_bound_wheel_is_wm_mousewheel_with_screen_coordinates(winctl, fake):

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from winactions.backends.base import Capability, WindowAction
 from winactions.commands.base import Context, Kind, Params, command
+from winactions.commands.binding import bind_launched, launch_binds
 from winactions.commands.results import WindowResult
 from winactions.errors import ActionFailed, DialogInFront, InvalidInput, NotFound, WaitTimeout, WinctlError
 from winactions.model import Rect, WindowInfo
@@ -55,6 +56,7 @@ class LaunchParams(Params):
     command: list[str] = Field(min_length=1, description="program and its arguments")
     timeout: float = Field(20.0, gt=0, le=300, description="seconds to wait for its window and its accessibility tree")
     title: str | None = Field(None, description="wait for a window whose title contains this")
+    bind: bool = Field(False, description="bind input to its window (Windows; done anyway while bound)")
 
 
 @command("launch", LaunchParams, kind=Kind.WINDOW, variadic="command", profiles=("windows", "phone"))
@@ -68,8 +70,12 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
     Put -- before the program when its arguments start with a dash:
     `winctl launch -- mousepad --disable-server`. On a phone (--device), give an app's
     package or package/activity: `winctl launch com.android.settings`.
+
+    While input is bound to a window (`bind-window`), or with --bind, the new window is
+    bound, and the result says so.
     """
     backend = ctx.session.backend
+    binding = launch_binds(ctx.session, asked=p.bind)
     before = {w.id for w in backend.list_windows()}
     pid = backend.launch(p.command)
     deadline = time.monotonic() + p.timeout
@@ -101,11 +107,9 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
                     continue
             ctx.session.select_window(window)
             backend.launch_stderr(pid, exited=False)  # not needed: its file goes
-            return WindowResult(
-                action="launch",
-                window=_reread(ctx, window),
-                detail=f"pid {pid}{handed}" + _tree_note(ctx, window, max(deadline, time.monotonic() + TREE_WAIT)),
-            )
+            detail = f"pid {pid}{handed}" + _tree_note(ctx, window, max(deadline, time.monotonic() + TREE_WAIT))
+            detail += bind_launched(ctx.session, window, binding, asked=p.bind)
+            return WindowResult(action="launch", window=_reread(ctx, window), detail=detail)
         if backend.one_screen:
             pass  # the pid is the phone's, not this machine's: only the foreground tells
         elif _ended(pid) and p.title is None and not _children_alive(pid):

@@ -27,6 +27,7 @@ from winactions.backends.base import (
 from winactions.backends.windows import patterns, sendinput
 from winactions.backends.windows.bound import BoundInput
 from winactions.backends.windows.comthread import OnComThread
+from winactions.backends.windows.keymap import modifier_names
 from winactions.backends.windows.native import (
     ErrorKind,
     KeyInput,
@@ -285,11 +286,16 @@ class WindowsBackend(Backend):
                 hint="input is blocked: a UAC prompt, a locked screen, or an elevated window in front (UIPI)",
             )
 
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+    def click(
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[str] = ()
+    ) -> None:
+        """A click with `modifiers` (shift, ctrl, alt, super) held: bound, in the mouse messages'
+        MK_ flags and the window thread's key state; else SendInput's keys around the click."""
         if self._bound:
-            self._bound.click(x, y, button, count)
-        else:
-            self._send(sendinput.click(x, y, button, count))
+            self._bound.click(x, y, button, count, modifiers)
+            return
+        names = modifier_names(modifiers)
+        self._send(sendinput.with_modifiers(sendinput.click(x, y, button, count), names))
 
     def mouse_move(self, x: int, y: int) -> None:
         if self._bound:
@@ -361,6 +367,22 @@ class WindowsBackend(Backend):
         finally:
             self._send(ups)
 
+    def key_state(self, chords: Sequence[Chord], down: bool) -> None:
+        """Press (`down`) or release the chords' keys and leave them so: bound, WM_KEYDOWN or
+        WM_KEYUP to the window, its modifiers kept down for later bound messages; else SendInput
+        key-down or key-up events (releases in reverse order)."""
+        if self._bound:
+            self._bound.key_state(chords, down)
+            return
+        events: list[KeyInput] = []
+        for chord in chords if down else list(reversed(chords)):
+            try:
+                press, release = sendinput.chord_down(chord, self.native.key_scan)
+            except ValueError as exc:
+                raise InvalidInput(str(exc), hint="type it with `winctl type` instead") from None
+            events += press if down else release
+        self._send(events)
+
     def type_text(self, text: str) -> None:
         if self._bound:
             self._bound.type_text(text)
@@ -379,7 +401,8 @@ class WindowsBackend(Backend):
         bound = BoundInput(self.native, w)
         bound.check_deliverable()  # refuse a window no message can reach, before binding
         if pointer is not None:
-            bound.cursor, bound.buttons = (pointer[0], pointer[1]), pointer[2]
+            bound.restore(pointer)
+        self.unbind()
         self._bound = bound
         if self.native.set_border_color(w.hwnd, BOUND_BORDER):
             return "green DWM border set"
@@ -387,6 +410,7 @@ class WindowsBackend(Backend):
 
     def unbind(self) -> None:
         if self._bound is not None:
+            self._bound.close()
             if self.native.is_window(self._bound.window.hwnd):
                 self.native.set_border_color(self._bound.window.hwnd, None)
             self._bound = None
@@ -395,9 +419,7 @@ class WindowsBackend(Backend):
         return window_id(self._bound.window.hwnd) if self._bound else None
 
     def bound_pointer(self) -> tuple[int, int, int] | None:
-        if self._bound is None or self._bound.cursor is None:
-            return None
-        return (*self._bound.cursor, self._bound.buttons)
+        return None if self._bound is None else self._bound.pointer()
 
     # -- clipboard, screens, pixels -------------------------------------------------------------
     def get_clipboard(self) -> str:
@@ -423,6 +445,8 @@ class WindowsBackend(Backend):
         return self.native.capture_screen(rect)
 
     def close(self) -> None:
+        if self._bound is not None:
+            self._bound.close()  # its cursor window; the binding itself is the session's
         closer = getattr(self.native, "close", None)
         if closer is not None:
             closer()

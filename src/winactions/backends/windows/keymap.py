@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from winactions.keys import Chord
+from winactions.errors import InvalidInput
+from winactions.keys import MODIFIERS, Chord
 
 KeyScan = Callable[[str], int]  # VkKeyScanW: low byte the virtual key, bit 8 shift
 
@@ -61,3 +62,12 @@ def chord_vks(chord: Chord, key_scan: KeyScan) -> tuple[list[int], int]:
     if shifted and VK_SHIFT not in modifiers:
         modifiers.append(VK_SHIFT)
     return modifiers, vk
+
+
+def modifier_names(modifiers: Iterable[str]) -> list[str]:
+    """The modifiers' names once each, in order; InvalidInput for one that is not a modifier."""
+    names = list(dict.fromkeys(modifiers))
+    unknown = [m for m in names if m not in MODIFIERS]
+    if unknown:
+        raise InvalidInput(f"unknown modifier {', '.join(unknown)}", hint="use " + ", ".join(MODIFIERS))
+    return names

@@ -149,6 +149,9 @@ class Native(Protocol):
 
     def window_class(self, hwnd: int) -> str: ...
 
+    def window_frame(self, hwnd: int) -> Rect:
+        """GetWindowRect: where the window's frame is now, in screen pixels."""
+
     def is_window(self, hwnd: int) -> bool: ...
 
     # -- UI Automation ------------------------------------------------------------------------
@@ -197,6 +200,23 @@ class Native(Protocol):
 
     def screen_to_client(self, hwnd: int, x: int, y: int) -> tuple[int, int]: ...
 
+    def flush_messages(self, hwnd: int, timeout_ms: int) -> bool:
+        """Wait until the window's thread has taken the message posted to it last off its queue
+        and handled it (two SendMessageTimeout(WM_NULL): a thread answers sent messages before it
+        takes the next posted one, so the second answer comes after the posted one was taken).
+        False when it did not within `timeout_ms` or is hung."""
+
+    def attach_input(self, hwnd: int, attach: bool) -> bool:
+        """AttachThreadInput between this thread and the window's thread: while attached the two
+        share one key-state table (what GetKeyState answers there). Each call resets the key
+        states. False when Windows refused: another desktop, a journal hook, no message queue."""
+
+    def keyboard_state(self) -> bytes:
+        """GetKeyboardState: 256 bytes, one per virtual key, high bit set while it is down."""
+
+    def set_keyboard_state(self, state: bytes) -> bool:
+        """SetKeyboardState: this thread's key-state table (the shared one while attached)."""
+
     def key_scan(self, char: str) -> int:
         """VkKeyScanW for one character in the current layout (-1 when it has no key)."""
 
@@ -222,6 +242,18 @@ class Native(Protocol):
 
     def set_border_color(self, hwnd: int, rgb: tuple[int, int, int] | None) -> bool:
         """DWMWA_BORDER_COLOR (Windows 11); None restores the default. False when unsupported."""
+
+    # -- overlay windows ----------------------------------------------------------------------------
+    def create_overlay(self, rect: Rect, image: Image.Image, ex_style: int) -> int:
+        """A WS_POPUP window with these extended styles at `rect` (screen pixels), showing
+        `image` (RGBA, its alpha kept: UpdateLayeredWindow) without taking the focus; it lives on
+        a thread of this process that pumps its messages. Returns its handle."""
+
+    def move_overlay(self, hwnd: int, rect: Rect, image: Image.Image | None = None) -> None:
+        """Move an overlay (SetWindowPos, kept topmost, not activated); a new image when given."""
+
+    def destroy_overlay(self, hwnd: int) -> None:
+        """DestroyWindow on the overlay's own thread. Safe when it is gone."""
 
 
 def load_native() -> Native:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from winactions.backends.base import MouseButton
-from winactions.backends.windows.keymap import EXTENDED, KeyScan, chord_vks
+from winactions.backends.windows.keymap import EXTENDED, MODIFIER_VK, KeyScan, chord_vks
 from winactions.backends.windows.native import KeyInput, MouseInput
 from winactions.keys import Chord
 from winactions.model import Rect
@@ -33,6 +33,14 @@ def click(x: int, y: int, button: MouseButton, count: int) -> list[MouseInput]:
     for _ in range(count):
         events += [MouseInput(x, y, (f"{name}_down",)), MouseInput(x, y, (f"{name}_up",))]
     return events
+
+
+def with_modifiers(events: list[MouseInput], modifiers: Sequence[str]) -> list[KeyInput | MouseInput]:
+    """Mouse events with the modifiers' keys pressed after the first (the move) and released
+    after the last, in one batch: no other input can come between."""
+    downs = [_key(MODIFIER_VK[m], False) for m in modifiers]
+    ups = [_key(MODIFIER_VK[m], True) for m in reversed(modifiers)]
+    return [*events[:1], *downs, *events[1:], *ups]
 
 
 def button(x: int, y: int, which: MouseButton, down: bool) -> list[MouseInput]:

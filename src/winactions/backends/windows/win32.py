@@ -11,15 +11,19 @@ comtypes declaration stays here, where the fake-driven tests never load it.
 
 from __future__ import annotations
 
+import concurrent.futures
 import ctypes
+import queue
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from ctypes import wintypes
 from typing import Any
 
 import psutil
-from PIL import Image
+from PIL import Image, ImageChops
 
 from winactions.backends.windows import sendinput
 from winactions.backends.windows.native import (
@@ -90,6 +94,28 @@ for _dll, _name, _restype, _argtypes in (
     (user32, "SetProcessDpiAwarenessContext", wintypes.BOOL, (_VP,)),
     (user32, "GetThreadDpiAwarenessContext", _VP, ()),
     (user32, "GetAwarenessFromDpiAwarenessContext", ctypes.c_int, (_VP,)),
+    (user32, "DefWindowProcW", ctypes.c_ssize_t, (wintypes.HWND, wintypes.UINT, wintypes.WPARAM, wintypes.LPARAM)),
+    (
+        user32,
+        "CreateWindowExW",
+        wintypes.HWND,
+        (
+            wintypes.DWORD,
+            wintypes.LPCWSTR,
+            wintypes.LPCWSTR,
+            wintypes.DWORD,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_int,
+            wintypes.HWND,
+            _VP,
+            _VP,
+            _VP,
+        ),
+    ),
+    (user32, "GetDC", _VP, (wintypes.HWND,)),
+    (gdi32, "CreateDIBSection", _VP, (_VP, _VP, wintypes.UINT, ctypes.POINTER(_VP), _VP, wintypes.DWORD)),
     (gdi32, "CreateCompatibleDC", _VP, (_VP,)),
     (gdi32, "CreateCompatibleBitmap", _VP, (_VP, ctypes.c_int, ctypes.c_int)),
     (gdi32, "SelectObject", _VP, (_VP, _VP)),
@@ -166,7 +192,9 @@ TREE_SCOPE_SUBTREE = 7  # Element | Children | Descendants
 TREE_SCOPE_DESCENDANTS = 4
 ELEMENT_MODE_FULL = 1
 
-WM_CLOSE, WM_GETOBJECT = 0x0010, 0x003D
+WM_NULL, WM_CLOSE, WM_GETOBJECT, WM_APP = 0x0000, 0x0010, 0x003D, 0x8000
+PM_NOREMOVE, WS_POPUP, SW_SHOWNOACTIVATE, HWND_TOPMOST = 0x0000, 0x80000000, 4, -1
+SWP_NOSIZE, SWP_NOMOVE, SWP_SHOWWINDOW, ULW_ALPHA, AC_SRC_ALPHA = 0x0001, 0x0002, 0x0040, 0x2, 0x1
 OBJID_CLIENT, UIA_ROOT_OBJECT_ID = -4, -25
 SW = {"minimize": 6, "maximize": 3, "restore": 9}
 SWP_NOZORDER, SWP_NOACTIVATE = 0x0004, 0x0010
@@ -254,6 +282,109 @@ class BITMAPINFOHEADER(ctypes.Structure):
     ]
 
 
+class BLENDFUNCTION(ctypes.Structure):
+    _fields_ = [
+        ("BlendOp", ctypes.c_ubyte),
+        ("BlendFlags", ctypes.c_ubyte),
+        ("SourceConstantAlpha", ctypes.c_ubyte),
+        ("AlphaFormat", ctypes.c_ubyte),
+    ]
+
+
+WNDPROC = ctypes.WINFUNCTYPE(ctypes.c_ssize_t, wintypes.HWND, wintypes.UINT, wintypes.WPARAM, wintypes.LPARAM)
+
+
+class WNDCLASSW(ctypes.Structure):
+    _fields_ = [
+        ("style", wintypes.UINT),
+        ("lpfnWndProc", WNDPROC),
+        ("cbClsExtra", ctypes.c_int),
+        ("cbWndExtra", ctypes.c_int),
+        ("hInstance", _VP),
+        ("hIcon", _VP),
+        ("hCursor", _VP),
+        ("hbrBackground", _VP),
+        ("lpszMenuName", wintypes.LPCWSTR),
+        ("lpszClassName", wintypes.LPCWSTR),
+    ]
+
+
+class OverlayThread:
+    """Overlay windows live on a thread of their own that pumps their messages: a window whose
+    thread does not pump hangs every program that broadcasts with SendMessage
+    (WM_SETTINGCHANGE), and Windows ghosts it. Calls run there, woken by a thread message."""
+
+    CLASS = "WinctlOverlay"
+
+    def __init__(self) -> None:
+        self._calls: queue.Queue[tuple[Callable[[], Any], concurrent.futures.Future[Any]]] = queue.Queue()
+        self._started = threading.Event()
+        self.thread_id = 0
+        self._proc = WNDPROC(lambda h, m, w, lp: user32.DefWindowProcW(h, m, w, lp))  # kept: Windows calls it
+        threading.Thread(target=self._run, name="winctl-overlay", daemon=True).start()
+        self._started.wait(5)
+
+    def _run(self) -> None:
+        msg = wintypes.MSG()
+        user32.PeekMessageW(ctypes.byref(msg), None, 0, 0, PM_NOREMOVE)  # gives this thread its queue
+        instance = kernel32.GetModuleHandleW(None)
+        user32.RegisterClassW(
+            ctypes.byref(WNDCLASSW(lpfnWndProc=self._proc, hInstance=instance, lpszClassName=self.CLASS))
+        )
+        self.thread_id = kernel32.GetCurrentThreadId()
+        self._started.set()
+        while user32.GetMessageW(ctypes.byref(msg), None, 0, 0) > 0:
+            if msg.message == WM_APP and not msg.hWnd:
+                while not self._calls.empty():
+                    function, future = self._calls.get()
+                    try:
+                        future.set_result(function())
+                    except Exception as exc:
+                        future.set_exception(exc)
+                continue
+            user32.TranslateMessage(ctypes.byref(msg))
+            user32.DispatchMessageW(ctypes.byref(msg))
+
+    def call(self, function: Callable[[], Any]) -> Any:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._calls.put((function, future))
+        user32.PostThreadMessageW(self.thread_id, WM_APP, 0, 0)
+        return future.result(timeout=5)
+
+
+def _paint_layered(hwnd: int, rect: Rect, image: Image.Image) -> None:
+    """UpdateLayeredWindow with the image's per-pixel alpha (premultiplied BGRA, top-down DIB):
+    DWM composes it, so the window needs no WM_PAINT."""
+    rgba = image.convert("RGBA")
+    r, g, b, a = rgba.split()
+    data = Image.merge("RGBA", (*(ImageChops.multiply(c, a) for c in (b, g, r)), a)).tobytes()
+    screen = user32.GetDC(None)
+    memory = gdi32.CreateCompatibleDC(screen)
+    header = BITMAPINFOHEADER(ctypes.sizeof(BITMAPINFOHEADER), rgba.width, -rgba.height, 1, 32, 0, 0, 0, 0, 0, 0)
+    bits = _VP()
+    bitmap = gdi32.CreateDIBSection(memory, ctypes.byref(header), 0, ctypes.byref(bits), None, 0)
+    old = gdi32.SelectObject(memory, bitmap)
+    try:
+        ctypes.memmove(bits, data, len(data))
+        blend = BLENDFUNCTION(0, 0, 255, AC_SRC_ALPHA)
+        user32.UpdateLayeredWindow(
+            hwnd,
+            _VP(screen),
+            ctypes.byref(wintypes.POINT(rect.left, rect.top)),
+            ctypes.byref(wintypes.SIZE(rgba.width, rgba.height)),
+            _VP(memory),
+            ctypes.byref(wintypes.POINT(0, 0)),
+            0,
+            ctypes.byref(blend),
+            ULW_ALPHA,
+        )
+    finally:
+        gdi32.SelectObject(memory, old)
+        gdi32.DeleteObject(bitmap)
+        gdi32.DeleteDC(memory)
+        user32.ReleaseDC(None, screen)
+
+
 def _rect(r: Any) -> Rect | None:
     rect = Rect(left=int(r.left), top=int(r.top), right=int(r.right), bottom=int(r.bottom))
     return None if rect.is_empty else rect
@@ -280,6 +411,7 @@ class Win32Native:
         self.automation: Any = None
         self.request: Any = None
         self._elements: dict[tuple[int, tuple[int, ...]], Any] = {}
+        self._overlay_thread: OverlayThread | None = None
 
     # -- process -------------------------------------------------------------------------------
     def init_com_thread(self) -> None:
@@ -353,6 +485,9 @@ class Win32Native:
         buffer = ctypes.create_unicode_buffer(256)
         user32.GetClassNameW(hwnd, buffer, 256)
         return buffer.value
+
+    def window_frame(self, hwnd: int) -> Rect:
+        return self._window_rect(hwnd)
 
     def is_window(self, hwnd: int) -> bool:
         return bool(user32.IsWindow(hwnd))
@@ -663,6 +798,27 @@ class Win32Native:
         user32.ScreenToClient(hwnd, ctypes.byref(point))
         return point.x, point.y
 
+    def flush_messages(self, hwnd: int, timeout_ms: int) -> bool:
+        result = ctypes.c_size_t()
+        for _ in range(2):
+            if not user32.SendMessageTimeoutW(hwnd, WM_NULL, 0, 0, SMTO_ABORTIFHUNG, timeout_ms, ctypes.byref(result)):
+                return False
+        return True
+
+    def attach_input(self, hwnd: int, attach: bool) -> bool:
+        msg = wintypes.MSG()
+        user32.PeekMessageW(ctypes.byref(msg), None, 0, 0, PM_NOREMOVE)  # attaching needs a message queue here
+        thread = user32.GetWindowThreadProcessId(hwnd, None)
+        return bool(thread) and bool(user32.AttachThreadInput(kernel32.GetCurrentThreadId(), thread, attach))
+
+    def keyboard_state(self) -> bytes:
+        state = (ctypes.c_ubyte * 256)()
+        user32.GetKeyboardState(state)
+        return bytes(state)
+
+    def set_keyboard_state(self, state: bytes) -> bool:
+        return bool(user32.SetKeyboardState((ctypes.c_ubyte * 256).from_buffer_copy(state)))
+
     def key_scan(self, char: str) -> int:
         return int(user32.VkKeyScanW(ord(char)))
 
@@ -746,3 +902,36 @@ class Win32Native:
         value = DWMWA_COLOR_DEFAULT if rgb is None else rgb[0] | rgb[1] << 8 | rgb[2] << 16  # COLORREF
         colour = wintypes.DWORD(value)
         return dwmapi.DwmSetWindowAttribute(hwnd, DWMWA_BORDER_COLOR, ctypes.byref(colour), 4) == 0
+
+    # -- overlay windows ---------------------------------------------------------------------------
+    def _overlays(self) -> OverlayThread:
+        if self._overlay_thread is None:
+            self._overlay_thread = OverlayThread()
+        return self._overlay_thread
+
+    def create_overlay(self, rect: Rect, image: Image.Image, ex_style: int) -> int:
+        def make() -> int:
+            instance = kernel32.GetModuleHandleW(None)
+            hwnd = user32.CreateWindowExW(
+                ex_style, OverlayThread.CLASS, "winctl", WS_POPUP, rect.left, rect.top, rect.width, rect.height,
+                None, None, instance, None,
+            )  # fmt: skip
+            if not hwnd:
+                raise NativeError(ErrorKind.INVALID, f"CreateWindowExW failed ({ctypes.get_last_error()})")
+            _paint_layered(hwnd, rect, image)
+            user32.ShowWindow(hwnd, SW_SHOWNOACTIVATE)
+            return int(hwnd)
+
+        return int(self._overlays().call(make))
+
+    def move_overlay(self, hwnd: int, rect: Rect, image: Image.Image | None = None) -> None:
+        def move() -> None:
+            if image is not None:
+                _paint_layered(hwnd, rect, image)  # moves it too
+            flags = SWP_NOACTIVATE | SWP_SHOWWINDOW | (SWP_NOSIZE | SWP_NOMOVE if image is not None else SWP_NOSIZE)
+            user32.SetWindowPos(hwnd, _VP(HWND_TOPMOST), rect.left, rect.top, 0, 0, flags)
+
+        self._overlays().call(move)
+
+    def destroy_overlay(self, hwnd: int) -> None:
+        self._overlays().call(lambda: user32.DestroyWindow(hwnd))
