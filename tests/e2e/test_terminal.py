@@ -1,0 +1,115 @@
+"""open-terminal and prompt-respond on real programs in a real lxterminal (VTE) under Xvfb.
+
+Each program writes what it received to a file, and the test reads that file: what winctl
+says it sent is checked against what the program got.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.helpers.apps import stop_group, wait_for_file
+
+
+@pytest.fixture
+def terminal(winctl) -> Iterator:
+    """open-terminal custom --command SCRIPT (run by bash); every terminal is closed after."""
+    if shutil.which("lxterminal") is None:
+        pytest.fail("lxterminal is not installed: run scripts/setup.sh test (scripts/packages/demo.txt)")
+    opened: list[int] = []
+
+    def start(script: str) -> dict:
+        done = winctl("--json", "open-terminal", "custom", "--command", f"bash -c '{script}; sleep 120'").json
+        opened.append(int(done["result"]["pid"]))
+        return done["result"]
+
+    yield start
+    for pid in opened:
+        stop_group(pid)
+
+
+def test_a_yes_no_question_is_answered_yes(winctl, terminal, tmp_path: Path):
+    """bash `read -p "Continue? [y/N] "`: yes sends y and Enter; the script read "y"."""
+    got = tmp_path / "got"
+    opened = terminal(f'read -p "Continue? [y/N] " x; printf %s "$x" > {got}; echo "done <$x>"')
+    assert opened["command"].startswith("bash -c") and any("Continue? [y/N]" in r for r in opened["shows"]), opened
+    refused = winctl("prompt-respond", "select", "--count", "1", expect=2)
+    assert "does not answer a yes no prompt" in refused.err and "nothing was sent" in refused.err, refused.err
+    done = winctl("prompt-respond", "yes").out
+    assert wait_for_file(got, "y") == "y"
+    assert 'prompt: yes no "Continue? [y/N]"' in done and "sent: 'y' Enter" in done and "done <y>" in done, done
+
+
+def test_a_numbered_menu_takes_a_number_or_a_label(winctl, terminal, tmp_path: Path):
+    """bash `select`: "1) apple 2) banana 3) cherry" then "#? "; select --text banana sends 2."""
+    got = tmp_path / "got"
+    terminal(f'PS3="#? "; select f in apple banana cherry; do printf %s "$f" > {got}; break; done')
+    refused = winctl("prompt-respond", "yes", expect=2)
+    assert "does not answer a numbered prompt" in refused.err, refused.err
+    assert not got.exists()
+    done = winctl("prompt-respond", "select", "--text", "banana").out
+    assert wait_for_file(got, "banana") == "banana"
+    assert "numbered" in done and "1) apple, 2) banana, 3) cherry" in done and "sent: '2' Enter" in done, done
+
+
+def test_an_arrow_key_menu_moves_from_its_highlighted_option(winctl, terminal, tmp_path: Path):
+    """whiptail --menu draws its highlight in colours (which VTE's accessible text does not tell
+    apart by offset) and puts the cursor on the current item: the highlighted option is the
+    cursor's row. select --text cherry presses Down twice from apple, then Enter."""
+    if shutil.which("whiptail") is None:
+        pytest.fail("whiptail is not installed: run scripts/setup.sh test (scripts/packages/test.txt)")
+    got = tmp_path / "got"
+    terminal(f'whiptail --title Pick --menu "Choose a fruit" 15 40 4 apple red banana yellow cherry small 2> {got}')
+    state = winctl("state").out
+    assert "> " in state and "apple  red" in state, state
+    done = winctl("prompt-respond", "select", "--text", "cherry").out
+    assert wait_for_file(got, "cherry") == "cherry"
+    assert 'arrow menu "Choose a fruit"' in done and "[apple  red]" in done, done
+    assert "sent: Down Down Enter" in done, done
+
+
+def test_a_text_prompt_is_typed_into(winctl, terminal, tmp_path: Path):
+    """`read -p "Name: "`: type --text sends the text and Enter; the script read it whole."""
+    got = tmp_path / "got"
+    terminal(f'read -p "Name: " n; printf %s "$n" > {got}; echo "hello $n"')
+    refused = winctl("prompt-respond", "type", expect=2)
+    assert "type needs --text" in refused.err, refused.err
+    done = winctl("prompt-respond", "type", "--text", "Ada Lovelace").out
+    assert wait_for_file(got, "Ada Lovelace") == "Ada Lovelace"
+    assert 'text "Name:"' in done and "hello Ada Lovelace" in done, done
+
+
+def test_no_prompt_is_refused_and_nothing_is_sent(winctl, terminal, tmp_path: Path):
+    """A program that prints and waits on a bare line shows no prompt: refused, and the line
+    it reads stays empty (the file it would write never appears)."""
+    got = tmp_path / "got"
+    terminal(f'echo working; read x; printf %s "$x" > {got}')
+    refused = winctl("prompt-respond", "enter", expect=3)
+    assert "the terminal shows no prompt: nothing was sent" in refused.err and "working" in refused.err, refused.err
+    time.sleep(1.0)
+    assert not got.exists()
+
+
+def test_state_lists_the_screen_rows_with_the_cursor_marked(winctl, terminal):
+    """The terminal's element lists its rows, trailing blank rows dropped, the cursor's row
+    led by "> "; in JSON as `screen` and `cursor_row`."""
+    terminal('printf "one\\ntwo\\n"; read -p "three: " x')
+    text = winctl("state").out
+    assert "(screen, 3 rows; > marks the cursor's)\n    one\n    two\n  > three:" in text, text
+    found = [t for t in winctl.state()["targets"] if "screen" in t]
+    assert found and found[0]["screen"] == ["one", "two", "three:"] and found[0]["cursor_row"] == 2, found
+
+
+def test_open_terminal_refuses_a_program_not_on_path(winctl, desktop):
+    """A program not on PATH is refused before anything opens; custom needs --command."""
+    before = winctl("windows").out
+    refused = winctl("open-terminal", "custom", "--command", "no-such-program-x --flag", expect=3)
+    assert "no-such-program-x is not on PATH: nothing was opened" in refused.err, refused.err
+    refused = winctl("open-terminal", "custom", expect=2)
+    assert "needs --command" in refused.err, refused.err
+    assert winctl("windows").out == before
