@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 YES_NO = re.compile(r"[\[(]\s*(y(?:es)?\s*/\s*n(?:o)?)\s*[\])]", re.IGNORECASE)
 MARKERS = ("\u276f", "\u203a", ">", "\u2192", "\u25b8", "\u27a4")
-NUMBERED = re.compile(r"(?:^|\s)(\d{1,3})[).]\s+(\S.*?)(?=\s{2,}\d{1,3}[).]\s|\s*$)")
+# "1) foo" and "12. bar", several a row in columns (bash `select` pads them with tabs)
+NUMBERED = re.compile(r"(?:^|\s)(\d{1,3})[).]\s+(\S.*?)(?=(?:\t|\s{2,})\s*\d{1,3}[).]\s|\s*$)")
 PROMPT_ENDS = (":", "?", "\u203a", ">", "$", "#", "%", "\u00bb")
 FRAME = "│┃|║"
 
