@@ -73,13 +73,15 @@ def test_an_arrow_key_menu_moves_from_its_highlighted_option(winctl, terminal, t
     assert "sent: Down Down Enter" in done, done
 
 
-def test_a_text_prompt_is_typed_into(winctl, terminal, tmp_path: Path):
-    """`read -p "Name: "`: type --text sends the text and Enter; the script read it whole."""
+def test_a_text_prompt_is_typed_into_through_the_daemon(winctl, daemon, terminal, tmp_path: Path):
+    """`read -p "Name: "`: type --text sends the text and Enter; the script read it whole.
+    Through the session's daemon, whose tree is kept live: the screen is read anew."""
     got = tmp_path / "got"
     terminal(f'read -p "Name: " n; printf %s "$n" > {got}; echo "hello $n"')
-    refused = winctl("prompt-respond", "type", expect=2)
+    assert "  > Name:" in daemon("state").out
+    refused = daemon("prompt-respond", "type", expect=2)
     assert "type needs --text" in refused.err, refused.err
-    done = winctl("prompt-respond", "type", "--text", "Ada Lovelace").out
+    done = daemon("prompt-respond", "type", "--text", "Ada Lovelace").out
     assert wait_for_file(got, "Ada Lovelace") == "Ada Lovelace"
     assert 'text "Name:"' in done and "hello Ada Lovelace" in done, done
 
@@ -105,6 +107,29 @@ def test_state_lists_the_screen_rows_with_the_cursor_marked(winctl, terminal):
     assert found and found[0]["screen"] == ["one", "two", "three:"] and found[0]["cursor_row"] == 2, found
 
 
+def test_open_terminal_runs_the_agent_named(winctl, desktop, tmp_path: Path, monkeypatch):
+    """`open-terminal claude` runs `claude` from PATH (here a stand-in script that asks a
+    question) and says what its screen shows; the answer reaches it."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    got = tmp_path / "got"
+    agent = folder / "claude"
+    agent.write_text(
+        "#!/bin/bash\necho 'Claude stand-in'\n"
+        f'read -p "Trust this folder? (y/n) " a\nprintf %s "$a" > {got}\nsleep 120\n'
+    )
+    agent.chmod(0o755)
+    monkeypatch.setitem(desktop.env, "PATH", f"{folder}:{desktop.env['PATH']}")
+    opened = winctl("--json", "open-terminal", "claude").json["result"]
+    try:
+        assert opened["command"] == "claude" and "Claude stand-in" in opened["shows"], opened
+        assert "claude" in winctl("windows").out
+        done = winctl("prompt-respond", "no").out
+        assert wait_for_file(got, "n") == "n", done
+    finally:
+        stop_group(int(opened["pid"]))
+
+
 def test_open_terminal_refuses_a_program_not_on_path(winctl, desktop):
     """A program not on PATH is refused before anything opens; custom needs --command."""
     before = winctl("windows").out
@@ -113,3 +138,14 @@ def test_open_terminal_refuses_a_program_not_on_path(winctl, desktop):
     refused = winctl("open-terminal", "custom", expect=2)
     assert "needs --command" in refused.err, refused.err
     assert winctl("windows").out == before
+
+
+def test_a_prompt_that_stays_unchanged_is_a_failure(winctl, terminal, tmp_path: Path):
+    """A program that reads the answer without showing anything (no echo, nothing printed):
+    the keys reach it, but the screen still shows the same question, so the call fails and
+    says the prompt is still there."""
+    got = tmp_path / "got"
+    terminal(f'printf "Continue? [y/N] "; while read -r -s x; do printf %s "$x" >> {got}; done')
+    failed = winctl("prompt-respond", "yes", expect=4)
+    assert "the screen did not change: the prompt is still there" in failed.err, failed.err
+    assert wait_for_file(got, "y") == "y"
