@@ -60,7 +60,7 @@ def test_inquirer_list_with_its_marker():
     assert prompt is not None and prompt.kind == "arrow_menu"
     assert prompt.question == "? Pick a colour (Use arrow keys)"
     assert prompt.options == ["red", "green", "blue"] and prompt.highlighted == 1
-    assert prompt.describe() == 'arrow menu "? Pick a colour (Use arrow keys)": red, [green], blue'
+    assert prompt.describe() == 'arrow-key menu "? Pick a colour (Use arrow keys)": red, [green], blue'
 
 
 def test_text_prompts():

@@ -57,6 +57,9 @@ def screen_lines(text: str, cursor: int | None) -> ScreenLines:
     return ScreenLines(rows[:keep], row, col)
 
 
+LABELS = {"yes_no": "y/n question", "numbered": "numbered menu", "arrow_menu": "arrow-key menu", "text": "text prompt"}
+
+
 @dataclass
 class Prompt:
     """A prompt read off a screen: its kind (`yes_no`, `numbered`, `arrow_menu`, `text`), its
@@ -68,9 +71,14 @@ class Prompt:
     highlighted: int | None = None
     numbers: list[str] = field(default_factory=list)  # a numbered menu's numbers, by option
 
+    @property
+    def label(self) -> str:
+        """The kind in words: "y/n question", "numbered menu", "arrow-key menu", "text prompt"."""
+        return LABELS.get(self.kind, self.kind)
+
     def describe(self) -> str:
         """One line: the kind, the question, the options with the highlighted one marked."""
-        said = f'{self.kind.replace("_", " ")} "{self.question}"' if self.question else self.kind.replace("_", " ")
+        said = f'{self.label} "{self.question}"' if self.question else self.label
         if not self.options:
             return said
         marks = [

@@ -39,10 +39,11 @@ def test_a_yes_no_question_is_answered_yes(winctl, terminal, tmp_path: Path):
     opened = terminal(f'read -p "Continue? [y/N] " x; printf %s "$x" > {got}; echo "done <$x>"')
     assert opened["command"].startswith("bash -c") and any("Continue? [y/N]" in r for r in opened["shows"]), opened
     refused = winctl("prompt-respond", "select", "--count", "1", expect=2)
-    assert "does not answer a yes no prompt" in refused.err and "nothing was sent" in refused.err, refused.err
+    assert "does not answer the terminal's prompt, a y/n question" in refused.err, refused.err
+    assert "nothing was sent" in refused.err, refused.err
     done = winctl("prompt-respond", "yes").out
     assert wait_for_file(got, "y") == "y"
-    assert 'prompt: yes no "Continue? [y/N]"' in done and "sent: 'y' Enter" in done and "done <y>" in done, done
+    assert 'prompt: y/n question "Continue? [y/N]"' in done and "sent: 'y' Enter" in done and "done <y>" in done, done
 
 
 def test_a_numbered_menu_takes_a_number_or_a_label(winctl, terminal, tmp_path: Path):
@@ -50,11 +51,11 @@ def test_a_numbered_menu_takes_a_number_or_a_label(winctl, terminal, tmp_path: P
     got = tmp_path / "got"
     terminal(f'PS3="#? "; select f in apple banana cherry; do printf %s "$f" > {got}; break; done')
     refused = winctl("prompt-respond", "yes", expect=2)
-    assert "does not answer a numbered prompt" in refused.err, refused.err
+    assert "a numbered menu" in refused.err, refused.err
     assert not got.exists()
     done = winctl("prompt-respond", "select", "--text", "banana").out
     assert wait_for_file(got, "banana") == "banana"
-    assert "numbered" in done and "1) apple, 2) banana, 3) cherry" in done and "sent: '2' Enter" in done, done
+    assert "numbered menu" in done and "1) apple, 2) banana, 3) cherry" in done and "sent: '2' Enter" in done, done
 
 
 def test_an_arrow_key_menu_moves_from_its_highlighted_option(winctl, terminal, tmp_path: Path):
@@ -69,7 +70,7 @@ def test_an_arrow_key_menu_moves_from_its_highlighted_option(winctl, terminal, t
     assert "> " in state and "apple  red" in state, state
     done = winctl("prompt-respond", "select", "--text", "cherry").out
     assert wait_for_file(got, "cherry") == "cherry"
-    assert 'arrow menu "Choose a fruit"' in done and "[apple  red]" in done, done
+    assert 'arrow-key menu "Choose a fruit"' in done and "[apple  red]" in done, done
     assert "sent: Down Down Enter" in done, done
 
 
@@ -83,7 +84,7 @@ def test_a_text_prompt_is_typed_into_through_the_daemon(winctl, daemon, terminal
     assert "type needs --text" in refused.err, refused.err
     done = daemon("prompt-respond", "type", "--text", "Ada Lovelace").out
     assert wait_for_file(got, "Ada Lovelace") == "Ada Lovelace"
-    assert 'text "Name:"' in done and "hello Ada Lovelace" in done, done
+    assert 'text prompt "Name:"' in done and "hello Ada Lovelace" in done, done
 
 
 def test_no_prompt_is_refused_and_nothing_is_sent(winctl, terminal, tmp_path: Path):

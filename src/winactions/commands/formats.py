@@ -61,8 +61,13 @@ def _screen_text(t: Target) -> str:
     row indented, the cursor's led by "> ", each escaped and cut at SCREEN_CHARS."""
     head = f" (screen, {len(t.screen or [])} rows" + ("; > marks the cursor's)" if t.cursor_row is not None else ")")
     screen = t.screen or []
-    rows = [("  > " if i == t.cursor_row else "    ") + _cut(safe(r), SCREEN_CHARS) for i, r in enumerate(screen)]
+    rows = [("  > " if i == t.cursor_row else "    ") + screen_row(r) for i, r in enumerate(screen)]
     return "\n".join([head, *rows])
+
+
+def screen_row(row: str) -> str:
+    """A terminal's row for reading: tabs expanded, escaped (`safe`), cut at SCREEN_CHARS."""
+    return _cut(safe(row.expandtabs()), SCREEN_CHARS)
 
 
 def _cut(text: str, limit: int) -> str:

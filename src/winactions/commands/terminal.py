@@ -19,7 +19,7 @@ from pydantic import Field
 from winactions import prompts
 from winactions.backends.base import TERMINAL, Backend, Capability
 from winactions.commands.base import Context, Kind, Params, Result, command
-from winactions.commands.formats import clean, safe, window_line
+from winactions.commands.formats import safe, screen_row, window_line
 from winactions.commands.results import WindowResult
 from winactions.commands.windows import LaunchParams, launch
 from winactions.errors import ActionFailed, InvalidInput, NotFound, WaitTimeout
@@ -50,7 +50,7 @@ class TerminalResult(Result):
     shows: list[str] = Field(default_factory=list)
 
     def text(self) -> str:
-        rows = "\n".join("  " + clean(r, 200) for r in self.shows) or "  (nothing yet)"
+        rows = "\n".join("  " + screen_row(r) for r in self.shows) or "  (nothing yet)"
         return f"open-terminal {window_line(self.window)}\nruns: {safe(self.command)} (pid {self.pid})\nshows:\n{rows}"
 
 
@@ -178,7 +178,7 @@ class PromptResult(Result):
 
     def text(self) -> str:
         seen = prompts.Prompt(self.kind, self.question, self.options, self.highlighted, self.numbers).describe()
-        rows = "\n".join("  " + clean(r, 200) for r in self.shows) or "  (an empty screen)"
+        rows = "\n".join("  " + screen_row(r) for r in self.shows) or "  (an empty screen)"
         return f"prompt: {safe(seen)}\nsent: {self.sent}\nnow shows:\n{rows}"
 
 
@@ -213,8 +213,7 @@ def prompt_respond(ctx: Context, p: PromptParams) -> PromptResult:
         )
     if p.response not in FITS[prompt.kind]:
         raise InvalidInput(
-            f"{p.response} does not answer a {prompt.kind.replace('_', ' ')} prompt "
-            f"({safe(prompt.describe())}): nothing was sent",
+            f"{p.response} does not answer the terminal's prompt, a {safe(prompt.describe())}: nothing was sent",
             hint=f"it takes {', '.join(sorted(FITS[prompt.kind]))}",
         )
     keys = _keys(p, prompt)
