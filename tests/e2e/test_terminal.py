@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.helpers.apps import stop_group, wait_for_file
+from tests.e2e.helpers.mcp_client import run_client
 
 
 @pytest.fixture
@@ -150,3 +151,23 @@ def test_a_prompt_that_stays_unchanged_is_a_failure(winctl, terminal, tmp_path: 
     failed = winctl("prompt-respond", "yes", expect=4)
     assert "the screen did not change: the prompt is still there" in failed.err, failed.err
     assert wait_for_file(got, "y") == "y"
+
+
+def test_an_mcp_client_opens_a_terminal_and_answers_its_menu(desktop, tmp_path: Path):
+    """The same two tools over MCP (profile `windows`): open_terminal, then prompt_respond
+    select with a number in a bash `select` menu; the script read the option chosen."""
+    got = tmp_path / "got"
+    script = f'PS3="pick: "; select f in dev test prod; do printf %s "$f" > {got}; break; done; sleep 120'
+
+    async def client(session):
+        opened = await session.call_tool("open_terminal", {"agent": "custom", "command": f"bash -c '{script}'"})
+        answered = await session.call_tool("prompt_respond", {"response": "select", "text": "3"})
+        return opened, answered
+
+    opened, answered = run_client(desktop, tmp_path, client, args=("mcp", "--tools", "windows", "--structured"))
+    try:
+        assert not opened.is_error and not answered.is_error, (opened.content, answered.content)
+        assert wait_for_file(got, "prod") == "prod"
+        assert "sent: '3' Enter" in answered.content[0].text, answered.content[0].text
+    finally:
+        stop_group(int(opened.structured_content["result"]["pid"]))
