@@ -139,6 +139,8 @@ def test_open_terminal_refuses_a_program_not_on_path(winctl, desktop):
     assert "no-such-program-x is not on PATH: nothing was opened" in refused.err, refused.err
     refused = winctl("open-terminal", "custom", expect=2)
     assert "needs --command" in refused.err, refused.err
+    ended = winctl("open-terminal", "custom", "--command", "true", expect=4)
+    assert "true may have ended at once (the terminal closes when its command ends)" in ended.err, ended.err
     assert winctl("windows").out == before
 
 

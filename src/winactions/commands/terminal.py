@@ -8,6 +8,7 @@ keys, and reads the screen again: a prompt still there unchanged is a failure.
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import time
@@ -28,7 +29,8 @@ from winactions.model import Node, WindowInfo
 from winactions.text_entry import focus
 
 AGENTS = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
-STARTED_WAIT = 15.0  # s for the command's process to run and the screen to show something
+STARTED_WAIT = 15.0  # s at least for the command's process to run
+BLANK_WAIT = 3.0  # s a running program's screen may stay blank before it is taken as it is
 SETTLE = 3.0  # s at most for the screen to answer the keys sent
 QUIET = 0.3  # s the screen stays the same once it changed: the program has answered
 
@@ -86,8 +88,20 @@ def open_terminal(ctx: Context, p: OpenTerminalParams) -> TerminalResult:
     backend = ctx.session.backend
     title = f"winctl: {argv[0].rsplit('/', 1)[-1]}"
     line = backend.terminal_command(argv, title)
-    opened = cast(WindowResult, launch(ctx, LaunchParams.model_validate({"command": line, "timeout": p.timeout})))
-    pid = int(opened.detail.split()[1]) if opened.detail.startswith("pid ") else None
+    try:
+        opened = cast(WindowResult, launch(ctx, LaunchParams.model_validate({"command": line, "timeout": p.timeout})))
+    except ActionFailed as exc:
+        raise ActionFailed(
+            f"{exc.message}: {argv[0]} may have ended at once (the terminal closes when its command ends)",
+            hint="keep it open with a shell after it: --command \"bash -c 'CMD; exec bash'\"",
+        ) from None
+    if "handed over" in opened.detail:  # lxterminal --no-remote hands nothing over: it ended
+        raise ActionFailed(
+            f"the terminal ended at once: {argv[0]} may have ended at once (the terminal closes when its command ends)",
+            hint="keep it open with a shell after it: --command \"bash -c 'CMD; exec bash'\"",
+        )
+    said = re.match(r"pid (\d+)", opened.detail)
+    pid = int(said.group(1)) if said else None
     deadline = time.monotonic() + max(p.timeout, STARTED_WAIT)
     node = _terminal(backend, opened.window, deadline)
     screen = _started(backend, node, pid, argv[0], deadline)
@@ -109,20 +123,21 @@ def _terminal(backend: Backend, window: WindowInfo, deadline: float) -> Node:
 
 def _started(backend: Backend, node: Node, pid: int | None, program: str, deadline: float) -> prompts.ScreenLines:
     """The screen once the command runs (a process of the terminal runs `program`) and shows
-    something; ActionFailed when it exited, WaitTimeout when it shows nothing in time."""
+    something, or still blank BLANK_WAIT after it runs (a program that prints nothing yet);
+    ActionFailed when the terminal ended, WaitTimeout when the program never ran in time."""
     name = program.rsplit("/", 1)[-1]
+    running: float | None = None  # when the program was first seen running
     while True:
         runs = pid is None or _runs_below(pid, name)
         lines = _read(backend, node)
-        if runs and lines is not None and any(r.strip() for r in lines.rows):
-            return lines
+        if runs and lines is not None:
+            running = running or time.monotonic()
+            if any(r.strip() for r in lines.rows) or time.monotonic() - running > BLANK_WAIT:
+                return lines
         if pid is not None and not psutil.pid_exists(pid):
             raise ActionFailed(f"{program} ended and its terminal closed", hint="run it in a shell to see why")
         if time.monotonic() > deadline:
-            raise WaitTimeout(
-                f"{program} {'shows nothing' if runs else 'is not running'} in its terminal yet",
-                hint="`winctl state` shows the terminal's screen",
-            )
+            raise WaitTimeout(f"{program} is not running in its terminal yet", hint="raise --timeout")
         time.sleep(0.2)
 
 
