@@ -80,7 +80,7 @@ def test_a_text_prompt_is_typed_into_through_the_daemon(winctl, daemon, terminal
     Through the session's daemon, whose tree is kept live: the screen is read anew."""
     got = tmp_path / "got"
     terminal(f'read -p "Name: " n; printf %s "$n" > {got}; echo "hello $n"')
-    assert "  > Name:" in daemon("state").out
+    assert "\n> Name:" in daemon("state").out
     refused = daemon("prompt-respond", "type", expect=2)
     assert "type needs --text" in refused.err, refused.err
     done = daemon("prompt-respond", "type", "--text", "Ada Lovelace").out
@@ -104,7 +104,7 @@ def test_state_lists_the_screen_rows_with_the_cursor_marked(winctl, terminal):
     led by "> "; in JSON as `screen` and `cursor_row`."""
     terminal('printf "one\\ntwo\\n"; read -p "three: " x')
     text = winctl("state").out
-    assert "(screen, 3 rows; > marks the cursor's)\n    one\n    two\n  > three:" in text, text
+    assert "(screen, 3 rows; > marks the cursor's)\n  one\n  two\n> three:" in text, text
     found = [t for t in winctl.state()["targets"] if "screen" in t]
     assert found and found[0]["screen"] == ["one", "two", "three:"] and found[0]["cursor_row"] == 2, found
 

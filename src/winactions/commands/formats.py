@@ -58,10 +58,11 @@ SCREEN_CHARS = 200  # a terminal's row longer than this is cut, with "…"
 
 def _screen_text(t: Target) -> str:
     """A terminal's screen under its line: "(screen, N rows; > marks the cursor's)", then each
-    row indented, the cursor's led by "> ", each escaped and cut at SCREEN_CHARS."""
+    row indented by two spaces, the cursor's led by "> " instead, each escaped and cut at
+    SCREEN_CHARS."""
     head = f" (screen, {len(t.screen or [])} rows" + ("; > marks the cursor's)" if t.cursor_row is not None else ")")
     screen = t.screen or []
-    rows = [("  > " if i == t.cursor_row else "    ") + screen_row(r) for i, r in enumerate(screen)]
+    rows = [("> " if i == t.cursor_row else "  ") + screen_row(r) for i, r in enumerate(screen)]
     return "\n".join([head, *rows])
 
 
