@@ -7,6 +7,7 @@ says it sent is checked against what the program got.
 from __future__ import annotations
 
 import shutil
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 
 from tests.e2e.helpers.apps import stop_group, wait_for_file
 from tests.e2e.helpers.mcp_client import run_client
+
+MENU = Path(__file__).parents[1] / "fixtures" / "marker_menu.py"
 
 
 @pytest.fixture
@@ -73,6 +76,28 @@ def test_an_arrow_key_menu_moves_from_its_highlighted_option(winctl, terminal, t
     assert wait_for_file(got, "cherry") == "cherry"
     assert 'arrow-key menu "Choose a fruit"' in done and "[apple  red]" in done, done
     assert "sent: Down Down Enter" in done, done
+
+
+def test_an_inquirer_style_menu_is_read_by_its_marker(winctl, terminal, tmp_path: Path):
+    """tests/fixtures/marker_menu.py draws its list as inquirer does (the highlighted option led
+    by U+276F, the cursor hidden, redrawn in place on each arrow): the highlight is read from
+    the marker; select --count 2 --arrow down presses Down twice, then Enter."""
+    got = tmp_path / "got"
+    terminal(f'{sys.executable} {MENU} {got} "Pick a colour" red green blue')
+    done = winctl("prompt-respond", "select", "--count", "2", "--arrow", "down").out
+    assert wait_for_file(got, "blue") == "blue"
+    assert 'arrow-key menu "? Pick a colour (Use arrow keys)": [red], green, blue' in done, done
+    assert "sent: Down Down Enter" in done and "chosen: blue" in done, done
+
+
+def test_an_inquirer_style_menu_moves_up_to_a_label(winctl, terminal, tmp_path: Path):
+    """From the second option, select --text red presses Up once."""
+    got = tmp_path / "got"
+    terminal(f'{sys.executable} {MENU} {got} "Pick a colour" red green blue')
+    winctl("keys", "Down")
+    done = winctl("prompt-respond", "select", "--text", "red").out
+    assert wait_for_file(got, "red") == "red"
+    assert "red, [green], blue" in done and "sent: Up Enter" in done, done
 
 
 def test_a_text_prompt_is_typed_into_through_the_daemon(winctl, daemon, terminal, tmp_path: Path):
