@@ -91,21 +91,22 @@ def open_terminal(ctx: Context, p: OpenTerminalParams) -> TerminalResult:
     try:
         opened = cast(WindowResult, launch(ctx, LaunchParams.model_validate({"command": line, "timeout": p.timeout})))
     except ActionFailed as exc:
-        raise ActionFailed(
-            f"{exc.message}: {argv[0]} may have ended at once (the terminal closes when its command ends)",
-            hint="keep it open with a shell after it: --command \"bash -c 'CMD; exec bash'\"",
-        ) from None
+        raise _ended_at_once(exc.message, argv[0]) from None
     if "handed over" in opened.detail:  # lxterminal --no-remote hands nothing over: it ended
-        raise ActionFailed(
-            f"the terminal ended at once: {argv[0]} may have ended at once (the terminal closes when its command ends)",
-            hint="keep it open with a shell after it: --command \"bash -c 'CMD; exec bash'\"",
-        )
+        raise _ended_at_once("the terminal ended at once", argv[0])
     said = re.match(r"pid (\d+)", opened.detail)
     pid = int(said.group(1)) if said else None
     deadline = time.monotonic() + max(p.timeout, STARTED_WAIT)
     node = _terminal(backend, opened.window, deadline)
     screen = _started(backend, node, pid, argv[0], deadline)
     return TerminalResult(window=opened.window, command=shlex.join(argv), pid=pid, shows=screen.tail())
+
+
+def _ended_at_once(said: str, program: str) -> ActionFailed:
+    return ActionFailed(
+        f"{said}: {program} may have ended at once (the terminal closes when its command ends)",
+        hint="keep it open with a shell after it: --command \"bash -c 'CMD; exec bash'\"",
+    )
 
 
 def _terminal(backend: Backend, window: WindowInfo, deadline: float) -> Node:
