@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "skill": {"errors"},  # the agent's manual: a core page and topics read on demand
     "opencv": set(),  # cv2, imported without its loader's mark on the environment
     "keys": {"errors"},
+    "prompts": set(),  # standard library only: a terminal's rows and the prompt on them
     "model": {"errors"},
     "candidates": {"errors", "model"},  # exactly one element by a name, else the candidates listed
     "backends": {"errors", "keys", "model", "settings"},
@@ -41,6 +42,7 @@ ALLOWED: dict[str, set[str]] = {
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress", "settings"},
     "perception": {
         "backends",
+        "prompts",
         "errors",
         "extras",
         "llm",
@@ -85,6 +87,7 @@ ALLOWED: dict[str, set[str]] = {
         "outputs",
         "perception",
         "progress",
+        "prompts",
         "screenshots",
         "session",
         "text_entry",

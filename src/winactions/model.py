@@ -274,6 +274,8 @@ class Target(BaseModel):
     derived_from: str | None = None  # what an inferred/vision target was computed from
     cell: tuple[int, int] | None = None  # a table cell's (row, column), from 0, when the backend knows it
     rows: int | None = None  # a table's number of rows (in view or not), when the backend knows it
+    screen: list[str] | None = None  # a terminal's screen rows, trailing blanks dropped
+    cursor_row: int | None = None  # ...and the index of the row its cursor is on
     handle: str | None = Field(default=None, exclude=True)  # backend identity, never printed
 
     @property

@@ -69,10 +69,13 @@ RUNS: dict[str, list[str]] = {
     "choose-file": ["choose-file", "{tmp}/notes.txt"],
     "displays": ["displays"],
     "switch-display": ["switch-display", "0"],
+    "open-terminal": ["open-terminal", "custom", "--command", "cmd.exe"],
+    "prompt-respond": ["prompt-respond", "yes"],
 }
 # an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
 # a run that was never recorded cannot be replayed; no file dialog is open for choose-file
 EXPECTED_FAILURES = {"locate": 3, "go-home": 4, "replay": 2, "choose-file": 3}
+EXPECTED_FAILURES |= {"open-terminal": 4, "prompt-respond": 4}  # no readable terminal on Windows: unsupported
 
 
 def test_the_run_list_covers_the_command_table():

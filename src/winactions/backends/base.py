@@ -58,6 +58,7 @@ class Capability(str, Enum):
     BOUND_WINDOW = "bound_window"  # input to one window in the background
     CLIPBOARD = "clipboard"  # read and set the clipboard's text
     DEVICE = "device"  # a phone's system: its home screen, hardware keys, installed apps
+    TERMINAL = "terminal"  # open a terminal emulator whose screen the accessibility tree reads
 
 
 @dataclass(frozen=True)
@@ -492,6 +493,26 @@ class Backend(ABC):
 
     def close(self) -> None:
         """Release connections. Safe to call twice."""
+
+    # --- terminals (Capability.TERMINAL) -----------------------------------------------
+    def terminal_command(self, command: Sequence[str], title: str) -> list[str]:
+        """The command line that opens a terminal emulator window titled `title` running
+        `command` (its screen readable by `read_screen`), in a process of its own."""
+        raise Unsupported(f"the {self.platform} backend opens no terminal", hint="nothing was opened")
+
+    def read_screen(self, handle: str) -> Screen | None:
+        """What a terminal's screen (a node with `TERMINAL` in its extra) shows now: its text
+        and where its cursor is; None where the platform cannot read it or it is gone."""
+        return None
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A terminal's screen as read: its rows joined by "\\n" (the visible screen only), and
+    the cursor's offset in that text (None where unknown)."""
+
+    text: str
+    cursor: int | None
 
 
 def option_index(names: list[str], option: str) -> int | None:

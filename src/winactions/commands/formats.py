@@ -48,7 +48,31 @@ def target_line(t: Target, verbose: bool = False) -> str:
         parts.append(f"automation_id={safe(t.automation_id)}")
     if t.derived_from and (verbose or t.source is Source.INFERRED):
         parts.append(f"derived_from={safe(t.derived_from)}")
+    if t.screen is not None:
+        return " ".join(parts) + _screen_text(t)
     return " ".join(parts)
+
+
+SCREEN_CHARS = 200  # a terminal's row longer than this is cut, with "…"
+
+
+def _screen_text(t: Target) -> str:
+    """A terminal's screen under its line: "(screen, N rows; > marks the cursor's)", then each
+    row indented by two spaces, the cursor's led by "> " instead, each escaped and cut at
+    SCREEN_CHARS."""
+    head = f" (screen, {len(t.screen or [])} rows" + ("; > marks the cursor's)" if t.cursor_row is not None else ")")
+    screen = t.screen or []
+    rows = [("> " if i == t.cursor_row else "  ") + screen_row(r) for i, r in enumerate(screen)]
+    return "\n".join([head, *rows])
+
+
+def screen_row(row: str) -> str:
+    """A terminal's row for reading: tabs expanded, escaped (`safe`), cut at SCREEN_CHARS."""
+    return _cut(safe(row.expandtabs()), SCREEN_CHARS)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def window_header(state: UIState) -> str:
@@ -211,6 +235,9 @@ def state_data(state: UIState, verbose: bool = False) -> dict[str, Any]:
             item["derived_from"] = t.derived_from
         if t.rect is not None and (verbose or t.acts_by_coordinates):
             item["rect"] = t.rect.as_list()
+        if t.screen is not None:
+            item["screen"] = [_cut(row, SCREEN_CHARS) for row in t.screen]
+            item["cursor_row"] = t.cursor_row
         if verbose:
             item["states"] = t.states
             item["operations"] = [o.value for o in t.operations]

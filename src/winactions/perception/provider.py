@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from winactions import settings
-from winactions.backends.base import IN_POPUP, Backend
+from winactions import prompts, settings
+from winactions.backends.base import IN_POPUP, TERMINAL, Backend
 from winactions.model import Node, Rect, Target, WindowInfo
 from winactions.perception.accessibility import targets_from_snapshot
 
@@ -68,6 +68,9 @@ class AccessibilityProvider:
         else:
             targets = targets_from_snapshot(snapshot, screens)
             self._last = (snapshot.nodes, screens, targets)
+        terminals = {n.handle for n in snapshot.nodes if TERMINAL in n.extra}
+        if terminals:  # a screen changes with no tree event: read it each time
+            targets = [with_screen(backend, t) if t.handle in terminals else t for t in targets]
         warnings = []
         if snapshot.truncation:
             warnings.append(snapshot.truncation)
@@ -83,6 +86,15 @@ class AccessibilityProvider:
             for r in popups
         ]
         return Detection(targets, len(snapshot.nodes), snapshot.truncated, warnings, snapshot.nodes, popups=popups)
+
+
+def with_screen(backend: Backend, target: Target) -> Target:
+    """A terminal's target with the rows its screen shows now and its cursor's row."""
+    read = backend.read_screen(target.handle) if target.handle else None
+    if read is None:
+        return target
+    lines = prompts.screen_lines(read.text, read.cursor)
+    return target.model_copy(update={"screen": lines.rows, "cursor_row": lines.cursor})
 
 
 POPUP_SETTLE = 0.5  # s an open menu's items may take to be listed after the menu shows (GTK 4's popovers)

@@ -24,11 +24,12 @@ from winactions.backends.base import (
     Capability,
     Monitor,
     MouseButton,
+    Screen,
     TextMatch,
     WindowAction,
     covered_by_element,
 )
-from winactions.backends.linux import a11ybus, bridges, clipboard, held
+from winactions.backends.linux import a11ybus, bridges, clipboard, held, terminal
 from winactions.backends.linux import density as app_density
 from winactions.backends.linux.atspi import VCL, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
 from winactions.backends.linux.focus_guard import FocusGuard
@@ -58,7 +59,9 @@ FOCUS_QUIET_LIMIT = 1.0  # s: ... waited for at most
 
 class LinuxBackend(Backend):
     platform = "linux"
-    capabilities = frozenset({Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD})
+    capabilities = frozenset(
+        {Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD, Capability.TERMINAL}
+    )
 
     def lacks(self, capability: Capability) -> str:
         if capability is Capability.BOUND_WINDOW:
@@ -354,6 +357,16 @@ class LinuxBackend(Backend):
 
     def read_text(self, handle: str) -> str:
         return self.atspi.read_text(handle)
+
+    def read_screen(self, handle: str) -> Screen | None:
+        try:
+            read = self.atspi.screen(handle)
+        except NotFound:
+            return None
+        return Screen(*read) if read is not None else None
+
+    def terminal_command(self, command: Sequence[str], title: str) -> list[str]:
+        return terminal.command_line(command, title)
 
     def place_caret(self, handle: str, offset: int) -> bool:
         self._sent()

@@ -104,6 +104,11 @@ class AtspiClient:
         return await text.read_text(self.bus, await self._ref(handle))
 
     @synchronous()
+    async def screen(self, handle: str) -> tuple[str, int | None] | None:
+        """A terminal's text and caret offset (`text.screen`); None when it has no text."""
+        return await text.screen(self.bus, await self._ref(handle))
+
+    @synchronous()
     async def option_names(self, handle: str) -> list[str]:
         """The names of a combo box's or list's options, in order (`element.options`)."""
         _, raws = await element.options(self.bus, await self._ref(handle))

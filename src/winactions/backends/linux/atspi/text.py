@@ -47,6 +47,19 @@ async def read_text(bus: Bus, ref: Ref) -> str:
     return str(name[0].value)
 
 
+async def screen(bus: Bus, ref: Ref) -> tuple[str, int | None] | None:
+    """A terminal's whole text (VTE gives its visible screen) and its caret offset, read
+    together; None when it has no Text interface or is gone."""
+    got, caret = await asyncio.gather(
+        bus.maybe(ref[0], ref[1], IFACE + "Text", "GetText", "ii", [0, -1]),
+        bus.maybe(ref[0], ref[1], PROPERTIES, "Get", "ss", [IFACE + "Text", "CaretOffset"]),
+    )
+    if got is None:
+        return None
+    offset = int(caret[0].value) if caret else -1
+    return str(got[0]), (offset if offset >= 0 else None)
+
+
 async def select_text(bus: Bus, ref: Ref, start: int, end: int) -> bool:
     """Text.SetSelection of the first selection, else AddSelection; False where refused."""
     dest, path = ref
