@@ -37,6 +37,7 @@ ALLOWED: dict[str, set[str]] = {
     "marks": {"model"},  # label placement: geometry only
     "compact": {"model"},  # what of a state fits its budget: targets only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
+    "overlays": {"backends", "errors", "model"},  # the status label and teach mode, drawn by a process of their own
     "llm": {"errors", "model", "settings"},
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress", "settings"},
     "perception": {
@@ -83,6 +84,7 @@ ALLOWED: dict[str, set[str]] = {
         "model",
         "options",
         "outputs",
+        "overlays",
         "perception",
         "progress",
         "screenshots",
@@ -117,6 +119,7 @@ ALLOWED: dict[str, set[str]] = {
         "llm",
         "mcp",
         "options",
+        "overlays",
         "progress",
         "render",
         "session",

@@ -27,6 +27,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from winactions import progress
+from winactions.backends import own_pixels
 from winactions.errors import InvalidInput, NotFound, WinctlError, shown
 from winactions.locate import density
 from winactions.locate.assets import AssetLibrary
@@ -394,7 +395,7 @@ class Locator:
 
     def grab(self, rect: Rect) -> np.ndarray:
         """The BGR pixels of a rectangle of the screens (or of the screenshot file)."""
-        image = self.backend.capture(rect).convert("RGB")
+        image = own_pixels.capture(self.backend, rect).convert("RGB")  # without winctl's overlays
         return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
 
 
