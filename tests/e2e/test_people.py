@@ -256,7 +256,9 @@ def test_teach_mode_is_asked_then_steps_wait_for_next(desktop, winctl, app, tmp_
     assert not app.events("clicked", since=seq)  # Next was the person's, not the app's
     assert not [o for o in overlays(desktop) if o["instance"] == "teach"]
 
-    late = winctl("--json", "teach-step", "--text", "Nobody clicks", "--rect", "200", "200", "80", "40", "--timeout", "1.5")
+    late = winctl(
+        "--json", "teach-step", "--text", "Nobody clicks", "--rect", "200", "200", "80", "40", "--timeout", "1.5"
+    )
     assert late.json["result"]["ended"] == "timeout" and late.json["result"]["done"] == 0
 
     steps = [

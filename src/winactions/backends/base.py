@@ -58,6 +58,7 @@ class Capability(str, Enum):
     BOUND_WINDOW = "bound_window"  # input to one window in the background
     CLIPBOARD = "clipboard"  # read and set the clipboard's text
     DEVICE = "device"  # a phone's system: its home screen, hardware keys, installed apps
+    OVERLAYS = "overlays"  # winctl's own windows over the apps: the status label, teach mode
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw, ImageStat
 
-from winactions.backends.base import Backend
 from winactions.model import Rect
-
-
-def capture(backend: Backend, rect: Rect) -> Image.Image:
-    """`backend.capture(rect)` with every overlay over it painted out (`paint_out`)."""
-    return paint_out(backend.capture(rect), (rect.left, rect.top), [r for r, _ in backend.overlays()])
 
 
 def paint_out(image: Image.Image, origin: tuple[int, int], overlays: list[Rect]) -> Image.Image:

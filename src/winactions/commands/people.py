@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from winactions.backends.base import Capability
 from winactions.commands.base import BEFORE_ACTION, Command, Context, Kind, OptionalRef, Params, Result, command
 from winactions.commands.formats import clean, safe
 from winactions.errors import ActionFailed, BackendUnavailable, InvalidInput, NotFound, WaitTimeout, shown
@@ -85,15 +86,21 @@ class IndicatorResult(Result):
 
 
 @command(
-    "status-indicator", IndicatorParams, kind=Kind.SESSION, positional=("action", "message"), profiles=("people",)
+    "status-indicator",
+    IndicatorParams,
+    kind=Kind.SESSION,
+    capability=Capability.OVERLAYS,
+    positional=("action", "message"),
+    profiles=("people",),
 )
 def status_indicator(ctx: Context, p: IndicatorParams) -> IndicatorResult:
-    """Show, hide or change the status label at the bottom of the agent's window.
+    """Show, hide or change the agent's status label.
 
-    `show [MESSAGE]` shows it (under the bound window while one is bound), `status MESSAGE`
-    changes its text, `hide` removes it. While it shows, each action puts its name and target
-    after the message, and the label follows the window when it moves. Clicks pass through
-    it to the app; perception that reads pixels leaves it out.
+    The label sits at the bottom of the agent's window (the bound window while one is bound).
+    `show [MESSAGE]` shows it, `status MESSAGE` changes its text, `hide` removes it. While it
+    shows, each action puts its name and target after the message, and the label follows the
+    window when it moves. Clicks pass through it to the app; perception that reads pixels
+    leaves it out.
     """
     where = _folder(ctx)
     if p.action == "hide" or (p.action == "status" and p.message is None):
@@ -122,7 +129,7 @@ def status_indicator(ctx: Context, p: IndicatorParams) -> IndicatorResult:
                 f'the status label cannot show: window "{window.title}" is not on screen (minimized?)',
                 hint="restore the window; the label shows under it as soon as it is back",
             )
-        _check_label(ctx, _rect(reply["rect"]))  # type: ignore[arg-type]
+        _check_label(ctx, _rect(reply["rect"]))
     return _indicator(p.action, reply, window.title)
 
 
@@ -192,9 +199,13 @@ class TeachAccessResult(Result):
         return f"teach mode {self.answer} by the person: teach-step and teach-batch may run"
 
 
-@command("request-teach-access", TeachAccessParams, kind=Kind.SESSION, profiles=("people",))
+@command(
+    "request-teach-access", TeachAccessParams, kind=Kind.SESSION, capability=Capability.OVERLAYS, profiles=("people",)
+)
 def request_teach_access(ctx: Context, p: TeachAccessParams) -> TeachAccessResult:
-    """Ask the person at the screen to allow teach mode; teach steps run only once allowed.
+    """Ask the person to allow teach mode.
+
+    Teach steps run only once allowed.
 
     A prompt with Allow and Deny shows on the agent's screen and the call waits for the
     answer. Denied, or no answer in time, is an error; the grant lasts as long as the
@@ -203,17 +214,22 @@ def request_teach_access(ctx: Context, p: TeachAccessParams) -> TeachAccessResul
     where = _folder(ctx)
     channel.ensure(where)
     question = ASK + (f"\n\nWhy: {p.reason}" if p.reason else "")
-    reply = channel.ask(where, {"op": "ask", "question": question, "screen": _screen(ctx), "timeout": p.timeout}, p.timeout)
+    reply = channel.ask(
+        where, {"op": "ask", "question": question, "screen": _screen(ctx), "timeout": p.timeout}, p.timeout
+    )
     answer = reply.get("answer")
     if answer == "denied":
         raise ActionFailed(
-            "the person denied teach mode", hint="teach steps stay refused; go on without them, or ask once more if they want it"
+            "the person denied teach mode",
+            hint="teach steps stay refused; go on without them, or ask once more if they want it",
         )
     if answer == "timeout":
         raise WaitTimeout(
             f"the person did not answer within {p.timeout:g}s; the question was taken down",
             hint="ask again when someone is at the screen (raise --timeout)",
         )
+    if answer not in ("granted", "already granted"):
+        raise BackendUnavailable(f"the overlay process answered {shown(str(answer), 40)}", hint="run the command again")
     return TeachAccessResult(answer=answer)
 
 
@@ -272,7 +288,14 @@ class TeachResult(Result):
         return f"teach batch: {self.done} of {self.total} steps done; {how[self.ended]}"
 
 
-@command("teach-step", TeachStepParams, kind=Kind.SESSION, positional=("id",), profiles=("people",))
+@command(
+    "teach-step",
+    TeachStepParams,
+    kind=Kind.SESSION,
+    capability=Capability.OVERLAYS,
+    positional=("id",),
+    profiles=("people",),
+)
 def teach_step(ctx: Context, p: TeachStepParams) -> TeachResult:
     """Show the person one step: ring an element (by id) or an area (--rect), show the text
     with a Next button, and wait until they click Next (or Stop) or the timeout passes.
@@ -301,9 +324,18 @@ class TeachBatchParams(Params):
     timeout: float = Field(STEP_WAIT, gt=0, le=MAX_WAIT, description="seconds each step waits for the person's Next")
 
 
-@command("teach-batch", TeachBatchParams, kind=Kind.SESSION, positional=("steps",), profiles=("people",))
+@command(
+    "teach-batch",
+    TeachBatchParams,
+    kind=Kind.SESSION,
+    capability=Capability.OVERLAYS,
+    positional=("steps",),
+    profiles=("people",),
+)
 def teach_batch(ctx: Context, p: TeachBatchParams) -> TeachResult:
-    """Show the person several steps in turn, each until Next; report how far they went.
+    """Show the person several steps, each until Next.
+
+    Reports how far the person went.
 
     Needs `winctl request-teach-access` first. It stops at a step's timeout or at Stop; the
     whole call ends within the daemon's command deadline, and the result says where.
@@ -327,7 +359,9 @@ def _steps(steps: list[TeachStepItem] | str) -> list[TeachStepItem]:
         raise InvalidInput("teach-batch has no steps", hint='e.g. [{"text": "Click Save", "id": 5}]')
     for i, step in enumerate(steps, 1):
         if (step.id is None) == (step.rect is None):
-            raise InvalidInput(f"teach-batch step {i}: give an id or a rect, one of them", hint='e.g. {"text": "…", "id": 5}')
+            raise InvalidInput(
+                f"teach-batch step {i}: give an id or a rect, one of them", hint='e.g. {"text": "…", "id": 5}'
+            )
     return steps
 
 
@@ -341,7 +375,8 @@ def _target_rect(ctx: Context, ref: int | str | None, rect: list[int] | None) ->
     found = node.rect if node is not None and node.rect is not None else target.rect
     if found is None or found.is_empty:
         raise ActionFailed(
-            f"element {ref} has no place on the screen to highlight", hint="scroll it into view, then run `winctl state`"
+            f"element {ref} has no place on the screen to highlight",
+            hint="scroll it into view, then run `winctl state`",
         )
     return found
 
@@ -369,5 +404,7 @@ def _teach(ctx: Context, steps: list[tuple[str, int | str | None, list[int] | No
         raise ActionFailed("teach mode is not allowed", hint="run `winctl request-teach-access` first")
     if "ended" not in reply:
         raise BackendUnavailable("the overlay process gave no teach result", hint="run the command again")
-    ended = "deadline" if reply["ended"] == "budget" else reply["ended"]
-    return TeachResult(total=len(places), done=reply["done"], ended=ended, answers=reply["answers"])
+    ended = {"budget": "deadline"}.get(reply["ended"], reply["ended"])
+    return TeachResult.model_validate(
+        {"total": len(places), "done": reply["done"], "ended": ended, "answers": reply["answers"]}
+    )

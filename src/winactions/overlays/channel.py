@@ -29,6 +29,8 @@ PID = "pid"
 LOG = "host.log"
 START_WAIT = 10.0  # s for a new overlay process to listen (Tk's start under load: ~1 s)
 REPLY_SLACK = 5.0  # s a reply may take past the wait the request itself asks for
+WINDOWS = "overlays (the status label, teach mode) are drawn on Linux (X11) only, not on Windows"
+ON_X11 = "run the agent on an X11 desktop for them; every other command works"
 
 
 def folder(sessions: Path, name: str) -> Path:
@@ -43,6 +45,8 @@ UNIX_PATH_MAX = 107  # bytes of a Unix socket's path, less its final NUL
 def socket_path(where: Path) -> Iterator[str]:
     """The socket's path to bind or connect: as it is, or — when the folder's path is too
     long for a Unix socket — through this process's open handle on the folder (Linux)."""
+    if sys.platform == "win32":
+        raise BackendUnavailable(WINDOWS, hint=ON_X11)
     path = str(where / SOCKET)
     if len(os.fsencode(path)) <= UNIX_PATH_MAX:
         yield path
@@ -55,6 +59,8 @@ def socket_path(where: Path) -> Iterator[str]:
 
 
 def _connect(where: Path, timeout: float) -> socket.socket:
+    if sys.platform == "win32":
+        raise BackendUnavailable(WINDOWS, hint=ON_X11)
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(timeout)
     try:
@@ -83,7 +89,7 @@ def ensure(where: Path) -> None:
         (where / SOCKET).unlink()
     log = open(where / LOG, "wb")  # noqa: SIM115  (handed to the child)
     with log:
-        subprocess.Popen(
+        child = subprocess.Popen(
             [sys.executable, "-m", "winactions.overlays.host", str(where)],
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -95,6 +101,8 @@ def ensure(where: Path) -> None:
     while time.monotonic() < deadline:
         if running(where):
             return
+        if child.poll() is not None:  # it could not open the display, or Tk is missing
+            break
         time.sleep(0.05)
     said = (where / LOG).read_text(errors="replace").strip().splitlines()[-3:]
     raise BackendUnavailable(

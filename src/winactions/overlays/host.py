@@ -146,7 +146,9 @@ class Host:
         if self.asking is not None or self.teaching is not None:
             pending.answer({"error": "another question or teach step is waiting for the person"})
             return
-        screen = _rect(r.get("screen")) or Rect.from_xywh(0, 0, self.root.winfo_screenwidth(), self.root.winfo_screenheight())
+        screen = _rect(r.get("screen")) or Rect.from_xywh(
+            0, 0, self.root.winfo_screenwidth(), self.root.winfo_screenheight()
+        )
         self.asking = pending
 
         def answered(word: str) -> None:
@@ -268,6 +270,8 @@ class Host:
             threading.Thread(target=self.connection, args=(conn,), daemon=True).start()
 
     def connection(self, conn: socket.socket) -> None:
+        if sys.platform == "win32":  # never started there (`channel`)
+            return
         with conn:
             uid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1]
             if uid != os.getuid():
@@ -296,6 +300,8 @@ class Host:
 
 
 def main(argv: list[str]) -> None:
+    if sys.platform == "win32":
+        sys.exit(channel.WINDOWS)
     folder = Path(argv[0])
     if folder.stat().st_uid != os.getuid() or folder.stat().st_mode & 0o077:
         sys.exit(f"{folder} is not this user's private folder")

@@ -76,4 +76,6 @@ def bubble(target: Rect, size: tuple[int, int], screens: list[Rect]) -> Rect:
         placed = clamp(side, screen)
         if placed.intersect(around) is None:
             return placed
-    return clamp(Rect.from_xywh(screen.left + (screen.width - width) // 2, screen.bottom - height, width, height), screen)
+    return clamp(
+        Rect.from_xywh(screen.left + (screen.width - width) // 2, screen.bottom - height, width, height), screen
+    )

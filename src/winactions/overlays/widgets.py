@@ -108,7 +108,9 @@ class TeachStep:
             command=lambda: self._clicked("next"), takefocus=0,
         )  # fmt: skip
         self.next.pack(side="right")
-        self.stop = tk.Button(buttons, text="Stop", relief="flat", command=lambda: self._clicked("stopped"), takefocus=0)
+        self.stop = tk.Button(
+            buttons, text="Stop", relief="flat", command=lambda: self._clicked("stopped"), takefocus=0
+        )
         self.stop.pack(side="right", padx=8)
         platform.dress(_frame_id(self.bubble), "teach", click_through=False)
         self.answer: Callable[[str], None] | None = None
@@ -134,7 +136,12 @@ class TeachStep:
         self.ring.deiconify()
         self.bubble.deiconify()
         self.bubble.update_idletasks()
-        self.rects = {"ring": ring, "bubble": bubble, "next": _rect_of(self.next, bubble), "stop": _rect_of(self.stop, bubble)}
+        self.rects = {
+            "ring": ring,
+            "bubble": bubble,
+            "next": _rect_of(self.next, bubble),
+            "stop": _rect_of(self.stop, bubble),
+        }
 
     def hide(self) -> None:
         self.answer = None

@@ -57,7 +57,9 @@ FOCUS_QUIET_LIMIT = 1.0  # s: ... waited for at most
 
 class LinuxBackend(Backend):
     platform = "linux"
-    capabilities = frozenset({Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD})
+    capabilities = frozenset(
+        {Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD, Capability.OVERLAYS}
+    )
 
     def lacks(self, capability: Capability) -> str:
         if capability is Capability.BOUND_WINDOW:

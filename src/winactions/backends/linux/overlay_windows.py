@@ -42,7 +42,12 @@ class X11Overlays:
 
     def ring(self, window: int, width: int, height: int, thickness: int) -> None:
         t = thickness
-        edges = [(0, 0, width, t), (0, height - t, width, t), (0, t, t, height - 2 * t), (width - t, t, t, height - 2 * t)]
+        edges = [
+            (0, 0, width, t),
+            (0, height - t, width, t),
+            (0, t, t, height - 2 * t),
+            (width - t, t, t, height - 2 * t),
+        ]
         win = self._window(window)
         win.shape_rectangles(shape.SO.Set, shape.SK.Bounding, X.Unsorted, 0, 0, edges)
         win.shape_rectangles(shape.SO.Set, shape.SK.Input, X.Unsorted, 0, 0, [])

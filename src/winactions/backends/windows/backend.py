@@ -62,7 +62,7 @@ def parse_window_id(text: str) -> int:
 
 class WindowsBackend(Backend):
     platform = "windows"
-    capabilities = frozenset(Capability) - {Capability.DEVICE}
+    capabilities = frozenset(Capability) - {Capability.DEVICE, Capability.OVERLAYS}  # overlays: drawn on X11 only
 
     def __init__(self, live: bool = False, native: Native | None = None) -> None:
         # `live` asks a backend to keep the tree cached through change events; this one reads
