@@ -279,6 +279,27 @@ def test_teach_mode_is_asked_then_steps_wait_for_next(desktop, winctl, app, tmp_
     assert report["done"] == 2 and report["total"] == 3 and report["ended"] == "timeout"
     assert report["answers"] == ["next", "next", "timeout"]
     assert active(desktop) == before
+    assert not app.events("window_focus", since=seq, focused=False)  # the person's clicks took no focus
+    assert not app.events("entry_focus", since=seq, focused=False)
+
+
+def test_through_the_daemon_the_label_outlives_each_call_and_ends_with_the_session(desktop, daemon, app):
+    """The default path: each `winctl` forwards to the session's daemon, which starts the
+    overlay process detached; the label stays between calls, and `session close` ends both."""
+    daemon("focus", TITLE)
+    daemon("status-indicator", "show", "Through the daemon")
+    label = only(desktop, "status")
+    name = daemon.state()["targets"][0]["id"]
+    daemon("click", str(name))
+    assert only(desktop, "status")["rect"][1] == label["rect"][1]  # still there after another call
+    said = daemon("--json", "status-indicator", "status").json["result"]
+    assert said["shown"] and said["doing"] == 'click "Name"'
+    closed = daemon("session", "close", "default").out
+    assert "default (overlays)" in closed
+    deadline = time.monotonic() + 5
+    while overlays(desktop) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not overlays(desktop)
 
 
 def test_a_denied_request_is_an_error_and_session_close_ends_the_overlays(desktop, winctl, app):

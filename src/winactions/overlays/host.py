@@ -15,6 +15,7 @@ nothing shown and nothing asked.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -33,7 +34,7 @@ from winactions.overlays import channel
 from winactions.overlays.widgets import Prompt, StatusLabel, TeachStep
 
 FOLLOW_MS = 250
-POLL_MS = 20
+POLL_MS = 100  # a fallback: each request wakes the loop itself (`connection`)
 IDLE_EXIT = 600.0
 
 
@@ -243,12 +244,16 @@ class Host:
         except (tk.TclError, ValueError, TypeError) as exc:
             pending.answer({"error": f"{type(exc).__name__}: {exc}"})
 
-    def poll(self) -> None:
+    def drain(self) -> None:
+        """Handle every request waiting, in the Tk thread."""
         while True:
             try:
                 self.handle(self.inbox.get_nowait())
             except queue.Empty:
-                break
+                return
+
+    def poll(self) -> None:
+        self.drain()
         self.root.after(POLL_MS, self.poll)
 
     def tick(self) -> None:
@@ -291,6 +296,8 @@ class Host:
                 return
             pending = Pending(request)
             self.inbox.put(pending)
+            with contextlib.suppress(RuntimeError, tk.TclError):  # the loop is ending; else it polls
+                self.root.after_idle(self.drain)  # Tcl is threaded: this wakes the loop now, not at the next poll
             pending.done.wait()
             try:
                 conn.settimeout(5)
