@@ -27,6 +27,7 @@ TITLE = "People Fixture"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 LABEL_BG = (0x1F, 0x24, 0x30)
 NEXT_BG = (0x1A, 0x73, 0xE8)
+RING = (0xFF, 0x8C, 0x00)
 
 
 @pytest.fixture
@@ -248,6 +249,9 @@ def test_teach_mode_is_asked_then_steps_wait_for_next(desktop, winctl, app, tmp_
     bubble = next(o for o in teach if o["rect"] == bubble_at)
     image = grab(winctl)
     assert reads(image.crop(tuple(bubble["rect"])), "Press this button")
+    ring = _where(winctl)["teach"]["ring"]
+    assert image.getpixel(((ring[0] + ring[2]) // 2, ring[1] + 1)) == RING  # its edge is drawn...
+    assert image.getpixel(((ring[0] + ring[2]) // 2, (ring[1] + ring[3]) // 2)) != RING  # ...the button shows inside
     next_ = button_by_colour(image, bubble["rect"], NEXT_BG)
     assert active(desktop) == before
     click(desktop, next_)
