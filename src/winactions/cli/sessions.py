@@ -92,7 +92,7 @@ def add_session_commands(cli: click.Group) -> None:
     @click.option("--all", "close_all", is_flag=True, help="close every session daemon")
     @click.pass_context
     def close(ctx: click.Context, name: str | None, close_all: bool) -> None:
-        """Stop a session's daemon (its ids are kept on disk)."""
+        """Stop a session's daemon and its overlays (the status label, teach mode); its ids are kept on disk."""
         if not name and not close_all:
             raise click.UsageError("give a session name or --all")
         problem = None if close_all else bad_session_name(name or "")
