@@ -38,6 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "marks": {"model"},  # label placement: geometry only
     "compact": {"model"},  # what of a state fits its budget: targets only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
+    "overlays": {"backends", "errors", "model"},  # the status label and teach mode, drawn by a process of their own
     "llm": {"errors", "model", "settings"},
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress", "settings"},
     "perception": {
@@ -85,6 +86,7 @@ ALLOWED: dict[str, set[str]] = {
         "model",
         "options",
         "outputs",
+        "overlays",
         "perception",
         "progress",
         "prompts",
@@ -120,6 +122,7 @@ ALLOWED: dict[str, set[str]] = {
         "llm",
         "mcp",
         "options",
+        "overlays",
         "progress",
         "render",
         "session",

@@ -67,6 +67,9 @@ class Taken:
     def popups(self, window: WindowInfo) -> list[Rect]:
         return self.menus
 
+    def overlays(self) -> list[tuple[Rect, str]]:
+        return []  # winctl's own label and teach windows: none in a recorded screenshot
+
 
 @functools.cache
 def read(name: str, title: str) -> list[dict[str, Any]]:

@@ -110,6 +110,9 @@ class JustMapped:
     def popups(self, window: WindowInfo) -> list[Rect]:
         return []
 
+    def overlays(self) -> list[tuple[Rect, str]]:
+        return []  # winctl's own label and teach windows: none here
+
 
 def test_a_window_that_shows_nothing_yet_is_said_to_show_nothing():
     window = WindowInfo(id="0x012006cc", title="Search Dialog", rect=box(25, 656, 676, 759))

@@ -59,6 +59,7 @@ class Capability(str, Enum):
     CLIPBOARD = "clipboard"  # read and set the clipboard's text
     DEVICE = "device"  # a phone's system: its home screen, hardware keys, installed apps
     TERMINAL = "terminal"  # open a terminal emulator whose screen the accessibility tree reads
+    OVERLAYS = "overlays"  # winctl's own windows over the apps: the status label, teach mode
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,18 @@ REVEALS_PATH = "reveals_path"
 
 def covered_by_window(title: str) -> str:
     return f'the window "{title}"' if title else "another window"
+
+
+def covered_by_overlay(instance: str) -> str:
+    """winctl's own overlay window (`Backend.overlays`), which pixel perception paints out."""
+    return f"winctl's own {instance} overlay"
+
+
+def uncover_hint(what: str) -> str:
+    """How to see the part of a window that `what` (a `covers` phrase) covers."""
+    if what.startswith("winctl's own"):
+        return "`winctl status-indicator hide` takes the label away"
+    return "`winctl window activate` brings the window forward"
 
 
 def covered_by_element(control_type: str, name: str) -> str:
@@ -405,6 +418,12 @@ class Backend(ABC):
         a tooltip — as the part of the window it covers and `covering`'s words for it, top
         first; [] when nothing does, or when the platform cannot tell. A screenshot of the
         window holds those pixels, not the window's; its app's own open menus are its own."""
+        return []
+
+    def overlays(self) -> list[tuple[Rect, str]]:
+        """Where winctl's own overlay windows are on screen (the status label, a teach step, a
+        prompt: class `Winctl`), top first, with their instance (`status`, `teach`, `prompt`);
+        [] when none shows or the platform draws none. Their pixels are not the apps'."""
         return []
 
     def widget_windows(self, window: WindowInfo) -> list[Rect]:

@@ -74,6 +74,9 @@ def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
         default = default.value
     if _unwrap(field.annotation)[0] is bool:
         return click.Option([flag, name], is_flag=True, default=bool(default), help=field.description)
+    size = _fixed_size(field)
+    if size:  # a list of exactly N items is one option of N values: --rect X Y W H
+        return click.Option([flag, name], type=ctype, nargs=size, default=None, help=field.description)
     if typing.get_origin(_unwrap(field.annotation)[0]) is list:  # a repeatable option: --strategy ocr --strategy vision
         return click.Option([flag, name], type=ctype, multiple=True, default=default or (), help=field.description)
     return click.Option(
@@ -84,6 +87,15 @@ def _param(cmd: Command, name: str, field: FieldInfo) -> click.Parameter:
         show_default=default is not None,
         help=field.description,
     )
+
+
+def _fixed_size(field: FieldInfo) -> int | None:
+    """N for a list parameter that must hold exactly N items (min_length == max_length), else None."""
+    if typing.get_origin(_unwrap(field.annotation)[0]) is not list:
+        return None
+    low = next((m.min_length for m in field.metadata if hasattr(m, "min_length")), None)
+    high = next((m.max_length for m in field.metadata if hasattr(m, "max_length")), None)
+    return low if low is not None and low == high and low > 1 else None
 
 
 class DesktopProvider(Protocol):

@@ -13,7 +13,9 @@ import click
 
 from winactions.daemon import client, processes
 from winactions.errors import InvalidInput
+from winactions.overlays import channel
 from winactions.session.paths import bad_session_name
+from winactions.session.store import SessionStore
 
 
 def _describe(name: str) -> dict[str, object] | None:
@@ -45,6 +47,14 @@ def _orphans() -> list[processes.DaemonProcess]:
         if info is not None:
             listed.add((path.stem, info.get("pid")))
     return [d for d in processes.daemon_processes() if (d.session, d.pid) not in listed]
+
+
+def _close_overlays(name: str | None) -> list[str]:
+    """End the overlay process (status label, teach mode) of session `name`, or of every
+    session (None); what was ended, as `session close` lists it."""
+    sessions = SessionStore("default").directory
+    folders = sorted(sessions.glob("*.overlay")) if name is None else [channel.folder(sessions, name)]
+    return [f"{f.name.removesuffix('.overlay')} (overlays)" for f in folders if f.is_dir() and channel.stop(f)]
 
 
 def add_session_commands(cli: click.Group) -> None:
@@ -82,7 +92,7 @@ def add_session_commands(cli: click.Group) -> None:
     @click.option("--all", "close_all", is_flag=True, help="close every session daemon")
     @click.pass_context
     def close(ctx: click.Context, name: str | None, close_all: bool) -> None:
-        """Stop a session's daemon (its ids are kept on disk)."""
+        """Stop a session's daemon and its overlays (the status label, teach mode); its ids are kept on disk."""
         if not name and not close_all:
             raise click.UsageError("give a session name or --all")
         problem = None if close_all else bad_session_name(name or "")
@@ -90,6 +100,7 @@ def add_session_commands(cli: click.Group) -> None:
             raise InvalidInput(problem, hint="`winctl sessions` lists the running ones")
         names = sorted(p.stem for p in client.daemons_dir().glob("*.json")) if close_all else [name or ""]
         closed = [n for n in names if client.stop(n)]
+        closed += _close_overlays(None if close_all else name or "")
         closed += [
             f"{o.session} (orphaned pid {o.pid})"
             for o in _orphans()

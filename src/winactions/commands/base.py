@@ -58,7 +58,7 @@ class Kind(str, Enum):
 
 # The MCP tool profiles (`winctl mcp --tools core,vision`), each the tools one kind of work
 # needs: a command names the profiles that serve it; `winactions.mcp.profiles` says what each is for.
-ProfileName = Literal["core", "vision", "windows", "phone", "tasks"]
+ProfileName = Literal["core", "vision", "windows", "phone", "tasks", "people"]
 PROFILE_NAMES: tuple[str, ...] = get_args(ProfileName)
 
 
@@ -283,6 +283,10 @@ class Command:
 
 REGISTRY: dict[str, Command] = {}
 
+# called with (context, command, parameters) before each action or window command's handler
+# runs: the status label says what the agent does (`commands.people`); a hook never fails the call
+BEFORE_ACTION: list[Callable[[Context, Command, Params], None]] = []
+
 
 def command(
     name: str,
@@ -450,6 +454,9 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
     frame = Frame(display) if display is not None else None
     if frame is not None:  # the one place coordinates cross into the screen's (`session.displays`)
         params = frame.params_in(params)
+    if cmd.kind in (Kind.ACTION, Kind.WINDOW):
+        for hook in BEFORE_ACTION:
+            hook(ctx, cmd, params)
     with extras_named(cmd.name):
         result = cmd.handler(ctx, params)
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)

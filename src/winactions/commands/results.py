@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, SerializeAsAny
 
 from winactions.agent.runner import TaskResult
+from winactions.backends.base import uncover_hint
 from winactions.commands.base import Result
 from winactions.commands.formats import (
     changes_text,
@@ -208,7 +209,7 @@ class ScreenshotResult(Result):
         drawn = "" if self.density is None else f", drawn at {self.density:g}x"
         covered = "".join(
             f"\nwarning: part of the window is covered by {safe(what)}: the picture shows it there "
-            "(`winctl window activate` brings the window forward)"
+            f"({uncover_hint(what)})"
             for what in self.covered_by
         )
         return f"{self.path} ({self.width}x{self.height}, rect={self.rect}{drawn}){covered}"

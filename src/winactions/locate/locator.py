@@ -27,6 +27,8 @@ import numpy as np
 from pydantic import BaseModel
 
 from winactions import progress
+from winactions.backends import own_pixels
+from winactions.backends.base import Backend
 from winactions.errors import InvalidInput, NotFound, WinctlError, shown
 from winactions.locate import density
 from winactions.locate.assets import AssetLibrary
@@ -394,7 +396,10 @@ class Locator:
 
     def grab(self, rect: Rect) -> np.ndarray:
         """The BGR pixels of a rectangle of the screens (or of the screenshot file)."""
-        image = self.backend.capture(rect).convert("RGB")
+        image = self.backend.capture(rect)
+        if isinstance(self.backend, Backend):  # the live desktop: winctl's own overlays are not the apps'
+            image = own_pixels.paint_out(image, (rect.left, rect.top), [r for r, _ in self.backend.overlays()])
+        image = image.convert("RGB")
         return np.ascontiguousarray(np.asarray(image)[:, :, ::-1])
 
 

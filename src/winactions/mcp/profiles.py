@@ -20,6 +20,7 @@ PURPOSES: dict[str, str] = {
     "windows": "apps and windows",  # choose-file too: core has ~100 bytes of its 15 KB left
     "phone": "swipe, long-press, go-home, launch, devices",
     "tasks": "run, replay",
+    "people": "the status label, teach mode",
 }
 DEFAULT = "core"
 

@@ -24,7 +24,8 @@ from typing import Any, cast
 from PIL import Image
 
 from winactions import screenshots, settings
-from winactions.backends.base import Backend
+from winactions.backends import own_pixels
+from winactions.backends.base import Backend, uncover_hint
 from winactions.llm.images import UNITS_TEXT
 from winactions.model import Rect, Source, Target, WindowInfo
 from winactions.perception import menus as menus_
@@ -122,7 +123,7 @@ class VisionProvider:
             *base.warnings,
             *(
                 f'part of window "{window.title}" is covered by {cover}: vision lists nothing '
-                "there (`winctl window activate` brings it forward)"
+                f"there ({uncover_hint(cover)})"
                 for cover in covers
             ),
         ]
@@ -517,7 +518,8 @@ def _capture(backend: Backend, window: Rect, popups: list[Rect]) -> tuple[Image.
     seen = window
     for menu in popups:
         seen = seen.union(menu)
-    return screenshots.capture(backend, seen), (seen.left, seen.top)
+    image = screenshots.capture(backend, seen)  # winctl's own overlays painted out: they are not the app's
+    return own_pixels.paint_out(image, (seen.left, seen.top), [r for r, _ in backend.overlays()]), (seen.left, seen.top)
 
 
 def _without_carets(bgr: Any, grey: Any, origin: tuple[int, int], fields: list[Rect]) -> Any:

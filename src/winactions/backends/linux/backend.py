@@ -29,7 +29,7 @@ from winactions.backends.base import (
     WindowAction,
     covered_by_element,
 )
-from winactions.backends.linux import a11ybus, bridges, clipboard, held, terminal
+from winactions.backends.linux import a11ybus, bridges, clipboard, held, overlay_windows, terminal
 from winactions.backends.linux import density as app_density
 from winactions.backends.linux.atspi import VCL, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
 from winactions.backends.linux.focus_guard import FocusGuard
@@ -60,7 +60,14 @@ FOCUS_QUIET_LIMIT = 1.0  # s: ... waited for at most
 class LinuxBackend(Backend):
     platform = "linux"
     capabilities = frozenset(
-        {Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD, Capability.TERMINAL}
+        {
+            Capability.POINTER,
+            Capability.HOLD_KEY,
+            Capability.WINDOW_MANAGE,
+            Capability.CLIPBOARD,
+            Capability.TERMINAL,
+            Capability.OVERLAYS,
+        }
     )
 
     def lacks(self, capability: Capability) -> str:
@@ -119,6 +126,9 @@ class LinuxBackend(Backend):
 
     def covers(self, window: WindowInfo) -> list[tuple[Rect, str]]:
         return self.x11.covers(window)
+
+    def overlays(self) -> list[tuple[Rect, str]]:
+        return overlay_windows.overlay_windows(self.x11.d)
 
     def without_tree(self, window: WindowInfo) -> str:
         return bridges.no_bridge(window.pid)

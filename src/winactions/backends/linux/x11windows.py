@@ -32,11 +32,13 @@ from winactions.backends.base import (
     COVERED_BY_TOOLTIP,
     Monitor,
     WindowAction,
+    covered_by_overlay,
     covered_by_window,
 )
 from winactions.backends.linux import bridges
 from winactions.backends.linux.children import reap
 from winactions.backends.linux.stderr_keeper import Kept, keep_stderr, last_words
+from winactions.backends.overlay_host import OVERLAY_CLASS
 from winactions.errors import ActionFailed, BackendUnavailable, DialogInFront, NotFound, shown
 from winactions.model import Rect, WindowInfo
 
@@ -365,6 +367,13 @@ class X11Windows:
                 if attributes.map_state != X.IsViewable:
                     continue
                 if attributes.override_redirect:
+                    wm_class = child.get_wm_class()
+                    if wm_class and wm_class[1] == OVERLAY_CLASS:  # winctl's own label or teach step
+                        rect, what = self._client_rect(child), covered_by_overlay(wm_class[0])
+                        over = rect.intersect(window.rect)
+                        if over is not None and not over.is_empty:
+                            found.append((over, what))
+                        continue
                     if self._own_popup(child, window) is not None:
                         continue
                     types = self._prop(child, "_NET_WM_WINDOW_TYPE")

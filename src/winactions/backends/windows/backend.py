@@ -63,7 +63,8 @@ def parse_window_id(text: str) -> int:
 
 class WindowsBackend(Backend):
     platform = "windows"
-    capabilities = frozenset(Capability) - {Capability.DEVICE, Capability.TERMINAL}  # no readable terminal yet
+    # no readable terminal yet; overlays are drawn on X11 only
+    capabilities = frozenset(Capability) - {Capability.DEVICE, Capability.TERMINAL, Capability.OVERLAYS}
 
     def __init__(self, live: bool = False, native: Native | None = None) -> None:
         # `live` asks a backend to keep the tree cached through change events; this one reads
