@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from winactions.access.rules import Granted
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.files import stamp, write_whole
 from winactions.model import Target, UIState
@@ -39,6 +40,7 @@ class SessionData(BaseModel):
     # the last state the caller was shown (`state`, an action's `--return-state`): what `state --diff`
     # and `--return-state` compare with — not `state`, which every read of the window replaces
     shown: UIState | None = None
+    access: Granted = Field(default_factory=Granted)  # a person's grants at the prompt, and what was revoked
 
 
 class SessionStore:
