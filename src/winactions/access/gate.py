@@ -79,6 +79,8 @@ class Gate:
         self.backend = backend
         self.rules = rules
         self._held = False  # a mouse button the gate let down is still down
+        self._written: str | None = None  # the text this session last put on the clipboard
+        self._read_clipboard: Callable[[], str] | None = None
 
     def install(self) -> None:
         """Wrap the backend instance's acting methods (those it has) with their checks."""
@@ -88,6 +90,9 @@ class Gate:
                 continue
             check: Callable[..., None] = getattr(self, f"_{name}")
             setattr(self.backend, name, _guarded(check, original))
+        self._read_clipboard = getattr(self.backend, "get_clipboard", None)
+        if self._read_clipboard is not None:
+            self.backend.get_clipboard = self._clipboard_read  # type: ignore[method-assign]
 
     # -- what an act reaches -------------------------------------------------------------------
     def _lookup(self, rules: Rules, find: Callable[[], AppRef | None]) -> tuple[bool, AppRef | None]:
@@ -122,9 +127,9 @@ class Gate:
             )
         if not rules.allows(app):
             aka = f" (also known as {', '.join(app.names[1:])})" if len(app.names) > 1 else ""
-            where = f' window "{app.title}"' if app.title else ""
+            where = f'the window "{app.title}" of ' if app.title else ""
             raise NotGranted(
-                f"confined: {doing} reaches the{where} of {app.label}{aka}, an app this session is not granted",
+                f"confined: {doing} reaches {where}{app.label}{aka}, an app this session is not granted",
                 hint=how_to_grant(app.label),
             )
 
@@ -233,10 +238,20 @@ class Gate:
         self.right("system_keys", "going to the home screen")
 
     def _get_clipboard(self, *args: Any, **kw: Any) -> None:
-        self.right("clipboard_read", "reading the clipboard")
+        """(Replaced by `_clipboard_read`, which checks after reading.)"""
 
-    def _set_clipboard(self, *args: Any, **kw: Any) -> None:
+    def _clipboard_read(self) -> str:
+        """The clipboard's text, when reading is granted or it is the text this session put
+        there itself (`clipboard "text"` reads it back): that tells the agent nothing new."""
+        assert self._read_clipboard is not None
+        text = self._read_clipboard()
+        if self._written is None or text != self._written:
+            self.right("clipboard_read", "reading the clipboard")
+        return text
+
+    def _set_clipboard(self, text: str, *args: Any, **kw: Any) -> None:
         self.right("clipboard_write", "writing the clipboard")
+        self._written = text
 
 
 def _policy_usable(rules: Rules) -> None:

@@ -128,8 +128,8 @@ def covered_by_element(control_type: str, name: str) -> str:
 @dataclass(frozen=True)
 class AppRef:
     """The application a window, an element or a screen point belongs to: the access gate
-    matches grants against its `names` (the program's name first, then the names its windows
-    give it: X11's WM_CLASS, a phone's package), ignoring case. `overlay`: the window is one of
+    matches grants against its `names` (the names its windows give it first — X11's WM_CLASS,
+    a phone's package — then its program's), ignoring case. `overlay`: the window is one of
     winctl's own (WM_CLASS class `Winctl`), and this is its role ("status", "teach", "prompt")."""
 
     names: tuple[str, ...]
@@ -140,7 +140,7 @@ class AppRef:
 
     @property
     def label(self) -> str:
-        """The name an error says: the program's."""
+        """The name an error says: the first."""
         return self.names[0] if self.names else f"the app of pid {self.pid}"
 
 

@@ -88,8 +88,9 @@ def request_access(ctx: Context, p: RequestAccessParams) -> AccessResult:
     answer = prompt.ask(missing_apps, missing_rights, p.reason, p.timeout)
     asked = ", ".join([*missing_apps, *(RIGHT_FLAGS[r] for r in missing_rights)])
     if not answer.allowed:
+        said = f"no answer came within {p.timeout:g} s" if answer.how == "timed out" else "the person denied it"
         raise NotGranted(
-            f"the person {answer.how} access to {asked}",
+            f"access to {asked} was not granted: {said}",
             hint="nothing was granted; ask again only if they expect it, or work with what is "
             "granted (`winctl grants`)",
         )

@@ -1,8 +1,9 @@
 """Which application an X window, a screen point, the keyboard focus or a process belongs to.
 
 An app is the process that made the window, as the X server knows it (X-Resource; the
-window's own `_NET_WM_PID` where the server cannot tell), named by its program (the process's
-executable name) and by the WM_CLASS instance and class of the window. Windows whose WM_CLASS
+window's own `_NET_WM_PID` where the server cannot tell), named by the WM_CLASS instance and
+class of the window and by its program (the process's executable name), in that order: the
+first is the name said in messages (a Python app's program is `python3`, its class its own). Windows whose WM_CLASS
 class is `Winctl` are winctl's own overlays; a `status` one lets clicks through to the window
 below, so a point is looked up through it.
 """
@@ -60,7 +61,7 @@ class Apps:
         title = self.x11._prop(win, "_NET_WM_NAME", self.x11.atom("UTF8_STRING"))
         overlay = wm_class[0] if wm_class[1].lower() == OVERLAY_CLASS else None
         return AppRef(
-            names=_names(program(pid), wm_class[0], wm_class[1]),
+            names=_names(wm_class[0], wm_class[1], program(pid)),
             pid=pid,
             window_id=f"0x{int(win.id):08x}",
             title=title if isinstance(title, str) else "",
@@ -105,7 +106,7 @@ class Apps:
     def of_pid(self, pid: int | None) -> AppRef:
         """The app of a process: its program, and the WM_CLASS names of its managed windows
         and override-redirect overlays (an overlay's role when one is winctl's)."""
-        names = [program(pid)]
+        names: list[str] = []
         overlay = None
         candidates = [self.x11.d.create_resource_object("window", int(w)) for w in self.x11.client_ids()]
         candidates += [c for c in self.x11.root.query_tree().children if _overlay_class(c)]
@@ -118,7 +119,7 @@ class Apps:
                 continue
             names.extend(app.names)
             overlay = overlay or app.overlay
-        return AppRef(names=_names(*names), pid=pid, overlay=overlay)
+        return AppRef(names=_names(*names, program(pid)), pid=pid, overlay=overlay)
 
 
 def _overlay_class(win: Any) -> bool:
