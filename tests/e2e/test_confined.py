@@ -268,3 +268,22 @@ def test_a_confined_mcp_server_refuses_another_app(desktop, tmp_path, monkeypatc
     time.sleep(0.3)
     assert apps["other"].events("pressed") == []
     assert apps["granted"].events("pressed")
+
+
+def test_a_run_stops_at_the_step_that_launches_an_ungranted_program(winctl, apps):
+    plan = {
+        "steps": [
+            {"action": "input_text", "target_ref": "Text", "params": {"text": "first"}, "retry": 0},
+            {"action": "launch_app", "params": {"command": ["xmessage", "escaped"]}, "retry": 0},
+            {"action": "input_text", "target_ref": "Text", "params": {"text": "third"}, "retry": 0},
+        ]
+    }
+    run = winctl("--json", "run", "--no-pixels", "--plan", json.dumps(plan), "fill and launch", expect=None)
+    body = json.loads(run.out)
+    assert body["ok"] is False, body
+    steps = body["result"]["run"]["step_results"]
+    assert [s["status"] for s in steps][:2] == ["success", "failed"], steps
+    assert len(steps) == 2 and "xmessage" in json.dumps(steps[1]), steps  # step 3 never ran, step 2 named
+    time.sleep(0.3)
+    assert [e["text"] for e in apps["granted"].events("text")][-1] == "first"
+    assert subprocess.run(["pgrep", "-f", "xmessage escaped"], capture_output=True).returncode == 1

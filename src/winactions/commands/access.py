@@ -71,7 +71,7 @@ def _result(ctx: Context, detail: str) -> AccessResult:
 def request_access(ctx: Context, p: RequestAccessParams) -> AccessResult:
     """Ask a person to grant apps.
 
-    Asks the person at the desktop to let this session act on these apps (and rights). In a confined session (the user's policy file or `winctl mcp --confine` says so) a prompt
+    In a confined session (the user's policy file or `winctl mcp --confine` says so) a prompt
     opens on the desktop naming the apps, the rights and your reason; only the person's Allow
     grants, until the session ends or `revoke`. Deny, closing it or the timeout is an error.
     Apps and rights already granted are not asked again. Unconfined, nothing needs asking."""
