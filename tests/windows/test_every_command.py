@@ -67,6 +67,9 @@ RUNS: dict[str, list[str]] = {
     "run": ["run", "press Apply", "--no-pixels", "--plan", json.dumps([{"action": "click", "target_ref": "Apply"}])],
     "replay": ["replay", "{tmp}/no-such-run"],
     "choose-file": ["choose-file", "{tmp}/notes.txt"],
+    "request-access": ["request-access", "notepad"],  # unconfined: nothing to ask
+    "grants": ["grants"],
+    "revoke": ["revoke", "notepad"],
 }
 # an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
 # a run that was never recorded cannot be replayed; no file dialog is open for choose-file

@@ -21,7 +21,7 @@ from typing import Any
 
 from winactions.access.rules import RIGHT_FLAGS, Rules
 from winactions.backends.base import AppRef, Backend, MouseButton
-from winactions.errors import NotGranted, Unsupported
+from winactions.errors import NotGranted, Unsupported, WinctlError
 from winactions.keys import Chord
 
 # chords the desktop or the window manager takes, not the app: they may close or switch windows
@@ -96,7 +96,8 @@ class Gate:
 
     # -- what an act reaches -------------------------------------------------------------------
     def _lookup(self, rules: Rules, find: Callable[[], AppRef | None]) -> tuple[bool, AppRef | None]:
-        """(known, the app) — unknown where the platform cannot tell, which refuses only when confined."""
+        """(known, the app) — unknown where the platform cannot tell or the lookup failed (a
+        window gone), which refuses only when confined: unconfined, the act goes on as it would."""
         try:
             return True, find()
         except Unsupported as exc:
@@ -104,6 +105,10 @@ class Gate:
                 raise NotGranted(
                     f"confined: {exc.message}, so the act cannot be checked", hint="nothing was sent"
                 ) from None
+            return False, None
+        except WinctlError:
+            if rules.confined:
+                raise
             return False, None
 
     def app(self, find: Callable[[], AppRef | None], doing: str) -> None:
