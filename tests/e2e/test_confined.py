@@ -287,3 +287,12 @@ def test_a_run_stops_at_the_step_that_launches_an_ungranted_program(winctl, apps
     time.sleep(0.3)
     assert [e["text"] for e in apps["granted"].events("text")][-1] == "first"
     assert subprocess.run(["pgrep", "-f", "xmessage escaped"], capture_output=True).returncode == 1
+
+
+def test_the_session_daemon_is_confined_by_the_same_policy(winctl, apps, daemon):
+    """`winctl --session`'s daemon reads the user's policy as one-shot calls do, at every call."""
+    refused(daemon("--window", OTHER, "click", "Press", expect=None), "other")
+    assert "confined; granted apps: granted (policy)" in daemon("grants").out
+    write_policy(apps["config"], 'confine = true\ngrant = ["granted", "other"]\n')  # the person edits it
+    daemon("--window", OTHER, "click", "Press")
+    assert apps["other"].events("pressed")

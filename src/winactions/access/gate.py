@@ -177,9 +177,12 @@ class Gate:
             self.point(x, y, "a drag")
 
     def _mouse_button(self, button: MouseButton, down: bool, *args: Any, **kw: Any) -> None:
-        if down:
-            x, y = self.backend.cursor_position()
-            self.point(x, y, f"pressing the {MouseButton(button).value} button")
+        """A press, and a release (where a drag drops what it holds), at the pointer: refused
+        over an app not granted; a refused release leaves the button down until it is let go
+        over a granted app's window."""
+        x, y = self.backend.cursor_position()
+        name = MouseButton(button).value
+        self.point(x, y, f"pressing the {name} button" if down else f"releasing the {name} button (a drop)")
         self._held = bool(down)
 
     def _drag(self, x1: int, y1: int, x2: int, y2: int, *args: Any, **kw: Any) -> None:
