@@ -90,6 +90,8 @@ def test_system_combos(keys, system):
 class Fake:
     """A backend's acting methods and app lookups, recording what was sent."""
 
+    one_screen = False
+
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.at: AppRef | None = AppRef(names=("gedit",), title="notes")
