@@ -296,3 +296,48 @@ def test_the_session_daemon_is_confined_by_the_same_policy(winctl, apps, daemon)
     write_policy(apps["config"], 'confine = true\ngrant = ["granted", "other"]\n')  # the person edits it
     daemon("--window", OTHER, "click", "Press")
     assert apps["other"].events("pressed")
+
+
+def _overlay(desktop, role: str, rect: tuple[int, int, int, int]):
+    """An override-redirect X window of WM_CLASS (role, "Winctl") over `rect`, as winctl's overlays
+    are (a `status` one lets input through)."""
+    from Xlib import X, display
+
+    d = display.Display(desktop.env["DISPLAY"])
+    x, y, w, h = rect
+    win = d.screen().root.create_window(
+        x, y, w, h, 0, d.screen().root_depth, X.InputOutput, X.CopyFromParent, override_redirect=True
+    )
+    win.set_wm_class(role, "Winctl")
+    if role == "status":  # click-through: an empty input shape, as the status label has
+        from Xlib.ext import shape
+
+        win.shape_rectangles(shape.SO.Set, shape.SK.Input, X.Unsorted, 0, 0, [])
+    win.map()
+    d.sync()
+    time.sleep(0.2)
+    return d, win
+
+
+def test_clicks_look_through_a_status_label_but_never_land_on_a_prompt(desktop, winctl, apps):
+    gx, gy = centre(winctl, GRANTED, "Press")
+    ox, oy = centre(winctl, OTHER, "Press")
+    d, label = _overlay(desktop, "status", (gx - 30, gy - 10, 60, 20))
+    d2, label2 = _overlay(desktop, "status", (ox - 30, oy - 10, 60, 20))
+    try:
+        winctl("click-at", str(gx), str(gy))  # through the label: the granted app's button
+        refused(winctl("click-at", str(ox), str(oy), expect=None), "other")  # through it: still the other app
+    finally:
+        label.destroy()
+        d.close()
+        label2.destroy()
+        d2.close()
+    d, teach = _overlay(desktop, "teach", (gx - 30, gy - 10, 60, 20))
+    try:
+        err = refused(winctl("click-at", str(gx), str(gy), expect=None), "teach")
+        assert "only a person answers" in err
+    finally:
+        teach.destroy()
+        d.close()
+    time.sleep(0.3)
+    assert len(apps["granted"].events("pressed")) == 1 and apps["other"].events("pressed") == []
