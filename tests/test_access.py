@@ -113,7 +113,7 @@ class Fake:
     def program_of(self, command: list[str]) -> str:
         return command[0]
 
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers=()) -> None:
         self.sent.append(f"click {x},{y}")
 
     def press_chords(self, chords: list[object]) -> None:
@@ -139,6 +139,8 @@ def gated(policy: Policy) -> Fake:
 def test_the_gate_refuses_what_is_not_granted_and_sends_what_is():
     fake = gated(Policy(confine=True, apps=("gedit",)))
     fake.click(5, 5)
+    with pytest.raises(NotGranted, match="super held"):  # the contract's `modifiers`, by position or name
+        fake.click(5, 5, MouseButton.LEFT, 1, ("ctrl", "super"))
     fake.press_chords(parse_keys("ctrl+s"))
     fake.at = AppRef(names=("firefox", "python3"), title="Bank")
     with pytest.raises(NotGranted, match=r'the window "Bank" of firefox \(also known as python3\)'):

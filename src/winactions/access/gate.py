@@ -169,9 +169,19 @@ class Gate:
         self.app(lambda: self.backend.app_of_element(handle), doing)
 
     # -- one check per acting method (named after it) --------------------------------------------
-    def _click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, **kw: Any) -> None:
-        for mod in kw.get("modifiers", ()) or ():
-            if getattr(mod, "key", mod) in ("super",) or str(mod).lower() == "super":
+    def _click(
+        self,
+        x: int,
+        y: int,
+        button: MouseButton = MouseButton.LEFT,
+        count: int = 1,
+        modifiers: Sequence[Any] = (),
+        *args: Any,
+        **kw: Any,
+    ) -> None:
+        """A click at (x, y); held super (the window manager's modifier) needs --system-keys."""
+        for mod in modifiers or ():
+            if str(getattr(mod, "value", mod)).lower() in ("super", "meta", "win"):
                 self.right("system_keys", "a click with super held")
         self.point(x, y, "a click")
 
