@@ -32,6 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "candidates": {"errors", "model"},  # exactly one element by a name, else the candidates listed
     "backends": {"errors", "keys", "model", "settings"},
+    "access": {"backends", "errors", "keys", "settings"},  # grants, confinement and the gate on a backend
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
     "text_entry": {"backends", "errors", "execution", "keys", "model", "settings"},  # keys for an element reach it
     "file_dialogs": {"backends", "errors", "keys", "model"},  # a toolkit's Open/Save dialog, read and driven
@@ -55,6 +56,7 @@ ALLOWED: dict[str, set[str]] = {
         "settings",
     },
     "session": {
+        "access",
         "backends",
         "candidates",
         "errors",
@@ -70,6 +72,7 @@ ALLOWED: dict[str, set[str]] = {
     # table back only through an Actor it is handed (Desktop, or the call being served)
     # (extras: a file-only call, `match` or `locate --in`, says which extra to install without a session)
     "commands": {
+        "access",
         "agent",
         "backends",
         "candidates",
@@ -113,6 +116,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "cli": {
         "_version",
+        "access",
         "api",
         "commands",
         "daemon",
@@ -129,7 +133,7 @@ ALLOWED: dict[str, set[str]] = {
         "settings",
         "skill",
     },
-    "mcp": {"_version", "api", "backends", "commands", "errors", "options", "outputs", "progress", "render"},
+    "mcp": {"_version", "access", "api", "backends", "commands", "errors", "options", "outputs", "progress", "render"},
 }
 # Platform libraries, and the only place each may be imported.
 PLATFORM_LIBRARIES = {

@@ -141,6 +141,14 @@ class LLMFailed(WinctlError):
     exit_code = 8
 
 
+class NotGranted(WinctlError):
+    """Confined mode: the act would reach an app (or use a right) no person granted this
+    session, or winctl's own prompt; nothing was sent."""
+
+    code = "not_granted"
+    exit_code = 9
+
+
 def of_code(code: str) -> type[WinctlError]:
     """The error class whose `code` this is (`WinctlError` for an unknown one): an error kept as
     a dict (a batch step's) raised again with its own exit code."""

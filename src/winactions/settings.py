@@ -423,3 +423,17 @@ SETTINGS: tuple[Setting[Any], ...] = (
 )
 BY_NAME: dict[str, Setting[Any]] = {s.name: s for s in SETTINGS}
 PREFIX = "WINCTL_"
+
+
+def policy_file(env: Mapping[str, str] | None = None) -> str:
+    """The user's access policy (`winactions.access.policy`): `$XDG_CONFIG_HOME/winactions/policy.toml`,
+    else `~/.config/winactions/policy.toml` (on Windows `%APPDATA%\\winactions\\policy.toml`).
+    A file the person at the desktop writes; no `WINCTL_*` variable moves it, so an agent
+    cannot point winctl at a policy of its own making."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME", "").strip()
+    if not base and os.name == "nt":
+        base = env.get("APPDATA", "").strip()
+    if not base:
+        base = os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "winactions", "policy.toml")

@@ -75,6 +75,9 @@ RUNS: dict[str, list[str]] = {
     "request-teach-access": ["request-teach-access"],
     "teach-step": ["teach-step", "{Apply}", "--text", "Here"],
     "teach-batch": ["teach-batch", json.dumps([{"text": "Here", "rect": [1, 2, 3, 4]}])],
+    "request-access": ["request-access", "notepad"],  # unconfined: nothing to ask
+    "grants": ["grants"],
+    "revoke": ["revoke", "notepad"],
 }
 # an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
 # a run that was never recorded cannot be replayed; no file dialog is open for choose-file;

@@ -149,6 +149,25 @@ def covered_by_element(control_type: str, name: str) -> str:
     return f'[{control_type}] "{name}"' if name else f"[{control_type}]"
 
 
+@dataclass(frozen=True)
+class AppRef:
+    """The application a window, an element or a screen point belongs to: the access gate
+    matches grants against its `names` (the names its windows give it first — X11's WM_CLASS,
+    a phone's package — then its program's), ignoring case. `overlay`: the window is one of
+    winctl's own (WM_CLASS class `Winctl`), and this is its role ("status", "teach", "prompt")."""
+
+    names: tuple[str, ...]
+    pid: int | None = None
+    window_id: str | None = None
+    title: str = ""
+    overlay: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The name an error says: the first."""
+        return self.names[0] if self.names else f"the app of pid {self.pid}"
+
+
 class Backend(ABC):
     """One platform. Methods raise `winactions.errors` exceptions, never platform ones."""
 
@@ -451,6 +470,26 @@ class Backend(ABC):
         locator searches a reference image first at this over the density it was captured at
         (`locate.density`)."""
         return None
+
+    # --- which app (the access gate) -------------------------------------------------------
+    def app_at(self, x: int, y: int) -> AppRef | None:
+        """The app whose top-level window a press at screen point (x, y) reaches, looking through
+        winctl's click-through `status` overlays; None when it reaches no window (the bare
+        desktop). Unsupported where the platform cannot tell."""
+        raise Unsupported(f"the {self.platform} backend cannot tell which app is at a point")
+
+    def app_of_window(self, window_id: str) -> AppRef:
+        """The app of this top-level window (its process's). Unsupported where the platform cannot tell."""
+        raise Unsupported(f"the {self.platform} backend cannot tell which app a window belongs to")
+
+    def app_of_element(self, handle: str) -> AppRef:
+        """The app of the process that shows this element. Unsupported where the platform cannot tell."""
+        raise Unsupported(f"the {self.platform} backend cannot tell which app an element belongs to")
+
+    def focused_app(self) -> AppRef | None:
+        """The app whose window has the keyboard focus now (where keys go); None when no window
+        has it. Unsupported where the platform cannot tell."""
+        raise Unsupported(f"the {self.platform} backend cannot tell which app has the keyboard focus")
 
     # --- bound-window input ----------------------------------------------------------------
     def bind(self, window_id: str, pointer: tuple[int, int, int] | None = None) -> str:

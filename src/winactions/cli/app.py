@@ -365,8 +365,15 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         help="also send each result as JSON (structuredContent), for programs that read it; a model "
         "host then shows the model the JSON, or both",
     )
+    @click.option(
+        "--confine", is_flag=True, help="act only on granted apps (--grant, the policy file, a person's Allow)"
+    )
+    @click.option("--grant", "grant", multiple=True, metavar="APP", help="grant this app (repeat for more)")
+    @click.option("--clipboard-read", is_flag=True, help="confined: grant reading the clipboard")
+    @click.option("--clipboard-write", is_flag=True, help="confined: grant writing the clipboard")
+    @click.option("--system-keys", is_flag=True, help="confined: grant system key combos (alt+f4, alt+tab, super...)")
     @click.pass_context
-    def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool) -> None:
+    def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool, **access: Any) -> None:
         """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
         from winactions.extras import require
 
@@ -375,9 +382,15 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
             require("mcp", feature="`winctl mcp`")
         except WinctlError as exc:
             _fail(exc, ctx.obj)
+        from winactions.access.rules import RIGHTS, Flags
         from winactions.mcp.server import serve
 
-        serve(mcp_session(ctx), served, device=ctx.obj.device, output_dir=output_dir, structured=structured)
+        grant = tuple(a.strip() for a in access.pop("grant") if a.strip())
+        rights = tuple(r for r in RIGHTS if access[r])
+        flags = Flags(confine=access["confine"], apps=grant, rights=rights)
+        serve(
+            mcp_session(ctx), served, device=ctx.obj.device, output_dir=output_dir, structured=structured, access=flags
+        )
 
     @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
     @click.argument("topic", required=False)

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from winactions import progress, render
 from winactions._version import __version__
+from winactions.access import Flags
 from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
@@ -143,8 +144,10 @@ class ToolRunner:
         profile: frozenset[str] | None = None,
         outputs: Outputs | None = None,
         structured: bool = False,
+        access: Flags | None = None,
     ) -> None:
         self.session_name = session_name
+        self.access = access or Flags()  # `winctl mcp --confine --grant APP ...`
         self.structured = structured  # also send each result as JSON (`structuredContent`), for programs
         self.outputs = outputs or Outputs()  # the model names files only inside this folder
         self.profile = profile  # the command names served; None: all
@@ -157,6 +160,7 @@ class ToolRunner:
         """The server's one Desktop, opened on first use and kept: ids stay valid across calls."""
         if self._desktop is None:
             self._desktop = Desktop(self.session_name, backend=self._backend, live=True, device=self._device)
+            self._desktop.session.access.flags = self.access
         return self._desktop
 
     def tools(self) -> list[types.Tool]:
@@ -242,7 +246,13 @@ class ToolRunner:
         return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
 
     def close(self) -> None:
+        """End the server's session: a person's grants at its prompts end with it."""
         if self._desktop is not None:
+            session = self._desktop.session
+            with session.turn():
+                session.data.access.apps.clear()
+                session.data.access.rights.clear()
+                session.save()
             self._desktop.close()
 
 
@@ -290,12 +300,19 @@ def serve(
     device: str | None = None,
     output_dir: str | None = None,
     structured: bool = False,
+    access: Flags | None = None,
 ) -> None:
     """Serve until the client closes stdin (the tools of `profile`, every tool for None); the
     files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder);
-    `structured`: results carry their JSON as `structuredContent` too."""
+    `structured`: results carry their JSON as `structuredContent` too; `access`: the server's
+    confinement and grants (`winctl mcp --confine --grant APP`)."""
     runner = ToolRunner(
-        session_name, device=device, profile=profile, outputs=Outputs.from_env(output_dir), structured=structured
+        session_name,
+        device=device,
+        profile=profile,
+        outputs=Outputs.from_env(output_dir),
+        structured=structured,
+        access=access,
     )
     server = build_server(runner)
 

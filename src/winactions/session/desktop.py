@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from winactions import progress
+from winactions.access import Access
 from winactions.backends.base import Backend
 from winactions.errors import AppBusy, NoAccessibility, NoTree, WinctlError
 from winactions.llm.config import LLMFlags
@@ -54,6 +55,7 @@ class DesktopSession:
         self._numbered_for: object = None  # the tree's targets that the latest state numbered
         self.nodes: list[Node] = []  # the raw tree the latest state was made from
         self.done_on_the_way: list[str] = []  # what finding a target did (scrolled it into view): the result says it
+        self.access = Access(backend, lambda: self.data.access)  # the gate on every act (winactions.access)
         if self.data.bound_window_id and backend.bound_window() != self.data.bound_window_id:
             self._rebind(self.data.bound_window_id)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from winactions.access.rules import Granted
 from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.files import stamp, write_whole
 from winactions.model import Target, UIState
@@ -40,6 +41,7 @@ class SessionData(BaseModel):
     # and `--return-state` compare with — not `state`, which every read of the window replaces
     shown: UIState | None = None
     display: int | None = None  # `switch-display N`: coordinates are that monitor's; None: the whole screen
+    access: Granted = Field(default_factory=Granted)  # a person's grants at the prompt, and what was revoked
 
 
 class SessionStore:

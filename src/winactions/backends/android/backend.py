@@ -21,7 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from winactions import settings
 from winactions.backends.android import adb, hierarchy, keymap, text
 from winactions.backends.android.source import NoTree, TreeSource, UiautomatorDump
-from winactions.backends.base import Backend, Capability, MouseButton, WindowAction
+from winactions.backends.base import AppRef, Backend, Capability, MouseButton, WindowAction
 from winactions.errors import (
     ActionFailed,
     BackendUnavailable,
@@ -131,6 +131,20 @@ class AndroidBackend(Backend):
         out = self.shell(["dumpsys", "window"])
         match = FOCUS.search(out) or FOCUSED_APP.search(out)
         return (match.group(1), match.group(2)) if match else ("", "")
+
+    # -- which app (the access gate): the package in front owns the one screen ------------------
+    def focused_app(self) -> AppRef:
+        package, _activity = self.foreground()
+        return AppRef(names=(package,) if package else (), window_id=f"android:{self.serial}")
+
+    def app_at(self, x: int, y: int) -> AppRef:
+        return self.focused_app()
+
+    def app_of_window(self, window_id: str) -> AppRef:
+        return self.focused_app()
+
+    def app_of_element(self, handle: str) -> AppRef:
+        return self.focused_app()
 
     def list_windows(self) -> list[WindowInfo]:
         package, activity = self.foreground()

@@ -20,6 +20,7 @@ from PIL import Image
 
 from winactions.backends.base import (
     IN_POPUP,
+    AppRef,
     Backend,
     Capability,
     Monitor,
@@ -31,6 +32,7 @@ from winactions.backends.base import (
 )
 from winactions.backends.linux import a11ybus, bridges, clipboard, held, overlay_windows, terminal
 from winactions.backends.linux import density as app_density
+from winactions.backends.linux.apps import Apps
 from winactions.backends.linux.atspi import VCL, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
 from winactions.backends.linux.focus_guard import FocusGuard
 from winactions.backends.linux.placement import (
@@ -474,6 +476,23 @@ class LinuxBackend(Backend):
 
     def capture(self, rect: Rect) -> Image.Image:
         return self.x11.capture(rect)
+
+    # -- which app (the access gate: `linux.apps`) ----------------------------------------------
+    @cached_property
+    def apps(self) -> Apps:
+        return Apps(self.x11)
+
+    def app_at(self, x: int, y: int) -> AppRef | None:
+        return self.apps.at(x, y)
+
+    def app_of_window(self, window_id: str) -> AppRef:
+        return self.apps.of_window(window_id)
+
+    def app_of_element(self, handle: str) -> AppRef:
+        return self.apps.of_pid(self.atspi.pid(handle))
+
+    def focused_app(self) -> AppRef | None:
+        return self.apps.focused()
 
     def run_of(self, window: WindowInfo) -> str | None:
         """The accessibility bus's id and the window's process (pid and start time): a

@@ -18,6 +18,7 @@ from winactions.backends.base import (
     COVERED_BY_POPUP,
     COVERED_BY_TOOLTIP,
     DRAG_SETTLE,
+    AppRef,
     Backend,
     Capability,
     MouseButton,
@@ -444,6 +445,33 @@ class WindowsBackend(Backend):
                     (rect.left - frame.left, rect.top - frame.top, rect.right - frame.left, rect.bottom - frame.top)
                 ).convert("RGB")
         return self.native.capture_screen(rect)
+
+    # -- which app (the access gate): a window's process name and class --------------------------
+    def app_of_window(self, window_id_: str) -> AppRef:
+        return self._app(parse_window_id(window_id_))
+
+    def app_at(self, x: int, y: int) -> AppRef | None:
+        hwnd = self.native.root_window_at(x, y)
+        return self._app(hwnd) if hwnd else None
+
+    def app_of_element(self, handle: str) -> AppRef:
+        return self._app(decode_handle(handle)[0])
+
+    def focused_app(self) -> AppRef | None:
+        hwnd = self.native.foreground_window()
+        return self._app(hwnd) if hwnd else None
+
+    def _app(self, hwnd: int) -> AppRef:
+        """The app of a top-level window: its process's name (with and without `.exe`), its class."""
+        w = next((w for w in self.native.top_windows() if w.hwnd == hwnd), None)
+        try:
+            pid = w.pid if w is not None else self.native.window_pid(hwnd)
+        except NativeError as exc:
+            raise self._translate(exc, f"window {window_id(hwnd)}") from exc
+        process = w.process if w is not None else ""
+        names = [process.removesuffix(".exe"), process, w.class_name if w is not None else ""]
+        unique = tuple(dict.fromkeys(n for n in names if n))
+        return AppRef(names=unique, pid=pid, window_id=window_id(hwnd), title=w.title if w is not None else "")
 
     def close(self) -> None:
         if self._bound is not None:

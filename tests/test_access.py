@@ -1,0 +1,193 @@
+"""Access rules and the gate, without a desktop: the policy file, where grants come from, what
+`revoke` takes away, which chords are the system's, and the gate on a small fake backend.
+The same gate on real X windows: tests/e2e/test_confined.py."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from winactions.access.gate import ACTING, Gate, system_combo
+from winactions.access.rules import Flags, Granted, Policy, allow, compose, read_policy, revoke
+from winactions.backends.base import AppRef, Backend, MouseButton
+from winactions.errors import NotGranted, Unsupported
+from winactions.keys import parse_keys
+
+# Backend methods that only read, wait, describe or release: the gate leaves them alone. A new
+# Backend method must be put here or in `gate.ACTING`, so that no act slips past the gate.
+NOT_ACTING = {
+    "acts_in_call", "alive", "app_at", "app_of_element", "app_of_window", "bound_pointer", "bound_window",
+    "capture", "choice_open", "chooses_silently", "close", "covering", "covers", "cursor_missed",
+    "cursor_position", "density", "desktop_exists", "ensure_active", "field_selecting_keys", "focused_app",
+    "holds_focus", "keeps_menu_open", "keys_settled", "lacks", "launch_stderr", "list_windows", "name_watch",
+    "named_below", "obscuring", "option_names", "popups", "program_of", "read_text", "refresh", "run_of",
+    "screens", "sets_value_silently", "snapshot", "space_clicks", "text_below", "unbind", "widget_windows",
+    "without_tree",
+}  # fmt: skip
+
+
+def test_every_backend_method_is_either_gated_or_known_not_to_act():
+    methods = {n for n, v in inspect.getmembers(Backend) if not n.startswith("_") and callable(v)}
+    assert methods - set(ACTING) - NOT_ACTING == set(), "classify the new Backend method (gate.ACTING or NOT_ACTING)"
+
+
+def test_a_policy_file_is_read_and_a_broken_one_confines(tmp_path):
+    assert read_policy(str(tmp_path / "none.toml")) == Policy(path=str(tmp_path / "none.toml"))
+    good = tmp_path / "good.toml"
+    good.write_text('confine = true\ngrant = ["gedit", "Mousepad"]\nclipboard_read = true\n')
+    policy = read_policy(str(good))
+    assert policy.confine and policy.apps == ("gedit", "Mousepad") and policy.rights == ("clipboard_read",)
+    for body, problem in [
+        ("confine = yes\n", "Invalid value"),
+        ('confine = true\ngrants = ["x"]\n', "unknown keys grants"),
+        ('grant = "gedit"\n', "grant is a list"),
+        ("system_keys = 1\n", "system_keys is true or false"),
+    ]:
+        bad = tmp_path / "bad.toml"
+        bad.write_text(body)
+        policy = read_policy(str(bad))
+        assert policy.confine and problem in policy.problem, (body, policy)
+
+
+def test_grants_say_their_source_and_revoke_only_takes_away():
+    granted = Granted()
+    policy = Policy(confine=True, apps=("gedit",), rights=("clipboard_read",))
+    rules = compose(policy, Flags(apps=("Calc",)), granted)
+    assert rules.confined and rules.apps == {"gedit": ("gedit", "policy"), "calc": ("Calc", "flag")}
+    assert rules.allows(AppRef(names=("GEDIT",))) and not rules.allows(AppRef(names=("python3",)))
+    allow(granted, ["mousepad"], ["system_keys"])
+    rules = compose(policy, Flags(apps=("Calc",)), granted)
+    assert rules.apps["mousepad"] == ("mousepad", "prompt") and rules.rights["system_keys"] == "prompt"
+    assert revoke(granted, rules, ["GEDIT", "mousepad"]) == ["gedit", "mousepad"]
+    rules = compose(policy, Flags(apps=("Calc",)), granted)
+    assert set(rules.apps) == {"calc"}  # the policy's gedit is masked for the session
+    revoke(granted, rules, None)
+    rules = compose(policy, Flags(apps=("Calc",)), granted)
+    assert rules.apps == {} and rules.rights == {} and rules.confined  # still confined: revoke never frees
+    allow(granted, ["gedit"], [])  # a person's Allow lifts the mask
+    assert "gedit" in compose(policy, Flags(), granted).apps
+
+
+@pytest.mark.parametrize(
+    ("keys", "system"),
+    [
+        ("alt+F4", True),
+        ("alt+Tab", True),
+        ("ctrl+alt+Delete", True),
+        ("ctrl+alt+t", True),
+        ("super+e", True),
+        ("ctrl+s", False),
+        ("alt+f", False),
+        ("shift+Tab", False),
+        ("Enter", False),
+    ],
+)
+def test_system_combos(keys, system):
+    assert all(system_combo(c) == system for c in parse_keys(keys))
+
+
+class Fake:
+    """A backend's acting methods and app lookups, recording what was sent."""
+
+    one_screen = False
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.at: AppRef | None = AppRef(names=("gedit",), title="notes")
+        self.focused: AppRef | None = AppRef(names=("gedit",))
+        self.clip = ""
+        self.unsupported = False
+
+    def bound_window(self) -> None:
+        return None
+
+    def app_at(self, x: int, y: int) -> AppRef | None:
+        if self.unsupported:
+            raise Unsupported("the fake backend cannot tell which app is at a point")
+        return self.at
+
+    def focused_app(self) -> AppRef | None:
+        return self.focused
+
+    def program_of(self, command: list[str]) -> str:
+        return command[0]
+
+    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers=()) -> None:
+        self.sent.append(f"click {x},{y}")
+
+    def press_chords(self, chords: list[object]) -> None:
+        self.sent.append("keys")
+
+    def launch(self, command: list[str]) -> int:
+        self.sent.append(f"launch {command[0]}")
+        return 1
+
+    def get_clipboard(self) -> str:
+        return self.clip
+
+    def set_clipboard(self, text: str) -> None:
+        self.clip = text
+
+
+def gated(policy: Policy) -> Fake:
+    fake = Fake()
+    Gate(fake, lambda: compose(policy, Flags(), Granted())).install()  # type: ignore[arg-type]
+    return fake
+
+
+def test_the_gate_refuses_what_is_not_granted_and_sends_what_is():
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.click(5, 5)
+    with pytest.raises(NotGranted, match="super held"):  # the contract's `modifiers`, by position or name
+        fake.click(5, 5, MouseButton.LEFT, 1, ("ctrl", "super"))
+    fake.press_chords(parse_keys("ctrl+s"))
+    fake.at = AppRef(names=("firefox", "python3"), title="Bank")
+    with pytest.raises(NotGranted, match=r'the window "Bank" of firefox \(also known as python3\)'):
+        fake.click(10, 10)
+    fake.at = None
+    with pytest.raises(NotGranted, match="reaches no app's window"):
+        fake.click(1, 1)
+    with pytest.raises(NotGranted, match="system-keys"):
+        fake.press_chords(parse_keys("alt+F4"))
+    fake.focused = AppRef(names=("xterm",))
+    with pytest.raises(NotGranted, match="xterm"):
+        fake.press_chords(parse_keys("x"))
+    with pytest.raises(NotGranted, match="launching xmessage"):
+        fake.launch(["/usr/bin/xmessage", "hi"])
+    fake.launch(["/usr/bin/gedit"])
+    assert fake.sent == ["click 5,5", "keys", "launch /usr/bin/gedit"]
+
+
+def test_the_clipboard_needs_its_rights_but_what_the_session_wrote_may_be_read_back():
+    fake = gated(Policy(confine=True, apps=("gedit",), rights=("clipboard_write",)))
+    fake.set_clipboard("mine")
+    assert fake.get_clipboard() == "mine"
+    fake.clip = "someone else's"
+    with pytest.raises(NotGranted, match="clipboard-read"):
+        fake.get_clipboard()
+    reader = gated(Policy(confine=True))
+    with pytest.raises(NotGranted, match="clipboard-write"):
+        reader.set_clipboard("x")
+
+
+def test_a_prompt_is_refused_even_unconfined_and_an_unknown_app_only_when_confined():
+    fake = gated(Policy())
+    fake.at = AppRef(names=("prompt", "Winctl", "zenity"), title="winctl: allow access?", overlay="prompt")
+    with pytest.raises(NotGranted, match="only a person answers"):
+        fake.click(1, 1)
+    fake.at = AppRef(names=("status", "Winctl"), overlay="status")  # looked through by the backend
+    fake.click(2, 2)
+    fake.unsupported = True
+    fake.click(3, 3)  # unconfined: nothing to check against
+    confined = gated(Policy(confine=True, apps=("gedit",)))
+    confined.unsupported = True
+    with pytest.raises(NotGranted, match="cannot be checked"):
+        confined.click(4, 4)
+    assert fake.sent == ["click 2,2", "click 3,3"] and confined.sent == []
+
+
+def test_a_broken_policy_refuses_every_act():
+    fake = gated(Policy(confine=True, apps=("gedit",), problem="Invalid value", path="/p.toml"))
+    with pytest.raises(NotGranted, match=r"policy file /p\.toml cannot be used"):
+        fake.click(5, 5)
