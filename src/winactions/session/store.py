@@ -39,6 +39,7 @@ class SessionData(BaseModel):
     # the last state the caller was shown (`state`, an action's `--return-state`): what `state --diff`
     # and `--return-state` compare with — not `state`, which every read of the window replaces
     shown: UIState | None = None
+    held_keys: list[str] = Field(default_factory=list)  # chords `key-down` left down, in order: `key-up` lets them go
 
 
 class SessionStore:

@@ -22,6 +22,7 @@ from winactions.backends.base import (
     IN_POPUP,
     Backend,
     Capability,
+    Key,
     MouseButton,
     TextMatch,
     WindowAction,
@@ -372,8 +373,10 @@ class LinuxBackend(Backend):
         return self.atspi.select_text(handle, start, end)
 
     # -- input ----------------------------------------------------------------------------
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
-        self.xinput.click(x, y, button, count)
+    def click(
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[Key] = ()
+    ) -> None:
+        self.xinput.click(x, y, button, count, modifiers)
         self._sent()
         self.x11.note_click(x, y)  # for space_clicks, in whichever winctl process clicks next
 
@@ -414,6 +417,10 @@ class LinuxBackend(Backend):
 
     def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
         self.xinput.hold_keys(chords, seconds)
+        self._sent()
+
+    def key_state(self, chords: Sequence[Chord], down: bool) -> None:
+        self.xinput.key_state(chords, down)
         self._sent()
 
     def type_text(self, text: str) -> None:

@@ -1,0 +1,166 @@
+"""Clicks with held modifiers, keys held across commands, and drags by any button, checked in
+what the apps themselves saw: a GTK tree view's own selection (its log and its accessibility
+states), a pad that logs each press's button and modifiers, and the X server's keymap."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from Xlib import XK
+from Xlib.display import Display
+
+from tests.conftest import Winctl, start_app, stop_app
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import HERE, SYSTEM_PYTHON, gtk_fixture_command
+
+pytestmark = pytest.mark.desktop
+
+LIST = "Several Rows"
+PAD = "Pointer Pad"
+
+
+@pytest.fixture
+def rows(desktop, winctl: Winctl, tmp_path: Path) -> Iterator[AppLog]:
+    """The GTK fixture whose tree view keeps several rows selected, focused; its event log."""
+    log = AppLog(str(tmp_path / "rows.jsonl"))
+    proc = start_app(desktop, gtk_fixture_command(log.path.as_posix(), rows=20, title=LIST, multiple=True), LIST)
+    winctl("focus", LIST)
+    yield log
+    stop_app(proc)
+
+
+@pytest.fixture
+def pad(desktop, winctl: Winctl, tmp_path: Path) -> Iterator[AppLog]:
+    """tests/fixtures/pointer_pad.py, focused; its event log."""
+    log = AppLog(str(tmp_path / "pad.jsonl"))
+    command = [SYSTEM_PYTHON, str(HERE / "pointer_pad.py"), "--title", PAD, "--log", log.path.as_posix()]
+    proc = start_app(desktop, command, PAD)
+    winctl("focus", PAD)
+    yield log
+    stop_app(proc)
+
+
+def selection(log: AppLog, rows: list[int], since: int) -> None:
+    """Wait until the app's own selection is exactly `rows` (0-based)."""
+    deadline = time.monotonic() + 5
+    while True:
+        seen = log.events("selection", since=since)
+        if seen and seen[-1]["rows"] == rows:
+            return
+        assert time.monotonic() < deadline, f"the app's selection is {seen[-1:]} not {rows}"
+        time.sleep(0.05)
+
+
+def held_down(desktop) -> set[str]:
+    """The modifiers the X server shows down now, asked on a connection of our own."""
+    display = Display(desktop.env["DISPLAY"])
+    try:
+        keymap = display.query_keymap()
+        down = set()
+        for name, keysym in (("shift", "Shift_L"), ("ctrl", "Control_L"), ("alt", "Alt_L"), ("super", "Super_L")):
+            code = display.keysym_to_keycode(XK.string_to_keysym(keysym))
+            if keymap[code // 8] & (1 << (code % 8)):
+                down.add(name)
+        return down
+    finally:
+        display.close()
+
+
+def selected_names(winctl: Winctl) -> set[str]:
+    """The file names whose cells the accessibility tree says are selected."""
+    return {
+        t["name"]
+        for t in winctl.state("--verbose")["targets"]
+        if t["name"].startswith("file-") and "selected" in t.get("states", [])
+    }
+
+
+def test_shift_click_selects_a_range_and_ctrl_click_adds_a_row(winctl, rows):
+    """The range runs from the row the app last took a click on: the first row is clicked with
+    the mouse (a row selected through the tree's Table.AddRowSelection does not move GTK's
+    cursor, and a shift-click after it selected nothing new)."""
+    start = rows.mark()
+    winctl("click", "file-003.txt", "--via", "input")
+    selection(rows, [2], start)
+    ranged = winctl("--json", "click", "file-006.txt", "--modifiers", "shift").json["result"]
+    assert ranged["method"] == "mouse" and "with shift held" in ranged["detail"], ranged
+    selection(rows, [2, 3, 4, 5], start)
+    added = winctl("--json", "click", "file-009.txt", "--modifiers", "ctrl").json["result"]
+    assert added["method"] == "mouse", added
+    selection(rows, [2, 3, 4, 5, 8], start)
+    assert selected_names(winctl) == {f"file-{i:03d}.txt" for i in (3, 4, 5, 6, 9)}
+    assert held_down(winctl.desk) == set()
+
+
+def test_key_down_shift_then_a_click_selects_a_range(winctl, rows):
+    start = rows.mark()
+    winctl("click", "file-002.txt", "--via", "input")
+    selection(rows, [1], start)
+    down = winctl("key-down", "shift").out
+    assert "down now: shift" in down, down
+    assert held_down(winctl.desk) == {"shift"}  # still down after the command's process let go of X
+    clicked = winctl("--json", "click", "file-005.txt").json["result"]
+    assert clicked["method"] == "mouse" and "shift down" in clicked["detail"], clicked
+    selection(rows, [1, 2, 3, 4], start)
+    up = winctl("key-up", "shift").out
+    assert "still down: none" in up, up
+    assert held_down(winctl.desk) == set()
+    later = rows.mark()
+    winctl("click", "file-010.txt", "--via", "input")  # shift is up: a plain click replaces the range
+    selection(rows, [9], later)
+
+
+def test_a_key_left_down_is_released_when_the_session_closes(winctl, rows):
+    winctl("key-down", "ctrl")
+    assert held_down(winctl.desk) == {"ctrl"}
+    closed = winctl("--json", "session", "close", "default").json["result"]
+    assert closed["released"] == ["ctrl (session default)"], closed
+    assert held_down(winctl.desk) == set()
+    again = winctl("--json", "session", "close", "default").json["result"]
+    assert again["released"] == []  # nothing is held any more
+
+
+def test_click_at_holds_the_modifiers_the_app_then_sees(winctl, pad):
+    spot = next(t for t in winctl.state("--verbose")["targets"] if t["name"] == "Pad")
+    left, top, right, bottom = spot["rect"]
+    x, y = (left + right) // 2, (top + bottom) // 2
+    seen = pad.mark()
+    winctl("click-at", str(x), str(y), "--modifiers", "shift,ctrl")
+    press = pad.wait_for("press", since=seen)
+    assert (press["button"], press["modifiers"], press["x"], press["y"]) == (1, ["shift", "ctrl"], x, y), press
+    seen = pad.mark()
+    winctl("click-at", str(x), str(y), "--button", "middle", "--modifiers", "shift")
+    press = pad.wait_for("press", since=seen)
+    assert (press["button"], press["modifiers"]) == (2, ["shift"]), press
+    assert held_down(winctl.desk) == set()  # released after the click
+
+
+@pytest.mark.parametrize(("button", "number"), [("middle", 2), ("right", 3)])
+def test_drag_holds_the_button_asked_for(winctl, pad, button, number):
+    spot = next(t for t in winctl.state("--verbose")["targets"] if t["name"] == "Pad")
+    left, top, right, bottom = spot["rect"]
+    seen = pad.mark()
+    done = winctl("drag", str(spot["id"]), str(left + 20), str(top + 20), "--button", button).out
+    assert f"with the {button} button" in done, done
+    press = pad.wait_for("press", since=seen)
+    release = pad.wait_for("release", since=seen)
+    assert press["button"] == release["button"] == number, (press, release)
+    assert (press["x"], press["y"]) == ((left + right) // 2, (top + bottom) // 2)
+    assert (release["x"], release["y"]) == (left + 20, top + 20) and release["moves"] > 0, release
+
+
+def test_bad_modifiers_and_unheld_keys_are_refused_before_anything_is_done(winctl, rows):
+    start = rows.mark()
+    bad = winctl("--json", "click", "file-004.txt", "--modifiers", "shift,banana", expect=None)
+    assert bad.code != 0 and "banana" in bad.json["error"]["message"], bad.out
+    semantic = winctl("--json", "click", "file-004.txt", "--modifiers", "ctrl", "--via", "semantic", expect=None)
+    assert semantic.code != 0 and "--via semantic" in semantic.json["error"]["message"], semantic.out
+    accent = winctl("--json", "key-down", "é", expect=None)
+    assert accent.code != 0 and "keymap" in accent.json["error"]["message"], accent.out
+    time.sleep(0.3)
+    assert rows.events("selection", since=start) == []
+    assert held_down(winctl.desk) == set()
+    assert "released nothing; still down: none" in winctl("key-up", "all").out  # the session holds nothing
