@@ -236,6 +236,11 @@ class Backend(ABC):
         the whole editable it is part of)."""
         return False
 
+    def text_selection(self, handle: str) -> tuple[int, int] | None:
+        """The first selected range (start, end) of the element's own text, as the app shows
+        it now; None where nothing is selected or the platform cannot read it."""
+        return None
+
     def place_caret(self, handle: str, offset: int) -> bool:
         """Put the element's text cursor at `offset` through the accessibility API; False where
         it cannot (then the keyboard moves it). `input --append` types at the end of the

@@ -372,6 +372,9 @@ class LinuxBackend(Backend):
         self._sent()
         return self.atspi.select_text(handle, start, end)
 
+    def text_selection(self, handle: str) -> tuple[int, int] | None:
+        return self.atspi.text_selection(handle)
+
     # -- input ----------------------------------------------------------------------------
     def click(
         self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[Key] = ()
