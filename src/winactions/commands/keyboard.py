@@ -37,8 +37,8 @@ class KeyStateParams(Params):
     profiles=("vision",),
 )
 def key_down(ctx: Context, p: KeyStateParams) -> ActionResult:
-    """Press keys and leave them down (shift while clicking rows, a game's key) until
-    `key-up`; the session remembers them, and `session close` lets go of any still down."""
+    """Hold keys down until `key-up` (shift while clicking rows, a game's key); the session
+    remembers them, and `session close` lets go of any still down."""
     backend = ctx.session.backend
     chords = parse_keys(p.keys, backend.key_names)  # a bad name fails before any key goes down
     held = ctx.session.data.held_keys
