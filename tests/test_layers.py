@@ -32,7 +32,9 @@ ALLOWED: dict[str, set[str]] = {
     "candidates": {"errors", "model"},  # exactly one element by a name, else the candidates listed
     "backends": {"errors", "keys", "model", "settings"},
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
-    "text_entry": {"backends", "errors", "execution", "keys", "model", "settings"},  # keys for an element reach it
+    # keys for an element reach it; a long text is pasted
+    "text_entry": {"backends", "errors", "execution", "keys", "model", "paste", "settings"},
+    "paste": {"backends", "errors", "keys", "settings"},  # a long text through the clipboard, the clipboard put back
     "file_dialogs": {"backends", "errors", "keys", "model"},  # a toolkit's Open/Save dialog, read and driven
     "marks": {"model"},  # label placement: geometry only
     "compact": {"model"},  # what of a state fits its budget: targets only
@@ -83,6 +85,7 @@ ALLOWED: dict[str, set[str]] = {
         "model",
         "options",
         "outputs",
+        "paste",
         "perception",
         "progress",
         "screenshots",

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from winactions import execution, text_entry
+from winactions import execution, paste, text_entry
 from winactions.backends.base import TERMINAL, MouseButton
 from winactions.commands.base import CLI_ONLY, Context, Kind, Params, Ref, command
 from winactions.commands.results import ActionResult
@@ -120,9 +120,9 @@ class InputParams(Params):
 @command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"), profiles=("core",))
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text (or append): through its editable-text interface, else focused
-    and typed, then read back. A terminal is typed into at its prompt; a sheet's cell (by
-    address, Z200) is committed. Refused: an element that takes no text, a disabled field, a
-    text longer than the field holds or than WINCTL_TYPING_LIMIT."""
+    and typed (a long text pasted), then read back. A terminal is typed into at its prompt; a
+    sheet's cell (by address, Z200) is committed. Refused: an element that takes no text, a
+    disabled field, a text longer than the field holds."""
     return set_text(ctx, p)
 
 
@@ -147,13 +147,15 @@ class TypeParams(Params):
 
 @command("type", TypeParams, kind=Kind.ACTION, positional=("text",), profiles=("core",))
 def type_(ctx: Context, p: TypeParams) -> ActionResult:
-    """Type text into the focused element of the window (any Unicode), at most
-    WINCTL_TYPING_LIMIT characters."""
-    text_entry.check_typing_budget(p.text)
+    """Type text into the focused element of the window (any Unicode); a long text is pasted
+    (WINCTL_PASTE_OVER)."""
     backend = ctx.session.backend
-    backend.ensure_active(ctx.window())
-    backend.type_text(p.text)
-    return ActionResult(action="type", method="keyboard", detail=f"{len(p.text)} characters")
+    text_entry.check_typing_budget(p.text, backend)
+    window = ctx.window()
+    backend.ensure_active(window)
+    pasted = paste.send(backend, p.text, terminal=paste.in_terminal(window.process))
+    method = "clipboard" if pasted else "keyboard"
+    return ActionResult(action="type", method=method, detail=pasted or f"{len(p.text)} characters")
 
 
 class KeysParams(Params):
