@@ -113,8 +113,10 @@ def test_key_down_shift_then_a_click_selects_a_range(winctl, rows):
     selection(rows, [9], later)
 
 
-def test_a_key_left_down_is_released_when_the_session_closes(winctl, rows):
-    winctl("key-down", "ctrl")
+def test_a_key_left_down_is_released_when_the_session_closes(winctl, rows, one_shot):
+    """Pressed by a process of its own (`--no-daemon`) that has ended since: X keeps the key
+    down, and the session file remembers it for `session close`."""
+    one_shot("key-down", "ctrl")
     assert held_down(winctl.desk) == {"ctrl"}
     closed = winctl("--json", "session", "close", "default").json["result"]
     assert closed["released"] == ["ctrl (session default)"], closed
