@@ -166,3 +166,19 @@ def test_bad_modifiers_and_unheld_keys_are_refused_before_anything_is_done(winct
     assert rows.events("selection", since=start) == []
     assert held_down(winctl.desk) == set()
     assert "released nothing; still down: none" in winctl("key-up", "all").out  # the session holds nothing
+
+
+def test_a_button_left_down_is_released_when_the_session_closes(winctl, pad, one_shot):
+    spot = next(t for t in winctl.state("--verbose")["targets"] if t["name"] == "Pad")
+    left, top, right, bottom = spot["rect"]
+    seen = pad.mark()
+    one_shot("mouse-down", str((left + right) // 2), str((top + bottom) // 2), "--button", "middle")
+    assert pad.wait_for("press", since=seen)["button"] == 2
+    closed = winctl("--json", "session", "close", "default").json["result"]
+    assert closed["released"] == ["the middle mouse button (session default)"], closed
+    assert pad.wait_for("release", since=seen)["button"] == 2  # the app saw the button go up
+    display = Display(winctl.desk.env["DISPLAY"])
+    try:
+        assert not display.screen().root.query_pointer().mask & 0x1F00  # no button down
+    finally:
+        display.close()

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from winactions.backends.base import Capability
+from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
 from winactions.keys import Chord, parse_keys
@@ -82,18 +82,22 @@ def _chords(names: list[str], key_names: Any) -> list[Chord]:
 
 
 def release_held(session: DesktopSession) -> list[str]:
-    """Release every key the session holds and forget them; the chords released."""
-    held = session.data.held_keys
-    if not held:
+    """Release every key and mouse button the session holds (`key-down`, `mouse-down`) and
+    forget them; what was released: the chords, and "the left mouse button"."""
+    keys, buttons = session.data.held_keys, session.data.held_buttons
+    if not keys and not buttons:
         return []
-    session.backend.key_state(_chords(held, session.backend.key_names), False)
-    session.data.held_keys = []
+    if keys:
+        session.backend.key_state(_chords(keys, session.backend.key_names), False)
+    for button in buttons:
+        session.backend.mouse_button(MouseButton(button), False)
+    session.data.held_keys, session.data.held_buttons = [], []
     session.save()
-    return held
+    return [*keys, *(f"the {button} mouse button" for button in buttons)]
 
 
 def release_stored(name: str | None) -> list[str]:
-    """For `session close`: release the keys held by session `name` (every session when
+    """For `session close`: release the keys and buttons held by session `name` (every session when
     None), as its store remembers them, once its daemon is gone; what was released, as
     "shift (session work1)". A session holding nothing opens no backend."""
     from winactions.session.store import SessionStore
@@ -102,7 +106,8 @@ def release_stored(name: str | None) -> list[str]:
     names = [name] if name else sorted(p.stem for p in folder.glob("*.json") if "." not in p.stem)
     released: list[str] = []
     for each in names:
-        if not SessionStore(each).load().held_keys:
+        data = SessionStore(each).load()
+        if not data.held_keys and not data.held_buttons:
             continue
         session = DesktopSession.open(each)
         try:

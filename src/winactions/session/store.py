@@ -40,6 +40,7 @@ class SessionData(BaseModel):
     # and `--return-state` compare with — not `state`, which every read of the window replaces
     shown: UIState | None = None
     held_keys: list[str] = Field(default_factory=list)  # chords `key-down` left down, in order: `key-up` lets them go
+    held_buttons: list[str] = Field(default_factory=list)  # mouse buttons `mouse-down` left down
 
 
 class SessionStore:
