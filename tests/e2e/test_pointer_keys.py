@@ -182,3 +182,14 @@ def test_a_button_left_down_is_released_when_the_session_closes(winctl, pad, one
         assert not display.screen().root.query_pointer().mask & 0x1F00  # no button down
     finally:
         display.close()
+
+
+def test_keys_held_through_the_daemon_go_up_with_its_session(winctl, rows, daemon):
+    """The daemon pressed them; `session close` stops it, then lets go of what its session
+    still holds."""
+    assert "down now: shift alt" in daemon("key-down", "shift", "alt").out
+    assert held_down(winctl.desk) == {"shift", "alt"}
+    assert "still down: alt" in daemon("key-up", "shift").out
+    closed = daemon("--json", "session", "close", "--all").json["result"]
+    assert closed["released"] == ["alt (session default)"], closed
+    assert held_down(winctl.desk) == set()
