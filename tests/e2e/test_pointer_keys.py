@@ -193,3 +193,28 @@ def test_keys_held_through_the_daemon_go_up_with_its_session(winctl, rows, daemo
     closed = daemon("--json", "session", "close", "--all").json["result"]
     assert closed["released"] == ["alt (session default)"], closed
     assert held_down(winctl.desk) == set()
+
+
+def test_mcp_takes_modifiers_as_a_list_or_a_comma_string(winctl, pad, desktop, tmp_path):
+    """Super, not alt, with the right button: openbox takes alt with a button for itself (alt
+    and the left button moves the window, alt and the right resizes it); the app saw nothing."""
+    from tests.e2e.helpers.mcp_client import run_client
+
+    spot = next(t for t in winctl.state("--verbose")["targets"] if t["name"] == "Pad")
+    left, top, right, bottom = spot["rect"]
+    x, y = (left + right) // 2, (top + bottom) // 2
+
+    async def script(session):
+        await session.call_tool("focus", {"window": PAD})
+        first = await session.call_tool("click_at", {"x": x, "y": y, "modifiers": "ctrl,shift"})
+        second = await session.call_tool("click_at", {"x": x, "y": y, "modifiers": ["super"], "button": "right"})
+        bad = await session.call_tool("click_at", {"x": x, "y": y, "modifiers": "hyper"})
+        return first, second, bad
+
+    seen = pad.mark()
+    first, second, bad = run_client(desktop, tmp_path, script)
+    assert not first.is_error and not second.is_error, (first, second)
+    presses = pad.events("press", since=seen)
+    assert [(p["button"], p["modifiers"]) for p in presses] == [(1, ["shift", "ctrl"]), (3, ["super"])], presses
+    assert bad.is_error and "hyper" in bad.content[0].text, bad
+    assert held_down(winctl.desk) == set()
