@@ -12,7 +12,7 @@ import pytest
 from Xlib import XK
 from Xlib.display import Display
 
-from tests.conftest import Winctl, start_app, stop_app
+from tests.conftest import Winctl, run_in_process, start_app, stop_app
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import HERE, SYSTEM_PYTHON, gtk_fixture_command
 
@@ -118,6 +118,10 @@ def test_a_key_left_down_is_released_when_the_session_closes(winctl, rows, one_s
     down, and the session file remembers it for `session close`."""
     one_shot("key-down", "ctrl")
     assert held_down(winctl.desk) == {"ctrl"}
+    elsewhere = run_in_process(("--json", "session", "close", "default"), {**winctl.env, "DISPLAY": ":97"})
+    assert elsewhere.code == 0, elsewhere.err  # the daemon is closed however the release went
+    assert elsewhere.json["result"]["released"][0].startswith("nothing of session default: "), elsewhere.out
+    assert held_down(winctl.desk) == {"ctrl"}  # still remembered, for a close that can reach the display
     closed = winctl("--json", "session", "close", "default").json["result"]
     assert closed["released"] == ["ctrl (session default)"], closed
     assert held_down(winctl.desk) == set()

@@ -12,6 +12,7 @@ from pydantic import Field, field_validator
 from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
+from winactions.errors import WinctlError
 from winactions.keys import Chord, parse_keys
 from winactions.session.desktop import DesktopSession
 
@@ -99,7 +100,8 @@ def release_held(session: DesktopSession) -> list[str]:
 def release_stored(name: str | None) -> list[str]:
     """For `session close`: release the keys and buttons held by session `name` (every session when
     None), as its store remembers them, once its daemon is gone; what was released, as
-    "shift (session work1)". A session holding nothing opens no backend."""
+    "shift (session work1)", or why nothing was ("nothing of session work1: ..."). A session
+    holding nothing opens no backend."""
     from winactions.session.store import SessionStore
 
     folder = SessionStore().directory
@@ -109,9 +111,15 @@ def release_stored(name: str | None) -> list[str]:
         data = SessionStore(each).load()
         if not data.held_keys and not data.held_buttons:
             continue
-        session = DesktopSession.open(each)
+        try:
+            session = DesktopSession.open(each)
+        except WinctlError as exc:  # no display here: say so, the daemon is closed all the same
+            released.append(f"nothing of session {each}: {exc.message}")
+            continue
         try:
             released += [f"{chord} (session {each})" for chord in release_held(session)]
+        except WinctlError as exc:
+            released.append(f"nothing of session {each}: {exc.message}")
         finally:
             session.backend.close()
     return released
