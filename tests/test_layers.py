@@ -34,7 +34,9 @@ ALLOWED: dict[str, set[str]] = {
     "backends": {"errors", "keys", "model", "settings"},
     "access": {"backends", "errors", "keys", "settings"},  # grants, confinement and the gate on a backend
     "execution": {"backends", "errors", "keys", "model"},  # keys: the chords that select and clear text
-    "text_entry": {"backends", "errors", "execution", "keys", "model", "settings"},  # keys for an element reach it
+    # keys for an element reach it; a long text is pasted
+    "text_entry": {"backends", "errors", "execution", "keys", "model", "paste", "settings"},
+    "paste": {"backends", "errors", "keys", "settings"},  # a long text through the clipboard, the clipboard put back
     "file_dialogs": {"backends", "errors", "keys", "model"},  # a toolkit's Open/Save dialog, read and driven
     "marks": {"model"},  # label placement: geometry only
     "compact": {"model"},  # what of a state fits its budget: targets only
@@ -90,6 +92,7 @@ ALLOWED: dict[str, set[str]] = {
         "options",
         "outputs",
         "overlays",
+        "paste",
         "perception",
         "progress",
         "prompts",

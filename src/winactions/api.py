@@ -298,8 +298,11 @@ class Desktop:
 
     # -- act ----------------------------------------------------------------------------------
     @calls("click")
-    def click(self, id: int | str, *, via: ViaName = "auto", return_state: bool = False) -> ActionResult:
-        """Click an element by id, or a visual target (`text:Save`) or a plain name."""
+    def click(
+        self, id: int | str, *, via: ViaName = "auto", modifiers: list[str] | None = None, return_state: bool = False
+    ) -> ActionResult:
+        """Click an element by id, or a visual target (`text:Save`) or a plain name; `modifiers`
+        (["shift"], ["ctrl"]) are held around a mouse click."""
         return self._typed(ActionResult, self.call("click", **_args(locals())))
 
     @calls("input")

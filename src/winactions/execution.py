@@ -13,10 +13,10 @@ for a click to type.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import Enum
 
-from winactions.backends.base import IN_POPUP, Backend, MouseButton, no_option, option_index
+from winactions.backends.base import IN_POPUP, Backend, Key, MouseButton, no_option, option_index
 from winactions.errors import ActionFailed, InvalidInput, ModalInCall, StaleElement, WinctlError, shown
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Rect, Source, Target, WindowInfo
@@ -162,6 +162,7 @@ def click(
     button: MouseButton = MouseButton.LEFT,
     count: int = 1,
     via: Via = Via.AUTO,
+    modifiers: Sequence[Key] = (),
 ) -> tuple[str, tuple[int, int] | None, str]:
     """Click a target, deciding how: a plain left click with `via` auto or semantic is the
     element's first semantic press (CLICK_OPERATIONS) — but a menu item that would stay open or
@@ -171,9 +172,10 @@ def click(
     its visible centre (`pointer_point`, `uncovered`). The element's name is checked before
     and after the press (`named_as_checked`, `pressed_as_checked`), and a sheet's cell clicked
     with the mouse must then hold the cell cursor (`cursor_landed`). A disabled element is
-    refused (`refuse_disabled`). Returns (method, point clicked or None, note)."""
+    refused (`refuse_disabled`). `modifiers` are held around a mouse click (an action holds no
+    keys: with them, the mouse clicks). Returns (method, point clicked or None, note)."""
     refuse_disabled(target, node, via, "nothing was clicked", "clicks it anyway")
-    semantic_fits = button is MouseButton.LEFT and count == 1
+    semantic_fits = button is MouseButton.LEFT and count == 1 and not modifiers  # an action holds no keys
     note = ""
     if via is not Via.INPUT and semantic_fits:
         # a menu item whose press would leave its menu open (Qt, Java), or whose command would run
@@ -206,9 +208,9 @@ def click(
     if target.type in DOUBLE_CLICK_TYPES:  # two actions must not reach the app as one double-click
         backend.space_clicks(x, y)
     watch = named_as_checked(backend, target, node)
-    backend.click(x, y, button, count)
+    backend.click(x, y, button, count, modifiers)
     pressed_as_checked(watch, target, node, f"with the mouse at ({x}, {y})", MOUSE_TAKEN)
-    if node is not None and Operation.SELECT in node.operations and button is MouseButton.LEFT and count == 1:
+    if node is not None and Operation.SELECT in node.operations and semantic_fits:
         cursor_landed(backend, target, node, x, y)
     return "mouse", (x, y), (f"semantic route failed: {note}" if note else "")
 

@@ -257,6 +257,15 @@ TYPING_LIMIT = Whole(
     "refused before any key is pressed",
     reader="text entry (`input`, `type`)",
 )
+PASTE_OVER = Whole(
+    name="WINCTL_PASTE_OVER",
+    default=200,
+    low=0,
+    unit="characters",
+    help="a text longer than this is pasted through the clipboard (ctrl+v; ctrl+shift+v in a "
+    "terminal), not typed key by key, and the clipboard's text put back after; 0: always typed",
+    reader="text entry (`input` when it types, `type`)",
+)
 # -- the locator and the perception tiers ---------------------------------------------------
 LOCATE_CACHE_TTL = Number(
     name="WINCTL_LOCATE_CACHE_TTL",
@@ -401,6 +410,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     MAX_NODES,
     STATE_SECONDS,
     TYPING_LIMIT,
+    PASTE_OVER,
     LOCATE_CACHE_TTL,
     ASSETS,
     FIXED_POINTS,

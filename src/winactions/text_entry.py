@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from winactions import execution, settings
+from winactions import execution, paste, settings
 from winactions.backends.base import TERMINAL, Backend
 from winactions.errors import ActionFailed, InvalidInput, WinctlError, shown
 from winactions.execution import Via
@@ -138,7 +138,7 @@ def enter_text(
     keyboard", ...); the note says what was checked and what was not (`UNCHECKED`). Raises
     ActionFailed when the text did not arrive as asked, saying what the element holds."""
     if node is not None and TERMINAL in node.extra:
-        check_typing_budget(text)
+        check_typing_budget(text, backend)
         return type_at_prompt(backend, window, target, node, text, enter=enter, via=via)
     method: str | None = None
     note = ""
@@ -192,7 +192,7 @@ def _typed(
     """The keyboard route: the focus given (its focus operation with `--via auto`, else a
     click) and confirmed, the text typed by what the element is and read back, then Enter.
     What a failed semantic route said is left out: the text typed is read back instead."""
-    check_typing_budget(text)
+    check_typing_budget(text, None if is_cell(node) else backend)  # a cell's text is typed, however long
     focused = via is Via.AUTO and focus(backend, window, node)
     cell = is_cell(node)
     if node is None and backend.without_tree(window):  # Tk, Motif: ctrl+a goes to the line's start there
@@ -224,18 +224,20 @@ def typing_limit() -> int:
     return settings.TYPING_LIMIT.read()
 
 
-def check_typing_budget(text: str) -> None:
+def check_typing_budget(text: str, backend: Backend | None = None) -> None:
     """Refuse, before any key is pressed, a text longer than one command types
-    (`typing_limit`): typing it would hold the session for minutes."""
+    (`typing_limit`): typing it would hold the session for minutes. A text `backend` pastes
+    (`paste.pastes`; None: it is typed) is not typed, and never refused."""
     limit = typing_limit()
-    if len(text) <= limit:
+    if len(text) <= limit or (backend is not None and paste.pastes(backend, text)):
         return
     raise InvalidInput(
         f"{len(text):,} characters is more than one command types ({limit:,}, about "
         f"{limit / TYPING_RATE:.0f} s of keys); nothing was typed",
         hint="put the text on the clipboard (`winctl clipboard TEXT`) and paste it "
         "(`winctl keys ctrl+v`), or type it in parts (`winctl input ID PART --append`), or "
-        f"raise WINCTL_TYPING_LIMIT (about {TYPING_RATE} characters a second)",
+        f"raise WINCTL_TYPING_LIMIT (about {TYPING_RATE} characters a second); winctl pastes "
+        "such a text itself unless WINCTL_PASTE_OVER is 0",
     )
 
 
@@ -352,10 +354,11 @@ def type_at_prompt(
         )
     how = take_focus(backend, window, target, node, via, "nothing was typed")
     before = _screen(backend, node)
-    backend.type_text(text)
+    pasted = paste.send(backend, text, terminal=True)
     done = (
-        "typed at its prompt (a terminal's line is not selected or cleared first: `winctl keys ctrl+e ctrl+u` "
-        "clears a shell's line)"
+        ("pasted" if pasted else "typed")
+        + " at its prompt (a terminal's line is not selected or cleared first: `winctl keys ctrl+e ctrl+u` "
+        "clears a shell's line)" + (f"; {pasted}" if pasted else "")
     )
     if enter:
         if not await_focus(backend, node):
@@ -457,8 +460,10 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     if is_piece_of_text(node):  # ctrl+a would select all the text it is part of: its own is selected exactly
         assert node is not None
         if before is not None and backend.select_text(node.handle, 0, len(before)):
-            backend.type_text(text)
-            return _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == text), text)
+            pasted = paste.send(backend, text, node.handle)
+            return _joined(
+                pasted, _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == text), text)
+            )
         raise ActionFailed(
             "this element is part of a larger text, and its own text could not be selected: "
             "ctrl+a would select all of the text it is part of, and typing would replace that; "
@@ -466,9 +471,9 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
             hint="select it yourself (click, shift+End), then `winctl type`",
         )
     backend.press_chords(parse_keys("ctrl+a"))
-    backend.type_text(text)
+    pasted = paste.send(backend, text, node.handle if node is not None and before is not None else None)
     if before is None or node is None:
-        return ""
+        return pasted
     # an empty field cannot keep old text: only whether it reads the text typed is asked
     now = _settled_text(backend, node, lambda now: now == text or _typed_into(now, before, text) is not None)
     at = _typed_into(now, before, text) if before else None
@@ -478,9 +483,10 @@ def type_replacing(backend: Backend, node: Node | None, text: str, *, append: bo
     elif at is not None:
         note = "ctrl+a selected nothing: selected all and typed again"
         backend.press_chords(parse_keys("ctrl+a"))
-        backend.type_text(text)
+        paste.send(backend, text, node.handle)
     else:
-        return _reads_otherwise(backend, node, now, text)
+        return _joined(pasted, _reads_otherwise(backend, node, now, text))
+    note = _joined(pasted, note)
     now = _settled_text(backend, node, lambda now: now == text)
     if now == text:
         return note
@@ -504,9 +510,11 @@ def type_into_treeless(backend: Backend, window: WindowInfo, target: Target, tex
     execution.click(backend, window, target, None, via=Via.INPUT)
     keys = "End" if append else backend.field_selecting_keys(window)
     backend.press_chords(parse_keys(keys))
-    backend.type_text(text)
+    pasted = paste.send(backend, text)
     done = "its end reached by" if append else "its text selected by"
-    return f"{done} {keys} (no tree: ctrl+a selects nothing in its toolkit); its text could not be read back"
+    return _joined(
+        pasted, f"{done} {keys} (no tree: ctrl+a selects nothing in its toolkit); its text could not be read back"
+    )
 
 
 def _type_appending(backend: Backend, node: Node | None, before: str | None, text: str) -> str:
@@ -518,12 +526,17 @@ def _type_appending(backend: Backend, node: Node | None, before: str | None, tex
     placed = node is not None and before is not None and backend.place_caret(node.handle, len(before))
     if not placed:
         backend.press_chords(parse_keys("ctrl+End"))
-    backend.type_text(text)
+    pasted = paste.send(backend, text, node.handle if node is not None and before is not None else None)
     if before is None or node is None:
-        return ""
-    return _reads_otherwise(
-        backend, node, _settled_text(backend, node, lambda now: now == before + text), before + text
+        return pasted
+    return _joined(
+        pasted,
+        _reads_otherwise(backend, node, _settled_text(backend, node, lambda now: now == before + text), before + text),
     )
+
+
+def _joined(*notes: str) -> str:
+    return "; ".join(note for note in notes if note)
 
 
 def is_cell(node: Node | None) -> bool:

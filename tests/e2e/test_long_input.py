@@ -102,18 +102,25 @@ def test_a_text_longer_than_its_field_fails_at_once_with_nothing_typed(front: Fr
     assert closed_with(front, zenity) == "hello"
 
 
-def test_the_keyboard_types_no_more_than_its_budget(front: Front, zenity: Any, winctl: Winctl) -> None:
-    """A field typed into (`--via input`, as when no semantic set fits) is refused up front
-    past the budget, and the clipboard route the refusal names does fill it."""
+def test_the_keyboard_types_no_more_than_its_budget(front: Front, zenity: Any, winctl: Winctl, monkeypatch) -> None:
+    """A field typed into (`--via input`, as when no semantic set fits) gets a text past the
+    budget pasted through the clipboard (WINCTL_PASTE_OVER); with pasting off, such a text is
+    refused up front, and the clipboard route the refusal names does fill it."""
     front("focus", TITLE)
     field = element(front, "Edit")
+    pasted, seconds = timed(front, "input", "--via", "input", str(field), "p" * 10_001, expect=0)
+    assert "pasted 10,001 characters with ctrl+v" in pasted.out, pasted
+    assert front("get", "text", str(field)).out.strip() == "p" * 10_001
+    print(f"pasted in {seconds:.2f}s")
+    monkeypatch.setitem(winctl.desk.env, "WINCTL_PASTE_OVER", "0")  # typed, never pasted
     refused, seconds = timed(front, "input", "--via", "input", str(field), "y" * 10_001, expect=2)
     assert "10,001 characters is more than one command types (10,000" in refused.err, refused
     assert "winctl clipboard" in refused.err and "WINCTL_TYPING_LIMIT" in refused.err
+    assert "WINCTL_PASTE_OVER" in refused.err
     print(f"refused in {seconds:.2f}s")
     refused = front("type", "z" * 10_001, expect=2)
     assert "nothing was typed" in refused.err, refused
-    assert front("get", "text", str(field)).out.strip().endswith("hello")
+    assert front("get", "text", str(field)).out.strip() == "p" * 10_001
     front("clipboard", "c" * 20_000)
     front("keys", "ctrl+a", "ctrl+v")
     assert closed_with(front, zenity) == "c" * 20_000
@@ -137,13 +144,13 @@ def test_a_command_queued_behind_a_long_one_is_said_never_to_have_started(winctl
     though it never started. The deadline is shortened for the test (WINCTL_COMMAND_DEADLINE);
     a queued click of OK is refused as never started, and is not run once the long typing ends:
     zenity is still open and prints the typed text when OK is pressed afterwards."""
-    run = through_daemon(winctl, WINCTL_COMMAND_DEADLINE="2")
+    run = through_daemon(winctl, WINCTL_COMMAND_DEADLINE="2", WINCTL_PASTE_OVER="0")  # typed: it takes long
     try:
         run("focus", TITLE)
         field, ok = element(run, "Edit"), element(run, "Button", "OK")
         long = subprocess.Popen(
             [WINCTL, "--session", "long", "input", "--via", "input", str(field), "t" * 4_000],
-            env=winctl.env,
+            env={**winctl.env, "WINCTL_PASTE_OVER": "0"},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -31,6 +31,13 @@ STRAY_KEYS = 3  # keys sent before the check that saw the focus go may still rea
 IN_FLIGHT = 20  # keys sent to a dying app after its last was read: lost with it, yet counted as typed
 
 
+@pytest.fixture(autouse=True)
+def typed_not_pasted(desktop, monkeypatch):
+    """Every text here is typed key by key, however long (WINCTL_PASTE_OVER=0): typing is what
+    these tests watch; a long text is otherwise pasted (tests/e2e/test_paste.py)."""
+    monkeypatch.setitem(desktop.env, "WINCTL_PASTE_OVER", "0")
+
+
 def catcher(desktop, log: Path, title: str, *extra: str) -> subprocess.Popen[bytes]:
     return start_app(
         desktop, [SYSTEM_PYTHON, str(FIXTURES / "key_catcher.py"), "--title", title, "--log", str(log), *extra], title

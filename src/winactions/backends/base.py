@@ -33,6 +33,10 @@ from winactions.errors import ActionFailed, NotFound, Unsupported
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
+# A key by its canonical name (`winactions.keys`): a modifier held during a click is one of
+# `keys.MODIFIERS` ("ctrl", "shift", "alt", "super").
+Key = str
+
 # Seconds a drag waits after arriving at its start and after pressing: hover decides what a
 # press grabs (a column edge, a splitter's handle), and the app takes its grab on the press.
 DRAG_SETTLE = 0.05
@@ -275,6 +279,11 @@ class Backend(ABC):
         the whole editable it is part of)."""
         return False
 
+    def text_selection(self, handle: str) -> tuple[int, int] | None:
+        """The first selected range (start, end) of the element's own text, as the app shows
+        it now; None where nothing is selected or the platform cannot read it."""
+        return None
+
     def place_caret(self, handle: str, offset: int) -> bool:
         """Put the element's text cursor at `offset` through the accessibility API; False where
         it cannot (then the keyboard moves it). `input --append` types at the end of the
@@ -336,7 +345,13 @@ class Backend(ABC):
 
     # --- synthesized input (screen pixels) -------------------------------------------------
     @abstractmethod
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None: ...
+    def click(
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[Key] = ()
+    ) -> None:
+        """Click `count` times at (x, y) with `modifiers` (`keys.MODIFIERS` names) held down
+        around the clicks: pressed in order before, released in reverse after, released even
+        when the click fails. A backend that cannot hold them refuses non-empty `modifiers`
+        with Unsupported before anything is sent."""
 
     @abstractmethod
     def mouse_move(self, x: int, y: int) -> None: ...
@@ -360,6 +375,13 @@ class Backend(ABC):
     @abstractmethod
     def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
         """Press the chords' keys, keep them down for `seconds`, release them."""
+
+    def key_state(self, chords: Sequence[Chord], down: bool) -> None:
+        """Press (`down`) or release the chords' keys and leave them so: down, each chord's
+        modifiers then its key, chord after chord; up, the same keys in reverse. They stay down
+        after this process ends, until released (`key-up`, `session close`). A backend that
+        cannot hold a key refuses with Unsupported before anything is sent."""
+        raise Unsupported(f"the {self.platform} backend cannot hold keys down", hint="use `winctl keys` chords")
 
     @abstractmethod
     def type_text(self, text: str) -> None:

@@ -11,6 +11,7 @@ import time
 
 import click
 
+from winactions.commands.keyboard import release_stored
 from winactions.daemon import client, processes
 from winactions.errors import InvalidInput
 from winactions.overlays import channel
@@ -92,7 +93,8 @@ def add_session_commands(cli: click.Group) -> None:
     @click.option("--all", "close_all", is_flag=True, help="close every session daemon")
     @click.pass_context
     def close(ctx: click.Context, name: str | None, close_all: bool) -> None:
-        """Stop a session's daemon and its overlays (the status label, teach mode); its ids are kept on disk."""
+        """Stop a session's daemon and its overlays (the status label, teach mode), and release the keys
+        it holds down; its ids are kept on disk."""
         if not name and not close_all:
             raise click.UsageError("give a session name or --all")
         problem = None if close_all else bad_session_name(name or "")
@@ -106,7 +108,10 @@ def add_session_commands(cli: click.Group) -> None:
             for o in _orphans()
             if (close_all or o.session == name) and processes.stop_process(o)
         ]
+        released = release_stored(None if close_all else name)  # keys `key-down` left down
         if ctx.find_root().obj.json_output:
-            click.echo(json.dumps({"ok": True, "result": {"closed": closed}}))
+            click.echo(json.dumps({"ok": True, "result": {"closed": closed, "released": released}}))
         else:
-            click.echo("closed: " + (", ".join(closed) or "none"))
+            click.echo(
+                "closed: " + (", ".join(closed) or "none") + (f"; released {', '.join(released)}" if released else "")
+            )

@@ -2,54 +2,99 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
-from winactions import execution, text_entry
+from winactions import execution, paste, text_entry
 from winactions.backends.base import TERMINAL, MouseButton
-from winactions.commands.base import Context, Kind, Params, Ref, command
+from winactions.commands.base import CLI_ONLY, Context, Kind, Params, Ref, command
 from winactions.commands.results import ActionResult
 from winactions.errors import ActionFailed, InvalidInput, shown
 from winactions.execution import Via
-from winactions.keys import parse_keys
+from winactions.keys import MODIFIERS, parse_keys
 from winactions.model import Operation
 
-REF = Field(
-    description="element id from `winctl state`, or a target on screen: "
-    "text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME"
-)
+REF = Field(description="id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME")
 VIA = Field(
     Via.AUTO,
-    description="auto: semantic action if it fits, else the mouse; semantic: never the mouse; input: always the mouse",
+    description="auto: semantic if it fits, else the mouse; semantic: never the mouse; input: the mouse",
 )
+
+
+def _modifier_names(value: Any) -> Any:
+    """ "shift,ctrl", ["shift", "ctrl"] or ("shift,ctrl",) (a repeated CLI option) → the
+    modifiers' canonical names, in order, each once; a word that is no modifier fails here."""
+    if value is None:
+        return []
+    words = [value] if isinstance(value, str) else list(value) if isinstance(value, list | tuple) else value
+    if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        return value  # pydantic says what is wrong with it
+    names: list[str] = []
+    for word in (w.strip() for item in words for w in item.replace("+", ",").split(",")):
+        if not word:
+            continue
+        chord = parse_keys(word)[0]
+        if chord.modifiers or chord.key not in MODIFIERS:
+            raise ValueError(f"{word!r} is not a modifier: give shift, ctrl, alt or super")
+        names += [] if chord.key in names else [chord.key]
+    return names
+
+
+Modifiers = Annotated[list[str], BeforeValidator(_modifier_names)]
+MODIFIERS_FIELD: Any = Field(default_factory=list, description="keys held: shift,ctrl,alt,super")
+
+
+def _with_keys(detail: str, modifiers: list[str]) -> str:
+    """A click's detail, with the modifiers it held said first."""
+    held = f"with {'+'.join(modifiers)} held" if modifiers else ""
+    return "; ".join(part for part in (held, detail) if part)
 
 
 class ClickParams(Params):
     id: Ref = REF
     via: Via = VIA
+    modifiers: Modifiers = MODIFIERS_FIELD
 
 
 @command("click", ClickParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
 def click(ctx: Context, p: ClickParams) -> ActionResult:
-    """Click an element: its semantic action (press, toggle, select) when it has one, else a
-    left click at its visible centre. A disabled element is refused; one out of view is
-    scrolled to first."""
+    """Click an element: its semantic action (press, toggle, select) if it has one, else (and
+    with --modifiers) a left click at its visible centre. A disabled one is refused; one out
+    of view is scrolled to first."""
+    if p.modifiers and p.via is Via.SEMANTIC:
+        raise InvalidInput(
+            "--modifiers needs a mouse click, and --via semantic never uses the mouse; nothing was clicked",
+            hint="drop --via semantic (an accessibility action holds no keys)",
+        )
+    held = ctx.session.data.held_keys  # keys `key-down` holds reach a mouse click only
+    via = Via.INPUT if held and p.via is Via.AUTO else p.via
     target, node = ctx.session.resolve_ref(p.id, ctx.window(), wheel=p.via is not Via.SEMANTIC)
-    method, point, note = execution.click(ctx.session.backend, ctx.window(), target, node, via=p.via)
-    return ActionResult(action="click", method=method, target=target, point=point, detail=note)
+    method, point, note = execution.click(
+        ctx.session.backend, ctx.window(), target, node, via=via, modifiers=p.modifiers
+    )
+    note = _with_keys(note, p.modifiers) + (f"; with {' '.join(held)} down (`key-down`)" if held else "")
+    return ActionResult(action="click", method=method, target=target, point=point, detail=_with_keys(note, p.modifiers))
 
 
 class PointerParams(Params):
     id: Ref = REF
+    # not in the MCP schema (the core profile's budget): `click_at` with count 2 or the right button takes them
+    modifiers: Modifiers = Field(
+        default_factory=list, description="keys held: shift,ctrl,alt,super", json_schema_extra=CLI_ONLY
+    )
 
 
 @command("dblclick", PointerParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
 def dblclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Double-click an element at its visible centre (opens rows, selects words)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
-    method, point, _ = execution.click(ctx.session.backend, ctx.window(), target, node, count=2, via=Via.INPUT)
-    return ActionResult(action="dblclick", method=method, target=target, point=point)
+    method, point, _ = execution.click(
+        ctx.session.backend, ctx.window(), target, node, count=2, via=Via.INPUT, modifiers=p.modifiers
+    )
+    return ActionResult(
+        action="dblclick", method=method, target=target, point=point, detail=_with_keys("", p.modifiers)
+    )
 
 
 @command("rightclick", PointerParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
@@ -57,9 +102,11 @@ def rightclick(ctx: Context, p: PointerParams) -> ActionResult:
     """Right-click an element at its visible centre (context menus)."""
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     method, point, _ = execution.click(
-        ctx.session.backend, ctx.window(), target, node, button=MouseButton.RIGHT, via=Via.INPUT
+        ctx.session.backend, ctx.window(), target, node, button=MouseButton.RIGHT, via=Via.INPUT, modifiers=p.modifiers
     )
-    return ActionResult(action="rightclick", method=method, target=target, point=point)
+    return ActionResult(
+        action="rightclick", method=method, target=target, point=point, detail=_with_keys("", p.modifiers)
+    )
 
 
 class InputParams(Params):
@@ -73,9 +120,9 @@ class InputParams(Params):
 @command("input", InputParams, kind=Kind.ACTION, positional=("id", "text"), profiles=("core",))
 def input_(ctx: Context, p: InputParams) -> ActionResult:
     """Set an element's text (or append): through its editable-text interface, else focused
-    and typed, then read back. A terminal is typed into at its prompt; a sheet's cell (by
-    address, Z200) is committed. Refused: an element that takes no text, a disabled field, a
-    text longer than the field holds or than WINCTL_TYPING_LIMIT."""
+    and typed (a long text pasted), then read back. A terminal is typed into at its prompt; a
+    sheet's cell (by address, Z200) is committed. Refused: an element that takes no text, a
+    disabled field, a text longer than the field holds."""
     return set_text(ctx, p)
 
 
@@ -100,13 +147,15 @@ class TypeParams(Params):
 
 @command("type", TypeParams, kind=Kind.ACTION, positional=("text",), profiles=("core",))
 def type_(ctx: Context, p: TypeParams) -> ActionResult:
-    """Type text into the focused element of the window (any Unicode), at most
-    WINCTL_TYPING_LIMIT characters."""
-    text_entry.check_typing_budget(p.text)
+    """Type text into the focused element of the window (any Unicode); a long text is pasted
+    (WINCTL_PASTE_OVER)."""
     backend = ctx.session.backend
-    backend.ensure_active(ctx.window())
-    backend.type_text(p.text)
-    return ActionResult(action="type", method="keyboard", detail=f"{len(p.text)} characters")
+    text_entry.check_typing_budget(p.text, backend)
+    window = ctx.window()
+    backend.ensure_active(window)
+    pasted = paste.send(backend, p.text, terminal=paste.in_terminal(window.process))
+    method = "clipboard" if pasted else "keyboard"
+    return ActionResult(action="type", method=method, detail=pasted or f"{len(p.text)} characters")
 
 
 class KeysParams(Params):
@@ -200,6 +249,7 @@ class DragParams(Params):
     x2: int = Field(description="drop point x (screen pixels)")
     y2: int = Field(description="drop point y (screen pixels)")
     duration: float = Field(0.3, ge=0, le=10, description="seconds the drag takes")
+    button: MouseButton = Field(MouseButton.LEFT, description="button held")
 
 
 @command("drag", DragParams, kind=Kind.ACTION, positional=("id", "x2", "y2"), profiles=("core",))
@@ -209,8 +259,14 @@ def drag(ctx: Context, p: DragParams) -> ActionResult:
     target, node = ctx.session.resolve_ref(p.id, ctx.window())
     execution.check_on_screen(backend, p.x2, p.y2)
     x1, y1 = execution.pointer_point(backend, ctx.window(), target, node)
-    backend.drag(x1, y1, p.x2, p.y2, duration=p.duration)
-    return ActionResult(action="drag", method="mouse", target=target, point=(x1, y1), detail=f"to ({p.x2}, {p.y2})")
+    backend.drag(x1, y1, p.x2, p.y2, button=p.button, duration=p.duration)
+    return ActionResult(
+        action="drag", method="mouse", target=target, point=(x1, y1), detail=_drag_detail(p.x2, p.y2, p.button)
+    )
+
+
+def _drag_detail(x: int, y: int, button: MouseButton) -> str:
+    return f"to ({x}, {y})" + ("" if button is MouseButton.LEFT else f" with the {button.value} button")
 
 
 class ClickAtParams(Params):
@@ -218,6 +274,7 @@ class ClickAtParams(Params):
     y: int = Field(description="screen y")
     button: MouseButton = Field(MouseButton.LEFT, description="mouse button")
     count: int = Field(1, ge=1, le=3, description="1 click, 2 double, 3 triple")
+    modifiers: Modifiers = MODIFIERS_FIELD
 
 
 @command("click-at", ClickAtParams, kind=Kind.ACTION, positional=("x", "y"), profiles=("vision",))
@@ -226,12 +283,14 @@ def click_at(ctx: Context, p: ClickAtParams) -> ActionResult:
     backend = ctx.session.backend
     execution.check_on_screen(backend, p.x, p.y)
     backend.ensure_active(ctx.window())
-    backend.click(p.x, p.y, p.button, p.count)
+    backend.click(p.x, p.y, p.button, p.count, p.modifiers)
     return ActionResult(
         action="click-at",
         method="mouse",
         point=(p.x, p.y),
-        detail=f"{p.button.value} x{p.count}" if (p.count, p.button) != (1, MouseButton.LEFT) else "",
+        detail=_with_keys(
+            f"{p.button.value} x{p.count}" if (p.count, p.button) != (1, MouseButton.LEFT) else "", p.modifiers
+        ),
     )
 
 
@@ -254,4 +313,4 @@ def drag_at(ctx: Context, p: DragAtParams) -> ActionResult:
         raise InvalidInput("drag-at start and end are the same point", hint="give two different points")
     backend.ensure_active(ctx.window())
     backend.drag(p.x1, p.y1, p.x2, p.y2, button=p.button, duration=p.duration)
-    return ActionResult(action="drag-at", method="mouse", point=(p.x1, p.y1), detail=f"to ({p.x2}, {p.y2})")
+    return ActionResult(action="drag-at", method="mouse", point=(p.x1, p.y1), detail=_drag_detail(p.x2, p.y2, p.button))

@@ -46,6 +46,9 @@ def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     ctx.session.backend.ensure_active(ctx.window())
     point = _move_first(ctx, p)
     ctx.session.backend.mouse_button(p.button, True)
+    held = ctx.session.data.held_buttons  # `session close` lets go of what is still down
+    ctx.session.data.held_buttons = [*held, p.button.value] if p.button.value not in held else held
+    ctx.session.save()
     return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
 
 
@@ -61,6 +64,8 @@ def mouse_up(ctx: Context, p: MouseButtonParams) -> ActionResult:
     """Release a mouse button (after `mouse-down`), optionally after moving to a point."""
     point = _move_first(ctx, p)
     ctx.session.backend.mouse_button(p.button, False)
+    ctx.session.data.held_buttons = [b for b in ctx.session.data.held_buttons if b != p.button.value]
+    ctx.session.save()
     return ActionResult(action="mouse-up", method="mouse", point=point, detail=p.button.value)
 
 

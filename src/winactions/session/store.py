@@ -42,6 +42,8 @@ class SessionData(BaseModel):
     shown: UIState | None = None
     display: int | None = None  # `switch-display N`: coordinates are that monitor's; None: the whole screen
     access: Granted = Field(default_factory=Granted)  # a person's grants at the prompt, and what was revoked
+    held_keys: list[str] = Field(default_factory=list)  # chords `key-down` left down, in order: `key-up` lets them go
+    held_buttons: list[str] = Field(default_factory=list)  # mouse buttons `mouse-down` left down
 
 
 class SessionStore:

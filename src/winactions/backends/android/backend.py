@@ -21,7 +21,7 @@ from PIL import Image, UnidentifiedImageError
 from winactions import settings
 from winactions.backends.android import adb, hierarchy, keymap, text
 from winactions.backends.android.source import NoTree, TreeSource, UiautomatorDump
-from winactions.backends.base import AppRef, Backend, Capability, MouseButton, WindowAction
+from winactions.backends.base import AppRef, Backend, Capability, Key, MouseButton, WindowAction
 from winactions.errors import (
     ActionFailed,
     BackendUnavailable,
@@ -337,7 +337,14 @@ class AndroidBackend(Backend):
             if not (0 <= x < w and 0 <= y < h):
                 raise InvalidInput(f"({x}, {y}) is off the phone's {w}x{h} screen", hint="nothing was done")
 
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+    def click(
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[Key] = ()
+    ) -> None:
+        if modifiers:
+            raise Unsupported(
+                f"a phone's tap cannot hold {'+'.join(modifiers)}: adb has no key held during a tap",
+                hint="tap without modifiers; press key chords with `winctl keys`",
+            )
         self._check((x, y))
         if button is MouseButton.RIGHT:
             self.long_press(x, y)

@@ -23,6 +23,7 @@ from winactions.backends.base import (
     AppRef,
     Backend,
     Capability,
+    Key,
     Monitor,
     MouseButton,
     Screen,
@@ -397,9 +398,14 @@ class LinuxBackend(Backend):
         self._sent()
         return self.atspi.select_text(handle, start, end)
 
+    def text_selection(self, handle: str) -> tuple[int, int] | None:
+        return self.atspi.text_selection(handle)
+
     # -- input ----------------------------------------------------------------------------
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
-        self.xinput.click(x, y, button, count)
+    def click(
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[Key] = ()
+    ) -> None:
+        self.xinput.click(x, y, button, count, modifiers)
         self._sent()
         self.x11.note_click(x, y)  # for space_clicks, in whichever winctl process clicks next
 
@@ -440,6 +446,10 @@ class LinuxBackend(Backend):
 
     def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
         self.xinput.hold_keys(chords, seconds)
+        self._sent()
+
+    def key_state(self, chords: Sequence[Chord], down: bool) -> None:
+        self.xinput.key_state(chords, down)
         self._sent()
 
     def type_text(self, text: str) -> None:

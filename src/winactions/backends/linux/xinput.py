@@ -95,13 +95,26 @@ class XInput:
         while self.root.query_pointer().mask & held and time.monotonic() < deadline:
             time.sleep(0.005)
 
-    def click(self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1) -> None:
+    def click(
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[str] = ()
+    ) -> None:
+        """`Backend.click`: the modifiers pressed (a sync after each) once the pointer is there,
+        released in reverse after the last click, even when a click fails."""
+        codes = [self._modifier_code(m) for m in modifiers]  # a bad name fails before anything moves
         self.mouse_move(x, y)
-        for i in range(count):
-            if i:
-                time.sleep(CLICK_GAP)
-            self.mouse_button(button, True)
-            self.mouse_button(button, False)
+        pressed: list[int] = []
+        try:
+            for code in codes:
+                self._key(code, True)
+                pressed.append(code)
+            for i in range(count):
+                if i:
+                    time.sleep(CLICK_GAP)
+                self.mouse_button(button, True)
+                self.mouse_button(button, False)
+        finally:
+            for code in reversed(pressed):
+                self._key(code, False)
 
     def drag(
         self, x1: int, y1: int, x2: int, y2: int, *, button: MouseButton = MouseButton.LEFT, duration: float = 0.3
@@ -191,10 +204,7 @@ class XInput:
             self._release_bound()
 
     def hold_keys(self, chords: Sequence[Chord], seconds: float) -> None:
-        codes: list[int] = []
-        for chord in chords:
-            codes += [self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[m]))[0] for m in chord.modifiers]
-            codes.append(self._chord_key(chord)[0])
+        codes = [code for chord in chords for code in self._chord_codes(chord, spare=True)]
         pressed: list[int] = []
         try:
             for code in codes:
@@ -206,6 +216,41 @@ class XInput:
                 self._key(code, False)
             self._release_bound()
 
+    def key_state(self, chords: Sequence[Chord], down: bool) -> None:
+        """`Backend.key_state`: each chord's modifiers then its key pressed (a sync after each),
+        or the same released in reverse. Only keys of the keymap: a character bound to a spare
+        keycode for the call would lose its meaning while held (InvalidInput, nothing sent)."""
+        codes = [code for chord in chords for code in self._chord_codes(chord, spare=False)]
+        for code in codes if down else reversed(codes):
+            self._key(code, down)
+
+    def _modifier_code(self, name: str) -> int:
+        if name not in MODIFIER_KEYSYMS:
+            raise InvalidInput(f"{name!r} is not a modifier", hint="modifiers are ctrl, shift, alt and super")
+        return self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[name]))[0]
+
+    def _chord_codes(self, chord: Chord, *, spare: bool) -> list[int]:
+        """The keycodes a chord holds down, in the order pressed: its modifiers (shift added
+        where the keymap puts its key there), then its key. `spare`: a key the keymap lacks is
+        bound to a spare keycode for the call; otherwise it is refused (InvalidInput)."""
+        if not spare and not self._in_keymap(chord):
+            raise InvalidInput(
+                f"{str(chord)!r} is not on the keyboard's keymap: it cannot be held down",
+                hint="hold keys of the keyboard (letters, digits, named keys, modifiers); "
+                "type other characters with `winctl type`",
+            )
+        keycode, shift = self._chord_key(chord)
+        codes = [self._modifier_code(m) for m in chord.modifiers]
+        if shift and "shift" not in chord.modifiers:
+            codes.append(self._modifier_code("shift"))
+        return [*codes, keycode]
+
+    def _in_keymap(self, chord: Chord) -> bool:
+        if chord.key in MODIFIER_KEYSYMS:
+            return True
+        keysym = XK.string_to_keysym(NAMED_KEYSYMS[chord.key]) if chord.key in NAMED_KEYSYMS else char_keysym(chord.key)
+        return any(index in (0, 1) for _, index in self.d.keysym_to_keycodes(keysym))
+
     def _chord_key(self, chord: Chord) -> tuple[int, bool]:
         """(keycode, needs shift) of a chord's main key."""
         if chord.key in MODIFIER_KEYSYMS:  # a lone modifier, e.g. "shift"
@@ -215,10 +260,7 @@ class XInput:
         return self._keycode_for(char_keysym(chord.key))
 
     def _press_chord(self, chord: Chord) -> None:
-        keycode, shift = self._chord_key(chord)
-        modifiers = [self._keycode_for(XK.string_to_keysym(MODIFIER_KEYSYMS[m]))[0] for m in chord.modifiers]
-        if shift and "shift" not in chord.modifiers:
-            modifiers.append(self._keycode_for(XK.string_to_keysym("Shift_L"))[0])
+        *modifiers, keycode = self._chord_codes(chord, spare=True)
         pressed: list[int] = []
         try:
             for m in modifiers:

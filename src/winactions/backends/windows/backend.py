@@ -21,6 +21,7 @@ from winactions.backends.base import (
     AppRef,
     Backend,
     Capability,
+    Key,
     MouseButton,
     WindowAction,
     covered_by_window,
@@ -289,7 +290,7 @@ class WindowsBackend(Backend):
             )
 
     def click(
-        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[str] = ()
+        self, x: int, y: int, button: MouseButton = MouseButton.LEFT, count: int = 1, modifiers: Sequence[Key] = ()
     ) -> None:
         """A click with `modifiers` (shift, ctrl, alt, super) held: bound, in the mouse messages'
         MK_ flags and the window thread's key state; else SendInput's keys around the click."""

@@ -142,6 +142,11 @@ class AtspiClient:
         return await text.select_text(self.bus, await self._ref(handle), start, end)
 
     @synchronous()
+    async def text_selection(self, handle: str) -> tuple[int, int] | None:
+        """The element's first selected range (`text.selection`); None when none or unreadable."""
+        return await text.selection(self.bus, await self._ref(handle))
+
+    @synchronous()
     async def set_caret(self, handle: str, offset: int) -> bool:
         """Put the caret at `offset` (`text.set_caret`); False where refused."""
         return await text.set_caret(self.bus, await self._ref(handle), offset)

@@ -71,6 +71,19 @@ async def select_text(bus: Bus, ref: Ref, start: int, end: int) -> bool:
     return bool(done and done[0])
 
 
+async def selection(bus: Bus, ref: Ref) -> tuple[int, int] | None:
+    """The element's first selected range of its own text (Text.GetSelection 0); None where
+    nothing is selected or it has no text interface."""
+    dest, path = ref
+    count = await bus.maybe(dest, path, IFACE + "Text", "GetNSelections")
+    if not count or count[0] < 1:
+        return None
+    got = await bus.maybe(dest, path, IFACE + "Text", "GetSelection", "i", [0])
+    if not got or got[0] >= got[1]:
+        return None
+    return int(got[0]), int(got[1])
+
+
 async def set_caret(bus: Bus, ref: Ref, offset: int) -> bool:
     """Text.SetCaretOffset; False where the element has no text interface or refuses."""
     done = await bus.maybe(ref[0], ref[1], IFACE + "Text", "SetCaretOffset", "i", [offset])
