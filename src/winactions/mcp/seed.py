@@ -302,29 +302,34 @@ class IndicatorArgs(Args):
     message: str | None = None
 
 
-class TeachStepArgs(Args):
+class TeachPointArgs(Args):
     text: str = Field(description="what the person is shown")
     element: int | str | None = Field(None, description="the element to point at: an id, or a name")
     region: Region | None = Field(None, description="or the [x1, y1, x2, y2] to point at")
+
+
+class TeachStepArgs(TeachPointArgs):
     timeout: float | None = Field(None, description="seconds to wait for Next")
 
 
-def _teach_step(a: TeachStepArgs) -> Call:
+def _teach_step(a: TeachPointArgs) -> Call:
     if (a.element is None) == (a.region is None):
         raise InvalidInput(
             "teach_step points at an element or a region: give one; nothing was done",
             hint='teach_step(text="Press Save", element=7) or region=[x1, y1, x2, y2]',
         )
     rect = list(rect_of(a.region)) if a.region is not None else None
-    return Call("teach-step", (a.element,), {"text": a.text, "rect": rect, "timeout": a.timeout})
+    return Call("teach-step", (a.element,), {"text": a.text, "rect": rect, "timeout": getattr(a, "timeout", None)})
 
 
 class TeachBatchArgs(Args):
-    steps: list[TeachStepArgs] = Field(min_length=1, description="teach_step's arguments, one object per step")
+    steps: list[TeachPointArgs] = Field(min_length=1, description="each {text, element or region}")
+    timeout: float | None = Field(None, description="seconds each step waits for Next")
 
 
 def _teach_batch(a: TeachBatchArgs) -> Call:
-    return Call("teach-batch", (json.dumps([bind(_teach_step(step))[1] for step in a.steps]),))
+    steps = [bind(_teach_step(step))[1] for step in a.steps]  # each step as teach-step takes it
+    return Call("teach-batch", (json.dumps(steps),), {"timeout": a.timeout})
 
 
 def _tool(name: str, args: type[Args], translate: Any, commands: str, description: str, **more: Any) -> Translated:
