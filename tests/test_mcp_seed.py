@@ -277,13 +277,13 @@ def test_teach_batch_sends_each_step_as_teach_step_takes_it():
     call = SEED["teach_batch"].translate(SEED["teach_batch"].parse({"steps": steps, "timeout": 5}))
     assert call.command == "teach-batch" and call.options == {"timeout": 5.0}
     assert "teach-step" in load_commands(), "each step is sent as teach-step takes it"
-    command, params = SEED["teach_batch"].call({"steps": steps, "timeout": 5})
+    _, params = SEED["teach_batch"].call({"steps": steps, "timeout": 5})
     sent = json.loads(next(v for v in params.values() if isinstance(v, str)))
     assert [s["text"] for s in sent] == ["Open the menu", "There"]
     assert sent[0].get("rect") is None and sent[1]["rect"] == [0, 0, 10, 10]
     assert "File" in sent[0].values() and not any("timeout" in s for s in sent)
     validate(load_commands()["teach-batch"], params)
-    with pytest.raises(InvalidInput, match="steps.0.timeout"):  # the batch's timeout is the batch's
+    with pytest.raises(InvalidInput, match=r"steps\.0\.timeout"):  # the batch's timeout is the batch's
         SEED["teach_batch"].call({"steps": [{"text": "t", "element": 1, "timeout": 3}]})
 
 
