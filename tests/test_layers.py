@@ -136,7 +136,19 @@ ALLOWED: dict[str, set[str]] = {
         "settings",
         "skill",
     },
-    "mcp": {"_version", "access", "api", "backends", "commands", "errors", "options", "outputs", "progress", "render"},
+    "mcp": {
+        "_version",
+        "access",
+        "api",
+        "backends",
+        "commands",
+        "errors",
+        "keys",
+        "options",
+        "outputs",
+        "progress",
+        "render",
+    },
 }
 # Platform libraries, and the only place each may be imported.
 PLATFORM_LIBRARIES = {

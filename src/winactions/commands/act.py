@@ -282,6 +282,8 @@ def click_at(ctx: Context, p: ClickAtParams) -> ActionResult:
     """Click at screen coordinates (for targets no tier can name)."""
     backend = ctx.session.backend
     execution.check_on_screen(backend, p.x, p.y)
+    if p.count > 1:  # a double or triple click is counted from its own first press, not an earlier click's
+        backend.space_clicks(p.x, p.y)
     backend.ensure_active(ctx.window())
     backend.click(p.x, p.y, p.button, p.count, p.modifiers)
     return ActionResult(

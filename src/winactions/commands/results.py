@@ -247,6 +247,10 @@ class BatchResult(Result):
                 lines.append(f"{step.step}. {step.command}: error: {safe((step.error or {}).get('message', '?'))}")
         return "\n".join(lines)
 
+    def images(self) -> list[str]:
+        """The pictures of the steps that took one (a screenshot step), in order."""
+        return [path for step in self.steps if step.ok and step.result is not None for path in step.result.images()]
+
     def failure(self) -> WinctlError | None:
         """The first failed step's error, with its code and exit code, saying which steps were
         done and which never ran: a batch whose step failed is a failed call, not a success."""

@@ -5,13 +5,19 @@ Every tool an MCP client lists costs the model context on every turn: the whole 
 agent-browser's `core` / `all` do; profiles combine (`--tools core,vision`). Each command
 names its profiles, and whether it perceives (only those tools take the tier options `infer`
 and `vision`), where it is declared (`@command(..., profiles=..., perceives=...)`); this module
-reads them off the table and says what each profile is for.
+reads them off the table and says what each profile is for. Two profiles serve another tool
+set's names instead (`TRANSLATED`: `seed`, `computer`), each tool a translation onto a command.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 from winactions.commands.base import PROFILE_NAMES, load_commands
 from winactions.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from winactions.mcp.translated import Translated
 
 # what each profile is for, as `winctl mcp --help` says it (a command names its profiles)
 PURPOSES: dict[str, str] = {
@@ -23,6 +29,11 @@ PURPOSES: dict[str, str] = {
     "people": "the status label, teach mode",
 }
 DEFAULT = "core"
+# the profiles of tools named as another tool set names them (`winactions.mcp.translated`)
+TRANSLATED: dict[str, str] = {
+    "seed": "the computer-use set by its own names: left_click, zoom, computer_batch...",
+    "computer": "Anthropic's computer tool",
+}
 
 
 def served_by(profile: str) -> frozenset[str]:
@@ -37,21 +48,49 @@ PERCEIVING = frozenset(c.name for c in load_commands().values() if c.perceives) 
 def tools_help() -> str:
     """`winctl mcp --tools`'s help: every profile with its purpose, then `all`."""
     listed = ", ".join(f"{name} ({PURPOSES[name]})" for name in PROFILE_NAMES)
-    return f"which tools to serve: {listed}, all; combine with commas: core,tasks"
+    other = ", ".join(f"{name} ({purpose})" for name, purpose in TRANSLATED.items())
+    return f"which tools to serve: {listed}, all; {other}; combine with commas: core,tasks"
 
 
-def resolve(spec: str) -> frozenset[str] | None:
-    """The command names of a `--tools` value (`core`, `core,vision`); None for `all`.
-    Refuses an empty value and an unknown profile, naming the profiles there are."""
+class Served(NamedTuple):
+    """What a `--tools` value serves: the command names (None: every command) and the
+    translated tools (`winactions.mcp.translated.Translated`) by name."""
+
+    commands: frozenset[str] | None
+    translated: dict[str, Translated]
+
+
+def resolve(spec: str) -> Served:
+    """What a `--tools` value (`core`, `core,vision`, `seed`) serves. Refuses an empty value,
+    an unknown profile (naming the profiles there are) and profiles whose tools share a name."""
     names = [part.strip() for part in spec.split(",") if part.strip()]
+    known = [*PROFILES, "all", *TRANSLATED]
     if not names:
-        raise InvalidInput("--tools needs a profile", hint=f"one or more of {', '.join([*PROFILES, 'all'])}")
-    if "all" in names:
-        return None
-    unknown = [n for n in names if n not in PROFILES]
+        raise InvalidInput("--tools needs a profile", hint=f"one or more of {', '.join(known)}")
+    unknown = [n for n in names if n not in known]
     if unknown:
         raise InvalidInput(
             f"unknown tool profile {', '.join(unknown)}",
-            hint=f"profiles: {', '.join([*PROFILES, 'all'])} (combine with commas: core,vision)",
+            hint=f"profiles: {', '.join(known)} (combine with commas: core,vision)",
         )
-    return frozenset().union(*(PROFILES[n] for n in names))
+    commands = None if "all" in names else frozenset().union(*(PROFILES[n] for n in names if n in PROFILES))
+    translated = {t.name: t for n in names if n in TRANSLATED for t in translated_tools(n)}
+    table = load_commands()
+    clash = sorted({c.tool_name for c in table.values() if commands is None or c.name in commands} & set(translated))
+    if clash:
+        raise InvalidInput(
+            f"--tools {spec}: tools of these profiles share names ({', '.join(clash)})",
+            hint=f"serve {', '.join(n for n in names if n in TRANSLATED)} alone, or with profiles without those names",
+        )
+    return Served(commands, translated)
+
+
+def translated_tools(profile: str) -> tuple[Translated, ...]:
+    """The tools of a translated profile (`seed`, `computer`)."""
+    if profile == "computer":
+        from winactions.mcp.computer import COMPUTER
+
+        return (COMPUTER,)
+    from winactions.mcp.seed import SEED_TOOLS
+
+    return SEED_TOOLS

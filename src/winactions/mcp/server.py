@@ -30,8 +30,10 @@ from winactions.access import Flags
 from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
-from winactions.errors import InvalidInput, WinctlError, shown
+from winactions.errors import InvalidInput, Unsupported, WinctlError, shown
+from winactions.mcp.profiles import Served
 from winactions.mcp.stdio import stdio_transport
+from winactions.mcp.translated import Translated
 from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.outputs import Outputs
 from winactions.render import hint_for
@@ -125,6 +127,13 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
     ]
 
 
+def translated_tool(tool: Translated) -> types.Tool:
+    """A tool of another tool set (`--tools seed`): its own name, description and arguments."""
+    return types.Tool(
+        name=tool.name, description=tool.description, input_schema=_untitled(tool.args.model_json_schema())
+    )
+
+
 def _annotations(cmd: Command) -> types.ToolAnnotations:
     """Read-only, or whether it may destroy what the user has; only what differs from the spec's
     defaults (readOnlyHint false; destructiveHint true, and meaningless on a read-only tool)."""
@@ -145,9 +154,11 @@ class ToolRunner:
         outputs: Outputs | None = None,
         structured: bool = False,
         access: Flags | None = None,
+        translated: dict[str, Translated] | None = None,
     ) -> None:
         self.session_name = session_name
         self.access = access or Flags()  # `winctl mcp --confine --grant APP ...`
+        self.translated = translated or {}  # tools of another tool set, each becoming a command
         self.structured = structured  # also send each result as JSON (`structuredContent`), for programs
         self.outputs = outputs or Outputs()  # the model names files only inside this folder
         self.profile = profile  # the command names served; None: all
@@ -165,7 +176,10 @@ class ToolRunner:
 
     def tools(self) -> list[types.Tool]:
         """Only what this session's backend can do: a phone's session lists no window moves."""
-        return tool_list(self._served())
+        backend = self.desktop().session.backend
+        return tool_list(self._served()) + [
+            translated_tool(t) for t in self.translated.values() if t.served_on(backend)
+        ]
 
     def _served(self) -> list[Command]:
         """The commands the backend can run that the profile serves (all of them for no profile)."""
@@ -201,7 +215,10 @@ class ToolRunner:
     def _run(self, tool: str, args: dict[str, Any]) -> Result:
         """Run one tool: refuse a tool unknown or outside the profile, take the call's global
         options out of the arguments (`window`; an action's `return_state` and `max_elements`;
-        a perceiving tool's tiers), and dispatch the rest as the command's parameters."""
+        a perceiving tool's tiers), and dispatch the rest as the command's parameters. A
+        translated tool becomes its command's call first (`Translated.call`)."""
+        if tool in self.translated:
+            return self._run_translated(self.translated[tool], args)
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
         if cmd is None:
             raise InvalidInput(f"unknown tool {shown(tool)}", hint="list the tools to see what there is")
@@ -244,6 +261,15 @@ class ToolRunner:
                 f"bad tier choice {tiers}", hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}"
             ) from None
         return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
+
+    def _run_translated(self, tool: Translated, args: dict[str, Any]) -> Result:
+        if not tool.served_on(self.desktop().session.backend):
+            raise Unsupported(
+                f"{tool.name} is not available on this desktop", hint="list the tools to see what there is"
+            )
+        name, params = tool.call(args)
+        options = GlobalOptions(json_output=True, session=self.session_name, device=self.desktop().device)
+        return self.desktop().run(name, params, options, outputs=self.outputs)
 
     def close(self) -> None:
         """End the server's session: a person's grants at its prompts end with it."""
@@ -296,23 +322,24 @@ def build_server(runner: ToolRunner) -> Server[Any]:
 
 def serve(
     session_name: str = "mcp",
-    profile: frozenset[str] | None = None,
+    profile: Served | None = None,
     device: str | None = None,
     output_dir: str | None = None,
     structured: bool = False,
     access: Flags | None = None,
 ) -> None:
-    """Serve until the client closes stdin (the tools of `profile`, every tool for None); the
+    """Serve until the client closes stdin (the tools of `profile`, every command for None); the
     files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder);
     `structured`: results carry their JSON as `structuredContent` too; `access`: the server's
     confinement and grants (`winctl mcp --confine --grant APP`)."""
     runner = ToolRunner(
         session_name,
         device=device,
-        profile=profile,
+        profile=profile.commands if profile else None,
         outputs=Outputs.from_env(output_dir),
         structured=structured,
         access=access,
+        translated=profile.translated if profile else None,
     )
     server = build_server(runner)
 

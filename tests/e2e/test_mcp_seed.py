@@ -1,0 +1,228 @@
+"""`winctl mcp --tools seed` and `--tools computer` driven by the official MCP SDK client on the
+virtual desktop: an agent written for the computer-use tool set, or for Anthropic's computer
+tool, clicks, types and looks through the tools it knows, and the GTK fixture app's own log
+says what happened. The translations one by one: tests/test_mcp_seed.py."""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import subprocess
+import time
+
+import pytest
+from PIL import Image
+
+from tests.conftest import start_app, stop_app
+from tests.e2e.helpers.mcp_client import TITLE, run_client
+from tests.e2e.helpers.runners import WINCTL
+from tests.fixtures.applog import AppLog
+from tests.fixtures.launch import gtk_fixture_command
+from winactions.mcp.computer import ACTIONS
+from winactions.mcp.seed import SEED
+
+pytestmark = pytest.mark.desktop
+SEED_ARGS = ("mcp", "--tools", "seed")
+BOUND_ONLY = {"bind_window", "virtual_mouse", "virtual_keyboard", "mouse_wheel"}  # X11 binds no input
+
+
+def centre(rect: list[int]) -> list[int]:
+    left, top, right, bottom = rect
+    return [(left + right) // 2, (top + bottom) // 2]
+
+
+def points(winctl, title: str) -> dict[str, list[int]]:
+    """The centre of each named element of the window (an edit's by `Edit:NAME`), read by the
+    test itself, not by the agent under test."""
+    state = winctl("--json", "--window", title, "state", "--verbose").json["result"]
+    named = [t for t in state["targets"] if t.get("rect") and t["name"]]
+    return {("Edit:" if t["type"] == "Edit" else "") + t["name"]: centre(t["rect"]) for t in named}
+
+
+def picture(result) -> Image.Image:
+    images = [c for c in result.content if c.type == "image"]
+    assert len(images) == 1 and images[0].mime_type == "image/png", [c.type for c in result.content]
+    return Image.open(io.BytesIO(base64.b64decode(images[0].data)))
+
+
+def test_the_seed_tools_are_listed_by_their_names_with_their_arguments(desktop, tmp_path):
+    async def script(session):
+        return (await session.list_tools()).tools
+
+    tools = {t.name: t for t in run_client(desktop, tmp_path, script, args=SEED_ARGS)}
+    assert set(tools) == set(SEED) - BOUND_ONLY  # every command the set needs is in the table
+    schema = {name: t.input_schema for name, t in tools.items()}
+    coordinate = schema["left_click"]["properties"]["coordinate"]
+    assert coordinate["type"] == "array" and coordinate["minItems"] == coordinate["maxItems"] == 2
+    assert set(schema["left_click"]["properties"]) == {"coordinate", "text"}
+    assert schema["left_click"]["required"] == ["coordinate"]
+    assert set(schema["scroll"]["properties"]) >= {"coordinate", "scroll_direction", "scroll_amount"}
+    assert schema["zoom"]["properties"]["region"]["minItems"] == 4
+    assert set(schema["prompt_respond"]["properties"]) == {"response_type", "arrow_direction", "arrow_count", "text"}
+    assert set(schema["request_access"]["properties"]) == {
+        "apps",
+        "reason",
+        "clipboardRead",
+        "clipboardWrite",
+        "systemKeyCombos",
+    }
+    assert schema["computer_batch"]["required"] == ["actions"]
+    assert all(s.get("additionalProperties") is False for s in schema.values())
+    assert all(len(t.description) < 100 for t in tools.values())
+
+
+def test_an_agent_of_the_seed_clicks_types_and_batches_in_a_real_app(desktop, tmp_path, mcp_app, winctl):
+    at = points(winctl, TITLE)
+    apply, name = at["Apply"], at["Edit:Name"]
+
+    async def script(session):
+        clicked = await session.call_tool("left_click", {"coordinate": apply})
+        await session.call_tool("left_click", {"coordinate": name})
+        typed = await session.call_tool("type", {"text": "seed words"})
+        keyed = await session.call_tool("key", {"text": "BackSpace", "repeat": 3})
+        where = await session.call_tool("cursor_position", {})
+        batch = await session.call_tool(
+            "computer_batch",
+            {
+                "actions": [
+                    {"action": "triple_click", "coordinate": name},
+                    {"action": "type", "text": "batched"},
+                    {"action": "key", "text": "ctrl+a"},
+                    {"action": "left_click", "coordinate": apply},
+                    {"action": "screenshot"},
+                ]
+            },
+        )
+        return clicked, typed, keyed, where, batch
+
+    clicked, typed, keyed, where, batch = run_client(desktop, tmp_path, script, args=SEED_ARGS)
+    assert not clicked.is_error, clicked.content[0].text
+    mcp_app.wait_for("clicked", widget="Apply", count=1)  # the app pressed its button
+    assert not typed.is_error and not keyed.is_error, (typed.content, keyed.content)
+    mcp_app.wait_for("entry_changed", text="seed wo")  # typed, then three BackSpaces
+    assert where.content[0].text == f"[{name[0]}, {name[1]}]"
+    assert not batch.is_error, batch.content[0].text
+    assert batch.content[0].text.startswith("batch: 5 of 5 steps done"), batch.content[0].text
+    # the triple click, soon after a click at the same point, still reached GTK as one triple
+    # click (click-at spaces a multi-click from an earlier click there): it selected the line
+    mcp_app.wait_for("entry_changed", text="batched")
+    mcp_app.wait_for("clicked", widget="Apply", count=2)
+    assert picture(batch).size[0] > 0  # the batch's screenshot step, as an image
+
+
+def test_screenshot_is_the_screen_and_zoom_the_region_enlarged(desktop, tmp_path, mcp_app, winctl):
+    apply = points(winctl, TITLE)["Apply"]
+    x, y = apply
+
+    async def script(session):
+        shot = await session.call_tool("screenshot", {})
+        zoomed = await session.call_tool("zoom", {"region": [x - 20, y - 10, x + 20, y + 10]})
+        return shot, zoomed
+
+    shot, zoomed = run_client(desktop, tmp_path, script, args=SEED_ARGS)
+    screen = picture(shot)
+    size = subprocess.run(["xdpyinfo"], env=desktop.env, capture_output=True, text=True).stdout
+    width, height = screen.size
+    assert f"dimensions:    {width}x{height} pixels" in size, "the whole screen, unscaled"
+    close = picture(zoomed)
+    assert close.size == (80, 40)  # 40x20 pixels, enlarged 2x
+    # the close-up is those pixels of the screen: compare it, shrunk back, with the screenshot's crop
+    crop = screen.convert("RGB").crop((x - 20, y - 10, x + 20, y + 10))
+    shrunk = close.convert("RGB").resize((40, 20))
+    same = sum(
+        abs(a - b) <= 40 for pa, pb in zip(crop.getdata(), shrunk.getdata(), strict=True) for a, b in zip(pa, pb)
+    )
+    assert same >= 0.9 * 40 * 20 * 3
+
+
+def test_a_click_with_the_seeds_modifiers_selects_a_range(desktop, tmp_path, winctl):
+    """`left_click(text="shift")`, as the set writes a shift-click: rows 2 to 5 selected."""
+    log = AppLog(str(tmp_path / "range.jsonl"))
+    proc = start_app(
+        desktop, gtk_fixture_command(log.path.as_posix(), rows=20, title="Ranges", multiple=True), "Ranges"
+    )
+    try:
+        at = points(winctl, "Ranges")
+
+        async def script(session):
+            first = await session.call_tool("left_click", {"coordinate": at["file-002.txt"]})
+            second = await session.call_tool("left_click", {"coordinate": at["file-005.txt"], "text": "shift"})
+            return first, second
+
+        first, second = run_client(desktop, tmp_path, script, args=SEED_ARGS)
+        assert not first.is_error and not second.is_error, (first.content, second.content)
+        log.wait_for("selection", rows=[1, 2, 3, 4])
+    finally:
+        stop_app(proc)
+
+
+def test_bad_arguments_are_tool_errors_named_and_nothing_is_done(desktop, tmp_path, mcp_app, winctl):
+    apply = points(winctl, TITLE)["Apply"]
+
+    async def script(session):
+        unknown = await session.call_tool("left_click", {"coordinate": apply, "bogus": 1})
+        shape = await session.call_tool("left_click", {"coordinate": [apply[0]]})
+        batch = await session.call_tool(
+            "computer_batch",
+            {"actions": [{"action": "left_click", "coordinate": apply}, {"action": "left_click", "x": 1}]},
+        )
+        not_here = await session.call_tool("virtual_mouse", {"action": "click", "coordinate": apply})
+        return unknown, shape, batch, not_here
+
+    unknown, shape, batch, not_here = run_client(desktop, tmp_path, script, args=SEED_ARGS)
+    assert unknown.is_error and unknown.content[0].text.startswith(
+        "error (invalid_input): left_click takes no argument 'bogus'"
+    ), unknown.content[0].text
+    assert shape.is_error and "coordinate.1" in shape.content[0].text
+    assert batch.is_error and "actions[2] (left_click): left_click takes no argument 'x'" in batch.content[0].text
+    assert not_here.is_error and "not available" in not_here.content[0].text
+    time.sleep(0.5)
+    assert not mcp_app.events("clicked"), "no call with a bad argument clicked anything (nor the batch's good step)"
+
+
+def test_an_agent_of_anthropics_computer_tool_runs_unchanged(desktop, tmp_path, mcp_app, winctl):
+    at = points(winctl, TITLE)
+    apply, name = at["Apply"], at["Edit:Name"]
+
+    async def script(session):
+        tools = (await session.list_tools()).tools
+        calls = [
+            {"action": "screenshot"},
+            {"action": "left_click", "coordinate": apply, "text": None, "scroll_amount": None},
+            {"action": "double_click", "coordinate": name},
+            {"action": "type", "text": "from computer"},
+            {"action": "key", "text": "Return"},
+            {"action": "zoom", "region": [apply[0] - 10, apply[1] - 10, apply[0] + 10, apply[1] + 10]},
+            {"action": "mouse_move", "coordinate": apply},
+            {"action": "cursor_position"},
+            {"action": "wait", "duration": 0.1},
+        ]
+        results = [await session.call_tool("computer", call) for call in calls]
+        refused = await session.call_tool("computer", {"action": "left_click", "coordinate": apply, "duration": 1})
+        return tools, results, refused
+
+    tools, results, refused = run_client(desktop, tmp_path, script, args=("mcp", "--tools", "computer"))
+    assert [t.name for t in tools] == ["computer"]
+    assert tools[0].input_schema["properties"]["action"]["enum"] == list(ACTIONS)
+    assert not any(r.is_error for r in results), [r.content[0].text for r in results if r.is_error]
+    shot, _, _, _, _, zoomed, _, where, _ = results
+    assert picture(shot).size[0] > 0 and picture(zoomed).size == (40, 40)
+    mcp_app.wait_for("clicked", widget="Apply", count=1)
+    mcp_app.wait_for("entry_changed", text="from computer")
+    assert where.content[0].text == f"[{apply[0]}, {apply[1]}]"
+    assert refused.is_error and "left_click takes no argument 'duration'" in refused.content[0].text
+    time.sleep(0.3)
+    assert len(mcp_app.events("clicked")) == 1, "the refused call clicked nothing"
+
+
+def test_seed_with_a_profile_of_the_same_names_is_refused(tmp_path):
+    run = subprocess.run(
+        [WINCTL, "mcp", "--tools", "seed,core"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+    )
+    assert run.returncode == 2, run.stderr
+    assert "share names" in run.stderr and "screenshot" in run.stderr and "type" in run.stderr, run.stderr
