@@ -10,9 +10,10 @@ import pytest
 
 from winactions.access.gate import ACTING, Gate, system_combo
 from winactions.access.rules import Flags, Granted, Policy, allow, compose, read_policy, revoke
-from winactions.backends.base import AppRef, Backend, MouseButton
+from winactions.backends.base import AppRef, Backend, Capability, MouseButton
 from winactions.errors import NotGranted, Unsupported
 from winactions.keys import parse_keys
+from winactions.paste import send
 
 # Backend methods that only read, wait, describe or release: the gate leaves them alone. A new
 # Backend method must be put here or in `gate.ACTING`, so that no act slips past the gate.
@@ -23,6 +24,7 @@ NOT_ACTING = {
     "holds_focus", "keeps_menu_open", "keys_settled", "lacks", "launch_stderr", "list_windows", "name_watch",
     "named_below", "obscuring", "option_names", "popups", "program_of", "read_text", "refresh", "run_of",
     "screens", "sets_value_silently", "snapshot", "space_clicks", "text_below", "unbind", "widget_windows",
+    "monitors", "overlays", "read_screen", "terminal_command", "text_selection",
     "without_tree",
 }  # fmt: skip
 
@@ -91,6 +93,7 @@ class Fake:
     """A backend's acting methods and app lookups, recording what was sent."""
 
     one_screen = False
+    capabilities = frozenset({Capability.CLIPBOARD})
 
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -118,6 +121,9 @@ class Fake:
 
     def press_chords(self, chords: list[object]) -> None:
         self.sent.append("keys")
+
+    def type_text(self, text: str) -> None:
+        self.sent.append(f"type {len(text)}")
 
     def launch(self, command: list[str]) -> int:
         self.sent.append(f"launch {command[0]}")
@@ -169,6 +175,18 @@ def test_the_clipboard_needs_its_rights_but_what_the_session_wrote_may_be_read_b
     reader = gated(Policy(confine=True))
     with pytest.raises(NotGranted, match="clipboard-write"):
         reader.set_clipboard("x")
+
+
+def test_text_too_long_to_type_is_typed_where_the_clipboard_is_not_granted(monkeypatch):
+    monkeypatch.setenv("WINCTL_PASTE_OVER", "10")
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.clip = "the user's"
+    note = send(fake, "x" * 50)  # type: ignore[arg-type]
+    assert note.startswith("typed, not pasted") and fake.sent == ["type 50"] and fake.clip == "the user's"
+    fake.focused = AppRef(names=("xterm",))
+    with pytest.raises(NotGranted, match="xterm"):  # typing into an ungranted app stays refused
+        send(fake, "x" * 50)  # type: ignore[arg-type]
+    assert fake.sent == ["type 50"]
 
 
 def test_a_prompt_is_refused_even_unconfined_and_an_unknown_app_only_when_confined():

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from winactions import settings
 from winactions.backends.base import Backend, Capability
-from winactions.errors import ActionFailed, WinctlError
+from winactions.errors import ActionFailed, NotGranted, WinctlError
 from winactions.keys import parse_keys
 
 PASTE_WAIT = 3.0  # s for pasted text to show where it was pasted, when it can be read back
@@ -54,7 +54,7 @@ def paste(backend: Backend, text: str, *, terminal: bool, arrived: Callable[[], 
     the note for the result. `arrived` says whether the text shows where it was pasted (None:
     it cannot be read back); ActionFailed when it does not within PASTE_WAIT — the clipboard
     is put back either way."""
-    before = backend.get_clipboard()
+    before = backend.get_clipboard()  # NotGranted here or below (a confined session): nothing sent
     backend.set_clipboard(text)
     keys = "ctrl+shift+v" if terminal else "ctrl+v"
     try:
@@ -90,7 +90,13 @@ def send(backend: Backend, text: str, handle: str | None = None, *, terminal: bo
         except WinctlError:
             return False
 
-    return paste(backend, text, terminal=terminal, arrived=arrived if handle is not None else None)
+    try:
+        return paste(backend, text, terminal=terminal, arrived=arrived if handle is not None else None)
+    except NotGranted as exc:
+        if "clipboard" not in exc.message:
+            raise
+    backend.type_text(text)  # a confined session without clipboard rights: typed instead
+    return "typed, not pasted: the clipboard is not granted to this session"
 
 
 def _awaited(arrived: Callable[[], bool] | None) -> bool | None:

@@ -72,7 +72,7 @@ def test_mcp_offers_only_what_a_phone_can_do(session_env: Phone) -> None:
         runner.close()
     from winactions.mcp.profiles import resolve
 
-    lean = ToolRunner("mcp-phone-lean", device=session_env.serial, profile=resolve("core,phone"))
+    lean = ToolRunner("mcp-phone-lean", device=session_env.serial, profile=resolve("core,phone").commands)
     try:  # the profile an agent on a phone asks for: the core tools and the phone's gestures
         names = {tool.name for tool in lean.tools()}
         assert {"state", "click", "input", "keys", "swipe", "long_press", "go_home", "launch"} <= names

@@ -281,6 +281,21 @@ class _Group(click.Group):
             formatter.write_text(SETTINGS_HELP)
         self.format_commands(ctx, formatter)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The root's commands one line each, never wrapped: the summary is cut to what fits
+        beside the longest name at the formatter's width. Sub-groups list theirs as click does."""
+        if ctx.parent is not None:
+            return super().format_commands(ctx, formatter)
+        names = [name for name in self.list_commands(ctx) if not self.commands[name].hidden]
+        column = max(map(len, names)) + 2
+        limit = min(SHORT_HELP_LIMIT, formatter.width - formatter.current_indent - 2 - column)
+        with formatter.section("Commands"):
+            for name in names:
+                command = self.commands[name]
+                summary = short_help(command.help or command.short_help or "", limit)
+                formatter.write(f"{'':>{formatter.current_indent}}{name:<{column}}{summary}\n")
+        return None
+
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if ctx.parent is not None:  # the root's own options are the global ones: listed already
             _format_global_options(formatter)

@@ -59,9 +59,9 @@ class ClickParams(Params):
 
 @command("click", ClickParams, kind=Kind.ACTION, positional=("id",), profiles=("core",))
 def click(ctx: Context, p: ClickParams) -> ActionResult:
-    """Click an element: its semantic action (press, toggle, select) if it has one, else (and
-    with --modifiers) a left click at its visible centre. A disabled one is refused; one out
-    of view is scrolled to first."""
+    """Click an element: its semantic action (press, toggle, select) if it has one, else a
+    left click at its visible centre. A disabled one is refused; one out of view is scrolled
+    to first."""
     if p.modifiers and p.via is Via.SEMANTIC:
         raise InvalidInput(
             "--modifiers needs a mouse click, and --via semantic never uses the mouse; nothing was clicked",

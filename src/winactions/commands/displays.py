@@ -77,7 +77,9 @@ class SwitchParams(Params):
 
 @command("switch-display", SwitchParams, kind=Kind.SESSION, positional=("display",), profiles=("vision",))
 def switch_display(ctx: Context, p: SwitchParams) -> DisplaysResult:
-    """Make coordinates, `screenshot --screen` and the window acted on refer to one monitor.
+    """Choose the monitor that coordinates refer to.
+
+    Coordinates, `screenshot --screen` and the window acted on then refer to that monitor.
 
     After `switch-display 1`, points given (`click-at`, `drag-at`, `zoom`...) and rects
     printed (`state`, `get rect`, `cursor`...) are relative to monitor 1's top-left, a point

@@ -65,7 +65,9 @@ class TerminalResult(Result):
     profiles=("windows",),
 )
 def open_terminal(ctx: Context, p: OpenTerminalParams) -> TerminalResult:
-    """Open a terminal running claude, codex, gemini or a custom --command, and make it the session's window.
+    """Open a terminal running an agent or a command, as the session's window.
+
+    The agent is claude, codex or gemini, or `custom` with `--command CMD`.
 
     The terminal's screen is read through the accessibility tree (`winctl state` lists its
     rows). It waits for the window, for the command's process to run and for the screen to show
