@@ -2,7 +2,7 @@
 
 An agent written for Anthropic's computer-use tool (`computer_20250124`, and
 `computer_20251124`'s `zoom`) calls `computer(action="left_click", coordinate=[x, y])`. Each
-action is the computer-use set's tool of the same name with the same arguments (`seed.SEED`),
+action is the computer-use set's tool of the same name with the same arguments (`computer_use.COMPUTER_USE`),
 so it becomes the same one command; an argument the action does not take is refused by name.
 Coordinates are screen pixels: the `screenshot` action's picture is the whole screen, unscaled,
 so the tool's display_width_px and display_height_px are the screen's size.
@@ -14,7 +14,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from winactions.mcp.seed import SEED
+from winactions.mcp.computer_use import COMPUTER_USE
 from winactions.mcp.translated import Args, Call, Coordinate, Region, Translated
 
 Action = Literal[
@@ -52,7 +52,7 @@ class ComputerArgs(Args):
 
 def _computer(a: ComputerArgs) -> Call:
     """The action's own tool, with the arguments given (those left out or null dropped)."""
-    tool = SEED[a.action]
+    tool = COMPUTER_USE[a.action]
     return tool.translate(tool.parse(a.model_dump(exclude_none=True, exclude={"action"})))
 
 

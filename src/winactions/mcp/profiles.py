@@ -6,7 +6,7 @@ agent-browser's `core` / `all` do; profiles combine (`--tools core,vision`). Eac
 names its profiles, and whether it perceives (only those tools take the tier options `infer`
 and `vision`), where it is declared (`@command(..., profiles=..., perceives=...)`); this module
 reads them off the table and says what each profile is for. Two profiles serve another tool
-set's names instead (`TRANSLATED`: `seed`, `computer`), each tool a translation onto a command.
+set's names instead (`TRANSLATED`: `computer-use`, `computer`), each tool a translation onto a command.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PURPOSES: dict[str, str] = {
 DEFAULT = "core"
 # the profiles of tools named as another tool set names them (`winactions.mcp.translated`)
 TRANSLATED: dict[str, str] = {
-    "seed": "the computer-use set by its own names: left_click, zoom, computer_batch...",
+    "computer-use": "the computer-use set by its own names: left_click, zoom, computer_batch...",
     "computer": "Anthropic's computer tool",
 }
 
@@ -61,7 +61,7 @@ class Served(NamedTuple):
 
 
 def resolve(spec: str) -> Served:
-    """What a `--tools` value (`core`, `core,vision`, `seed`) serves. Refuses an empty value,
+    """What a `--tools` value (`core`, `core,vision`, `computer-use`) serves. Refuses an empty value,
     an unknown profile (naming the profiles there are) and profiles whose tools share a name."""
     names = [part.strip() for part in spec.split(",") if part.strip()]
     known = [*PROFILES, "all", *TRANSLATED]
@@ -86,11 +86,11 @@ def resolve(spec: str) -> Served:
 
 
 def translated_tools(profile: str) -> tuple[Translated, ...]:
-    """The tools of a translated profile (`seed`, `computer`)."""
+    """The tools of a translated profile (`computer-use`, `computer`)."""
     if profile == "computer":
         from winactions.mcp.computer import COMPUTER
 
         return (COMPUTER,)
-    from winactions.mcp.seed import SEED_TOOLS
+    from winactions.mcp.computer_use import COMPUTER_USE_TOOLS
 
-    return SEED_TOOLS
+    return COMPUTER_USE_TOOLS

@@ -128,7 +128,7 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
 
 
 def translated_tool(tool: Translated) -> types.Tool:
-    """A tool of another tool set (`--tools seed`): its own name, description and arguments."""
+    """A tool of another tool set (`--tools computer-use`): its own name, description and arguments."""
     return types.Tool(
         name=tool.name, description=tool.description, input_schema=_untitled(tool.args.model_json_schema())
     )

@@ -57,7 +57,7 @@ class Translated:
     """A tool of another tool set: its name, arguments and short description, and how a call
     of it becomes one command's call. `commands` names every command it may become, the first
     the one whose presence on the backend decides whether the tool is served; `needs`, a
-    capability the backend must have besides (bound input for the seed's `virtual_mouse`)."""
+    capability the backend must have besides (bound input for `virtual_mouse`)."""
 
     name: str
     args: type[Args]

@@ -1,7 +1,7 @@
-"""`winctl mcp --tools seed` and `--tools computer` driven by the official MCP SDK client on the
+"""`winctl mcp --tools computer-use` and `--tools computer` driven by the official MCP SDK client on the
 virtual desktop: an agent written for the computer-use tool set, or for Anthropic's computer
 tool, clicks, types and looks through the tools it knows, and the GTK fixture app's own log
-says what happened. The translations one by one: tests/test_mcp_seed.py."""
+says what happened. The translations one by one: tests/test_mcp_computer_use.py."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 from winactions.mcp.computer import ACTIONS
-from winactions.mcp.seed import SEED
+from winactions.mcp.computer_use import COMPUTER_USE
 
 pytestmark = pytest.mark.desktop
-SEED_ARGS = ("mcp", "--tools", "seed")
+SEED_ARGS = ("mcp", "--tools", "computer-use")
 BOUND_ONLY = {"bind_window", "virtual_mouse", "virtual_keyboard", "mouse_wheel"}  # X11 binds no input
 
 
@@ -51,7 +51,7 @@ def test_the_seed_tools_are_listed_by_their_names_with_their_arguments(desktop, 
         return (await session.list_tools()).tools
 
     tools = {t.name: t for t in run_client(desktop, tmp_path, script, args=SEED_ARGS)}
-    assert set(tools) == set(SEED) - BOUND_ONLY  # every command the set needs is in the table
+    assert set(tools) == set(COMPUTER_USE) - BOUND_ONLY  # every command the set needs is in the table
     schema = {name: t.input_schema for name, t in tools.items()}
     coordinate = schema["left_click"]["properties"]["coordinate"]
     assert coordinate["type"] == "array" and coordinate["minItems"] == coordinate["maxItems"] == 2
@@ -216,7 +216,7 @@ def test_an_agent_of_anthropics_computer_tool_runs_unchanged(desktop, tmp_path, 
 
 def test_seed_with_a_profile_of_the_same_names_is_refused(tmp_path):
     run = subprocess.run(
-        [WINCTL, "mcp", "--tools", "seed,core"],
+        [WINCTL, "mcp", "--tools", "computer-use,core"],
         capture_output=True,
         text=True,
         timeout=60,

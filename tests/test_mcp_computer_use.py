@@ -1,7 +1,7 @@
-"""The computer-use set's tools (`winctl mcp --tools seed`) and Anthropic's `computer` tool:
+"""The computer-use set's tools (`winctl mcp --tools computer-use`) and Anthropic's `computer` tool:
 every translation onto a command, checked as a function and against the command's own
 parameters; the errors for arguments the tools do not take; which tools a backend serves.
-The same tools on a real desktop: tests/e2e/test_mcp_seed.py."""
+The same tools on a real desktop: tests/e2e/test_mcp_computer_use.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from winactions.commands.base import load_commands, validate
 from winactions.errors import InvalidInput, WinctlError
 from winactions.mcp import profiles
 from winactions.mcp.computer import ACTIONS, COMPUTER
-from winactions.mcp.seed import SEED
+from winactions.mcp.computer_use import COMPUTER_USE
 from winactions.mcp.translated import Call
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,21 +243,21 @@ def case_id(case: tuple[str, dict[str, Any], Call]) -> str:
 
 
 def test_the_profile_has_the_38_tools_by_their_names():
-    assert list(SEED) == GENERAL + WINDOWS_ONLY + TEACH
-    assert len(SEED) == 38
+    assert list(COMPUTER_USE) == GENERAL + WINDOWS_ONLY + TEACH
+    assert len(COMPUTER_USE) == 38
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_each_translation(case):
     name, arguments, expected = case
-    tool = SEED[name]
+    tool = COMPUTER_USE[name]
     assert tool.translate(tool.parse(arguments)) == expected
     assert expected.command in tool.commands, f"{name} declares the commands it may become"
 
 
 def test_every_tool_and_every_command_it_may_become_has_a_case():
-    assert {name for name, _, _ in CASES} | {"teach_batch"} == set(SEED)
-    for tool in SEED.values():
+    assert {name for name, _, _ in CASES} | {"teach_batch"} == set(COMPUTER_USE)
+    for tool in COMPUTER_USE.values():
         made = {call.command for name, _, call in CASES if name == tool.name}
         assert made == set(tool.commands) or tool.name == "teach_batch", tool.name
 
@@ -268,39 +268,39 @@ def test_the_command_takes_what_the_translation_gives(case):
     option names and value shapes are the command's. Fails while the command is absent."""
     name, arguments, expected = case
     assert expected.command in load_commands(), f"{name} runs `{expected.command}`, which the table lacks"
-    command, params = SEED[name].call(arguments)
+    command, params = COMPUTER_USE[name].call(arguments)
     validate(load_commands()[command], params)
 
 
 def test_teach_batch_sends_each_step_as_teach_step_takes_it():
     steps = [{"text": "Open the menu", "element": "File"}, {"text": "There", "region": [0, 0, 10, 10]}]
-    call = SEED["teach_batch"].translate(SEED["teach_batch"].parse({"steps": steps, "timeout": 5}))
+    call = COMPUTER_USE["teach_batch"].translate(COMPUTER_USE["teach_batch"].parse({"steps": steps, "timeout": 5}))
     assert call.command == "teach-batch" and call.options == {"timeout": 5.0}
     assert "teach-step" in load_commands(), "each step is sent as teach-step takes it"
-    _, params = SEED["teach_batch"].call({"steps": steps, "timeout": 5})
+    _, params = COMPUTER_USE["teach_batch"].call({"steps": steps, "timeout": 5})
     sent = json.loads(next(v for v in params.values() if isinstance(v, str)))
     assert [s["text"] for s in sent] == ["Open the menu", "There"]
     assert sent[0].get("rect") is None and sent[1]["rect"] == [0, 0, 10, 10]
     assert "File" in sent[0].values() and not any("timeout" in s for s in sent)
     validate(load_commands()["teach-batch"], params)
     with pytest.raises(InvalidInput, match=r"steps\.0\.timeout"):  # the batch's timeout is the batch's
-        SEED["teach_batch"].call({"steps": [{"text": "t", "element": 1, "timeout": 3}]})
+        COMPUTER_USE["teach_batch"].call({"steps": [{"text": "t", "element": 1, "timeout": 3}]})
 
 
 @pytest.mark.parametrize("action", ACTIONS)
 def test_an_action_of_the_computer_tool_is_the_tool_of_its_name(action):
     for name, arguments, _ in CASES:
         if name == action:
-            assert COMPUTER.call({"action": action, **arguments}) == SEED[action].call(arguments)
+            assert COMPUTER.call({"action": action, **arguments}) == COMPUTER_USE[action].call(arguments)
             break
     else:
         pytest.fail(f"no case for {action}")
 
 
 def test_the_computer_tool_drops_nulls_and_refuses_what_the_action_does_not_take():
-    assert COMPUTER.call({"action": "left_click", "coordinate": [1, 2], "text": None}) == SEED["left_click"].call(
-        {"coordinate": [1, 2]}
-    )
+    assert COMPUTER.call({"action": "left_click", "coordinate": [1, 2], "text": None}) == COMPUTER_USE[
+        "left_click"
+    ].call({"coordinate": [1, 2]})
     with pytest.raises(InvalidInput, match="left_click takes no argument 'scroll_amount'"):
         COMPUTER.call({"action": "left_click", "coordinate": [1, 2], "scroll_amount": 3})
     with pytest.raises(InvalidInput, match="computer takes no argument 'bogus'"):
@@ -355,7 +355,7 @@ def test_the_computer_tool_drops_nulls_and_refuses_what_the_action_does_not_take
 )
 def test_bad_arguments_are_refused_by_name_before_anything_runs(name, arguments, said):
     with pytest.raises(InvalidInput) as caught:
-        SEED[name].call(arguments)
+        COMPUTER_USE[name].call(arguments)
     assert said in caught.value.message, caught.value.message
     assert caught.value.hint
 
@@ -368,38 +368,38 @@ def backend(*capabilities: Capability) -> Any:
 def test_the_bound_window_tools_are_served_only_where_input_can_be_bound():
     desktop = backend(Capability.POINTER, Capability.HOLD_KEY, Capability.WINDOW_MANAGE, Capability.CLIPBOARD)
     bound = backend(*Capability)
-    on_desktop = {t.name for t in SEED.values() if t.served_on(desktop)}
+    on_desktop = {t.name for t in COMPUTER_USE.values() if t.served_on(desktop)}
     assert not {"bind_window", "virtual_mouse", "virtual_keyboard", "mouse_wheel"} & on_desktop
     assert {"left_click", "window_management", "click_element", "activate_window", "computer_batch"} <= on_desktop
     assert {"bind_window", "virtual_mouse", "virtual_keyboard", "mouse_wheel"} <= {
-        t.name for t in SEED.values() if t.served_on(bound)
+        t.name for t in COMPUTER_USE.values() if t.served_on(bound)
     }
     phone = backend(Capability.DEVICE)
-    assert not SEED["mouse_move"].served_on(phone) and not SEED["window_management"].served_on(phone)
+    assert not COMPUTER_USE["mouse_move"].served_on(phone) and not COMPUTER_USE["window_management"].served_on(phone)
 
 
 def test_profiles_seed_and_computer_combine_and_clashing_names_are_refused():
-    served = profiles.resolve("seed")
-    assert served.commands == frozenset() and list(served.translated) == list(SEED)
-    both = profiles.resolve("seed,computer")
-    assert set(both.translated) == {*SEED, "computer"}
+    served = profiles.resolve("computer-use")
+    assert served.commands == frozenset() and list(served.translated) == list(COMPUTER_USE)
+    both = profiles.resolve("computer-use,computer")
+    assert set(both.translated) == {*COMPUTER_USE, "computer"}
     assert profiles.resolve("computer,core").commands == profiles.PROFILES["core"]
     with pytest.raises(WinctlError, match=r"share names \(.*screenshot.*type.*\)"):
-        profiles.resolve("seed,core")
+        profiles.resolve("computer-use,core")
     with pytest.raises(WinctlError, match="share names"):
-        profiles.resolve("all,seed")
+        profiles.resolve("all,computer-use")
     with pytest.raises(WinctlError, match="unknown tool profile sead"):
         profiles.resolve("sead")
-    assert "seed (" in profiles.tools_help() and "computer (" in profiles.tools_help()
+    assert "computer-use (" in profiles.tools_help() and "computer (" in profiles.tools_help()
 
 
 def test_the_docs_table_maps_every_tool():
-    page = (ROOT / "docs" / "seed-tools.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "computer-use-tools.md").read_text(encoding="utf-8")
     rows = [line for line in page.splitlines() if line.startswith("| `")]
     mapped = [line.split("`")[1] for line in rows]
-    assert [n for n in mapped if n in SEED] == list(SEED), "one row per tool, in the set's order"
-    for tool in SEED.values():
+    assert [n for n in mapped if n in COMPUTER_USE] == list(COMPUTER_USE), "one row per tool, in the set's order"
+    for tool in COMPUTER_USE.values():
         row = next(line for line in rows if line.split("`")[1] == tool.name)
         for command in tool.commands:
             assert f"`{command}" in row, (tool.name, command)
-    assert "seed-tools.md" in (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    assert "computer-use-tools.md" in (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")

@@ -1,11 +1,11 @@
-"""The computer-use tool set by its own names and arguments (`winctl mcp --tools seed`).
+"""The computer-use tool set by its own names and arguments (`winctl mcp --tools computer-use`).
 
 Thirty-eight tools — `left_click(coordinate=[x, y], text="shift")`, `scroll(coordinate,
 scroll_direction, scroll_amount)`, `zoom(region=[x1, y1, x2, y2])`, `computer_batch(actions)`,
 the bound-window, terminal and teach tools — each a translation onto one command of the table
 (`translated.Translated`): an agent written for that set runs unchanged, and every call gets
 the command's checks, errors and results. Coordinates are screen pixels, as in the whole-screen
-`screenshot`. docs/seed-tools.md maps each tool to its command, and says where one differs.
+`screenshot`. docs/computer-use-tools.md maps each tool to its command, and says where one differs.
 """
 
 from __future__ import annotations
@@ -141,11 +141,11 @@ def _batch(a: BatchArgs) -> Call:
     steps = []
     for index, action in enumerate(a.actions, 1):
         name = action.get("action")
-        tool = SEED.get(name) if isinstance(name, str) and name != "computer_batch" else None
+        tool = COMPUTER_USE.get(name) if isinstance(name, str) and name != "computer_batch" else None
         if tool is None:
             raise InvalidInput(
                 f"actions[{index}]: no action {json.dumps(name)}; nothing was done",
-                hint=f"an action is one of: {', '.join(n for n in SEED if n != 'computer_batch')}",
+                hint=f"an action is one of: {', '.join(n for n in COMPUTER_USE if n != 'computer_batch')}",
             )
         try:
             command, args = tool.call({k: v for k, v in action.items() if k != "action"})
@@ -336,7 +336,7 @@ def _tool(name: str, args: type[Args], translate: Any, commands: str, descriptio
     return Translated(name, args, translate, tuple(commands.split()), description, **more)
 
 
-SEED_TOOLS: tuple[Translated, ...] = (
+COMPUTER_USE_TOOLS: tuple[Translated, ...] = (
     _tool(
         "request_access",
         RequestAccessArgs,
@@ -472,6 +472,6 @@ SEED_TOOLS: tuple[Translated, ...] = (
     _tool("teach_step", TeachStepArgs, _teach_step, "teach-step", "Show one step and wait for the person's Next."),
     _tool("teach_batch", TeachBatchArgs, _teach_batch, "teach-batch", "Show several steps, one after another."),
 )
-SEED: dict[str, Translated] = {t.name: t for t in SEED_TOOLS}
+COMPUTER_USE: dict[str, Translated] = {t.name: t for t in COMPUTER_USE_TOOLS}
 
-__all__ = ["SEED", "SEED_TOOLS"]
+__all__ = ["COMPUTER_USE", "COMPUTER_USE_TOOLS"]

@@ -1,4 +1,4 @@
-"""The computer-use set's bound-window tools (`winctl mcp --tools seed`) on the Windows
+"""The computer-use set's bound-window tools (`winctl mcp --tools computer-use`) on the Windows
 backend over the fake: served where input can be bound, and each a command in bound mode —
 `virtual_mouse` posts its click to the window and leaves the real mouse and the focus alone."""
 
@@ -14,14 +14,14 @@ WM_LBUTTONDOWN, WM_LBUTTONUP = 0x0201, 0x0202
 
 @pytest.fixture
 def runner(fake, tmp_path, monkeypatch):
-    """The MCP server's tool runner with `--tools seed`, in this process, on the fake desktop."""
+    """The MCP server's tool runner with `--tools computer-use`, in this process, on the fake desktop."""
     from winactions.mcp.server import ToolRunner
 
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700, exist_ok=True)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.setenv("WINACTIONS_BACKEND", "windows")
-    served = profiles.resolve("seed")
+    served = profiles.resolve("computer-use")
     tools = ToolRunner("seed", profile=served.commands, translated=served.translated)
     yield tools
     tools.close()
