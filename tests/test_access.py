@@ -24,7 +24,7 @@ NOT_ACTING = {
     "holds_focus", "keeps_menu_open", "keys_settled", "lacks", "launch_stderr", "list_windows", "name_watch",
     "named_below", "obscuring", "option_names", "popups", "program_of", "read_text", "refresh", "run_of",
     "screens", "sets_value_silently", "snapshot", "space_clicks", "text_below", "unbind", "widget_windows",
-    "monitors", "overlays", "read_screen", "terminal_command", "text_selection",
+    "monitors", "overlays", "read_screen", "terminal_command", "text_selection", "modifiers_down",
     "without_tree",
 }  # fmt: skip
 
@@ -101,6 +101,8 @@ class Fake:
         self.focused: AppRef | None = AppRef(names=("gedit",))
         self.clip = ""
         self.unsupported = False
+        self.held: frozenset[str] = frozenset()
+        self.after_keys: list[AppRef] = []  # the focus moves to each in turn after a press_chords call
 
     def bound_window(self) -> None:
         return None
@@ -120,7 +122,12 @@ class Fake:
         self.sent.append(f"click {x},{y}")
 
     def press_chords(self, chords: list[object]) -> None:
-        self.sent.append("keys")
+        self.sent.append("keys " + " ".join(map(str, chords)))
+        if self.after_keys:
+            self.focused = self.after_keys.pop(0)
+
+    def modifiers_down(self) -> frozenset[str]:
+        return self.held
 
     def type_text(self, text: str) -> None:
         self.sent.append(f"type {len(text)}")
@@ -162,7 +169,29 @@ def test_the_gate_refuses_what_is_not_granted_and_sends_what_is():
     with pytest.raises(NotGranted, match="launching xmessage"):
         fake.launch(["/usr/bin/xmessage", "hi"])
     fake.launch(["/usr/bin/gedit"])
-    assert fake.sent == ["click 5,5", "keys", "launch /usr/bin/gedit"]
+    assert fake.sent == ["click 5,5", "keys ctrl+s", "launch /usr/bin/gedit"]
+
+
+def test_a_key_pressed_while_a_modifier_is_held_down_counts_with_it():
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.held = frozenset({"alt"})  # `key-down alt` earlier: Tab now is alt+Tab, the window switch
+    with pytest.raises(NotGranted, match=r"system-keys.*alt held down|alt held down.*system-keys"):
+        fake.press_chords(parse_keys("Tab"))
+    fake.held = frozenset({"shift"})
+    fake.press_chords(parse_keys("Tab"))
+    assert fake.sent == ["keys Tab"]
+
+
+def test_each_chord_is_checked_where_the_focus_is_when_it_is_sent():
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.after_keys = [AppRef(names=("featherpad",))]  # the first chord moves the focus away
+    with pytest.raises(NotGranted, match="featherpad"):
+        fake.press_chords(parse_keys("End x y"))
+    assert fake.sent == ["keys End"]  # x and y never went to FeatherPad
+    unconfined = gated(Policy())
+    unconfined.after_keys = [AppRef(names=("featherpad",))]
+    unconfined.press_chords(parse_keys("End x y"))
+    assert unconfined.sent == ["keys End x y"]  # one call, as before
 
 
 def test_the_clipboard_needs_its_rights_but_what_the_session_wrote_may_be_read_back():

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from Xlib import XK
 from Xlib.display import Display
 
 from tests.conftest import Winctl, run_in_process, start_app, stop_app
+from tests.e2e.helpers.keyboard import held_down
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import HERE, SYSTEM_PYTHON, gtk_fixture_command
 
@@ -52,21 +52,6 @@ def selection(log: AppLog, rows: list[int], since: int) -> None:
             return
         assert time.monotonic() < deadline, f"the app's selection is {seen[-1:]} not {rows}"
         time.sleep(0.05)
-
-
-def held_down(desktop) -> set[str]:
-    """The modifiers the X server shows down now, asked on a connection of our own."""
-    display = Display(desktop.env["DISPLAY"])
-    try:
-        keymap = display.query_keymap()
-        down = set()
-        for name, keysym in (("shift", "Shift_L"), ("ctrl", "Control_L"), ("alt", "Alt_L"), ("super", "Super_L")):
-            code = display.keysym_to_keycode(XK.string_to_keysym(keysym))
-            if keymap[code // 8] & (1 << (code % 8)):
-                down.add(name)
-        return down
-    finally:
-        display.close()
 
 
 def selected_names(winctl: Winctl) -> set[str]:

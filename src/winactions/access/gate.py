@@ -88,6 +88,9 @@ class Gate:
             original = getattr(self.backend, name, None)
             if original is None:
                 continue
+            if name == "press_chords":
+                setattr(self.backend, name, self._chord_by_chord(original))
+                continue
             check: Callable[..., None] = getattr(self, f"_{name}")
             setattr(self.backend, name, _guarded(check, original))
         self._read_clipboard = getattr(self.backend, "get_clipboard", None)
@@ -153,10 +156,33 @@ class Gate:
             )
 
     def keys(self, chords: Iterable[Chord], doing: str) -> None:
+        """Keys to the focused window: its app must be granted, and a chord that is the
+        system's — with the modifiers already held down (`key-down alt`, then Tab) — needs
+        --system-keys."""
+        held = (self.backend.modifiers_down() or frozenset()) if self.rules().confined else frozenset()
+        with_held = f" (with {'+'.join(sorted(held))} held down)" if held else ""
         for chord in chords:
-            if system_combo(chord):
-                self.right("system_keys", f"{doing} {chord}")
+            pressed = Chord((*sorted(held - set(chord.modifiers)), *chord.modifiers), chord.key)
+            if system_combo(pressed):
+                self.right("system_keys", f"{doing} {chord}{with_held}")
         self.app(self.backend.focused_app, f"{doing} (to the window with the keyboard focus)")
+
+    def _chord_by_chord(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        """`press_chords` confined: each chord checked right before it is sent, so that a chord
+        that moves the focus (a window switch, a window closed) cannot carry the next ones into
+        an app not granted. Unconfined, the chords go in one call as before."""
+
+        @functools.wraps(original)
+        def press(chords: Sequence[Chord], *args: Any, **kw: Any) -> Any:
+            if not self.rules().confined:
+                self._press_chords(chords)
+                return original(chords, *args, **kw)
+            for chord in chords:
+                self._press_chords([chord])
+                original([chord], *args, **kw)
+            return None
+
+        return press
 
     def point(self, x: int, y: int, doing: str) -> None:
         bound = self.backend.bound_window()

@@ -392,6 +392,11 @@ class Backend(ABC):
     @abstractmethod
     def cursor_position(self) -> tuple[int, int]: ...
 
+    def modifiers_down(self) -> frozenset[str] | None:
+        """The modifiers (ctrl, shift, alt, super) held down now by anyone, or None where the
+        platform cannot tell: a key pressed next acts with them held."""
+        return None
+
     def long_press(self, x: int, y: int, seconds: float = 0.8) -> None:
         """Press at (x, y) and hold: a phone's long press, the mouse held down on a desktop."""
         self.mouse_move(x, y)

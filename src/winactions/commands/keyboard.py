@@ -12,11 +12,12 @@ from pydantic import Field, field_validator
 from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
-from winactions.errors import WinctlError
+from winactions.errors import ActionFailed, WinctlError
 from winactions.keys import Chord, parse_keys
 from winactions.session.desktop import DesktopSession
 
 ALL = "all"  # `key-up all`: every key the session holds
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "super"})
 
 
 class KeyStateParams(Params):
@@ -42,12 +43,21 @@ def key_down(ctx: Context, p: KeyStateParams) -> ActionResult:
     remembers them, and `session close` lets go of any still down."""
     backend = ctx.session.backend
     chords = parse_keys(p.keys, backend.key_names)  # a bad name fails before any key goes down
-    held = ctx.session.data.held_keys
+    held = held_now(ctx.session)
     new = [c for c in chords if str(c) not in held]
     backend.ensure_active(ctx.window())
     backend.key_state(new, True)
     ctx.session.data.held_keys = [*held, *(str(c) for c in new)]
     ctx.session.save()
+    down = backend.modifiers_down()
+    missing = (
+        sorted({name for c in new for name in _modifiers_of(str(c))} - (down or set())) if down is not None else []
+    )
+    if missing:
+        raise ActionFailed(
+            f"pressed {' '.join(str(c) for c in new)}, but the keyboard does not hold {', '.join(missing)} down",
+            hint="`winctl key-up all` lets go of what the session holds; then try again",
+        )
     again = [str(c) for c in chords if c not in new]
     note = f"; {', '.join(again)} already down" if again else ""
     return ActionResult(
@@ -61,7 +71,7 @@ def key_down(ctx: Context, p: KeyStateParams) -> ActionResult:
 def key_up(ctx: Context, p: KeyStateParams) -> ActionResult:
     """Release keys `key-down` pressed (`all`: every key this session holds)."""
     backend = ctx.session.backend
-    held = ctx.session.data.held_keys
+    held = held_now(ctx.session)
     if p.keys.strip().lower() == ALL:
         chords = _chords(held, backend.key_names)
     else:
@@ -75,6 +85,24 @@ def key_up(ctx: Context, p: KeyStateParams) -> ActionResult:
     left = " ".join(ctx.session.data.held_keys) or "none"
     released = " ".join(str(c) for c in chords) or "nothing"
     return ActionResult(action="key-up", method="keyboard", detail=f"released {released}{note}; still down: {left}")
+
+
+def _modifiers_of(name: str) -> set[str]:
+    """The modifier keys a held chord's name ("alt", "ctrl+shift") holds; empty when it holds
+    another key too ("shift+a"), whose state the modifiers alone do not tell."""
+    parts = set(name.lower().split("+"))
+    return parts if parts <= MODIFIERS else set()
+
+
+def held_now(session: DesktopSession) -> list[str]:
+    """What the session holds down, as recorded, less the modifier chords the keyboard no
+    longer holds (a later `keys alt` pressed and let go of a held alt); the record is updated."""
+    down = session.backend.modifiers_down()
+    held = session.data.held_keys
+    if down is not None:
+        held = [h for h in held if not (mods := _modifiers_of(h)) or mods <= down]
+        session.data.held_keys = held
+    return held
 
 
 def _chords(names: list[str], key_names: Any) -> list[Chord]:

@@ -470,6 +470,9 @@ class LinuxBackend(Backend):
     def cursor_position(self) -> tuple[int, int]:
         return self.xinput.cursor_position()
 
+    def modifiers_down(self) -> frozenset[str] | None:
+        return self.xinput.modifiers_down()
+
     # -- clipboard ---------------------------------------------------------------------------
     def get_clipboard(self) -> str:
         return clipboard.get_text()

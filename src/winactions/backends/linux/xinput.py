@@ -22,6 +22,13 @@ from winactions.keys import Chord
 
 BUTTONS = {MouseButton.LEFT: 1, MouseButton.MIDDLE: 2, MouseButton.RIGHT: 3}
 MODIFIER_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L", "super": "Super_L"}
+# every key that holds each modifier down, either side
+MODIFIER_SIDES = {
+    "ctrl": ("Control_L", "Control_R"),
+    "shift": ("Shift_L", "Shift_R"),
+    "alt": ("Alt_L", "Alt_R", "Meta_L", "Meta_R"),
+    "super": ("Super_L", "Super_R", "Hyper_L", "Hyper_R"),
+}
 NAMED_KEYSYMS = {
     "Enter": "Return",
     "Tab": "Tab",
@@ -223,6 +230,18 @@ class XInput:
         codes = [code for chord in chords for code in self._chord_codes(chord, spare=False)]
         for code in codes if down else reversed(codes):
             self._key(code, down)
+
+    def modifiers_down(self) -> frozenset[str]:
+        """The modifiers (ctrl, shift, alt, super) whose keys are down now, by anyone: the
+        server's keymap (XQueryKeymap), either side's key (Alt_R, Meta_L count as alt)."""
+        bits = self.d.query_keymap()
+        down: set[str] = set()
+        for name, keysyms in MODIFIER_SIDES.items():
+            for keysym in keysyms:
+                codes = self.d.keysym_to_keycodes(XK.string_to_keysym(keysym))
+                if any(bits[code // 8] & (1 << (code % 8)) for code, _ in codes):
+                    down.add(name)
+        return frozenset(down)
 
     def _modifier_code(self, name: str) -> int:
         if name not in MODIFIER_KEYSYMS:
