@@ -24,7 +24,7 @@ NOT_ACTING = {
     "holds_focus", "keeps_menu_open", "keys_settled", "lacks", "launch_stderr", "list_windows", "name_watch",
     "named_below", "obscuring", "option_names", "popups", "program_of", "read_text", "refresh", "run_of",
     "screens", "sets_value_silently", "snapshot", "space_clicks", "text_below", "unbind", "widget_windows",
-    "monitors", "overlays", "read_screen", "terminal_command", "text_selection", "modifiers_down",
+    "monitors", "overlays", "read_screen", "terminal_command", "text_selection", "modifiers_down", "buttons_down",
     "without_tree",
 }  # fmt: skip
 
@@ -102,6 +102,7 @@ class Fake:
         self.clip = ""
         self.unsupported = False
         self.held: frozenset[str] = frozenset()
+        self.buttons: frozenset[MouseButton] = frozenset()
         self.after_keys: list[AppRef] = []  # the focus moves to each in turn after a press_chords call
 
     def bound_window(self) -> None:
@@ -128,6 +129,15 @@ class Fake:
 
     def modifiers_down(self) -> frozenset[str]:
         return self.held
+
+    def buttons_down(self) -> frozenset[MouseButton]:
+        return self.buttons
+
+    def mouse_move(self, x: int, y: int) -> None:
+        self.sent.append(f"move {x},{y}")
+
+    def key_state(self, chords: list[object], down: bool) -> None:
+        self.sent.append(f"{'down' if down else 'up'} " + " ".join(map(str, chords)))
 
     def type_text(self, text: str) -> None:
         self.sent.append(f"type {len(text)}")
@@ -180,6 +190,29 @@ def test_a_key_pressed_while_a_modifier_is_held_down_counts_with_it():
     fake.held = frozenset({"shift"})
     fake.press_chords(parse_keys("Tab"))
     assert fake.sent == ["keys Tab"]
+
+
+def test_a_move_with_a_button_down_is_a_drag_whoever_pressed_it():
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.at = AppRef(names=("featherpad",))
+    fake.mouse_move(150, 700)  # no button down: a move reaches nothing
+    fake.buttons = frozenset({MouseButton.LEFT})  # pressed by another session, or a one-shot call
+    with pytest.raises(NotGranted, match="a drag at"):
+        fake.mouse_move(150, 700)
+    assert fake.sent == ["move 150,700"]
+
+
+def test_a_confined_session_holds_only_modifiers_down():
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.key_state(parse_keys("shift ctrl"), True)
+    for keys in ("BackSpace", "ctrl+s"):  # a held key repeats into whatever takes the focus
+        with pytest.raises(NotGranted, match=r"holds only ctrl, shift, alt and super") as refused:
+            fake.key_state(parse_keys(keys), True)
+        assert "winctl press" in refused.value.hint
+    fake.key_state(parse_keys("BackSpace"), False)  # letting go is always allowed
+    unconfined = gated(Policy())
+    unconfined.key_state(parse_keys("BackSpace"), True)
+    assert fake.sent == ["down shift ctrl", "up Backspace"] and unconfined.sent == ["down Backspace"]
 
 
 def test_each_chord_is_checked_where_the_focus_is_when_it_is_sent():

@@ -58,3 +58,68 @@ def test_key_down_says_what_the_keyboard_holds_not_what_it_remembers(desktop, wi
     again = winctl("key-down", "alt").out
     assert "already down" not in again and "down now: alt" in again, again
     assert "alt" in held_down(desktop)
+
+
+def test_a_held_key_that_would_repeat_is_refused(desktop, winctl, confined):
+    """The second trial agent held BackSpace down in Mousepad, minimized Mousepad, and the
+    key's repeats emptied FeatherPad's document."""
+    run = winctl("key-down", "BackSpace", expect=None)
+    assert run.code == 9 and "holds only ctrl, shift, alt and super" in run.err, run.err
+    assert "winctl press" in run.err
+    assert winctl("--json", "key-up", "all").json["result"]["detail"].startswith("released nothing")
+
+
+def drag_icon_shown(desktop) -> bool:
+    """Whether a drag's icon window (`_NET_WM_WINDOW_TYPE_DND`) is mapped: a drag under way."""
+    from Xlib import X
+    from Xlib.display import Display
+
+    display = Display(desktop.env["DISPLAY"])
+    try:
+        dnd = display.intern_atom("_NET_WM_WINDOW_TYPE_DND")
+        kind = display.intern_atom("_NET_WM_WINDOW_TYPE")
+        for child in display.screen().root.query_tree().children:
+            prop = child.get_full_property(kind, X.AnyPropertyType)
+            if prop and dnd in prop.value and child.get_attributes().map_state == X.IsViewable:
+                return True
+        return False
+    finally:
+        display.close()
+
+
+def text_of(winctl, title: str) -> str:
+    state = winctl("--json", "--window", title, "state", "--verbose").json["result"]
+    return "\n".join(str(t.get("value") or "") for t in state["targets"] if t.get("value"))
+
+
+def test_a_drag_another_session_moves_or_a_session_close_drops_stays_in_the_granted_app(desktop, winctl, confined):
+    """The same agent selected text in Mousepad, pressed on it, moved inside Mousepad (a drag
+    began), moved onto FeatherPad from a second session (whose gate knew of no button down),
+    and let `session close` release it there: the drop landed in FeatherPad. The pointer can
+    also reach FeatherPad by a person's hand; the release then goes back where it pressed."""
+    state = winctl("--json", "state", "--verbose").json["result"]
+    text = next(t for t in state["targets"] if t.get("value") and "shopping" in str(t["value"]))
+    winctl("select-text", str(text["id"]), "shopping")
+    left, top = text["rect"][:2]
+    x, y = left + 20, top + 12  # on "shopping", the first line
+    winctl("mouse-down", str(x), str(y))
+    winctl("mouse-move", str(x + 30), str(y + 40))
+    winctl("mouse-move", str(x + 60), str(y + 80))
+    target = subprocess.run(
+        ["xdotool", "search", "--name", "secret.txt", "getwindowgeometry", "--shell"],
+        env=desktop.env,
+        capture_output=True,
+        text=True,
+    ).stdout
+    geometry = dict(line.split("=") for line in target.split() if "=" in line)
+    fx, fy = int(geometry["X"]) + 100, int(geometry["Y"]) + 100
+    run = winctl("--session", "other", "mouse-move", str(fx), str(fy), expect=None)
+    assert run.code == 9 and "a drag" in run.err and "featherpad" in run.err, run.err
+    subprocess.run(["xdotool", "mousemove", str(fx), str(fy)], env=desktop.env, check=True)  # a person's hand
+    time.sleep(0.5)
+    assert drag_icon_shown(desktop)  # the drag is under way: its icon is under the pointer
+    closed = winctl("session", "close", "default").out
+    assert "back where it went down" in closed, closed
+    time.sleep(1)
+    assert held_down(desktop) == set() and confined.read_text() == SECRET
+    assert "shopping" not in text_of(winctl, "secret.txt")

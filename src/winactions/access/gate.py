@@ -26,6 +26,7 @@ from winactions.keys import Chord
 
 # chords the desktop or the window manager takes, not the app: they may close or switch windows
 SYSTEM_KEYS = frozenset({"f4", "tab", "escape", "delete", "backspace"})  # with alt, or with ctrl+alt
+MODIFIER_KEYS = frozenset({"ctrl", "shift", "alt", "super"})  # keys that do not repeat while held
 SYSTEM_ALONE = frozenset({"super", "home", "app_switch", "power"})  # a phone's HOME and recents too
 
 # the Backend methods that act; the gate wraps each (tests/test_access_gate.py lists the rest)
@@ -212,7 +213,9 @@ class Gate:
         self.point(x, y, "a click")
 
     def _mouse_move(self, x: int, y: int, *args: Any, **kw: Any) -> None:
-        if self._held:  # dragging: where the button comes up is where the drop lands
+        """A move with a button down (pressed by this process, or by any other: another
+        session, a one-shot call) is a drag: where the button comes up is where the drop lands."""
+        if self._held or (self.rules().confined and self.backend.buttons_down()):
             self.point(x, y, "a drag")
 
     def _mouse_button(self, button: MouseButton, down: bool, *args: Any, **kw: Any) -> None:
@@ -241,11 +244,26 @@ class Gate:
         self.keys(chords, "keys")
 
     def _hold_keys(self, chords: Sequence[Chord], *args: Any, **kw: Any) -> None:
+        self.held_keys(chords, "holding keys")
         self.keys(chords, "holding keys")
 
     def _key_state(self, chords: Sequence[Chord], down: bool = True, *args: Any, **kw: Any) -> None:
         if down:  # letting a key go is always allowed: a held key must never stay down
+            self.held_keys(chords, "a key down")
             self.keys(chords, "a key down")
+
+    def held_keys(self, chords: Sequence[Chord], doing: str) -> None:
+        """Confined, only modifiers are held: a held key repeats, and its repeats go to whatever
+        window takes the focus while it is down (one of an app not granted)."""
+        if not self.rules().confined:
+            return
+        repeating = [str(c) for c in chords if c.key.lower() not in MODIFIER_KEYS]
+        if repeating:
+            raise NotGranted(
+                f"confined: {doing} {' '.join(repeating)}: a held key repeats into whatever window takes the "
+                "focus, so a confined session holds only ctrl, shift, alt and super",
+                hint=f"press it several times instead: `winctl press {repeating[0]} N`; nothing was sent",
+            )
 
     def _type_text(self, text: str, *args: Any, **kw: Any) -> None:
         self.app(self.backend.focused_app, "typing (to the window with the keyboard focus)")

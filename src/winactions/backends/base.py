@@ -392,6 +392,11 @@ class Backend(ABC):
     @abstractmethod
     def cursor_position(self) -> tuple[int, int]: ...
 
+    def buttons_down(self) -> frozenset[MouseButton] | None:
+        """The mouse buttons held down now by anyone (a drag under way), or None where the
+        platform cannot tell."""
+        return None
+
     def modifiers_down(self) -> frozenset[str] | None:
         """The modifiers (ctrl, shift, alt, super) held down now by anyone, or None where the
         platform cannot tell: a key pressed next acts with them held."""

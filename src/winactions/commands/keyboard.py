@@ -12,7 +12,7 @@ from pydantic import Field, field_validator
 from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
-from winactions.errors import ActionFailed, WinctlError
+from winactions.errors import ActionFailed, NotGranted, WinctlError
 from winactions.keys import Chord, parse_keys
 from winactions.session.desktop import DesktopSession
 
@@ -118,11 +118,25 @@ def release_held(session: DesktopSession) -> list[str]:
         return []
     if keys:
         session.backend.key_state(_chords(keys, session.backend.key_names), False)
-    for button in buttons:
-        session.backend.mouse_button(MouseButton(button), False)
+    released = [*keys, *(_release_button(session, MouseButton(button)) for button in buttons)]
     session.data.held_keys, session.data.held_buttons = [], []
     session.save()
-    return [*keys, *(f"the {button} mouse button" for button in buttons)]
+    return released
+
+
+def _release_button(session: DesktopSession, button: MouseButton) -> str:
+    """Let a held button go where the pointer is; where that is refused (a confined session:
+    the release would drop what it drags on an app not granted), where it went down."""
+    try:
+        session.backend.mouse_button(button, False)
+    except NotGranted as refused:
+        if len(session.data.pressed_at) != 2:
+            raise
+        x, y = session.data.pressed_at
+        session.backend.mouse_move(x, y)
+        session.backend.mouse_button(button, False)
+        return f"the {button.value} mouse button, back where it went down ({x}, {y}): {refused.message}"
+    return f"the {button.value} mouse button"
 
 
 def release_stored(name: str | None) -> list[str]:

@@ -48,6 +48,7 @@ def mouse_down(ctx: Context, p: MouseButtonParams) -> ActionResult:
     ctx.session.backend.mouse_button(p.button, True)
     held = ctx.session.data.held_buttons  # `session close` lets go of what is still down
     ctx.session.data.held_buttons = [*held, p.button.value] if p.button.value not in held else held
+    ctx.session.data.pressed_at = list(point or ctx.session.backend.cursor_position())
     ctx.session.save()
     return ActionResult(action="mouse-down", method="mouse", point=point, detail=p.button.value)
 

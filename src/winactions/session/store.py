@@ -44,6 +44,7 @@ class SessionData(BaseModel):
     access: Granted = Field(default_factory=Granted)  # a person's grants at the prompt, and what was revoked
     held_keys: list[str] = Field(default_factory=list)  # chords `key-down` left down, in order: `key-up` lets them go
     held_buttons: list[str] = Field(default_factory=list)  # mouse buttons `mouse-down` left down
+    pressed_at: list[int] = Field(default_factory=list)  # where the last `mouse-down` pressed: [x, y]
 
 
 class SessionStore:

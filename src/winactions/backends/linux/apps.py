@@ -69,7 +69,8 @@ class Apps:
         )
 
     def at(self, x: int, y: int) -> AppRef | None:
-        """The top-most viewable window of the root at (x, y), through `status` overlays."""
+        """The top-most viewable window of the root at (x, y), through `status` overlays and a
+        drag's icon (`_NET_WM_WINDOW_TYPE_DND`, which GTK and Qt give it)."""
         for child in reversed(self.x11.root.query_tree().children):
             try:
                 attributes = child.get_attributes()
@@ -80,6 +81,8 @@ class Apps:
                 if not (g.x <= x < g.x + g.width + 2 * border and g.y <= y < g.y + g.height + 2 * border):
                     continue
                 client = self.x11._client_of(child) or child
+                if self.x11.atom("_NET_WM_WINDOW_TYPE_DND") in (self.x11._prop(client, "_NET_WM_WINDOW_TYPE") or []):
+                    continue  # a drag's icon follows the pointer: the drop lands on the window below
                 app = self._of(client)
             except error.XError:
                 continue  # it went away while we looked

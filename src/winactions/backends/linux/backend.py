@@ -473,6 +473,9 @@ class LinuxBackend(Backend):
     def modifiers_down(self) -> frozenset[str] | None:
         return self.xinput.modifiers_down()
 
+    def buttons_down(self) -> frozenset[MouseButton] | None:
+        return self.xinput.buttons_down()
+
     # -- clipboard ---------------------------------------------------------------------------
     def get_clipboard(self) -> str:
         return clipboard.get_text()

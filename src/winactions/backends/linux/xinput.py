@@ -21,6 +21,7 @@ from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.keys import Chord
 
 BUTTONS = {MouseButton.LEFT: 1, MouseButton.MIDDLE: 2, MouseButton.RIGHT: 3}
+BUTTON_MASKS = {button: X.Button1Mask << (number - 1) for button, number in BUTTONS.items()}
 MODIFIER_KEYSYMS = {"ctrl": "Control_L", "shift": "Shift_L", "alt": "Alt_L", "super": "Super_L"}
 # every key that holds each modifier down, either side
 MODIFIER_SIDES = {
@@ -230,6 +231,11 @@ class XInput:
         codes = [code for chord in chords for code in self._chord_codes(chord, spare=False)]
         for code in codes if down else reversed(codes):
             self._key(code, down)
+
+    def buttons_down(self) -> frozenset[MouseButton]:
+        """The mouse buttons down now, by anyone: the pointer's state mask."""
+        mask = self.root.query_pointer().mask
+        return frozenset(button for button, bit in BUTTON_MASKS.items() if mask & bit)
 
     def modifiers_down(self) -> frozenset[str]:
         """The modifiers (ctrl, shift, alt, super) whose keys are down now, by anyone: the
