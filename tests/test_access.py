@@ -136,6 +136,15 @@ class Fake:
     def mouse_move(self, x: int, y: int) -> None:
         self.sent.append(f"move {x},{y}")
 
+    def cursor_position(self) -> tuple[int, int]:
+        return (150, 700)
+
+    def window_action(self, window_id: str, action: str, rect: object = None) -> None:
+        self.sent.append(f"{action} {window_id}")
+
+    def app_of_window(self, window_id: str) -> AppRef:
+        return AppRef(names=("gedit",))
+
     def key_state(self, chords: list[object], down: bool) -> None:
         self.sent.append(f"{'down' if down else 'up'} " + " ".join(map(str, chords)))
 
@@ -202,6 +211,23 @@ def test_a_move_with_a_button_down_is_a_drag_whoever_pressed_it():
     assert fake.sent == ["move 150,700"]
 
 
+def test_during_a_drag_keys_are_checked_where_they_would_drop_and_windows_stay_put():
+    """A drag left under way (its release refused) is moved and dropped by keys in GTK (arrows
+    move the pointer, Return drops): keys then count as acting where the pointer is; and moving
+    the granted window would move the drop's target under the pointer."""
+    fake = gated(Policy(confine=True, apps=("gedit",)))
+    fake.buttons = frozenset({MouseButton.LEFT})
+    fake.at = AppRef(names=("featherpad",))  # under the pointer, while gedit has the focus
+    with pytest.raises(NotGranted, match=r"during a drag .* featherpad"):
+        fake.press_chords(parse_keys("Return"))
+    with pytest.raises(NotGranted, match="while a mouse button is down"):
+        fake.window_action("0x1", "move")
+    fake.buttons = frozenset()
+    fake.press_chords(parse_keys("Return"))
+    fake.window_action("0x1", "move")
+    assert fake.sent == ["keys Enter", "move 0x1"]
+
+
 def test_a_confined_session_holds_only_modifiers_down():
     fake = gated(Policy(confine=True, apps=("gedit",)))
     fake.key_state(parse_keys("shift ctrl"), True)
@@ -218,9 +244,11 @@ def test_a_confined_session_holds_only_modifiers_down():
 def test_each_chord_is_checked_where_the_focus_is_when_it_is_sent():
     fake = gated(Policy(confine=True, apps=("gedit",)))
     fake.after_keys = [AppRef(names=("featherpad",))]  # the first chord moves the focus away
-    with pytest.raises(NotGranted, match="featherpad"):
+    with pytest.raises(NotGranted, match="featherpad") as refused:
         fake.press_chords(parse_keys("End x y"))
     assert fake.sent == ["keys End"]  # x and y never went to FeatherPad
+    assert "the chords before it were sent: End" in refused.value.message  # not "nothing was sent"
+    assert "nothing was sent" not in (refused.value.hint or "")
     unconfined = gated(Policy())
     unconfined.after_keys = [AppRef(names=("featherpad",))]
     unconfined.press_chords(parse_keys("End x y"))

@@ -95,8 +95,10 @@ def text_of(winctl, title: str) -> str:
 def test_a_drag_another_session_moves_or_a_session_close_drops_stays_in_the_granted_app(desktop, winctl, confined):
     """The same agent selected text in Mousepad, pressed on it, moved inside Mousepad (a drag
     began), moved onto FeatherPad from a second session (whose gate knew of no button down),
-    and let `session close` release it there: the drop landed in FeatherPad. The pointer can
-    also reach FeatherPad by a person's hand; the release then goes back where it pressed."""
+    and let `session close` release it there: the drop landed in FeatherPad. A third moved
+    Mousepad's window from under the pointer and dropped with Return (GTK's drag takes keys).
+    The pointer can also reach FeatherPad by a person's hand; the release then goes back
+    where it pressed."""
     state = winctl("--json", "state", "--verbose").json["result"]
     text = next(t for t in state["targets"] if t.get("value") and "shopping" in str(t["value"]))
     winctl("select-text", str(text["id"]), "shopping")
@@ -118,6 +120,11 @@ def test_a_drag_another_session_moves_or_a_session_close_drops_stays_in_the_gran
     subprocess.run(["xdotool", "mousemove", str(fx), str(fy)], env=desktop.env, check=True)  # a person's hand
     time.sleep(0.5)
     assert drag_icon_shown(desktop)  # the drag is under way: its icon is under the pointer
+    # the third agent moved the granted window from under the pointer, then dropped with Return
+    run = winctl("window", "move", "0", "0", expect=None)
+    assert run.code == 9 and "while a mouse button is down" in run.err, run.err
+    run = winctl("keys", "Return", expect=None)
+    assert run.code == 9 and "during a drag" in run.err and "featherpad" in run.err, run.err
     closed = winctl("session", "close", "default").out
     assert "back where it went down" in closed, closed
     time.sleep(1)

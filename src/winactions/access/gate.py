@@ -167,6 +167,9 @@ class Gate:
             if system_combo(pressed):
                 self.right("system_keys", f"{doing} {chord}{with_held}")
         self.app(self.backend.focused_app, f"{doing} (to the window with the keyboard focus)")
+        if self.rules().confined and self.backend.buttons_down():  # a drag: keys move and drop it
+            x, y = self.backend.cursor_position()
+            self.app(lambda: self.backend.app_at(x, y), f"{doing} during a drag (a key can drop it) at ({x}, {y})")
 
     def _chord_by_chord(self, original: Callable[..., Any]) -> Callable[..., Any]:
         """`press_chords` confined: each chord checked right before it is sent, so that a chord
@@ -178,8 +181,15 @@ class Gate:
             if not self.rules().confined:
                 self._press_chords(chords)
                 return original(chords, *args, **kw)
-            for chord in chords:
-                self._press_chords([chord])
+            for sent, chord in enumerate(chords):
+                try:
+                    self._press_chords([chord])
+                except NotGranted as refused:
+                    if sent:
+                        done = " ".join(map(str, chords[:sent]))
+                        refused.message += f" (the chords before it were sent: {done})"
+                        refused.hint = (refused.hint or "").replace("nothing was sent", f"{done} went to the window")
+                    raise
                 original([chord], *args, **kw)
             return None
 
@@ -284,7 +294,13 @@ class Gate:
         self.element(handle, "scrolling an element into view")
 
     def _window_action(self, window_id: str, action: Any, *args: Any, **kw: Any) -> None:
-        self.app(lambda: self.backend.app_of_window(window_id), f"{getattr(action, 'value', action)} a window")
+        doing = f"{getattr(action, 'value', action)} a window"
+        self.app(lambda: self.backend.app_of_window(window_id), doing)
+        if self.rules().confined and self.backend.buttons_down():
+            raise NotGranted(
+                f"confined: {doing} while a mouse button is down: moving windows under a drag moves where it drops",
+                hint="let the button go over the granted app first (`winctl mouse-up`); nothing was done",
+            )
 
     def _bind(self, window_id: str, *args: Any, **kw: Any) -> None:
         self.app(lambda: self.backend.app_of_window(window_id), "binding to a window")

@@ -12,6 +12,7 @@ from winactions import execution, screenshots
 from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import CLI_ONLY, Context, Kind, Params, command
 from winactions.commands.results import ActionResult, ScreenshotResult, ValueResult
+from winactions.errors import WinctlError
 from winactions.keys import parse_keys
 from winactions.model import Rect
 
@@ -158,7 +159,13 @@ def press(ctx: Context, p: PressParams) -> ActionResult:
     for i in range(p.times):
         if i:
             time.sleep(p.interval)
-        backend.press_chords(chords)
+        try:
+            backend.press_chords(chords)
+        except WinctlError as exc:
+            if i:  # what went before was sent: say so, whatever the error's own words
+                exc.message += f" (on press {i + 1} of {p.times}; the {i} before it were sent)"
+                exc.hint = (exc.hint or "").replace("nothing was sent", f"{i} presses went to the window")
+            raise
     return ActionResult(action="press", method="keyboard", detail=f"{p.keys} x{p.times}")
 
 

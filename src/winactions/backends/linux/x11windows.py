@@ -480,7 +480,7 @@ class X11Windows:
             self._send(wid, "_NET_CLOSE_WINDOW", [X.CurrentTime, 2])
         elif action is WindowAction.MINIMIZE:
             self._send(wid, "WM_CHANGE_STATE", [3])  # IconicState
-            self._settle(window_id, lambda w: w is not None and w.minimized, "minimize")
+            self._settle(window_id, lambda w: w is not None and w.minimized and not self._shown(wid), "minimize")
         elif action is WindowAction.MAXIMIZE:
             self._send(wid, "_NET_WM_STATE", [1, vert, horz, 2])
             self._settle(window_id, lambda w: w is not None and w.maximized, "maximize")
@@ -572,6 +572,14 @@ class X11Windows:
                 f"the window manager put the window at {final}, not {rect}",
                 hint="the size may be limited by the app's minimum size",
             )
+
+    def _shown(self, wid: int) -> bool:
+        """Whether the client window is still mapped and viewable: a window the manager marks
+        hidden while it stays drawn (a drag's grab held it) is not minimized."""
+        try:
+            return self.d.create_resource_object("window", wid).get_attributes().map_state == X.IsViewable
+        except error.XError:
+            return False
 
     def _settle(
         self, window_id: str, done: Callable[[WindowInfo | None], bool], what: str, quiet: bool = False
