@@ -22,11 +22,10 @@ from typing import Any
 from winactions.access.rules import RIGHT_FLAGS, Rules
 from winactions.backends.base import AppRef, Backend, MouseButton
 from winactions.errors import NotGranted, Unsupported, WinctlError
-from winactions.keys import Chord
+from winactions.keys import MODIFIERS, Chord
 
 # chords the desktop or the window manager takes, not the app: they may close or switch windows
 SYSTEM_KEYS = frozenset({"f4", "tab", "escape", "delete", "backspace"})  # with alt, or with ctrl+alt
-MODIFIER_KEYS = frozenset({"ctrl", "shift", "alt", "super"})  # keys that do not repeat while held
 SYSTEM_ALONE = frozenset({"super", "home", "app_switch", "power"})  # a phone's HOME and recents too
 
 # the Backend methods that act; the gate wraps each (tests/test_access_gate.py lists the rest)
@@ -267,7 +266,7 @@ class Gate:
         window takes the focus while it is down (one of an app not granted)."""
         if not self.rules().confined:
             return
-        repeating = [str(c) for c in chords if c.key.lower() not in MODIFIER_KEYS]
+        repeating = [str(c) for c in chords if c.key not in MODIFIERS]  # modifiers do not repeat while held
         if repeating:
             raise NotGranted(
                 f"confined: {doing} {' '.join(repeating)}: a held key repeats into whatever window takes the "

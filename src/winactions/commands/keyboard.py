@@ -13,11 +13,10 @@ from winactions.backends.base import Capability, MouseButton
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.results import ActionResult
 from winactions.errors import ActionFailed, NotGranted, WinctlError
-from winactions.keys import Chord, parse_keys
+from winactions.keys import MODIFIERS, Chord, parse_keys
 from winactions.session.desktop import DesktopSession
 
 ALL = "all"  # `key-up all`: every key the session holds
-MODIFIERS = frozenset({"ctrl", "shift", "alt", "super"})
 
 
 class KeyStateParams(Params):
@@ -91,7 +90,7 @@ def _modifiers_of(name: str) -> set[str]:
     """The modifier keys a held chord's name ("alt", "ctrl+shift") holds; empty when it holds
     another key too ("shift+a"), whose state the modifiers alone do not tell."""
     parts = set(name.lower().split("+"))
-    return parts if parts <= MODIFIERS else set()
+    return parts if parts <= set(MODIFIERS) else set()
 
 
 def held_now(session: DesktopSession) -> list[str]:
