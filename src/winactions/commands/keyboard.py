@@ -76,6 +76,13 @@ def key_up(ctx: Context, p: KeyStateParams) -> ActionResult:
     else:
         chords = parse_keys(p.keys, backend.key_names)
     backend.key_state(chords, False)
+    down = backend.modifiers_down()
+    stuck = sorted({m for c in chords for m in _modifiers_of(str(c))} & down) if down is not None else []
+    if stuck:
+        raise ActionFailed(
+            f"released {' '.join(str(c) for c in chords)}, but the keyboard still holds {', '.join(stuck)} down",
+            hint="another program or a person holds it; `winctl key-up` it again once they let go",
+        )
     names = {str(c) for c in chords}
     ctx.session.data.held_keys = [h for h in held if h not in names]
     ctx.session.save()
