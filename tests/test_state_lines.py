@@ -115,3 +115,23 @@ def test_a_title_mark_says_modified_and_no_mark_says_nothing():
         unsaved(geany.model_copy(update={"title": "notes.txt - /tmp - Geany"}), never, lambda h: None, lambda: [])
         is None
     )
+
+
+def test_a_full_terminal_screen_costs_less_than_its_picture():
+    """An 80×24 terminal's picture is ~380 tokens (656×436 / 750): `state` keeps the newest rows
+    within ~300 tokens, names how many it left out and how to read them, and never drops the
+    cursor's row or those below it."""
+    from winactions.commands.formats import target_line
+    from winactions.compact import tokens
+
+    rows = [f"-rw-r--r-- 1 root root {n:>8} Nov 27 12:00 file-number-{n:03d}.txt" for n in range(24)]
+    line = target_line(Target(id=4, type="Terminal", name="bash", screen=rows, cursor_row=23))
+    assert tokens(line) < 656 * 436 // 750
+    assert "rows above not shown: `winctl get text 4`" in line
+    assert line.splitlines()[-1].startswith("> ") and "file-number-023" in line
+    left_out = int(line.split("(")[2].split(" rows above")[0])
+    assert f"file-number-{left_out:03d}" in line and f"file-number-{left_out - 1:03d}" not in line
+    menu = target_line(Target(id=4, type="Terminal", name="bash", screen=rows, cursor_row=2))
+    assert "file-number-002" in menu and "rows above not shown" in menu  # the cursor's row stays
+    short = target_line(Target(id=4, type="Terminal", name="bash", screen=rows[:5], cursor_row=4))
+    assert "not shown" not in short and all(f"file-number-{n:03d}" in short for n in range(5))

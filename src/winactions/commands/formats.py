@@ -54,16 +54,28 @@ def target_line(t: Target, verbose: bool = False) -> str:
 
 
 SCREEN_CHARS = 200  # a terminal's row longer than this is cut, with "…"
+# the bytes of rows a terminal shows in `state` (~250 tokens): with the window's other lines,
+# under 90 % of the picture of an 80×24 terminal (~380 tokens); the newest rows are kept, and
+# the cursor's row always
+SCREEN_BYTES = 1000
 
 
 def _screen_text(t: Target) -> str:
     """A terminal's screen under its line: "(screen, N rows; > marks the cursor's)", then each
     row indented by two spaces, the cursor's led by "> " instead, each escaped and cut at
-    SCREEN_CHARS."""
-    head = f" (screen, {len(t.screen or [])} rows" + ("; > marks the cursor's)" if t.cursor_row is not None else ")")
+    SCREEN_CHARS. Rows past SCREEN_BYTES are left out from the top (never the cursor's and
+    those below it), and a line says how many and how to read them all."""
     screen = t.screen or []
     rows = [("> " if i == t.cursor_row else "  ") + screen_row(r) for i, r in enumerate(screen)]
-    return "\n".join([head, *rows])
+    first, size = len(rows), 0
+    while first > 0 and size + len(rows[first - 1].encode()) + 1 <= SCREEN_BYTES:
+        first -= 1
+        size += len(rows[first].encode()) + 1
+    if t.cursor_row is not None:
+        first = min(first, t.cursor_row)
+    head = f" (screen, {len(screen)} rows" + ("; > marks the cursor's)" if t.cursor_row is not None else ")")
+    above = [f"  ({first} rows above not shown: `winctl get text {t.id}`)"] if first else []
+    return "\n".join([head, *above, *rows[first:]])
 
 
 def screen_row(row: str) -> str:
