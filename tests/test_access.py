@@ -83,10 +83,17 @@ def test_grants_say_their_source_and_revoke_only_takes_away():
         ("alt+f", False),
         ("shift+Tab", False),
         ("Enter", False),
+        ("Home", False),  # a line's start on a desktop: refused to a confined agent in the trial
+        ("ctrl+Home", False),
     ],
 )
 def test_system_combos(keys, system):
     assert all(system_combo(c) == system for c in parse_keys(keys))
+
+
+def test_home_is_the_systems_on_a_phone_only():
+    assert system_combo(parse_keys("Home")[0], phone=True)
+    assert not system_combo(parse_keys("Home")[0], phone=False)
 
 
 class Fake:

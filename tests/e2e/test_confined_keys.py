@@ -130,3 +130,12 @@ def test_a_drag_another_session_moves_or_a_session_close_drops_stays_in_the_gran
     time.sleep(1)
     assert held_down(desktop) == set() and confined.read_text() == SECRET
     assert "shopping" not in text_of(winctl, "secret.txt")
+
+
+def test_home_is_a_lines_start_not_a_system_key_on_a_desktop(desktop, winctl, confined):
+    """The third trial agent's `press "End Home"` was refused as needing --system-keys: Home
+    was taken for a phone's HOME button."""
+    winctl("keys", "ctrl+Home", "End", "Home")  # to the end of the first line, then its start
+    winctl("type", "X")
+    state = winctl("--json", "state", "--verbose").json["result"]
+    assert any(str(t.get("value") or "").startswith("Xshopping") for t in state["targets"]), state

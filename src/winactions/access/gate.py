@@ -26,7 +26,8 @@ from winactions.keys import MODIFIERS, Chord
 
 # chords the desktop or the window manager takes, not the app: they may close or switch windows
 SYSTEM_KEYS = frozenset({"f4", "tab", "escape", "delete", "backspace"})  # with alt, or with ctrl+alt
-SYSTEM_ALONE = frozenset({"super", "home", "app_switch", "power"})  # a phone's HOME and recents too
+SYSTEM_ALONE = frozenset({"super"})
+PHONE_SYSTEM_ALONE = frozenset({"home", "app_switch", "power"})  # a phone's HOME, recents, power
 
 # the Backend methods that act; the gate wraps each (tests/test_access_gate.py lists the rest)
 ACTING = (
@@ -55,10 +56,11 @@ ACTING = (
 )
 
 
-def system_combo(chord: Chord) -> bool:
-    """Whether the chord is one the system takes (alt+f4, alt+tab, ctrl+alt+..., super+...)."""
+def system_combo(chord: Chord, phone: bool = False) -> bool:
+    """Whether the chord is one the system takes (alt+f4, alt+tab, ctrl+alt+..., super+...);
+    on a phone (`phone`) also HOME, recents and power — on a desktop Home is a line's start."""
     mods, key = set(chord.modifiers), chord.key.lower()
-    if "super" in mods or key in SYSTEM_ALONE:
+    if "super" in mods or key in SYSTEM_ALONE or (phone and key in PHONE_SYSTEM_ALONE):
         return True
     if {"ctrl", "alt"} <= mods:
         return True
@@ -163,7 +165,7 @@ class Gate:
         with_held = f" (with {'+'.join(sorted(held))} held down)" if held else ""
         for chord in chords:
             pressed = Chord((*sorted(held - set(chord.modifiers)), *chord.modifiers), chord.key)
-            if system_combo(pressed):
+            if system_combo(pressed, phone=self.backend.one_screen):
                 self.right("system_keys", f"{doing} {chord}{with_held}")
         self.app(self.backend.focused_app, f"{doing} (to the window with the keyboard focus)")
         if self.rules().confined and self.backend.buttons_down():  # a drag: keys move and drop it
