@@ -345,3 +345,29 @@ def _button(winctl, window: str, name: str) -> list[int]:
 
 def _inside(inner: list[int], outer: list[int]) -> bool:
     return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def test_the_label_sits_under_mousepad_and_leaves_it_the_keyboard(desktop, winctl, launch, tmp_path):
+    """On an app nobody here wrote: the label shows at the bottom of Mousepad's window, Mousepad
+    stays the active window, and what is typed next lands in its document."""
+    from tests.fixtures.toolkit_apps import mousepad_command
+
+    (tmp_path / "notes.txt").write_text("shopping\n")
+    launch(mousepad_command(tmp_path / "notes.txt"), title="notes.txt")
+    winctl("focus", "notes.txt")
+    before = active(desktop)
+    try:
+        winctl("status-indicator", "show", "Editing notes")
+        label = only(desktop, "status")
+        window = winctl("--json", "windows").json["result"]["windows"]
+        box = next(w["rect"] for w in window if "notes.txt" in w["title"])
+        rect = [box["left"], box["top"], box["right"], box["bottom"]]
+        assert rect[0] <= label["rect"][0] and label["rect"][2] <= rect[2]  # within the window's width
+        assert rect[3] - 80 <= label["rect"][3] <= rect[3]  # at its bottom
+        assert active(desktop) == before
+        winctl("keys", "ctrl+Home")
+        winctl("type", "Z")
+        state = winctl("--json", "state", "--verbose").json["result"]
+        assert any(str(t.get("value") or "").startswith("Zshopping") for t in state["targets"]), state
+    finally:
+        winctl("session", "close", "default", expect=None)
