@@ -5,6 +5,7 @@
     apps/NAME/tasks.yaml    tasks: [{name, patterns: [regex with (?P<param>…)], steps: [StepPlan…]}]
     apps/NAME/images/       reference images; aliases.yaml maps other names onto them
     apps/NAME/prompts/planner.txt   extra instructions for the model planner (optional)
+    apps/NAME/handler.py    code hooks (optional): plan(task, state), read_file(path), blocker(state)
 
 Routing scores a module: a task pattern matches 0.5, a keyword 0.4, the process or
 package named in the task (or in front) 0.1. Modules ship in `winactions/agent/apps/`;
@@ -22,6 +23,7 @@ from typing import Any
 import yaml
 
 from winactions import settings
+from winactions.agent.hooks import HOOKS, Hook, load_hooks
 from winactions.agent.plan import TaskPlan, parse_plan
 from winactions.errors import InvalidInput
 
@@ -57,10 +59,22 @@ class AppModule:
     launch: list[str] = field(default_factory=list)
     tasks: list[TaskTemplate] = field(default_factory=list)
     prompt: str = ""
+    _hooks: dict[str, Hook] | None = field(default=None, repr=False)
 
     @property
     def images(self) -> Path:
         return self.folder / "images"
+
+    def hook(self, name: str) -> Hook | None:
+        """The function `name` of the module's `handler.py` (one of `HOOKS`), or None when the
+        module has no handler or the handler does not define it. The handler is loaded by path
+        on first use; a handler that does not import, or defines a hook that is not a
+        function, is an InvalidInput naming the file."""
+        if name not in HOOKS:
+            raise InvalidInput(f"{name!r} is not an app module hook", hint=f"hooks: {', '.join(HOOKS)}")
+        if self._hooks is None:
+            self._hooks = load_hooks(self.folder / "handler.py", self.name)
+        return self._hooks.get(name)
 
     def score(self, task: str, foreground: str = "") -> float:
         """The routing score for this task (and the process in front, if known)."""

@@ -32,22 +32,47 @@ def images_for(folder: Path, name: str) -> list[Path]:
     if not folder.is_dir():
         return []
     wanted = {name.casefold()}
-    aliases_file = folder / "aliases.yaml"
-    if aliases_file.exists():
-        try:
-            aliases: Any = yaml.safe_load(aliases_file.read_text(encoding="utf-8")) or {}
-        except yaml.YAMLError as exc:
-            raise InvalidInput(f"{aliases_file} is not YAML: {exc}".splitlines()[0]) from None
-        for stem, names in aliases.items() if isinstance(aliases, dict) else []:
-            listed = [names] if isinstance(names, str) else list(names or [])
-            if name.casefold() in (str(n).casefold() for n in listed):
-                wanted.add(str(stem).casefold())
+    for stem, listed in _aliases(folder).items():
+        if name.casefold() in (n.casefold() for n in listed):
+            wanted.add(stem.casefold())
     found = []
     for path in sorted(folder.iterdir()):
         match = _VARIANT.match(path.stem)
         if path.suffix.lower() in SUFFIXES and match and match.group("name").casefold() in wanted:
             found.append(path)
     return found
+
+
+def catalogue(folder: Path) -> dict[str, list[str]]:
+    """The module's images by name (variants folded into one), each with its aliases: what a
+    planner may name as `image:NAME` (or by a bare alias)."""
+    if not folder.is_dir():
+        return {}
+    names: dict[str, list[str]] = {}
+    for path in sorted(folder.iterdir()):
+        match = _VARIANT.match(path.stem)
+        if path.suffix.lower() in SUFFIXES and match:
+            names.setdefault(match.group("name"), [])
+    for stem, listed in _aliases(folder).items():
+        if stem in names:
+            names[stem] = listed
+    return names
+
+
+def _aliases(folder: Path) -> dict[str, list[str]]:
+    aliases_file = folder / "aliases.yaml"
+    if not aliases_file.exists():
+        return {}
+    try:
+        raw: Any = yaml.safe_load(aliases_file.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise InvalidInput(f"{aliases_file} is not YAML: {exc}".splitlines()[0]) from None
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(stem): [str(n) for n in ([names] if isinstance(names, str) else list(names or []))]
+        for stem, names in raw.items()
+    }
 
 
 def match_image(images: list[Path], screenshot: Path, origin: tuple[int, int]) -> Candidate:

@@ -15,6 +15,8 @@ from typing import Any
 from PIL import Image
 
 from winactions.agent.apps import AppModule, ModuleRegistry
+from winactions.agent.hooks import call_hook
+from winactions.agent.images import catalogue
 from winactions.agent.model import Model
 from winactions.agent.plan import PLAN_HINT, Action, PlanSource, StepPlan, TaskPlan, parse_plan
 from winactions.errors import InvalidInput, LLMFailed
@@ -75,6 +77,36 @@ def _shot(screen: Screen, state: UIState) -> Image.Image | None:
     return screen() if screen is not None and needs_screen(state) else None
 
 
+def about(module: AppModule | None) -> str:
+    """What the model is told of the routed app: its module's instructions and the reference
+    images it ships (each usable as `image:NAME`, or by a bare alias)."""
+    if module is None:
+        return ""
+    text = f"\n\nAbout this app ({module.name}):\n{module.prompt.strip()}" if module.prompt else ""
+    images = catalogue(module.images)
+    if images:
+        lines = [
+            f"- image:{name}" + (f" (also by name: {', '.join(repr(a) for a in aliases)})" if aliases else "")
+            for name, aliases in images.items()
+        ]
+        text += (
+            f"\n\nReference images of {module.name} (a target_ref may name one, matched in the screenshot):\n"
+            + "\n".join(lines)
+        )
+    return text
+
+
+def _hook_plan(module: AppModule, task: str, state: UIState) -> TaskPlan | None:
+    """The module handler's `plan(task, state)`: a plan in JSON shape (validated like any), or None."""
+    hook = module.hook("plan")
+    if hook is None:
+        return None
+    raw = call_hook(hook, "plan", module.folder, task, state)
+    if raw is None:
+        return None
+    return parse_plan(raw, where=f"{module.folder / 'handler.py'} plan()")
+
+
 class Planner:
     def __init__(self, model: Model, registry: ModuleRegistry) -> None:
         self.model = model
@@ -84,12 +116,13 @@ class Planner:
         """A template's plan when one matches (no model call), else the model's."""
         module, score = self.registry.route(task, state.window.process)
         if module is not None and use_templates:
+            coded = _hook_plan(module, task, state)
+            if coded is not None:
+                return Planned(coded, "template", module, "handler.plan", score)
             found = module.template_plan(task)
             if found is not None:
                 return Planned(found[0], "template", module, found[1], score)
-        prompt = f"Task: {task}\n\nCurrent state:\n{compact_state(state)}"
-        if module is not None and module.prompt:
-            prompt += f"\n\nAbout this app ({module.name}):\n{module.prompt.strip()}"
+        prompt = f"Task: {task}\n\nCurrent state:\n{compact_state(state)}" + about(module)
         return Planned(self._ask(prompt, _shot(screen, state)), "model", module, None, score)
 
     def replan(
@@ -112,9 +145,7 @@ class Planner:
             "Plan only the remaining steps from this state to the goal; do not use a name that is "
             "not in the current state unless it must be scrolled into view (then give a fallback)."
         )
-        if module is not None and module.prompt:
-            prompt += f"\n\nAbout this app ({module.name}):\n{module.prompt.strip()}"
-        return self._ask(prompt, _shot(screen, state))
+        return self._ask(prompt + about(module), _shot(screen, state))
 
     def _ask(self, prompt: str, screen: Image.Image | None) -> TaskPlan:
         images = [screen] if screen is not None else []

@@ -23,12 +23,14 @@ from pydantic import BaseModel, Field
 
 from winactions.agent.actor import Actor, need, read_state
 from winactions.agent.apps import AppModule, ModuleRegistry
-from winactions.agent.blockers import Dismissal, detect, dismiss, settled
+from winactions.agent.blockers import Dismissal, Way, settled
+from winactions.agent.home import go_home
 from winactions.agent.model import Model
 from winactions.agent.plan import Action, PlanSource, StepPlan, TaskPlan
 from winactions.agent.planner import Planner
+from winactions.agent.policy import StepClock, StepFailed, checked, next_candidate, skip_reason, tried_list
 from winactions.agent.record import Recorder
-from winactions.agent.resolve import Resolved, in_tree, resolve
+from winactions.agent.resolve import Resolved, resolve
 from winactions.agent.verify import Snap, Suggestion, Verifier, VerifyResult, fingerprint
 from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
@@ -37,7 +39,6 @@ from winactions.model import Operation, UIState, WindowInfo
 FALLBACK_ATTEMPTS = 3  # act the fallback, look again, at most three times
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
 FLIPPED = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a swipe's way -> the content's
-HOME_LIMIT = 10  # go_home presses at most this many times before giving up
 MAX_DISMISSALS = 3  # per step
 VISION_RELIABLE = 0.5  # a vision model's box below this confidence is not acted on
 
@@ -117,12 +118,7 @@ class RunOptions:
     progress: Callable[[str], None] | None = None
 
 
-class _Failure(Exception):
-    """A step that cannot go on; `replan` says whether a new plan could help."""
-
-    def __init__(self, message: str, replan: bool = True) -> None:
-        super().__init__(message)
-        self.replan = replan
+_Failure = StepFailed  # a step that cannot go on
 
 
 class TaskRunner:
@@ -323,21 +319,30 @@ class TaskRunner:
             self._recorder.step(item)
         return item
 
-    def _attempts(self, step: StepPlan, item: StepResult) -> None:  # noqa: C901  (the retry policy, read in one place)
+    def _attempts(self, step: StepPlan, item: StepResult) -> None:  # noqa: C901  (the step loop, read in one place)
+        """Locate → act → verify within the step's `timeout`, clearing blockers on the way; the
+        decisions (time, SKIP, WAIT, the next candidate) are `policy`'s."""
         if step.wait_before:
             time.sleep(step.wait_before / 1000)
-        dismissals = 0
+        clock, way, tried, dismissals = StepClock(step), self._way(), list[Resolved](), 0
+        pending: Resolved | None = None  # the next candidate, after an act that changed nothing
         while True:
             before = self._snap(item, "before")
             try:
-                where = self._locate_with_fallback(step, before.state, item)
+                where, pending = pending or self._locate_with_fallback(step, before.state, item), None
             except (NotFound, InvalidInput) as exc:
-                blocker = detect(before.state, self.home, self._module_buttons())
+                blocker = way.detect(before.state)
                 if blocker is not None and dismissals < MAX_DISMISSALS:
                     dismissals += 1
-                    self._dismissed(item, dismiss(self.actor, blocker, self.model, self.home, self._module_buttons()))
+                    self._dismissed(item, way.dismiss(blocker))
                     continue
-                raise _Failure(_message(exc)) from None
+                clock.wait_for_target(_message(exc))
+                continue
+            keyboard = way.covering(before.state, where.target)
+            if keyboard is not None and dismissals < MAX_DISMISSALS:
+                dismissals += 1  # the soft keyboard is over the target: put it away first
+                self._dismissed(item, way.dismiss(keyboard))
+                continue
             item.target, item.level = where.describe(), max(item.level, where.level)
             if where.target is not None:
                 item.pinned = {"target_ref": where.target.name or None, "target_type": where.target.type}
@@ -356,29 +361,32 @@ class TaskRunner:
                 continue
             time.sleep(step.wait_after / 1000)
             after = self._snap(item, "after")
-            verdict = (
-                self.verifier.check(step, before, after, where)
-                if step.level > 0 or step.expect
-                else VerifyResult(
-                    verified=True,
-                    screen_changed=before.fingerprint != after.fingerprint,
-                    change_description="level 0: not checked",
-                    method="none",
-                )
-            )
+            verdict = checked(self.verifier, step, before, after, where, lambda: self._snap(item, "after"))
             item.verify = verdict
             if verdict.verified:
                 item.status = StepStatus.SUCCESS
                 return
-            blocker = detect(after.state, self.home, self._module_buttons())
+            skip = skip_reason(step, verdict)
+            if skip is not None:
+                item.status, item.error = StepStatus.SKIPPED, f"skipped: {skip} ({verdict.change_description})"
+                return
+            blocker = way.detect(after.state)
             if blocker is not None and dismissals < MAX_DISMISSALS:
                 verdict.blocker, verdict.suggestion = blocker, Suggestion.DISMISS
                 dismissals += 1
-                self._dismissed(item, dismiss(self.actor, blocker, self.model, self.home, self._module_buttons()))
-            elif verdict.suggestion is Suggestion.REPLAN or item.retry_count >= step.retry:
-                raise _Failure(f"not verified: {verdict.change_description}")
-            if item.retry_count >= step.retry:
-                raise _Failure(f"not verified: {verdict.change_description}")
+                self._dismissed(item, way.dismiss(blocker))
+            elif not verdict.screen_changed and verdict.suggestion is not Suggestion.ABORT:
+                tried.append(where)
+                pending = next_candidate(self.actor, step, after.state, tried, self.options.pixels)
+                if pending is not None:
+                    self._say(f"step {step.step}: no effect on {where.describe()}; trying {pending.describe()}")
+                    continue
+            if (
+                verdict.suggestion in (Suggestion.REPLAN, Suggestion.ABORT, Suggestion.SKIP)
+                or item.retry_count >= step.retry
+            ):
+                raise _Failure(f"not verified: {verdict.change_description}{tried_list(tried)}")
+            clock.check(f"not verified: {verdict.change_description}")
             item.retry_count += 1
 
     def _guard(self, step: StepPlan, where: Resolved, before: Snap) -> None:
@@ -522,30 +530,14 @@ class TaskRunner:
 
     def _act(self, step: StepPlan, call: dict[str, Any]) -> None:
         if call["command"] == "go_home":
-            self._go_home()
+            self._go_home(step.params.get("launcher") is True)
             return
         need(self.actor, call["command"], f"{step.action.value} (step {step.step})")
         self.actor.call(call["command"], **call["args"])
 
-    def _go_home(self) -> None:
-        """Back to the start: the table's `go-home` where the platform has one (Android), else the
-        app module's keys pressed until its home marker shows — at most 10 times."""
-        if "go-home" in self.actor.commands():
-            self.actor.call("go-home")
-            return
-        home = self.module.home if self.module else {}
-        if not home.get("marker"):
-            raise Unsupported(
-                "go_home needs a `go-home` command (Android) or an app module with a home marker",
-                hint="add home: {marker: NAME, keys: Escape} to the app's config.yaml",
-            )
-        for _ in range(HOME_LIMIT):
-            state = settled(self.actor, self.home)
-            if in_tree(state, str(home["marker"]), None) and (self.home is None or state.window.id == self.home.id):
-                return
-            self.actor.call("keys", keys=str(home.get("keys", "Escape")))
-            time.sleep(0.3)
-        raise _Failure(f"go_home: {home['marker']!r} not seen after {HOME_LIMIT} presses of {home.get('keys')}")
+    def _go_home(self, launcher: bool = False) -> None:
+        """Back to the app's start (`home.go_home`): the module's home loop, the launcher when asked."""
+        go_home(self.actor, self.module, self.home, launcher)
 
     def _scrollable(self) -> int:
         """The element a scroll without a target scrolls: the largest that scrolls by itself,
@@ -579,8 +571,8 @@ class TaskRunner:
         except WinctlError:
             return None
 
-    def _module_buttons(self) -> list[str]:
-        return self.module.blockers if self.module else []
+    def _way(self) -> Way:
+        return Way(self.actor, self.model, self.home, self.module)
 
     def _say(self, line: str) -> None:
         if self.options.progress is not None:

@@ -39,9 +39,10 @@ class Suggestion(str, Enum):
 
 
 class Blocker(BaseModel):
-    type: str  # dialog / popup / permission / error / unknown
+    type: str  # dialog / permission / error / popup / ad / loading / keyboard / app
     description: str
-    dismiss: str | None = None  # the button name the rule table would press
+    dismiss: str | None = None  # the button the rule table would press (how "click"), or the key (how "key")
+    how: str = "click"  # click (a button, else the model's advice, else Escape) / key / wait
 
 
 class VerifyResult(BaseModel):
