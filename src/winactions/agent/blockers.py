@@ -14,7 +14,9 @@ plan itself opened and acts in is not in the way. The kinds, first match wins:
                 another window of the app in front, or a dialog element in the window: the
                 rule table's button, the model's advice, then Escape
     popup       a menu or popup left open in the window: Escape (Back on a phone)
-    app         what the app module's `blocker(state)` hook names: as a dialog
+    app         what the app module's `blocker(state)` hook names (asked first: the module
+                knows its app): a backing-out button (the module's list first), the
+                model's advice, Escape
 
 A dismissal never loses work: a button whose name commits a loss ("Don't Save",
 "Discard", "Delete", …) is never pressed by a rule, from the module's list or on the
@@ -93,6 +95,9 @@ def detect(
 ) -> Blocker | None:
     """A blocker in the state (see the module's docstring for the kinds); None when the way is
     clear. `phone`: the soft keyboard counts; `hook_says`: the app module's `blocker` hook's answer."""
+    if hook_says:  # the app module knows its app: its answer comes first
+        buttons = [t.name for t in state.targets if t.type == "Button" and t.name]
+        return Blocker(type="app", description=hook_says, dismiss=_rule(buttons, extra_buttons, risky=True))
     if phone and keyboard_rect(state) is not None:
         return Blocker(type="keyboard", description="the soft keyboard is up", dismiss="back", how="key")
     loading = _loading(state)
@@ -103,13 +108,13 @@ def detect(
         return ad
     dialog = any(t.type in ("Dialog", "Alert") for t in state.targets)
     other_window = home is not None and state.window.id != home.id
-    if dialog or other_window or hook_says:
+    if dialog or other_window:
         buttons = [t.name for t in state.targets if t.type == "Button" and t.name]
         text = " ".join([state.window.title, *(t.name for t in state.targets if t.type in ("Text", "Label"))])
         kind = next((k for k, words in KINDS if any(w in text.casefold() for w in words)), "dialog")
         return Blocker(
-            type="app" if hook_says and not (dialog or other_window) else kind,
-            description=hook_says or f'"{state.window.title}" with buttons {", ".join(buttons[:8]) or "none"}',
+            type=kind,
+            description=f'"{state.window.title}" with buttons {", ".join(buttons[:8]) or "none"}',
             dismiss=_rule(buttons, extra_buttons, risky=loses_work(text)),
         )
     popup = next((t for t in state.targets if t.type in POPUP_TYPES), None)
