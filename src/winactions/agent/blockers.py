@@ -13,7 +13,8 @@ plan itself opened and acts in is not in the way. The kinds, first match wins:
     dialog / permission / error
                 another window of the app in front, or a dialog element in the window: the
                 rule table's button, the model's advice, then Escape
-    popup       a menu or popup left open in the window: Escape (Back on a phone)
+    popup       a menu or popup left open in the window (not one the step's own act opened:
+                that is its outcome): Escape (Back on a phone)
     app         what the app module's `blocker(state)` hook names (asked first: the module
                 knows its app): a backing-out button (the module's list first), the
                 model's advice, Escape
@@ -28,10 +29,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from winactions.agent.actor import Actor, read_state
+from winactions.agent.apps import AppModule
 from winactions.agent.hooks import call_hook
 from winactions.agent.model import Model
 from winactions.agent.planner import compact_state
@@ -65,8 +67,9 @@ LOSS = re.compile(
 AD_WORDS = re.compile(r"\b(advertisement|sponsored|ad)\b|广告|赞助", re.IGNORECASE)
 AD_CLOSE = re.compile(r"^(close|skip|×|x|✕|close ad|skip ad|skip ads?|关闭|跳过)\b", re.IGNORECASE)
 LOADING_WORDS = re.compile(r"^\s*(loading|please wait|waiting|加载中|正在加载|请稍候)\b", re.IGNORECASE)
-KEYBOARD_PACKAGES = re.compile(r"inputmethod|honeyboard|swiftkey|\.input[:.]|keyboard", re.IGNORECASE)
-POPUP_TYPES = frozenset({"Menu", "PopupMenu", "Popup", "ToolTip"})
+KEYBOARD_PACKAGES = re.compile(r"inputmethod|honeyboard|swiftkey|\.input(\.|$)|keyboard", re.IGNORECASE)
+POPUP_TYPES = frozenset({"PopupMenu", "Popup", "ToolTip"})
+MENU_ITEMS = frozenset({"MenuItem", "CheckMenuItem", "RadioMenuItem"})
 LOADING_LIMIT = 20.0  # seconds a loading indicator is waited out before the step goes on failing
 
 
@@ -117,7 +120,7 @@ def detect(
             description=f'"{state.window.title}" with buttons {", ".join(buttons[:8]) or "none"}',
             dismiss=_rule(buttons, extra_buttons, risky=loses_work(text)),
         )
-    popup = next((t for t in state.targets if t.type in POPUP_TYPES), None)
+    popup = _popup(state)
     if popup is not None:
         return Blocker(
             type="popup",
@@ -125,6 +128,19 @@ def detect(
             dismiss="back" if phone else "Escape",
             how="key",
         )
+    return None
+
+
+def _popup(state: UIState) -> Target | None:
+    """An open popup: a popup-typed element, or menu items showing in a menu (a menu bar's own
+    entries are menus too, always there: only their items showing means one is open)."""
+    by_id = {t.id: t for t in state.targets}
+    for t in state.targets:
+        if t.type in POPUP_TYPES:
+            return t
+        parent = by_id.get(t.parent_id) if t.parent_id is not None else None
+        if t.type in MENU_ITEMS and parent is not None and parent.type in ("Menu", "PopupMenu"):
+            return parent
     return None
 
 
@@ -178,17 +194,26 @@ class Way:
     """Blocker handling for one run: the actor, the model for advice, the task's window and the
     app module (its button list and `blocker` hook)."""
 
-    def __init__(self, actor: Actor, model: Model, home: WindowInfo | None, module: object | None) -> None:
+    def __init__(self, actor: Actor, model: Model, home: WindowInfo | None, module: AppModule | None) -> None:
         self.actor, self.model, self.home, self.module = actor, model, home, module
         self.phone = "go-home" in actor.commands()
 
     @property
     def buttons(self) -> list[str]:
-        return list(getattr(self.module, "blockers", []) or [])
+        return list(self.module.blockers) if self.module is not None else []
 
-    def detect(self, state: UIState) -> Blocker | None:
-        hook = self.module.hook("blocker") if self.module is not None and hasattr(self.module, "hook") else None
-        said = call_hook(hook, "blocker", self.module.folder, state) if hook is not None else None  # type: ignore[union-attr]
+    def detect(self, state: UIState, before: UIState | None = None) -> Blocker | None:
+        """The blocker in `state`; given the state `before` the step acted, a popup the act
+        itself opened is its outcome (for the verifier and a replan), not a blocker."""
+        found = self._detect(state)
+        if found is not None and found.type == "popup" and before is not None and _popup(before) is None:
+            return None
+        return found
+
+    def _detect(self, state: UIState) -> Blocker | None:
+        said = None
+        if self.module is not None and (hook := self.module.hook("blocker")) is not None:
+            said = call_hook(hook, "blocker", self.module.folder, state)
         return detect(state, self.home, self.buttons, phone=self.phone, hook_says=str(said) if said else None)
 
     def covering(self, state: UIState, target: Target | None) -> Blocker | None:
@@ -212,7 +237,7 @@ class Way:
         """Whether no blocker of this kind is left within `timeout` (a dialog takes a moment to unmap)."""
         deadline = time.monotonic() + timeout
         while True:
-            now = self.detect(settled(self.actor, self.home))
+            now = self._detect(settled(self.actor, self.home))
             if now is None or now.type != blocker.type:
                 return True
             if time.monotonic() >= deadline:
@@ -232,7 +257,7 @@ def dismiss(
     model: Model,
     home: WindowInfo | None,
     extra_buttons: Sequence[str] = (),
-    check: object | None = None,
+    check: Callable[[Blocker], bool] | None = None,
 ) -> Dismissal:
     """Rule table → model's advice (never a button that loses work) → Escape; each checked by
     reading the state again."""
@@ -255,7 +280,7 @@ def dismiss(
                 actor.call(str(args.pop("command")), **args)
         except WinctlError:
             continue
-        cleared = check(blocker) if callable(check) else _clears(actor, home, extra_buttons)
+        cleared = check(blocker) if check is not None else _clears(actor, home, extra_buttons)
         if cleared:
             return Dismissal(blocker, method, True)
     return Dismissal(blocker, attempts[-1][0], False)

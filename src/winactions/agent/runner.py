@@ -326,16 +326,20 @@ class TaskRunner:
             time.sleep(step.wait_before / 1000)
         clock, way, tried, dismissals = StepClock(step), self._way(), list[Resolved](), 0
         pending: Resolved | None = None  # the next candidate, after an act that changed nothing
+        missed = False  # the target was not found once already
         while True:
             before = self._snap(item, "before")
             try:
-                where, pending = pending or self._locate_with_fallback(step, before.state, item), None
+                where, pending = pending or self._locate_with_fallback(step, before.state, item, not missed), None
             except (NotFound, InvalidInput) as exc:
                 blocker = way.detect(before.state)
                 if blocker is not None and dismissals < MAX_DISMISSALS:
                     dismissals += 1
                     self._dismissed(item, way.dismiss(blocker))
                     continue
+                if isinstance(exc, InvalidInput):  # several elements have it: waiting will not tell them apart
+                    raise _Failure(_message(exc)) from None
+                missed = True  # the fallback has run: from now on only look again, until the step's time is up
                 clock.wait_for_target(_message(exc))
                 continue
             keyboard = way.covering(before.state, where.target)
@@ -370,7 +374,7 @@ class TaskRunner:
             if skip is not None:
                 item.status, item.error = StepStatus.SKIPPED, f"skipped: {skip} ({verdict.change_description})"
                 return
-            blocker = way.detect(after.state)
+            blocker = way.detect(after.state, before.state)
             if blocker is not None and dismissals < MAX_DISMISSALS:
                 verdict.blocker, verdict.suggestion = blocker, Suggestion.DISMISS
                 dismissals += 1
@@ -437,12 +441,14 @@ class TaskRunner:
             f"dynamic:{description}", f"vision model, confidence {best.confidence:.2f}", 3, point=best.rect.center
         )
 
-    def _locate_with_fallback(self, step: StepPlan, state: UIState, item: StepResult) -> Resolved:
-        """Not found → the fallback action → look again, at most 3 times."""
+    def _locate_with_fallback(
+        self, step: StepPlan, state: UIState, item: StepResult, fallback: bool = True
+    ) -> Resolved:
+        """Not found → the fallback action → look again, at most 3 times (`fallback` False: look only)."""
         try:
             return self._resolve(step, state)
         except NotFound as first:
-            if step.fallback is None:
+            if step.fallback is None or not fallback:
                 raise
             error: NotFound = first
         fallback = StepPlan(
