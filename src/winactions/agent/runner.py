@@ -442,13 +442,13 @@ class TaskRunner:
         )
 
     def _locate_with_fallback(
-        self, step: StepPlan, state: UIState, item: StepResult, fallback: bool = True
+        self, step: StepPlan, state: UIState, item: StepResult, run_fallback: bool = True
     ) -> Resolved:
-        """Not found → the fallback action → look again, at most 3 times (`fallback` False: look only)."""
+        """Not found → the fallback action → look again, at most 3 times (`run_fallback` False: look only)."""
         try:
             return self._resolve(step, state)
         except NotFound as first:
-            if step.fallback is None or not fallback:
+            if step.fallback is None or not run_fallback:
                 raise
             error: NotFound = first
         fallback = StepPlan(
