@@ -197,6 +197,9 @@ def test_a_broken_handler_is_an_error_naming_its_file(desktop, tmp_path):
         result = TaskRunner(front, RunOptions(pixels=False, apps=[str(apps)])).run("stamp x in mousepad")
         assert result.status is TaskStatus.FAILED
         assert str(apps / "mousepad" / "handler.py") in result.error and "SyntaxError" in result.error
+        (apps / "mousepad" / "handler.py").write_text("def plan(task, state):\n    return 1 / 0\n")
+        result = TaskRunner(front, RunOptions(pixels=False, apps=[str(apps)])).run("stamp x in mousepad")
+        assert "handler.py: plan() failed: ZeroDivisionError at line 2" in result.error
         assert doc.read_text() == "untouched"
     with pytest.raises(InvalidInput, match="not a function"):
         from winactions.agent.apps import load_module

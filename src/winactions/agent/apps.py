@@ -1,7 +1,7 @@
 """Per-app modules: what we know about an app, so common tasks cost no model call.
 
     apps/NAME/config.yaml   name, processes (desktop) / packages (Android), keywords,
-                            home: {marker, keys}, blockers: [button names], launch: [argv]
+                            home: {marker, keys, limit}, blockers: [button names], launch: [argv]
     apps/NAME/tasks.yaml    tasks: [{name, patterns: [regex with (?P<param>…)], steps: [StepPlan…]}]
     apps/NAME/images/       reference images; aliases.yaml maps other names onto them
     apps/NAME/prompts/planner.txt   extra instructions for the model planner (optional)
