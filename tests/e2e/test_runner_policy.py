@@ -96,6 +96,18 @@ def test_a_popup_menu_left_open_is_closed_with_escape(way):
     assert any(d["blocker"]["type"] == "popup" and d["cleared"] for d in result.step_results[2].dismissals)
 
 
+def test_a_click_that_changed_nothing_tries_the_painted_text_next(way):
+    """The tree's "Submit" is a caption that does nothing; the next candidate is the text
+    "Submit" painted on a canvas, found by OCR and clicked at its point."""
+    front, log = way
+    step = {"action": "click", "target_ref": "Submit", "expect": {"appears": "Submitted"}, "retry": 0}
+    runner = TaskRunner(front, RunOptions(pixels=True, max_replans=0))
+    result = runner.run("a task in the way", parse_plan({"steps": [step]}))
+    assert result.status is TaskStatus.SUCCESS, result.error
+    assert pressed(log) == ["painted_submit"]  # the caption first (no effect), then the canvas
+    assert "next candidate: painted text" in result.step_results[0].target
+
+
 # -- Mousepad --------------------------------------------------------------------------------------
 
 
