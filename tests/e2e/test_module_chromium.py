@@ -62,6 +62,8 @@ def test_open_a_url_loads_it(desktop, browser, site):
     succeeded(result, "open_url")
     assert site.requests("GET", "/second.html"), site.requests()
     wait_for_window(desktop, "Second page - Chromium")
+    bar = next(t for t in browser.desktop.state().targets if t.name == "Address and search bar")
+    assert f"127.0.0.1:{site.port}/second.html" in (bar.value or "")  # what its success: block checks
 
 
 def test_go_back_returns_to_the_previous_page(desktop, browser, site):
