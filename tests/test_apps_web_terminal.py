@@ -30,6 +30,12 @@ PHRASES = {
         ("fill the Search box with winactions", {"field": "Search", "value": "winactions"}),
         ('enter "12" in the Quantity field on the page', {"field": "Quantity", "value": "12"}),
     ],
+    ("chromium", "find_in_page"): [
+        ("find 'accessibility trees' on the page", {"text": "accessibility trees"}),
+        ("search the page for Postcode", {"text": "Postcode"}),
+        ("look for the word checkout in this page", {"text": "checkout"}),
+        ('find "Billing" in chromium', {"text": "Billing"}),
+    ],
     ("chromium", "go_back"): [
         ("go back to the previous page", {}),
         ("go back in the browser", {}),

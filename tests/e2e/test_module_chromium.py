@@ -83,6 +83,14 @@ def test_reload_asks_the_server_again(desktop, browser, site):
         time.sleep(0.2)
 
 
+def test_find_text_on_the_page(desktop, browser, site):
+    """The page sets its title from its selection: the match found is what the page selected."""
+    succeeded(run(browser, f"open {site.url('/article.html')} in chromium"), "open_url")
+    succeeded(run(browser, "find 'accessibility trees' on the page"), "find_in_page")
+    wait_for_window(desktop, "Selected: accessibility trees - Chromium")
+    assert browser.desktop.call("clipboard").value == "accessibility trees"  # what its success: block checks
+
+
 def test_fill_a_field_by_its_label(desktop, browser, site):
     """The page sets its title from the field's value: the page itself saw the typing."""
     succeeded(run(browser, f"open {site.url('/signup.html')} in chromium"), "open_url")
