@@ -7,7 +7,6 @@ runner's result.
 
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -52,16 +51,12 @@ def succeeded(result: TaskResult, template: str) -> None:
 
 
 def shell_of(app: ModuleApp) -> psutil.Process:
-    """The bash the terminal runs (the launched group's process named bash)."""
+    """The bash the terminal runs (a child of the launched lxterminal)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        for proc in psutil.process_iter(["name"]):
-            try:
-                if proc.info["name"] == "bash" and os.getpgid(proc.pid) != os.getpgid(0):
-                    if any(p.pid == app.group for p in proc.parents()):
-                        return proc
-            except (psutil.Error, ProcessLookupError):
-                continue
+        shells = [p for p in psutil.Process(app.group).children(recursive=True) if p.name() == "bash"]
+        if shells:
+            return shells[0]
         time.sleep(0.2)
     raise AssertionError("the terminal runs no bash")
 

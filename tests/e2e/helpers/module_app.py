@@ -38,7 +38,9 @@ class ModuleApp:
         deadline = time.monotonic() + 60  # slow apps on a busy machine: generous, never asserted on
         state = self.desktop.state()
         while not self.ready(state):
-            assert time.monotonic() < deadline, f"{self.argv[0]} never got ready: {[(t.type, t.name) for t in state.targets]}"
+            assert time.monotonic() < deadline, (
+                f"{self.argv[0]} never got ready: {[(t.type, t.name) for t in state.targets]}"
+            )
             time.sleep(0.5)
             state = self.desktop.state()
         return self
