@@ -42,9 +42,23 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+class IdOrName(click.ParamType):  # type: ignore[type-arg]
+    """An element: a word of digits is the id (an int: `click 7`), any other word a name or a
+    visual target (a str: `click Save`, `click name:7` for the element named "7") — the one
+    rule of the Python API and MCP, where an `int` is an id and a `str` a name."""
+
+    name = "ID|NAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return int(value) if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()) else value
+
+
 def _click_type(annotation: Any) -> Any:
-    """The click type of a parameter: a choice for a Literal or an enum, a list's item type."""
+    """The click type of a parameter: a choice for a Literal or an enum, a list's item type,
+    `IdOrName` for an element (`int | str`)."""
     inner, _ = _unwrap(annotation)
+    if {int, str} <= set(typing.get_args(inner)):
+        return IdOrName()
     if typing.get_origin(inner) is typing.Literal:
         return click.Choice([str(a) for a in typing.get_args(inner)])
     if isinstance(inner, type) and issubclass(inner, enum.Enum):
