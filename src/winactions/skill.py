@@ -28,7 +28,7 @@ PLACES = {
 
 
 def _package() -> Traversable:
-    return files("winactions").joinpath("skills", NAME)
+    return files("winactions").joinpath("skills").joinpath(NAME)
 
 
 def core() -> str:
