@@ -61,8 +61,8 @@ class AsyncDesktop(AsyncCore):
 
         steps: the steps: a JSON list like [{"command": "click", "args": {"id": 3}}]
         keep_going: run the remaining steps after a failure
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -119,8 +119,8 @@ class AsyncDesktop(AsyncCore):
         overwrite: on Save, replace a file that is there (else refused)
         keys: keys that open the dialog when none is open: "ctrl+o", "ctrl+shift+s"
         timeout: seconds the app may take to open or save
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -156,8 +156,8 @@ class AsyncDesktop(AsyncCore):
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         via: auto: semantic if it fits, else the mouse; semantic: never the mouse; input: the mouse
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -189,8 +189,8 @@ class AsyncDesktop(AsyncCore):
         button: mouse button
         count: 1 click, 2 double, 3 triple
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -229,8 +229,8 @@ class AsyncDesktop(AsyncCore):
         automation_id: the platform's automation id
         partial: match the name as a case-insensitive substring
         via: auto, semantic or input (see `winctl click --help`)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -261,8 +261,8 @@ class AsyncDesktop(AsyncCore):
         `winctl clipboard`. Parameters:
 
         text: put this text on the clipboard; without it, read the clipboard
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -286,7 +286,7 @@ class AsyncDesktop(AsyncCore):
         `winctl close`. Parameters:
 
         timeout: seconds to wait for the window to go
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.close_window(timeout=timeout, window=window))
 
@@ -301,7 +301,7 @@ class AsyncDesktop(AsyncCore):
 
         `winctl cursor`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.cursor(window=window))
 
@@ -322,8 +322,8 @@ class AsyncDesktop(AsyncCore):
 
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -344,7 +344,7 @@ class AsyncDesktop(AsyncCore):
 
         `winctl devices`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.devices(window=window))
 
@@ -360,7 +360,7 @@ class AsyncDesktop(AsyncCore):
 
         `winctl displays`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.displays(window=window))
 
@@ -387,8 +387,8 @@ class AsyncDesktop(AsyncCore):
         y2: drop point y (screen pixels)
         duration: seconds the drag takes
         button: button held
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -429,8 +429,8 @@ class AsyncDesktop(AsyncCore):
         y2: end y
         duration: seconds the drag takes
         button: mouse button held
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -472,7 +472,7 @@ class AsyncDesktop(AsyncCore):
         automation_id: the platform's automation id
         partial: match the name as a case-insensitive substring
         text: the text to find (as --name)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         infer: also list hidden handles inferred from the tree (column borders, splitters, resize
             handles): `--infer` by rules, `--infer llm` by rules and a text model
         vision: also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and
@@ -545,8 +545,8 @@ class AsyncDesktop(AsyncCore):
 
         `winctl go-home`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -568,7 +568,7 @@ class AsyncDesktop(AsyncCore):
 
         `winctl grants`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.grants(window=window))
 
@@ -589,8 +589,8 @@ class AsyncDesktop(AsyncCore):
 
         keys: the chord to hold, e.g. "shift" or "ctrl+alt"
         seconds: how long to hold it
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -625,8 +625,8 @@ class AsyncDesktop(AsyncCore):
         append: add to the existing text instead of replacing it
         enter: press Enter afterwards
         via: auto: semantic if it fits, else the mouse; semantic: never the mouse; input: the mouse
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -655,7 +655,7 @@ class AsyncDesktop(AsyncCore):
         `winctl inspect`. Parameters:
 
         id: element id, or a name the window shows
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.inspect(id=id, window=window))
 
@@ -675,8 +675,8 @@ class AsyncDesktop(AsyncCore):
         `winctl key-down`. Parameters:
 
         keys: the chords, e.g. "shift" or "ctrl+alt" ("all" for key-up: every key held)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -700,8 +700,8 @@ class AsyncDesktop(AsyncCore):
         `winctl key-up`. Parameters:
 
         keys: the chords, e.g. "shift" or "ctrl+alt" ("all" for key-up: every key held)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -723,8 +723,8 @@ class AsyncDesktop(AsyncCore):
         `winctl keys`. Parameters:
 
         keys: key chords like "ctrl+s", "Enter", "alt+f4", "ctrl+a Delete"
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -761,7 +761,7 @@ class AsyncDesktop(AsyncCore):
         timeout: seconds to wait for its window and its accessibility tree
         title: wait for a window whose title contains this
         bind: bind input to its window (Windows; done anyway while bound)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.launch(command=command, timeout=timeout, title=title, bind=bind, window=window)
@@ -799,7 +799,7 @@ class AsyncDesktop(AsyncCore):
         reliable: confidence a result needs to count as found
         in_: search this screenshot file instead of the screen (no desktop needed; boxes are the file's
             pixels)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.locate(
@@ -832,7 +832,7 @@ class AsyncDesktop(AsyncCore):
         `winctl locate-cache`. Parameters:
 
         action: show hit/miss counts, or forget every entry and remembered scale
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.locate_cache(action=action, window=window))
 
@@ -859,8 +859,8 @@ class AsyncDesktop(AsyncCore):
         x: screen x, instead of an element
         y: screen y, instead of an element
         duration: seconds the press is held
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -891,7 +891,7 @@ class AsyncDesktop(AsyncCore):
         y: move: new client-area top
         width: move: new client-area width
         height: move: new client-area height
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.manage_window(action=action, x=x, y=y, width=width, height=height, window=window)
@@ -920,7 +920,7 @@ class AsyncDesktop(AsyncCore):
         image: the screenshot file to search
         threshold: confidence a match needs (TM_CCOEFF_NORMED score, or the feature matcher's inlier
             share)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.match(reference=reference, image=image, threshold=threshold, window=window)
@@ -945,8 +945,8 @@ class AsyncDesktop(AsyncCore):
         button: mouse button
         x: move here first (screen x)
         y: move here first (screen y)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -972,8 +972,8 @@ class AsyncDesktop(AsyncCore):
 
         x: screen x (put -- before negative numbers)
         y: screen y
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1001,8 +1001,8 @@ class AsyncDesktop(AsyncCore):
         button: mouse button
         x: move here first (screen x)
         y: move here first (screen y)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1035,7 +1035,7 @@ class AsyncDesktop(AsyncCore):
         agent: the program to run: claude, codex, gemini, or custom with --command
         command: custom: the command line to run (shell words)
         timeout: seconds to wait for its window and its screen
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.open_terminal(agent=agent, command=command, timeout=timeout, window=window)
@@ -1060,8 +1060,8 @@ class AsyncDesktop(AsyncCore):
         keys: key chords, e.g. "Down" or "ctrl+z"
         times: how many times to press them
         interval: seconds between presses
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1104,8 +1104,8 @@ class AsyncDesktop(AsyncCore):
         arrow: select in an arrow-key menu: the arrow to press
         count: select: how many times to press the arrow
         text: type: the text; select: an option's label, or a numbered menu's number
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1144,8 +1144,8 @@ class AsyncDesktop(AsyncCore):
         record: record the replay too, into this folder
         max_steps: stop after this many steps
         timeout: seconds for the whole replay
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1189,7 +1189,7 @@ class AsyncDesktop(AsyncCore):
         clipboard_write: also ask to write the clipboard
         system_keys: also ask for system key combos (alt+f4, alt+tab, ctrl+alt+..., super)
         timeout: seconds to wait for the person's answer (then: denied)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.request_access(
@@ -1224,7 +1224,7 @@ class AsyncDesktop(AsyncCore):
 
         reason: why the agent wants to guide the person
         timeout: seconds to wait for the person's answer
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.request_teach_access(reason=reason, timeout=timeout, window=window))
 
@@ -1246,7 +1246,7 @@ class AsyncDesktop(AsyncCore):
 
         apps: app names as `winctl windows` shows them (a program, or its WM_CLASS), any case
         all: give back every app and right
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.revoke(apps=apps, all=all, window=window))
 
@@ -1267,8 +1267,8 @@ class AsyncDesktop(AsyncCore):
 
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1321,8 +1321,8 @@ class AsyncDesktop(AsyncCore):
         no_templates: plan with the model even when an app template matches
         no_pixels: find names only in the tree (no OCR, images or vision model)
         apps: more app-module folders (also WINCTL_APPS)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1366,7 +1366,7 @@ class AsyncDesktop(AsyncCore):
         force: replace an existing file that is not a PNG
         screen: the whole screen (the chosen display) instead of the window
         element: just this element (id or name)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.screenshot(path=path, force=force, screen=screen, element=element, window=window)
@@ -1392,8 +1392,8 @@ class AsyncDesktop(AsyncCore):
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         direction: which way to scroll
         amount: wheel notches
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1428,8 +1428,8 @@ class AsyncDesktop(AsyncCore):
         y: screen y
         direction: which way to scroll
         amount: wheel notches
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1462,8 +1462,8 @@ class AsyncDesktop(AsyncCore):
 
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         value: the option to choose (its visible name)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1497,8 +1497,8 @@ class AsyncDesktop(AsyncCore):
         occurrence: which match of TEXT: 1 the first
         start: select from this character offset (with --end)
         end: ... to this offset, not included
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1620,7 +1620,7 @@ class AsyncDesktop(AsyncCore):
 
         action: show the label, hide it, or status: change its text (report it with no message)
         message: what the agent is doing, in a few words
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.status_indicator(action=action, message=message, window=window))
 
@@ -1655,8 +1655,8 @@ class AsyncDesktop(AsyncCore):
         x2: end x
         y2: end y
         duration: seconds the swipe takes
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1695,7 +1695,7 @@ class AsyncDesktop(AsyncCore):
         `winctl switch-display`. Parameters:
 
         display: a display's index from `winctl displays`, or all for the whole screen
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.switch_display(display=display, window=window))
 
@@ -1720,7 +1720,7 @@ class AsyncDesktop(AsyncCore):
         steps: the steps, a JSON list: [{"text": "Type your name here", "id": 5}, {"text": "Then save",
             "rect": [100, 40, 80, 24]}]
         timeout: seconds each step waits for the person's Next
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(lambda: self.desktop.teach_batch(steps=steps, timeout=timeout, window=window))
 
@@ -1746,7 +1746,7 @@ class AsyncDesktop(AsyncCore):
         id: the element to highlight: its id, or a name the window shows
         rect: or the area to highlight: x y width height on screen
         timeout: seconds to wait for the person's Next
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.teach_step(id=id, text=text, rect=rect, timeout=timeout, window=window)
@@ -1768,8 +1768,8 @@ class AsyncDesktop(AsyncCore):
         `winctl type`. Parameters:
 
         text: text typed into whatever has keyboard focus
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1799,8 +1799,8 @@ class AsyncDesktop(AsyncCore):
         automation_id: the platform's automation id
         partial: match the name as a case-insensitive substring
         text: the text to put in the element (replaces its text)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return await self._do(
@@ -1863,7 +1863,7 @@ class AsyncDesktop(AsyncCore):
         window_shown: until a window with this title part or id is open (it becomes the session's)
         window_gone: until no window with this title part or id is open (`current`: the session's)
         timeout: seconds before giving up
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.wait(
@@ -1914,7 +1914,7 @@ class AsyncDesktop(AsyncCore):
         scale: enlargement
         path: where to save the PNG
         force: replace an existing file that is not a PNG
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return await self._do(
             lambda: self.desktop.zoom(

@@ -63,8 +63,8 @@ class Commands:
 
         steps: the steps: a JSON list like [{"command": "click", "args": {"id": 3}}]
         keep_going: run the remaining steps after a failure
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(BatchResult, self.call("batch", **args_of(locals())))
@@ -115,8 +115,8 @@ class Commands:
         overwrite: on Save, replace a file that is there (else refused)
         keys: keys that open the dialog when none is open: "ctrl+o", "ctrl+shift+s"
         timeout: seconds the app may take to open or save
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("choose-file", **args_of(locals())))
@@ -141,8 +141,8 @@ class Commands:
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         via: auto: semantic if it fits, else the mouse; semantic: never the mouse; input: the mouse
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("click", **args_of(locals())))
@@ -169,8 +169,8 @@ class Commands:
         button: mouse button
         count: 1 click, 2 double, 3 triple
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("click-at", **args_of(locals())))
@@ -197,8 +197,8 @@ class Commands:
         automation_id: the platform's automation id
         partial: match the name as a case-insensitive substring
         via: auto, semantic or input (see `winctl click --help`)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("click-element", **args_of(locals())))
@@ -217,8 +217,8 @@ class Commands:
         `winctl clipboard`. Parameters:
 
         text: put this text on the clipboard; without it, read the clipboard
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ValueResult, self.call("clipboard", **args_of(locals())))
@@ -237,7 +237,7 @@ class Commands:
         `winctl close`. Parameters:
 
         timeout: seconds to wait for the window to go
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(WindowResult, self.call("close", **args_of(locals())))
 
@@ -251,7 +251,7 @@ class Commands:
 
         `winctl cursor`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(ValueResult, self.call("cursor", **args_of(locals())))
 
@@ -271,8 +271,8 @@ class Commands:
 
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("dblclick", **args_of(locals())))
@@ -288,7 +288,7 @@ class Commands:
 
         `winctl devices`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(DevicesResult, self.call("devices", **args_of(locals())))
 
@@ -303,7 +303,7 @@ class Commands:
 
         `winctl displays`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(DisplaysResult, self.call("displays", **args_of(locals())))
 
@@ -329,8 +329,8 @@ class Commands:
         y2: drop point y (screen pixels)
         duration: seconds the drag takes
         button: button held
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("drag", **args_of(locals())))
@@ -359,8 +359,8 @@ class Commands:
         y2: end y
         duration: seconds the drag takes
         button: mouse button held
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("drag-at", **args_of(locals())))
@@ -389,7 +389,7 @@ class Commands:
         automation_id: the platform's automation id
         partial: match the name as a case-insensitive substring
         text: the text to find (as --name)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         infer: also list hidden handles inferred from the tree (column borders, splitters, resize
             handles): `--infer` by rules, `--infer llm` by rules and a text model
         vision: also list elements seen in a screenshot that the tree lacks: `--vision local` (OCR and
@@ -410,8 +410,8 @@ class Commands:
 
         `winctl go-home`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("go-home", **args_of(locals())))
@@ -430,7 +430,7 @@ class Commands:
 
         `winctl grants`. Parameters:
 
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(AccessResult, self.call("grants", **args_of(locals())))
 
@@ -450,8 +450,8 @@ class Commands:
 
         keys: the chord to hold, e.g. "shift" or "ctrl+alt"
         seconds: how long to hold it
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("hold-key", **args_of(locals())))
@@ -481,8 +481,8 @@ class Commands:
         append: add to the existing text instead of replacing it
         enter: press Enter afterwards
         via: auto: semantic if it fits, else the mouse; semantic: never the mouse; input: the mouse
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("input", **args_of(locals())))
@@ -499,7 +499,7 @@ class Commands:
         `winctl inspect`. Parameters:
 
         id: element id, or a name the window shows
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(InspectResult, self.call("inspect", **args_of(locals())))
 
@@ -518,8 +518,8 @@ class Commands:
         `winctl key-down`. Parameters:
 
         keys: the chords, e.g. "shift" or "ctrl+alt" ("all" for key-up: every key held)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("key-down", **args_of(locals())))
@@ -538,8 +538,8 @@ class Commands:
         `winctl key-up`. Parameters:
 
         keys: the chords, e.g. "shift" or "ctrl+alt" ("all" for key-up: every key held)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("key-up", **args_of(locals())))
@@ -558,8 +558,8 @@ class Commands:
         `winctl keys`. Parameters:
 
         keys: key chords like "ctrl+s", "Enter", "alt+f4", "ctrl+a Delete"
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("keys", **args_of(locals())))
@@ -593,7 +593,7 @@ class Commands:
         timeout: seconds to wait for its window and its accessibility tree
         title: wait for a window whose title contains this
         bind: bind input to its window (Windows; done anyway while bound)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(WindowResult, self.call("launch", **args_of(locals())))
 
@@ -628,7 +628,7 @@ class Commands:
         reliable: confidence a result needs to count as found
         in_: search this screenshot file instead of the screen (no desktop needed; boxes are the file's
             pixels)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(LocateCommandResult, self.call("locate", **args_of(locals())))
 
@@ -649,7 +649,7 @@ class Commands:
         `winctl locate-cache`. Parameters:
 
         action: show hit/miss counts, or forget every entry and remembered scale
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(LocateCacheResult, self.call("locate-cache", **args_of(locals())))
 
@@ -675,8 +675,8 @@ class Commands:
         x: screen x, instead of an element
         y: screen y, instead of an element
         duration: seconds the press is held
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("long-press", **args_of(locals())))
@@ -702,7 +702,7 @@ class Commands:
         y: move: new client-area top
         width: move: new client-area width
         height: move: new client-area height
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(WindowResult, self.call("window", **args_of(locals())))
 
@@ -728,7 +728,7 @@ class Commands:
         image: the screenshot file to search
         threshold: confidence a match needs (TM_CCOEFF_NORMED score, or the feature matcher's inlier
             share)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(MatchResult, self.call("match", **args_of(locals())))
 
@@ -750,8 +750,8 @@ class Commands:
         button: mouse button
         x: move here first (screen x)
         y: move here first (screen y)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("mouse-down", **args_of(locals())))
@@ -772,8 +772,8 @@ class Commands:
 
         x: screen x (put -- before negative numbers)
         y: screen y
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("mouse-move", **args_of(locals())))
@@ -796,8 +796,8 @@ class Commands:
         button: mouse button
         x: move here first (screen x)
         y: move here first (screen y)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("mouse-up", **args_of(locals())))
@@ -825,7 +825,7 @@ class Commands:
         agent: the program to run: claude, codex, gemini, or custom with --command
         command: custom: the command line to run (shell words)
         timeout: seconds to wait for its window and its screen
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(TerminalResult, self.call("open-terminal", **args_of(locals())))
 
@@ -847,8 +847,8 @@ class Commands:
         keys: key chords, e.g. "Down" or "ctrl+z"
         times: how many times to press them
         interval: seconds between presses
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("press", **args_of(locals())))
@@ -881,8 +881,8 @@ class Commands:
         arrow: select in an arrow-key menu: the arrow to press
         count: select: how many times to press the arrow
         text: type: the text; select: an option's label, or a numbered menu's number
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(PromptResult, self.call("prompt-respond", **args_of(locals())))
@@ -910,8 +910,8 @@ class Commands:
         record: record the replay too, into this folder
         max_steps: stop after this many steps
         timeout: seconds for the whole replay
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(RunResult, self.call("replay", **args_of(locals())))
@@ -943,7 +943,7 @@ class Commands:
         clipboard_write: also ask to write the clipboard
         system_keys: also ask for system key combos (alt+f4, alt+tab, ctrl+alt+..., super)
         timeout: seconds to wait for the person's answer (then: denied)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(AccessResult, self.call("request-access", **args_of(locals())))
 
@@ -967,7 +967,7 @@ class Commands:
 
         reason: why the agent wants to guide the person
         timeout: seconds to wait for the person's answer
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(TeachAccessResult, self.call("request-teach-access", **args_of(locals())))
 
@@ -988,7 +988,7 @@ class Commands:
 
         apps: app names as `winctl windows` shows them (a program, or its WM_CLASS), any case
         all: give back every app and right
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(AccessResult, self.call("revoke", **args_of(locals())))
 
@@ -1008,8 +1008,8 @@ class Commands:
 
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         modifiers: keys held: shift,ctrl,alt,super
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("rightclick", **args_of(locals())))
@@ -1057,8 +1057,8 @@ class Commands:
         no_templates: plan with the model even when an app template matches
         no_pixels: find names only in the tree (no OCR, images or vision model)
         apps: more app-module folders (also WINCTL_APPS)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(RunResult, self.call("run", **args_of(locals())))
@@ -1082,7 +1082,7 @@ class Commands:
         force: replace an existing file that is not a PNG
         screen: the whole screen (the chosen display) instead of the window
         element: just this element (id or name)
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(ScreenshotResult, self.call("screenshot", **args_of(locals())))
 
@@ -1105,8 +1105,8 @@ class Commands:
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         direction: which way to scroll
         amount: wheel notches
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("scroll", **args_of(locals())))
@@ -1131,8 +1131,8 @@ class Commands:
         y: screen y
         direction: which way to scroll
         amount: wheel notches
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("scroll-at", **args_of(locals())))
@@ -1154,8 +1154,8 @@ class Commands:
 
         id: id from `winctl state`, or text:Save, image:ASSET, dynamic:DESCRIPTION, fixed:NAME
         value: the option to choose (its visible name)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("select", **args_of(locals())))
@@ -1184,8 +1184,8 @@ class Commands:
         occurrence: which match of TEXT: 1 the first
         start: select from this character offset (with --end)
         end: ... to this offset, not included
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("select-text", **args_of(locals())))
@@ -1210,7 +1210,7 @@ class Commands:
 
         action: show the label, hide it, or status: change its text (report it with no message)
         message: what the agent is doing, in a few words
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(IndicatorResult, self.call("status-indicator", **args_of(locals())))
 
@@ -1244,8 +1244,8 @@ class Commands:
         x2: end x
         y2: end y
         duration: seconds the swipe takes
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("swipe", **args_of(locals())))
@@ -1269,7 +1269,7 @@ class Commands:
         `winctl switch-display`. Parameters:
 
         display: a display's index from `winctl displays`, or all for the whole screen
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(DisplaysResult, self.call("switch-display", **args_of(locals())))
 
@@ -1293,7 +1293,7 @@ class Commands:
         steps: the steps, a JSON list: [{"text": "Type your name here", "id": 5}, {"text": "Then save",
             "rect": [100, 40, 80, 24]}]
         timeout: seconds each step waits for the person's Next
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(TeachResult, self.call("teach-batch", **args_of(locals())))
 
@@ -1318,7 +1318,7 @@ class Commands:
         id: the element to highlight: its id, or a name the window shows
         rect: or the area to highlight: x y width height on screen
         timeout: seconds to wait for the person's Next
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(TeachResult, self.call("teach-step", **args_of(locals())))
 
@@ -1337,8 +1337,8 @@ class Commands:
         `winctl type`. Parameters:
 
         text: text typed into whatever has keyboard focus
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("type", **args_of(locals())))
@@ -1365,8 +1365,8 @@ class Commands:
         automation_id: the platform's automation id
         partial: match the name as a case-insensitive substring
         text: the text to put in the element (replaces its text)
-        window: act on this window (id, title part or process) and remember it
-        return_state: after an action, print what changed in the window (as `state --diff`)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
         return typed(ActionResult, self.call("type-into-element", **args_of(locals())))
@@ -1400,7 +1400,7 @@ class Commands:
         window_shown: until a window with this title part or id is open (it becomes the session's)
         window_gone: until no window with this title part or id is open (`current`: the session's)
         timeout: seconds before giving up
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(WaitResult, self.call("wait", **args_of(locals())))
 
@@ -1428,7 +1428,7 @@ class Commands:
         scale: enlargement
         path: where to save the PNG
         force: replace an existing file that is not a PNG
-        window: act on this window (id, title part or process) and remember it
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
         """
         return typed(ScreenshotResult, self.call("zoom", **args_of(locals())))
 

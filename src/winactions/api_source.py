@@ -93,13 +93,21 @@ def _docstring(text: str, indent: str) -> str:
     return "\n".join([f'{indent}"""{lines[0]}', *(f"{indent}{ln}" if ln else "" for ln in lines[1:]), f'{indent}"""'])
 
 
+# the call's options as Python has them: they live on the call (the CLI's help says otherwise)
+OPTION_HELP = {
+    "window": "act on this window (id, title part or process) in this call; None: the Desktop's",
+    "return_state": "also return the new state, and in `changes` what changed since the state seen last",
+}
+
+
 def _help(cmd: Command) -> str:
     """A method's docstring: the command's help, then its parameters' and the options' help."""
     rows = []
     for name, info in cmd.params.model_fields.items():
         rows.append(f"{name}: {' '.join((info.description or '').split()) or '(see above)'}")
     for name in _globals(cmd):
-        rows.append(f"{name}: {' '.join((GlobalOptions.model_fields[name].description or '').split())}")
+        said = OPTION_HELP.get(name) or GlobalOptions.model_fields[name].description or ""
+        rows.append(f"{name}: {' '.join(said.split())}")
     wrapped = [textwrap.fill(r, 96, subsequent_indent="    ") for r in rows]
     return "\n\n".join([cmd.help, f"`winctl {cmd.name}`. Parameters:", "\n".join(wrapped)]) if rows else cmd.help
 
