@@ -78,20 +78,22 @@ def test_an_int_is_an_id_and_a_str_a_name_in_python_the_cli_and_the_daemon(galcu
     is an id, a str a name, always; the CLI reads a bare number as the int."""
     with environment(winctl.env), Desktop("default", window="galculator") as d:
         assert d.click("9").target.name == "9"  # the key named 9
-        assert d.click(7).target.name == "<-"  # the id 7: galculator's backspace
+        assert d.click("7").target.name == "7"  # the key named 7...
+        shows(winctl, "97")
+        assert d.click(7).target.name == "<-"  # ...and the id 7: galculator's backspace
+        shows(winctl, "9")
         d.click("8")
-        shows(winctl, "8")
         steps = [{"command": "click", "args": {"id": "4"}}, {"command": "click", "args": {"id": "2"}}]
         assert [s.ok for s in d.batch(steps).steps] == [True, True]  # names, as Python says them
-        shows(winctl, "842")
+        shows(winctl, "9842")
     assert '"<-"' in winctl("click", "7").out  # the CLI's bare number: the id
-    shows(winctl, "84")
+    shows(winctl, "984")
     assert '"7"' in winctl("click", "name:7").out
     assert '"1"' in winctl("click-element", "--name", "1").out
-    shows(winctl, "8471")
+    shows(winctl, "98471")
     steps = json.dumps([{"command": "click", "args": {"id": "3"}}])
     assert json.loads(winctl("--json", "batch", steps).out)["result"]["steps"][0]["ok"]
-    shows(winctl, "84713")  # "3" in JSON is the key named 3, not the id 3 (the View menu)
+    shows(winctl, "984713")  # "3" in JSON is the key named 3, not the id 3 (the View menu)
 
 
 def test_async_desktop_awaits_the_same_methods_in_order_without_blocking_the_loop(galculator, winctl):
