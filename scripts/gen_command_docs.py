@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import enum
+import importlib
 import inspect
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ from winactions.commands.base import Command, Kind, load_commands
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "docs" / "commands.md"
 LOCAL = ROOT / "src" / "winactions" / "cli" / "local_commands.py"
+API = ROOT / "src" / "winactions"
 REGENERATE = ".venv/bin/python scripts/gen_command_docs.py"
 
 KIND_TITLES = {
@@ -180,12 +184,51 @@ def render() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def api_sources() -> list[tuple[Path, Callable[[], str]]]:
+    """The typed Python API's generated modules (`winactions.api_source`), each made when its
+    turn comes: `api_async` reads `Desktop` as the `api_commands` just written defines it."""
+    from winactions import api, api_commands, api_source
+
+    def typed_methods() -> str:
+        return api_source.commands_source(REGENERATE, lambda name: name in vars(api.Desktop))
+
+    def awaited() -> str:
+        importlib.reload(api_commands)
+        return api_source.async_source(REGENERATE, importlib.reload(api).Desktop)
+
+    return [
+        (API / "api_commands.py", lambda: tidy(typed_methods(), "api_commands.py")),
+        (API / "api_async.py", lambda: tidy(awaited(), "api_async.py")),
+    ]
+
+
+def tidy(source: str, name: str) -> str:
+    """Generated Python as `ruff` keeps the rest: imports sorted, formatted."""
+    ruff = [sys.executable, "-m", "ruff"]
+    fixed = subprocess.run(
+        [*ruff, "check", "--fix", "--select", "I", "--stdin-filename", name, "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    ).stdout
+    return subprocess.run(
+        [*ruff, "format", "--stdin-filename", name, "-"],
+        input=fixed,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale")
     check = parser.parse_args(argv).check
     stale = False
-    for target, text in ((TARGET, render()), (LOCAL, local_commands(REGENERATE))):
+    for target, make in ((TARGET, render), (LOCAL, lambda: local_commands(REGENERATE)), *api_sources()):
+        text = make()
         if check:
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 print(f"{target.relative_to(ROOT)} is stale: run `{REGENERATE}`", file=sys.stderr)

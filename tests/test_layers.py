@@ -16,7 +16,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "winactions"
 
 ALLOWED: dict[str, set[str]] = {
-    "__init__": {"_version", "api", "commands", "errors", "locate", "model"},  # the public facade
+    "__init__": {"_version", "api", "api_async", "commands", "errors", "locate", "model"},  # the public facade
     "_version": set(),
     "options": {"settings"},  # standard library only: the thin client reads it
     "settings": {"errors"},  # every WINCTL_* variable, declared once; standard library only
@@ -102,7 +102,11 @@ ALLOWED: dict[str, set[str]] = {
     },
     "render": {"commands", "compact", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate", "settings"},  # core checks; the platform's: backends
-    "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
+    "api": {"api_base", "api_commands", "backends", "commands", "errors", "model", "outputs", "render", "session"},
+    "api_base": {"api", "commands"},  # what the generated typed API shares with api
+    "api_commands": {"api_base", "commands"},  # generated: a typed method per command
+    "api_async": {"api", "api_base", "commands", "model"},  # generated: Desktop's methods, awaited
+    "api_source": {"commands"},  # writes the two above
     "agent": {"candidates", "errors", "llm", "locate", "model", "settings"},
     "daemon": {
         "_version",

@@ -189,3 +189,88 @@ def test_a_commands_own_help_keeps_its_whole_text():
 def test_short_help_is_the_first_sentence_cut_at_a_clause(text, line):
     assert short_help(text) == line
     assert len(short_help(text)) <= 57
+
+
+# -- the skill as agents install it (issue 37.3) -----------------------------------------------------
+SKILL_LIMIT = 5_500  # the core an agent loads when the skill applies: ~1,350 tokens
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def frontmatter(text: str) -> dict:
+    match = re.match(r"---\n(.*?)\n---\n", text, re.S)
+    assert match, "SKILL.md must open with YAML frontmatter"
+    return yaml.safe_load(match.group(1))
+
+
+def check_installed(folder, *, where: str) -> None:
+    """What an agent reads there: SKILL.md whose frontmatter names this folder (Agent Skills:
+    `name` is the folder's name), every file it links to, each the package's own text."""
+    assert folder.as_posix().endswith(f"{where}/skills/winctl"), folder
+    text = (folder / "SKILL.md").read_text(encoding="utf-8")
+    fields = frontmatter(text)
+    assert fields["name"] == folder.name == "winctl" and 40 <= len(fields["description"]) <= 1024
+    links = LINK.findall(text)
+    assert len(links) == len(skill.topic_names())
+    for link in links:
+        assert (folder / link).is_file(), f"SKILL.md links {link}, which {folder} lacks"
+    assert {p.relative_to(folder).as_posix(): p.read_text() for p in folder.rglob("*.md")} == skill.contents()
+
+
+def test_the_core_page_is_a_short_skill_linking_every_topic():
+    """`winctl skill` printed 20.7 KB with no frontmatter: now the core, ~5 KB, with a
+    relative link to each topic beside it (the Agent Skills layout: references/)."""
+    text = skill.core()
+    assert len(text.encode()) <= SKILL_LIMIT, len(text.encode())
+    assert frontmatter(text)["name"] == "winctl"
+    linked = sorted(LINK.findall(text))
+    assert linked == sorted(f"references/{n}.md" for n in skill.topic_names())
+
+
+def test_install_writes_the_skill_where_claude_code_and_codex_read_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = winctl("skill", "install", "--claude", "--agents")
+    assert out.exit_code == 0, out.output
+    for where in (".claude", ".agents"):
+        folder = tmp_path / where / "skills" / "winctl"
+        check_installed(folder, where=where)
+        for relative in skill.contents():
+            assert f"wrote {folder / relative}\n" in out.output
+    again = winctl("skill", "install", "--claude")
+    assert again.exit_code == 0 and "there already" in again.output and "wrote" not in again.output
+
+
+def test_install_defaults_to_claude_code_and_global_goes_under_home(tmp_path, monkeypatch):
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(project)
+    assert winctl("skill", "install").exit_code == 0
+    check_installed(project / ".claude" / "skills" / "winctl", where=".claude")
+    assert winctl("skill", "install", "--agents", "--global").exit_code == 0
+    check_installed(home / ".agents" / "skills" / "winctl", where=".agents")
+    assert not (project / ".agents").exists() and not (home / ".claude").exists()
+
+
+def test_install_refuses_a_different_skill_of_that_name_unless_forced(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / ".claude" / "skills" / "winctl"
+    (mine / "scripts").mkdir(parents=True)
+    (mine / "SKILL.md").write_text("---\nname: winctl\ndescription: someone else's\n---\n")
+    (mine / "scripts" / "run.sh").write_text("echo hi\n")
+    refused = winctl("skill", "install", "--agents", "--claude")
+    assert refused.exit_code == 2 and "holds a different winctl skill; nothing was written" in refused.output
+    assert "--force" in refused.output and "internal error" not in refused.output
+    assert (mine / "SKILL.md").read_text().endswith("someone else's\n---\n")
+    assert not (tmp_path / ".agents").exists(), "a refusal writes nothing anywhere"
+    forced = winctl("skill", "install", "--agents", "--claude", "--force")
+    assert forced.exit_code == 0, forced.output
+    check_installed(mine, where=".claude")
+    assert not (mine / "scripts").exists(), "--force replaces the folder whole"
+    check_installed(tmp_path / ".agents" / "skills" / "winctl", where=".agents")
+
+
+def test_install_options_without_install_are_an_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = winctl("skill", "--global")
+    assert out.exit_code == 2 and "options of `winctl skill install`" in out.output
+    assert list(tmp_path.iterdir()) == []

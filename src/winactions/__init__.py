@@ -34,6 +34,7 @@ from winactions.errors import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from winactions.api import Desktop, locate_in, match, verify_location
+    from winactions.api_async import AsyncDesktop
     from winactions.commands.base import GlobalOptions, Result
     from winactions.commands.results import (
         ActionResult,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     **dict.fromkeys(("Desktop", "locate_in", "match", "verify_location"), "winactions.api"),
+    "AsyncDesktop": "winactions.api_async",
     "GlobalOptions": "winactions.commands.base",
     "Result": "winactions.commands.base",
     **dict.fromkeys(
@@ -77,6 +79,7 @@ __all__ = [  # the literal list, for readers and linters; a test keeps it equal 
     "ActionFailed",
     "ActionResult",
     "AppBusy",
+    "AsyncDesktop",
     "BackendUnavailable",
     "Desktop",
     "GlobalOptions",

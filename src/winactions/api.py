@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import os
 import typing
-from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+import warnings
+from typing import Any, Literal, overload
 
+from winactions.api_base import TYPED, args_of, calls
+from winactions.api_commands import Commands
 from winactions.backends.base import Backend
 from winactions.commands.base import (
     Command,
@@ -44,17 +46,13 @@ from winactions.commands.base import (
     dispatch_files,
     load_commands,
 )
-from winactions.commands.displays import DisplaysResult
 from winactions.commands.results import (
     ActionResult,
-    InspectResult,
     LocateCommandResult,
     MatchResult,
-    ScreenshotResult,
     StateResult,
     ValueResult,
     VerifyResult,
-    WaitResult,
     WindowResult,
     WindowsResult,
 )
@@ -62,7 +60,7 @@ from winactions.errors import InvalidInput, NotFound, WinctlError, shown
 from winactions.model import Rect, UIState, WindowInfo
 from winactions.outputs import Outputs
 from winactions.render import hint_for
-from winactions.session.desktop import NAME_PREFIX, DesktopSession, is_id
+from winactions.session.desktop import DesktopSession, is_id
 
 Infer = Literal["off", "rules", "llm"]
 Vision = Literal["off", "auto", "local", "llm"]
@@ -71,28 +69,6 @@ Direction = Literal["up", "down", "left", "right"]
 Strategy = Literal["template", "ocr", "vision", "fixed"]  # a locator strategy
 Box = Rect | str | tuple[int, int, int, int]  # a Rect, "x,y,width,height", or (x, y, width, height)
 Path = str | os.PathLike[str]
-F = TypeVar("F", bound=Callable[..., Any])
-
-# typed function or method name -> the command it calls (`calls`)
-TYPED: dict[str, str] = {}
-
-
-def calls(command: str) -> Callable[[F], F]:
-    """Mark a typed method (or function) as a view of `command`: its parameters are that
-    command's, with the same names, types (an element is `int | str`, a choice a Literal) and
-    defaults, plus some of the call's global options (`window`, `return_state`, ...);
-    tests/test_declared.py fails when they part, bar the differences it lists."""
-
-    def mark(function: F) -> F:
-        TYPED[function.__qualname__] = command
-        return function
-
-    return mark
-
-
-def _args(values: dict[str, Any]) -> dict[str, Any]:
-    """A typed method's parameters (its `locals()` on entry) as the command's arguments."""
-    return {k: v for k, v in values.items() if k != "self"}
 
 
 def _element_fields(params: type[Params]) -> list[str]:
@@ -101,7 +77,7 @@ def _element_fields(params: type[Params]) -> list[str]:
     return [name for name, f in params.model_fields.items() if {int, str} <= set(typing.get_args(f.annotation))]
 
 
-class Desktop:
+class Desktop(Commands):
     """One session of the desktop: its window, its ids, its connections.
 
     `session` names the ids' store (shared with `winctl --session NAME`); `window` is the
@@ -174,16 +150,13 @@ class Desktop:
             session=self.name,
             device=self.device,
         )
-        named = [k for k in _element_fields(cmd.params) if isinstance(args.get(k), str) and is_id(args[k])]
-        for key in named:  # Python tells an id (int) from a name (str): "7" is a calculator's key, not the id 7
-            args[key] = NAME_PREFIX + args[key]
         try:
             return self.run(cmd.name, args, options)
         except WinctlError as exc:
             exc.hint = hint_for(exc.hint, "python")
-            if named and isinstance(exc, NotFound):  # it may have been meant as an id
-                given = args[named[0]].removeprefix(NAME_PREFIX).strip()
-                exc.hint = "; ".join(filter(None, [exc.hint, f"an id is an int here: {command}({given})"]))
+            digits = [v for k in _element_fields(cmd.params) if isinstance(v := args.get(k), str) and is_id(v)]
+            if digits and isinstance(exc, NotFound):  # a str is a name, always: it may have been meant as an id
+                exc.hint = "; ".join(filter(None, [exc.hint, f"an id is an int here: {command}({digits[0].strip()})"]))
             raise
 
     def commands(self) -> list[str]:
@@ -191,6 +164,57 @@ class Desktop:
         return [c.name for c in available(self.session.backend)]
 
     # -- perceive -----------------------------------------------------------------------------
+    @overload
+    def state(
+        self,
+        *,
+        verbose: bool = False,
+        tree: bool = False,
+        screenshot: bool = False,
+        annotated: bool = False,
+        diff: Literal[False] = False,
+        scope: int | None = None,
+        max_elements: int | None = None,
+        all: bool = False,
+        window: str | None = None,
+        infer: Infer = "off",
+        vision: Vision = "off",
+    ) -> UIState: ...
+
+    @overload
+    def state(
+        self,
+        *,
+        verbose: bool = False,
+        tree: bool = False,
+        screenshot: bool = False,
+        annotated: bool = False,
+        diff: Literal[True],
+        scope: int | None = None,
+        max_elements: int | None = None,
+        all: bool = False,
+        window: str | None = None,
+        infer: Infer = "off",
+        vision: Vision = "off",
+    ) -> StateResult: ...
+
+    @overload
+    def state(
+        self,
+        *,
+        verbose: bool = False,
+        tree: bool = False,
+        screenshot: bool = False,
+        annotated: bool = False,
+        diff: bool = False,
+        scope: int | None = None,
+        max_elements: int | None = None,
+        all: bool = False,
+        window: str | None = None,
+        infer: Infer = "off",
+        vision: Vision = "off",
+    ) -> UIState | StateResult: ...
+
     @calls("state")
     def state(
         self,
@@ -206,11 +230,14 @@ class Desktop:
         window: str | None = None,
         infer: Infer = "off",
         vision: Vision = "off",
-    ) -> UIState:
+    ) -> UIState | StateResult:
         """The window's indexed elements (only element `scope`'s subtree, at most
-        `max_elements` of them; with `diff`, `call("state", diff=True).diff` says what changed)."""
-        result = self.call("state", **_args(locals()))
-        assert isinstance(result, StateResult) and result.state is not None
+        `max_elements` of them); with `diff=True`, the whole result: `.diff` says what changed
+        since the state read before (added, removed, changed), `.state` is the new state."""
+        result = self._typed(StateResult, self.call("state", **args_of(locals())))
+        if diff:
+            return result
+        assert result.state is not None
         return result.state
 
     @calls("windows")
@@ -219,36 +246,6 @@ class Desktop:
         result = self.call("windows")
         assert isinstance(result, WindowsResult)
         return result.windows
-
-    @calls("inspect")
-    def inspect(self, id: int | str) -> InspectResult:
-        """Everything known about one element now (by id, or a name the window shows)."""
-        return self._typed(InspectResult, self.call("inspect", id=id))
-
-    @calls("screenshot")
-    def screenshot(
-        self, path: str | None = None, *, force: bool = False, screen: bool = False, element: int | str | None = None
-    ) -> ScreenshotResult:
-        """A PNG of the window (`screen`: every screen; `element`: one element, as a reference
-        image); `force` replaces an existing file that is not a PNG."""
-        return self._typed(ScreenshotResult, self.call("screenshot", **_args(locals())))
-
-    @calls("locate")
-    def locate(
-        self,
-        target: str,
-        *,
-        strategy: list[Strategy] | None = None,
-        region: str | None = None,
-        screen: bool = False,
-        no_cache: bool = False,
-        reliable: float = 0.8,
-    ) -> LocateCommandResult:
-        """Find `target` from pixels (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:NAME`),
-        with these strategies only (None: the whole fallback chain)."""
-        args = _args(locals())
-        args["strategy"] = strategy or []
-        return self._typed(LocateCommandResult, self.call("locate", **args))
 
     @calls("get text")
     def get_text(self, id: int | str) -> str:
@@ -277,70 +274,7 @@ class Desktop:
             self.call("verify-location", target=target, at=_box(at), thumbnail=thumbnail, reliable=reliable),
         )
 
-    @calls("wait")
-    def wait(
-        self,
-        seconds: float | None = None,
-        *,
-        visible: int | None = None,
-        enabled: int | None = None,
-        gone: int | None = None,
-        text: str | None = None,
-        gone_text: str | None = None,
-        window_shown: str | None = None,
-        window_gone: str | None = None,
-        timeout: float = 10.0,
-    ) -> WaitResult:
-        """Wait some seconds, or until `visible=ID`, `enabled=ID`, `gone=ID`, `text=`, `gone_text=`,
-        `window_shown=TITLE` (`result.window` is that window) or `window_gone=TITLE` holds,
-        for at most `timeout` seconds."""
-        return self._typed(WaitResult, self.call("wait", **_args(locals())))
-
     # -- act ----------------------------------------------------------------------------------
-    @calls("click")
-    def click(
-        self, id: int | str, *, via: ViaName = "auto", modifiers: list[str] | None = None, return_state: bool = False
-    ) -> ActionResult:
-        """Click an element by id, or a visual target (`text:Save`) or a plain name; `modifiers`
-        (["shift"], ["ctrl"]) are held around a mouse click."""
-        return self._typed(ActionResult, self.call("click", **_args(locals())))
-
-    @calls("input")
-    def input(
-        self,
-        id: int | str,
-        text: str,
-        *,
-        append: bool = False,
-        enter: bool = False,
-        via: ViaName = "auto",
-        return_state: bool = False,
-    ) -> ActionResult:
-        """Set an element's text (or `append` to it; `enter` presses Enter after), then read it back."""
-        return self._typed(ActionResult, self.call("input", **_args(locals())))
-
-    @calls("type")
-    def type_text(self, text: str, *, return_state: bool = False) -> ActionResult:
-        """Type text into whatever has the keyboard focus."""
-        return self._typed(ActionResult, self.call("type", **_args(locals())))
-
-    @calls("keys")
-    def keys(self, keys: str, *, return_state: bool = False) -> ActionResult:
-        """Key chords, e.g. "ctrl+s" or "ctrl+a Delete"."""
-        return self._typed(ActionResult, self.call("keys", **_args(locals())))
-
-    @calls("select")
-    def select(self, id: int | str, value: str, *, return_state: bool = False) -> ActionResult:
-        """Choose the option named `value` in a combo box, list or tab list."""
-        return self._typed(ActionResult, self.call("select", **_args(locals())))
-
-    @calls("scroll")
-    def scroll(
-        self, id: int | str, direction: Direction, amount: int = 3, *, return_state: bool = False
-    ) -> ActionResult:
-        """Scroll inside an element by `amount` wheel notches."""
-        return self._typed(ActionResult, self.call("scroll", **_args(locals())))
-
     @calls("focus")
     def focus(self, window: str) -> WindowResult:
         """Bring a window forward and make it the one calls act on."""
@@ -348,11 +282,12 @@ class Desktop:
         self.window = result.window.id
         return result
 
-    @calls("switch-display")
-    def switch_display(self, display: str) -> DisplaysResult:
-        """Make coordinates, `screenshot --screen` and the window calls act on refer to one
-        monitor (its index from `call('displays')`, as text: `"1"`), or to the whole screen (`"all"`)."""
-        return self._typed(DisplaysResult, self.call("switch-display", display=display))
+    def type_text(self, text: str, *, return_state: bool = False) -> ActionResult:
+        """Deprecated: `type`, as the CLI names it (a DeprecationWarning)."""
+        warnings.warn("Desktop.type_text is deprecated: use Desktop.type", DeprecationWarning, stacklevel=2)
+        return self.type(text, return_state=return_state)
+
+    type_text.deprecated = "type"  # type: ignore[attr-defined]
 
     # -- plumbing -------------------------------------------------------------------------------
     def _command(self, name: str) -> Command:
@@ -456,4 +391,4 @@ def _box(at: Box) -> str:
     return at
 
 
-__all__ = ["Desktop", "locate_in", "match", "verify_location"]
+__all__ = ["TYPED", "Desktop", "locate_in", "match", "verify_location"]

@@ -83,7 +83,10 @@ def test_a_boolean_id_through_the_daemon_clicks_nothing(shell, app):
     assert json.loads(done.stdout)["result"]["steps"][0]["error"]["code"] == "invalid_input"
     assert app.events(since=mark) == [], "the app received an action"
     digits = raw_request(info, message(info, op="call", command="get text", args={"id": "1"}, options={}))
-    assert digits["ok"] is True, "a digit string is still an id"
+    assert digits["ok"] and digits["result"]["value"] == "1", "a str is a name, even digits: the cell named 1"
+    assert digits["result"]["target_id"] != 1, digits
+    by_id = raw_request(info, message(info, op="call", command="get text", args={"id": 1}, options={}))
+    assert by_id["ok"] and by_id["result"]["target_id"] == 1, by_id
 
 
 # -- 2. the MCP server answers every line --------------------------------------------------------

@@ -34,7 +34,7 @@ RUNS: dict[str, list[str]] = {
     "click-at": ["click-at", "600", "475"],
     "batch": [
         "batch",
-        json.dumps([{"command": "click", "args": {"id": "{Apply}"}}, {"command": "wait", "args": {"seconds": 0}}]),
+        '[{"command": "click", "args": {"id": {Apply}}}, {"command": "wait", "args": {"seconds": 0}}]',  # id: a number
     ],
     "bind-window": ["bind-window", "status"],
     "find": ["find", "--type", "Button"],

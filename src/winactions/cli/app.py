@@ -42,9 +42,23 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+class IdOrName(click.ParamType):  # type: ignore[type-arg]
+    """An element: a word of digits is the id (an int: `click 7`), any other word a name or a
+    visual target (a str: `click Save`, `click name:7` for the element named "7") — the one
+    rule of the Python API and MCP, where an `int` is an id and a `str` a name."""
+
+    name = "ID|NAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return int(value) if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()) else value
+
+
 def _click_type(annotation: Any) -> Any:
-    """The click type of a parameter: a choice for a Literal or an enum, a list's item type."""
+    """The click type of a parameter: a choice for a Literal or an enum, a list's item type,
+    `IdOrName` for an element (`int | str`)."""
     inner, _ = _unwrap(annotation)
+    if {int, str} <= set(typing.get_args(inner)):
+        return IdOrName()
     if typing.get_origin(inner) is typing.Literal:
         return click.Choice([str(a) for a in typing.get_args(inner)])
     if isinstance(inner, type) and issubclass(inner, enum.Enum):
@@ -410,13 +424,30 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
     @click.argument("topic", required=False)
     @click.option("--list", "list_topics", is_flag=True, help="list the topics, one line each")
+    @click.option("--claude", is_flag=True, help="install: for Claude Code (.claude/skills/winctl; the default)")
+    @click.option("--agents", is_flag=True, help="install: for Codex and others (.agents/skills/winctl)")
+    @click.option("--global", "home", is_flag=True, help="install: under your home folder, not the project's")
+    @click.option("--force", is_flag=True, help="install: replace a different skill of this name")
     @click.pass_context
-    def skill_command(ctx: click.Context, topic: str | None, list_topics: bool) -> None:
+    def skill_command(ctx: click.Context, topic: str | None, list_topics: bool, **install: bool) -> None:
         """Print the agent manual of this installed version: its core page (SKILL.md), with
-        `--list` its topics, or one topic: `winctl skill sheets`."""
+        `--list` its topics, or one topic: `winctl skill sheets`.
+
+        `winctl skill install [--claude] [--agents] [--global] [--force]` copies the manual,
+        as an Agent Skill (SKILL.md and references/), where those agents read skills: the
+        working folder's `.claude/skills/winctl` or `.agents/skills/winctl`, or with
+        `--global` your home folder's; it prints each file written."""
         from winactions import skill
 
         try:
+            if topic == "install":
+                click.echo(_install_skill(**install), nl=False)
+                return
+            if any(install.values()):
+                raise InvalidInput(
+                    "--claude, --agents, --global and --force are options of `winctl skill install`",
+                    hint="e.g. `winctl skill install --agents --global`",
+                )
             text = skill.listing() if list_topics else skill.topic(topic) if topic else skill.core()
         except WinctlError as exc:
             _fail(exc, ctx.obj)
@@ -441,6 +472,19 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     add_doctor_command(cli)
     _shorten(cli)
     return cli
+
+
+def _install_skill(claude: bool, agents: bool, home: bool, force: bool) -> str:
+    """`winctl skill install`: what was written where, one line a file."""
+    from winactions import skill
+
+    chosen = [a for a, on in (("claude", claude), ("agents", agents)) if on] or ["claude"]
+    lines = []
+    for done in skill.install(chosen, home=home, force=force):
+        if not done.written:
+            lines.append(f"{done.folder}: the {skill.NAME} skill of this version is there already")
+        lines += [f"wrote {path}" for path in done.written]
+    return "\n".join(lines) + "\n"
 
 
 def local_commands(regenerate: str) -> str:

@@ -169,9 +169,7 @@ def _say_doing(ctx: Context, cmd: Command, params: Params) -> None:
     where = _folder(ctx)
     if not (where / channel.SOCKET).exists():
         return
-    ref = getattr(params, "id", None)
-    if isinstance(ref, str) and ref.isdigit():
-        ref = int(ref)  # an id as the command line gives it
+    ref = getattr(params, "id", None)  # an int is an id; a str a name (the command line gives ids as ints)
     words = cmd.name
     state = ctx.session.data.state
     target = state.target(ref) if isinstance(ref, int) and state is not None else None

@@ -1,7 +1,9 @@
 """Reference resolution: what a command's element reference (`ref`) means, now.
 
-A reference is an id of the state (`15`), a plain name (`Save`; `name:7` for the element named
-"7"), or a visual target (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:…`) located in pixels.
+A reference is an id of the state (an `int`: `15`), a plain name (a `str`, always: `Save`, and
+`"7"` the element named "7", looked for in the tree only, as `name:7` is; the command line reads
+a bare `7` as the id), or a visual target (`text:Save`, `image:NAME`, `dynamic:…`, `fixed:…`)
+located in pixels.
 A plain name is looked for in the window's tree first — exact and cheap — and must name one
 element (`winactions.candidates`); a name the tree holds out of view is scrolled into view
 (`offview`); a name the tree does not hold at all is looked for in pixels, as a visual target.
@@ -35,7 +37,8 @@ REPAINT_LIMIT = 1.0  # ... waited for at most this long (a clock or a spinner ne
 
 
 def is_id(ref: str) -> bool:
-    """An element id given as text (`15`), not a name or a visual target."""
+    """Text that reads as an id (`15`): the command line gives such a word as the int; here a
+    `str` is always a name, and this only says that a caller may have meant an id."""
     return ref.strip().lstrip("-").isdigit()
 
 
@@ -66,8 +69,8 @@ def resolve_to_read(session: DesktopSession, ref: int | str, window: WindowInfo)
     control, else InvalidInput listing them. A name out of view (a sheet's cell by its address,
     as `input` reaches it) is read where it is, as an element with no id (0); NotFound when the
     window has no element so named, or several out of view."""
-    if isinstance(ref, int) or is_id(ref):
-        return session.resolve(int(ref))
+    if isinstance(ref, int):
+        return session.resolve(ref)
     name = plain_name(ref)
     state = session.refresh_state(window)
     found = only_one(
@@ -104,8 +107,10 @@ def resolve_ref(
     so actions use its coordinates; its `derived_from` says how it was found. NotFound when
     nothing is found, listing the locator's closest candidates; `name:` names are never
     looked for in pixels."""
-    if isinstance(ref, int) or is_id(ref):
-        target_id = int(ref)
+    if isinstance(ref, str) and is_id(ref):  # digits as a str name an element, as `name:7` does: never pixels
+        ref = NAME_PREFIX + ref.strip()
+    if isinstance(ref, int):
+        target_id = ref
         if offview.is_out_of_view(session.target(target_id)):
             target_id = offview.brought_into_view(session, target_id, window, wheel)
         target, node = session.resolve(target_id, acting=True)
