@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import base64
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import anyio
 import anyio.lowlevel
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from winactions import progress, render
@@ -31,9 +33,11 @@ from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
 from winactions.errors import InvalidInput, Unsupported, WinctlError, shown
+from winactions.mcp.annotations import title, tool_annotations
 from winactions.mcp.profiles import Served
 from winactions.mcp.stdio import stdio_transport
 from winactions.mcp.translated import Translated
+from winactions.mcp.words import in_mcp_words, mcp_words
 from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.outputs import Outputs
 from winactions.render import hint_for
@@ -99,29 +103,18 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     if cmd.kind is Kind.ACTION:
         properties["return_state"] = SHORT_RETURN_STATE
         properties["max_elements"] = SHORT_MAX_ELEMENTS
-    return _in_mcp_words(schema)
-
-
-def _in_mcp_words(schema: Any) -> Any:
-    """Descriptions that name `winctl state` name the `state` tool instead."""
-    if isinstance(schema, list):
-        return [_in_mcp_words(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    return {
-        k: (hint_for(v, "mcp") if k == "description" and isinstance(v, str) else _in_mcp_words(v))
-        for k, v in schema.items()
-    }
+    return in_mcp_words(schema)
 
 
 def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
     """The tools for these commands (by default every command of the table)."""
     return [
-        types.Tool(  # no title: it would repeat the description's first sentence on every tool
+        types.Tool(
             name=cmd.tool_name,
-            description=hint_for(cmd.help, "mcp"),
+            title=title(cmd),
+            description=mcp_words(cmd.help),
             input_schema=tool_schema(cmd),
-            annotations=_annotations(cmd),
+            annotations=tool_annotations(cmd),
         )
         for cmd in (commands if commands is not None else list(load_commands().values()))
     ]
@@ -132,14 +125,6 @@ def translated_tool(tool: Translated) -> types.Tool:
     return types.Tool(
         name=tool.name, description=tool.description, input_schema=_untitled(tool.args.model_json_schema())
     )
-
-
-def _annotations(cmd: Command) -> types.ToolAnnotations:
-    """Read-only, or whether it may destroy what the user has; only what differs from the spec's
-    defaults (readOnlyHint false; destructiveHint true, and meaningless on a read-only tool)."""
-    if cmd.kind is Kind.READ:
-        return types.ToolAnnotations(read_only_hint=True)
-    return types.ToolAnnotations(destructive_hint=cmd.destructive)
 
 
 class ToolRunner:
@@ -155,8 +140,10 @@ class ToolRunner:
         structured: bool = False,
         access: Flags | None = None,
         translated: dict[str, Translated] | None = None,
+        excluded: frozenset[str] = frozenset(),
     ) -> None:
         self.session_name = session_name
+        self.excluded = excluded  # tool names left out (`winctl mcp --exclude-tools a,b`)
         self.access = access or Flags()  # `winctl mcp --confine --grant APP ...`
         self.translated = translated or {}  # tools of another tool set, each becoming a command
         self.structured = structured  # also send each result as JSON (`structuredContent`), for programs
@@ -178,20 +165,41 @@ class ToolRunner:
         """Only what this session's backend can do: a phone's session lists no window moves."""
         backend = self.desktop().session.backend
         return tool_list(self._served()) + [
-            translated_tool(t) for t in self.translated.values() if t.served_on(backend)
+            translated_tool(t) for t in self.translated.values() if t.served_on(backend) and t.name not in self.excluded
         ]
 
     def _served(self) -> list[Command]:
-        """The commands the backend can run that the profile serves (all of them for no profile)."""
-        return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
+        """The commands the backend can run that the profile serves (all of them for no profile),
+        less the excluded tools."""
+        return [
+            c
+            for c in available(self.desktop().session.backend)
+            if (self.profile is None or c.name in self.profile) and c.tool_name not in self.excluded
+        ]
+
+    def serves(self, tool: str) -> bool:
+        """Whether `tool` is one of this server's tools (by name only: its profile, less the
+        excluded ones, and the translated tools); a call of any other is a protocol error."""
+        if tool in self.excluded:
+            return False
+        if tool in self.translated:
+            return True
+        cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
+        return cmd is not None and (self.profile is None or cmd.name in self.profile)
 
     def call(
-        self, tool: str, arguments: dict[str, Any] | None, sink: progress.Sink | None = None
+        self,
+        tool: str,
+        arguments: dict[str, Any] | None,
+        sink: progress.Sink | None = None,
+        cancel: Callable[[], bool] | None = None,
     ) -> types.CallToolResult:
-        """Run one tool call; `sink` gets its progress (when the client asked for it)."""
+        """Run one tool call; `sink` gets its progress (when the client asked for it); `cancel`
+        says whether the client has cancelled it: the call stops at its next safe point
+        (`progress.pause`, the task runner between steps)."""
         with self._lock:
             try:
-                with progress.watching(sink):
+                with progress.watching(sink, cancel=cancel):
                     result = self._run(tool, dict(arguments or {}))
             except WinctlError as exc:
                 exc.hint = hint_for(exc.hint, "mcp")
@@ -311,13 +319,29 @@ def build_server(runner: ToolRunner) -> Server[Any]:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        # the backend is synchronous (and keeps its own event loop thread): run it off the loop
+        if not runner.serves(params.name):  # a protocol error, as the spec says for an unknown tool
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"Unknown tool: {shown(params.name, 80)} (this server's tools are in tools/list)",
+            )
+        # the backend is synchronous (and keeps its own event loop thread): run it off the loop;
+        # a client's notifications/cancelled sets `cancel_requested`, which the call reads at its
+        # safe points and stops, so the thread ends soon and the next request is served
         sink = _progress_sink(ctx) if (params.meta or {}).get("progress_token") is not None else None
-        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink)
+        cancelled = ctx.cancel_requested.is_set
+        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink, cancelled)
 
     return Server(
         "winactions", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
     )
+
+
+class HTTPOptions(NamedTuple):
+    """`winctl mcp --http [--host H] [--port N] [--token-file F]` (`winactions.mcp.http`)."""
+
+    host: str | None = None  # None: loopback only
+    port: int = 8765
+    token_file: str | None = None  # None: a token made at start, printed once
 
 
 def serve(
@@ -327,11 +351,14 @@ def serve(
     output_dir: str | None = None,
     structured: bool = False,
     access: Flags | None = None,
+    excluded: frozenset[str] = frozenset(),
+    http: HTTPOptions | None = None,
 ) -> None:
-    """Serve until the client closes stdin (the tools of `profile`, every command for None); the
-    files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder);
-    `structured`: results carry their JSON as `structuredContent` too; `access`: the server's
-    confinement and grants (`winctl mcp --confine --grant APP`)."""
+    """Serve until the client closes stdin (the tools of `profile`, every command for None,
+    less the `excluded` tool names); the files tools write go into `output_dir` (else
+    $WINCTL_OUTPUT_DIR, else the session's folder); `structured`: results carry their JSON as
+    `structuredContent` too; `access`: the server's confinement and grants (`winctl mcp
+    --confine --grant APP`); `http`: serve streamable HTTP instead of stdio, until interrupted."""
     runner = ToolRunner(
         session_name,
         device=device,
@@ -340,8 +367,17 @@ def serve(
         structured=structured,
         access=access,
         translated=profile.translated if profile else None,
+        excluded=excluded,
     )
     server = build_server(runner)
+    if http is not None:
+        from winactions.mcp.http import serve_http
+
+        try:
+            serve_http(server, http.host, http.port, http.token_file)
+        finally:
+            runner.close()
+        return
 
     async def main() -> None:
         async with stdio_transport() as (read, write):
@@ -353,4 +389,4 @@ def serve(
         runner.close()
 
 
-__all__ = ["ToolRunner", "serve", "tool_list"]
+__all__ = ["HTTPOptions", "ToolRunner", "serve", "tool_list"]
