@@ -15,6 +15,7 @@ the text), others pass both. An error's text names its code: `error (stale_eleme
 from __future__ import annotations
 
 import base64
+import functools
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -35,6 +36,7 @@ from winactions.commands.base import Command, GlobalOptions, Kind, Result, avail
 from winactions.errors import InvalidInput, Unsupported, WinctlError, shown
 from winactions.mcp.annotations import title, tool_annotations
 from winactions.mcp.profiles import Served
+from winactions.mcp.schemas import bind_elements, flat, untitled
 from winactions.mcp.stdio import stdio_transport
 from winactions.mcp.translated import Translated
 from winactions.mcp.words import in_mcp_words, mcp_words
@@ -47,35 +49,15 @@ INSTRUCTIONS = (
     "act on ids with `click`, `input`, `select`, `keys`... Ids stay valid for the whole session "
     "and fail as stale when their element disappears: then call `state` again. Every tool takes "
     f"`window`: {help_of('window')}; every action takes `return_state`: {help_of('return_state')}, "
-    "and `max_elements`: at most this many of those changes (said here once rather than on each tool)."
+    "and `max_elements`: at most this many of those changes (said here once rather than on each tool). "
+    "A tool acting on an element takes its id, an integer, as `id` (`element` in screenshot), or instead "
+    'its name or a visual target, a string, as `name` (`element_name`): {"id": 7} or {"name": "7"}.'
 )
-
-
-def _untitled(schema: Any) -> Any:
-    """A leaner JSON schema that means the same to a client: no `title` keys (pydantic adds
-    one per property: "Id" for id), and an optional `X | None` property spelled as X with
-    no `null` default (leaving it out is how a client says None)."""
-    if isinstance(schema, list):
-        return [_untitled(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _untitled(v) for k, v in schema.items() if not (k == "title" and isinstance(v, str))}
-    options = out.get("anyOf")
-    if isinstance(options, list) and {"type": "null"} in options:
-        rest = [o for o in options if o != {"type": "null"}]
-        del out["anyOf"]
-        if len(rest) == 1:
-            out.update(rest[0])
-        else:
-            out["anyOf"] = rest
-        if out.get("default", "") is None:
-            del out["default"]
-    return out
 
 
 def _global(name: str) -> dict[str, Any]:
     """A global option's JSON schema, from GlobalOptions itself (declared once)."""
-    schema: dict[str, Any] = _untitled(GLOBAL_SCHEMA["properties"][name])
+    schema: dict[str, Any] = untitled(GLOBAL_SCHEMA["properties"][name])
     return schema
 
 
@@ -91,7 +73,7 @@ GLOBAL_VISION = _global("vision")
 def tool_schema(cmd: Command) -> dict[str, Any]:
     """The command's parameters, plus `window`, the tiers on perceiving tools only, and
     `return_state` on actions; without pydantic's titles, which repeat the names."""
-    schema = _untitled(cmd.params.model_json_schema())
+    schema = flat(untitled(cmd.params.model_json_schema()))
     properties = schema.setdefault("properties", {})
     for name in [k for k, v in properties.items() if v.get("cli_only")]:
         del properties[name]  # a person's choice (`force`), not a model's
@@ -123,7 +105,7 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
 def translated_tool(tool: Translated) -> types.Tool:
     """A tool of another tool set (`--tools computer-use`): its own name, description and arguments."""
     return types.Tool(
-        name=tool.name, description=tool.description, input_schema=_untitled(tool.args.model_json_schema())
+        name=tool.name, description=tool.description, input_schema=flat(untitled(tool.args.model_json_schema()))
     )
 
 
@@ -177,15 +159,23 @@ class ToolRunner:
             if (self.profile is None or c.name in self.profile) and c.tool_name not in self.excluded
         ]
 
-    def serves(self, tool: str) -> bool:
-        """Whether `tool` is one of this server's tools (by name only: its profile, less the
-        excluded ones, and the translated tools); a call of any other is a protocol error."""
+    def refusal(self, tool: str) -> str | None:
+        """Why `tool` is none of this server's tools (its profile less the excluded ones, and the
+        translated tools), or None when it is one; a call of any other is a protocol error."""
         if tool in self.excluded:
-            return False
+            return f"Unknown tool: {shown(tool, 80)} (left out by the server's --exclude-tools)"
         if tool in self.translated:
-            return True
+            return None
         cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
-        return cmd is not None and (self.profile is None or cmd.name in self.profile)
+        if cmd is None:
+            return f"Unknown tool: {shown(tool, 80)} (this server's tools are in tools/list)"
+        if self.profile is not None and cmd.name not in self.profile:
+            having = ", ".join(sorted(cmd.profiles)) or "none does; only all"
+            return (
+                f"Unknown tool: {shown(tool, 80)} is not served by this server's profile; the server's user "
+                f"can start it with: winctl mcp --tools all (or add the profile that has it: {having})"
+            )
+        return None
 
     def call(
         self,
@@ -268,6 +258,7 @@ class ToolRunner:
             raise InvalidInput(
                 f"bad tier choice {tiers}", hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}"
             ) from None
+        args = bind_elements(untitled(cmd.params.model_json_schema()), args)  # `{"id": 7}` or `{"name": "7"}`
         return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
 
     def _run_translated(self, tool: Translated, args: dict[str, Any]) -> Result:
@@ -312,6 +303,29 @@ def _progress_sink(ctx: Any) -> progress.Sink:
     return sink
 
 
+async def _cancellable(call: Callable[..., types.CallToolResult], *args: Any) -> types.CallToolResult:
+    """`call(*args, cancel)` on a worker thread, where `cancel()` turns true once the client
+    cancels the request (notifications/cancelled cancels this handler's scope). The thread
+    cannot be interrupted: it reads the flag at its safe points and returns soon, and the
+    cancellation is then delivered; a thread that ended by itself leaves the flag unread."""
+    cancel = threading.Event()
+
+    async def watch() -> None:
+        try:
+            await anyio.sleep_forever()
+        finally:  # cancelled: by the client, or because the call is over
+            cancel.set()
+
+    results: list[types.CallToolResult] = []
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        try:
+            results.append(await anyio.to_thread.run_sync(functools.partial(call, *args, cancel.is_set)))
+        finally:
+            group.cancel_scope.cancel()
+    return results[0]
+
+
 def build_server(runner: ToolRunner) -> Server[Any]:
     """An MCP server whose tools are the runner's, each call run off the event loop."""
 
@@ -319,17 +333,12 @@ def build_server(runner: ToolRunner) -> Server[Any]:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        if not runner.serves(params.name):  # a protocol error, as the spec says for an unknown tool
-            raise MCPError(
-                types.INVALID_PARAMS,
-                f"Unknown tool: {shown(params.name, 80)} (this server's tools are in tools/list)",
-            )
-        # the backend is synchronous (and keeps its own event loop thread): run it off the loop;
-        # a client's notifications/cancelled sets `cancel_requested`, which the call reads at its
-        # safe points and stops, so the thread ends soon and the next request is served
+        refused = runner.refusal(params.name)
+        if refused:  # a protocol error, as the spec says for an unknown tool
+            raise MCPError(types.INVALID_PARAMS, refused)
+        # the backend is synchronous (and keeps its own event loop thread): run it off the loop
         sink = _progress_sink(ctx) if (params.meta or {}).get("progress_token") is not None else None
-        cancelled = ctx.cancel_requested.is_set
-        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink, cancelled)
+        return await _cancellable(runner.call, params.name, params.arguments, sink)
 
     return Server(
         "winactions", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool

@@ -10,23 +10,47 @@ description inside its input schema.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
+from winactions.commands.base import GlobalOptions, load_commands
 from winactions.render import hint_for
 
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
 _COMMAND_LINE = re.compile(r"`winctl ([^`]*)`")
 
 
+@functools.cache
+def _fields() -> frozenset[str]:
+    """Every parameter's name in the table, and the global options' (`device`, `window`)."""
+    names = {f for cmd in load_commands().values() for f in cmd.params.model_fields}
+    return frozenset(names | set(GlobalOptions.model_fields))
+
+
+def _tool_or_not(match: re.Match[str]) -> str:
+    """A `winctl ...` that is a command of the table stays for `hint_for` to name as a tool;
+    one of winctl's own (`mcp --confine`, `--device SERIAL ...`) is the command line's."""
+    words = match.group(1).split()
+    table = load_commands()
+    if words and (words[0] in table or " ".join(words[:2]) in table):
+        return match.group(0)
+    return f"the command line's `{match.group(1)}`"
+
+
+def _field(match: re.Match[str]) -> str:
+    """`--max-depth` as the field `max_depth`; a flag that is no field (a program's own, in an
+    argv example) stays as written."""
+    name = match.group(1).replace("-", "_")
+    return name if name in _fields() or name.rstrip("_") in _fields() else match.group(0)
+
+
 def mcp_words(text: str | None) -> str | None:
     """`text` with commands named as tools and options as the JSON fields they are."""
     if not text:
         return text
-    said = hint_for(text, "mcp") or ""
-    said = _COMMAND_LINE.sub(lambda m: f"the command line's `{m.group(1)}`", said)
-    said = _FLAG.sub(lambda m: m.group(1).replace("-", "_"), said)
-    return said.replace("winctl ", "the command line's ")
+    said = hint_for(_COMMAND_LINE.sub(_tool_or_not, text), "mcp") or ""
+    return _FLAG.sub(_field, said).replace("winctl ", "the command line's ")
 
 
 def in_mcp_words(schema: Any) -> Any:

@@ -1,0 +1,132 @@
+"""MCP that clients trust: a cancelled call stops and the server answers at once, an unknown
+or excluded tool is a JSON-RPC error, and the server over streamable HTTP behind a bearer
+token, each driven by the official MCP SDK's clients (stdio and streamable HTTP) against the
+GTK fixture app, whose own event log says what happened."""
+
+from __future__ import annotations
+
+import time
+
+import anyio
+import httpx2
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from tests.e2e.helpers.mcp_client import TITLE, HTTPServer, run_client, run_http_client
+
+pytestmark = pytest.mark.desktop
+
+
+async def _cancelled_wait(session, seconds: float = 30) -> tuple[float, bool]:
+    """Call `wait` for `seconds`, cancel it after one second (the SDK sends
+    notifications/cancelled), then call `windows`: (seconds from the cancel to that answer,
+    whether the answer is not an error)."""
+    async with anyio.create_task_group() as group:
+
+        async def waiting() -> None:
+            await session.call_tool("wait", {"seconds": seconds})
+
+        group.start_soon(waiting)
+        await anyio.sleep(1.0)
+        group.cancel_scope.cancel()
+    cancelled = time.monotonic()
+    after = await session.call_tool("windows", {})
+    return time.monotonic() - cancelled, not after.is_error
+
+
+def test_a_cancelled_wait_lets_the_next_call_through_at_once(desktop, tmp_path):
+    """Before: a cancelled `wait 8` held the server 7 more seconds."""
+
+    async def script(session):
+        return await _cancelled_wait(session)
+
+    took, ok = run_client(desktop, tmp_path, script)
+    assert ok and took < 5, f"the call after a cancelled 30 s wait came {took:.1f}s later"
+
+
+def test_an_unknown_or_excluded_tool_is_a_protocol_error(desktop, tmp_path):
+    async def script(session):
+        tools = {t.name for t in (await session.list_tools()).tools}
+        errors = []
+        for name in ("no_such_tool", "get_text", "close"):  # unknown, excluded, outside the profile
+            try:
+                await session.call_tool(name, {})
+            except MCPError as exc:
+                errors.append((exc.code, exc.message))
+        return tools, errors
+
+    tools, errors = run_client(desktop, tmp_path, script, args=("mcp", "--exclude-tools", "get_text,type"))
+    assert "get_text" not in tools and "type" not in tools and "click" in tools
+    assert [code for code, _ in errors] == [-32602, -32602, -32602], errors
+    assert "no_such_tool" in errors[0][1] and "--tools" in errors[2][1]
+
+
+def test_state_and_click_over_http_with_a_bearer_token(desktop, tmp_path, mcp_app):
+    server = HTTPServer(desktop, tmp_path)
+    try:
+
+        async def script(session):
+            await session.call_tool("focus", {"window": TITLE})
+            state = await session.call_tool("state", {})
+            line = next(x for x in state.content[0].text.splitlines() if '"Apply"' in x)
+            apply = int(line.split("]")[0].strip("[ "))
+            clicked = await session.call_tool("click", {"id": apply})
+            took, ok = await _cancelled_wait(session)
+            return clicked, took, ok
+
+        clicked, took, ok = run_http_client(server.url, server.token, script)
+        mcp_app.wait_for("clicked", widget="Apply")  # the app says it was clicked
+        assert not clicked.is_error
+        assert ok and took < 5, f"the call after a cancelled wait over HTTP came {took:.1f}s later"
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        headers = {"Accept": "application/json, text/event-stream"}
+        without = httpx2.post(server.url, json=hello, headers=headers, timeout=10)
+        wrong = httpx2.post(server.url, json=hello, headers={**headers, "Authorization": "Bearer nope"}, timeout=10)
+        evil = httpx2.post(
+            server.url,
+            json=hello,
+            headers={**headers, "Authorization": f"Bearer {server.token}", "Origin": "http://evil.example"},
+            timeout=10,
+        )
+        assert without.status_code == 401 and wrong.status_code == 401
+        assert "bearer" in without.headers["www-authenticate"].lower()
+        assert evil.status_code in (400, 403), evil.status_code  # a page from elsewhere (DNS rebinding)
+    finally:
+        said = server.close()
+    assert said.count(server.token) == 1, "the token is printed once, never logged again"
+
+
+def test_http_takes_its_token_from_a_file_and_warns_off_loopback(desktop, tmp_path):
+    token = tmp_path / "token"
+    token.write_text("a-long-enough-secret-token-123\n")
+    server = HTTPServer(desktop, tmp_path, args=("--token-file", str(token), "--host", "0.0.0.0"))
+    try:
+        url = server.url.replace("0.0.0.0", "127.0.0.1")
+
+        async def script(session):
+            return {t.name for t in (await session.list_tools()).tools}
+
+        assert "state" in run_http_client(url, "a-long-enough-secret-token-123", script)
+    finally:
+        said = server.close()
+    assert "warning" in said and "a-long-enough-secret-token-123" not in said
+
+
+def test_a_digit_string_is_never_taken_for_an_id(desktop, tmp_path, mcp_app):
+    """Before: `{"id": "7"}` clicked element 7. Now it is refused and nothing is clicked; the
+    id as an integer, or the name in `name`, clicks."""
+
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        state = await session.call_tool("state", {})
+        line = next(x for x in state.content[0].text.splitlines() if '"Apply"' in x)
+        apply = int(line.split("]")[0].strip("[ "))
+        as_text = await session.call_tool("click", {"id": str(apply)})
+        by_name = await session.call_tool("click", {"name": "Apply"})
+        return as_text, by_name
+
+    as_text, by_name = run_client(desktop, tmp_path, script)
+    assert as_text.is_error and "whole number" in as_text.content[0].text and '"name"' in as_text.content[0].text
+    assert not by_name.is_error, by_name.content[0].text
+    mcp_app.wait_for("clicked", widget="Apply")
+    assert len(mcp_app.events("clicked", widget="Apply")) == 1  # the refused call clicked nothing
