@@ -392,7 +392,9 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     )
     @click.option("--http", is_flag=True, help="serve streamable HTTP with a bearer token instead of stdio")
     @click.option("--host", default=None, help="with --http: the address to listen on  [default: 127.0.0.1]")
-    @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="with --http")
+    @click.option(
+        "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="with --http (0: any free port)"
+    )
     @click.option(
         "--token-file",
         type=click.Path(dir_okay=False),
