@@ -5,6 +5,7 @@ GTK fixture app, whose own event log says what happened."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import anyio
@@ -130,3 +131,38 @@ def test_a_digit_string_is_never_taken_for_an_id(desktop, tmp_path, mcp_app):
     assert not by_name.is_error, by_name.content[0].text
     mcp_app.wait_for("clicked", widget="Apply")
     assert len(mcp_app.events("clicked", widget="Apply")) == 1  # the refused call clicked nothing
+
+
+def test_a_cancelled_run_stops_before_its_next_step_and_says_where(desktop, tmp_path, mcp_app):
+    """Before: a cancelled `run` went on driving the desktop. Now the step under way finishes
+    (its click and its check), the next one never starts, and the run's record says where it
+    stopped."""
+    plan = json.dumps(
+        [
+            {"action": "click", "target_ref": "Apply", "target_type": "Button", "wait_after": 3000},
+            {"action": "click", "target_ref": "Apply", "target_type": "Button"},
+        ]
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+
+    async def script(session):
+        await session.call_tool("focus", {"window": TITLE})
+        async with anyio.create_task_group() as group:
+
+            async def running() -> None:
+                await session.call_tool("run", {"task": "click Apply twice", "plan": plan, "record": "cancelled"})
+
+            group.start_soon(running)
+            await anyio.sleep(1.5)  # inside the first step's settle
+            group.cancel_scope.cancel()
+        after = await session.call_tool("windows", {})
+        await anyio.sleep(4)  # longer than the second step would take to come
+        return after
+
+    after = run_client(desktop, tmp_path, script, args=("mcp", "--tools", "all", "--output-dir", str(out)))
+    assert not after.is_error
+    assert len(mcp_app.events("clicked", widget="Apply")) == 1  # the first step only
+    events = [json.loads(line) for line in (out / "cancelled" / "run.jsonl").read_text().splitlines()]
+    result = events[-1]["result"]
+    assert result["status"] == "aborted" and "cancelled by the caller before step 2" in result["error"], result
