@@ -6,6 +6,9 @@ GTK fixture app, whose own event log says what happened."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import time
 
 import anyio
@@ -166,3 +169,24 @@ def test_a_cancelled_run_stops_before_its_next_step_and_says_where(desktop, tmp_
     events = [json.loads(line) for line in (out / "cancelled" / "run.jsonl").read_text().splitlines()]
     result = events[-1]["result"]
     assert result["status"] == "aborted" and "cancelled by the caller before step 2" in result["error"], result
+
+
+def test_the_mcp_inspector_lists_over_http_with_the_token(desktop, tmp_path):
+    """The official Inspector's CLI, a real MCP client from npm, over streamable HTTP with the token."""
+    npx = shutil.which("npx")
+    assert npx, "Node's npx is needed (Node 20 is on the test machine)"
+    server = HTTPServer(desktop, tmp_path)
+    try:
+        # the 2.x CLI sends headers (`--header`, last: it takes several); 0.x could not
+        inspector = [npx, "-y", "@modelcontextprotocol/inspector@2.12.0", "--cli", server.url]
+        base = [*inspector, "--transport", "http", "--method", "tools/list"]
+        env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_loglevel": "error"}
+        auth = ["--header", f"Authorization: Bearer {server.token}"]
+        listed = subprocess.run([*base, *auth], capture_output=True, text=True, timeout=240, env=env)
+        refused = subprocess.run(base, capture_output=True, text=True, timeout=240, env=env)
+    finally:
+        server.close()
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    tools = {t["name"]: t for t in json.loads(listed.stdout)["tools"]}
+    assert tools["click"]["title"] == "Click" and tools["state"]["annotations"]["readOnlyHint"] is True
+    assert refused.returncode != 0 and "auth_required" in refused.stderr  # it met the 401 and asks for auth
