@@ -21,7 +21,7 @@ import mcp_types as types
 from winactions.commands.base import Command, Kind
 
 # actions that cannot lose data: they move, look or hold, and nothing is typed or pressed for good
-HARMLESS = frozenset({"scroll", "scroll-at", "mouse-move", "select-text", "choose-file", "prompt-respond"})
+HARMLESS = frozenset({"scroll", "scroll-at", "mouse-move", "select-text"})
 # a second identical call changes nothing more
 IDEMPOTENT = frozenset(
     {"input", "select", "focus", "bind-window", "window", "close", "switch-display", "revoke", "status-indicator"}

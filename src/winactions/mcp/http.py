@@ -32,8 +32,12 @@ def read_token(token_file: str | None) -> tuple[str, bool]:
         return secrets.token_urlsafe(32), True
     try:
         token = Path(token_file).expanduser().read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"cannot read the token file {token_file}: {exc}", hint="a file with one line") from None
+    except OSError as exc:
+        raise InvalidInput(
+            f"cannot read the token file {token_file}: {exc.strerror}", hint="a file with one line"
+        ) from None
+    except UnicodeDecodeError:
+        raise InvalidInput(f"the token file {token_file} is not text", hint="a file with one line") from None
     if len(token) < 16 or any(ch.isspace() for ch in token):
         raise InvalidInput(
             f"the token in {token_file} is too short or holds spaces",

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 PURPOSES: dict[str, str] = {
     "core": "perceive and act on ids",  # click-element and type-into-element are find then click/input: `all`
     "vision": "pixels, coordinates, the locator",
-    "windows": "apps and windows",  # choose-file too: core has ~100 bytes of its 15 KB left
+    "windows": "apps and windows",  # launch and choose-file too: core has ~30 bytes of its 15 KB left
     "phone": "swipe, long-press, go-home, launch, devices",
     "tasks": "run, replay",
     "people": "the status label, teach mode",
