@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import time
 
 import anyio
 import httpx2
+import psutil
 import pytest
 from mcp.shared.exceptions import MCPError
 
@@ -101,19 +103,35 @@ def test_state_and_click_over_http_with_a_bearer_token(desktop, tmp_path, mcp_ap
 
 
 def test_http_takes_its_token_from_a_file_and_warns_off_loopback(desktop, tmp_path):
+    """On all addresses a client elsewhere reaches it by this machine's address; a Host that is
+    not this machine's (DNS rebinding) is refused unless `--allow-host` names it."""
     token = tmp_path / "token"
-    token.write_text("a-long-enough-secret-token-123\n")
-    server = HTTPServer(desktop, tmp_path, args=("--token-file", str(token), "--host", "0.0.0.0"))
+    secret = "a-long-enough-secret-token-123"
+    token.write_text(secret + "\n")
+    args = ("--token-file", str(token), "--host", "0.0.0.0", "--allow-host", "desk.example")
+    server = HTTPServer(desktop, tmp_path, args=args)
     try:
-        url = server.url.replace("0.0.0.0", "127.0.0.1")
+        address = next(
+            a.address
+            for nic in psutil.net_if_addrs().values()
+            for a in nic
+            if a.family == socket.AF_INET and not a.address.startswith("127.")
+        )
+        port = server.url.rsplit(":", 1)[1].split("/")[0]
 
         async def script(session):
             return {t.name for t in (await session.list_tools()).tools}
 
-        assert "state" in run_http_client(url, "a-long-enough-secret-token-123", script)
+        assert "state" in run_http_client(f"http://{address}:{port}/mcp", secret, script)
+        local = f"http://127.0.0.1:{port}/mcp"
+        headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {secret}"}
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        evil = httpx2.post(local, json=ping, headers={**headers, "Host": f"evil.example:{port}"}, timeout=10)
+        named = httpx2.post(local, json=ping, headers={**headers, "Host": f"desk.example:{port}"}, timeout=10)
+        assert evil.status_code == 421 and named.status_code != 421, (evil.status_code, named.status_code)
     finally:
         said = server.close()
-    assert "warning" in said and "a-long-enough-secret-token-123" not in said
+    assert "warning" in said and secret not in said
 
 
 def test_a_digit_string_is_never_taken_for_an_id(desktop, tmp_path, mcp_app):

@@ -400,6 +400,12 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         type=click.Path(dir_okay=False),
         help="with --http: the bearer token clients send  [default: made at start, printed once]",
     )
+    @click.option(
+        "--allow-host",
+        multiple=True,
+        metavar="NAME",
+        help="with --http: another name clients reach this server by (a proxy's, a port mapping's); repeat for more",
+    )
     @click.pass_context
     def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool, **access: Any) -> None:
         """Serve the commands this platform can run as MCP tools over stdio, or streamable HTTP
@@ -407,14 +413,18 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         from winactions.extras import require
         from winactions.mcp.server import HTTPOptions
 
-        http = HTTPOptions(access.pop("host"), access.pop("port"), access.pop("token_file"))
+        http = HTTPOptions(
+            access.pop("host"), access.pop("port"), access.pop("token_file"), tuple(access.pop("allow_host"))
+        )
         serve_http = access.pop("http")
         try:
             served = profiles.resolve(profile)
             excluded = profiles.excluded(access.pop("exclude_tools"), served)
             require("mcp", feature="`winctl mcp`")
-            if not serve_http and (http.host or http.token_file):
-                raise InvalidInput("--host and --token-file go with --http", hint="winctl mcp --http --host 0.0.0.0")
+            if not serve_http and (http.host or http.token_file or http.allowed_hosts):
+                raise InvalidInput(
+                    "--host, --token-file and --allow-host go with --http", hint="winctl mcp --http --host 0.0.0.0"
+                )
         except WinctlError as exc:
             _fail(exc, ctx.obj)
         from winactions.access.rules import RIGHTS, Flags

@@ -12,6 +12,7 @@ address served, and an Origin, when a browser sends one, one of the same host).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import secrets
 import socket
@@ -76,12 +77,31 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": body})
 
 
-def security(host: str) -> Any:
-    """The SDK's DNS rebinding protection for the address served (and loopback's names)."""
+def _names_of_this_machine() -> set[str]:
+    """This machine's host names and addresses, as a client elsewhere names it."""
+    import psutil
+
+    names = {socket.gethostname(), socket.getfqdn()}
+    for name in list(names):
+        with contextlib.suppress(OSError):
+            names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
+    families = (socket.AF_INET, socket.AF_INET6)
+    names.update(a.address.split("%")[0] for nic in psutil.net_if_addrs().values() for a in nic if a.family in families)
+    return {n for n in names if n}
+
+
+def security(host: str, allowed: tuple[str, ...] = ()) -> Any:
+    """The SDK's DNS rebinding protection: the Host a request names must be the address served
+    (for all addresses, 0.0.0.0 or ::, this machine's names and addresses), loopback, or one
+    of `allowed` (`--allow-host`, for a name a proxy or a port mapping gives it); an Origin,
+    when a browser sends one, must be one of those too."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    shown = f"[{host}]" if ":" in host else host
-    hosts = [f"{shown}:*", "127.0.0.1:*", "localhost:*", "[::1]:*"]
+    names = {host, "127.0.0.1", "localhost", "::1", *allowed}
+    if host in ("0.0.0.0", "::"):
+        names |= _names_of_this_machine()
+    hosts = sorted(f"[{n}]:*" if ":" in n else f"{n}:*" for n in names)
+    hosts += [h.removesuffix(":*") for h in hosts]  # a Host without a port (80 behind a proxy)
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=hosts,
@@ -89,9 +109,10 @@ def security(host: str) -> Any:
     )
 
 
-def serve_http(server: Any, host: str | None, port: int, token_file: str | None) -> None:
+def serve_http(server: Any, host: str | None, port: int, token_file: str | None, allowed: tuple[str, ...] = ()) -> None:
     """Serve `server` (an SDK `Server`) at http://HOST:PORT/mcp until interrupted; the address
-    and a made token go to stderr once. `host` None: loopback only."""
+    and a made token go to stderr once. `host` None: loopback only; `allowed`: more names a
+    request's Host may give (`security`)."""
     import uvicorn
 
     token, made = read_token(token_file)
@@ -102,7 +123,7 @@ def serve_http(server: Any, host: str | None, port: int, token_file: str | None)
             "drives this desktop",
             file=sys.stderr,
         )
-    app = server.streamable_http_app(streamable_http_path=PATH, host=bound, transport_security=security(bound))
+    app = server.streamable_http_app(streamable_http_path=PATH, host=bound, transport_security=security(bound, allowed))
     sock = socket.socket(socket.AF_INET6 if ":" in bound else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -351,6 +351,7 @@ class HTTPOptions(NamedTuple):
     host: str | None = None  # None: loopback only
     port: int = 8765
     token_file: str | None = None  # None: a token made at start, printed once
+    allowed_hosts: tuple[str, ...] = ()  # more names a request's Host may give (a proxy's, a port mapping's)
 
 
 def serve(
@@ -383,7 +384,7 @@ def serve(
         from winactions.mcp.http import serve_http
 
         try:
-            serve_http(server, http.host, http.port, http.token_file)
+            serve_http(server, http.host, http.port, http.token_file, http.allowed_hosts)
         finally:
             runner.close()
         return
