@@ -83,7 +83,7 @@ def test_an_element_is_an_integer_id_or_a_string_name():
 
 def test_descriptions_are_in_mcp_words():
     """Before: 16 descriptions spoke the command line (--flags, `winctl state --scope`)."""
-    fields = {f for c in TABLE.values() for f in c.params.model_fields} | set(GlobalOptions.model_fields)
+    fields = {n for t in TOOLS.values() for n in t.input_schema["properties"]} | set(GlobalOptions.model_fields)
     for tool in TOOLS.values():
         text = (tool.description or "") + json.dumps(tool.input_schema)
         assert "winctl " not in text, tool.name

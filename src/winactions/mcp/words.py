@@ -23,8 +23,9 @@ _COMMAND_LINE = re.compile(r"`winctl ([^`]*)`")
 
 @functools.cache
 def _fields() -> frozenset[str]:
-    """Every parameter's name in the table, and the global options' (`device`, `window`)."""
-    names = {f for cmd in load_commands().values() for f in cmd.params.model_fields}
+    """Every parameter's name in the table as a tool takes it (`in`, not `in_`), and the
+    global options' (`device`, `window`)."""
+    names = {n for cmd in load_commands().values() for n in cmd.params.model_json_schema().get("properties", {})}
     return frozenset(names | set(GlobalOptions.model_fields))
 
 
@@ -42,7 +43,7 @@ def _field(match: re.Match[str]) -> str:
     """`--max-depth` as the field `max_depth`; a flag that is no field (a program's own, in an
     argv example) stays as written."""
     name = match.group(1).replace("-", "_")
-    return name if name in _fields() or name.rstrip("_") in _fields() else match.group(0)
+    return name if name in _fields() else match.group(0)
 
 
 def mcp_words(text: str | None) -> str | None:
