@@ -20,7 +20,9 @@ ALLOWED: dict[str, set[str]] = {
     "_version": set(),
     "options": {"settings"},  # standard library only: the thin client reads it
     "settings": {"errors"},  # every WINCTL_* variable, declared once; standard library only
-    "progress": set(),  # standard library only: what long work is doing, for whoever watches
+    "progress": {
+        "errors"
+    },  # standard library (and errors: Cancelled) only: what long work is doing, for whoever watches
     "errors": set(),
     "files": set(),  # standard library only: files several processes share, written whole
     "outputs": {"errors", "settings"},  # where a command may write a file (a person's path, a model's name)
@@ -107,7 +109,7 @@ ALLOWED: dict[str, set[str]] = {
     "api_commands": {"api_base", "commands"},  # generated: a typed method per command
     "api_async": {"api", "api_base", "commands", "model"},  # generated: Desktop's methods, awaited
     "api_source": {"commands"},  # writes the two above
-    "agent": {"candidates", "errors", "llm", "locate", "model", "settings"},
+    "agent": {"candidates", "errors", "llm", "locate", "model", "progress", "settings"},
     "daemon": {
         "_version",
         "api",
@@ -152,6 +154,7 @@ ALLOWED: dict[str, set[str]] = {
         "outputs",
         "progress",
         "render",
+        "session",  # the digit rule: a name of digits is `name:7` (session.references)
     },
 }
 # Platform libraries, and the only place each may be imported.

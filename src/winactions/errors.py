@@ -127,6 +127,14 @@ class WaitTimeout(WinctlError):
     exit_code = 6
 
 
+class Cancelled(WinctlError):
+    """The caller cancelled the call (an MCP client's `notifications/cancelled`); it stopped at a
+    safe point, and the message says where."""
+
+    code = "cancelled"
+    exit_code = 1
+
+
 class AppBusy(WinctlError):
     """The app stopped answering accessibility requests (busy, or inside a modal dialog)."""
 

@@ -7,7 +7,12 @@ terminal writes a line to stderr, the daemon keeps the latest step for the clien
 the MCP server sends progress notifications when the client asked for them. Nothing is
 shown for work under `delay` seconds, so quick commands stay quiet.
 
-Standard library only: the thin client uses `line()` too.
+A watcher may also cancel the call (an MCP client's `notifications/cancelled`): long work
+waits with `pause(seconds)`, which ends early and raises `Cancelled` once the call is
+cancelled, and checks `cancelled()` between its steps, so a cancelled call stops at its next
+safe point; an action already under way finishes (and checks) itself first.
+
+Standard library (and `winactions.errors`) only: the thin client uses `line()` too.
 """
 
 from __future__ import annotations
@@ -18,14 +23,19 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
+from winactions.errors import Cancelled
+
 Sink = Callable[[str, float], None]  # (what is being done, seconds since the call started)
 
 
 class Progress:
     """The latest step of one call, and a ticker that hands it to a sink while it runs."""
 
-    def __init__(self, sink: Sink | None, delay: float = 1.0, interval: float = 0.5) -> None:
+    def __init__(
+        self, sink: Sink | None, delay: float = 1.0, interval: float = 0.5, cancel: Callable[[], bool] | None = None
+    ) -> None:
         self.sink = sink
+        self.cancel = cancel  # whether the watcher has cancelled the call (None: it cannot)
         self.delay = delay
         self.interval = interval
         self.started = time.monotonic()
@@ -95,11 +105,42 @@ def current() -> Progress | None:
     return _current.get()
 
 
+def cancelled() -> bool:
+    """Whether the current call has been cancelled by its watcher."""
+    watched = _current.get()
+    return watched is not None and watched.cancel is not None and watched.cancel()
+
+
+def check(where: str = "") -> None:
+    """Raise `Cancelled` when the current call has been cancelled (`where`: the point it stops at)."""
+    if cancelled():
+        watched = _current.get()
+        raise Cancelled(
+            f"cancelled {where or 'while ' + (watched.message if watched else 'working')}; nothing more was done",
+            hint="call the tool again when it is wanted",
+        )
+
+
+CANCEL_POLL = 0.05  # seconds between two looks at the cancel flag while pausing
+
+
+def pause(seconds: float) -> None:
+    """Sleep `seconds`, or less when the call is cancelled meanwhile: then raise `Cancelled`."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        check()
+        time.sleep(min(left, CANCEL_POLL) if _current.get() is not None else left)
+    check()
+
+
 @contextlib.contextmanager
-def watching(sink: Sink | None, delay: float = 1.0, interval: float = 0.5) -> Iterator[Progress]:
+def watching(
+    sink: Sink | None, delay: float = 1.0, interval: float = 0.5, cancel: Callable[[], bool] | None = None
+) -> Iterator[Progress]:
     """Watch the calls made in this block (this thread's context); `sink` gets the latest
-    step every `interval` seconds once `delay` has passed."""
-    watched = Progress(sink, delay, interval)
+    step every `interval` seconds once `delay` has passed; `cancel` says whether the watcher
+    has cancelled the call (read at the call's safe points)."""
+    watched = Progress(sink, delay, interval, cancel)
     token = _current.set(watched)
     watched.start()
     try:

@@ -31,10 +31,12 @@ from winactions.agent.planner import Planner
 from winactions.agent.policy import StepClock, StepFailed, checked, next_candidate, skip_reason, tried_list
 from winactions.agent.record import Recorder
 from winactions.agent.resolve import Resolved, resolve
+from winactions.agent.stopping import stop_reason
 from winactions.agent.verify import Snap, Suggestion, Verifier, VerifyResult, fingerprint
 from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.model import Operation, UIState, WindowInfo
+from winactions.progress import cancelled
 
 FALLBACK_ATTEMPTS = 3  # act the fallback, look again, at most three times
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
@@ -204,11 +206,9 @@ class TaskRunner:
             if len(result.step_results) >= self.options.max_steps:
                 result.status, result.error = TaskStatus.ABORTED, f"the step cap ({self.options.max_steps}) was reached"
                 return
-            if self._deadline is not None and time.monotonic() > self._deadline:
-                result.status, result.error = (
-                    TaskStatus.ABORTED,
-                    f"the run's time limit ({self.options.timeout:g}s) was reached before step {queue[0].step}",
-                )
+            stop = stop_reason(self._deadline, self.options.timeout, queue[0].step, len(done))
+            if stop:
+                result.status, result.error = TaskStatus.ABORTED, stop
                 return
             group = self._level0_group(queue, self.actor.commands())
             if group:
@@ -230,7 +230,7 @@ class TaskRunner:
                 replan = not item.error.startswith("unsupported:") and not (
                     item.verify is not None and item.verify.suggestion is Suggestion.ABORT
                 )
-            if not replan or result.replans >= self.options.max_replans or not self.model.ready:
+            if not replan or result.replans >= self.options.max_replans or not self.model.ready or cancelled():
                 why = "" if self.model.ready else " (no model to replan with)"
                 if replan and result.replans >= self.options.max_replans:
                     why = f" (after {result.replans} replans)"

@@ -401,14 +401,44 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
     @click.option("--clipboard-read", is_flag=True, help="confined: grant reading the clipboard")
     @click.option("--clipboard-write", is_flag=True, help="confined: grant writing the clipboard")
     @click.option("--system-keys", is_flag=True, help="confined: grant system key combos (alt+f4, alt+tab, super...)")
+    @click.option(
+        "--exclude-tools", metavar="A,B", default="", help="leave out these tools (names as listed: get_text)"
+    )
+    @click.option("--http", is_flag=True, help="serve streamable HTTP with a bearer token instead of stdio")
+    @click.option("--host", default=None, help="with --http: the address to listen on  [default: 127.0.0.1]")
+    @click.option(
+        "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="with --http (0: any free port)"
+    )
+    @click.option(
+        "--token-file",
+        type=click.Path(dir_okay=False),
+        help="with --http: the bearer token clients send  [default: made at start, printed once]",
+    )
+    @click.option(
+        "--allow-host",
+        multiple=True,
+        metavar="NAME",
+        help="with --http: another name clients reach this server by (a proxy's, a port mapping's); repeat for more",
+    )
     @click.pass_context
     def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool, **access: Any) -> None:
-        """Serve the commands this platform can run as MCP tools over stdio (for MCP clients such as Claude)."""
+        """Serve the commands this platform can run as MCP tools over stdio, or streamable HTTP
+        with --http (for MCP clients such as Claude)."""
         from winactions.extras import require
+        from winactions.mcp.server import HTTPOptions
 
+        http = HTTPOptions(
+            access.pop("host"), access.pop("port"), access.pop("token_file"), tuple(access.pop("allow_host"))
+        )
+        serve_http = access.pop("http")
         try:
             served = profiles.resolve(profile)
+            excluded = profiles.excluded(access.pop("exclude_tools"), served)
             require("mcp", feature="`winctl mcp`")
+            if not serve_http and (http.host or http.token_file or http.allowed_hosts):
+                raise InvalidInput(
+                    "--host, --token-file and --allow-host go with --http", hint="winctl mcp --http --host 0.0.0.0"
+                )
         except WinctlError as exc:
             _fail(exc, ctx.obj)
         from winactions.access.rules import RIGHTS, Flags
@@ -417,9 +447,19 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         grant = tuple(a.strip() for a in access.pop("grant") if a.strip())
         rights = tuple(r for r in RIGHTS if access[r])
         flags = Flags(confine=access["confine"], apps=grant, rights=rights)
-        serve(
-            mcp_session(ctx), served, device=ctx.obj.device, output_dir=output_dir, structured=structured, access=flags
-        )
+        try:
+            serve(
+                mcp_session(ctx),
+                served,
+                device=ctx.obj.device,
+                output_dir=output_dir,
+                structured=structured,
+                access=flags,
+                excluded=excluded,
+                http=http if serve_http else None,
+            )
+        except WinctlError as exc:
+            _fail(exc, ctx.obj)
 
     @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
     @click.argument("topic", required=False)

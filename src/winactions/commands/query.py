@@ -113,7 +113,7 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
         return _wait_text(ctx, p.text, p.gone_text, start + p.timeout, p.timeout)
     ids = [c for c in (p.visible, p.enabled, p.gone) if c is not None]
     if not ids:
-        time.sleep(p.seconds if p.seconds is not None else 1.0)
+        progress.pause(p.seconds if p.seconds is not None else 1.0)
         return WaitResult(condition="waited", waited_seconds=time.monotonic() - start)
     target_id = ids[0]
     target = ctx.session.target(target_id)  # unknown ids fail at once, not after the timeout
@@ -137,7 +137,7 @@ def wait(ctx: Context, p: WaitParams) -> WaitResult:
                 f"element {target_id} did not become {name} within {p.timeout:g}s",
                 hint="raise --timeout or check the app with `winctl state`",
             )
-        time.sleep(0.1)
+        progress.pause(0.1)
 
 
 def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: float, timeout: float) -> WaitResult:
@@ -169,7 +169,7 @@ def _wait_text(ctx: Context, text: str | None, gone_text: str | None, deadline: 
                     hint="raise --timeout, or look with `winctl state` (text drawn on a canvas is not "
                     "in the tree: try `winctl locate text:...`)",
                 )
-            time.sleep(0.2)
+            progress.pause(0.2)
 
 
 def _titled(windows: list[WindowInfo], wanted: str) -> list[WindowInfo]:
@@ -228,7 +228,7 @@ def _wait_window_shown(ctx: Context, wanted: str, start: float, timeout: float) 
                 f"{_open_windows(windows)}",
                 hint="raise --timeout, or wait for one of these titles (`winctl windows` lists them)",
             )
-        time.sleep(0.1)
+        progress.pause(0.1)
 
 
 def _wait_window_gone(ctx: Context, wanted: str, start: float, timeout: float) -> WaitResult:
@@ -258,7 +258,7 @@ def _wait_window_gone(ctx: Context, wanted: str, start: float, timeout: float) -
                 + (f" (and {len(left) - 1} more matching {_quoted(wanted)})" if len(left) > 1 else ""),
                 hint="raise --timeout, or close it: `winctl focus TITLE`, then `winctl close`",
             )
-        time.sleep(0.1)
+        progress.pause(0.1)
 
 
 ACTIVATION_WAIT = 1.0  # s for the window manager to activate a window after one closed
@@ -272,7 +272,7 @@ def _active_after(ctx: Context, windows: list[WindowInfo]) -> WindowInfo | None:
         active = next((w for w in windows if w.active), None)
         if active is not None or time.monotonic() >= until:
             return active
-        time.sleep(0.05)
+        progress.pause(0.05)
         windows = ctx.session.backend.list_windows()
 
 

@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 import psutil
 from pydantic import Field
 
-from winactions import prompts
+from winactions import progress, prompts
 from winactions.backends.base import TERMINAL, Backend, Capability
 from winactions.commands.base import Context, Kind, Params, Result, command
 from winactions.commands.formats import safe, screen_row, window_line
@@ -121,7 +121,7 @@ def _terminal(backend: Backend, window: WindowInfo, deadline: float) -> Node:
             raise NotFound(
                 f'the window "{window.title}" shows no terminal screen', hint="`winctl state` shows what it has"
             )
-        time.sleep(0.2)
+        progress.pause(0.2)
 
 
 def _started(backend: Backend, node: Node, pid: int | None, program: str, deadline: float) -> prompts.ScreenLines:
@@ -141,7 +141,7 @@ def _started(backend: Backend, node: Node, pid: int | None, program: str, deadli
             raise ActionFailed(f"{program} ended and its terminal closed", hint="run it in a shell to see why")
         if time.monotonic() > deadline:
             raise WaitTimeout(f"{program} is not running in its terminal yet", hint="raise --timeout")
-        time.sleep(0.2)
+        progress.pause(0.2)
 
 
 def _runs_below(pid: int, name: str) -> bool:

@@ -11,6 +11,7 @@ from typing import Literal
 import psutil
 from pydantic import Field
 
+from winactions import progress
 from winactions.backends.base import Capability, WindowAction
 from winactions.commands.base import Context, Kind, Params, command
 from winactions.commands.binding import bind_launched, launch_binds
@@ -114,7 +115,7 @@ def launch(ctx: Context, p: LaunchParams) -> WindowResult:
             pass  # the pid is the phone's, not this machine's: only the foreground tells
         elif _ended(pid) and p.title is None and not _children_alive(pid):
             exited = exited or time.monotonic()
-        time.sleep(0.1)
+        progress.pause(0.1)
     said = backend.launch_stderr(pid, exited=False)
     raise WaitTimeout(
         f"{p.command[0]} opened no window within {p.timeout:g}s" + (f"; it said: {said}" if said else ""),
@@ -143,7 +144,7 @@ def _tree_note(ctx: Context, window: WindowInfo, until: float) -> str:
                 "; its accessibility tree has not appeared in time: `winctl state` may list "
                 "nothing until it does — its toolkit may need an accessibility switch"
             )
-        time.sleep(0.2)
+        progress.pause(0.2)
 
 
 def _instances(windows: list[WindowInfo], program: str) -> list[WindowInfo]:
@@ -255,7 +256,7 @@ def close(ctx: Context, p: CloseParams) -> WindowResult:
                 window=window,
                 detail=f'the app asks first: "{asking[0].title}" is now the session window',
             )
-        time.sleep(0.1)
+        progress.pause(0.1)
     raise ActionFailed(
         f'window "{window.title}" is still open after {p.timeout:g}s',
         hint="the app may be busy or asking something; run `winctl state`",

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 PURPOSES: dict[str, str] = {
     "core": "perceive and act on ids",  # click-element and type-into-element are find then click/input: `all`
     "vision": "pixels, coordinates, the locator",
-    "windows": "apps and windows",  # choose-file too: core has ~100 bytes of its 15 KB left
+    "windows": "apps and windows",  # launch and choose-file too: core has ~30 bytes of its 15 KB left
     "phone": "swipe, long-press, go-home, launch, devices",
     "tasks": "run, replay",
     "people": "the status label, teach mode",
@@ -83,6 +83,23 @@ def resolve(spec: str) -> Served:
             hint=f"serve {', '.join(n for n in names if n in TRANSLATED)} alone, or with profiles without those names",
         )
     return Served(commands, translated)
+
+
+def excluded(spec: str, served: Served) -> frozenset[str]:
+    """The tool names a `--exclude-tools` value leaves out (`get_text,launch`; a command's name
+    as typed, `get text`, is taken too). Refuses a name that is no tool of the table or of the
+    translated profiles served, naming it."""
+    table = load_commands()
+    names = {c.tool_name: c.tool_name for c in table.values()} | {n: c.tool_name for n, c in table.items()}
+    names |= {t: t for t in served.translated}
+    asked = [part.strip() for part in spec.split(",") if part.strip()]
+    unknown = [a for a in asked if a not in names]
+    if unknown:
+        raise InvalidInput(
+            f"--exclude-tools: no tool named {', '.join(unknown)}",
+            hint="tool names as tools/list shows them, joined by commas: get_text,launch",
+        )
+    return frozenset(names[a] for a in asked)
 
 
 def translated_tools(profile: str) -> tuple[Translated, ...]:

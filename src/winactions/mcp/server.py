@@ -15,13 +15,16 @@ the text), others pass both. An error's text names its code: `error (stale_eleme
 from __future__ import annotations
 
 import base64
+import functools
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import anyio
 import anyio.lowlevel
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
 from winactions import progress, render
@@ -31,9 +34,12 @@ from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
 from winactions.errors import InvalidInput, Unsupported, WinctlError, shown
+from winactions.mcp.annotations import title, tool_annotations
 from winactions.mcp.profiles import Served
+from winactions.mcp.schemas import bind_elements, flat, untitled
 from winactions.mcp.stdio import stdio_transport
 from winactions.mcp.translated import Translated
+from winactions.mcp.words import in_mcp_words, mcp_words
 from winactions.options import INFER_MODES, VISION_MODES, help_of
 from winactions.outputs import Outputs
 from winactions.render import hint_for
@@ -43,35 +49,15 @@ INSTRUCTIONS = (
     "act on ids with `click`, `input`, `select`, `keys`... Ids stay valid for the whole session "
     "and fail as stale when their element disappears: then call `state` again. Every tool takes "
     f"`window`: {help_of('window')}; every action takes `return_state`: {help_of('return_state')}, "
-    "and `max_elements`: at most this many of those changes (said here once rather than on each tool)."
+    "and `max_elements`: at most this many of those changes (said here once rather than on each tool). "
+    "A tool acting on an element takes its id, an integer, as `id` (`element` in screenshot), or instead "
+    'its name or a visual target, a string, as `name` (`element_name`): {"id": 7} or {"name": "7"}.'
 )
-
-
-def _untitled(schema: Any) -> Any:
-    """A leaner JSON schema that means the same to a client: no `title` keys (pydantic adds
-    one per property: "Id" for id), and an optional `X | None` property spelled as X with
-    no `null` default (leaving it out is how a client says None)."""
-    if isinstance(schema, list):
-        return [_untitled(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _untitled(v) for k, v in schema.items() if not (k == "title" and isinstance(v, str))}
-    options = out.get("anyOf")
-    if isinstance(options, list) and {"type": "null"} in options:
-        rest = [o for o in options if o != {"type": "null"}]
-        del out["anyOf"]
-        if len(rest) == 1:
-            out.update(rest[0])
-        else:
-            out["anyOf"] = rest
-        if out.get("default", "") is None:
-            del out["default"]
-    return out
 
 
 def _global(name: str) -> dict[str, Any]:
     """A global option's JSON schema, from GlobalOptions itself (declared once)."""
-    schema: dict[str, Any] = _untitled(GLOBAL_SCHEMA["properties"][name])
+    schema: dict[str, Any] = untitled(GLOBAL_SCHEMA["properties"][name])
     return schema
 
 
@@ -87,7 +73,7 @@ GLOBAL_VISION = _global("vision")
 def tool_schema(cmd: Command) -> dict[str, Any]:
     """The command's parameters, plus `window`, the tiers on perceiving tools only, and
     `return_state` on actions; without pydantic's titles, which repeat the names."""
-    schema = _untitled(cmd.params.model_json_schema())
+    schema = flat(untitled(cmd.params.model_json_schema()))
     properties = schema.setdefault("properties", {})
     for name in [k for k, v in properties.items() if v.get("cli_only")]:
         del properties[name]  # a person's choice (`force`), not a model's
@@ -99,29 +85,18 @@ def tool_schema(cmd: Command) -> dict[str, Any]:
     if cmd.kind is Kind.ACTION:
         properties["return_state"] = SHORT_RETURN_STATE
         properties["max_elements"] = SHORT_MAX_ELEMENTS
-    return _in_mcp_words(schema)
-
-
-def _in_mcp_words(schema: Any) -> Any:
-    """Descriptions that name `winctl state` name the `state` tool instead."""
-    if isinstance(schema, list):
-        return [_in_mcp_words(v) for v in schema]
-    if not isinstance(schema, dict):
-        return schema
-    return {
-        k: (hint_for(v, "mcp") if k == "description" and isinstance(v, str) else _in_mcp_words(v))
-        for k, v in schema.items()
-    }
+    return in_mcp_words(schema)
 
 
 def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
     """The tools for these commands (by default every command of the table)."""
     return [
-        types.Tool(  # no title: it would repeat the description's first sentence on every tool
+        types.Tool(
             name=cmd.tool_name,
-            description=hint_for(cmd.help, "mcp"),
+            title=title(cmd),
+            description=mcp_words(cmd.help),
             input_schema=tool_schema(cmd),
-            annotations=_annotations(cmd),
+            annotations=tool_annotations(cmd),
         )
         for cmd in (commands if commands is not None else list(load_commands().values()))
     ]
@@ -130,16 +105,8 @@ def tool_list(commands: list[Command] | None = None) -> list[types.Tool]:
 def translated_tool(tool: Translated) -> types.Tool:
     """A tool of another tool set (`--tools computer-use`): its own name, description and arguments."""
     return types.Tool(
-        name=tool.name, description=tool.description, input_schema=_untitled(tool.args.model_json_schema())
+        name=tool.name, description=tool.description, input_schema=flat(untitled(tool.args.model_json_schema()))
     )
-
-
-def _annotations(cmd: Command) -> types.ToolAnnotations:
-    """Read-only, or whether it may destroy what the user has; only what differs from the spec's
-    defaults (readOnlyHint false; destructiveHint true, and meaningless on a read-only tool)."""
-    if cmd.kind is Kind.READ:
-        return types.ToolAnnotations(read_only_hint=True)
-    return types.ToolAnnotations(destructive_hint=cmd.destructive)
 
 
 class ToolRunner:
@@ -155,8 +122,10 @@ class ToolRunner:
         structured: bool = False,
         access: Flags | None = None,
         translated: dict[str, Translated] | None = None,
+        excluded: frozenset[str] = frozenset(),
     ) -> None:
         self.session_name = session_name
+        self.excluded = excluded  # tool names left out (`winctl mcp --exclude-tools a,b`)
         self.access = access or Flags()  # `winctl mcp --confine --grant APP ...`
         self.translated = translated or {}  # tools of another tool set, each becoming a command
         self.structured = structured  # also send each result as JSON (`structuredContent`), for programs
@@ -178,20 +147,49 @@ class ToolRunner:
         """Only what this session's backend can do: a phone's session lists no window moves."""
         backend = self.desktop().session.backend
         return tool_list(self._served()) + [
-            translated_tool(t) for t in self.translated.values() if t.served_on(backend)
+            translated_tool(t) for t in self.translated.values() if t.served_on(backend) and t.name not in self.excluded
         ]
 
     def _served(self) -> list[Command]:
-        """The commands the backend can run that the profile serves (all of them for no profile)."""
-        return [c for c in available(self.desktop().session.backend) if self.profile is None or c.name in self.profile]
+        """The commands the backend can run that the profile serves (all of them for no profile),
+        less the excluded tools."""
+        return [
+            c
+            for c in available(self.desktop().session.backend)
+            if (self.profile is None or c.name in self.profile) and c.tool_name not in self.excluded
+        ]
+
+    def refusal(self, tool: str) -> str | None:
+        """Why `tool` is none of this server's tools (its profile less the excluded ones, and the
+        translated tools), or None when it is one; a call of any other is a protocol error."""
+        if tool in self.excluded:
+            return f"Unknown tool: {shown(tool, 80)} (left out by the server's --exclude-tools)"
+        if tool in self.translated:
+            return None
+        cmd = next((c for c in load_commands().values() if c.tool_name == tool), None)
+        if cmd is None:
+            return f"Unknown tool: {shown(tool, 80)} (this server's tools are in tools/list)"
+        if self.profile is not None and cmd.name not in self.profile:
+            having = ", ".join(sorted(cmd.profiles)) or "none does; only all"
+            return (
+                f"Unknown tool: {shown(tool, 80)} is not served by this server's profile; the server's user "
+                f"can start it with: winctl mcp --tools all (or add the profile that has it: {having})"
+            )
+        return None
 
     def call(
-        self, tool: str, arguments: dict[str, Any] | None, sink: progress.Sink | None = None
+        self,
+        tool: str,
+        arguments: dict[str, Any] | None,
+        sink: progress.Sink | None = None,
+        cancel: Callable[[], bool] | None = None,
     ) -> types.CallToolResult:
-        """Run one tool call; `sink` gets its progress (when the client asked for it)."""
+        """Run one tool call; `sink` gets its progress (when the client asked for it); `cancel`
+        says whether the client has cancelled it: the call stops at its next safe point
+        (`progress.pause`, the task runner between steps)."""
         with self._lock:
             try:
-                with progress.watching(sink):
+                with progress.watching(sink, cancel=cancel):
                     result = self._run(tool, dict(arguments or {}))
             except WinctlError as exc:
                 exc.hint = hint_for(exc.hint, "mcp")
@@ -260,6 +258,7 @@ class ToolRunner:
             raise InvalidInput(
                 f"bad tier choice {tiers}", hint=f"infer: {'|'.join(INFER_MODES)}, vision: {'|'.join(VISION_MODES)}"
             ) from None
+        args = bind_elements(untitled(cmd.params.model_json_schema()), args)  # `{"id": 7}` or `{"name": "7"}`
         return self.desktop().run(cmd.name, args, options, outputs=self.outputs)
 
     def _run_translated(self, tool: Translated, args: dict[str, Any]) -> Result:
@@ -304,6 +303,29 @@ def _progress_sink(ctx: Any) -> progress.Sink:
     return sink
 
 
+async def _cancellable(call: Callable[..., types.CallToolResult], *args: Any) -> types.CallToolResult:
+    """`call(*args, cancel)` on a worker thread, where `cancel()` turns true once the client
+    cancels the request (notifications/cancelled cancels this handler's scope). The thread
+    cannot be interrupted: it reads the flag at its safe points and returns soon, and the
+    cancellation is then delivered; a thread that ended by itself leaves the flag unread."""
+    cancel = threading.Event()
+
+    async def watch() -> None:
+        try:
+            await anyio.sleep_forever()
+        finally:  # cancelled: by the client, or because the call is over
+            cancel.set()
+
+    results: list[types.CallToolResult] = []
+    async with anyio.create_task_group() as group:
+        group.start_soon(watch)
+        try:
+            results.append(await anyio.to_thread.run_sync(functools.partial(call, *args, cancel.is_set)))
+        finally:
+            group.cancel_scope.cancel()
+    return results[0]
+
+
 def build_server(runner: ToolRunner) -> Server[Any]:
     """An MCP server whose tools are the runner's, each call run off the event loop."""
 
@@ -311,13 +333,25 @@ def build_server(runner: ToolRunner) -> Server[Any]:
         return types.ListToolsResult(tools=await anyio.to_thread.run_sync(runner.tools))
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        refused = runner.refusal(params.name)
+        if refused:  # a protocol error, as the spec says for an unknown tool
+            raise MCPError(types.INVALID_PARAMS, refused)
         # the backend is synchronous (and keeps its own event loop thread): run it off the loop
         sink = _progress_sink(ctx) if (params.meta or {}).get("progress_token") is not None else None
-        return await anyio.to_thread.run_sync(runner.call, params.name, params.arguments, sink)
+        return await _cancellable(runner.call, params.name, params.arguments, sink)
 
     return Server(
         "winactions", version=__version__, instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool
     )
+
+
+class HTTPOptions(NamedTuple):
+    """`winctl mcp --http [--host H] [--port N] [--token-file F]` (`winactions.mcp.http`)."""
+
+    host: str | None = None  # None: loopback only
+    port: int = 8765
+    token_file: str | None = None  # None: a token made at start, printed once
+    allowed_hosts: tuple[str, ...] = ()  # more names a request's Host may give (a proxy's, a port mapping's)
 
 
 def serve(
@@ -327,11 +361,14 @@ def serve(
     output_dir: str | None = None,
     structured: bool = False,
     access: Flags | None = None,
+    excluded: frozenset[str] = frozenset(),
+    http: HTTPOptions | None = None,
 ) -> None:
-    """Serve until the client closes stdin (the tools of `profile`, every command for None); the
-    files tools write go into `output_dir` (else $WINCTL_OUTPUT_DIR, else the session's folder);
-    `structured`: results carry their JSON as `structuredContent` too; `access`: the server's
-    confinement and grants (`winctl mcp --confine --grant APP`)."""
+    """Serve until the client closes stdin (the tools of `profile`, every command for None,
+    less the `excluded` tool names); the files tools write go into `output_dir` (else
+    $WINCTL_OUTPUT_DIR, else the session's folder); `structured`: results carry their JSON as
+    `structuredContent` too; `access`: the server's confinement and grants (`winctl mcp
+    --confine --grant APP`); `http`: serve streamable HTTP instead of stdio, until interrupted."""
     runner = ToolRunner(
         session_name,
         device=device,
@@ -340,8 +377,17 @@ def serve(
         structured=structured,
         access=access,
         translated=profile.translated if profile else None,
+        excluded=excluded,
     )
     server = build_server(runner)
+    if http is not None:
+        from winactions.mcp.http import serve_http
+
+        try:
+            serve_http(server, http.host, http.port, http.token_file, http.allowed_hosts)
+        finally:
+            runner.close()
+        return
 
     async def main() -> None:
         async with stdio_transport() as (read, write):
@@ -353,4 +399,4 @@ def serve(
         runner.close()
 
 
-__all__ = ["ToolRunner", "serve", "tool_list"]
+__all__ = ["HTTPOptions", "ToolRunner", "serve", "tool_list"]
