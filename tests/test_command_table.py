@@ -166,14 +166,13 @@ def test_global_options_come_from_one_table():
 def test_command_facts_live_on_the_command():
     """Front ends read per-command facts from the table, never from a command's name."""
     from winactions.backends.base import Capability
-    from winactions.mcp.server import tool_list
+    from winactions.mcp.annotations import hints
 
     table = load_commands()
     assert [c.name for c in table.values() if c.destructive] == ["close"]
     assert table["bind-window"].capability is Capability.BOUND_WINDOW
     assert table["hold-key"].capability is Capability.HOLD_KEY
-    tools = {t.name: t for t in tool_list()}
-    assert tools["close"].annotations.destructive_hint and not tools["click"].annotations.destructive_hint
+    assert hints(table["close"])["destructive_hint"] and not hints(table["scroll"])["destructive_hint"]
 
 
 def test_every_mcp_profile_is_named_where_users_read_about_it():

@@ -27,7 +27,6 @@ from winactions.cli.entry import normalize_global_options
 from winactions.commands.base import RETURN_STATE_CAP, Command, GlobalOptions, Kind, dispatch_files, load_commands
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
-from winactions.mcp import profiles
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
 from winactions.session.paths import bad_session_name
 
@@ -378,121 +377,6 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         if problem:
             _fail(InvalidInput(problem, hint="e.g. --session work1"), ctx.obj)
 
-    @cli.command("mcp")
-    @click.option("--tools", "profile", default=profiles.DEFAULT, show_default=True, help=profiles.tools_help())
-    @click.option(
-        "--output-dir",
-        type=click.Path(file_okay=False),
-        envvar=settings.OUTPUT_DIR.name,
-        show_envvar=True,
-        help="the folder files the tools write go into (a tool's path is a name in it; nothing there "
-        "is replaced)  [default: the session's folder in the runtime folder]",
-    )
-    @click.option(
-        "--structured",
-        is_flag=True,
-        help="also send each result as JSON (structuredContent), for programs that read it; a model "
-        "host then shows the model the JSON, or both",
-    )
-    @click.option(
-        "--confine", is_flag=True, help="act only on granted apps (--grant, the policy file, a person's Allow)"
-    )
-    @click.option("--grant", "grant", multiple=True, metavar="APP", help="grant this app (repeat for more)")
-    @click.option("--clipboard-read", is_flag=True, help="confined: grant reading the clipboard")
-    @click.option("--clipboard-write", is_flag=True, help="confined: grant writing the clipboard")
-    @click.option("--system-keys", is_flag=True, help="confined: grant system key combos (alt+f4, alt+tab, super...)")
-    @click.option(
-        "--exclude-tools", metavar="A,B", default="", help="leave out these tools (names as listed: get_text)"
-    )
-    @click.option("--http", is_flag=True, help="serve streamable HTTP with a bearer token instead of stdio")
-    @click.option("--host", default=None, help="with --http: the address to listen on  [default: 127.0.0.1]")
-    @click.option(
-        "--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="with --http (0: any free port)"
-    )
-    @click.option(
-        "--token-file",
-        type=click.Path(dir_okay=False),
-        help="with --http: the bearer token clients send  [default: made at start, printed once]",
-    )
-    @click.option(
-        "--allow-host",
-        multiple=True,
-        metavar="NAME",
-        help="with --http: another name clients reach this server by (a proxy's, a port mapping's); repeat for more",
-    )
-    @click.pass_context
-    def mcp_command(ctx: click.Context, profile: str, output_dir: str | None, structured: bool, **access: Any) -> None:
-        """Serve the commands this platform can run as MCP tools over stdio, or streamable HTTP
-        with --http (for MCP clients such as Claude)."""
-        from winactions.extras import require
-        from winactions.mcp.server import HTTPOptions
-
-        http = HTTPOptions(
-            access.pop("host"), access.pop("port"), access.pop("token_file"), tuple(access.pop("allow_host"))
-        )
-        serve_http = access.pop("http")
-        try:
-            served = profiles.resolve(profile)
-            excluded = profiles.excluded(access.pop("exclude_tools"), served)
-            require("mcp", feature="`winctl mcp`")
-            if not serve_http and (http.host or http.token_file or http.allowed_hosts):
-                raise InvalidInput(
-                    "--host, --token-file and --allow-host go with --http", hint="winctl mcp --http --host 0.0.0.0"
-                )
-        except WinctlError as exc:
-            _fail(exc, ctx.obj)
-        from winactions.access.rules import RIGHTS, Flags
-        from winactions.mcp.server import serve
-
-        grant = tuple(a.strip() for a in access.pop("grant") if a.strip())
-        rights = tuple(r for r in RIGHTS if access[r])
-        flags = Flags(confine=access["confine"], apps=grant, rights=rights)
-        try:
-            serve(
-                mcp_session(ctx),
-                served,
-                device=ctx.obj.device,
-                output_dir=output_dir,
-                structured=structured,
-                access=flags,
-                excluded=excluded,
-                http=http if serve_http else None,
-            )
-        except WinctlError as exc:
-            _fail(exc, ctx.obj)
-
-    @cli.command("skill", short_help="Print the agent manual, or one topic of it.")
-    @click.argument("topic", required=False)
-    @click.option("--list", "list_topics", is_flag=True, help="list the topics, one line each")
-    @click.option("--claude", is_flag=True, help="install: for Claude Code (.claude/skills/winctl; the default)")
-    @click.option("--agents", is_flag=True, help="install: for Codex and others (.agents/skills/winctl)")
-    @click.option("--global", "home", is_flag=True, help="install: under your home folder, not the project's")
-    @click.option("--force", is_flag=True, help="install: replace a different skill of this name")
-    @click.pass_context
-    def skill_command(ctx: click.Context, topic: str | None, list_topics: bool, **install: bool) -> None:
-        """Print the agent manual of this installed version: its core page (SKILL.md), with
-        `--list` its topics, or one topic: `winctl skill sheets`.
-
-        `winctl skill install [--claude] [--agents] [--global] [--force]` copies the manual,
-        as an Agent Skill (SKILL.md and references/), where those agents read skills: the
-        working folder's `.claude/skills/winctl` or `.agents/skills/winctl`, or with
-        `--global` your home folder's; it prints each file written."""
-        from winactions import skill
-
-        try:
-            if topic == "install":
-                click.echo(_install_skill(**install), nl=False)
-                return
-            if any(install.values()):
-                raise InvalidInput(
-                    "--claude, --agents, --global and --force are options of `winctl skill install`",
-                    hint="e.g. `winctl skill install --agents --global`",
-                )
-            text = skill.listing() if list_topics else skill.topic(topic) if topic else skill.core()
-        except WinctlError as exc:
-            _fail(exc, ctx.obj)
-        click.echo(text, nl=False)
-
     groups: dict[str, click.Group] = {}
     for cmd in load_commands().values():
         head, _, leaf = cmd.name.partition(" ")
@@ -506,25 +390,17 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         else:
             cli.add_command(_make_click_command(cmd, head, provider))
     from winactions.cli.doctor import add_doctor_command
+    from winactions.cli.mcp_command import add_mcp_command
     from winactions.cli.sessions import add_session_commands
+    from winactions.cli.skill_command import add_skill_command
+
+    add_mcp_command(cli)
+    add_skill_command(cli)
 
     add_session_commands(cli)
     add_doctor_command(cli)
     _shorten(cli)
     return cli
-
-
-def _install_skill(claude: bool, agents: bool, home: bool, force: bool) -> str:
-    """`winctl skill install`: what was written where, one line a file."""
-    from winactions import skill
-
-    chosen = [a for a, on in (("claude", claude), ("agents", agents)) if on] or ["claude"]
-    lines = []
-    for done in skill.install(chosen, home=home, force=force):
-        if not done.written:
-            lines.append(f"{done.folder}: the {skill.NAME} skill of this version is there already")
-        lines += [f"wrote {path}" for path in done.written]
-    return "\n".join(lines) + "\n"
 
 
 def local_commands(regenerate: str) -> str:
