@@ -1,9 +1,10 @@
-"""OpenDocument files for the trial's tasks: written for the set-up, read back for the check.
+"""OpenDocument files (.odt, .ods) written and read with the standard library alone.
 
-Only the standard library: a document is a zip whose `content.xml` holds the text or the
-table. Writing makes the smallest package LibreOffice opens as its own (a stored `mimetype`
-first, a manifest, the content); reading follows the spec's repeat attributes, so a sheet
-LibreOffice saved reads back cell by cell.
+A document is a zip whose `content.xml` holds the text or the table. Writing makes the
+smallest package LibreOffice opens as its own (a stored `mimetype` first, a manifest, the
+content): set-ups of tests and trials. Reading follows the spec's repeat attributes, so a
+sheet LibreOffice saved reads back cell by cell: the office app modules' success checks
+(`documents.document_text`) and the tests that check what LibreOffice saved.
 """
 
 from __future__ import annotations
@@ -94,6 +95,30 @@ def _text_of(element: ElementTree.Element) -> str:
             parts.append(_text_of(child))
         parts.append(child.tail or "")
     return "".join(parts)
+
+
+def is_spreadsheet(path: Path) -> bool:
+    """Whether the document's body is a spreadsheet (else text, a drawing...)."""
+    return _content(path).find(f".//{_q('office', 'spreadsheet')}") is not None
+
+
+def sheet_count(path: Path) -> int:
+    return len(list(_content(path).iter(_q("table", "table"))))
+
+
+def blocks(path: Path) -> list[tuple[int, str]]:
+    """The text document's paragraphs and headings in order: (outline level, text), level 0
+    for a paragraph, 1.. for a heading (`text:h`). Paragraphs in tables and lists are included."""
+    found: list[tuple[int, str]] = []
+    body = _content(path).find(f".//{_q('office', 'body')}")
+    if body is None:
+        return found
+    for element in body.iter():
+        if element.tag == _q("text", "p"):
+            found.append((0, _text_of(element)))
+        elif element.tag == _q("text", "h"):
+            found.append((int(element.get(_q("text", "outline-level"), "1")), _text_of(element)))
+    return found
 
 
 def read_sheet(path: Path, sheet: int = 0) -> list[list[str]]:
