@@ -38,7 +38,10 @@ def sheet(folder: Path, name: str = "stock.ods") -> Path:
 
 def run(desktop, task: str, template: str):
     result = TaskRunner(desktop).run(task)
-    assert result.status is TaskStatus.SUCCESS, (result.error, [(s.step.description, s.error) for s in result.step_results])
+    assert result.status is TaskStatus.SUCCESS, (
+        result.error,
+        [(s.step.description, s.error) for s in result.step_results],
+    )
     assert (result.plan_source, result.module, result.template) == ("template", "calc", template)
     assert result.model["calls"] == 0
     return result

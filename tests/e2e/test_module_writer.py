@@ -38,7 +38,10 @@ def document(folder: Path, name: str = "report.odt") -> Path:
 
 def run(desktop, task: str, template: str):
     result = TaskRunner(desktop).run(task)
-    assert result.status is TaskStatus.SUCCESS, (result.error, [(s.step.description, s.error) for s in result.step_results])
+    assert result.status is TaskStatus.SUCCESS, (
+        result.error,
+        [(s.step.description, s.error) for s in result.step_results],
+    )
     assert (result.plan_source, result.module, result.template) == ("template", "writer", template)
     assert result.model["calls"] == 0
     return result
@@ -47,7 +50,11 @@ def run(desktop, task: str, template: str):
 def test_write_a_new_document_and_save_it_as_a_path(office, tmp_path):
     target = tmp_path / "letter.odt"
     with office.open("--writer", title="Untitled") as desktop:
-        run(desktop, f'in writer, write "Dear Ada, the parts have shipped." and save it as {target}', "write_and_save_as")
+        run(
+            desktop,
+            f'in writer, write "Dear Ada, the parts have shipped." and save it as {target}',
+            "write_and_save_as",
+        )
     assert blocks(target) == [(0, "Dear Ada, the parts have shipped.")]
 
 

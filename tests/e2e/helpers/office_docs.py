@@ -30,7 +30,9 @@ class Office:
 
     def __init__(self, desk, folder: Path) -> None:
         if shutil.which("soffice") is None:
-            pytest.fail("LibreOffice is not installed: run scripts/setup.sh test (scripts/packages/test-libreoffice.txt)")
+            pytest.fail(
+                "LibreOffice is not installed: run scripts/setup.sh test (scripts/packages/test-libreoffice.txt)"
+            )
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "rt").mkdir(mode=0o700, exist_ok=True)
         self.folder = folder
