@@ -14,6 +14,7 @@ import pytest
 
 from winactions.agent.apps import BUILTIN, ModuleRegistry
 from winactions.agent.odf import write_sheet, write_text_document
+from winactions.agent.plan import parse_plan
 from winactions.errors import InvalidInput
 
 EXAMPLES = {
@@ -111,3 +112,43 @@ def test_a_broken_document_is_an_error_naming_it(tmp_path):
     bad.write_bytes(b"not a zip")
     with pytest.raises(InvalidInput, match=r"broken\.odt is not a readable \.odt document"):
         read_file("writer")(bad)
+
+
+def hook_plan():
+    path = BUILTIN / "calc" / "handler.py"
+    spec = importlib.util.spec_from_file_location("handler_calc_plan", path)
+    assert spec is not None and spec.loader is not None
+    code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code)
+    return code.plan
+
+
+@pytest.mark.parametrize(
+    ("task", "where", "typed", "last"),
+    [
+        ("in calc, fill column B from B2 with 3, 5, 8 and save", "B2:B4", "3\n5\n8\n", "B4\n"),
+        ("fill column c in the spreadsheet with x, y", "C1:C2", "x\ny\n", "C2\n"),
+        ("in calc, fill row 4 from Y4 with a, b, c, d", "Y4:AB4", "a\tb\tc\td\n", "AB4\n"),
+    ],
+)
+def test_the_calc_plan_hook_fills_each_value_into_its_own_cell(task, where, typed, last):
+    raw = hook_plan()(task, None)
+    plan = parse_plan(raw, where="calc plan()")
+    assert raw["analysis"]["parameters"]["range"] == where
+    texts = [s.params.get("text") for s in plan.steps if s.action.value == "input_text"]
+    assert typed in texts and texts[-1] == last
+    check = next(s for s in plan.steps if s.params.get("text") == last)
+    assert check.expect is not None and check.expect.text == {"Input line": typed.split()[-1]} and check.retry == 0
+    assert (plan.steps[-1].params.get("keys") == "ctrl+s") == task.endswith("and save")
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "fill column B with 7 and save",  # one value: the fill_range template's
+        "fill column B from C2 with 1, 2",  # a start outside the column
+        "write hello in mousepad and save",
+    ],
+)
+def test_the_calc_plan_hook_leaves_other_tasks_to_the_templates(task):
+    assert hook_plan()(task, None) is None

@@ -16,8 +16,10 @@ import pytest
 from tests.conftest import run_in_process
 from tests.e2e.helpers.office_docs import Office
 from winactions.agent import TaskRunner, TaskStatus
+from winactions.agent.apps import BUILTIN
 from winactions.agent.documents import document_text
 from winactions.agent.odf import read_sheet, write_sheet
+from winactions.agent.plan import parse_plan
 
 pytestmark = pytest.mark.desktop
 
@@ -68,6 +70,42 @@ def test_sum_a_range_into_a_cell_and_save(office, tmp_path):
     assert read_sheet(path)[4] == ["", "16"]
     with zipfile.ZipFile(path) as z:
         assert "of:=SUM([.B2:.B4])" in z.read("content.xml").decode()  # a formula, not a typed 16
+
+
+def handler_plan(task: str):
+    """The calc handler's `plan` hook, loaded by path as the runner loads it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("calc_handler", BUILTIN / "calc" / "handler.py")
+    assert spec is not None and spec.loader is not None
+    code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code)
+    return parse_plan(code.plan(task, None))
+
+
+@pytest.mark.parametrize(
+    ("task", "expected"),
+    [
+        ("in calc, fill column C from C2 with 10, 20, 30 and save", [[], ["10"], ["20"], ["30"]]),
+        ("fill row 5 in the spreadsheet with east, west and save", [[], [], [], [], ["east", "west"]]),
+    ],
+)
+def test_fill_a_column_or_a_row_with_values_and_save(office, tmp_path, task, expected):
+    """A list of values is planned by the handler's `plan` hook (no model): each value goes
+    into its own cell, and the last cell is checked in the Input line before saving."""
+    path = sheet(tmp_path)
+    plan = handler_plan(task)
+    with office.open("--calc", str(path), title="stock.ods") as desktop:
+        result = TaskRunner(desktop).run(task, plan=plan)
+        assert result.status is TaskStatus.SUCCESS, (result.error, [s.error for s in result.step_results])
+        assert result.model["calls"] == 0
+        check = result.step_results[-2].verify
+        assert check is not None and check.verified and check.method == "code"
+    rows = read_sheet(path)
+    if "column" in task:
+        assert [row[2:] for row in rows] == expected
+    else:
+        assert rows[: len(ROWS)] == [[str(c) for c in row] for row in ROWS] and rows[4] == expected[4]
 
 
 def test_save_as_ods_through_winctl_run(office, tmp_path):

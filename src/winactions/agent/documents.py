@@ -93,7 +93,7 @@ def _xlsx_sheet(sheet: ElementTree.Element, shared: list[str]) -> str:
             text = "".join(t.text or "" for t in cell.iter(f"{S}t"))
         else:
             text = value.text or "" if value is not None else ""
-        rows.setdefault(int(found.group(2)), {})[_column(found.group(1))] = text
+        rows.setdefault(int(found.group(2)), {})[odf.column_number(found.group(1))] = text
     lines = []
     for number in range(1, max(rows, default=0) + 1):
         cells = rows.get(number, {})
@@ -101,10 +101,3 @@ def _xlsx_sheet(sheet: ElementTree.Element, shared: list[str]) -> str:
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines)
-
-
-def _column(letters: str) -> int:
-    number = 0
-    for letter in letters:
-        number = number * 26 + ord(letter) - ord("A") + 1
-    return number

@@ -186,8 +186,21 @@ def bold_cells(path: Path, sheet: int = 0) -> set[str]:
 
 
 def _address(row: int, col: int) -> str:
-    letters, col = "", col + 1
-    while col:
-        col, rest = divmod(col - 1, 26)
+    return f"{column_letters(col + 1)}{row + 1}"
+
+
+def column_letters(number: int) -> str:
+    """A sheet's column by number (1 → A, 27 → AA) as its letters."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
         letters = chr(ord("A") + rest) + letters
-    return f"{letters}{row + 1}"
+    return letters
+
+
+def column_number(letters: str) -> int:
+    """A sheet's column by letters (A → 1, AA → 27, case ignored) as its number."""
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
