@@ -18,8 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.agent_trial import odf
 from benchmarks.agent_trial.pages import received
+
+from winactions.agent import odf
 
 
 @dataclass(frozen=True)

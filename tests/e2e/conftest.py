@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl, start_app, stop_app
 from tests.e2e.helpers.apps import BRIDGE_VARIABLES, Launch, Launched, stop_group
@@ -26,6 +25,7 @@ from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 from tests.fixtures.sheets import CSV_FILTER
 from tests.fixtures.toolkit_apps import isolated_env
+from winactions.agent import odf
 
 
 @pytest.fixture

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import Winctl
 from tests.e2e.helpers.mcp_client import run_client
 from tests.e2e.helpers.office import invoices, saved
+from winactions.agent import odf
 
 pytestmark = pytest.mark.desktop
 

@@ -17,13 +17,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import start_app, stop_app, wait_for_window, window_gone
 from tests.e2e.helpers.apps import wait_for
 from tests.e2e.helpers.mcp_client import run_client
 from tests.e2e.helpers.office import start_soffice
 from tests.fixtures.toolkit_apps import featherpad_command, mousepad_command
+from winactions.agent import odf
 
 pytestmark = pytest.mark.desktop
 TITLE_WAIT = 10.0

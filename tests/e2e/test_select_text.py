@@ -8,10 +8,10 @@ import subprocess
 import time
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import focused_fixture, stop_app
 from tests.e2e.helpers.office import start_soffice
+from winactions.agent import odf
 
 pytestmark = pytest.mark.desktop
 

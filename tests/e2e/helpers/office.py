@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
-from benchmarks.agent_trial import odf
 
 from tests.conftest import wait_for_window
+from winactions.agent import odf
 
 INVOICES_TITLE = "invoices.ods - LibreOffice Calc"  # Calc's window on `invoices()` saved as invoices.ods
 

@@ -1,9 +1,10 @@
-"""OpenDocument files for the trial's tasks: written for the set-up, read back for the check.
+"""OpenDocument files (.odt, .ods) written and read with the standard library alone.
 
-Only the standard library: a document is a zip whose `content.xml` holds the text or the
-table. Writing makes the smallest package LibreOffice opens as its own (a stored `mimetype`
-first, a manifest, the content); reading follows the spec's repeat attributes, so a sheet
-LibreOffice saved reads back cell by cell.
+A document is a zip whose `content.xml` holds the text or the table. Writing makes the
+smallest package LibreOffice opens as its own (a stored `mimetype` first, a manifest, the
+content): set-ups of tests and trials. Reading follows the spec's repeat attributes, so a
+sheet LibreOffice saved reads back cell by cell: the office app modules' success checks
+(`documents.document_text`) and the tests that check what LibreOffice saved.
 """
 
 from __future__ import annotations
@@ -96,6 +97,30 @@ def _text_of(element: ElementTree.Element) -> str:
     return "".join(parts)
 
 
+def is_spreadsheet(path: Path) -> bool:
+    """Whether the document's body is a spreadsheet (else text, a drawing...)."""
+    return _content(path).find(f".//{_q('office', 'spreadsheet')}") is not None
+
+
+def sheet_count(path: Path) -> int:
+    return len(list(_content(path).iter(_q("table", "table"))))
+
+
+def blocks(path: Path) -> list[tuple[int, str]]:
+    """The text document's paragraphs and headings in order: (outline level, text), level 0
+    for a paragraph, 1.. for a heading (`text:h`). Paragraphs in tables and lists are included."""
+    found: list[tuple[int, str]] = []
+    body = _content(path).find(f".//{_q('office', 'body')}")
+    if body is None:
+        return found
+    for element in body.iter():
+        if element.tag == _q("text", "p"):
+            found.append((0, _text_of(element)))
+        elif element.tag == _q("text", "h"):
+            found.append((int(element.get(_q("text", "outline-level"), "1")), _text_of(element)))
+    return found
+
+
 def read_sheet(path: Path, sheet: int = 0) -> list[list[str]]:
     """The sheet's cells as text (a number as LibreOffice shows it in `text:p`), rows and
     columns expanded from their repeat counts, trailing empty cells and rows dropped."""
@@ -161,8 +186,21 @@ def bold_cells(path: Path, sheet: int = 0) -> set[str]:
 
 
 def _address(row: int, col: int) -> str:
-    letters, col = "", col + 1
-    while col:
-        col, rest = divmod(col - 1, 26)
+    return f"{column_letters(col + 1)}{row + 1}"
+
+
+def column_letters(number: int) -> str:
+    """A sheet's column by number (1 → A, 27 → AA) as its letters."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
         letters = chr(ord("A") + rest) + letters
-    return f"{letters}{row + 1}"
+    return letters
+
+
+def column_number(letters: str) -> int:
+    """A sheet's column by letters (A → 1, AA → 27, case ignored) as its number."""
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
