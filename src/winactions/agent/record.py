@@ -18,7 +18,7 @@ from winactions.errors import ActionFailed, InvalidInput, WinctlError
 
 if TYPE_CHECKING:
     from winactions.agent.actor import Actor
-    from winactions.agent.runner import StepResult
+    from winactions.agent.result import StepResult
 
 LOG = "run.jsonl"
 
