@@ -71,11 +71,17 @@ def acts_in(step: StepPlan | None, state: UIState) -> bool:
 
 
 def check_step(
-    step: StepPlan, before: UIState, after: UIState, next_step: StepPlan | None, verdict: VerifyResult | None = None
+    step: StepPlan,
+    before: UIState,
+    after: UIState,
+    next_step: StepPlan | None,
+    verdict: VerifyResult | None = None,
+    home: WindowInfo | None = None,
 ) -> None:
     """Raise `UnexpectedWindow` when `step` opened a dialog or window (the state moved to another
-    window of the app, or a dialog appeared in it) that nothing expected; `verdict` says so too."""
-    moved = after.window.id != before.window.id
+    window of the app than `home`, the run's window, or a dialog appeared in it) that nothing
+    expected; `verdict` says so too."""
+    moved = after.window.id != before.window.id and (home is None or after.window.id != home.id)
     if not moved and _dialogs(after) <= _dialogs(before):
         return
     if (moved and after.window.pid != before.window.pid) or _expected(step) or acts_in(next_step, after):
@@ -86,13 +92,15 @@ def check_step(
     raise UnexpectedWindow(message, hint=hint_for(after.window.title))
 
 
-def check_batch(items: list[Any], before: UIState, read: Callable[[], UIState], next_step: StepPlan | None) -> None:
+def check_batch(
+    items: list[Any], before: UIState, read: Callable[[], UIState], next_step: StepPlan | None, home: WindowInfo | None
+) -> None:
     """`check_step` once for a batch of level-0 steps that all ran (`items`, StepResults):
     a window the batch opened fails its last step."""
     if not items or any(i.status.value != "success" for i in items):
         return
     try:
-        check_step(items[-1].step, before, read(), next_step)
+        check_step(items[-1].step, before, read(), next_step, home=home)
     except UnexpectedWindow as exc:
         items[-1].status = type(items[-1].status)("failed")
         items[-1].error = exc.message + (f" ({exc.hint})" if exc.hint else "")

@@ -172,7 +172,7 @@ class TaskRunner:
                 before = self._state()
                 items = self._run_batch(group)
                 result.step_results += items
-                check_batch(items, before, self._state, queue[0] if queue else None)
+                check_batch(items, before, self._state, queue[0] if queue else None, self.home)
                 failed = next((i for i in items if i.status is StepStatus.FAILED), None)
                 if failed is None:
                     done += group
@@ -333,7 +333,7 @@ class TaskRunner:
                 )
             )
             item.verify = verdict
-            check_step(step, before.state, after.state, self._next, verdict)
+            check_step(step, before.state, after.state, self._next, verdict, self.home)
             if verdict.verified:
                 item.status = StepStatus.SUCCESS
                 return

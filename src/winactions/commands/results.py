@@ -379,7 +379,9 @@ class RunResult(Result):
 
     def text(self) -> str:
         """The task's status, plan and cost on one line, then each step (where it acted, its
-        status, its error, the blockers it dismissed), the task's error and where it was recorded."""
+        status, its error, the blockers it dismissed), what was done before the steps (the app
+        launched, a leftover dialog closed), one `check:` line per success criterion, the task's
+        error and where it was recorded."""
         r = self.run
         head = (
             f"{r.status.value}: {clean(r.task)} — plan by {r.plan_source or 'none'}"
@@ -410,7 +412,8 @@ class RunResult(Result):
         return "\n".join(lines)
 
     def failure(self) -> WinctlError | None:
-        """An action failure when the task did not succeed, pointing at its steps."""
+        """An action failure (exit 4) when the task failed, `unverified` (exit 10) when its steps
+        ran but its success could not be shown; None for success and a dry run."""
         if self.run.ok:
             return None
         if self.run.status.value == "unverified":  # exit 10: the steps ran, success not shown
