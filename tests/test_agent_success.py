@@ -163,3 +163,17 @@ def test_a_replay_keeps_the_recorded_criteria(tmp_path):
     task, plan = replay_plan(Path(tmp_path))
     assert task == "save it" and plan.success == Success(file="/tmp/x.txt", file_saved=True)
     assert plan.success_criteria == "saved"
+
+
+def test_the_run_acts_on_the_modules_main_window_never_its_dialog():
+    from winactions.agent.apps import AppModule
+    from winactions.agent.apptarget import main_window
+
+    pad = AppModule(name="mousepad", folder=Path("."), processes=["mousepad"], window=" - Mousepad$")
+    older = WindowInfo(id="0x0", title="a.txt - Mousepad", pid=9, process="mousepad")
+    fixture = WindowInfo(id="0x9", title="Winactions Fixture", pid=11, process="python3")
+    listed = [older, MAIN, SAVE_AS, fixture]
+    assert main_window(pad, listed, fixture) == MAIN  # the newest of its windows, not the one selected
+    assert main_window(pad, listed, older) == older  # the selected one when it is the app's
+    assert main_window(pad, listed, SAVE_AS) == MAIN  # never a dialog of the app
+    assert main_window(pad, [fixture], fixture) is None  # none open: the runner launches it

@@ -164,8 +164,10 @@ def test_the_template_acts_on_mousepad_not_the_selected_window(pad, tmp_path):
     while any("Mousepad" in t for t in pad.titles()) and time.monotonic() < deadline:
         time.sleep(0.2)
     pad.desktop.call("focus", window="Winactions Fixture")
-    fresh = tmp_path / "fresh.txt"
-    launched = TaskRunner(pad.desktop, RunOptions(pixels=False)).run(f"write launched in mousepad and save as {fresh}")
+    fresh = tmp_path / "home" / "fresh.txt"  # said as ~/fresh.txt: the app's home, as the file dialog reads it
+    launched = TaskRunner(pad.desktop, RunOptions(pixels=False)).run(
+        "write launched in mousepad and save as ~/fresh.txt"
+    )
     assert launched.prepared[0] == "launched mousepad --disable-server"
     pad.groups.append(next(w.pid for w in pad.desktop.call("windows").windows if w.process == "mousepad"))
     assert launched.status is TaskStatus.SUCCESS, launched.error
