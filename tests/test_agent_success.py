@@ -177,3 +177,19 @@ def test_the_run_acts_on_the_modules_main_window_never_its_dialog():
     assert main_window(pad, listed, older) == older  # the selected one when it is the app's
     assert main_window(pad, listed, SAVE_AS) == MAIN  # never a dialog of the app
     assert main_window(pad, [fixture], fixture) is None  # none open: the runner launches it
+
+
+def test_words_go_to_the_model_only_when_no_code_criteria_cover_the_task():
+    asked: list[str] = []
+
+    def ask(system: str, prompt: str, *rest: Any, **kw: Any) -> dict[str, Any]:
+        asked.append(prompt)
+        return {"done": False, "reason": "the document still shows its * mark"}
+
+    model = SimpleNamespace(ready=True, left=True, ask=ask)
+    actor = Actor(state(MAIN, ("Edit", "")), [MAIN])
+    (words, dialogs) = check_success(actor, None, "the document is saved", home=MAIN, model=model)  # type: ignore[arg-type]
+    assert words.method == "model" and words.ok is False and "* mark" in words.detail and dialogs.ok
+    assert "Criteria: the document is saved" in asked[0] and 'window: "note.txt - Mousepad"' in asked[0]
+    coded = check_success(actor, Success(title_has="note"), "the document is saved", home=MAIN, model=model)  # type: ignore[arg-type]
+    assert [c.method for c in coded] == ["code", "code"] and len(asked) == 1  # code covers it: no call
