@@ -188,3 +188,49 @@ def test_a_plan_without_criteria_is_unverified_and_exits_10(pad, tmp_path):
     assert out.code == 10, out.err
     assert out.out.startswith("unverified: ") and "check: the task's success criteria: not checked" in out.out
     assert "typed" in pad.text()
+
+
+def test_a_model_replans_from_the_dialog_the_save_opened(pad, tmp_path):
+    """A model's plan saves an untitled document with ctrl+s: the step fails naming Save As, and
+    the replan, shown the dialog, names the file there; the file on disk is the check."""
+    import json
+
+    from tests.fixtures.llm_server import API_KEY, LLMServer
+    from winactions.llm.config import LLMFlags
+
+    target = tmp_path / "kept.txt"
+    first = {
+        "steps": [
+            {"action": "input_text", "target_type": "Edit", "params": {"text": "kept"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        ],
+        "success": {"file": str(target), "file_equals": "kept", "file_saved": True},
+    }
+    second = {
+        "steps": [
+            {
+                "action": "input_text",
+                "target_ref": "Name",
+                "target_type": "Edit",
+                "params": {"text": str(target)},
+                "expect": {"value": str(target)},
+            },
+            {
+                "action": "click",
+                "target_ref": "Save",
+                "target_type": "Button",
+                "wait_after": 800,  # the dialog takes a moment to close: checked once, after this
+                "expect": {"window_changed": True},
+            },
+        ]
+    }
+    pad.open()
+    with LLMServer() as server:
+        server.reply(json.dumps(first))
+        server.reply(json.dumps(second))
+        flags = LLMFlags(provider="openai", base_url=server.openai_url, api_key=API_KEY, model="scripted")
+        result = TaskRunner(pad.desktop, RunOptions(llm=flags, pixels=False)).run("keep the word kept in a file")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert result.replans == 1 and 'opened the dialog "Save As"' in result.step_results[1].error
+        assert 'Edit "Name"' in server.requests[1].prompt  # the replan saw the dialog
+    assert target.read_text().rstrip("\n") == "kept" and window_gone(pad.desk, "Save As")
