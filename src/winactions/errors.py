@@ -157,6 +157,14 @@ class NotGranted(WinctlError):
     exit_code = 9
 
 
+class Unverified(WinctlError):
+    """A task's steps ran, but its success could not be shown: a criterion could not be checked
+    (no model for criteria in words, a path that is not absolute, none given)."""
+
+    code = "unverified"
+    exit_code = 10
+
+
 def of_code(code: str) -> type[WinctlError]:
     """The error class whose `code` this is (`WinctlError` for an unknown one): an error kept as
     a dict (a batch step's) raised again with its own exit code."""

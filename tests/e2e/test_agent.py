@@ -81,10 +81,14 @@ def flags(server: LLMServer, provider: str = "openai") -> LLMFlags:
     return LLMFlags(provider=provider, base_url=url, api_key=API_KEY, model="scripted")
 
 
-def plan(*steps: dict) -> str:
-    return (
-        "Here is the plan:\n```json\n" + json.dumps({"analysis": {"note": "scripted"}, "steps": list(steps)}) + "\n```"
-    )
+def plan(*steps: dict, success: dict | None = None) -> str:
+    body = {"analysis": {"note": "scripted"}, "steps": list(steps), **({"success": success} if success else {})}
+    return "Here is the plan:\n```json\n" + json.dumps(body) + "\n```"
+
+
+def saved_as(doc: Path, text: str) -> dict:
+    """Success criteria a model's plan carries: the file holds the text, written by this run."""
+    return {"file": str(doc), "file_equals": text, "file_saved": True}
 
 
 def test_template_task_costs_no_model_call(desktop, tmp_path, server):
@@ -111,6 +115,7 @@ def test_model_planned_task_through_the_command_table(desktop, tmp_path, server,
                 "expect": {"value": "planned by a model"},
             },
             {"action": "press_key", "params": {"keys": "ctrl+s"}},
+            success=saved_as(tmp_path / "doc.txt", "planned by a model"),
         )
     )
     url = server.openai_url if provider == "openai" else server.anthropic_url
@@ -127,6 +132,7 @@ def test_model_planned_task_through_the_command_table(desktop, tmp_path, server,
         assert isinstance(result, RunResult)
         run = result.run
         assert run.status is TaskStatus.SUCCESS, run.error
+        assert [c.ok for c in run.checks] == [True, True, True, True] and run.checks[0].method == "code"
         assert run.plan_source == "model" and run.model["calls"] == 1
         assert app.saved("planned by a model") == "planned by a model"
     (request,) = server.requests
@@ -147,6 +153,7 @@ def test_missing_element_runs_fallback_then_replan(desktop, tmp_path, server):
                 "fallback": {"action": "press_key", "params": {"keys": "Escape"}},
             },
             {"action": "press_key", "params": {"keys": "ctrl+s"}},
+            success=saved_as(tmp_path / "doc.txt", "after replan"),
         )
     )
     server.reply(
@@ -172,7 +179,12 @@ def test_modal_dialog_mid_task_is_dismissed(desktop, tmp_path, server):
     task goes on — with the dismissal recorded."""
     steps = {
         "steps": [
-            {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+            {
+                "action": "press_key",
+                "params": {"keys": "ctrl+o"},
+                "wait_after": 1500,
+                "expect": {"window_changed": True},
+            },
             {
                 "action": "input_text",
                 "target_type": "Edit",
@@ -180,7 +192,8 @@ def test_modal_dialog_mid_task_is_dismissed(desktop, tmp_path, server):
                 "expect": {"value": "past the dialog"},
             },
             {"action": "press_key", "params": {"keys": "ctrl+s"}},
-        ]
+        ],
+        "success": saved_as(tmp_path / "doc.txt", "past the dialog"),
     }
     from winactions.agent import parse_plan
 
@@ -234,6 +247,7 @@ def test_dry_run_acts_on_nothing_and_a_recorded_run_replays(desktop, tmp_path, s
     with Editor(desktop, tmp_path / "two") as fresh:
         replayed = fresh.desktop.call("replay", run=str(record)).run
         assert replayed.status is TaskStatus.SUCCESS and replayed.plan_source == "replay"
+        assert [c.what for c in replayed.checks] == [c.what for c in done.checks]  # the run's criteria, kept
         assert replayed.model["calls"] == 0
         assert fresh.saved("recorded text") == "recorded text"
 
@@ -248,7 +262,12 @@ def test_go_home_and_platform_gaps(desktop, tmp_path, server):
         steps = parse_plan(
             {
                 "steps": [
-                    {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+                    {
+                        "action": "press_key",
+                        "params": {"keys": "ctrl+o"},
+                        "wait_after": 1500,
+                        "expect": {"title": "Open"},
+                    },
                     {"action": "go_home"},
                     {"action": "open_url", "params": {"url": "https://example.org"}},
                 ]
@@ -269,7 +288,12 @@ def test_target_scrolled_out_of_view_is_found_by_the_fallback(desktop, tmp_path,
         (tmp_path / f"note-{n:02d}.txt").write_text(f"note {n}\n")
     server.reply(
         plan(
-            {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+            {
+                "action": "press_key",
+                "params": {"keys": "ctrl+o"},
+                "wait_after": 1500,
+                "expect": {"window_changed": True},
+            },
             {
                 "action": "click",
                 "target_ref": "note-57.txt",
@@ -282,6 +306,7 @@ def test_target_scrolled_out_of_view_is_found_by_the_fallback(desktop, tmp_path,
                 "wait_after": 1000,
                 "expect": {"title": "note-57.txt", "disappears": "Files"},
             },
+            success={"title_has": "note-57.txt"},
         )
     )
     with Editor(desktop, tmp_path) as app:
@@ -302,6 +327,7 @@ def test_unexpected_screen_triggers_a_replan(desktop, tmp_path, server):
         plan(
             {"action": "click", "target_ref": "Help", "target_type": "Menu", "expect": {"appears": "Word Wrap"}},
             {"action": "press_key", "params": {"keys": "ctrl+s"}},
+            success=saved_as(tmp_path / "doc.txt", "replanned"),
         )
     )
     server.reply(
@@ -374,6 +400,7 @@ def test_a_condition_in_words_is_the_only_check_that_asks_the_model(desktop, tmp
                 "success_condition": "the Help menu is open",
             },
             {"action": "press_key", "params": {"keys": "Escape ctrl+s"}},
+            success=saved_as(tmp_path / "doc.txt", "checked in words"),
         )
     )
     server.reply('{"verified": true, "confidence": 0.9, "reason": "the menu shows About", "suggestion": "continue"}')
@@ -407,7 +434,8 @@ def test_a_described_target_is_found_by_the_vision_model(desktop, tmp_path, serv
         )
         server.reply(json.dumps({"found": True, "box": box, "confidence": 0.9, "label": "Help"}))
         result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("open the help menu")
-        assert result.status is TaskStatus.SUCCESS, result.error
+        assert result.status is TaskStatus.UNVERIFIED, result.error  # the plan names no criteria
+        assert "the plan names none" in result.error
         (step,) = result.step_results
         assert step.level == 3 and step.model_calls == 1 and step.call["command"] == "click-at"
         assert step.verify is not None and step.verify.method == "code"
@@ -424,7 +452,8 @@ def test_confirm_asks_before_each_step_and_a_refusal_skips_it(desktop, tmp_path)
 
     with Editor(desktop, tmp_path, "on disk") as app:
         result = TaskRunner(app.desktop, RunOptions(confirm=confirm)).run('write "typed only" in mousepad and save')
-        assert result.status is TaskStatus.SUCCESS
+        assert result.status is TaskStatus.FAILED  # the save was refused: the document is not saved
+        assert "the window title lacks '*': no" in result.error
         assert [s.status.value for s in result.step_results] == ["success", "skipped"]
         assert asked[0].startswith("input_text [") and asked[1].startswith("press_key")
         time.sleep(0.5)
@@ -456,7 +485,7 @@ def test_an_app_module_image_is_matched_by_its_alias(desktop, tmp_path):
         )
         runner = TaskRunner(app.desktop, RunOptions(apps=[str(tmp_path / "apps")]))
         result = runner.run("open help in mousepad", steps)
-        assert result.status is TaskStatus.SUCCESS, result.error
+        assert result.status is TaskStatus.UNVERIFIED, result.error  # no criteria: the step ran, nothing more
         (step,) = result.step_results
         assert "app module image" in step.target and step.call["command"] == "click-at"
         assert result.model["calls"] == 0

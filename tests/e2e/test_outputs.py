@@ -8,6 +8,7 @@ over MCP the model picked any path (`/nonexistent/dir/x.png` created a folder at
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -181,7 +182,8 @@ def test_mcp_run_records_inside_the_output_folder(env, app, tmp_path):
     work = tmp_path / "a" / "b"
     work.mkdir(parents=True)
     out = tmp_path / "out"
-    plan = '[{"action": "wait", "params": {"seconds": 0.1}}]'
+    # with a criterion: a plan with none ends unverified, an error to an MCP client
+    plan = json.dumps({"steps": [{"action": "wait", "params": {"seconds": 0.1}}], "success": {"title_has": TITLE}})
 
     async def script(session):
         return await session.call_tool("run", {"task": "wait a moment", "plan": plan, "record": "../../rec"})

@@ -5,7 +5,9 @@ It drives nothing but the command table, through anything with the Python API's 
 """
 
 from winactions.agent.plan import Action, Expect, Fallback, StepPlan, TaskPlan, parse_plan
-from winactions.agent.runner import RunOptions, StepResult, StepStatus, TaskResult, TaskRunner, TaskStatus
+from winactions.agent.result import StepResult, StepStatus, TaskResult, TaskStatus
+from winactions.agent.runner import RunOptions, TaskRunner
+from winactions.agent.success import Success, SuccessCheck
 from winactions.agent.verify import Suggestion, VerifyResult
 
 __all__ = [
@@ -16,6 +18,8 @@ __all__ = [
     "StepPlan",
     "StepResult",
     "StepStatus",
+    "Success",
+    "SuccessCheck",
     "Suggestion",
     "TaskPlan",
     "TaskResult",

@@ -1,8 +1,10 @@
 """Per-app modules: what we know about an app, so common tasks cost no model call.
 
     apps/NAME/config.yaml   name, processes (desktop) / packages (Android), keywords,
-                            home: {marker, keys, limit}, blockers: [button names], launch: [argv]
-    apps/NAME/tasks.yaml    tasks: [{name, patterns: [regex with (?P<param>…)], steps: [StepPlan…]}]
+                            home: {marker, keys, limit}, blockers: [button names], launch: [argv],
+                            window: a regex of the main window's title (not its dialogs')
+    apps/NAME/tasks.yaml    tasks: [{name, patterns: [regex with (?P<param>…)], steps: [StepPlan…],
+                            success: {criteria checked by code, `agent.success`}}]
     apps/NAME/images/       reference images; aliases.yaml maps other names onto them
     apps/NAME/prompts/planner.txt   extra instructions for the model planner (optional)
     apps/NAME/handler.py    code hooks (optional): plan(task, state), read_file(path), blocker(state)
@@ -25,6 +27,7 @@ import yaml
 from winactions import settings
 from winactions.agent.hooks import HOOKS, Hook, load_hooks
 from winactions.agent.plan import TaskPlan, parse_plan
+from winactions.agent.success import parse_success
 from winactions.errors import InvalidInput
 
 BUILTIN = Path(__file__).resolve().parent / "apps"
@@ -38,6 +41,7 @@ class TaskTemplate:
     patterns: list[re.Pattern[str]]
     steps: list[dict[str, Any]]
     success_criteria: str = ""
+    success: dict[str, Any] | None = None  # checked by code after the last step, {param}s filled
 
     def match(self, task: str) -> dict[str, str] | None:
         for pattern in self.patterns:
@@ -57,6 +61,7 @@ class AppModule:
     home: dict[str, Any] = field(default_factory=dict)
     blockers: list[str] = field(default_factory=list)
     launch: list[str] = field(default_factory=list)
+    window: str | None = None  # a regex of the main window's title: the runner acts there
     tasks: list[TaskTemplate] = field(default_factory=list)
     prompt: str = ""
     _hooks: dict[str, Hook] | None = field(default=None, repr=False)
@@ -99,6 +104,7 @@ class AppModule:
                     "analysis": {"template": f"{self.name}/{template.name}", "parameters": values},
                     "steps": steps,
                     "success_criteria": template.success_criteria,
+                    "success": _fill(template.success, values),
                 },
                 where=f"template {self.name}/{template.name}",
             )
@@ -145,6 +151,7 @@ def load_module(folder: Path) -> AppModule:
         home=dict(config.get("home") or {}),
         blockers=_strings(config, "blockers"),
         launch=_strings(config, "launch"),
+        window=str(config["window"]) if config.get("window") else None,
     )
     tasks_file = folder / "tasks.yaml"
     raw_tasks = (_yaml(tasks_file) or {}).get("tasks", []) if tasks_file.exists() else []
@@ -157,9 +164,15 @@ def load_module(folder: Path) -> AppModule:
         except re.error as exc:
             raise InvalidInput(f"{where}: a pattern is not a regular expression: {exc}") from None
         template = TaskTemplate(
-            str(raw.get("name") or f"task{index}"), patterns, raw["steps"], str(raw.get("success_criteria") or "")
+            str(raw.get("name") or f"task{index}"),
+            patterns,
+            raw["steps"],
+            str(raw.get("success_criteria") or ""),
+            raw.get("success"),
         )
         parse_plan({"steps": [_fill(s, {}) for s in template.steps]}, where=where)  # shape checked on load
+        if template.success is not None:
+            parse_success(template.success, where=f"{tasks_file} task {template.name}")
         module.tasks.append(template)
     prompt = folder / "prompts" / "planner.txt"
     module.prompt = prompt.read_text(encoding="utf-8") if prompt.exists() else ""

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from winactions.agent.success import Success
 from winactions.errors import InvalidInput
 
 
@@ -160,6 +161,7 @@ class TaskPlan(BaseModel):
     analysis: dict[str, Any] = Field(default_factory=dict)
     steps: list[StepPlan]
     success_criteria: str = ""
+    success: Success | None = None  # checked by code after the last step (`agent.success`)
     potential_issues: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")

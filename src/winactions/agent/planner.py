@@ -27,7 +27,7 @@ FEW_NAMES = 4  # below this many named elements the tree says too little: send t
 
 SYSTEM = f"""You plan desktop UI tasks as JSON for an automation runner.
 Reply with one JSON object: {{"analysis": {{...}}, "steps": [...], "success_criteria": "...",
-"potential_issues": [...]}}. Each step: {{"action": A, "target_ref": R, "target_type": T,
+"success": {{...}}, "potential_issues": [...]}}. Each step: {{"action": A, "target_ref": R, "target_type": T,
 "params": {{...}}, "description": "...", "expect": {{...}}, "fallback": {{...}}}}.
 Actions: {", ".join(a.value for a in Action)}.
 - click/tap/long_press need target_ref. input_text needs params.text (target_ref or target_type
@@ -41,6 +41,11 @@ Actions: {", ".join(a.value for a in Action)}.
   title (window title contains), changed (true/false). Use success_condition (words, costs a
   model call) only when no expect can say it.
 - fallback, for a target that may be out of view: {{"action": "scroll", "params": {{"direction": "down"}}}}.
+- A step that opens a dialog or window says so (expect window_changed: true, or appears: NAME)
+  unless the next step acts in it. "success" (checked by code after the last step) says what
+  must hold when the task is done: {{"file": ABSOLUTE_PATH, "file_contains": T, "file_equals": T,
+  "file_saved": true, "title_has": T, "title_lacks": "*", "element": {{"name": N, "type": T,
+  "equals" or "contains": V}}, "clipboard_contains": T}}; without it the task is only unverified.
 Example: {PLAN_HINT}"""
 
 

@@ -18,7 +18,7 @@ from winactions.errors import ActionFailed, InvalidInput, WinctlError
 
 if TYPE_CHECKING:
     from winactions.agent.actor import Actor
-    from winactions.agent.runner import StepResult
+    from winactions.agent.result import StepResult
 
 LOG = "run.jsonl"
 
@@ -75,7 +75,8 @@ def load_events(folder: str | Path) -> list[dict[str, Any]]:
 
 
 def replay_plan(folder: str | Path) -> tuple[str, TaskPlan]:
-    """The task and the plan of a recorded run's successful steps, targets pinned to names."""
+    """The task and the plan of a recorded run's successful steps, targets pinned to names,
+    with the recorded plan's success criteria: a replay is checked like the run."""
     events = load_events(folder)
     plans = [e for e in events if isinstance(e, dict) and e.get("event") == "plan"]
     task = str(plans[0].get("task", "")) if plans else ""
@@ -94,4 +95,9 @@ def replay_plan(folder: str | Path) -> tuple[str, TaskPlan]:
         steps.append(step)
     if not steps:
         raise InvalidInput(f"the run recorded in {folder} has no successful step to replay")
-    return task, parse_plan({"analysis": {"replay_of": str(folder)}, "steps": steps}, where=f"the record {folder}")
+    first = plans[0].get("plan") if plans else None
+    recorded: dict[str, Any] = first if isinstance(first, dict) else {}
+    criteria = {k: recorded[k] for k in ("success", "success_criteria") if recorded.get(k)}  # the task's, kept
+    return task, parse_plan(
+        {"analysis": {"replay_of": str(folder)}, "steps": steps, **criteria}, where=f"the record {folder}"
+    )

@@ -15,24 +15,29 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from winactions.agent.actor import Actor, need, read_state
 from winactions.agent.apps import AppModule, ModuleRegistry
+from winactions.agent.apptarget import select_app_window
 from winactions.agent.blockers import Dismissal, Way, settled
 from winactions.agent.home import go_home
 from winactions.agent.model import Model
+from winactions.agent.opened import check_batch, check_step
 from winactions.agent.plan import Action, PlanSource, StepPlan, TaskPlan
 from winactions.agent.planner import Planner
 from winactions.agent.policy import StepClock, StepFailed, checked, next_candidate, skip_reason, tried_list
 from winactions.agent.record import Recorder
 from winactions.agent.resolve import Resolved, resolve
+from winactions.agent.result import StepResult as StepResult  # re-exported: they were defined here
+from winactions.agent.result import StepStatus as StepStatus
+from winactions.agent.result import TaskResult as TaskResult
+from winactions.agent.result import TaskStatus as TaskStatus
 from winactions.agent.stopping import stop_reason
-from winactions.agent.verify import Snap, Suggestion, Verifier, VerifyResult, fingerprint
+from winactions.agent.success import check_success
+from winactions.agent.success import verdict as success_verdict
+from winactions.agent.verify import Snap, Suggestion, Verifier, fingerprint
 from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.model import Operation, UIState, WindowInfo
@@ -43,64 +48,6 @@ SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces
 FLIPPED = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a swipe's way -> the content's
 MAX_DISMISSALS = 3  # per step
 VISION_RELIABLE = 0.5  # a vision model's box below this confidence is not acted on
-
-
-class StepStatus(str, Enum):
-    PENDING = "pending"
-    RUNNING = "running"
-    SUCCESS = "success"
-    FAILED = "failed"
-    SKIPPED = "skipped"
-    PLANNED = "planned"  # dry run: located, not done
-
-
-class TaskStatus(str, Enum):
-    PENDING = "pending"
-    RUNNING = "running"
-    SUCCESS = "success"
-    FAILED = "failed"
-    ABORTED = "aborted"
-    PLANNED = "planned"
-
-
-class StepResult(BaseModel):
-    step: StepPlan
-    status: StepStatus = StepStatus.PENDING
-    level: int = 0
-    target: str = ""  # where it acted, and how that was found
-    pinned: dict[str, str | None] | None = None  # the target by name and type, for a replay
-    call: dict[str, Any] = Field(default_factory=dict)  # the command it ran
-    batch: int | None = None  # level-0 steps sent in one `batch` call share a number
-    start_time: float = 0.0
-    end_time: float = 0.0
-    retry_count: int = 0
-    fallbacks: int = 0
-    model_calls: int = 0  # what this step cost in model calls (a model target, a check in words, advice)
-    error: str = ""
-    verify: VerifyResult | None = None
-    dismissals: list[dict[str, Any]] = Field(default_factory=list)
-    screenshot_before: str | None = None
-    screenshot_after: str | None = None
-
-
-class TaskResult(BaseModel):
-    task: str
-    status: TaskStatus = TaskStatus.PENDING
-    plan: TaskPlan | None = None
-    plan_source: PlanSource | None = None
-    module: str | None = None
-    template: str | None = None
-    route_score: float = 0.0
-    step_results: list[StepResult] = Field(default_factory=list)
-    replans: int = 0
-    model: dict[str, float] = Field(default_factory=dict)  # calls, tokens, seconds
-    total_time: float = 0.0
-    error: str = ""
-    record: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.status in (TaskStatus.SUCCESS, TaskStatus.PLANNED)
 
 
 @dataclass
@@ -138,12 +85,14 @@ class TaskRunner:
         self._batches = 0
         self._seen: Counter[str] = Counter()
         self._deadline: float | None = None
+        self._next: StepPlan | None = None  # the step after the one running: a dialog it acts in was expected
+        self._started = 0.0  # wall-clock start: a file saved by the run is newer
 
     # -- entry points ---------------------------------------------------------------------------
     def run(self, task: str, plan: TaskPlan | None = None, source: PlanSource = "given") -> TaskResult:
         """Do `task` (or the given plan); never raises for the task's own failure: the
         result says what happened, step by step."""
-        started = time.monotonic()
+        started, self._started = time.monotonic(), time.time()
         self._deadline = started + self.options.timeout if self.options.timeout else None
         result = TaskResult(task=task, status=TaskStatus.RUNNING)
         if self.options.record is not None:
@@ -151,6 +100,10 @@ class TaskRunner:
             result.record = str(self._recorder.folder)
         try:
             state = read_state(self.actor)
+            if not self.options.dry_run:  # act on the app the task names
+                routed = self.registry.route(task, state.window.process)[0]
+                window, result.prepared = select_app_window(self.actor, routed, state.window)
+                state = read_state(self.actor) if window.id != state.window.id or result.prepared else state
             self.home = state.window
             if plan is None:
                 planned = self.planner.plan(task, state, self._screen_image, self.options.use_templates)
@@ -212,8 +165,10 @@ class TaskRunner:
                 return
             group = self._level0_group(queue, self.actor.commands())
             if group:
+                before = self._state()
                 items = self._run_batch(group)
                 result.step_results += items
+                check_batch(items, before, self._state, queue[0] if queue else None, self.home)
                 failed = next((i for i in items if i.status is StepStatus.FAILED), None)
                 if failed is None:
                     done += group
@@ -221,6 +176,7 @@ class TaskRunner:
                 step, reason, replan = failed.step, failed.error, True
             else:
                 step = queue.pop(0)
+                self._next = queue[0] if queue else None
                 item = self._run_step(step)
                 result.step_results.append(item)
                 if item.status in (StepStatus.SUCCESS, StepStatus.SKIPPED):
@@ -250,7 +206,17 @@ class TaskRunner:
                 self._recorder.event("replan", reason=reason, plan=new.model_dump(mode="json"))
             offset = len(done)
             queue = [s.model_copy(update={"step": offset + i}) for i, s in enumerate(new.steps, 1)]
-        result.status = TaskStatus.SUCCESS
+        result.checks = check_success(
+            self.actor,
+            plan.success,
+            plan.success_criteria,
+            home=self.home,
+            module=self.module,
+            model=self.model,
+            started=self._started,
+        )
+        status, result.error = success_verdict(result.checks)
+        result.status = TaskStatus(status)
 
     def _level0_group(self, queue: list[StepPlan], available: list[str]) -> list[StepPlan]:
         """Consecutive level-0 steps that are each one command this backend has: sent as one
@@ -367,6 +333,7 @@ class TaskRunner:
             after = self._snap(item, "after")
             verdict = checked(self.verifier, step, before, after, where, lambda: self._snap(item, "after"))
             item.verify = verdict
+            check_step(step, before.state, after.state, self._next, verdict, self.home)
             if verdict.verified:
                 item.status = StepStatus.SUCCESS
                 return

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, SerializeAsAny
 
-from winactions.agent.runner import TaskResult
+from winactions.agent.result import TaskResult
 from winactions.backends.base import uncover_hint
 from winactions.commands.base import Result
 from winactions.commands.formats import (
@@ -24,7 +24,7 @@ from winactions.commands.formats import (
     window_line,
 )
 from winactions.commands.stateview import StateDiff
-from winactions.errors import ActionFailed, WinctlError, of_code
+from winactions.errors import ActionFailed, Unverified, WinctlError, of_code
 from winactions.model import Rect, Target, WindowInfo
 
 
@@ -379,7 +379,9 @@ class RunResult(Result):
 
     def text(self) -> str:
         """The task's status, plan and cost on one line, then each step (where it acted, its
-        status, its error, the blockers it dismissed), the task's error and where it was recorded."""
+        status, its error, the blockers it dismissed), what was done before the steps (the app
+        launched, a leftover dialog closed), one `check:` line per success criterion, the task's
+        error and where it was recorded."""
         r = self.run
         head = (
             f"{r.status.value}: {clean(r.task)} — plan by {r.plan_source or 'none'}"
@@ -397,6 +399,12 @@ class RunResult(Result):
                 f"   dismissed {safe(str(d['blocker']['description']))} by {safe(str(d['method']))}"
                 for d in s.dismissals
             ]
+        lines += [f"before the steps: {safe(note)}" for note in r.prepared]
+        lines += [
+            f"check: {safe(c.what)}: {'yes' if c.ok else 'no' if c.ok is False else 'not checked'}"
+            + (f" — {safe(c.detail)}" if c.detail else "")
+            for c in r.checks
+        ]
         if r.error:
             lines.append(f"error: {safe(r.error)}")
         if r.record:
@@ -404,9 +412,15 @@ class RunResult(Result):
         return "\n".join(lines)
 
     def failure(self) -> WinctlError | None:
-        """An action failure when the task did not succeed, pointing at its steps."""
+        """An action failure (exit 4) when the task failed, `unverified` (exit 10) when its steps
+        ran but its success could not be shown; None for success and a dry run."""
         if self.run.ok:
             return None
+        if self.run.status.value == "unverified":  # exit 10: the steps ran, success not shown
+            return Unverified(
+                f"the task is unverified: {self.run.error}",
+                hint="the checks above say what could not be checked; look at the app, or give success criteria",
+            )
         return ActionFailed(
             f"the task {self.run.status.value}: {self.run.error}",
             hint="the steps above say where; replan, or act step by step from `winctl state`",

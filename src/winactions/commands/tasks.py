@@ -64,7 +64,12 @@ def run(ctx: Context, p: RunParams) -> RunResult:
     verify each step, dismissing dialogs in the way and replanning when a step fails.
 
     `winctl run "write hello in mousepad and save"`; `--dry-run` shows the plan located and
-    does nothing; `--record DIR` keeps a run to `winctl replay DIR` later."""
+    does nothing; `--record DIR` keeps a run to `winctl replay DIR` later.
+
+    A run routed to an app module acts on that app's window (launched when none is open). The
+    task is `success` only when its success criteria were checked in the app and hold (one
+    `check:` line each); `unverified`, exit 10, when its steps ran but that could not be shown;
+    `failed`, exit 4, when a step failed or a criterion does not hold."""
     plan = parse_plan(p.plan, where="--plan") if p.plan else None
     options = _options(ctx, p.max_steps, p.max_replans, p.max_model_calls, p.max_tokens, p.record, p.apps, p.confirm)
     options.dry_run, options.use_templates, options.pixels = p.dry_run, not p.no_templates, not p.no_pixels
@@ -84,7 +89,8 @@ class ReplayParams(Params):
 @command("replay", ReplayParams, kind=Kind.ACTION, positional=("run",), profiles=("tasks",))
 def replay(ctx: Context, p: ReplayParams) -> RunResult:
     """Run a recorded run's successful steps again, with no model (a macro, or a regression
-    test of an app); a step whose target is gone fails and stops the replay."""
+    test of an app), checked by the recorded run's success criteria; a step whose target is gone
+    fails and stops the replay."""
     task, plan = replay_plan(p.run)
     options = _options(ctx, p.max_steps, 0, 0, 0, p.record, [], False)
     options.dry_run, options.timeout = p.dry_run, p.timeout
