@@ -901,7 +901,8 @@ class Commands:
         max_elements: int | None = None,
     ) -> RunResult:
         """Run a recorded run's successful steps again, with no model (a macro, or a regression
-        test of an app); a step whose target is gone fails and stops the replay.
+        test of an app), checked by the recorded run's success criteria; a step whose target is gone
+        fails and stops the replay.
 
         `winctl replay`. Parameters:
 
@@ -1040,6 +1041,11 @@ class Commands:
 
         `winctl run "write hello in mousepad and save"`; `--dry-run` shows the plan located and
         does nothing; `--record DIR` keeps a run to `winctl replay DIR` later.
+
+        A run routed to an app module acts on that app's window (launched when none is open). The
+        task is `success` only when its success criteria were checked in the app and hold (one
+        `check:` line each); `unverified`, exit 10, when its steps ran but that could not be shown;
+        `failed`, exit 4, when a step failed or a criterion does not hold.
 
         `winctl run`. Parameters:
 
