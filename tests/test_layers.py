@@ -103,7 +103,7 @@ ALLOWED: dict[str, set[str]] = {
     "render": {"commands", "compact", "errors", "model"},
     "doctor": {"backends", "errors", "extras", "llm", "locate", "settings"},  # core checks; the platform's: backends
     "api": {"backends", "commands", "errors", "model", "outputs", "render", "session"},
-    "agent": {"candidates", "errors", "llm", "locate", "model", "settings"},
+    "agent": {"candidates", "errors", "keys", "llm", "locate", "model", "settings"},  # keys: Android key codes in plans
     "daemon": {
         "_version",
         "api",
