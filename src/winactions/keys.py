@@ -202,7 +202,7 @@ _ANDROID_KEYCODES: dict[int, tuple[str, str | None]] = {
     26: ("POWER", None),
     27: ("CAMERA", None),
     **{29 + i: (chr(65 + i), chr(97 + i)) for i in range(26)},
-    55: ("COMMA", ","),
+    55: ("COMMA", "comma"),  # a bare comma separates chords
     56: ("PERIOD", "."),
     61: ("TAB", "Tab"),
     62: ("SPACE", "Space"),
@@ -218,7 +218,7 @@ _ANDROID_KEYCODES: dict[int, tuple[str, str | None]] = {
     75: ("APOSTROPHE", "'"),
     76: ("SLASH", "/"),
     77: ("AT", "@"),
-    81: ("PLUS", "+"),
+    81: ("PLUS", "plus"),
     82: ("MENU", "Menu"),
     83: ("NOTIFICATION", None),
     84: ("SEARCH", None),
