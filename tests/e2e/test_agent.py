@@ -239,8 +239,8 @@ def test_dry_run_acts_on_nothing_and_a_recorded_run_replays(desktop, tmp_path, s
 
 
 def test_go_home_and_platform_gaps(desktop, tmp_path, server):
-    """go_home presses the app's keys until its home marker shows; open_url has no command on
-    this desktop and fails clearly instead of guessing."""
+    """go_home presses the app's keys until its home marker shows; open_url of a scheme no app
+    here handles fails clearly instead of guessing (xdg-open would hand it to a browser)."""
     from winactions.agent import parse_plan
 
     with Editor(desktop, tmp_path) as app:
@@ -250,13 +250,14 @@ def test_go_home_and_platform_gaps(desktop, tmp_path, server):
                 "steps": [
                     {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
                     {"action": "go_home"},
-                    {"action": "open_url", "params": {"url": "https://example.org"}},
+                    {"action": "open_url", "params": {"url": "no-such-scheme:page"}},
                 ]
             }
         )
         result = runner.run("open the chooser, go home in mousepad, then open a page", steps)
         assert [s.status.value for s in result.step_results] == ["success", "success", "failed"]
-        assert "open-url" in result.step_results[2].error and result.status is TaskStatus.FAILED
+        assert "no app here opens no-such-scheme: URLs" in result.step_results[2].error
+        assert result.status is TaskStatus.FAILED
         wait_for_window(desktop, "doc.txt")
         assert window_gone(desktop, "Open File")
 

@@ -1,0 +1,161 @@
+"""Plans in phone agents' shapes on a real desktop: a BACK key-code fallback on Mousepad, a
+recorded run's pictures and changes, and `open-url` reaching a real handler through xdg-open.
+
+Outcomes are read from the app's side: Mousepad's saved file and its windows as wmctrl sees
+them, the PNGs on disk, and what the URL handler wrote down itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from tests.conftest import window_gone
+from tests.e2e.test_agent import Editor
+from tests.fixtures.toolkit_apps import isolated_env
+from winactions.agent import RunOptions, TaskRunner, TaskStatus, parse_plan
+from winactions.errors import Unsupported
+
+pytestmark = pytest.mark.desktop
+
+
+def test_a_back_key_code_fallback_closes_the_dialog_in_the_way(desktop, tmp_path):
+    """{"action": "press_key", "params": {"keycode": 4}} crashed the run with `internal error:
+    ValidationError`. On a desktop BACK is Escape: it closes the Open File dialog hiding the
+    File menu, the menu is found on the second look, and the text is saved."""
+    plan = parse_plan(
+        [
+            {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+            {
+                "action": "tap",
+                "target_ref": "File",
+                "target_type": "Menu",
+                "fallback": {"action": "press_key", "params": {"keycode": 4}},
+            },
+            {"action": "press_key", "params": {"keycode": "KEYCODE_ESCAPE"}},
+            {"action": "input_text", "target_type": "Edit", "params": {"text": "after back"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+        ]
+    )
+    with Editor(desktop, tmp_path) as app:
+        result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("back out of the chooser, then write", plan)
+        assert result.status is TaskStatus.SUCCESS, result.error
+        tap = result.step_results[1]
+        assert tap.fallbacks >= 1 and "File" in tap.target
+        assert window_gone(desktop, "Open File")
+        assert app.saved("after back") == "after back"
+
+
+def test_a_desktop_without_the_key_fails_the_step_clearly(desktop, tmp_path):
+    plan = parse_plan(
+        [
+            {"action": "tap", "target_ref": "Nowhere", "fallback": {"action": "press_key", "params": {"keycode": 5}}},
+        ]
+    )
+    with Editor(desktop, tmp_path, "untouched") as app:
+        result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("call from a desktop", plan)
+        assert result.status is TaskStatus.FAILED
+        assert "a desktop has no CALL key" in result.error and "internal error" not in result.error
+        assert app.doc.read_text() == "untouched"
+
+
+def test_a_recorded_batch_has_its_pictures_and_says_what_changed(desktop, tmp_path):
+    """Level-0 steps sent as one `batch` call were recorded with no screenshots; now the batch's
+    pictures before and after are every step's, and each line lists what changed."""
+    plan = parse_plan(
+        [
+            {"action": "press_key", "params": {"keys": "ctrl+End"}},
+            {"action": "input_text", "params": {"text": " world"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+            {
+                "action": "input_text",
+                "target_type": "Edit",
+                "params": {"text": "hello again"},
+                "expect": {"value": "hello again"},
+            },
+        ]
+    )
+    record = tmp_path / "record"
+    with Editor(desktop, tmp_path / "app", "hello") as app:
+        result = TaskRunner(app.desktop, RunOptions(pixels=False, record=record)).run("append and save", plan)
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert app.saved("hello world") == "hello world"  # the batch saved; the last step is unsaved
+    steps = [e for e in map(json.loads, (record / "run.jsonl").read_text().splitlines()) if e["event"] == "step"]
+    assert [s["batch"] for s in steps] == [1, 1, 1, None]
+    for s in steps:
+        assert s["screenshot_before"] and s["screenshot_after"], s
+        assert Path(s["screenshot_before"]).is_file() and Path(s["screenshot_after"]).is_file()
+    assert steps[0]["screenshot_before"] == str(record / "batch-1-before.png")
+    assert {s["screenshot_after"] for s in steps[:3]} == {str(record / "batch-1-after.png")}
+    with Image.open(steps[0]["screenshot_before"]) as before, Image.open(steps[0]["screenshot_after"]) as after:
+        assert ImageChops.difference(before.convert("RGB"), after.convert("RGB")).getbbox() is not None
+    assert any(line.startswith("value of Edit") and "hello world" in line for line in steps[0]["changes"])
+    assert any("'hello world' -> 'hello again'" in line for line in steps[3]["changes"]), steps[3]["changes"]
+
+
+HANDLER = """#!/bin/sh
+printf '%s\\n' "$@" >> "{log}"
+"""
+
+
+def _register(home: dict[str, str], log: Path, *schemes: str) -> None:
+    """A URL handler in this home: a desktop file whose program writes its arguments to `log`,
+    made the default for `schemes` with xdg-mime (as a user would)."""
+    script = Path(home["HOME"]) / "handler.sh"
+    script.write_text(HANDLER.format(log=log))
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    apps = Path(home["XDG_DATA_HOME"]) / "applications"
+    apps.mkdir(parents=True, exist_ok=True)
+    mimes = ";".join(f"x-scheme-handler/{s}" for s in schemes)
+    (apps / "winctl-test-handler.desktop").write_text(
+        f"[Desktop Entry]\nType=Application\nName=Test handler\nExec={script} %u\nMimeType={mimes};\n"
+    )
+    for scheme in schemes:
+        os.spawnvpe(
+            os.P_WAIT,
+            "xdg-mime",
+            ["xdg-mime", "default", "winctl-test-handler.desktop", f"x-scheme-handler/{scheme}"],
+            {**os.environ, **home},
+        )
+
+
+def _logged(log: Path, lines: int, timeout: float = 10.0) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.exists() and len(log.read_text().splitlines()) >= lines:
+            break
+        time.sleep(0.1)
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_open_url_reaches_the_handler_xdg_mime_names(desktop, tmp_path):
+    """`open-url` and a plan's open_url and call reach the app xdg-mime names for each scheme
+    (it writes down what it was given); a scheme no app is registered for is refused."""
+    log = tmp_path / "opened.txt"
+    _register(isolated_env(tmp_path / "home"), log, "https", "winctltest", "tel")
+    with Editor(desktop, tmp_path) as app:  # the same home: the handler is this user's
+        said = app.desktop.call("open-url", url="https://example.org/a?b=1&c=2")
+        assert "winctl-test-handler.desktop" in said.method
+        assert _logged(log, 1) == ["https://example.org/a?b=1&c=2"]
+        with pytest.raises(Unsupported, match="no app here opens nothing-here: URLs"):
+            app.desktop.call("open-url", url="nothing-here:x")
+        plan = parse_plan(
+            [
+                {"action": "open_url", "params": {"url": "winctltest:from-a-plan"}},
+                {"action": "call", "params": {"number": "+1 555 0100"}},
+            ]
+        )
+        started = time.monotonic()
+        result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("open a link, then call", plan)
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert [s.batch for s in result.step_results] == [1, 1]
+        assert time.monotonic() - started >= 2.5  # open_url's own wait, as the plan gave none
+        assert _logged(log, 3)[1:] == ["winctltest:from-a-plan", "tel:+15550100"]
+    time.sleep(0.5)
+    assert len(log.read_text().splitlines()) == 3  # the refused scheme opened nothing
