@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from tests.conftest import window_gone
-from tests.e2e.test_agent import Editor
+from tests.e2e.helpers.editor import Editor
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.agent import RunOptions, TaskRunner, TaskStatus, parse_plan
 from winactions.errors import Unsupported
