@@ -159,3 +159,23 @@ def test_open_url_reaches_the_handler_xdg_mime_names(desktop, tmp_path):
         assert _logged(log, 3)[1:] == ["winctltest:from-a-plan", "tel:+15550100"]
     time.sleep(0.5)
     assert len(log.read_text().splitlines()) == 3  # the refused scheme opened nothing
+
+
+def test_a_tap_at_a_point_of_the_plan_acts_there(desktop, tmp_path):
+    """A phone plan's tap at `x`, `y` (no target to look up): the File menu under that point
+    opens (its items are in Mousepad's tree afterwards), and a BACK key code closes it."""
+    with Editor(desktop, tmp_path) as app:
+        before = app.desktop.state()
+        menu = next(t for t in before.targets if t.type == "Menu" and t.name == "File")
+        assert menu.rect is not None and not any(t.type == "MenuItem" for t in before.targets)
+        x, y = menu.rect.center
+        plan = parse_plan([{"action": "tap", "params": {"x": x, "y": y}, "wait_after": 800}])
+        result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("open the file menu by its place", plan)
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert result.step_results[0].call == {"command": "click-at", "args": {"x": x, "y": y}}
+        assert any(t.type == "MenuItem" for t in app.desktop.state().targets)
+        closed = TaskRunner(app.desktop, RunOptions(pixels=False)).run(
+            "close it", parse_plan([{"action": "press_key", "params": {"keycode": 4}, "wait_after": 500}])
+        )
+        assert closed.status is TaskStatus.SUCCESS, closed.error
+        assert not any(t.type == "MenuItem" for t in app.desktop.state().targets)

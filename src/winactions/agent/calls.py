@@ -36,6 +36,12 @@ BATCHABLE = frozenset(
 Call = dict[str, Any]
 
 
+def untargeted(step: StepPlan) -> bool:
+    """The step acts without looking anything up: no target_ref, and an action that needs none
+    or a point of the plan's own (`x`, `y`)."""
+    return not step.target_ref and (step.action in NO_TARGET or "x" in step.params)
+
+
 def call_for(
     step: StepPlan,
     where: Resolved,

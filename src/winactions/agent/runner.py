@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from winactions.agent.actor import Actor, need, read_state
 from winactions.agent.apps import AppModule, ModuleRegistry
 from winactions.agent.blockers import Dismissal, detect, dismiss, settled
-from winactions.agent.calls import BATCHABLE, NO_TARGET, call_for, scrollable
+from winactions.agent.calls import BATCHABLE, call_for, scrollable, untargeted
 from winactions.agent.model import Model
 from winactions.agent.plan import PlanSource, StepPlan, TaskPlan
 from winactions.agent.planner import Planner
@@ -431,8 +431,8 @@ class TaskRunner:
 
     # -- locate ---------------------------------------------------------------------------------
     def _resolve(self, step: StepPlan, state: UIState) -> Resolved:
-        if step.action in NO_TARGET and not step.target_ref:
-            return Resolved(None, "no target", step.level)
+        if untargeted(step):
+            return Resolved(None, "no target" if "x" not in step.params else "the plan's point", step.level)
         return resolve(
             self.actor,
             step,
