@@ -58,11 +58,15 @@ def test_a_desktop_without_the_key_fails_the_step_clearly(desktop, tmp_path):
             {"action": "tap", "target_ref": "Nowhere", "fallback": {"action": "press_key", "params": {"keycode": 5}}},
         ]
     )
-    with Editor(desktop, tmp_path, "untouched") as app:
-        result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("call from a desktop", plan)
+    record = tmp_path / "record"
+    with Editor(desktop, tmp_path / "app", "untouched") as app:
+        result = TaskRunner(app.desktop, RunOptions(pixels=False, record=record)).run("call from a desktop", plan)
         assert result.status is TaskStatus.FAILED
         assert "a desktop has no CALL key" in result.error and "internal error" not in result.error
         assert app.doc.read_text() == "untouched"
+    (step,) = [e for e in map(json.loads, (record / "run.jsonl").read_text().splitlines()) if e["event"] == "step"]
+    assert step["status"] == "failed" and step["changes"] == []  # a failed step has its pictures too
+    assert Path(step["screenshot_before"]).is_file() and Path(step["screenshot_after"]).is_file()
 
 
 def test_a_recorded_batch_has_its_pictures_and_says_what_changed(desktop, tmp_path):

@@ -11,6 +11,7 @@ dismissal, replanning and guards, on nothing but the table's commands.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -352,6 +353,9 @@ class TaskRunner:
             + (f" — {item.error}" if item.error else "")
         )
         if self._recorder:
+            if item.screenshot_after is None:  # it stopped before acting: the screen it left
+                with contextlib.suppress(WinctlError):
+                    self._snap(item, "after")
             self._recorder.step(item)
         return item
 
