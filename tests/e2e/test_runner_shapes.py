@@ -7,19 +7,26 @@ them, the PNGs on disk, and what the URL handler wrote down itself.
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
 import os
 import stat
+import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import ClassVar
 
+import psutil
 import pytest
 from PIL import Image, ImageChops
 
-from tests.conftest import window_gone
+from tests.conftest import environment, wait_for_window, window_gone
 from tests.e2e.helpers.editor import Editor
-from tests.fixtures.toolkit_apps import isolated_env
+from tests.fixtures.toolkit_apps import chromium_plain_command, isolated_env
 from winactions.agent import RunOptions, TaskRunner, TaskStatus, parse_plan
+from winactions.api import Desktop
 from winactions.errors import Unsupported
 
 pytestmark = pytest.mark.desktop
@@ -114,18 +121,17 @@ def _register(home: dict[str, str], log: Path, *schemes: str) -> None:
     script = Path(home["HOME"]) / "handler.sh"
     script.write_text(HANDLER.format(log=log))
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    _default_app(home, "winctl-test-handler.desktop", f"{script} %u", *schemes)
+
+
+def _default_app(home: dict[str, str], name: str, exec_line: str, *schemes: str) -> None:
     apps = Path(home["XDG_DATA_HOME"]) / "applications"
     apps.mkdir(parents=True, exist_ok=True)
     mimes = ";".join(f"x-scheme-handler/{s}" for s in schemes)
-    (apps / "winctl-test-handler.desktop").write_text(
-        f"[Desktop Entry]\nType=Application\nName=Test handler\nExec={script} %u\nMimeType={mimes};\n"
-    )
+    (apps / name).write_text(f"[Desktop Entry]\nType=Application\nName={name}\nExec={exec_line}\nMimeType={mimes};\n")
     for scheme in schemes:
-        os.spawnvpe(
-            os.P_WAIT,
-            "xdg-mime",
-            ["xdg-mime", "default", "winctl-test-handler.desktop", f"x-scheme-handler/{scheme}"],
-            {**os.environ, **home},
+        subprocess.run(
+            ["xdg-mime", "default", name, f"x-scheme-handler/{scheme}"], env={**os.environ, **home}, check=True
         )
 
 
@@ -183,3 +189,47 @@ def test_a_tap_at_a_point_of_the_plan_acts_there(desktop, tmp_path):
         )
         assert closed.status is TaskStatus.SUCCESS, closed.error
         assert not any(t.type == "MenuItem" for t in app.desktop.state().targets)
+
+
+class _Page(http.server.BaseHTTPRequestHandler):
+    seen: ClassVar[list[str]] = []  # the paths asked for
+
+    def do_GET(self) -> None:
+        self.seen.append(self.path)
+        body = b"<html><head><title>opened by winctl</title></head><body>hello</body></html>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_open_url_opens_a_local_page_in_chromium(desktop, tmp_path):
+    """The user's browser (Chromium, made the http handler in this home) fetches the page from
+    a local server, which logs the request, and shows it in a window titled by the page."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    profile = tmp_path / "chromium"
+    argv = chromium_plain_command("%U", profile)
+    home = isolated_env(tmp_path / "home")
+    _default_app(home, "winctl-test-chromium.desktop", " ".join(argv), "http")
+    (tmp_path / "rt").mkdir(mode=0o700)
+    url = f"http://127.0.0.1:{server.server_address[1]}/page?from=winctl"
+    try:
+        with (
+            environment({**desktop.env, **home, "XDG_RUNTIME_DIR": str(tmp_path / "rt")}),
+            Desktop("chromium-url") as s,
+        ):
+            said = s.call("open-url", url=url)
+            assert "winctl-test-chromium.desktop" in said.method
+            wait_for_window(desktop, "opened by winctl", timeout=60)
+        assert "/page?from=winctl" in _Page.seen
+    finally:
+        server.shutdown()
+        for proc in psutil.process_iter(["cmdline"]):
+            if f"--user-data-dir={profile}" in (proc.info["cmdline"] or []):
+                with contextlib.suppress(psutil.Error):
+                    proc.kill()
