@@ -292,3 +292,25 @@ def test_open_url_takes_urls_with_their_scheme(tmp_path):
     for url in ("https://example.org/?a=1&b=2", "mailto:a@example.org", "tel:+15550100", page.as_uri()):
         assert check_url(f"  {url} ", local=True) == url
     assert check_url("file:///sdcard/x.html", local=False) == "file:///sdcard/x.html"  # the phone's files
+
+
+def test_the_phone_agents_example_plan_and_its_fallback_table_are_read_as_written():
+    """The example plan of the runner's design (a phone agent's, in its own words) and the four
+    fallbacks of its table, unchanged."""
+    import json
+    from pathlib import Path
+
+    example = Path(__file__).parent / "fixtures" / "plans" / "phone_agent_example.json"
+    plan = parse_plan(json.loads(example.read_text(encoding="utf-8")))
+    assert [s.action.value for s in plan.steps] == ["tap", "tap", "input_text", "tap", "input_text", "tap"]
+    assert [s.level for s in plan.steps] == [2, 2, 0, 3, 3, 3]
+    fallbacks = [
+        {"action": "swipe", "params": {"direction": "left"}},
+        {"action": "swipe", "params": {"direction": "up"}},
+        {"action": "press_key", "params": {"keycode": 4}},
+        {"action": "wait", "params": {"duration": 2000}},
+    ]
+    read = parse_plan([{"action": "tap", "target_ref": "wechat", "fallback": f} for f in fallbacks])
+    assert [s.fallback.model_dump(exclude={"description"}) for s in read.steps if s.fallback] == [
+        {"target_ref": None, **f} for f in fallbacks
+    ]
