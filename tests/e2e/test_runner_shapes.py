@@ -99,6 +99,7 @@ def test_a_recorded_batch_has_its_pictures_and_says_what_changed(desktop, tmp_pa
         assert app.saved("hello world") == "hello world"  # the batch saved; the last step is unsaved
     steps = [e for e in map(json.loads, (record / "run.jsonl").read_text().splitlines()) if e["event"] == "step"]
     assert [s["batch"] for s in steps] == [1, 1, 1, None]
+    assert "wait_after" not in steps[0]["step"]  # as planned: a replay waits as level 0 does
     for s in steps:
         assert s["screenshot_before"] and s["screenshot_after"], s
         assert Path(s["screenshot_before"]).is_file() and Path(s["screenshot_after"]).is_file()

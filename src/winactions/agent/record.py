@@ -54,7 +54,9 @@ class Recorder:
         """The step's line, with what changed between the states seen before and after it."""
         before, after = (self._states.pop((item.step.step, when), None) for when in ("before", "after"))
         changed = {"changes": changes(before, after)} if before is not None and after is not None else {}
-        self.event("step", **item.model_dump(mode="json"), **changed)
+        data = item.model_dump(mode="json")
+        data["step"] = item.step.model_dump(mode="json", exclude_unset=True)  # a replay keeps the defaults
+        self.event("step", **data, **changed)
 
     def keep(self, step: int, when: str, state: UIState) -> None:
         """The state seen `when` ("before"/"after") step `step`, for its line's `changes`."""
