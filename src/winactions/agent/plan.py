@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from winactions.agent.shapes import check_params
 from winactions.errors import InvalidInput
@@ -62,17 +62,18 @@ def _checked_ref(value: str | None) -> str | None:
     return value
 
 
+TargetRef = Annotated[str | None, AfterValidator(_checked_ref)]
+
+
 class Fallback(BaseModel):
     """What to do when a step's target is not found, before looking again (up to 3 times)."""
 
     model_config = ConfigDict(extra="forbid")
 
     action: Action
-    target_ref: str | None = None
+    target_ref: TargetRef = None
     params: dict[str, Any] = Field(default_factory=dict)
     description: str = ""
-
-    _ref = field_validator("target_ref")(classmethod(lambda cls, value: _checked_ref(value)))
 
     @model_validator(mode="before")
     @classmethod
@@ -124,7 +125,7 @@ class StepPlan(BaseModel):
 
     step: int = Field(ge=1)
     action: Action
-    target_ref: str | None = None
+    target_ref: TargetRef = None
     target_type: str | None = None  # a role ("Button", "Edit") narrowing a name; also icon/ui/dynamic
     description: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
@@ -136,8 +137,6 @@ class StepPlan(BaseModel):
     retry: int = Field(default=2, ge=0, le=5)
     wait_before: int = Field(default=0, ge=0, le=60_000)  # ms
     wait_after: int = Field(default=300, ge=0, le=60_000)  # ms
-
-    _ref = field_validator("target_ref")(classmethod(lambda cls, value: _checked_ref(value)))
 
     @model_validator(mode="after")
     def _fits(self) -> StepPlan:
