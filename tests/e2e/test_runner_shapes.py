@@ -71,6 +71,12 @@ def test_a_desktop_without_the_key_fails_the_step_clearly(desktop, tmp_path):
         assert result.status is TaskStatus.FAILED
         assert "a desktop has no CALL key" in result.error and "internal error" not in result.error
         assert app.doc.read_text() == "untouched"
+        dial = parse_plan(
+            [{"action": "press_key", "params": {"keys": "End"}}, {"action": "call", "params": {"number": "123"}}]
+        )
+        called = TaskRunner(app.desktop, RunOptions(pixels=False)).run("call from a desktop", dial)
+        assert [s.batch for s in called.step_results] == [1, 1]  # sent together, the call refused
+        assert called.step_results[1].error.startswith("unsupported: no app here opens tel: URLs")
     (step,) = [e for e in map(json.loads, (record / "run.jsonl").read_text().splitlines()) if e["event"] == "step"]
     assert step["status"] == "failed" and step["changes"] == []  # a failed step has its pictures too
     assert Path(step["screenshot_before"]).is_file() and Path(step["screenshot_after"]).is_file()

@@ -308,7 +308,7 @@ class TaskRunner:
         for whose, outcome in zip(owner, report.steps):
             if whose is not None:
                 whose.status = StepStatus.SUCCESS if outcome.ok else StepStatus.FAILED
-                whose.error = "" if outcome.ok else str((outcome.error or {}).get("message", "failed"))
+                whose.error = "" if outcome.ok else _batch_error(outcome.error or {})
         for item in items:
             if item.status is StepStatus.PENDING:
                 item.status, item.error = StepStatus.SKIPPED, "an earlier step of its batch failed"
@@ -564,6 +564,12 @@ class TaskRunner:
     def _say(self, line: str) -> None:
         if self.options.progress is not None:
             self.options.progress(line)
+
+
+def _batch_error(error: dict[str, str]) -> str:
+    """A batch step's error as a step's: `unsupported: ...` when the platform cannot do it."""
+    said = error.get("message", "failed") + (f" ({error['hint']})" if error.get("hint") else "")
+    return f"unsupported: {said}" if error.get("code") == "unsupported" else said
 
 
 def _message(exc: WinctlError) -> str:
