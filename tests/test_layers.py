@@ -109,7 +109,7 @@ ALLOWED: dict[str, set[str]] = {
     "api_commands": {"api_base", "commands"},  # generated: a typed method per command
     "api_async": {"api", "api_base", "commands", "model"},  # generated: Desktop's methods, awaited
     "api_source": {"commands"},  # writes the two above
-    "agent": {"candidates", "errors", "llm", "locate", "model", "progress", "settings"},
+    "agent": {"candidates", "errors", "keys", "llm", "locate", "model", "progress", "settings"},
     "daemon": {
         "_version",
         "api",

@@ -1041,6 +1041,32 @@ class AsyncDesktop(AsyncCore):
             lambda: self.desktop.open_terminal(agent=agent, command=command, timeout=timeout, window=window)
         )
 
+    async def open_url(
+        self,
+        url: str,
+        *,
+        window: str | None = None,
+        return_state: bool = False,
+        max_elements: int | None = None,
+    ) -> ActionResult:
+        """`Desktop.open_url`, awaited.
+
+        Open a URL with the platform's opener: the app chosen for its scheme (xdg-open on Linux,
+        ShellExecute on Windows, an Android VIEW intent on a phone). The URL needs its scheme;
+        a file: URL must name a file that exists. A scheme no app here handles is refused,
+        nothing opened. The app opens on its own: run `winctl windows` to find its window.
+
+        `winctl open-url`. Parameters:
+
+        url: the URL, with its scheme: https://example.org, mailto:a@b.org, tel:+15551234567
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        return_state: also return the new state, and in `changes` what changed since the state seen last
+        max_elements: with --return-state: list at most this many changes and say how many were left out
+        """
+        return await self._do(
+            lambda: self.desktop.open_url(url=url, window=window, return_state=return_state, max_elements=max_elements)
+        )
+
     async def press(
         self,
         keys: str,

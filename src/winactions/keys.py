@@ -179,3 +179,111 @@ def parse_keys(spec: str, extra: Mapping[str, str] = {}) -> list[Chord]:
     if not tokens:
         raise InvalidInput("no keys given", hint="for example: winctl keys ctrl+s")
     return [_parse_chord(t, spec, extra) for t in tokens]
+
+
+# Android's key codes, the way plans written for phones name keys ({"keycode": 4},
+# "KEYCODE_BACK", "BACK"): code → (Android's name without KEYCODE_, the key a desktop presses
+# for it, or None where a desktop has no such key). A phone presses the code itself.
+_ANDROID_KEYCODES: dict[int, tuple[str, str | None]] = {
+    3: ("HOME", None),  # the phone's home screen, not the text cursor's Home (MOVE_HOME)
+    4: ("BACK", "Escape"),  # leaves a dialog, a menu, a search: a desktop's Escape
+    5: ("CALL", None),
+    6: ("ENDCALL", None),
+    **{7 + d: (str(d), str(d)) for d in range(10)},
+    17: ("STAR", "*"),
+    18: ("POUND", "#"),
+    19: ("DPAD_UP", "Up"),
+    20: ("DPAD_DOWN", "Down"),
+    21: ("DPAD_LEFT", "Left"),
+    22: ("DPAD_RIGHT", "Right"),
+    23: ("DPAD_CENTER", None),
+    24: ("VOLUME_UP", None),
+    25: ("VOLUME_DOWN", None),
+    26: ("POWER", None),
+    27: ("CAMERA", None),
+    **{29 + i: (chr(65 + i), chr(97 + i)) for i in range(26)},
+    55: ("COMMA", "comma"),  # a bare comma separates chords
+    56: ("PERIOD", "."),
+    61: ("TAB", "Tab"),
+    62: ("SPACE", "Space"),
+    66: ("ENTER", "Enter"),
+    67: ("DEL", "Backspace"),  # Android's DEL deletes backwards
+    68: ("GRAVE", "`"),
+    69: ("MINUS", "-"),
+    70: ("EQUALS", "="),
+    71: ("LEFT_BRACKET", "["),
+    72: ("RIGHT_BRACKET", "]"),
+    73: ("BACKSLASH", "\\"),
+    74: ("SEMICOLON", ";"),
+    75: ("APOSTROPHE", "'"),
+    76: ("SLASH", "/"),
+    77: ("AT", "@"),
+    81: ("PLUS", "plus"),
+    82: ("MENU", "Menu"),
+    83: ("NOTIFICATION", None),
+    84: ("SEARCH", None),
+    85: ("MEDIA_PLAY_PAUSE", None),
+    87: ("MEDIA_NEXT", None),
+    88: ("MEDIA_PREVIOUS", None),
+    91: ("MUTE", None),
+    92: ("PAGE_UP", "PageUp"),
+    93: ("PAGE_DOWN", "PageDown"),
+    111: ("ESCAPE", "Escape"),
+    112: ("FORWARD_DEL", "Delete"),
+    115: ("CAPS_LOCK", "CapsLock"),
+    116: ("SCROLL_LOCK", "ScrollLock"),
+    120: ("SYSRQ", "PrintScreen"),
+    121: ("BREAK", "Pause"),
+    122: ("MOVE_HOME", "Home"),
+    123: ("MOVE_END", "End"),
+    124: ("INSERT", "Insert"),
+    125: ("FORWARD", None),
+    **{131 + i: (f"F{i + 1}", f"F{i + 1}") for i in range(12)},
+    143: ("NUM_LOCK", "NumLock"),
+    164: ("VOLUME_MUTE", None),
+    187: ("APP_SWITCH", None),
+    220: ("BRIGHTNESS_DOWN", None),
+    221: ("BRIGHTNESS_UP", None),
+    223: ("SLEEP", None),
+    224: ("WAKEUP", None),
+}
+
+
+@dataclass(frozen=True)
+class KeyCode:
+    """One Android key code: its number, its name (`KEYCODE_` + name is Android's constant)
+    and the key a desktop presses for it (None: a desktop has no such key)."""
+
+    code: int
+    name: str
+    desktop: str | None
+
+    @property
+    def constant(self) -> str:
+        return f"KEYCODE_{self.name}"
+
+
+ANDROID_KEYCODES: dict[int, KeyCode] = {n: KeyCode(n, name, key) for n, (name, key) in _ANDROID_KEYCODES.items()}
+_KEYCODE_BY_NAME = {k.name: k for k in ANDROID_KEYCODES.values()} | {"END_CALL": ANDROID_KEYCODES[6]}
+
+
+def android_keycode(value: object) -> KeyCode:
+    """An Android key code given as a number (4, "4") or a name ("BACK", "KEYCODE_BACK", any
+    case); `InvalidInput` for one this table does not know."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        found = ANDROID_KEYCODES.get(value)
+    elif isinstance(value, str) and value.strip().isdigit():
+        found = ANDROID_KEYCODES.get(int(value.strip()))
+    elif isinstance(value, str):
+        name = value.strip().upper()
+        found = _KEYCODE_BY_NAME.get(name.removeprefix("KEYCODE_"))
+    else:
+        found = None
+    if found is None:
+        close = difflib.get_close_matches(str(value).upper().removeprefix("KEYCODE_"), list(_KEYCODE_BY_NAME), n=3)
+        raise InvalidInput(
+            f"unknown Android key code {shown(str(value))}",
+            hint=(f"did you mean {', '.join(close)}? " if close else "")
+            + "key codes are numbers like 4 (BACK), 3 (HOME), 66 (ENTER) or names like BACK, KEYCODE_ENTER",
+        )
+    return found

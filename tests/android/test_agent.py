@@ -62,10 +62,8 @@ def test_a_plan_runs_on_the_phone_by_names_from_its_tree(session_env: Phone) -> 
 
 def test_a_step_the_phone_cannot_do_fails_clearly_and_acts_on_nothing(session_env: Phone) -> None:
     phone = session_env
-    plan = TaskPlan.model_validate(
-        {"steps": [{"step": 1, "action": "open_url", "params": {"url": "https://example.com"}}]}
-    )
+    plan = TaskPlan.model_validate({"steps": [{"step": 1, "action": "open_url", "params": {"url": "sms:+15550100"}}]})
     with Desktop("agent-phone-url", device=phone.serial) as desktop:
         result = TaskRunner(desktop, RunOptions(pixels=False, use_templates=False, max_replans=0)).run("open", plan)
-    assert not result.ok and "open-url" in result.error
-    assert phone.inputs() == []
+    assert not result.ok and "opens sms: URLs" in result.error  # no app on this phone takes sms: links
+    assert phone.state.opened == [] and [c for c in phone.inputs() if c[0] == "input"] == []

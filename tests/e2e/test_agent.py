@@ -8,66 +8,20 @@ and OpenAI formats replays scripted plans (tests/fixtures/llm_server.py), and co
 from __future__ import annotations
 
 import json
-import os
-import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import environment, wait_for_window, window_gone
+from tests.conftest import wait_for_window, window_gone
+from tests.e2e.helpers.editor import Editor
 from tests.fixtures.llm_server import API_KEY, LLMServer
-from tests.fixtures.toolkit_apps import isolated_env, mousepad_command
 from winactions.agent import RunOptions, TaskRunner, TaskStatus
-from winactions.api import Desktop
 from winactions.commands.results import RunResult
 from winactions.llm.config import LLMFlags
 
 pytestmark = pytest.mark.desktop
-
-
-class Editor:
-    """One Mousepad on a file, driven through one Desktop session."""
-
-    def __init__(self, desk, folder: Path, text: str = "", **env: str) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        self.doc = folder / "doc.txt"
-        self.doc.write_text(text)
-        self.env = {**desk.env, **isolated_env(folder / "home"), "XDG_RUNTIME_DIR": str(folder / "rt"), **env}
-        (folder / "rt").mkdir(mode=0o700, exist_ok=True)
-        self.desk = desk
-
-    def __enter__(self) -> Editor:
-        self._env = environment(self.env)
-        self._env.__enter__()
-        self.desktop = Desktop("agent")
-        launched = self.desktop.call("launch", command=mousepad_command(self.doc), title="doc.txt")
-        self.group = int(launched.detail.split()[-1])
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:  # the tree comes a moment after the window
-            if any(t.type == "Edit" for t in self.desktop.state().targets):
-                break
-            time.sleep(0.2)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(self.group, sig)
-                time.sleep(0.3)
-            except ProcessLookupError:
-                break
-        self.desktop.close()
-        self._env.__exit__(None, None, None)
-
-    def saved(self, expected: str, timeout: float = 5.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.doc.read_text() == expected:
-                break
-            time.sleep(0.1)
-        return self.doc.read_text()
 
 
 @pytest.fixture
@@ -253,8 +207,8 @@ def test_dry_run_acts_on_nothing_and_a_recorded_run_replays(desktop, tmp_path, s
 
 
 def test_go_home_and_platform_gaps(desktop, tmp_path, server):
-    """go_home presses the app's keys until its home marker shows; open_url has no command on
-    this desktop and fails clearly instead of guessing."""
+    """go_home presses the app's keys until its home marker shows; open_url of a scheme no app
+    here handles fails clearly instead of guessing (xdg-open would hand it to a browser)."""
     from winactions.agent import parse_plan
 
     with Editor(desktop, tmp_path) as app:
@@ -269,13 +223,14 @@ def test_go_home_and_platform_gaps(desktop, tmp_path, server):
                         "expect": {"title": "Open"},
                     },
                     {"action": "go_home"},
-                    {"action": "open_url", "params": {"url": "https://example.org"}},
+                    {"action": "open_url", "params": {"url": "no-such-scheme:page"}},
                 ]
             }
         )
         result = runner.run("open the chooser, go home in mousepad, then open a page", steps)
         assert [s.status.value for s in result.step_results] == ["success", "success", "failed"]
-        assert "open-url" in result.step_results[2].error and result.status is TaskStatus.FAILED
+        assert "no app here opens no-such-scheme: URLs" in result.step_results[2].error
+        assert result.status is TaskStatus.FAILED
         wait_for_window(desktop, "doc.txt")
         assert window_gone(desktop, "Open File")
 

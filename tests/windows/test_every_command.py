@@ -87,6 +87,7 @@ RUNS: dict[str, list[str]] = {
     "request-access": ["request-access", "notepad"],  # unconfined: nothing to ask
     "grants": ["grants"],
     "revoke": ["revoke", "notepad"],
+    "open-url": ["open-url", "https://example.org"],
 }
 # an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
 # a run that was never recorded cannot be replayed; no file dialog is open for choose-file;

@@ -50,3 +50,18 @@ def test_close_and_launch(winctl, fake):
     assert "Calculator" in out and "pid 7000" in out
     run = winctl("launch", "nosuchapp.exe", expect=None)
     assert run.code != 0
+
+
+def test_open_url_goes_through_shell_execute(winctl, fake, tmp_path):
+    """The app Windows associates with the scheme opens the URL; a scheme nothing is associated
+    with, a URL without a scheme or a file that is not there is refused with nothing opened."""
+    assert "via ShellExecute" in winctl("open-url", "https://example.org/?q=a&b=c").out
+    page = tmp_path / "page.html"
+    page.write_text("<p>hi</p>")
+    winctl("open-url", page.as_uri())
+    assert fake.opened == ["https://example.org/?q=a&b=c", page.as_uri()]
+    assert "no app here opens tel: URLs" in winctl("open-url", "tel:123", expect=None).err
+    assert "has no scheme" in winctl("open-url", "example.org", expect=None).err
+    assert "https://example.org" in winctl("open-url", "example.org", expect=None).err  # the hint
+    assert "no file" in winctl("open-url", (tmp_path / "gone.html").as_uri(), expect=None).err
+    assert len(fake.opened) == 2

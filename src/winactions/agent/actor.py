@@ -15,11 +15,12 @@ exist on the desktop today and are what an Android backend is expected to regist
     swipe                [swipe --direction D] on a phone (the table has go-home) when there is no target;
                          on a desktop a scroll the other way (a finger moving up moves the content down)
     input_text           input ID TEXT, or type TEXT into the focus
-    press_key            keys CHORDS
+    press_key            keys CHORDS (an Android key code: the phone's own key, or the desktop's key for it)
     wait                 wait SECONDS
     go_home              [go-home], else the app module's home keys until its marker shows
     launch_app           launch ARGV (params.command, or the app module's launch)
-    open_url             [open-url URL]
+    open_url             open-url URL
+    call                 open-url tel:NUMBER
 """
 
 from __future__ import annotations

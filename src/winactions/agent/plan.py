@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from winactions.agent.shapes import check_params
 from winactions.agent.success import Success
 from winactions.errors import InvalidInput
 
@@ -35,13 +36,34 @@ class Action(str, Enum):
     GO_HOME = "go_home"
     LAUNCH_APP = "launch_app"
     OPEN_URL = "open_url"
+    CALL = "call"  # dial params.number through the platform's tel: handler
 
 
-# Level 0: act, no check (launch, wait, keys, go_home, open_url).
-LEVEL0 = frozenset({Action.WAIT, Action.PRESS_KEY, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL})
-NEEDS_TARGET = frozenset({Action.TAP, Action.CLICK, Action.LONG_PRESS})
-DIRECTIONS = ("up", "down", "left", "right")
+# Level 0: act, no check (launch, wait, keys, go_home, open_url, call).
+LEVEL0 = frozenset({Action.WAIT, Action.PRESS_KEY, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL, Action.CALL})
+# What a level-0 step waits after acting unless it says `wait_after` (ms): an app takes a
+# moment to start, a page to load.
+LEVEL0_WAIT = {Action.LAUNCH_APP: 500, Action.OPEN_URL: 2500, Action.CALL: 500}
+LEVEL0_WAIT_OTHER = 100
 REF_PREFIXES = ("id", "image", "text", "dynamic")
+
+
+def _checked_ref(value: str | None) -> str | None:
+    """A target_ref as written, stripped; `ValueError` for an empty one or a bad prefix."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        raise ValueError("target_ref is empty")
+    prefix, sep, rest = value.partition(":")
+    if sep and prefix == "id" and not rest.strip().isdigit():
+        raise ValueError(f"{value!r}: id: takes a number from the state, e.g. id:12")
+    if sep and prefix in REF_PREFIXES and not rest.strip():
+        raise ValueError(f"{value!r} names nothing after {prefix}:")
+    return value
+
+
+TargetRef = Annotated[str | None, AfterValidator(_checked_ref)]
 
 
 class Fallback(BaseModel):
@@ -50,9 +72,30 @@ class Fallback(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     action: Action
-    target_ref: str | None = None
+    target_ref: TargetRef = None
     params: dict[str, Any] = Field(default_factory=dict)
     description: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _back_by_default(cls, data: Any) -> Any:
+        """A press_key fallback that names no key presses BACK (key code 4), as phone plans mean."""
+        if isinstance(data, dict) and data.get("action") == "press_key" and not data.get("params"):
+            return {**data, "params": {"keycode": 4}}
+        return data
+
+    @model_validator(mode="after")
+    def _fits(self) -> Fallback:
+        """A fallback is checked like a step when the plan is read: a bad one is refused there,
+        naming its field, not met as a crash when the runner reaches it."""
+        check_params(self.action.value, self.params, bool(self.target_ref))
+        return self
+
+    def as_step(self, step: int, wait_after: int = 500) -> StepPlan:
+        """The fallback as a step of its own (already checked: this does not fail)."""
+        return StepPlan(
+            step=step, action=self.action, target_ref=self.target_ref, params=self.params, wait_after=wait_after
+        )
 
 
 class Expect(BaseModel):
@@ -83,7 +126,7 @@ class StepPlan(BaseModel):
 
     step: int = Field(ge=1)
     action: Action
-    target_ref: str | None = None
+    target_ref: TargetRef = None
     target_type: str | None = None  # a role ("Button", "Edit") narrowing a name; also icon/ui/dynamic
     description: str = ""
     params: dict[str, Any] = Field(default_factory=dict)
@@ -96,52 +139,18 @@ class StepPlan(BaseModel):
     wait_before: int = Field(default=0, ge=0, le=60_000)  # ms
     wait_after: int = Field(default=300, ge=0, le=60_000)  # ms
 
-    @field_validator("target_ref")
-    @classmethod
-    def _ref(cls, value: str | None) -> str | None:
-        if value is None:
-            return None
-        value = value.strip()
-        if not value:
-            raise ValueError("target_ref is empty")
-        prefix, sep, rest = value.partition(":")
-        if sep and prefix == "id" and not rest.strip().isdigit():
-            raise ValueError(f"{value!r}: id: takes a number from the state, e.g. id:12")
-        if sep and prefix in REF_PREFIXES and not rest.strip():
-            raise ValueError(f"{value!r} names nothing after {prefix}:")
-        return value
-
     @model_validator(mode="after")
     def _fits(self) -> StepPlan:
-        a, p = self.action, self.params
-        if a in NEEDS_TARGET and not self.target_ref:
-            raise ValueError(f"{a.value} needs a target_ref")
-        if a is Action.INPUT_TEXT and not isinstance(p.get("text"), str):
-            raise ValueError("input_text needs params.text (a string)")
-        if a is Action.PRESS_KEY and not (isinstance(p.get("keys"), str) or isinstance(p.get("key"), str)):
-            raise ValueError('press_key needs params.keys, e.g. "ctrl+s"')
-        if a in (Action.SWIPE, Action.SCROLL) and p.get("direction", "down") not in DIRECTIONS:
-            raise ValueError(f"{a.value} direction must be one of {', '.join(DIRECTIONS)}")
-        amount = p.get("amount", 5)
-        if a in (Action.SWIPE, Action.SCROLL) and (
-            not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 100
-        ):
-            raise ValueError(f"{a.value} amount is a whole number of wheel notches, 1 to 100")
-        command = p.get("command")
-        if (
-            a is Action.LAUNCH_APP
-            and command is not None
-            and not (
-                isinstance(command, str) or (isinstance(command, list) and all(isinstance(c, str) for c in command))
-            )
-        ):
-            raise ValueError("launch_app params.command is a program and its arguments (a list of strings)")
-        if a is Action.OPEN_URL and not isinstance(p.get("url"), str):
-            raise ValueError("open_url needs params.url")
-        waited = p.get("duration", p.get("seconds", 1))
-        if a is Action.WAIT and (not isinstance(waited, (int, float)) or isinstance(waited, bool) or waited < 0):
-            raise ValueError("wait takes params.duration in ms (or params.seconds)")
+        check_params(self.action.value, self.params, bool(self.target_ref))
         return self
+
+    @property
+    def settle_ms(self) -> int:
+        """Milliseconds to wait after acting: `wait_after` when the step gives it, else for a
+        level-0 step its action's own wait (launch_app 500, open_url 2500, others 100)."""
+        if "wait_after" in self.model_fields_set or self.level > 0:
+            return self.wait_after
+        return LEVEL0_WAIT.get(self.action, LEVEL0_WAIT_OTHER)
 
     @property
     def level(self) -> int:
@@ -149,6 +158,8 @@ class StepPlan(BaseModel):
         if self.action in LEVEL0:
             return 0
         if self.action in (Action.SWIPE, Action.SCROLL) and not self.target_ref:
+            return 1
+        if not self.target_ref and "x" in self.params:  # a tap or long press at a known point
             return 1
         if (self.target_ref or "").startswith("dynamic:") or self.success_condition:
             return 3

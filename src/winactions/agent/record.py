@@ -1,7 +1,10 @@
 """Records of runs, and their replay without a model.
 
 A record is a folder: `run.jsonl` (one JSON object per event: plan, step, dismissal, replan,
-result) and `step-N-before.png` / `step-N-after.png`. Replaying takes the steps that
+result) and `step-N-before.png` / `step-N-after.png` (level-0 steps sent in one `batch` call
+share `batch-K-before.png` / `batch-K-after.png`). Each step's line says what it changed
+(`changes`: the window, elements that appeared or disappeared, values), read from the state
+before and after it. Replaying takes the steps that
 succeeded, with each target pinned to the name it resolved to (ids do not survive a new app
 instance; names do), and runs them as a plan: a macro, or a regression test of an app.
 """
@@ -13,8 +16,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from winactions.agent.changes import changes
 from winactions.agent.plan import TaskPlan, parse_plan
 from winactions.errors import ActionFailed, InvalidInput, WinctlError
+from winactions.model import UIState
 
 if TYPE_CHECKING:
     from winactions.agent.actor import Actor
@@ -32,6 +37,7 @@ class Recorder:
         except OSError as exc:
             raise InvalidInput(f"cannot record into {folder}: {exc.strerror}") from None
         self.folder = folder.resolve()
+        self._states: dict[tuple[int, str], UIState] = {}  # (step, "before"/"after") → its state
 
     def event(self, kind: str, **data: Any) -> None:
         line = json.dumps({"event": kind, "time": round(time.time(), 3), **data}, ensure_ascii=False, default=str)
@@ -45,10 +51,29 @@ class Recorder:
             ) from None
 
     def step(self, item: StepResult) -> None:
-        self.event("step", **item.model_dump(mode="json"))
+        """The step's line, with what changed between the states seen before and after it."""
+        before, after = (self._states.pop((item.step.step, when), None) for when in ("before", "after"))
+        changed = {"changes": changes(before, after)} if before is not None and after is not None else {}
+        data = item.model_dump(mode="json")
+        data["step"] = item.step.model_dump(mode="json", exclude_unset=True)  # a replay keeps the defaults
+        self.event("step", **data, **changed)
 
-    def screenshot(self, actor: Actor, step: int, when: str) -> Path | None:
-        path = self.folder / f"step-{step}-{when}.png"
+    def keep(self, step: int, when: str, state: UIState) -> None:
+        """The state seen `when` ("before"/"after") step `step`, for its line's `changes`."""
+        self._states[(step, when)] = state
+
+    def screenshot(
+        self, actor: Actor, step: int, when: str, state: UIState | None = None, name: str = ""
+    ) -> Path | None:
+        """The screen saved as `step-N-WHEN.png` (or `NAME-WHEN.png`), and `state` kept for the
+        step's line; None when the backend cannot take a picture."""
+        if state is not None:
+            self.keep(step, when, state)
+        stem = f"{name or f'step-{step}'}-{when}"
+        path = self.folder / f"{stem}.png"
+        again = 2
+        while path.exists():  # a step number seen again after a replan keeps its first pictures
+            path, again = self.folder / f"{stem}-{again}.png", again + 1
         try:
             actor.call("screenshot", path=str(path))
         except WinctlError:

@@ -11,6 +11,7 @@ dismissal, replanning and guards, on nothing but the table's commands.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -22,10 +23,11 @@ from winactions.agent.actor import Actor, need, read_state
 from winactions.agent.apps import AppModule, ModuleRegistry
 from winactions.agent.apptarget import select_app_window
 from winactions.agent.blockers import Dismissal, Way, settled
+from winactions.agent.calls import BATCHABLE, call_for, scrollable, untargeted
 from winactions.agent.home import go_home
 from winactions.agent.model import Model
 from winactions.agent.opened import check_batch, check_step
-from winactions.agent.plan import Action, PlanSource, StepPlan, TaskPlan
+from winactions.agent.plan import PlanSource, StepPlan, TaskPlan
 from winactions.agent.planner import Planner
 from winactions.agent.policy import StepClock, StepFailed, checked, next_candidate, skip_reason, tried_list
 from winactions.agent.record import Recorder
@@ -40,12 +42,11 @@ from winactions.agent.success import verdict as success_verdict
 from winactions.agent.verify import Snap, Suggestion, Verifier, fingerprint
 from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
-from winactions.model import Operation, UIState, WindowInfo
+from winactions.model import UIState, WindowInfo
 from winactions.progress import cancelled
 
 FALLBACK_ATTEMPTS = 3  # act the fallback, look again, at most three times
 SAME_ACTION_LIMIT = 3  # the same action on an unchanged state this often forces a replan
-FLIPPED = {"up": "down", "down": "up", "left": "right", "right": "left"}  # a swipe's way -> the content's
 MAX_DISMISSALS = 3  # per step
 VISION_RELIABLE = 0.5  # a vision model's box below this confidence is not acted on
 
@@ -220,7 +221,8 @@ class TaskRunner:
 
     def _level0_group(self, queue: list[StepPlan], available: list[str]) -> list[StepPlan]:
         """Consecutive level-0 steps that are each one command this backend has: sent as one
-        `batch` call (one round trip; a command it lacks runs alone and fails clearly)."""
+        `batch` call (one round trip; a command it lacks, or a key it has not, runs alone and
+        fails clearly)."""
         group: list[StepPlan] = []
         if self.options.confirm is not None:  # each step is asked about on its own
             return group
@@ -231,14 +233,23 @@ class TaskRunner:
             and not queue[0].target_type
             and not queue[0].wait_before
             and not queue[0].expect
-            and self._call_for(queue[0], Resolved(None, "", 0))["command"] in available
+            and self._batchable_call(queue[0]) in available
         ):
             group.append(queue.pop(0))
         if len(group) == 1:  # a batch of one is just a step
             queue.insert(0, group.pop())
         return group
 
+    def _batchable_call(self, step: StepPlan) -> str | None:
+        try:
+            return str(self._call_for(step, Resolved(None, "", 0))["command"])
+        except WinctlError:
+            return None
+
     def _run_batch(self, steps: list[StepPlan]) -> list[StepResult]:
+        """The steps as one `batch` call, each followed by its own wait (`StepPlan.settle_ms`:
+        an app's start, a page's load). Recording, the batch's pictures and states before and
+        after are every step's."""
         self._batches += 1
         started = time.monotonic()
         calls = [self._call_for(s, Resolved(None, "level 0", 0)) for s in steps]
@@ -246,13 +257,25 @@ class TaskRunner:
             StepResult(step=s, level=0, batch=self._batches, start_time=started, call=c, target="level 0")
             for s, c in zip(steps, calls)
         ]
-        report = self.actor.call("batch", steps=[{"command": c["command"], "args": c["args"]} for c in calls])
-        for item, outcome in zip(items, report.steps):
-            item.status = StepStatus.SUCCESS if outcome.ok else StepStatus.FAILED
-            item.error = "" if outcome.ok else str((outcome.error or {}).get("message", "failed"))
-        for item in items[len(report.steps) :]:
-            item.status, item.error = StepStatus.SKIPPED, "an earlier step of its batch failed"
-        time.sleep(max(s.wait_after for s in steps) / 1000)
+        self._batch_snap(items, "before")
+        sent: list[dict[str, Any]] = []
+        owner: list[StepResult | None] = []  # whose outcome each sent command is (None: a pause)
+        for item, call in zip(items, calls):
+            sent.append({"command": call["command"], "args": call["args"]})
+            owner.append(item)
+            if item is not items[-1] and item.step.settle_ms:
+                sent.append({"command": "wait", "args": {"seconds": item.step.settle_ms / 1000}})
+                owner.append(None)
+        report = self.actor.call("batch", steps=sent)
+        for whose, outcome in zip(owner, report.steps):
+            if whose is not None:
+                whose.status = StepStatus.SUCCESS if outcome.ok else StepStatus.FAILED
+                whose.error = "" if outcome.ok else _batch_error(outcome.error or {})
+        for item in items:
+            if item.status is StepStatus.PENDING:
+                item.status, item.error = StepStatus.SKIPPED, "an earlier step of its batch failed"
+        time.sleep(steps[-1].settle_ms / 1000)
+        self._batch_snap(items, "after")
         ended = time.monotonic()
         for item in items:
             item.end_time = ended
@@ -263,6 +286,16 @@ class TaskRunner:
             if self._recorder:
                 self._recorder.step(item)
         return items
+
+    def _batch_snap(self, items: list[StepResult], when: str) -> None:
+        """Recording: one picture and state for a whole batch, shared by its steps."""
+        if self._recorder is None:
+            return
+        state = self._state()
+        shot = self._recorder.screenshot(self.actor, items[0].step.step, when, state, name=f"batch-{self._batches}")
+        for item in items:
+            self._recorder.keep(item.step.step, when, state)
+            setattr(item, f"screenshot_{when}", str(shot) if shot is not None else None)
 
     def _run_step(self, step: StepPlan) -> StepResult:
         item = StepResult(step=step, level=step.level, status=StepStatus.RUNNING, start_time=time.monotonic())
@@ -282,6 +315,9 @@ class TaskRunner:
             + (f" — {item.error}" if item.error else "")
         )
         if self._recorder:
+            if item.screenshot_after is None:  # it stopped before acting: the screen it left
+                with contextlib.suppress(WinctlError):
+                    self._snap(item, "after")
             self._recorder.step(item)
         return item
 
@@ -329,7 +365,7 @@ class TaskRunner:
                     raise _Failure(_message(exc)) from None
                 item.retry_count += 1
                 continue
-            time.sleep(step.wait_after / 1000)
+            time.sleep(step.settle_ms / 1000)
             after = self._snap(item, "after")
             verdict = checked(self.verifier, step, before, after, where, lambda: self._snap(item, "after"))
             item.verify = verdict
@@ -378,8 +414,8 @@ class TaskRunner:
 
     # -- locate ---------------------------------------------------------------------------------
     def _resolve(self, step: StepPlan, state: UIState) -> Resolved:
-        if step.action in NO_TARGET and not step.target_ref:
-            return Resolved(None, "no target", step.level)
+        if untargeted(step):
+            return Resolved(None, "no target" if "x" not in step.params else "the plan's point", step.level)
         return resolve(
             self.actor,
             step,
@@ -445,61 +481,15 @@ class TaskRunner:
         raise NotFound(f"{error.message} (after {FALLBACK_ATTEMPTS} fallbacks)", hint=error.hint)
 
     # -- act ------------------------------------------------------------------------------------
-    def _call_for(self, step: StepPlan, where: Resolved) -> dict[str, Any]:  # noqa: C901  (one branch per step kind)
-        """The table command a step runs: {"command": NAME, "args": {...}} (or a special)."""
-        a, p, ref = step.action, step.params, where.ref
-        if where.point is not None and a in (Action.TAP, Action.CLICK, Action.INPUT_TEXT):
-            x, y = where.point  # a point from pixels (an app image, the vision model): act there
-            if a is Action.INPUT_TEXT:
-                return {
-                    "command": "batch",
-                    "args": {
-                        "steps": [
-                            {"command": "click-at", "args": {"x": x, "y": y}},
-                            {"command": "keys", "args": {"keys": "ctrl+a"}},
-                            {"command": "type", "args": {"text": p["text"]}},
-                        ]
-                    },
-                }
-            return {"command": "click-at", "args": {"x": x, "y": y}}
-        if a in (Action.TAP, Action.CLICK):
-            return {"command": "click", "args": {"id": ref}}
-        if a is Action.LONG_PRESS:
-            return {"command": "long-press", "args": {"id": ref, **_seconds(p, "duration")}}
-        if a in (Action.SWIPE, Action.SCROLL):
-            direction = str(p.get("direction", "down"))
-            touch = "go-home" in self.actor.commands()  # a phone: a swipe is a finger's gesture there
-            if a is Action.SWIPE and ref is None and touch:
-                return {"command": "swipe", "args": {"direction": direction, **_seconds(p, "duration")}}
-            if a is Action.SWIPE and not touch:  # a finger moving up moves the content down: a desktop scrolls
-                direction = FLIPPED.get(direction, direction)
-            return {
-                "command": "scroll",
-                "args": {
-                    "id": ref if ref is not None else self._scrollable(),
-                    "direction": direction,
-                    "amount": int(p.get("amount", 5)),
-                },
-            }
-        if a is Action.INPUT_TEXT:
-            if ref is None:
-                return {"command": "type", "args": {"text": p["text"]}}
-            return {"command": "input", "args": {"id": ref, "text": p["text"], "enter": bool(p.get("enter", False))}}
-        if a is Action.PRESS_KEY:
-            return {"command": "keys", "args": {"keys": str(p.get("keys") or p.get("key"))}}
-        if a is Action.WAIT:
-            ms = p["duration"] if "duration" in p else float(p.get("seconds", 1)) * 1000
-            return {"command": "wait", "args": {"seconds": float(ms) / 1000}}
-        if a is Action.LAUNCH_APP:
-            argv = p.get("command") or (self.module.launch if self.module else None)
-            if isinstance(argv, str):
-                argv = argv.split()
-            if not argv:
-                raise Unsupported("launch_app needs params.command, or an app module that names its launch command")
-            return {"command": "launch", "args": {"command": list(argv)}}
-        if a is Action.OPEN_URL:
-            return {"command": "open-url", "args": {"url": p["url"]}}
-        return {"command": "go_home", "args": {}}  # Action.GO_HOME: a loop, see _go_home
+    def _call_for(self, step: StepPlan, where: Resolved) -> dict[str, Any]:
+        """The table command a step runs (see `agent.calls`)."""
+        return call_for(
+            step,
+            where,
+            touch="go-home" in self.actor.commands(),  # a phone: a swipe is a finger's gesture there
+            launch=self.module.launch if self.module else None,
+            scrollable=lambda: scrollable(self._state()),
+        )
 
     def _act(self, step: StepPlan, call: dict[str, Any]) -> None:
         if call["command"] == "go_home":
@@ -512,24 +502,13 @@ class TaskRunner:
         """Back to the app's start (`home.go_home`): the module's home loop, the launcher when asked."""
         go_home(self.actor, self.module, self.home, launcher)
 
-    def _scrollable(self) -> int:
-        """The element a scroll without a target scrolls: the largest that scrolls by itself,
-        else the largest list, table, tree or document of the window."""
-        state = self._state()
-        pool = [t for t in state.targets if Operation.SCROLL in t.operations] or [
-            t for t in state.targets if t.type in ("List", "Table", "Tree", "Document", "Edit", "Pane") and t.rect
-        ]
-        if not pool:
-            raise NotFound("nothing in the window scrolls", hint="give the scroll a target_ref")
-        return max(pool, key=lambda t: t.rect.width * t.rect.height if t.rect else 0).id
-
     # -- perception -----------------------------------------------------------------------------
     def _state(self) -> UIState:
         return settled(self.actor, self.home)
 
     def _snap(self, item: StepResult, when: str) -> Snap:
         state = self._state()
-        shot = self._recorder.screenshot(self.actor, item.step.step, when) if self._recorder else None
+        shot = self._recorder.screenshot(self.actor, item.step.step, when, state) if self._recorder else None
         if shot is not None:
             setattr(item, f"screenshot_{when}", str(shot))
         return Snap(state, fingerprint(state), shot)
@@ -552,15 +531,10 @@ class TaskRunner:
             self.options.progress(line)
 
 
-NO_TARGET = frozenset(
-    {Action.PRESS_KEY, Action.WAIT, Action.GO_HOME, Action.LAUNCH_APP, Action.OPEN_URL, Action.SWIPE, Action.SCROLL}
-)
-BATCHABLE = frozenset({Action.PRESS_KEY, Action.WAIT, Action.LAUNCH_APP, Action.OPEN_URL, Action.INPUT_TEXT})
-
-
-def _seconds(params: dict[str, Any], key: str) -> dict[str, Any]:
-    """A plan's milliseconds (`duration`) as the table's seconds (`--duration`)."""
-    return {"duration": float(params[key]) / 1000} if key in params else {}
+def _batch_error(error: dict[str, str]) -> str:
+    """A batch step's error as a step's: `unsupported: ...` when the platform cannot do it."""
+    said = error.get("message", "failed") + (f" ({error['hint']})" if error.get("hint") else "")
+    return f"unsupported: {said}" if error.get("code") == "unsupported" else said
 
 
 def _message(exc: WinctlError) -> str:

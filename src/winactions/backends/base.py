@@ -419,6 +419,11 @@ class Backend(ABC):
         """Back to the home screen; returns how (a phone's HOME key, pressed twice)."""
         raise Unsupported(f"the {self.platform} backend has no home screen", hint="this is for phones (--device)")
 
+    def open_url(self, url: str) -> str:
+        """Open `url` (checked: it has a scheme) with the app the platform chose for its scheme;
+        returns how. `Unsupported` when no app here handles the scheme, nothing opened."""
+        raise Unsupported(f"the {self.platform} backend cannot open URLs", hint="nothing was done")
+
     # --- clipboard ------------------------------------------------------------------------
     @abstractmethod
     def get_clipboard(self) -> str:

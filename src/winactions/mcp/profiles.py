@@ -24,7 +24,7 @@ PURPOSES: dict[str, str] = {
     "core": "perceive and act on ids",  # click-element and type-into-element are find then click/input: `all`
     "vision": "pixels, coordinates, the locator",
     "windows": "apps and windows",  # launch and choose-file too: core has ~30 bytes of its 15 KB left
-    "phone": "swipe, long-press, go-home, launch, devices",
+    "phone": "swipe, long-press, go-home, launch, open-url, devices",
     "tasks": "run, replay",
     "people": "the status label, teach mode",
 }

@@ -39,6 +39,7 @@ REFRESH_TRUST = 1.0  # seconds a dump answers `refresh` when nothing was sent to
 FOCUS = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([\w.]+)/([\w.$]+)\}")
 FOCUSED_APP = re.compile(r"mFocusedApp=\S*\{\S+ \S+ ([\w.]+)/([\w.$]+)")
 SIZE = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+ACTIVITY = re.compile(r"^Activity: (\S+)", re.MULTILINE)  # `am start -W`: the activity that opened
 DENSITY = re.compile(r"(Physical|Override) density: (\d+)")
 BASE_DPI = 160  # Android's "mdpi": one density-independent pixel is one screen pixel there
 SCROLL_NOTCH = 0.1  # a wheel notch is a swipe over a tenth of the element's height (three = 30 %)
@@ -396,6 +397,18 @@ class AndroidBackend(Backend):
         self._act(["input", "keyevent", "KEYCODE_HOME"])
         time.sleep(HOME_PAUSE)
         return "KEYCODE_HOME twice"
+
+    def open_url(self, url: str) -> str:
+        """An Android VIEW intent for the URL (`am start -W -a android.intent.action.VIEW -d URL`):
+        the app the phone chose for its scheme opens it (a browser, the dialer for tel:)."""
+        out = self._act(["am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", url])
+        if "unable to resolve Intent" in out:
+            scheme = url.split(":", 1)[0].lower()
+            raise Unsupported(f"no app on {self.serial} opens {scheme}: URLs", hint="nothing was done")
+        if "Error" in out:
+            raise ActionFailed(f"the phone could not open {shown(url)}: {out.strip().splitlines()[-1]}")
+        activity = ACTIVITY.search(out)
+        return "VIEW intent" + (f" → {activity.group(1)}" if activity else "")
 
     def type_text(self, text_: str) -> None:
         self._cache = None

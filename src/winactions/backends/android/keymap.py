@@ -10,7 +10,7 @@ Home button; the text cursor's Home is `keycode_move_home`.
 from __future__ import annotations
 
 from winactions.errors import InvalidInput, shown
-from winactions.keys import Chord
+from winactions.keys import ANDROID_KEYCODES, Chord
 
 NAMED = {
     "Enter": "KEYCODE_ENTER",
@@ -90,7 +90,12 @@ DEVICE_KEYS = {
     "move_home": "KEYCODE_MOVE_HOME",
     "move_end": "KEYCODE_MOVE_END",
 }
-KEY_NAMES = {**DEVICE_KEYS, **{code.lower(): code for code in {*DEVICE_KEYS.values(), *NAMED.values()}}}
+# `keycode_back`: every code of the shared table (`winactions.keys.ANDROID_KEYCODES`) by its constant
+KEY_NAMES = {
+    **DEVICE_KEYS,
+    **{code.lower(): code for code in {*DEVICE_KEYS.values(), *NAMED.values()}},
+    **{k.constant.lower(): k.constant for k in ANDROID_KEYCODES.values()},
+}
 
 
 def keycode(key: str) -> tuple[str, bool]:

@@ -31,7 +31,7 @@ from winactions.backends.base import (
     WindowAction,
     covered_by_element,
 )
-from winactions.backends.linux import a11ybus, bridges, clipboard, held, overlay_windows, terminal
+from winactions.backends.linux import a11ybus, bridges, clipboard, held, opener, overlay_windows, terminal
 from winactions.backends.linux import density as app_density
 from winactions.backends.linux.apps import Apps
 from winactions.backends.linux.atspi import VCL, WEB_PAGE, WEB_TOOLKITS, AtspiClient, split_handle
@@ -475,6 +475,9 @@ class LinuxBackend(Backend):
 
     def buttons_down(self) -> frozenset[MouseButton] | None:
         return self.xinput.buttons_down()
+
+    def open_url(self, url: str) -> str:
+        return opener.open_url(url)
 
     # -- clipboard ---------------------------------------------------------------------------
     def get_clipboard(self) -> str:

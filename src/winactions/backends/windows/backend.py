@@ -41,7 +41,7 @@ from winactions.backends.windows.native import (
     load_native,
 )
 from winactions.backends.windows.tree import decode_handle, encode_handle, to_node, to_nodes
-from winactions.errors import ActionFailed, AppBusy, InvalidInput, StaleElement, WindowClosed
+from winactions.errors import ActionFailed, AppBusy, InvalidInput, StaleElement, Unsupported, WindowClosed, shown
 from winactions.keys import Chord
 from winactions.model import Node, Operation, Rect, Snapshot, WindowInfo
 
@@ -430,6 +430,19 @@ class WindowsBackend(Backend):
 
     def set_clipboard(self, text: str) -> None:
         self.native.set_clipboard(text)
+
+    def open_url(self, url: str) -> str:
+        try:
+            self.native.shell_open(url)
+        except NativeError as exc:
+            scheme = url.split(":", 1)[0].lower()
+            if exc.kind is ErrorKind.UNSUPPORTED:
+                raise Unsupported(
+                    f"no app here opens {scheme}: URLs",
+                    hint="associate one in Settings > Default apps; nothing was done",
+                ) from None
+            raise ActionFailed(f"Windows could not open {shown(url)}: {exc.message}") from None
+        return "ShellExecute"
 
     def screens(self) -> list[Rect]:
         return self.native.monitors()

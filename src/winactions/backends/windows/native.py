@@ -147,6 +147,11 @@ class Native(Protocol):
 
     def launch(self, argv: list[str]) -> int: ...
 
+    def shell_open(self, target: str) -> None:
+        """ShellExecuteW(NULL, "open", target): the app associated with a URL's scheme or a
+        file's type opens it. NativeError UNSUPPORTED when none is (SE_ERR_NOASSOC), INVALID
+        for another failure."""
+
     def window_class(self, hwnd: int) -> str: ...
 
     def window_frame(self, hwnd: int) -> Rect:

@@ -56,11 +56,18 @@ kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
 gdi32 = ctypes.WinDLL("gdi32", use_last_error=True)
 advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)
 dwmapi = ctypes.WinDLL("dwmapi")
+shell32 = ctypes.WinDLL("shell32")
 
 # 64-bit handles and pointers must not pass through ctypes' default 32-bit int.
 _VP = ctypes.c_void_p
 for _dll, _name, _restype, _argtypes in (
     (kernel32, "GlobalAlloc", _VP, (wintypes.UINT, ctypes.c_size_t)),
+    (
+        shell32,
+        "ShellExecuteW",
+        ctypes.c_ssize_t,
+        (wintypes.HWND, wintypes.LPCWSTR, wintypes.LPCWSTR, _VP, _VP, ctypes.c_int),
+    ),
     (kernel32, "GlobalLock", _VP, (_VP,)),
     (kernel32, "GlobalUnlock", wintypes.BOOL, (_VP,)),
     (kernel32, "OpenProcess", _VP, (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)),
@@ -125,6 +132,10 @@ for _dll, _name, _restype, _argtypes in (
 ):
     getattr(_dll, _name).restype = _restype
     getattr(_dll, _name).argtypes = _argtypes
+
+SW_SHOWNORMAL = 1
+SE_ERR_ASSOCINCOMPLETE = 27  # ShellExecute: the association is incomplete
+SE_ERR_NOASSOC = 31  # ShellExecute: no application is associated
 
 # Property ids (UIAutomationClient.h) cached for every element
 P = {
@@ -600,6 +611,12 @@ class Win32Native:
     def launch(self, argv: list[str]) -> int:
         flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
         return subprocess.Popen(argv, creationflags=flags, close_fds=True).pid
+
+    def shell_open(self, target: str) -> None:
+        code = shell32.ShellExecuteW(None, "open", target, None, None, SW_SHOWNORMAL)
+        if code <= 32:  # an error code, not an instance (ShellExecute's old contract)
+            kind = ErrorKind.UNSUPPORTED if code in (SE_ERR_NOASSOC, SE_ERR_ASSOCINCOMPLETE) else ErrorKind.INVALID
+            raise NativeError(kind, f"ShellExecute failed ({code})")
 
     # -- UI Automation ---------------------------------------------------------------------------
     def _raw(self, element: Any, parent: int | None) -> RawElement:
