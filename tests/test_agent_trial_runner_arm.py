@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-
 from benchmarks.agent_trial import report, runner_arm
 from benchmarks.agent_trial.tasks import TASKS
+
 from winactions.agent.apps import ModuleRegistry
 from winactions.agent.plan import parse_plan
 
@@ -37,7 +37,9 @@ def test_every_scripted_plan_is_a_valid_plan_for_a_task_no_template_covers(path)
             "step 2 failed",
         ),
         (
-            json.dumps({"ok": True, "result": {"run": {"status": "unverified", "checks": [{"what": "file", "ok": None}]}}}),
+            json.dumps(
+                {"ok": True, "result": {"run": {"status": "unverified", "checks": [{"what": "file", "ok": None}]}}}
+            ),
             "unverified",
             "file: None",
         ),

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from benchmarks.agent_trial.tasks import TASKS
+
 from winactions.agent.apps import ModuleRegistry
 
 EXAMPLES = {
@@ -17,7 +17,10 @@ EXAMPLES = {
         "create_folder",
         {"folder": "Projects", "path": "/home/ada", "base": "ada"},
     ),
-    "rename /home/ada/draft.txt to final.txt": ("rename_file", {"dir": "/home/ada/", "name": "draft.txt", "new": "final.txt"}),
+    "rename /home/ada/draft.txt to final.txt": (
+        "rename_file",
+        {"dir": "/home/ada/", "name": "draft.txt", "new": "final.txt"},
+    ),
     "make a copy of /home/ada/memo.txt in /home/ada/archive": (
         "copy_file",
         {"dir": "/home/ada/", "name": "memo.txt", "dest": "/home/ada/archive", "base": "archive"},

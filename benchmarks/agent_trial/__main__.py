@@ -58,9 +58,6 @@ def main(argv: list[str]) -> int:
         desk.up(folder, task, arm)
         print(brief(folder, task, arm))
         return 0
-    if command == "hold" and len(rest) == 1:
-        desk.hold(Path(rest[0]))
-        return 0
     if command == "check" and len(rest) == 1:
         folder = Path(rest[0]).resolve()
         task = json.loads((folder / "task.json").read_text())["task"]
@@ -74,13 +71,9 @@ def main(argv: list[str]) -> int:
     if command == "runner" and len(rest) == 2:
         from benchmarks.agent_trial import runner_arm
 
-        if rest[0] == "--all":
-            runner_arm.run_all(Path(rest[1]).resolve())
-        else:
-            print(runner_arm.run_task(rest[0], Path(rest[1]).resolve()))
-        return 0
-    if command == "down" and len(rest) == 1:
-        desk.down(Path(rest[0]))
+        return runner_arm.main(rest)
+    if command in ("down", "hold") and len(rest) == 1:
+        (desk.down if command == "down" else desk.hold)(Path(rest[0]))
         return 0
     if command == "archive" and len(rest) >= 3 and rest[-2] == "--to":
         with Path(rest[-1]).open("w") as out:

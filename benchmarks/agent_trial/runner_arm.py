@@ -52,7 +52,11 @@ def _status(out: str) -> tuple[str, str]:
         f"{c.get('what')}: {c.get('ok')}" for c in run.get("checks") or [] if isinstance(c, dict)
     ]  # the success checks, when the runner reports them
     calls = (run.get("model") or {}).get("calls")
-    text = "; ".join(x for x in (str(words), ", ".join(checks), f"model calls {calls:g}" if isinstance(calls, (int, float)) else "") if x)
+    text = "; ".join(
+        x
+        for x in (str(words), ", ".join(checks), f"model calls {calls:g}" if isinstance(calls, (int, float)) else "")
+        if x
+    )
     return status, text
 
 
@@ -93,6 +97,7 @@ def run_task(task: str, folder: Path) -> str:
                     text=True,
                     timeout=RUN_TIMEOUT,
                 )
+                (folder / "run.json").write_text(done.stdout)  # the runner's whole result, steps and all
                 status, text = _status(done.stdout)
             except subprocess.TimeoutExpired:
                 status, text = "error", f"winctl run did not end within {RUN_TIMEOUT:g}s"
@@ -129,3 +134,11 @@ def run_all(root: Path) -> list[str]:
         lines.append(line)
     return lines
 
+
+def main(args: list[str]) -> int:
+    """`runner TASK DIR` or `runner --all ROOT`."""
+    if args[0] == "--all":
+        run_all(Path(args[1]).resolve())
+    else:
+        print(run_task(args[0], Path(args[1]).resolve()))
+    return 0
