@@ -4,7 +4,11 @@ tasks                          list the tasks and their instructions
 up TASK ARM DIR                start TASK's desktop for ARM (winctl, text, screenshots) in DIR;
                                prints the agent's brief
 check DIR                      check the app's outcome; writes DIR/outcome.json
-claim DIR done|failed [TEXT]   record what the agent said at the end
+claim DIR done|failed|unverified [TEXT]
+                               record what the agent said at the end
+runner TASK DIR                the runner as the agent: up, `winctl run "<the task>"`, its status
+                               as the claim, check, down (scripted model: plans/TASK.json)
+runner --all ROOT              that for every task, each in ROOT/TASK-runner
 down DIR                       stop DIR's desktop and apps
 report DIR|FILE... [--json]    the table of what the rounds measured (task folders or archives)
 archive DIR... --to FILE       keep the runs' outcomes, claims and call logs in one JSON-lines file
@@ -54,9 +58,6 @@ def main(argv: list[str]) -> int:
         desk.up(folder, task, arm)
         print(brief(folder, task, arm))
         return 0
-    if command == "hold" and len(rest) == 1:
-        desk.hold(Path(rest[0]))
-        return 0
     if command == "check" and len(rest) == 1:
         folder = Path(rest[0]).resolve()
         task = json.loads((folder / "task.json").read_text())["task"]
@@ -64,11 +65,15 @@ def main(argv: list[str]) -> int:
         (folder / "outcome.json").write_text(json.dumps({"done": outcome.done, "detail": outcome.detail}))
         print(f"{'done' if outcome.done else 'NOT done'}: {outcome.detail}")
         return 0 if outcome.done else 1
-    if command == "claim" and len(rest) >= 2 and rest[1] in ("done", "failed"):
+    if command == "claim" and len(rest) >= 2 and rest[1] in ("done", "failed", "unverified"):
         Path(rest[0], "claim.json").write_text(json.dumps({"claim": rest[1], "text": " ".join(rest[2:])}))
         return 0
-    if command == "down" and len(rest) == 1:
-        desk.down(Path(rest[0]))
+    if command == "runner" and len(rest) == 2:
+        from benchmarks.agent_trial import runner_arm
+
+        return runner_arm.main(rest)
+    if command in ("down", "hold") and len(rest) == 1:
+        (desk.down if command == "down" else desk.hold)(Path(rest[0]))
         return 0
     if command == "archive" and len(rest) >= 3 and rest[-2] == "--to":
         with Path(rest[-1]).open("w") as out:

@@ -3,7 +3,9 @@
 Per folder: the check's outcome (`outcome.json`), the agent's own claim (`claim.json`), and
 the calls it made (`calls.jsonl`). Observation tokens are counted as agents pay them: text
 printed / 4, and each picture made as width × height / 750 (Anthropic's published estimate
-for an image). A false success is a claim of done that the app's outcome contradicts.
+for an image). A false success is a claim of done that the app's outcome contradicts; an
+unverified claim (the runner arm's: the steps ran, success could not be shown) is counted apart,
+neither done nor false.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ class Row:
     task: str
     arm: str
     done: bool | None  # None: never checked
-    claimed: str | None  # the agent's word: "done" or "failed"
+    claimed: str | None  # the agent's word: "done", "failed" or (the runner arm) "unverified"
     false_success: bool
     calls: int
     text_tokens: int
@@ -112,7 +114,8 @@ def table(rows: list[Row]) -> str:
     for arm in sorted({r.arm for r in rows}):
         mine = [r for r in rows if r.arm == arm]
         lines.append(
-            f"| **all {len(mine)}** | **{arm}** | {sum(bool(r.done) for r in mine)} | - | "
+            f"| **all {len(mine)}** | **{arm}** | {sum(bool(r.done) for r in mine)} | "
+            f"{sum(r.claimed == 'unverified' for r in mine)} unverified | "
             f"{sum(r.false_success for r in mine)} | {sum(r.calls for r in mine)} | "
             f"{sum(r.tokens for r in mine)} ({sum(r.text_tokens for r in mine)} + "
             f"{sum(r.picture_tokens for r in mine)}) | {sum(r.manual_tokens for r in mine)} | "

@@ -23,7 +23,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ARMS = {"winctl": ("winctl",), "text": ("winctl",), "screenshots": ("shot", "zoom", "xdo")}
+ARMS = {
+    "winctl": ("winctl",),
+    "text": ("winctl",),
+    "screenshots": ("shot", "zoom", "xdo"),
+    "runner": ("winctl",),  # `winctl run` as the agent (runner_arm.py)
+}
 XDO_ALLOWED = {
     "mousemove",
     "mousemove_relative",
