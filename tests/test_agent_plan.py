@@ -314,3 +314,28 @@ def test_the_phone_agents_example_plan_and_its_fallback_table_are_read_as_writte
     assert [s.fallback.model_dump(exclude={"description"}) for s in read.steps if s.fallback] == [
         {"target_ref": None, **f} for f in fallbacks
     ]
+
+
+def test_a_quoted_text_is_read_whole_and_a_longer_sentence_is_not_a_template():
+    """Mousepad's templates once read `type 'Minutes of Monday' into the empty document and
+    save it as …` as the text "Minutes of Monday' into the empty document": a quote now
+    closes the text, and a task that says more than the template knows goes to the planner."""
+    from winactions.agent.apps import ModuleRegistry
+
+    mousepad = ModuleRegistry.load().get("mousepad")
+    assert mousepad is not None
+    said = {
+        'write "don\'t panic" in mousepad and save as "/tmp/x y.txt"': {"text": "don't panic", "path": "/tmp/x y.txt"},
+        "type 'a \"b\"' and save it as ~/n.txt": {"text": 'a "b"', "path": "~/n.txt"},
+        "write hello world and save": {"text": "hello world"},
+    }
+    for task, parameters in said.items():
+        found = mousepad.template_plan(task)
+        assert found is not None and found[0].analysis["parameters"] == parameters, task
+    assert (
+        mousepad.template_plan(
+            "In Mousepad, type 'Minutes of Monday' into the empty document and save it as "
+            "/w/reports/2026/minutes.txt; the folder 2026 does not exist yet."
+        )
+        is None
+    )

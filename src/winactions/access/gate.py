@@ -49,6 +49,7 @@ ACTING = (
     "scroll_into_view",
     "window_action",
     "launch",
+    "open_url",
     "bind",
     "go_home",
     "get_clipboard",
@@ -315,6 +316,15 @@ class Gate:
         name = program.replace("\\", "/").rsplit("/", 1)[-1]
         if not rules.allows(AppRef(names=(name, name.removesuffix(".exe")))):
             raise NotGranted(f"confined: launching {name}, an app this session is not granted", hint=how_to_grant(name))
+
+    def _open_url(self, url: str, *args: Any, **kw: Any) -> None:
+        """Confined: refused. Which app opens a URL is the platform's choice, made after the
+        gate has looked, so no grant can be checked; launching the granted browser can."""
+        if self.rules().confined:
+            raise NotGranted(
+                "confined: opening a URL starts whatever app its scheme belongs to, which no grant covers",
+                hint="launch a granted browser with the address instead: `winctl launch -- chromium URL`",
+            )
 
     def _go_home(self, *args: Any, **kw: Any) -> None:
         self.right("system_keys", "going to the home screen")

@@ -33,6 +33,7 @@ from winactions.errors import InvalidInput
 BUILTIN = Path(__file__).resolve().parent / "apps"
 TEMPLATE_WEIGHT, KEYWORD_WEIGHT, PROCESS_WEIGHT = 0.5, 0.4, 0.1
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_ALTERNATE = re.compile(r"_\d+$")  # `text_2`: another spelling of the group `text`
 
 
 @dataclass
@@ -44,10 +45,13 @@ class TaskTemplate:
     success: dict[str, Any] | None = None  # checked by code after the last step, {param}s filled
 
     def match(self, task: str) -> dict[str, str] | None:
+        """The task's parameters when a pattern matches the whole task. A group named
+        `NAME_2`, `NAME_3`… is another spelling of `NAME` (a regex cannot name two groups
+        alike): `"(?P<text>[^"]+)"|'(?P<text_2>[^']+)'` reads quoted text either way."""
         for pattern in self.patterns:
             found = pattern.fullmatch(task.strip())
             if found:
-                return {k: v.strip() for k, v in found.groupdict().items() if v is not None}
+                return {_ALTERNATE.sub("", k): v.strip() for k, v in found.groupdict().items() if v is not None}
         return None
 
 
