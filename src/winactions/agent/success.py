@@ -11,6 +11,8 @@ A template (or a plan) may carry `success:`; every key present must hold:
     title_has: TEXT        the app's window title contains this
     title_lacks: TEXT      ...does not contain this (a modified mark, "*")
     element: {name, type, equals | contains}   an element of the app's window holds this text
+    appears: NAME          an element of this name is in the app's window
+    disappears: NAME       ...no element of this name is left there
     clipboard_contains: TEXT
     no_dialog: true        (the default, for every run) no dialog or second window of the app
                            is left open
@@ -69,6 +71,8 @@ class Success(BaseModel):
     title_has: str | None = Field(default=None, description="the app's window title contains this")
     title_lacks: str | None = Field(default=None, description="the app's window title does not contain this")
     element: ElementCheck | None = None
+    appears: str | None = Field(default=None, description="an element of this name is in the app's window")
+    disappears: str | None = Field(default=None, description="no element of this name is left in the app's window")
     clipboard_contains: str | None = Field(default=None, description="the clipboard's text contains this")
     no_dialog: bool = Field(default=True, description="no dialog or second window of the app is left open")
 
@@ -102,7 +106,7 @@ def parse_success(raw: Any, *, where: str) -> Success:
         raise InvalidInput(
             f"{where} has invalid success criteria: " + "; ".join(problems),
             hint="success: takes file, file_contains, file_equals, file_saved, title_has, title_lacks, "
-            "element {name, type, equals|contains}, clipboard_contains, no_dialog",
+            "element {name, type, equals|contains}, appears, disappears, clipboard_contains, no_dialog",
         ) from None
 
 
@@ -128,6 +132,8 @@ def check_success(
         checks += _title_checks(actor, criteria, home)
     if criteria.element is not None:
         checks.append(_element_check(actor, criteria.element, home))
+    if criteria.appears is not None or criteria.disappears is not None:
+        checks += _presence_checks(actor, criteria, home)
     if criteria.clipboard_contains is not None:
         checks.append(_clipboard_check(actor, criteria.clipboard_contains))
     if not criteria.checks_by_code:
@@ -251,6 +257,25 @@ def _element_check(actor: Actor, element: ElementCheck, home: WindowInfo | None)
         return SuccessCheck(what=what, ok=None, detail=f"its text cannot be read: {exc}")
     ok = _one_newline(text) == _one_newline(wanted or "") if element.equals is not None else (wanted or "") in text
     return SuccessCheck(what=what, ok=ok, detail="it does" if ok else f"it holds {_short(text)}")
+
+
+def _presence_checks(actor: Actor, criteria: Success, home: WindowInfo | None) -> list[SuccessCheck]:
+    from winactions.agent.resolve import in_tree
+
+    wanted = [(n, True) for n in [criteria.appears] if n] + [(n, False) for n in [criteria.disappears] if n]
+    whats = [f"{name!r} is {'in' if shown else 'gone from'} the app's window" for name, shown in wanted]
+    try:
+        state: UIState = actor.call("state").state
+    except WinctlError as exc:
+        return [SuccessCheck(what=w, ok=None, detail=f"the window cannot be read: {exc}") for w in whats]
+    if home is not None and state.window.id != home.id:
+        elsewhere = f'"{state.window.title}" is in front of the app\'s window'
+        return [SuccessCheck(what=w, ok=None, detail=elsewhere) for w in whats]
+    out = []
+    for (name, shown), what in zip(wanted, whats):
+        count = len(in_tree(state, name, None))
+        out.append(SuccessCheck(what=what, ok=(count > 0) == shown, detail=f"{count} element(s) of that name"))
+    return out
 
 
 def _clipboard_check(actor: Actor, part: str) -> SuccessCheck:
