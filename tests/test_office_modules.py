@@ -152,3 +152,11 @@ def test_the_calc_plan_hook_fills_each_value_into_its_own_cell(task, where, type
 )
 def test_the_calc_plan_hook_leaves_other_tasks_to_the_templates(task):
     assert hook_plan()(task, None) is None
+
+
+def test_calc_and_writer_share_a_process_and_are_told_apart_by_the_window_in_front():
+    """Both are soffice.bin: a task naming neither goes to the one whose window is in front."""
+    registry = ModuleRegistry.load()
+    for title, name in [("a.odt - LibreOffice Writer", "writer"), ("b.ods - LibreOffice Calc", "calc")]:
+        module, _ = registry.route("save the document", "soffice.bin", title)
+        assert module is not None and module.name == name, title

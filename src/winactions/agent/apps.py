@@ -85,16 +85,28 @@ class AppModule:
             self._hooks = load_hooks(self.folder / "handler.py", self.name)
         return self._hooks.get(name)
 
-    def score(self, task: str, foreground: str = "") -> float:
-        """The routing score for this task (and the process in front, if known)."""
+    def score(self, task: str, foreground: str = "", title: str = "") -> float:
+        """The routing score for this task (and the process in front, if known: it counts only
+        when its window `title` fits the module's `window` pattern, so Calc and Writer — one
+        process — are told apart by the window in front)."""
         text = task.casefold()
         score = TEMPLATE_WEIGHT if any(t.match(task) is not None for t in self.tasks) else 0.0
         if any(_word_in(k.casefold(), text) for k in self.keywords):
             score += KEYWORD_WEIGHT
         names = [n.casefold() for n in (*self.processes, *self.packages)]
-        if any(_word_in(n, text) for n in names) or (foreground and foreground.casefold() in names):
+        in_front = bool(foreground) and foreground.casefold() in names and self.fits(title)
+        if any(_word_in(n, text) for n in names) or in_front:
             score += PROCESS_WEIGHT
         return round(score, 3)
+
+    def fits(self, title: str) -> bool:
+        """Whether a window of this title may be this module's (no `window` pattern, or no title: yes)."""
+        if not self.window or not title:
+            return True
+        try:
+            return re.search(self.window, title) is not None
+        except re.error:
+            return False  # the runner says so when it selects the window (agent.apptarget)
 
     def template_plan(self, task: str) -> tuple[TaskPlan, str] | None:
         """The plan of the first task template matching `task`, its parameters filled in."""
@@ -210,11 +222,12 @@ class ModuleRegistry:
                 found[module.name] = module  # later folders (the user's) win
         return cls(list(found.values()))
 
-    def route(self, task: str, foreground: str = "") -> tuple[AppModule | None, float]:
-        """The best-scoring module for the task (None when nothing scores)."""
+    def route(self, task: str, foreground: str = "", title: str = "") -> tuple[AppModule | None, float]:
+        """The best-scoring module for the task (None when nothing scores); `foreground` and
+        `title` are the process and title of the window in front."""
         best: tuple[AppModule | None, float] = (None, 0.0)
         for module in self.modules:
-            score = module.score(task, foreground)
+            score = module.score(task, foreground, title)
             if score > best[1]:
                 best = (module, score)
         return best

@@ -119,7 +119,7 @@ class Planner:
 
     def plan(self, task: str, state: UIState, screen: Screen = None, use_templates: bool = True) -> Planned:
         """A template's plan when one matches (no model call), else the model's."""
-        module, score = self.registry.route(task, state.window.process)
+        module, score = self.registry.route(task, state.window.process, state.window.title)
         if module is not None and use_templates:
             coded = _hook_plan(module, task, state)
             if coded is not None:

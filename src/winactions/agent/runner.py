@@ -102,7 +102,7 @@ class TaskRunner:
         try:
             state = read_state(self.actor)
             if not self.options.dry_run:  # act on the app the task names
-                routed = self.registry.route(task, state.window.process)[0]
+                routed = self.registry.route(task, state.window.process, state.window.title)[0]
                 window, result.prepared = select_app_window(self.actor, routed, state.window)
                 state = read_state(self.actor) if window.id != state.window.id or result.prepared else state
             self.home = state.window
@@ -111,7 +111,7 @@ class TaskRunner:
                 plan, source = planned.plan, planned.source
                 self.module, result.template, result.route_score = planned.module, planned.template, planned.score
             else:
-                self.module, result.route_score = self.registry.route(task, state.window.process)
+                self.module, result.route_score = self.registry.route(task, state.window.process, state.window.title)
             result.plan, result.plan_source = plan, source
             result.module = self.module.name if self.module else None
             self._say(f"plan ({source}{': ' + result.template if result.template else ''}): {len(plan.steps)} steps")
