@@ -193,3 +193,12 @@ def test_words_go_to_the_model_only_when_no_code_criteria_cover_the_task():
     assert "Criteria: the document is saved" in asked[0] and 'window: "note.txt - Mousepad"' in asked[0]
     coded = check_success(actor, Success(title_has="note"), "the document is saved", home=MAIN, model=model)  # type: ignore[arg-type]
     assert [c.method for c in coded] == ["code", "code"] and len(asked) == 1  # code covers it: no call
+
+
+def test_the_hint_for_an_unexpected_dialog_fits_what_it_asks():
+    from winactions.agent.opened import hint_for
+
+    assert "save as" in hint_for("Save As")
+    assert "unsaved changes" in hint_for("Save Changes")
+    assert "no file" not in hint_for("Save changes to document “x” before closing?")
+    assert hint_for("Preferences").startswith("say in the task")

@@ -16,10 +16,8 @@ import pytest
 from tests.conftest import run_in_process
 from tests.e2e.helpers.office_docs import Office
 from winactions.agent import TaskRunner, TaskStatus
-from winactions.agent.apps import BUILTIN
 from winactions.agent.documents import document_text
 from winactions.agent.odf import read_sheet, write_sheet
-from winactions.agent.plan import parse_plan
 
 pytestmark = pytest.mark.desktop
 
@@ -72,17 +70,6 @@ def test_sum_a_range_into_a_cell_and_save(office, tmp_path):
         assert "of:=SUM([.B2:.B4])" in z.read("content.xml").decode()  # a formula, not a typed 16
 
 
-def handler_plan(task: str):
-    """The calc handler's `plan` hook, loaded by path as the runner loads it."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("calc_handler", BUILTIN / "calc" / "handler.py")
-    assert spec is not None and spec.loader is not None
-    code = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(code)
-    return parse_plan(code.plan(task, None))
-
-
 @pytest.mark.parametrize(
     ("task", "expected"),
     [
@@ -94,11 +81,11 @@ def test_fill_a_column_or_a_row_with_values_and_save(office, tmp_path, task, exp
     """A list of values is planned by the handler's `plan` hook (no model): each value goes
     into its own cell, and the last cell is checked in the Input line before saving."""
     path = sheet(tmp_path)
-    plan = handler_plan(task)
     with office.open("--calc", str(path), title="stock.ods") as desktop:
-        result = TaskRunner(desktop).run(task, plan=plan)
+        result = TaskRunner(desktop).run(task)
         assert result.status is TaskStatus.SUCCESS, (result.error, [s.error for s in result.step_results])
-        assert result.model["calls"] == 0
+        assert (result.module, result.template, result.model["calls"]) == ("calc", "handler.plan", 0)
+        assert any(c.what.startswith("the 'Input line' holds") and c.ok for c in result.checks)
         check = result.step_results[-2].verify
         assert check is not None and check.verified and check.method == "code"
     rows = read_sheet(path)

@@ -26,10 +26,18 @@ from tests.conftest import environment, wait_for_window, window_gone
 from tests.e2e.helpers.editor import Editor
 from tests.fixtures.toolkit_apps import chromium_plain_command, isolated_env
 from winactions.agent import RunOptions, TaskRunner, TaskStatus, parse_plan
+from winactions.agent.success import Success
 from winactions.api import Desktop
 from winactions.errors import Unsupported
 
 pytestmark = pytest.mark.desktop
+
+
+def unchecked(result) -> bool:
+    """Every step done, the task unverified: these plans name no criteria (each test reads the
+    app's outcome itself)."""
+    done = all(r.status.value == "success" for r in result.step_results)
+    return done and result.status is TaskStatus.UNVERIFIED
 
 
 def test_a_back_key_code_fallback_closes_the_dialog_in_the_way(desktop, tmp_path):
@@ -38,7 +46,12 @@ def test_a_back_key_code_fallback_closes_the_dialog_in_the_way(desktop, tmp_path
     File menu, the menu is found on the second look, and the text is saved."""
     plan = parse_plan(
         [
-            {"action": "press_key", "params": {"keys": "ctrl+o"}, "wait_after": 1500},
+            {
+                "action": "press_key",
+                "params": {"keys": "ctrl+o"},
+                "wait_after": 1500,
+                "expect": {"window_changed": True},
+            },
             {
                 "action": "tap",
                 "target_ref": "File",
@@ -50,6 +63,7 @@ def test_a_back_key_code_fallback_closes_the_dialog_in_the_way(desktop, tmp_path
             {"action": "press_key", "params": {"keys": "ctrl+s"}},
         ]
     )
+    plan.success = Success.model_validate({"title_lacks": "*", "element": {"type": "Edit", "equals": "after back"}})
     with Editor(desktop, tmp_path) as app:
         result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("back out of the chooser, then write", plan)
         assert result.status is TaskStatus.SUCCESS, result.error
@@ -101,7 +115,7 @@ def test_a_recorded_batch_has_its_pictures_and_says_what_changed(desktop, tmp_pa
     record = tmp_path / "record"
     with Editor(desktop, tmp_path / "app", "hello") as app:
         result = TaskRunner(app.desktop, RunOptions(pixels=False, record=record)).run("append and save", plan)
-        assert result.status is TaskStatus.SUCCESS, result.error
+        assert unchecked(result), result.error
         assert app.saved("hello world") == "hello world"  # the batch saved; the last step is unsaved
     steps = [e for e in map(json.loads, (record / "run.jsonl").read_text().splitlines()) if e["event"] == "step"]
     assert [s["batch"] for s in steps] == [1, 1, 1, None]
@@ -170,7 +184,7 @@ def test_open_url_reaches_the_handler_xdg_mime_names(desktop, tmp_path):
         )
         started = time.monotonic()
         result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("open a link, then call", plan)
-        assert result.status is TaskStatus.SUCCESS, result.error
+        assert unchecked(result), result.error
         assert [s.batch for s in result.step_results] == [1, 1]
         assert time.monotonic() - started >= 2.5  # open_url's own wait, as the plan gave none
         assert _logged(log, 3)[1:] == ["winctltest:from-a-plan", "tel:+15550100"]
@@ -188,13 +202,13 @@ def test_a_tap_at_a_point_of_the_plan_acts_there(desktop, tmp_path):
         x, y = menu.rect.center
         plan = parse_plan([{"action": "tap", "params": {"x": x, "y": y}, "wait_after": 800}])
         result = TaskRunner(app.desktop, RunOptions(pixels=False)).run("open the file menu by its place", plan)
-        assert result.status is TaskStatus.SUCCESS, result.error
+        assert unchecked(result), result.error
         assert result.step_results[0].call == {"command": "click-at", "args": {"x": x, "y": y}}
         assert any(t.type == "MenuItem" for t in app.desktop.state().targets)
         closed = TaskRunner(app.desktop, RunOptions(pixels=False)).run(
             "close it", parse_plan([{"action": "press_key", "params": {"keycode": 4}, "wait_after": 500}])
         )
-        assert closed.status is TaskStatus.SUCCESS, closed.error
+        assert unchecked(closed), closed.error
         assert not any(t.type == "MenuItem" for t in app.desktop.state().targets)
 
 

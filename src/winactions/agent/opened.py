@@ -107,8 +107,12 @@ def check_batch(
 
 
 def hint_for(title: str) -> str:
-    """What the user can say instead; a save that asks for a name wants one."""
-    if "save" in title.casefold():
+    """What the user can say instead: a save that asks for a name wants one; a question
+    about unsaved changes wants the document saved first."""
+    said = title.casefold()
+    if "change" in said or "unsaved" in said:
+        return "the document has unsaved changes: save it first, or say in the task what to do with them"
+    if "save" in said:
         return 'the document has no file yet: name one, e.g. "... and save as ~/notes/note.txt"'
     return "say in the task what to do in it, or close it and run again"
 

@@ -70,6 +70,9 @@ def plan(task: str, state: object = None) -> dict[str, Any] | None:
         "analysis": {"handler": "calc/fill", "parameters": {"range": where, "values": values}},
         "steps": steps,
         "success_criteria": f"{where} holds {', '.join(values)}{saved}",
+        # checked by code: the last cell (the cursor is on it) holds the last value; a save
+        # that asks something (Keep Format) leaves a dialog, which fails the run
+        "success": {"element": {"name": "Input line", "equals": values[-1]}},
     }
 
 
