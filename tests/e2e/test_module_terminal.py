@@ -100,8 +100,9 @@ def test_answer_a_programs_prompts(terminal, tmp_path, winctl):
 
     terminal.desktop.call("type", text=f'read -p "Continue? [y/N] " a; printf %s "$a" > {yes}')
     terminal.desktop.call("keys", keys="Enter")
-    out = winctl("--window", "lxterminal", "run", "answer yes to the prompt").out
-    assert "success" in out and "0 model calls" in out, out
+    # nothing on the screen shows that the program took a "y": the run says so (exit 10)
+    out = winctl("--window", "lxterminal", "run", "answer yes to the prompt", expect=10).out
+    assert out.startswith("unverified:") and "0 model calls" in out and "the program took the answer y" in out, out
     assert wait_for_file(yes, "y") == "y"
 
 

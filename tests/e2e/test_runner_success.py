@@ -136,7 +136,7 @@ def test_a_leftover_dialog_is_closed_and_never_typed_into(pad, tmp_path):
     assert any("closed the dialog" in p for p in done.prepared)  # the one the failed run left
     assert target.read_text().rstrip("\n") == "hello world"
     assert {c.what: c.ok for c in done.checks} == {
-        f"the file {target} exists": True,
+        f"{target} exists": True,
         "note.txt was written during this run": True,
         "note.txt holds 'hello world'": True,
         "the window title lacks '*'": True,

@@ -3,7 +3,7 @@ criteria in words that code cannot check, and `unverified` when nothing could.
 
 A template (or a plan) may carry `success:`; every key present must hold:
 
-    file: PATH             this file exists (~ and $VARS expanded; must be absolute after that)
+    file: PATH             this file (or folder) exists (~ and $VARS expanded; must be absolute after that)
     file_contains: TEXT    ...its text contains this (read by the app module's `read_file`
                            hook when it has one: a binary format)
     file_equals: TEXT      ...its text equals this (one final newline ignored)
@@ -153,12 +153,15 @@ def check_success(
 def _file_checks(criteria: Success, module: Any, started: float | None) -> list[SuccessCheck]:
     raw = str(criteria.file)
     path = Path(os.path.expandvars(os.path.expanduser(raw)))
-    what = f"the file {raw} exists"
+    what = f"{raw} exists"
     if not path.is_absolute():
         return [SuccessCheck(what=what, ok=None, detail=f"{raw!r} is not an absolute path: say where, e.g. ~/{raw}")]
-    if not path.is_file():
-        return [SuccessCheck(what=what, ok=False, detail=f"there is no file {path}")]
-    checks = [SuccessCheck(what=what, ok=True, detail=str(path))]
+    if not path.exists():
+        return [SuccessCheck(what=what, ok=False, detail=f"there is no file or folder {path}")]
+    kind = "a folder" if path.is_dir() else "a file"
+    checks = [SuccessCheck(what=what, ok=True, detail=f"{path} is {kind}")]
+    if path.is_dir() and (criteria.file_contains is not None or criteria.file_equals is not None):
+        return [*checks, SuccessCheck(what=f"the text of {path.name}", ok=False, detail="it is a folder, not a file")]
     if criteria.file_saved:
         mtime = path.stat().st_mtime
         during = started is not None and mtime >= started - SAVED_SLACK
