@@ -178,7 +178,7 @@ def test_a_lone_surrogate_in_an_argument_gets_an_error_result(raw_mcp):
     for request_id, tool, arguments in (
         (1, "focus", {"window": "\ud800"}),
         (2, "state", {"window": "\udcff"}),
-        (3, "click", {"id": "x\ud800"}),
+        (3, "click", {"name": "x\ud800"}),  # a name: ids are whole numbers over MCP
     ):
         reply = raw_mcp.ask(call(request_id, tool, arguments))
         assert reply["id"] == request_id and reply["result"]["isError"] is True, reply

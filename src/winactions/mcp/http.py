@@ -128,6 +128,7 @@ def serve_http(server: Any, host: str | None, port: int, token_file: str | None,
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((bound, port))
+        sock.listen(128)  # before the address is printed: a client that reads it may connect at once
     except OSError as exc:
         sock.close()
         raise InvalidInput(f"cannot listen on {bound}:{port}: {exc.strerror}", hint="choose another --port") from None
