@@ -69,6 +69,9 @@ class StepClock:
             raise self.expired(what)
 
 
+SETTLE_POLL = 0.25  # s between looks at an outcome that does not hold yet
+
+
 def wait_and_recheck(verdict: VerifyResult, check: Callable[[], VerifyResult]) -> tuple[VerifyResult, int]:
     """WAIT: check again without acting, at most WAIT_LOOKS times; the last verdict and the
     looks taken. A verdict still asking to wait is turned into a REPLAN."""
@@ -95,8 +98,25 @@ def checked(
             change_description="level 0: not checked",
             method="none",
         )
-    verdict = verifier.check(step, before, after, where)
-    return wait_and_recheck(verdict, lambda: verifier.check(step, before, again(), where))[0]
+
+    def look() -> VerifyResult:  # the state read anew; the step is never acted again
+        return verifier.check(step, before, again(), where)
+
+    verdict = settle(verifier.check(step, before, after, where), step, look)
+    return wait_and_recheck(verdict, look)[0]
+
+
+def settle(verdict: VerifyResult, step: StepPlan, look: Callable[[], VerifyResult]) -> VerifyResult:
+    """An outcome checked by code that does not hold yet is looked at again, every
+    `SETTLE_POLL` s until the step's `timeout`, without acting again: an app takes a moment to
+    show what it did (a dialog unmapping, a page loading). Checks in words are not repeated."""
+    if verdict.verified or step.success_condition or not (step.expect or step.verify_ref):
+        return verdict
+    deadline = time.monotonic() + step.timeout / 1000
+    while not verdict.verified and time.monotonic() < deadline:
+        time.sleep(SETTLE_POLL)
+        verdict = look()
+    return verdict
 
 
 def skip_reason(step: StepPlan, verdict: VerifyResult) -> str | None:
