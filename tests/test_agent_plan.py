@@ -341,19 +341,27 @@ def test_a_quoted_text_is_read_whole_and_a_longer_sentence_is_not_a_template():
     )
 
 
-def test_an_outcome_checked_by_code_is_looked_at_until_the_steps_timeout():
+def test_an_outcome_checked_by_code_is_looked_at_again_until_its_time():
     """A Save click read 300 ms after the act saw the closing Save As and failed the step
-    (3 runs in 5); the outcome is now looked at again, never acted again, until the timeout."""
+    (3 runs in 5); the outcome is now looked at again, never acted again, for a while."""
+    import time
+
     from winactions.agent.policy import settle
     from winactions.agent.verify import VerifyResult
 
-    step = parse_plan([{"action": "click", "target_ref": "Save", "expect": {"window_changed": True}, "timeout": 2000}])
     looks = iter([False, False, True])
-    verdict = settle(VerifyResult(verified=False), step.steps[0], lambda: VerifyResult(verified=next(looks)))
+    soon = time.monotonic() + 5
+    verdict = settle(VerifyResult(verified=False), lambda: VerifyResult(verified=next(looks)), until=soon, blocked=bool)
     assert verdict.verified and next(looks, None) is None
-    never = parse_plan([{"action": "click", "target_ref": "Save", "expect": {"window_changed": True}, "timeout": 300}])
-    assert not settle(VerifyResult(verified=False), never.steps[0], lambda: VerifyResult(verified=False)).verified
-    in_words = parse_plan([{"action": "click", "target_ref": "Save", "success_condition": "it saved"}])
-    calls = []
-    settle(VerifyResult(verified=False), in_words.steps[0], lambda: calls.append(1) or VerifyResult(verified=False))
-    assert calls == []  # a check in words costs a model call: not repeated
+    now = time.monotonic()
+    assert not settle(
+        VerifyResult(verified=False), lambda: VerifyResult(verified=False), until=now, blocked=bool
+    ).verified
+    calls: list[int] = []
+    blocked = settle(
+        VerifyResult(verified=False),
+        lambda: calls.append(1) or VerifyResult(verified=True),
+        until=soon,
+        blocked=lambda: True,
+    )
+    assert not blocked.verified and calls == []  # a dialog in the way: the blockers' work, at once

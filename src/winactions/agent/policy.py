@@ -87,33 +87,46 @@ def wait_and_recheck(verdict: VerifyResult, check: Callable[[], VerifyResult]) -
 
 
 def checked(
-    verifier: Verifier, step: StepPlan, before: Snap, after: Snap, where: Resolved, again: Callable[[], Snap]
-) -> VerifyResult:
-    """The step's verdict: the verifier's (level 0 with no `expect`: not checked, only whether
-    anything changed), looked at again without acting while it says WAIT (`again` reads the state)."""
+    verifier: Verifier,
+    step: StepPlan,
+    before: Snap,
+    after: Snap,
+    where: Resolved,
+    again: Callable[[], Snap],
+    *,
+    clock: StepClock,
+    blocked: Callable[[UIState], bool],
+) -> tuple[VerifyResult, Snap]:
+    """The step's verdict and the last state looked at: the verifier's (level 0 with no
+    `expect`: not checked, only whether anything changed), looked at again without acting
+    while the outcome is still coming (`settle`) or the verifier says WAIT (`again` reads anew)."""
     if step.level == 0 and not step.expect:
+        changed = before.fingerprint != after.fingerprint
         return VerifyResult(
-            verified=True,
-            screen_changed=before.fingerprint != after.fingerprint,
-            change_description="level 0: not checked",
-            method="none",
-        )
+            verified=True, screen_changed=changed, change_description="level 0: not checked", method="none"
+        ), after
+    last = [after]
 
     def look() -> VerifyResult:  # the state read anew; the step is never acted again
-        return verifier.check(step, before, again(), where)
+        last.append(again())
+        return verifier.check(step, before, last[-1], where)
 
-    verdict = settle(verifier.check(step, before, after, where), step, look)
-    return wait_and_recheck(verdict, look)[0]
+    verdict = verifier.check(step, before, after, where)
+    if not (verdict.verified or step.success_condition or not (step.expect or step.verify_ref)):
+        verdict = settle(
+            verdict, look, until=time.monotonic() + max(clock.left(), 0) / 2, blocked=lambda: blocked(last[-1].state)
+        )
+    return wait_and_recheck(verdict, look)[0], last[-1]
 
 
-def settle(verdict: VerifyResult, step: StepPlan, look: Callable[[], VerifyResult]) -> VerifyResult:
-    """An outcome checked by code that does not hold yet is looked at again, every
-    `SETTLE_POLL` s until the step's `timeout`, without acting again: an app takes a moment to
-    show what it did (a dialog unmapping, a page loading). Checks in words are not repeated."""
-    if verdict.verified or step.success_condition or not (step.expect or step.verify_ref):
-        return verdict
-    deadline = time.monotonic() + step.timeout / 1000
-    while not verdict.verified and time.monotonic() < deadline:
+def settle(
+    verdict: VerifyResult, look: Callable[[], VerifyResult], *, until: float, blocked: Callable[[], bool]
+) -> VerifyResult:
+    """An outcome checked by code that does not hold yet, looked at again every `SETTLE_POLL`
+    s until `until` (half the step's time left: a retry keeps the other half) without acting
+    again: an app takes a moment to show what it did (a dialog unmapping, a page loading).
+    Stops at once when something is in the way (`blocked`): that is the blockers' work."""
+    while not verdict.verified and time.monotonic() < until and not blocked():
         time.sleep(SETTLE_POLL)
         verdict = look()
     return verdict

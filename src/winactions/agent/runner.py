@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -367,7 +368,16 @@ class TaskRunner:
                 continue
             time.sleep(step.settle_ms / 1000)
             after = self._snap(item, "after")
-            verdict = checked(self.verifier, step, before, after, where, lambda: self._snap(item, "after"))
+            verdict, after = checked(
+                self.verifier,
+                step,
+                before,
+                after,
+                where,
+                lambda: self._snap(item, "after"),
+                clock=clock,
+                blocked=partial(_in_the_way, way, before.state),
+            )
             item.verify = verdict
             check_step(step, before.state, after.state, self._next, verdict, self.home)
             if verdict.verified:
@@ -535,6 +545,11 @@ def _batch_error(error: dict[str, str]) -> str:
     """A batch step's error as a step's: `unsupported: ...` when the platform cannot do it."""
     said = error.get("message", "failed") + (f" ({error['hint']})" if error.get("hint") else "")
     return f"unsupported: {said}" if error.get("code") == "unsupported" else said
+
+
+def _in_the_way(way: Way, before: UIState, state: UIState) -> bool:
+    """Whether a blocker the step did not open stands in `state` (`before`: the state it acted on)."""
+    return way.detect(state, before) is not None
 
 
 def _message(exc: WinctlError) -> str:
