@@ -80,7 +80,7 @@ def test_a_cell_clicked_through_mcp_takes_the_cursor(desktop, tmp_path, sheet):
 
     async def script(session):
         await session.call_tool("focus", {"window": "invoices.ods - LibreOffice Calc"})
-        clicked = await session.call_tool("click", {"id": "C5"})
+        clicked = await session.call_tool("click", {"name": "C5"})
         typed = await session.call_tool("type", {"text": "77"})
         entered = await session.call_tool("keys", {"keys": "Enter"})
         saving = await session.call_tool("keys", {"keys": "ctrl+s"})

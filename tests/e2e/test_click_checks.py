@@ -194,10 +194,10 @@ def test_over_mcp_a_click_in_an_app_whose_menu_is_open_is_refused(galculator, wi
     async def script(session):
         await session.call_tool("focus", {"window": "galculator"})
         for _ in range(3):
-            await session.call_tool("click", {"id": "name:MS", "via": "semantic"})
+            await session.call_tool("click", {"name": "MS", "via": "semantic"})
         await session.call_tool("keys", {"keys": ["Escape"]})
         time.sleep(0.3)
-        return await session.call_tool("click", {"id": "name:1", "via": "input"})
+        return await session.call_tool("click", {"name": "1", "via": "input"})
 
     refused = run_client(desktop, tmp_path, script)
     assert refused.is_error and "an open menu of its app" in refused.content[0].text, refused.content[0].text
