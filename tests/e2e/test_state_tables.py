@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -40,6 +41,22 @@ def table(text: str, name: str) -> tuple[tuple[int, int, int], list[str], dict[i
             break
         rows[int(m.group(1))] = m.group(2).split(" | ")
     return (int(head.group(3)), int(head.group(4)), int(head.group(5))), head.group(6).split(" | "), rows
+
+
+def read_until(winctl: Winctl, ready: Callable[[str], bool], timeout: float = 10.0) -> str:
+    """`state` read again until `ready` holds of it (or the time is up: the last one read).
+    Chromium builds a page's tree and scrolls asynchronously: a read in between shows half."""
+    deadline = time.monotonic() + timeout
+    text = winctl("state").out
+    while not ready(text) and time.monotonic() < deadline:
+        time.sleep(0.3)
+        text = winctl("state").out
+    return text
+
+
+def _in_view(text: str, row: int) -> bool:
+    head = re.search(r'^\[\d+\] \[Table\] "" rows (\d+)–(\d+) of \d+ in view;', text, re.M)
+    return head is not None and int(head.group(1)) <= row <= int(head.group(2))
 
 
 def fixture_row(n: int) -> list[str]:
@@ -163,7 +180,7 @@ def test_a_web_table_too_long_to_list_prints_its_rows_in_view_also_scrolled(winc
         while not any(t["name"] == "Pages" for t in winctl.state()["targets"]):
             assert time.monotonic() < deadline, winctl("state").out
             time.sleep(0.5)
-        text = winctl("state").out
+        text = read_until(winctl, lambda out: any(m.group(2) == "" for m in HEAD.finditer(out)))
         (first, last, total), columns, rows = table(text, "")
         assert (first, total, columns) == (1, 3000, ["Name", "Team", "Pages"]) and last >= 10, text
         assert list(rows.values()) == [[f"report-{i:04d}", f"team {i % 9}", str(i * 7)] for i in range(1, last + 1)]
@@ -172,7 +189,7 @@ def test_a_web_table_too_long_to_list_prints_its_rows_in_view_also_scrolled(winc
         assert cell is not None, answer
         winctl("click", cell.group(1))
         wait_for_window(desktop, "Picked report-2777")
-        text = winctl("state").out
+        text = read_until(winctl, lambda out: _in_view(out, 2777))
         head = re.search(r'^\[\d+\] \[Table\] "" rows (\d+)–(\d+) of 3000 in view;', text, re.M)
         assert head is not None, text
         first, last = int(head.group(1)), int(head.group(2))
