@@ -202,3 +202,15 @@ def test_the_hint_for_an_unexpected_dialog_fits_what_it_asks():
     assert "unsaved changes" in hint_for("Save Changes")
     assert "no file" not in hint_for("Save changes to document “x” before closing?")
     assert hint_for("Preferences").startswith("say in the task")
+
+
+def test_the_planner_is_told_every_success_key_the_checker_takes():
+    """One list: a key added to `Success` reaches the model's prompt and the error's hint."""
+    from winactions.agent.planner import SYSTEM
+    from winactions.agent.success import Success, parse_success
+
+    for key in Success.model_fields:
+        assert key in SYSTEM, key
+    with pytest.raises(InvalidInput) as refused:
+        parse_success({"no_such_key": 1}, where="template t")
+    assert all(key in (refused.value.hint or "") for key in Success.model_fields)

@@ -19,6 +19,7 @@ from winactions.agent.hooks import call_hook
 from winactions.agent.images import catalogue
 from winactions.agent.model import Model
 from winactions.agent.plan import PLAN_HINT, Action, PlanSource, StepPlan, TaskPlan, parse_plan
+from winactions.agent.success import keys as success_keys
 from winactions.errors import InvalidInput, LLMFailed
 from winactions.model import UIState
 
@@ -43,9 +44,9 @@ Actions: {", ".join(a.value for a in Action)}.
 - fallback, for a target that may be out of view: {{"action": "scroll", "params": {{"direction": "down"}}}}.
 - A step that opens a dialog or window says so (expect window_changed: true, or appears: NAME)
   unless the next step acts in it. "success" (checked by code after the last step) says what
-  must hold when the task is done: {{"file": ABSOLUTE_PATH, "file_contains": T, "file_equals": T,
-  "file_saved": true, "title_has": T, "title_lacks": "*", "element": {{"name": N, "type": T,
-  "equals" or "contains": V}}, "clipboard_contains": T}}; without it the task is only unverified.
+  must hold when the task is done, by these keys: {success_keys()}; a file is an absolute
+  path, e.g. {{"file": "/home/u/a.txt", "file_contains": "hello", "title_lacks": "*"}}.
+  Without it the task is only unverified.
 Example: {PLAN_HINT}"""
 
 

@@ -105,9 +105,14 @@ def parse_success(raw: Any, *, where: str) -> Success:
         problems = [f"{'.'.join(str(p) for p in e['loc']) or 'success'}: {e['msg']}" for e in exc.errors()[:4]]
         raise InvalidInput(
             f"{where} has invalid success criteria: " + "; ".join(problems),
-            hint="success: takes file, file_contains, file_equals, file_saved, title_has, title_lacks, "
-            "element {name, type, equals|contains}, appears, disappears, clipboard_contains, no_dialog",
+            hint=f"success: takes {keys()}",
         ) from None
+
+
+def keys() -> str:
+    """The criteria's keys as a plan spells them, from `Success` itself: the one list the
+    planner's prompt and the errors show."""
+    return ", ".join("element {name, type, equals|contains}" if k == "element" else k for k in Success.model_fields)
 
 
 def check_success(
