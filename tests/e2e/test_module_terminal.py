@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from tests.e2e.helpers.apps import wait_for_file
-from tests.e2e.helpers.module_app import ModuleApp
+from tests.e2e.helpers.module_app import ModuleApp, template_succeeded
 from winactions.agent import TaskRunner, TaskStatus
 from winactions.agent.runner import TaskResult
 
@@ -45,9 +45,7 @@ def run(app: ModuleApp, task: str) -> TaskResult:
 
 
 def succeeded(result: TaskResult, template: str) -> None:
-    assert result.status is TaskStatus.SUCCESS, result.error
-    assert (result.plan_source, result.module, result.template) == ("template", "terminal", template)
-    assert result.model["calls"] == 0
+    template_succeeded(result, "terminal", template)
 
 
 def shell_of(app: ModuleApp) -> psutil.Process:

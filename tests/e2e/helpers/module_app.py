@@ -12,6 +12,7 @@ from typing import Any
 from tests.conftest import environment
 from tests.e2e.helpers.apps import stop_group
 from tests.fixtures.toolkit_apps import isolated_env
+from winactions.agent import TaskResult, TaskStatus
 from winactions.api import Desktop
 from winactions.model import UIState
 
@@ -49,3 +50,12 @@ class ModuleApp:
         stop_group(self.group)
         self.desktop.close()
         self._env.__exit__(None, None, None)
+
+
+def template_succeeded(result: TaskResult, module: str, template: str) -> None:
+    """The run was planned by `module`'s `template` with no model call, and ended `success`
+    (its criteria checked in the app); a failure shows each step's error."""
+    steps = [(s.step.description, s.error) for s in result.step_results]
+    assert result.status is TaskStatus.SUCCESS, (result.error, steps)
+    assert (result.plan_source, result.module, result.template) == ("template", module, template)
+    assert result.model["calls"] == 0
