@@ -18,10 +18,12 @@ Standard library (and `winactions.errors`) only: the thin client uses `line()` t
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from typing import TypeVar
 
 from winactions.errors import Cancelled
 
@@ -131,6 +133,42 @@ def pause(seconds: float) -> None:
         check()
         time.sleep(min(left, CANCEL_POLL) if _current.get() is not None else left)
     check()
+
+
+T = TypeVar("T")
+
+
+def interruptible(work: Callable[[], T], where: str) -> T:
+    """`work()`, or `Cancelled` (naming `where`) as soon as the current call is cancelled.
+
+    Unwatched, or when the watcher cannot cancel, `work` simply runs here. Otherwise it runs
+    in a worker thread with this context, and a cancel returns at once: `work` is left to end
+    on its own and whatever it returns or raises then is dropped. Only for work that changes
+    nothing outside itself (a model's answer, a read): an action must finish and check itself.
+    """
+    watched = _current.get()
+    if watched is None or watched.cancel is None:
+        return work()
+    check(where)
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+    finished = threading.Event()
+
+    def worker() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as exc:  # handed to the caller below
+            failure.append(exc)
+        finally:
+            finished.set()
+
+    context = contextvars.copy_context()
+    threading.Thread(target=context.run, args=(worker,), name="interruptible", daemon=True).start()
+    while not finished.wait(CANCEL_POLL):
+        check(where)
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 @contextlib.contextmanager

@@ -208,3 +208,46 @@ def test_the_mcp_inspector_lists_over_http_with_the_token(desktop, tmp_path):
     tools = {t["name"]: t for t in json.loads(listed.stdout)["tools"]}
     assert tools["click"]["title"] == "Click" and tools["state"]["annotations"]["readOnlyHint"] is True
     assert refused.returncode != 0 and "auth_required" in refused.stderr  # it met the 401 and asks for auth
+
+
+def test_a_run_cancelled_while_its_model_thinks_stops_at_once(desktop, tmp_path, mcp_app):
+    """Before: a `run` cancelled while its planner waited for the model held the server until
+    the model answered (30 s here), and then went on to act. Now the call ends at once, the
+    run says it stopped while waiting for the model, and nothing is clicked."""
+    from tests.fixtures.llm_server import API_KEY, LLMServer
+
+    out = tmp_path / "out"
+    out.mkdir()
+    plan = {"steps": [{"action": "click", "target_ref": "Apply", "target_type": "Button"}]}
+    with LLMServer() as server:
+        server.reply("```json\n" + json.dumps(plan) + "\n```", delay=30)
+        env = {
+            "WINCTL_LLM_PROVIDER": "openai",
+            "WINCTL_VISION_BASE_URL": server.openai_url,
+            "WINCTL_VISION_API_KEY": API_KEY,
+            "WINCTL_VISION_MODEL": "scripted",
+        }
+
+        async def script(session):
+            await session.call_tool("focus", {"window": TITLE})
+            async with anyio.create_task_group() as group:
+
+                async def running() -> None:
+                    await session.call_tool("run", {"task": "press the frobnicator", "record": "thinking"})
+
+                group.start_soon(running)
+                while not server.requests:  # the planner's request has reached the model
+                    await anyio.sleep(0.1)
+                await anyio.sleep(0.5)
+                group.cancel_scope.cancel()
+            cancelled = time.monotonic()
+            after = await session.call_tool("windows", {})
+            return time.monotonic() - cancelled, after
+
+        args = ("mcp", "--tools", "all", "--output-dir", str(out))
+        took, after = run_client(desktop, tmp_path, script, args=args, env=env)
+    assert not after.is_error and took < 5, f"the call after the cancelled run came {took:.1f}s later"
+    events = [json.loads(line) for line in (out / "thinking" / "run.jsonl").read_text().splitlines()]
+    result = events[-1]["result"]
+    assert result["status"] == "aborted" and "while waiting for the model" in result["error"], result
+    assert mcp_app.events("clicked", widget="Apply") == []

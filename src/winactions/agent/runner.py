@@ -41,7 +41,7 @@ from winactions.agent.stopping import stop_reason
 from winactions.agent.success import check_success
 from winactions.agent.success import verdict as success_verdict
 from winactions.agent.verify import Snap, Suggestion, Verifier, fingerprint
-from winactions.errors import InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
+from winactions.errors import Cancelled, InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.progress import cancelled
@@ -123,7 +123,8 @@ class TaskRunner:
             else:
                 self._execute(task, plan, result)
         except WinctlError as exc:
-            result.status, result.error = TaskStatus.FAILED, _message(exc)
+            cancel = isinstance(exc, Cancelled)
+            result.status, result.error = TaskStatus.ABORTED if cancel else TaskStatus.FAILED, _message(exc)
         result.model = self.model.usage.as_dict()
         result.total_time = round(time.monotonic() - started, 3)
         if self._recorder:

@@ -15,7 +15,8 @@ from typing import Any
 
 from PIL import Image
 
-from winactions.errors import BackendUnavailable, LLMFailed
+from winactions import progress
+from winactions.errors import BackendUnavailable, Cancelled, LLMFailed
 from winactions.llm.config import LLMConfig
 from winactions.llm.images import to_base64_png
 from winactions.llm.jsonx import NoJSON, extract_json
@@ -51,15 +52,19 @@ class LLMClient:
         system: str | None = None,
         max_tokens: int | None = None,
     ) -> LLMReply:
-        """Send one user turn (images first, then the text) and return the model's text."""
+        """Send one user turn (images first, then the text) and return the model's text.
+
+        A call whose caller cancels it (`winactions.progress`) raises `Cancelled` at once,
+        without waiting for the model's answer."""
         sdk = self._client()
         started = time.perf_counter()
+        ask = self._anthropic if self.config.provider == "anthropic" else self._openai
         try:
-            if self.config.provider == "anthropic":
-                text, tokens_in, tokens_out = self._anthropic(sdk, prompt, images, system, max_tokens)
-            else:
-                text, tokens_in, tokens_out = self._openai(sdk, prompt, images, system, max_tokens)
-        except LLMFailed:
+            waiting = f"while waiting for the model ({self.config.model})"
+            text, tokens_in, tokens_out = progress.interruptible(
+                lambda: ask(sdk, prompt, images, system, max_tokens), waiting
+            )
+        except (LLMFailed, Cancelled):
             raise
         except Exception as exc:  # every SDK error type maps to one clear message
             raise _explain(exc, self.config) from exc

@@ -13,10 +13,16 @@ from tests.e2e.helpers.runners import WINCTL
 TITLE = "MCP Fixture"  # the GTK fixture app's title in the MCP tests (the `mcp_app` fixture)
 
 
-def run_client(desktop, tmp_path, script, args: tuple[str, ...] = ("mcp", "--tools", "all", "--structured")) -> Any:
-    """Start `winctl mcp` (every tool, with results as JSON too, unless `args` says otherwise)
-    as the SDK starts any stdio server and run `script(session)`."""
-    env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime")}
+def run_client(
+    desktop,
+    tmp_path,
+    script,
+    args: tuple[str, ...] = ("mcp", "--tools", "all", "--structured"),
+    env: dict[str, str] | None = None,
+) -> Any:
+    """Start `winctl mcp` (every tool, with results as JSON too, unless `args` says otherwise;
+    `env` added to the desktop's) as the SDK starts any stdio server and run `script(session)`."""
+    env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime"), **(env or {})}
     (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
     params = StdioServerParameters(command=WINCTL, args=list(args), env=env)
 
