@@ -524,3 +524,22 @@ def test_a_dialog_no_rule_knows_is_dismissed_by_the_models_advice_then_by_escape
             assert outcome.cleared and outcome.method == expected
             assert window_gone(desktop, "Open File")
         assert len(server.requests) == 1 and "Cancel" in server.requests[0].prompt
+
+
+def test_a_replanned_plan_says_how_its_success_is_checked(desktop, tmp_path, server):
+    """Before: only the first plan's `success` was checked, so criteria that came with a
+    replanned plan were ignored and the run ended unverified. Now the newest plan that states
+    them is checked, against the file on disk."""
+    server.reply(plan({"action": "click", "target_ref": "Frobnicate", "target_type": "Button"}))
+    server.reply(
+        plan(
+            {"action": "input_text", "target_type": "Edit", "params": {"text": "checked later"}},
+            {"action": "press_key", "params": {"keys": "ctrl+s"}},
+            success=saved_as(tmp_path / "doc.txt", "checked later"),
+        )
+    )
+    with Editor(desktop, tmp_path) as app:
+        result = TaskRunner(app.desktop, RunOptions(llm=flags(server), pixels=False)).run("write checked later")
+        assert result.status is TaskStatus.SUCCESS, result.error
+        assert result.replans == 1 and all(c.ok and c.method == "code" for c in result.checks)
+        assert app.saved("checked later") == "checked later"

@@ -157,6 +157,7 @@ class TaskRunner:
     # -- execution ------------------------------------------------------------------------------
     def _execute(self, task: str, plan: TaskPlan, result: TaskResult) -> None:
         queue = list(plan.steps)
+        success, criteria = plan.success, plan.success_criteria
         done: list[StepPlan] = []
         while queue:
             if len(result.step_results) >= self.options.max_steps:
@@ -209,10 +210,12 @@ class TaskRunner:
                 self._recorder.event("replan", reason=reason, plan=new.model_dump(mode="json"))
             offset = len(done)
             queue = [s.model_copy(update={"step": offset + i}) for i, s in enumerate(new.steps, 1)]
+            success = new.success or success  # the newest plan that states how to check the task
+            criteria = new.success_criteria or criteria
         result.checks = check_success(
             self.actor,
-            plan.success,
-            plan.success_criteria,
+            success,
+            criteria,
             home=self.home,
             module=self.module,
             model=self.model,
