@@ -44,7 +44,7 @@ ALLOWED: dict[str, set[str]] = {
     "compact": {"model"},  # what of a state fits its budget: targets only
     "screenshots": {"backends", "errors", "marks", "model", "outputs"},
     "overlays": {"backends", "errors", "model"},  # the status label and teach mode, drawn by a process of their own
-    "llm": {"errors", "model", "settings"},
+    "llm": {"errors", "model", "progress", "settings"},  # progress: a cancelled call stops waiting for the model
     "locate": {"backends", "errors", "files", "llm", "model", "opencv", "progress", "settings"},
     "perception": {
         "backends",

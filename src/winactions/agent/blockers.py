@@ -38,7 +38,7 @@ from winactions.agent.hooks import call_hook
 from winactions.agent.model import Model
 from winactions.agent.planner import compact_state
 from winactions.agent.verify import Blocker
-from winactions.errors import WinctlError, WindowClosed
+from winactions.errors import NotFound, WinctlError, WindowClosed
 from winactions.model import Rect, Target, UIState, WindowInfo
 
 # Buttons that dismiss without committing come first; the app module's list goes before these.
@@ -310,11 +310,15 @@ def _clears(actor: Actor, home: WindowInfo | None, extra_buttons: Sequence[str],
 
 def settled(actor: Actor, home: WindowInfo | None) -> UIState:
     """The state now, back on the task's window when the window in front has gone
-    (a dismissed dialog) — the session must not stay on a closed window."""
+    (a dismissed dialog) — the session must not stay on a closed window. `WindowClosed`
+    when the task's window itself is gone."""
     try:
         return read_state(actor)
     except WindowClosed:
         if home is None:
             raise
-    actor.call("focus", window=home.id)
+    try:
+        actor.call("focus", window=home.id)
+    except NotFound:
+        raise WindowClosed(f'the task\'s window "{home.title}" has closed') from None
     return read_state(actor)

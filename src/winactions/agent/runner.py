@@ -40,8 +40,8 @@ from winactions.agent.result import TaskStatus as TaskStatus
 from winactions.agent.stopping import stop_reason
 from winactions.agent.success import check_success
 from winactions.agent.success import verdict as success_verdict
-from winactions.agent.verify import Snap, Suggestion, Verifier, fingerprint
-from winactions.errors import Cancelled, InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError
+from winactions.agent.verify import Snap, Suggestion, Verifier, closed_verdict, fingerprint
+from winactions.errors import Cancelled, InvalidInput, LLMFailed, NotFound, Unsupported, WinctlError, WindowClosed
 from winactions.llm.config import LLMFlags
 from winactions.model import UIState, WindowInfo
 from winactions.progress import cancelled
@@ -371,7 +371,14 @@ class TaskRunner:
                 item.retry_count += 1
                 continue
             time.sleep(step.settle_ms / 1000)
-            after = self._snap(item, "after")
+            try:
+                after = self._snap(item, "after")
+            except WindowClosed as exc:  # the act closed the app's window: the step's own outcome?
+                item.verify = closed_verdict(step, _message(exc))
+                if not item.verify.verified:
+                    raise _Failure(f"not verified: {item.verify.change_description}") from None
+                item.status = StepStatus.SUCCESS
+                return
             verdict, after = checked(
                 self.verifier,
                 step,

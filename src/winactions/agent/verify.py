@@ -201,3 +201,26 @@ class Verifier:
             suggestion=suggestion,
             method="model",
         )
+
+
+# what a closed window shows: it changed, and every name and picture in it is gone
+SHOWN_BY_CLOSING = frozenset({"window_changed", "disappears", "no_image"})
+
+
+def closed_verdict(step: StepPlan, gone: str) -> VerifyResult:
+    """The verdict on a step after which the task's window is gone (`gone` says which).
+
+    Verified when the step expected nothing, or only what a closed window shows (another
+    window in front, a name or picture gone); a step that expected something to be seen or
+    held afterwards cannot have it, and is not verified."""
+    wanted = {} if step.expect is None else step.expect.model_dump(exclude_none=True)
+    unseen = sorted(set(wanted) - SHOWN_BY_CLOSING)
+    if not unseen and wanted.get("window_changed", True):
+        return VerifyResult(verified=True, screen_changed=True, change_description=f"{gone} (the act closed it)")
+    missing = ", ".join(unseen) or "window_changed: false"
+    return VerifyResult(
+        verified=False,
+        screen_changed=True,
+        change_description=f"{gone}, so what the step expected ({missing}) cannot be there",
+        suggestion=Suggestion.ABORT,
+    )
