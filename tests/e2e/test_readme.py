@@ -8,6 +8,7 @@ the app it launches is checked from outside (wmctrl) and stopped afterwards.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -141,3 +142,18 @@ def png_size(path: Path) -> tuple[int, int]:
     with Image.open(path) as image:
         assert image.format == "PNG", path
         return image.size
+
+
+def test_the_demo_fails_with_what_the_app_wrote_when_it_differs(tmp_path):
+    """A save that did not happen, or wrote other bytes, stops the demo and says so; the window
+    is not even looked at."""
+    spec = importlib.util.spec_from_file_location("demo", DEMO)
+    assert spec is not None and spec.loader is not None
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    saved = tmp_path / "hello.txt"
+    with pytest.raises(demo.DemoFailed, match="wrote no file"):
+        demo.check_outcome({}, saved, "0x1")
+    saved.write_text(demo.NOTES, encoding="utf-8")
+    with pytest.raises(demo.DemoFailed, match="not the notes with the line added"):
+        demo.check_outcome({}, saved, "0x1")
