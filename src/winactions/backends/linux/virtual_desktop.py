@@ -51,7 +51,7 @@ class VirtualDesktop:
         self.env = env
         self._enable_accessibility()
         if self.window_manager:
-            self._spawn(["openbox", "--sm-disable"], env, stderr=subprocess.DEVNULL)
+            self._spawn(["openbox", "--sm-disable"], env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             self._wait_for_window_manager()
         return self
 
