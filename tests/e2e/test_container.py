@@ -157,6 +157,17 @@ def test_a_token_from_the_environment_is_kept_from_the_apps(tmp_path: Path):
         desk.clean_up()
 
 
+def test_a_token_too_short_stops_the_desktop_with_the_reason(tmp_path: Path):
+    desk = Desktop(tmp_path, MCP_TOKEN="short")
+    try:
+        assert desk.proc.wait(timeout=60) == 1, desk.said()
+        assert "too short" in desk.said()
+        assert not desk.runtime.exists()
+        assert marked(desk.runtime) == {}
+    finally:
+        desk.clean_up()
+
+
 def test_vnc_asks_for_a_password(tmp_path: Path):
     """VNC=1 serves the screen, never without a password: the server offers only VNC auth."""
     with socket.socket() as probe:
