@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 MODE="${1:-test}"
 
 lists=(scripts/packages/demo.txt)
-[ "$MODE" = "test" ] && lists+=(scripts/packages/test*.txt)
+[ "$MODE" = "test" ] && lists+=(scripts/packages/test*.txt container/packages.txt)  # the image's own, for its tests
 mapfile -t APT_PACKAGES < <(sed -e 's/#.*//' "${lists[@]}" | tr -s ' \t' '\n' | sed '/^$/d' | sort -u)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
