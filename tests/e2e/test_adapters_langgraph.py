@@ -59,9 +59,14 @@ def edit_id(request: Recorded) -> int:
     return int(found.group(1))
 
 
-def script_the_model(server: LLMServer, text: str) -> None:
-    """focus + state, input into the Edit by the id `state` gave, ctrl+s, then a final answer."""
-    server.call_tools(("focus", {"window": TITLE}), ("state", {}))
+def script_the_model(server: LLMServer, text: str, mistake: bool = False) -> None:
+    """focus, (a click with a string id: a tool error the model reads), state, input into the
+    Edit by the id `state` gave, ctrl+s, then a final answer. One call per step: a `ToolNode`
+    runs the calls of one answer at the same time."""
+    server.call_tools(("focus", {"window": TITLE}))
+    if mistake:
+        server.call_tools(("click", {"id": "7"}))
+    server.call_tools(("state", {}))
     server.call_tools(lambda request: [("input", {"id": edit_id(request), "text": text})])
     server.call_tools(("keys", {"keys": "ctrl+s"}))
     server.reply("Typed and saved.")
@@ -106,14 +111,16 @@ def assert_model_saw_flat_tools(server: LLMServer) -> None:
 
 def test_the_example_drives_mousepad_over_stdio(desktop, tmp_path, mousepad, agent_python):
     with LLMServer() as server:
-        script_the_model(server, "typed by LangGraph over stdio")
+        script_the_model(server, "typed by LangGraph over stdio", mistake=True)
         done = run_example(agent_python, model_env(desktop, tmp_path, server), "--winctl", WINCTL, "type and save")
     assert done.returncode == 0, done.stderr
     assert saved(mousepad, "typed by LangGraph over stdio") == "typed by LangGraph over stdio", done.stderr
     assert "Typed and saved." in done.stdout
-    assert "-> input" in done.stderr and "<- error" not in done.stderr, done.stderr
+    assert "-> input" in done.stderr and done.stderr.count("<- error") == 1, done.stderr
+    told = server.requests[2].body["messages"][-1]  # the tool error, as the model was sent it
+    assert told["role"] == "tool" and "error (invalid_input): id is an element id" in json.dumps(told["content"])
     assert_model_saw_flat_tools(server)
-    assert len(server.requests) == 4  # one model call per step: the graph stopped at the answer
+    assert len(server.requests) == 6  # one model call per step: the graph stopped at the answer
 
 
 def test_the_example_drives_mousepad_over_http_with_the_token(desktop, tmp_path, mousepad, agent_python):
@@ -132,7 +139,7 @@ def test_the_example_drives_mousepad_over_http_with_the_token(desktop, tmp_path,
     assert_model_saw_flat_tools(server)
     assert wrong.returncode == 2 and "401" in wrong.stderr and "Traceback" not in wrong.stderr, wrong.stderr
     assert missing.returncode == 2 and "WINCTL_MCP_TOKEN" in missing.stderr, missing.stderr
-    assert len(server.requests) == 4  # a refused token never reached the model
+    assert len(server.requests) == 5  # a refused token never reached the model
     assert said.count(http.token) == 1, "the token is printed once, at start, and never logged again"
 
 
