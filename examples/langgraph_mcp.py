@@ -72,8 +72,10 @@ def connection(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def build_agent(model: Any, tools: list[BaseTool]) -> Any:
-    """model -> tools -> model ... until the model answers without a tool call."""
-    bound = model.bind_tools(tools)
+    """model -> tools -> model ... until the model answers without a tool call. One tool call per
+    answer: a `ToolNode` runs an answer's calls at the same time, and on a desktop the order
+    matters (focus, then state, then click)."""
+    bound = model.bind_tools(tools, parallel_tool_calls=False)
 
     async def call_model(state: MessagesState) -> dict[str, list[Any]]:
         return {"messages": [await bound.ainvoke(state["messages"])]}

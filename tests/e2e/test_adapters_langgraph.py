@@ -99,6 +99,7 @@ def saved(doc: Path, expected: str, timeout: float = 10.0) -> str:
 def assert_model_saw_flat_tools(server: LLMServer) -> None:
     """What langchain-openai sent the model: the MCP tools as functions, their schemas flat."""
     first = server.requests[0].body
+    assert first["parallel_tool_calls"] is False, "one call at a time: the order matters on a desktop"
     functions = {t["function"]["name"]: t["function"] for t in first["tools"]}
     assert {"state", "click", "input", "keys", "focus"} <= set(functions), sorted(functions)
     for name, function in functions.items():
