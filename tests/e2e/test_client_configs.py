@@ -144,6 +144,7 @@ def client_env(desktop, tmp_path, monkeypatch) -> dict[str, str]:
 def test_a_stdio_config_starts_a_server_that_reaches_the_desktop(client, client_env, mcp_app):
     for name, server in servers(client, STDIO[client], client_env, {}).items():
         assert name == "winactions" and server.get("type", "stdio") == "stdio", server
+        assert client != "vscode" or server["type"] == "stdio", "VS Code's schema requires the type"
         assert server["command"] == "winctl", "the config names the program, found on PATH"
         tools, state = start_and_use(server)
         assert {"state", "click", "input", "keys", "focus", "launch"} <= tools, sorted(tools)
