@@ -30,3 +30,9 @@ fi
 EXTRAS=""  # the demo needs no extra
 [ "$MODE" = "test" ] && EXTRAS="dev"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"
+# The LangGraph example's side (examples/langgraph_mcp.py, its tests) in an environment of its
+# own: langchain-mcp-adapters pins the MCP SDK below 2.0, and `winctl mcp` needs 2.0
+if [ "$MODE" = "test" ]; then
+  [ -x .venv-langgraph/bin/python ] || "$PYTHON" -m venv .venv-langgraph
+  .venv-langgraph/bin/python -m pip install -q --disable-pip-version-check -r examples/requirements-langgraph.txt
+fi
