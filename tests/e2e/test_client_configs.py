@@ -164,7 +164,8 @@ def test_without_the_desktops_env_a_config_fails_with_a_clear_error(client_env, 
     state = anyio.run(main)
     text = state.content[0].text
     assert state.is_error and "internal error" not in text, text
-    assert "DISPLAY" in text or "display" in text, text
+    assert "DISPLAY is not set" in text, text
+    assert "config's `env`" in text, text  # the hint says where an MCP client's user fixes it
 
 
 @pytest.fixture

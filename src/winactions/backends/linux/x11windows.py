@@ -73,7 +73,9 @@ def open_display(name: str | None = None) -> display.Display:
         raise BackendUnavailable(
             f"no X display to work on: DISPLAY is not set{wayland}",
             hint="run winctl in a terminal of the desktop session (over ssh: ssh -X, or "
-            "export DISPLAY=:0), or start a virtual desktop; winctl doctor checks "
+            "export DISPLAY=:0), or start a virtual desktop; an MCP client starts the server "
+            "with the environment its config's `env` gives: put DISPLAY and "
+            "DBUS_SESSION_BUS_ADDRESS there (docs/adapters.md); winctl doctor checks "
             "everything winctl needs and says how to fix each",
         )
     try:
