@@ -12,33 +12,14 @@ import re
 import shlex
 import signal
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from tests.conftest import wait_for_window
+from tests.fixtures.readme import matches, quickstart
 from tests.fixtures.toolkit_apps import isolated_env
 
 pytestmark = pytest.mark.desktop
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def quickstart() -> list[tuple[str, str]]:
-    text = README.read_text(encoding="utf-8")
-    block = re.search(r"<!-- quickstart -->\n```console\n(.*?)```", text, re.S)
-    assert block, "README.md has no quick start block"
-    steps: list[tuple[str, list[str]]] = []
-    for line in block.group(1).splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        else:
-            steps[-1][1].append(line)
-    return [(command, "\n".join(lines)) for command, lines in steps]
-
-
-def matches(expected: str, actual: str) -> bool:
-    pattern = ".*?".join(re.escape(part) for part in expected.split("..."))
-    return re.fullmatch(pattern, actual.rstrip("\n"), re.S) is not None
 
 
 def test_the_quick_start_runs_as_written(winctl, desktop, tmp_path, monkeypatch):
