@@ -53,10 +53,11 @@ def plain_links(prose: str) -> str:
 
 def render(readme: str | None = None) -> str:
     """PyPI's page for this README (README.md's text when not given)."""
-    text = COMMENT.sub("", from_title(SOURCE.read_text(encoding="utf-8") if readme is None else readme))
+    text = from_title(SOURCE.read_text(encoding="utf-8") if readme is None else readme)
     blocks = FENCED.split(text)  # prose, fenced block, prose, ...
     for index in range(0, len(blocks), 2):
-        prose = "\n".join(line.rstrip() for line in plain_links(blocks[index]).split("\n"))
+        prose = plain_links(COMMENT.sub("", blocks[index]))
+        prose = "\n".join(line.rstrip() for line in prose.split("\n"))
         blocks[index] = re.sub(r"\n{3,}", "\n\n", prose)  # a picture or comment on its own line
     return "".join(blocks).strip("\n") + "\n"
 

@@ -4,7 +4,6 @@ structured calls, and options that must stay on their call (issue 12)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.helpers.apps import stop_group
+from tests.e2e.helpers.apps import stop_windows, window_pids
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
 from tests.fixtures.readme import printed_as_promised, promised_prints, python_block
@@ -42,16 +41,9 @@ def test_the_readmes_python_example_runs_as_written(winctl, tmp_path):
         assert done.returncode == 0, done.stderr
         assert printed_as_promised(code, done.stdout), f"README.md promises:\n{promised_prints(code)}\n{done.stdout}"
         assert (tmp_path / "hello.txt").read_text().rstrip("\n") == "hello"
-        assert mousepads(env) == [], "close_window() said closed, but Mousepad's window is there"
+        assert window_pids(env, "- Mousepad") == [], "close_window() said closed, but Mousepad's window is there"
     finally:
-        for pid in mousepads(env):
-            stop_group(os.getpgid(pid))
-
-
-def mousepads(env: dict[str, str]) -> list[int]:
-    """The processes of Mousepad's windows on this desktop, as the window manager lists them."""
-    listed = subprocess.run(["wmctrl", "-lp"], env=env, capture_output=True, text=True).stdout
-    return [int(line.split()[2]) for line in listed.splitlines() if line.endswith("- Mousepad")]
+        stop_windows(env, "- Mousepad")
 
 
 def daemon_call(env: dict[str, str], command: str, args: dict | None = None, options: dict | None = None) -> dict:
