@@ -26,10 +26,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # pip >= 25 writes console scripts that do not `import re` (pypa/pip#13166): ~10 ms of every
 # `winctl` call, a fifth of what a command through the daemon costs end to end
-.venv/bin/python -m pip install -q --disable-pip-version-check "pip>=25.0"
-EXTRAS=""  # the demo needs no extra
-[ "$MODE" = "test" ] && EXTRAS="dev"
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${EXTRAS:+[$EXTRAS]}"
+# `--group` (PEP 735 dependency groups) needs pip >= 25.1
+.venv/bin/python -m pip install -q --disable-pip-version-check "pip>=25.1"
+WANTED=()  # the demo needs no extra and no group
+[ "$MODE" = "test" ] && WANTED=(--group dev)  # pyproject.toml's [dependency-groups]: tests, linters, build
+.venv/bin/python -m pip install -q --disable-pip-version-check -e . "${WANTED[@]}"
 # The LangGraph example's side (examples/langgraph_mcp.py, its tests) in an environment of its
 # own: langchain-mcp-adapters pins the MCP SDK below 2.0, and `winctl mcp` needs 2.0
 if [ "$MODE" = "test" ]; then

@@ -4,16 +4,18 @@ structured calls, and options that must stay on their call (issue 12)."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, start_app, stop_app
+from tests.conftest import start_app, stop_app
+from tests.e2e.helpers.apps import stop_windows, window_pids
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
+from tests.fixtures.readme import printed_as_promised, promised_prints, python_block
+from tests.fixtures.toolkit_apps import isolated_env
 
 pytestmark = pytest.mark.desktop
 WINCTL = str(Path(sys.executable).with_name("winctl"))
@@ -27,22 +29,21 @@ def fixture_app(desktop, tmp_path):
     stop_app(proc)
 
 
-def readme_example() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("## Python API") :]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
-
-
-def test_the_readmes_python_example_runs_as_written(winctl, fixture_app):
+def test_the_readmes_python_example_runs_as_written(winctl, tmp_path):
+    """From a scratch folder, so it needs no file of the checkout; Mousepad is checked from
+    its side: the file it saved, and its window gone (wmctrl)."""
+    code = python_block("## Python API")
+    env = {**winctl.env, **isolated_env(tmp_path / "home")}
     done = subprocess.run(
-        [sys.executable, "-c", readme_example()], env=winctl.env, capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path
     )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0] == "hello" and lines[1] == "action:click" and lines[2] == "['Button']", lines
-    assert lines[3].startswith("not_found - ids in the latest state") and "Desktop.call('state')" in lines[3]
-    assert fixture_app.wait_for("entry_changed", text="hello")
-    assert fixture_app.wait_for("clicked", widget="Apply")
+    try:
+        assert done.returncode == 0, done.stderr
+        assert printed_as_promised(code, done.stdout), f"README.md promises:\n{promised_prints(code)}\n{done.stdout}"
+        assert (tmp_path / "hello.txt").read_text().rstrip("\n") == "hello"
+        assert window_pids(env, "- Mousepad") == [], "close_window() said closed, but Mousepad's window is there"
+    finally:
+        stop_windows(env, "- Mousepad")
 
 
 def daemon_call(env: dict[str, str], command: str, args: dict | None = None, options: dict | None = None) -> dict:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shlex
 import signal
 import subprocess
 import sys
@@ -22,45 +21,23 @@ import pytest
 from PIL import Image
 
 from tests.conftest import wait_for_window
+from tests.fixtures.readme import README, run_quickstart
 from tests.fixtures.toolkit_apps import isolated_env
 
 pytestmark = pytest.mark.desktop
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def quickstart() -> list[tuple[str, str]]:
-    text = README.read_text(encoding="utf-8")
-    block = re.search(r"<!-- quickstart -->\n```console\n(.*?)```", text, re.S)
-    assert block, "README.md has no quick start block"
-    steps: list[tuple[str, list[str]]] = []
-    for line in block.group(1).splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        else:
-            steps[-1][1].append(line)
-    return [(command, "\n".join(lines)) for command, lines in steps]
-
-
-def matches(expected: str, actual: str) -> bool:
-    pattern = ".*?".join(re.escape(part) for part in expected.split("..."))
-    return re.fullmatch(pattern, actual.rstrip("\n"), re.S) is not None
 
 
 def test_the_quick_start_runs_as_written(winctl, desktop, tmp_path, monkeypatch):
     for name, value in isolated_env(tmp_path / "home").items():
         monkeypatch.setitem(desktop.env, name, value)
-    steps = quickstart()
-    assert [shlex.split(c)[1] for c, _ in steps][:3] == ["doctor", "launch", "state"]
     pids: list[int] = []
+
+    def launched(out: str) -> None:
+        pids.extend(int(p) for p in re.findall(r"pid (\d+)", out))
+        wait_for_window(desktop, "Mousepad")  # the app is really there, for the window manager
+
     try:
-        for command, expected in steps:
-            argv = shlex.split(command)
-            assert argv[0] == "winctl", command
-            out = winctl(*argv[1:]).out
-            if argv[1] == "launch":
-                pids += [int(p) for p in re.findall(r"pid (\d+)", out)]
-                wait_for_window(desktop, "Mousepad")  # the app is really there, for the window manager
-            assert matches(expected, out), f"$ {command}\nREADME.md says:\n{expected}\nbut it printed:\n{out}"
+        run_quickstart(lambda args: winctl(*args).out, launched)
     finally:
         for pid in pids:
             try:

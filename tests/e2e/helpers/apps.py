@@ -218,3 +218,17 @@ def document(front) -> int:
                 return docs[-1]
         time.sleep(0.25)
     raise AssertionError(f"no text view in the state: {run.out}{run.err}")
+
+
+def window_pids(env: dict[str, str], title_end: str) -> list[int]:
+    """The processes of the windows whose titles end in `title_end`, as the window manager lists
+    them (wmctrl: independent of winctl)."""
+    listed = subprocess.run(["wmctrl", "-lp"], env=env, capture_output=True, text=True).stdout
+    return [int(line.split()[2]) for line in listed.splitlines() if line.endswith(title_end)]
+
+
+def stop_windows(env: dict[str, str], title_end: str) -> None:
+    """Stop the apps (their process groups) whose windows' titles end in `title_end`."""
+    for pid in window_pids(env, title_end):
+        with contextlib.suppress(ProcessLookupError):
+            stop_group(os.getpgid(pid))

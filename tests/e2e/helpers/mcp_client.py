@@ -18,13 +18,15 @@ def run_client(
     tmp_path,
     script,
     args: tuple[str, ...] = ("mcp", "--tools", "all", "--structured"),
+    command: str = WINCTL,
     env: dict[str, str] | None = None,
 ) -> Any:
     """Start `winctl mcp` (every tool, with results as JSON too, unless `args` says otherwise;
-    `env` added to the desktop's) as the SDK starts any stdio server and run `script(session)`."""
+    `command`: another winctl, or a program that runs one) as the SDK starts any stdio server,
+    in the desktop's environment with `env` over it, and run `script(session)`."""
     env = {**desktop.env, "XDG_RUNTIME_DIR": str(tmp_path / "runtime"), **(env or {})}
     (tmp_path / "runtime").mkdir(mode=0o700, exist_ok=True)
-    params = StdioServerParameters(command=WINCTL, args=list(args), env=env)
+    params = StdioServerParameters(command=command, args=list(args), env=env)
 
     async def main():
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
