@@ -21,6 +21,8 @@ pixels, the unscaled screenshot's. A refused or failed action is a `tool_result`
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from winactions import render
@@ -59,6 +61,8 @@ class ComputerUseExecutor:
     def __init__(self, desktop: Desktop, *, screenshot_after: bool = True) -> None:
         self.desktop = desktop
         self.screenshot_after = screenshot_after
+        self._folder = tempfile.TemporaryDirectory(prefix="winactions-computer-")
+        self._after = str(Path(self._folder.name) / "after.png")  # replaced by each screenshot after an action
 
     def run(self, tool_input: dict[str, Any]) -> list[dict[str, Any]]:
         """Run one action; its `tool_result` content blocks. A bad input or a failed command
@@ -69,7 +73,7 @@ class ComputerUseExecutor:
         result = self.desktop.call(command, **params)
         blocks = [{"type": "text", "text": render.to_text(result)}, *_image_blocks(result)]
         if self.screenshot_after and tool_input.get("action") not in LOOKS:
-            blocks += _image_blocks(self.desktop.call("screenshot", screen=True))
+            blocks += _image_blocks(self.desktop.call("screenshot", path=self._after, screen=True))
         return blocks
 
     def tool_result(self, block: Any) -> dict[str, Any]:

@@ -129,7 +129,7 @@ class Actions:
         return self._holding(keys, steps)
 
     def _modifiers(self, keys: list[str] | None) -> str:
-        """The held keys as one chord of modifiers ("ctrl+shift"); "" for none."""
+        """The held keys as modifiers in their usual order ("ctrl+shift"); "" for none."""
         if not keys:
             return ""
         held = parse_keys("+".join(keys))
@@ -138,7 +138,7 @@ class Actions:
                 f"keys held during a mouse action are modifiers, not {keys}; nothing was done",
                 hint='e.g. keys=["SHIFT"] or ["CTRL", "ALT"]',
             )
-        return str(held[0])
+        return "+".join(sorted({*held[0].modifiers, held[0].key}, key=MODIFIERS.index))
 
     def _holding(self, keys: list[str] | None, steps: list[Step]) -> list[Step]:
         held = self._modifiers(keys)
