@@ -5,8 +5,11 @@ loops on a real desktop: tests/e2e/test_adapters_openai.py and test_adapters_ant
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import importlib
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,10 +20,16 @@ from PIL import Image
 
 from tests.fixtures.llm_server import API_KEY, AgentServer, computer_call
 from tests.fixtures.windows.fake_native import FakeNative, load_app
-from winactions import Desktop, InvalidInput, WinctlError
+from winactions import AsyncDesktop, BackendUnavailable, Desktop, InvalidInput, WinctlError
 from winactions.adapters.actions import Step, run_steps
 from winactions.adapters.anthropic_computer import ComputerUseExecutor, tool_definition
-from winactions.adapters.openai_agents import Actions, WinactionsComputer, chord, environment_of
+from winactions.adapters.openai_agents import (
+    Actions,
+    AsyncWinactionsComputer,
+    WinactionsComputer,
+    chord,
+    environment_of,
+)
 from winactions.backends.windows.backend import WindowsBackend
 from winactions.model import Rect
 
@@ -106,6 +115,22 @@ def test_the_computer_acts_through_commands_and_refuses_with_nothing_sent(deskto
     assert flags(fake) == ["left_down", "left_up"] and (fake.sent[-1].x, fake.sent[-1].y) == (30, 30)
 
 
+def test_the_async_computer_awaits_the_same_commands(fake):
+    async def main() -> tuple[tuple[int, int], int]:
+        async with AsyncDesktop("adapters", window="Calculator", backend=WindowsBackend(native=fake)) as d:
+            computer = await AsyncWinactionsComputer.open(d)
+            shot = Image.open(io.BytesIO(base64.b64decode(await computer.screenshot())))
+            with pytest.raises(InvalidInput, match="off the screen"):
+                await computer.drag([(10, 10), (20, 20), (9999, 20)])
+            assert fake.sent == []
+            await computer.double_click(100, 200)
+            await computer.keypress(["CTRL", "A"])
+            return computer.dimensions, shot.size[0]
+
+    assert asyncio.run(main()) == ((1920, 1080), 1920)
+    assert flags(fake)[:4] == ["left_down", "left_up", "left_down", "left_up"] and len(flags(fake)) == 8
+
+
 def test_a_step_that_fails_lets_go_of_what_the_steps_before_it_hold(desktop, fake):
     with pytest.raises(InvalidInput, match="off every screen"):
         run_steps(desktop, [Step("mouse-down", {"x": 10, "y": 10}), Step("mouse-move", {"x": -5000, "y": 10})])
@@ -155,3 +180,11 @@ def test_the_runner_stops_with_the_error_of_an_action_refused(desktop, fake):
         with pytest.raises(WinctlError, match=r"\(5000, 10\) is off every screen"):
             Runner.run_sync(agent, "click far away")
     assert fake.sent == [] and len(server.requests) == 1
+
+
+def test_without_the_agents_sdk_the_import_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "agents.computer", None)
+    monkeypatch.delitem(sys.modules, "winactions.adapters.openai_agents")
+    with pytest.raises(BackendUnavailable, match="needs the OpenAI Agents SDK") as raised:
+        importlib.import_module("winactions.adapters.openai_agents")
+    assert raised.value.hint == "pip install 'winactions[openai-agents]'"

@@ -36,14 +36,14 @@ from pathlib import Path
 from winactions.adapters.actions import Step, arun_steps, check_points, png_base64, run_steps, screen_of
 from winactions.api import Desktop
 from winactions.api_async import AsyncDesktop
-from winactions.errors import InvalidInput, WinctlError
+from winactions.errors import BackendUnavailable, InvalidInput
 from winactions.keys import MODIFIERS, parse_keys
 from winactions.model import Rect
 
 try:
     from agents.computer import AsyncComputer, Button, Computer, Environment
 except ImportError as exc:  # the extra is missing: say which one installs it
-    raise WinctlError(
+    raise BackendUnavailable(
         "winactions.adapters.openai_agents needs the OpenAI Agents SDK: agents is not installed",
         hint="pip install 'winactions[openai-agents]'",
     ) from exc
