@@ -94,7 +94,7 @@ def test_actions_plan_commands_and_refuse_bad_ones_before_any():
 
 
 def test_the_computer_acts_through_commands_and_refuses_with_nothing_sent(desktop, fake):
-    computer = WinactionsComputer(desktop)
+    computer = WinactionsComputer(desktop, wait_seconds=0.05)
     assert computer.dimensions == (1920, 1080)
     shot = Image.open(io.BytesIO(base64.b64decode(computer.screenshot())))
     assert shot.size == (1920, 1080)
@@ -113,6 +113,13 @@ def test_the_computer_acts_through_commands_and_refuses_with_nothing_sent(deskto
     fake.sent.clear()
     computer.drag([(10, 10), (20, 20), (30, 30)])
     assert flags(fake) == ["left_down", "left_up"] and (fake.sent[-1].x, fake.sent[-1].y) == (30, 30)
+    fake.sent.clear()
+    computer.scroll(300, 300, 0, -250)  # up, two notches of 100 pixels
+    computer.type("12")
+    computer.wait()
+    wheel = [e for e in fake.sent if "wheel" in getattr(e, "flags", ())]
+    typed = "".join(chr(e.char) for e in fake.sent if getattr(e, "unicode", False) and not e.up)
+    assert sum(e.wheel for e in wheel) == 2 * 120 and typed == "12", (wheel, typed)
 
 
 def test_the_async_computer_awaits_the_same_commands(fake):
@@ -135,6 +142,11 @@ def test_a_step_that_fails_lets_go_of_what_the_steps_before_it_hold(desktop, fak
     with pytest.raises(InvalidInput, match="off every screen"):
         run_steps(desktop, [Step("mouse-down", {"x": 10, "y": 10}), Step("mouse-move", {"x": -5000, "y": 10})])
     assert flags(fake) == ["left_down", "left_up"]  # the button is not left held
+    fake.sent.clear()
+    with pytest.raises(InvalidInput, match="off every screen"):
+        run_steps(desktop, WinactionsComputer(desktop).actions.move(-5000, 10, ["SHIFT"]))
+    shift = [(e.vk, e.up) for e in fake.sent if hasattr(e, "vk")]
+    assert shift == [(0x10, False), (0x10, True)], shift  # shift down, then up again
 
 
 def test_the_executor_answers_a_bad_action_with_an_error_and_does_nothing(desktop, fake):

@@ -30,10 +30,6 @@ class Step:
     args: dict[str, Any] = field(default_factory=dict)
 
 
-# what a step holds down, and the step that lets it go when a later step fails
-_RELEASES = {"mouse-down": Step("mouse-up"), "key-down": Step("key-up", {"keys": "all"})}
-
-
 def run_steps(desktop: Desktop, steps: Sequence[Step]) -> Result | None:
     """Run the steps in order on `desktop`; the last one's result (None for no steps). When a
     step fails, what the steps before it hold down (a button, keys) is released, then the
@@ -67,9 +63,12 @@ async def arun_steps(desktop: AsyncDesktop, steps: Sequence[Step]) -> Result | N
 
 
 def _note_held(held: list[Step], step: Step) -> None:
-    release = _RELEASES.get(step.command)
-    if release is not None:
-        held.append(release)
+    """Keep in `held` the step that lets go of what `step` holds down (a button, its keys);
+    drop it when a step lets go itself."""
+    if step.command == "mouse-down":
+        held.append(Step("mouse-up"))
+    elif step.command == "key-down":
+        held.append(Step("key-up", {"keys": step.args["keys"]}))
     elif step.command in ("mouse-up", "key-up") and held:
         held.pop()
 
