@@ -156,6 +156,8 @@ ALLOWED: dict[str, set[str]] = {
         "render",
         "session",  # the digit rule: a name of digits is `name:7` (session.references)
     },
+    # other frameworks' computers on the Python API; Anthropic's tool through the MCP tool's translation
+    "adapters": {"api", "api_async", "commands", "errors", "keys", "mcp", "model", "render"},
 }
 # Platform libraries, and the only place each may be imported.
 PLATFORM_LIBRARIES = {
