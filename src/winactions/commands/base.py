@@ -34,6 +34,7 @@ from pydantic import (
 )
 
 from winactions.backends.base import Backend, Capability
+from winactions.commands.recorder import kept
 from winactions.commands.formats import changes_text, diff_data, state_data, state_text
 from winactions.commands.stateview import StateDiff, capped, diff, lines
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, WindowClosed, shown
@@ -458,7 +459,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         for hook in BEFORE_ACTION:
             hook(ctx, cmd, params)
     with extras_named(cmd.name):
-        result = cmd.handler(ctx, params)
+        result = kept(ctx, cmd, params, lambda: cmd.handler(ctx, params))  # in the session's record, if on
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
     if ctx.session.done_on_the_way and isinstance(detail, str):  # the page scrolled, say, to reach its target
         result.detail = "; ".join([*ctx.session.done_on_the_way, *([detail] if detail else [])])  # type: ignore[attr-defined]
