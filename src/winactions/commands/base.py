@@ -34,8 +34,8 @@ from pydantic import (
 )
 
 from winactions.backends.base import Backend, Capability
-from winactions.commands.recorder import kept
 from winactions.commands.formats import changes_text, diff_data, state_data, state_text
+from winactions.commands.recorder import kept
 from winactions.commands.stateview import StateDiff, capped, diff, lines
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, WindowClosed, shown
 from winactions.extras import missing_extra

@@ -104,7 +104,9 @@ def _finish(
     if secret:
         line["masked"] = True
     if target is not None:
-        holding = next((s for s in (before, after) if s is not None and any(t.id == target.id for t in s.targets)), None)
+        holding = next(
+            (s for s in (before, after) if s is not None and any(t.id == target.id for t in s.targets)), None
+        )
         line["element"] = rec.element(target, holding)
         now = next((t for t in after.targets if t.id == target.id), None) if after is not None else None
         if now is not None and not secret:
@@ -150,7 +152,9 @@ def ref_fields(params: type[Params]) -> list[str]:
     return [
         name
         for name, info in params.model_fields.items()
-        if any(isinstance(m, BeforeValidator) and getattr(m.func, "__name__", "") == "element_ref" for m in info.metadata)
+        if any(
+            isinstance(m, BeforeValidator) and getattr(m.func, "__name__", "") == "element_ref" for m in info.metadata
+        )
     ]
 
 

@@ -99,9 +99,7 @@ def replay(ctx: Context, p: ReplayParams) -> RunResult | SessionReplayResult:
     path), each step checked to act on the recorded element and leave its recorded value; the
     first step that cannot be done stops the replay, which fails naming it and why."""
     if is_session_record(p.run):
-        return replay_session(
-            ctx, p.run, dry_run=p.dry_run, record=p.record, max_steps=p.max_steps, timeout=p.timeout
-        )
+        return replay_session(ctx, p.run, dry_run=p.dry_run, record=p.record, max_steps=p.max_steps, timeout=p.timeout)
     task, plan = replay_plan(p.run)
     options = _options(ctx, p.max_steps, 0, 0, 0, p.record, [], False)
     options.dry_run, options.timeout = p.dry_run, p.timeout
