@@ -154,3 +154,16 @@ def test_the_parameters_that_name_an_element_are_found_from_the_table():
     commands = load_commands()
     assert ref_fields(commands["click"].params) == ["id"] and ref_fields(commands["input"].params) == ["id"]
     assert ref_fields(commands["keys"].params) == []
+
+
+def test_a_replayed_step_that_acts_elsewhere_or_leaves_another_value_is_told():
+    from winactions.commands.session_replay import _differs
+
+    name = Target(id=7, type="Edit", name="Name", value="HELLO")
+    ctx = SimpleNamespace(session=SimpleNamespace(settled_state=lambda: _state(name)))
+    recorded = {"type": "Edit", "name": "Name", "value_after": "hello"}
+    done = ActionResult(action="input", method="keys", target=name)
+    assert _differs(ctx, recorded, done) == "its value is 'HELLO', the record's 'hello'"
+    assert _differs(ctx, {**recorded, "value_after": "HELLO"}, done) == ""
+    other = ActionResult(action="click", method="k", target=Target(id=8, type="Button", name="Name"))
+    assert _differs(ctx, recorded, other) == 'it acted on [Button] "Name", the record on [Edit] "Name"'

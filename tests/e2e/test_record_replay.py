@@ -31,9 +31,10 @@ def _lines(folder: Path) -> list[dict]:
 
 
 @pytest.fixture
-def recorded(desktop, winctl, tmp_path):
-    """A session recorded through the CLI, the Python API and MCP on one run of the app, which
-    is closed after: (the record's folder, what that run of the app logged)."""
+def recorded(desktop, winctl, daemon, tmp_path):
+    """A session recorded through the CLI (one-shot and through the session's daemon), the
+    Python API and MCP on one run of the app, which is closed after: (the record's folder,
+    what that run of the app logged)."""
     record = tmp_path / "record"
     proc, log = _app(desktop, winctl, tmp_path / "first")
     try:
@@ -52,7 +53,7 @@ def recorded(desktop, winctl, tmp_path):
         # the MCP server of the same session (its own is `mcp`): the session's record keeps its calls
         called = run_client(desktop, tmp_path, script, ("--session", "default", "mcp", "--tools", "all"))
         assert not called.is_error, called.content[0].text
-        winctl("click", "file-005.txt")
+        daemon("click", "file-005.txt")  # the session's daemon: a process of its own, the same switch
         status = winctl("--json", "record", "status").json["result"]
         assert status["recording"] and status["steps"] == 5, status
         assert "stopped" in winctl("record", "stop").out
@@ -101,6 +102,9 @@ def test_a_replay_stops_at_the_step_whose_element_is_gone_and_says_which(desktop
     record, _ = recorded
     proc, log = _app(desktop, winctl, tmp_path / "short", rows=3)  # no row file-005.txt in this run
     try:
+        looked = winctl("replay", str(record), "--dry-run", expect=4).out  # a dry run finds it gone too...
+        assert "failed at step 5 (click); located 3 of 4 steps" in looked, looked
+        assert not log.events("entry_changed") and not log.events("toggled")  # ...and acts on nothing
         failed = winctl("replay", str(record), expect=4)
         assert "failed at step 5 (click)" in failed.out, failed.out
         assert "file-005.txt" in failed.out and "the replay stopped at step 5" in failed.err, failed.err

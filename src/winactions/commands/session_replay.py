@@ -57,7 +57,7 @@ class SessionReplayResult(Result):
         if failed is not None:
             lines[0] = f"failed at step {failed.step} ({failed.command}); {lines[0]}"
         for s in self.steps:
-            what = f" {clean(s.element)}" if s.element else ""
+            what = f" {s.element}" if s.element else ""  # made by `_described`, its name cleaned
             lines.append(f"{s.step}. {s.command}{what}: {s.status}" + (f" — {safe(s.reason)}" if s.reason else ""))
         if self.recorded_into:
             lines.append(f"recorded in {safe(self.recorded_into)}")
@@ -143,6 +143,9 @@ def _one(ctx: Context, call: dict[str, Any], step: ReplayedStep, dry_run: bool) 
     for field in ref_fields(cmd.params):
         if field in args and isinstance(element, dict):
             args[field] = _ref_now(ctx, element)
+            if dry_run:  # found now, or NotFound saying why not; nothing is acted on
+                found, _ = ctx.session.resolve_to_read(args[field], ctx.window())
+                step.reason = f"now [{found.id}]"
     if dry_run:
         step.status = "located"
         return
@@ -187,7 +190,9 @@ def _differs(ctx: Context, element: dict[str, Any], result: Result) -> str:
     if acted is None:
         return ""
     if acted.type != element.get("type") or (element.get("name") and acted.name != element.get("name")):
-        return f'it acted on [{acted.type}] "{acted.name}", the record on {_described(element)}'
+        return (
+            f"it acted on {_described({'type': acted.type, 'name': acted.name})}, the record on {_described(element)}"
+        )
     wanted = element.get("value_after")
     if wanted is None:
         return ""
@@ -199,8 +204,9 @@ def _differs(ctx: Context, element: dict[str, Any], result: Result) -> str:
 
 
 def _described(element: dict[str, Any]) -> str:
-    name = element.get("name") or ""
-    return f'[{element.get("type")}] "{name}"' if name else f"[{element.get('type')}]"
+    """`[Type] "Name"` of a recorded element, its words made safe to print (a record is a file)."""
+    kind, name = clean(str(element.get("type") or "?"), 40), clean(str(element.get("name") or ""))
+    return f'[{kind}] "{name}"' if name else f"[{kind}]"
 
 
 def _label(call: dict[str, Any]) -> str:
