@@ -93,7 +93,7 @@ def _ctx(tmp_path: Path, before: UIState, after: UIState) -> SimpleNamespace:
     session = SimpleNamespace(
         store=_store(tmp_path), backend=backend, data=SimpleNamespace(state=before), settled_state=lambda: after
     )
-    return SimpleNamespace(opened=session, session=session, window=lambda: WINDOW)
+    return SimpleNamespace(opened=session, session=session, window=lambda: WINDOW, forget_window=lambda: None)
 
 
 def test_text_typed_into_a_password_field_never_reaches_the_record(tmp_path):

@@ -66,7 +66,7 @@ def recorded(desktop, winctl, daemon, tmp_path):
 def test_a_session_is_recorded_from_every_front_end_and_replayed_in_a_new_run(desktop, winctl, tmp_path, recorded):
     record, _ = recorded
     header, *calls = _lines(record)
-    assert header["event"] == "session-record" and header["format"] == 1
+    assert header["event"] == "session-record" and header["format"] == 1 and header["platform"] == "linux"
     assert [c["command"] for c in calls] == ["input", "get value", "click", "input", "click"]
     first = calls[0]
     assert first["element"]["name"] == "Name" and first["element"]["type"] == "Edit"

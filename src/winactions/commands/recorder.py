@@ -133,6 +133,8 @@ def _before(ctx: Context) -> UIState | None:
         return ctx.session.refresh_state(window)
     except WinctlError:
         return None
+    finally:
+        ctx.forget_window()  # the handler resolves its window itself, as it would unrecorded
 
 
 def _after(ctx: Context) -> UIState | None:

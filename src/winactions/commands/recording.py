@@ -53,7 +53,7 @@ def record_start(ctx: Context, p: RecordStartParams) -> RecordingResult:
     command costs about one tree read and two window captures more while recording.
     `winctl replay FOLDER` acts the record again, by names."""
     folder = record_folder(ctx, p.folder) or p.folder
-    on = rec.start(ctx.session.store, Path(folder))
+    on = rec.start(ctx.session.store, Path(folder), {"platform": ctx.session.backend.platform})
     return RecordingResult(recording=True, folder=on.folder, note="started")
 
 

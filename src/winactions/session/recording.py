@@ -61,9 +61,10 @@ def current(store: SessionStore) -> Recording | None:
         return None
 
 
-def start(store: SessionStore, folder: str | Path) -> Recording:
-    """Start recording the session into `folder` (made if missing): its header written and
-    the switch set. Refuses a session that records already and a folder holding a record."""
+def start(store: SessionStore, folder: str | Path, about: dict[str, Any] | None = None) -> Recording:
+    """Start recording the session into `folder` (made if missing): its header written (with
+    `about`, facts of the recording's desktop) and the switch set. Refuses a session that
+    records already and a folder holding a record."""
     on = current(store)
     if on is not None:
         raise InvalidInput(
@@ -79,7 +80,8 @@ def start(store: SessionStore, folder: str | Path) -> Recording:
     except OSError as exc:
         raise InvalidInput(f"cannot record into {path}: {exc.strerror}", hint="give a folder you can write") from None
     recording = Recording(folder=str(path.resolve()), started=round(time.time(), 3))
-    append(recording, {"event": HEADER, "format": FORMAT, "session": store.name, "time": recording.started})
+    header = {"event": HEADER, "format": FORMAT, "session": store.name, "time": recording.started}
+    append(recording, header | (about or {}))
     save(store, recording)
     return recording
 
