@@ -132,3 +132,39 @@ def test_a_password_typed_while_recording_is_never_kept(desktop, winctl, tmp_pat
         assert "password field" in failed.out, failed.out
     finally:
         stop_app(proc)
+
+
+def test_a_mousepad_session_replays_into_a_new_mousepad_and_saves_the_same_file(desktop, winctl, launch, tmp_path):
+    """A Debian app: text written into Mousepad's unnamed text view and saved with ctrl+s;
+    the replay, in a new Mousepad on the emptied file, finds the view by its type and path
+    and saves the same text."""
+    from tests.e2e.helpers.apps import stop_group
+    from tests.fixtures.toolkit_apps import mousepad_command
+
+    doc, record = tmp_path / "doc.txt", tmp_path / "mousepad-record"
+    doc.write_text("")
+    first = launch(mousepad_command(doc), title="doc.txt")
+    edit = winctl.find("Edit", "")
+    winctl("record", "start", str(record))
+    winctl("input", str(edit), "written by a record")
+    winctl("keys", "ctrl+s")
+    winctl("record", "stop")
+    assert _saved(doc, "written by a record")
+    view = _lines(record)[1]["element"]
+    assert view["name"] == "" and view["type"] == "Edit" and view["path"]  # found again by type and path
+    stop_group(first.group)
+
+    doc.write_text("")
+    launch(mousepad_command(doc), title="doc.txt")
+    out = winctl("replay", str(record)).out
+    assert out.startswith("replayed 2 of 2 steps"), out
+    assert _saved(doc, "written by a record")  # the app's own file
+
+
+def _saved(path: Path, text: str, timeout: float = 5.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and path.read_text() != text:
+        time.sleep(0.1)
+    return path.read_text() == text
