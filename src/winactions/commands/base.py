@@ -433,6 +433,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
             hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`",
         )
     params = validate(cmd, args)
+    asked = params  # as the caller gave them, in the chosen display's coordinates: what a record keeps
     backend = ctx.session.backend
     if cmd.capability is not None and cmd.capability not in backend.capabilities:
         raise Unsupported(
@@ -459,7 +460,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         for hook in BEFORE_ACTION:
             hook(ctx, cmd, params)
     with extras_named(cmd.name):
-        result = kept(ctx, cmd, params, lambda: cmd.handler(ctx, params))  # in the session's record, if on
+        result = kept(ctx, cmd, asked, lambda: cmd.handler(ctx, params))  # in the session's record, if on
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
     if ctx.session.done_on_the_way and isinstance(detail, str):  # the page scrolled, say, to reach its target
         result.detail = "; ".join([*ctx.session.done_on_the_way, *([detail] if detail else [])])  # type: ignore[attr-defined]

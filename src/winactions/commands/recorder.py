@@ -36,7 +36,8 @@ _OPEN: list[tuple[str, int]] = []  # (record folder, step) of the calls being ke
 
 def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) -> Result:
     """`run()` (the command's handler), kept in the session's record when it records; as it
-    is otherwise. The handler's error is kept and raised again; a record that cannot be
+    is otherwise. `params` are the call's as the caller gave them (coordinates in the chosen
+    display's, as a replay will give them again). The handler's error is kept and raised again; a record that cannot be
     written fails the call (ActionFailed) rather than lose a step silently."""
     recording = None if ctx.opened is None or cmd.name.startswith("record ") else rec.current(ctx.session.store)
     if recording is None:
