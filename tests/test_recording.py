@@ -167,3 +167,15 @@ def test_a_replayed_step_that_acts_elsewhere_or_leaves_another_value_is_told():
     assert _differs(ctx, {**recorded, "value_after": "HELLO"}, done) == ""
     other = ActionResult(action="click", method="k", target=Target(id=8, type="Button", name="Name"))
     assert _differs(ctx, recorded, other) == 'it acted on [Button] "Name", the record on [Edit] "Name"'
+
+
+def test_a_session_record_with_nothing_to_act_is_refused_before_anything_is_done(tmp_path):
+    from winactions.commands.session_replay import replay_session
+
+    store = _store(tmp_path)
+    on = rec.start(store, tmp_path / "r")
+    rec.append(on, {"event": "call", "step": 1, "command": "state", "kind": "read", "ok": True})
+    rec.stop(store)
+    ctx = SimpleNamespace(session=SimpleNamespace(store=store))
+    with pytest.raises(InvalidInput, match="no acting command that succeeded"):
+        replay_session(ctx, str(tmp_path / "r"), dry_run=False, record=None, max_steps=10, timeout=10)

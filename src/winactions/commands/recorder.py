@@ -31,14 +31,16 @@ if TYPE_CHECKING:
 
 ACTING = ("action", "window")  # kinds whose calls are kept with pictures and changes
 RESULT_CHARS = 400  # characters of a result's text kept on its line
-_OPEN: list[tuple[str, int]] = []  # (record folder, step) of the calls being kept in this process, outermost first
+# (record folder, step) of the calls being kept in this process, outermost first: a process
+# serves one session, one call at a time (the session's lock), so one stack is enough
+_OPEN: list[tuple[str, int]] = []
 
 
 def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) -> Result:
     """`run()` (the command's handler), kept in the session's record when it records; as it
     is otherwise. `params` are the call's as the caller gave them (coordinates in the chosen
-    display's, as a replay will give them again). The handler's error is kept and raised again; a record that cannot be
-    written fails the call (ActionFailed) rather than lose a step silently."""
+    display's, as a replay gives them again). The handler's error is kept and raised again;
+    a record that cannot be written fails the call (ActionFailed) rather than lose a step."""
     recording = None if ctx.opened is None or cmd.name.startswith("record ") else rec.current(ctx.session.store)
     if recording is None:
         return run()
@@ -55,7 +57,6 @@ def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) 
     referred = _referred(params, before)
     started = time.monotonic()
     _OPEN.append((recording.folder, step))
-    result: Result | None = None
     try:
         result = run()
     except Exception as exc:

@@ -20,7 +20,7 @@ from winactions.commands.base import Context, Result, dispatch, load_commands
 from winactions.commands.formats import clean, safe
 from winactions.commands.recorder import ACTING, ref_fields
 from winactions.commands.saving import record_folder
-from winactions.errors import ActionFailed, NotFound, WinctlError
+from winactions.errors import ActionFailed, InvalidInput, NotFound, WinctlError
 from winactions.model import UIState
 from winactions.session import recording as rec
 from winactions.session.references import NAME_PREFIX
@@ -55,10 +55,12 @@ class SessionReplayResult(Result):
         head = "located" if self.dry_run else "replayed"
         lines = [f"{head} {done} of {self.total} steps of {safe(self.record)}"]
         if failed is not None:
-            lines[0] = f"failed at step {failed.step} ({failed.command}); {lines[0]}"
+            lines[0] = f"failed at step {failed.step} ({safe(failed.command)}); {lines[0]}"
         for s in self.steps:
             what = f" {s.element}" if s.element else ""  # made by `_described`, its name cleaned
-            lines.append(f"{s.step}. {s.command}{what}: {s.status}" + (f" — {safe(s.reason)}" if s.reason else ""))
+            lines.append(
+                f"{s.step}. {safe(s.command)}{what}: {s.status}" + (f" — {safe(s.reason)}" if s.reason else "")
+            )
         if self.recorded_into:
             lines.append(f"recorded in {safe(self.recorded_into)}")
         return "\n".join(lines)
@@ -68,8 +70,9 @@ class SessionReplayResult(Result):
         failed = next((s for s in self.steps if s.status == "failed"), None)
         if failed is None:
             return None
+        where = f"{safe(failed.command)} {failed.element}".strip()
         return ActionFailed(
-            f"the replay stopped at step {failed.step} ({failed.command} {failed.element}): {failed.reason}",
+            f"the replay stopped at step {failed.step} ({where}): {safe(failed.reason)}",
             hint="the steps above say what was done; look at the app, or record the session again",
         )
 
@@ -81,6 +84,11 @@ def replay_session(
     session record there, as `record start` would."""
     _, calls = rec.read(folder)
     steps = replayable(calls)
+    if not steps:
+        raise InvalidInput(
+            f"the session recorded in {folder} has no acting command that succeeded",
+            hint="a record keeps reads too, but a replay acts only what changed the app",
+        )
     into = record_folder(ctx, record) if record else None
     store = ctx.session.store
     before = rec.stop(store) if into else None  # the session's own recording pauses for the replay's
