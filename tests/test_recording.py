@@ -179,3 +179,14 @@ def test_a_session_record_with_nothing_to_act_is_refused_before_anything_is_done
     ctx = SimpleNamespace(session=SimpleNamespace(store=store))
     with pytest.raises(InvalidInput, match="no acting command that succeeded"):
         replay_session(ctx, str(tmp_path / "r"), dry_run=False, record=None, max_steps=10, timeout=10)
+
+
+def test_the_record_group_says_what_it_is_for_and_get_keeps_its_words():
+    from click.testing import CliRunner
+
+    from winactions.cli.app import build_cli
+
+    cli = build_cli()
+    said = CliRunner().invoke(cli, ["record", "--help"]).output
+    assert "Record this session's commands into a folder" in said and "something about an element" not in said
+    assert "Get something about an element." in CliRunner().invoke(cli, ["get", "--help"]).output

@@ -283,6 +283,8 @@ class Command:
 
 
 REGISTRY: dict[str, Command] = {}
+# the help of a group of commands (`record` of `record start`), declared by the module of its commands
+GROUP_HELP: dict[str, str] = {}
 
 # called with (context, command, parameters) before each action or window command's handler
 # runs: the status label says what the agent does (`commands.people`); a hook never fails the call

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from pydantic import Field
 
-from winactions.commands.base import Context, Kind, Params, Result, command
+from winactions.commands.base import GROUP_HELP, Context, Kind, Params, Result, command
 from winactions.commands.saving import record_folder
 from winactions.session import recording as rec
+
+GROUP_HELP["record"] = "Record this session's commands into a folder, to replay them (`winctl replay FOLDER`)."
 
 
 class RecordingResult(Result):
