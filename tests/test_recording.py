@@ -190,3 +190,24 @@ def test_the_record_group_says_what_it_is_for_and_get_keeps_its_words():
     said = CliRunner().invoke(cli, ["record", "--help"]).output
     assert "Record this session's commands into a folder" in said and "something about an element" not in said
     assert "Get something about an element." in CliRunner().invoke(cli, ["get", "--help"]).output
+
+
+def test_a_batch_that_typed_a_password_holds_it_nowhere_and_its_step_is_within_it(tmp_path):
+    secret = Target(id=4, type="Edit", name="Password", states=["protected"])
+    ctx = _ctx(tmp_path, _state(secret), _state(secret))
+    rec.start(ctx.session.store, tmp_path / "r")
+    batch, typed = load_commands()["batch"], load_commands()["input"]
+    steps = [{"command": "input", "args": {"id": 4, "text": "hunter2"}}]
+
+    def run_batch():
+        inner = typed.params.model_validate(steps[0]["args"])
+        kept(ctx, typed, inner, lambda: ActionResult(action="input", method="k", target=secret))
+        return ActionResult(action="batch", method="steps", detail="1. input hunter2: done")
+
+    kept(ctx, batch, batch.params.model_validate({"steps": steps}), run_batch)
+    assert "hunter2" not in (tmp_path / "r" / rec.LOG).read_text()
+    _, calls = rec.read(tmp_path / "r")
+    inner, outer = calls  # the inner call's line is written first, when it ends
+    assert inner["within"] == outer["step"] == 1 and inner["step"] == 2
+    assert outer["masked"] and outer["args"]["steps"][0]["args"]["text"] == rec.MASK
+    assert outer["result"].endswith(f"1. input {rec.MASK}: done") and [c["step"] for c in replayable(calls)] == [2]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +32,21 @@ if TYPE_CHECKING:
 
 ACTING = ("action", "window")  # kinds whose calls are kept with pictures and changes
 RESULT_CHARS = 400  # characters of a result's text kept on its line
-# (record folder, step) of the calls being kept in this process, outermost first: a process
-# serves one session, one call at a time (the session's lock), so one stack is enough
-_OPEN: list[tuple[str, int]] = []
+
+
+@dataclass
+class _Open:
+    """A call being kept: its record's folder, its step, and the secrets its inner calls typed
+    (a `batch` holds its steps' text in its own arguments: it is masked there too)."""
+
+    folder: str
+    step: int
+    secrets: list[str] = field(default_factory=list)
+
+
+# the calls being kept in this process, outermost first: a process serves one session, one
+# call at a time (the session's lock), so one stack is enough
+_OPEN: list[_Open] = []
 
 
 def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) -> Result:
@@ -47,7 +60,7 @@ def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) 
     recording.steps += 1
     rec.save(ctx.session.store, recording)
     step, acting = recording.steps, cmd.kind.value in ACTING
-    within = _OPEN[-1][1] if _OPEN and _OPEN[-1][0] == recording.folder else None
+    within = _OPEN[-1].step if _OPEN and _OPEN[-1].folder == recording.folder else None
     before = _before(ctx) if acting else ctx.session.data.state
     line: dict[str, Any] = {"event": "call", "step": step, "within": within, "command": cmd.name}
     line |= {"kind": cmd.kind.value, "time": round(time.time(), 3)}
@@ -55,37 +68,43 @@ def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) 
     if acting:
         line["before"] = rec.picture(ctx.session.backend, _window_rect(before), folder / f"step-{step}-before.jpg")
     referred = _referred(params, before)
-    started = time.monotonic()
-    _OPEN.append((recording.folder, step))
+    started, this = time.monotonic(), _Open(recording.folder, step)
+    _OPEN.append(this)
+    outcome: Result | Exception
     try:
-        result = run()
+        outcome = run()
     except Exception as exc:
-        _keep(ctx, recording, line | {"seconds": round(time.monotonic() - started, 3)}, (params, referred, before), exc)
-        raise
+        outcome = exc
     finally:
         _OPEN.pop()
-    _keep(ctx, recording, line | {"seconds": round(time.monotonic() - started, 3)}, (params, referred, before), result)
-    return result
+    line["seconds"] = round(time.monotonic() - started, 3)
+    hidden = _keep(ctx, recording, line, (params, referred, before, this.secrets), outcome)
+    if _OPEN:  # the call that ran this one holds its arguments too
+        _OPEN[-1].secrets.extend(hidden)
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
 
 
 def _keep(
     ctx: Context,
     recording: rec.Recording,
     line: dict[str, Any],
-    call: tuple[Params, Target | None, UIState | None],
+    call: tuple[Params, Target | None, UIState | None, list[str]],
     outcome: Result | Exception,
-) -> None:
+) -> list[str]:
     """The call's line completed and added to the record; for an acting call, with the state
-    after it and the window's picture."""
+    after it and the window's picture. The secrets masked in it."""
     acting = line["kind"] in ACTING
     after = _after(ctx) if acting else None
-    _finish(line, *call, outcome, after)
+    hidden = _finish(line, *call, outcome, after)
     if acting:
         if after is not None:
             line["window"] = {"title": after.window.title, "process": after.window.process}
         path = Path(recording.folder) / f"step-{line['step']}-after.jpg"
         line["after"] = rec.picture(ctx.session.backend, _window_rect(after), path)
     rec.append(recording, line)
+    return hidden
 
 
 def _finish(
@@ -93,17 +112,20 @@ def _finish(
     params: Params,
     referred: Target | None,
     before: UIState | None,
+    inner: list[str],
     outcome: Result | Exception,
     after: UIState | None,
-) -> None:
-    """Fill the line with what the call did: its element, its arguments (masked), its result
-    or error, and what changed between `before` and `after`."""
+) -> list[str]:
+    """Fill the line with what the call did: its element, its arguments, its result or error,
+    and what changed between `before` and `after` — each without the text it typed into a
+    password field, nor what its `inner` calls did (the secrets returned)."""
     acted = getattr(outcome, "target", None)
     target = acted if isinstance(acted, Target) else referred
     secret = rec.is_secret(target) or (target is None and rec.is_secret(rec.focused(before)))
     args = params.model_dump(mode="json", exclude_defaults=True)
-    line["args"] = rec.masked(args, secret)
-    if secret:
+    hide = [*inner, *(v for k, v in args.items() if secret and k in ("text", "value") and isinstance(v, str) and v)]
+    line["args"] = _scrubbed(rec.masked(args, secret), hide)
+    if hide:
         line["masked"] = True
     if target is not None:
         holding = next(
@@ -113,7 +135,6 @@ def _finish(
         now = next((t for t in after.targets if t.id == target.id), None) if after is not None else None
         if now is not None and not secret:
             line["element"]["value_after"] = now.value
-    hide = [v for k, v in args.items() if secret and k in ("text", "value") and isinstance(v, str) and v]
     line["ok"] = not isinstance(outcome, Exception)
     if isinstance(outcome, Exception):
         found = outcome.to_dict() if isinstance(outcome, WinctlError) else {"code": "internal", "message": str(outcome)}
@@ -122,6 +143,7 @@ def _finish(
         line["result"] = _scrubbed(outcome.text(), hide)[:RESULT_CHARS]
     if before is not None and after is not None:
         line["changes"] = [_scrubbed(c, hide) for c in changes(before, after)]
+    return hide
 
 
 def _before(ctx: Context) -> UIState | None:
@@ -171,7 +193,14 @@ def _referred(params: Params, state: UIState | None) -> Target | None:
     return None
 
 
-def _scrubbed(text: str, secrets: list[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, rec.MASK)
-    return text
+def _scrubbed(value: Any, secrets: list[str]) -> Any:
+    """`value` (text, or lists and dicts of it) with each secret replaced by MASK."""
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, rec.MASK)
+        return value
+    if isinstance(value, dict):
+        return {k: _scrubbed(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, secrets) for v in value]
+    return value
