@@ -15,6 +15,7 @@ from winactions.commands.access import AccessResult
 from winactions.commands.batch import Step
 from winactions.commands.displays import DisplaysResult
 from winactions.commands.people import IndicatorResult, TeachAccessResult, TeachResult, TeachStepItem
+from winactions.commands.recording import RecordingResult
 from winactions.commands.results import (
     ActionResult,
     BatchResult,
@@ -32,6 +33,7 @@ from winactions.commands.results import (
     WindowResult,
     WindowsResult,
 )
+from winactions.commands.session_replay import SessionReplayResult
 from winactions.commands.terminal import PromptResult, TerminalResult
 
 if TYPE_CHECKING:
@@ -910,6 +912,60 @@ class Commands:
         """
         return typed(PromptResult, self.call("prompt-respond", **args_of(locals())))
 
+    @calls("record start")
+    def record_start(
+        self,
+        folder: str,
+        *,
+        window: str | None = None,
+    ) -> RecordingResult:
+        """Record this session (`--session NAME`): from now on every command of it — from the
+        CLI, the daemon, MCP or the Python API — is kept in FOLDER as it runs, until `record stop`.
+
+        `FOLDER/session.jsonl` gets one JSON line per command: its arguments, the element it acted
+        on by name, type and path, its result or error, and for an acting command what changed in
+        the window's tree, with the window's pictures before and after (`step-N-before.jpg`,
+        `step-N-after.jpg`, at most 960 px a side). Reading commands are kept without pictures:
+        they change nothing. Text typed into a password field is kept as `[secret]`. Each acting
+        command costs about one tree read and two window captures more while recording.
+        `winctl replay FOLDER` acts the record again, by names.
+
+        `winctl record start`. Parameters:
+
+        folder: the folder to keep the record in (made if missing; not one holding a record)
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        """
+        return typed(RecordingResult, self.call("record start", **args_of(locals())))
+
+    @calls("record status")
+    def record_status(
+        self,
+        *,
+        window: str | None = None,
+    ) -> RecordingResult:
+        """Whether this session records, into which folder, and how many commands it kept so far.
+
+        `winctl record status`. Parameters:
+
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        """
+        return typed(RecordingResult, self.call("record status", **args_of(locals())))
+
+    @calls("record stop")
+    def record_stop(
+        self,
+        *,
+        window: str | None = None,
+    ) -> RecordingResult:
+        """Stop recording this session; says where the record is and how many commands it holds
+        (`winctl replay FOLDER` acts it again). Stopping a session that does not record says so.
+
+        `winctl record stop`. Parameters:
+
+        window: act on this window (id, title part or process) in this call; None: the Desktop's
+        """
+        return typed(RecordingResult, self.call("record stop", **args_of(locals())))
+
     @calls("replay")
     def replay(
         self,
@@ -922,14 +978,19 @@ class Commands:
         window: str | None = None,
         return_state: bool = False,
         max_elements: int | None = None,
-    ) -> RunResult:
+    ) -> RunResult | SessionReplayResult:
         """Run a recorded run's successful steps again, with no model (a macro, or a regression
         test of an app), checked by the recorded run's success criteria; a step whose target is gone
         fails and stops the replay.
 
+        A session's record (`winctl record start DIR`, told apart by its log's header) replays its
+        acting commands that succeeded: each element found by its recorded name (and type, and
+        path), each step checked to act on the recorded element and leave its recorded value; the
+        first step that cannot be done stops the replay, which fails naming it and why.
+
         `winctl replay`. Parameters:
 
-        run: the folder a run was recorded into (`winctl run --record DIR`)
+        run: the folder of a record: `winctl run --record DIR` or `winctl record start DIR`
         dry_run: show the recorded steps located now; do nothing
         record: record the replay too, into this folder
         max_steps: stop after this many steps
@@ -938,7 +999,7 @@ class Commands:
         return_state: also return the new state, and in `changes` what changed since the state seen last
         max_elements: with --return-state: list at most this many changes and say how many were left out
         """
-        return typed(RunResult, self.call("replay", **args_of(locals())))
+        return typed((RunResult, SessionReplayResult), self.call("replay", **args_of(locals())))
 
     @calls("request-access")
     def request_access(

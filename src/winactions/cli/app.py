@@ -24,7 +24,15 @@ from pydantic.fields import FieldInfo
 from winactions import progress, render, settings
 from winactions.api import Desktop
 from winactions.cli.entry import normalize_global_options
-from winactions.commands.base import RETURN_STATE_CAP, Command, GlobalOptions, Kind, dispatch_files, load_commands
+from winactions.commands.base import (
+    GROUP_HELP,
+    RETURN_STATE_CAP,
+    Command,
+    GlobalOptions,
+    Kind,
+    dispatch_files,
+    load_commands,
+)
 from winactions.errors import InvalidInput, WinctlError
 from winactions.llm.config import LLMFlags
 from winactions.options import FLAG_OPTIONS, OPTIONAL_VALUE_HELP, OPTIONAL_VALUES, VALUE_OPTIONS, ValueOption
@@ -383,7 +391,7 @@ def build_cli(provider: DesktopProvider = one_shot_desktop) -> click.Group:
         if leaf:
             group = groups.get(head)
             if group is None:
-                group = _Group(head, help=f"{head.capitalize()} something about an element.")
+                group = _Group(head, help=GROUP_HELP.get(head, f"{head.capitalize()} something about an element."))
                 groups[head] = group
                 cli.add_command(group)
             group.add_command(_make_click_command(cmd, leaf, provider))

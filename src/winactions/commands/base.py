@@ -35,6 +35,7 @@ from pydantic import (
 
 from winactions.backends.base import Backend, Capability
 from winactions.commands.formats import changes_text, diff_data, state_data, state_text
+from winactions.commands.recorder import kept
 from winactions.commands.stateview import StateDiff, capped, diff, lines
 from winactions.errors import BackendUnavailable, InvalidInput, Unsupported, WinctlError, WindowClosed, shown
 from winactions.extras import missing_extra
@@ -282,6 +283,8 @@ class Command:
 
 
 REGISTRY: dict[str, Command] = {}
+# the help of a group of commands (`record` of `record start`), declared by the module of its commands
+GROUP_HELP: dict[str, str] = {}
 
 # called with (context, command, parameters) before each action or window command's handler
 # runs: the status label says what the agent does (`commands.people`); a hook never fails the call
@@ -432,6 +435,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
             hint=f"did you mean {', '.join(close)}?" if close else "run `winctl --help`",
         )
     params = validate(cmd, args)
+    asked = params  # as the caller gave them, in the chosen display's coordinates: what a record keeps
     backend = ctx.session.backend
     if cmd.capability is not None and cmd.capability not in backend.capabilities:
         raise Unsupported(
@@ -458,7 +462,7 @@ def dispatch(name: str, args: dict[str, Any], ctx: Context) -> Result:
         for hook in BEFORE_ACTION:
             hook(ctx, cmd, params)
     with extras_named(cmd.name):
-        result = cmd.handler(ctx, params)
+        result = kept(ctx, cmd, asked, lambda: cmd.handler(ctx, params))  # in the session's record, if on
     detail = getattr(result, "detail", None)  # an action's note (ActionResult)
     if ctx.session.done_on_the_way and isinstance(detail, str):  # the page scrolled, say, to reach its target
         result.detail = "; ".join([*ctx.session.done_on_the_way, *([detail] if detail else [])])  # type: ignore[attr-defined]

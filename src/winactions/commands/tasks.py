@@ -19,7 +19,9 @@ from winactions.agent.runner import RunOptions, TaskRunner
 from winactions.commands.base import Context, Kind, Params, Result, available, command, dispatch
 from winactions.commands.results import RunResult
 from winactions.commands.saving import record_folder
+from winactions.commands.session_replay import SessionReplayResult, replay_session
 from winactions.errors import InvalidInput
+from winactions.session.recording import is_session_record
 
 
 class TableActor:
@@ -79,7 +81,7 @@ def run(ctx: Context, p: RunParams) -> RunResult:
 
 
 class ReplayParams(Params):
-    run: str = Field(description="the folder a run was recorded into (`winctl run --record DIR`)")
+    run: str = Field(description="the folder of a record: `winctl run --record DIR` or `winctl record start DIR`")
     dry_run: bool = Field(False, description="show the recorded steps located now; do nothing")
     record: str | None = Field(None, description="record the replay too, into this folder")
     max_steps: int = Field(100, ge=1, le=1000, description="stop after this many steps")
@@ -87,10 +89,17 @@ class ReplayParams(Params):
 
 
 @command("replay", ReplayParams, kind=Kind.ACTION, positional=("run",), profiles=("tasks",))
-def replay(ctx: Context, p: ReplayParams) -> RunResult:
+def replay(ctx: Context, p: ReplayParams) -> RunResult | SessionReplayResult:
     """Run a recorded run's successful steps again, with no model (a macro, or a regression
     test of an app), checked by the recorded run's success criteria; a step whose target is gone
-    fails and stops the replay."""
+    fails and stops the replay.
+
+    A session's record (`winctl record start DIR`, told apart by its log's header) replays its
+    acting commands that succeeded: each element found by its recorded name (and type, and
+    path), each step checked to act on the recorded element and leave its recorded value; the
+    first step that cannot be done stops the replay, which fails naming it and why."""
+    if is_session_record(p.run):
+        return replay_session(ctx, p.run, dry_run=p.dry_run, record=p.record, max_steps=p.max_steps, timeout=p.timeout)
     task, plan = replay_plan(p.run)
     options = _options(ctx, p.max_steps, 0, 0, 0, p.record, [], False)
     options.dry_run, options.timeout = p.dry_run, p.timeout

@@ -25,7 +25,7 @@ PURPOSES: dict[str, str] = {
     "vision": "pixels, coordinates, the locator",
     "windows": "apps and windows",  # launch and choose-file too: core has ~30 bytes of its 15 KB left
     "phone": "swipe, long-press, go-home, launch, open-url, devices",
-    "tasks": "run, replay",
+    "tasks": "run, replay, record a session",
     "people": "the status label, teach mode",
 }
 DEFAULT = "core"
