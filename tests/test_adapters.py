@@ -22,7 +22,7 @@ from tests.fixtures.llm_server import API_KEY, AgentServer, computer_call
 from tests.fixtures.windows.fake_native import FakeNative, load_app
 from winactions import AsyncDesktop, BackendUnavailable, Desktop, InvalidInput, WinctlError
 from winactions.adapters.actions import Step, run_steps
-from winactions.adapters.anthropic_computer import ComputerUseExecutor, tool_definition
+from winactions.adapters.anthropic_computer import ComputerUseExecutor, tool_definition, vision_scale
 from winactions.adapters.openai_agents import (
     Actions,
     AsyncWinactionsComputer,
@@ -153,7 +153,7 @@ def test_the_executor_answers_a_bad_action_with_an_error_and_does_nothing(deskto
     computer = ComputerUseExecutor(desktop)
     for tool_input, said in [
         ({"action": "fly"}, "error (invalid_input): computer: action: Input should be"),
-        ({"action": "left_click", "coordinate": [5000, 10]}, "error (invalid_input): (5000, 10) is off every screen"),
+        ({"action": "left_click", "coordinate": [5000, 10]}, "error (invalid_input): (6714, 13) is off every screen"),
         ({"action": "left_click", "coordinate": [5, 10], "button": "left"}, "computer takes no argument 'button'"),
         ({"action": "left_click"}, "coordinate"),
         ({"action": "key", "text": "ctrl+nope"}, "unknown key 'nope'"),
@@ -165,20 +165,42 @@ def test_the_executor_answers_a_bad_action_with_an_error_and_does_nothing(deskto
     done = computer.tool_result({"id": "toolu_2", "input": {"action": "left_click", "coordinate": [100, 200]}})
     assert "is_error" not in done and [c["type"] for c in done["content"]] == ["text", "image"]
     assert flags(fake) == ["left_down", "left_up"]
+    assert (fake.sent[-1].x, fake.sent[-1].y) == (134, 269)  # the model's (100, 200) on the 1430×804 it sees
     with pytest.raises(InvalidInput, match="an object"):
         computer.run(["left_click"])  # type: ignore[arg-type]
 
 
-def test_the_tool_definition_is_sized_to_the_screen(desktop):
+def test_the_tool_definition_is_sized_to_the_screen_the_model_sees(desktop):
+    """The API shrinks a 1920×1080 picture to about 1.15 megapixels; the model answers in it."""
     assert tool_definition(desktop) == {
         "type": "computer_20250124",
         "name": "computer",
-        "display_width_px": 1920,
-        "display_height_px": 1080,
+        "display_width_px": 1430,
+        "display_height_px": 804,
     }
+    assert tool_definition(desktop, scaled=False)["display_width_px"] == 1920
     assert tool_definition(desktop, "computer_20251124")["enable_zoom"] is True
     with pytest.raises(InvalidInput, match="no computer tool version 'computer_2024'"):
         tool_definition(desktop, "computer_2024")
+
+
+def test_the_executor_speaks_in_the_shrunk_screens_pixels(desktop, fake):
+    """Before: screenshots went at 1920×1080 and the model's coordinates were clicked as they
+    came, so a click read off the picture the API had shrunk landed up and left of its target."""
+    assert vision_scale(1280, 800) == 1.0 and vision_scale(1920, 1080) == pytest.approx(0.7447, abs=1e-4)
+    computer = ComputerUseExecutor(desktop)
+    shot = computer.run({"action": "screenshot"})
+    picture = Image.open(io.BytesIO(base64.b64decode(shot[-1]["source"]["data"])))
+    assert picture.size == (1430, 804)
+    computer.run({"action": "mouse_move", "coordinate": [715, 402]})
+    assert (fake.sent[-1].x, fake.sent[-1].y) == (960, 540)  # the screen's centre
+    assert computer.run({"action": "cursor_position"}) == [{"type": "text", "text": "X=715,Y=402"}]
+    zoomed = ComputerUseExecutor(desktop, screenshot_after=False).run({"action": "zoom", "region": [0, 0, 149, 74]})
+    close_up = Image.open(io.BytesIO(base64.b64decode(zoomed[-1]["source"]["data"])))
+    assert close_up.size[0] >= 200  # the region (200×99 screen pixels) at the screen's resolution or more
+    unscaled = ComputerUseExecutor(desktop, scaled=False)
+    unscaled.run({"action": "mouse_move", "coordinate": [715, 402]})
+    assert (fake.sent[-1].x, fake.sent[-1].y) == (715, 402)
 
 
 def test_the_runner_stops_with_the_error_of_an_action_refused(desktop, fake):

@@ -16,6 +16,7 @@ from PIL import Image
 from tests.e2e.helpers.adapters import centre, run_example, stop_app_titled, target, winctl_json
 from tests.fixtures.llm_server import API_KEY, AgentServer, Recorded, tool_use
 from tests.fixtures.toolkit_apps import isolated_env
+from winactions.adapters.anthropic_computer import vision_scale
 
 pytestmark = pytest.mark.desktop
 TITLE = "galculator"
@@ -46,10 +47,14 @@ def shows(env: dict[str, str], number: str, timeout: float = 5) -> list[str]:
 def test_the_loop_computes_on_galculator_and_is_told_of_a_refused_action(winctl, tmp_path):
     env = {**winctl.env, **isolated_env(tmp_path / "home"), "ANTHROPIC_API_KEY": API_KEY}
     before_typing: list[list[str]] = []
+    screen = winctl_json(env, "displays")["displays"][0]["rect"]
+    factor = vision_scale(screen[2], screen[3])  # the model sees, and answers in, the shrunk screen
+    seen = (round(screen[2] * factor), round(screen[3] * factor))
 
     def click_7(request: Recorded) -> list[dict]:
         """Click galculator's key 7, found where it is when the turn is asked for."""
-        return [tool_use(2, action="left_click", coordinate=centre(target(env, TITLE, "Button", "7")["rect"]))]
+        x, y = centre(target(env, TITLE, "Button", "7")["rect"])
+        return [tool_use(2, action="left_click", coordinate=[round(x * factor), round(y * factor)])]
 
     def type_times_6(request: Recorded) -> list[dict]:
         before_typing.append(shown(env))  # what the refused actions left: 7, as the click made it
@@ -77,15 +82,15 @@ def test_the_loop_computes_on_galculator_and_is_told_of_a_refused_action(winctl,
     assert "42" in display, (display, done.stdout)  # the calculator's own display, through AT-SPI
     first = server.requests[0]
     assert first.headers["anthropic-beta"] == "computer-use-2025-01-24"
-    screen = winctl_json(env, "displays")["displays"][0]["rect"]
+    assert seen == (1430, 804)  # the test desktop's 1920×1080, as the API would shrink its picture
     assert first.body["tools"] == [
-        {"type": "computer_20250124", "name": "computer", "display_width_px": screen[2], "display_height_px": screen[3]}
+        {"type": "computer_20250124", "name": "computer", "display_width_px": seen[0], "display_height_px": seen[1]}
     ]
     (shot,) = results(server.requests[1])
     assert shot["tool_use_id"] == "toolu_1" and not shot.get("is_error")
     picture = next(c for c in shot["content"] if c["type"] == "image")
     png = Image.open(io.BytesIO(base64.b64decode(picture["source"]["data"])))
-    assert png.size == (screen[2], screen[3])
+    assert png.size == seen
     clicked = results(server.requests[2])[0]
     assert not clicked.get("is_error") and [c["type"] for c in clicked["content"]] == ["text", "image"], clicked
     off, unknown = results(server.requests[3])

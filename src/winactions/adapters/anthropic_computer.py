@@ -14,21 +14,34 @@ as the MCP `computer` tool translates it (`winactions.mcp.computer.COMPUTER`: on
 the table per action, an argument the action does not take refused by name) and runs on the
 `Desktop`. Its `tool_result` content is the command's text, its pictures as base64 PNG image
 blocks, and — for an action that changes the screen, when `screenshot_after` is on — a
-screenshot taken after it, as Anthropic's reference loop returns. Coordinates are screen
-pixels, the unscaled screenshot's. A refused or failed action is a `tool_result` with
-`is_error: true` whose text is the error and its hint, with nothing done.
+screenshot taken after it, as Anthropic's reference loop returns. A refused or failed action
+is a `tool_result` with `is_error: true` whose text is the error and its hint, with nothing done.
+
+Coordinates are the model's: the API shrinks a picture over 1568 pixels on a side or about
+1.15 megapixels before the model sees it, and the model answers in the shrunk picture's
+pixels. So with `scaled` (the default) the tool declares the screen at `vision_scale` of its
+size, screenshots are sent at that size, and every coordinate and region the model gives is
+scaled back to screen pixels (the cursor's position scaled the other way): a 1920×1080 screen
+is 1430×804 to the model, and its click at (715, 402) lands at (960, 540). A zoom's picture is
+the region at the screen's own resolution, as the tool means it.
 """
 
 from __future__ import annotations
 
+import base64
+import io
+import math
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from winactions import render
 from winactions.adapters.actions import pictures_base64, screen_of
 from winactions.api import Desktop
 from winactions.commands.base import Result
+from winactions.commands.results import ValueResult
 from winactions.errors import InvalidInput, WinctlError
 from winactions.mcp.computer import COMPUTER
 
@@ -36,19 +49,31 @@ from winactions.mcp.computer import COMPUTER
 BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
 # actions after which the screen is as it was: no screenshot is added
 LOOKS = frozenset({"screenshot", "zoom", "cursor_position", "wait"})
+LONG_EDGE = 1568  # pixels on a picture's longer side the API keeps
+MEGAPIXELS = 1.15  # a picture's area the API keeps, about
+POINTS = ("coordinate", "start_coordinate")  # the actions' [x, y] arguments
 
 
-def tool_definition(desktop: Desktop, version: str = "computer_20250124", name: str = "computer") -> dict[str, Any]:
+def vision_scale(width: int, height: int) -> float:
+    """The factor the API shrinks a `width`×`height` picture by (1.0: it keeps it whole)."""
+    return min(1.0, LONG_EDGE / max(width, height), math.sqrt(MEGAPIXELS * 1_000_000 / (width * height)))
+
+
+def tool_definition(
+    desktop: Desktop, version: str = "computer_20250124", name: str = "computer", *, scaled: bool = True
+) -> dict[str, Any]:
     """The `tools` entry for Anthropic's computer-use tool of this version, sized to the screen
-    the desktop's coordinates refer to (`computer_20251124` with zoom enabled)."""
+    the desktop's coordinates refer to — at `vision_scale`, unless `scaled` is off (give the
+    executor the same) — and `computer_20251124` with zoom enabled."""
     if version not in BETAS:
         raise InvalidInput(f"no computer tool version {version!r}", hint=f"versions: {', '.join(BETAS)}")
     screen = screen_of(desktop.call("displays"))
+    factor = vision_scale(screen.width, screen.height) if scaled else 1.0
     tool: dict[str, Any] = {
         "type": version,
         "name": name,
-        "display_width_px": screen.width,
-        "display_height_px": screen.height,
+        "display_width_px": round(screen.width * factor),
+        "display_height_px": round(screen.height * factor),
     }
     if version == "computer_20251124":
         tool["enable_zoom"] = True
@@ -58,9 +83,12 @@ def tool_definition(desktop: Desktop, version: str = "computer_20250124", name: 
 class ComputerUseExecutor:
     """Runs the computer tool's `tool_use` inputs on `desktop` (see the module's doc)."""
 
-    def __init__(self, desktop: Desktop, *, screenshot_after: bool = True) -> None:
+    def __init__(self, desktop: Desktop, *, screenshot_after: bool = True, scaled: bool = True) -> None:
         self.desktop = desktop
         self.screenshot_after = screenshot_after
+        screen = screen_of(desktop.call("displays"))
+        self.factor = vision_scale(screen.width, screen.height) if scaled else 1.0  # model pixels per screen pixel
+        self.size = (round(screen.width * self.factor), round(screen.height * self.factor))  # the model's screen
         self._folder = tempfile.TemporaryDirectory(prefix="winactions-computer-")
         self._after = str(Path(self._folder.name) / "after.png")  # replaced by each screenshot after an action
 
@@ -69,12 +97,29 @@ class ComputerUseExecutor:
         raises the `WinctlError`, with nothing done."""
         if not isinstance(tool_input, dict):
             raise InvalidInput(f"the computer tool's input is an object, not {type(tool_input).__name__}")
-        command, params = COMPUTER.call(dict(tool_input))
+        action = tool_input.get("action")
+        command, params = COMPUTER.call(self._on_screen(tool_input))
         result = self.desktop.call(command, **params)
-        blocks = [{"type": "text", "text": render.to_text(result)}, *_image_blocks(result)]
-        if self.screenshot_after and tool_input.get("action") not in LOOKS:
-            blocks += _image_blocks(self.desktop.call("screenshot", path=self._after, screen=True))
+        if action == "cursor_position" and isinstance(result, ValueResult):
+            x, y = (round(v * self.factor) for v in result.value)
+            return [{"type": "text", "text": f"X={x},Y={y}"}]
+        fit = None if action == "zoom" else self.size  # a zoom shows its region at full resolution
+        blocks = [{"type": "text", "text": render.to_text(result)}, *_image_blocks(result, fit)]
+        if self.screenshot_after and action not in LOOKS:
+            blocks += _image_blocks(self.desktop.call("screenshot", path=self._after, screen=True), self.size)
         return blocks
+
+    def _on_screen(self, tool_input: dict[str, Any]) -> dict[str, Any]:
+        """The input with the model's coordinates and region in screen pixels (a value that is
+        not numbers is left for the tool's own validation to refuse)."""
+        moved = dict(tool_input)
+        if self.factor == 1.0:
+            return moved
+        for key in (*POINTS, "region"):
+            value = moved.get(key)
+            if isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+                moved[key] = [round(v / self.factor) for v in value]
+        return moved
 
     def tool_result(self, block: Any) -> dict[str, Any]:
         """The `tool_result` block answering a `tool_use` block (the SDK's object or a dict):
@@ -98,12 +143,23 @@ def _field(block: Any, name: str) -> Any:
     return block.get(name) if isinstance(block, dict) else getattr(block, name, None)
 
 
-def _image_blocks(result: Result) -> list[dict[str, Any]]:
-    """The result's pictures as base64 PNG image blocks."""
+def _image_blocks(result: Result, fit: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+    """The result's pictures as base64 PNG image blocks, resized to `fit` when given."""
     return [
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": _fitted(data, fit)}}
         for data in pictures_base64(result)
     ]
 
 
-__all__ = ["BETAS", "ComputerUseExecutor", "tool_definition"]
+def _fitted(data: str, fit: tuple[int, int] | None) -> str:
+    if fit is None:
+        return data
+    with Image.open(io.BytesIO(base64.b64decode(data))) as picture:
+        if picture.size == fit:
+            return data
+        out = io.BytesIO()
+        picture.convert("RGB").resize(fit, Image.Resampling.LANCZOS).save(out, "PNG")
+    return base64.b64encode(out.getvalue()).decode("ascii")
+
+
+__all__ = ["BETAS", "ComputerUseExecutor", "tool_definition", "vision_scale"]
