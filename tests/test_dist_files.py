@@ -9,13 +9,19 @@ or published a release.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 
-import tomllib
 import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the oldest Python the package runs on, as an sdist's tests may be run
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -121,3 +127,30 @@ def test_every_workflow_loads_and_names_its_jobs_steps():
             assert "uses" in job or (job["runs-on"] and job["steps"]), f"{path.name}: {name}"
             for step in job.get("steps", []):
                 assert ("run" in step) != ("uses" in step), f"{path.name}: {name}: {step}"
+
+
+def test_a_module_imported_for_older_pythons_is_a_dependency_for_them():
+    """Before: `tomli`, imported by the access rules on Python 3.10, was not a dependency, so
+    `winctl` failed at start on 3.10, which the package says it supports. Every import in the
+    `else` of an `if sys.version_info >= (3, N)` must be declared for `python_version < '3.N'`."""
+    declared = {
+        d.split(";")[0].split(">")[0].split("=")[0].strip().lower(): d for d in PROJECT["project"]["dependencies"]
+    }
+    wanted = []
+    for path in (ROOT / "src").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            test = getattr(node, "test", None)
+            if not isinstance(node, ast.If) or not (
+                isinstance(test, ast.Compare) and "version_info" in ast.unparse(test)
+            ):
+                continue
+            minor = ast.literal_eval(test.comparators[0])[1]
+            for inner in node.orelse:
+                names = [a.name for a in inner.names] if isinstance(inner, (ast.Import, ast.ImportFrom)) else []
+                if isinstance(inner, ast.ImportFrom) and inner.module:
+                    names = [inner.module]
+                wanted += [(n.split(".")[0], minor, path.name) for n in names]
+    assert wanted, "the scan finds the access rules' tomli at least"
+    for module, minor, where in wanted:
+        assert module in declared, f"{where} imports {module} on older Pythons; it is no dependency"
+        assert f"python_version < '3.{minor}'" in declared[module], declared[module]
