@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from enum import Enum
 
 from winactions.backends.base import IN_POPUP, Backend, Key, MouseButton, no_option, option_index
-from winactions.errors import ActionFailed, InvalidInput, ModalInCall, StaleElement, WinctlError, shown
+from winactions.errors import ActionFailed, AppBusy, InvalidInput, ModalInCall, StaleElement, WinctlError, shown
 from winactions.keys import parse_keys
 from winactions.model import Node, Operation, Rect, Source, Target, WindowInfo
 
@@ -263,7 +263,7 @@ def named_as_checked(
     if operations is not None and not any(op in node.operations for op in operations):
         return None
     watch = backend.name_watch(node.handle)
-    now, _ = watch()
+    now = _name_before_press(watch)
     if now is None:
         raise StaleElement(
             f'element {target.id} ([{target.type}] "{target.name}") is gone; nothing was done',
@@ -275,6 +275,23 @@ def named_as_checked(
             hint="the UI changed — run `winctl state`",
         )
     return watch
+
+
+BUSY_BEFORE_PRESS = 3.0  # s an app still busy with the last act (a popup opening) is waited for
+
+
+def _name_before_press(watch: NameWatch) -> str | None:
+    """The element's name now; an app that does not answer at once (still in the handler of
+    the act before, such as opening the popup an option is chosen from) is asked again for up
+    to BUSY_BEFORE_PRESS seconds, then its AppBusy is raised, nothing pressed."""
+    deadline = time.monotonic() + BUSY_BEFORE_PRESS
+    while True:
+        try:
+            return watch()[0]
+        except AppBusy:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
 
 
 def pressed_as_checked(

@@ -88,6 +88,9 @@ RUNS: dict[str, list[str]] = {
     "grants": ["grants"],
     "revoke": ["revoke", "notepad"],
     "open-url": ["open-url", "https://example.org"],
+    "record start": ["record", "start", "{tmp}/record"],
+    "record status": ["record", "status"],
+    "record stop": ["record", "stop"],  # nothing to stop: says so, exit 0
 }
 # an unknown fixed point is "not found", and says so; a desktop has no home screen (unsupported);
 # a run that was never recorded cannot be replayed; no file dialog is open for choose-file;
