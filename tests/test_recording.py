@@ -211,3 +211,21 @@ def test_a_batch_that_typed_a_password_holds_it_nowhere_and_its_step_is_within_i
     assert inner["within"] == outer["step"] == 1 and inner["step"] == 2
     assert outer["masked"] and outer["args"]["steps"][0]["args"]["text"] == rec.MASK
     assert outer["result"].endswith(f"1. input {rec.MASK}: done") and [c["step"] for c in replayable(calls)] == [2]
+
+
+def test_a_record_that_cannot_be_written_stops_and_the_done_call_says_so(tmp_path):
+    """Before: a record that could not be written (a full disk) failed the call after its act
+    had been done — a false failure. Now the call's result stands, says the record stopped,
+    and the switch is off."""
+    field = Target(id=5, type="Edit", name="User", value="ann")
+    ctx = _ctx(tmp_path, _state(field), _state(field))
+    ctx.session.done_on_the_way = []
+    rec.start(ctx.session.store, tmp_path / "r")
+    (tmp_path / "r" / rec.LOG).unlink()
+    (tmp_path / "r" / rec.LOG).mkdir()  # the log can no longer be opened for writing
+    cmd = load_commands()["input"]
+    said = ActionResult(action="input", method="keys", target=field, detail="")
+    assert kept(ctx, cmd, cmd.params.model_validate({"id": 5, "text": "bob"}), lambda: said) is said
+    (note,) = ctx.session.done_on_the_way
+    assert note.startswith("cannot write the record in") and note.endswith("recording stopped before step 1"), note
+    assert rec.current(ctx.session.store) is None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BeforeValidator
 
 from winactions.agent.changes import changes
-from winactions.errors import WinctlError
+from winactions.errors import ActionFailed, WinctlError
 from winactions.model import Target, UIState
 from winactions.session import recording as rec
 
@@ -52,8 +52,9 @@ _OPEN: list[_Open] = []
 def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) -> Result:
     """`run()` (the command's handler), kept in the session's record when it records; as it
     is otherwise. `params` are the call's as the caller gave them (coordinates in the chosen
-    display's, as a replay gives them again). The handler's error is kept and raised again;
-    a record that cannot be written fails the call (ActionFailed) rather than lose a step."""
+    display's, as a replay gives them again). The handler's error is kept and raised again.
+    A record that cannot be written (a full disk) stops recording, and the call's result says
+    so (`done_on_the_way`): the call did what it did, and the record ends before its step."""
     recording = None if ctx.opened is None or cmd.name.startswith("record ") else rec.current(ctx.session.store)
     if recording is None:
         return run()
@@ -78,7 +79,12 @@ def kept(ctx: Context, cmd: Command, params: Params, run: Callable[[], Result]) 
     finally:
         _OPEN.pop()
     line["seconds"] = round(time.monotonic() - started, 3)
-    hidden = _keep(ctx, recording, line, (params, referred, before, this.secrets), outcome)
+    try:
+        hidden = _keep(ctx, recording, line, (params, referred, before, this.secrets), outcome)
+    except ActionFailed as lost:  # the record cannot be written; the call itself is done
+        rec.stop(ctx.session.store)
+        hidden = []
+        ctx.session.done_on_the_way.append(f"{lost.message}; recording stopped before step {step}")
     if _OPEN:  # the call that ran this one holds its arguments too
         _OPEN[-1].secrets.extend(hidden)
     if isinstance(outcome, Exception):
