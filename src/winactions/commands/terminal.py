@@ -23,7 +23,7 @@ from winactions.commands.base import Context, Kind, Params, Result, command
 from winactions.commands.formats import safe, screen_row, window_line
 from winactions.commands.results import WindowResult
 from winactions.commands.windows import LaunchParams, launch
-from winactions.errors import ActionFailed, InvalidInput, NotFound, WaitTimeout
+from winactions.errors import ActionFailed, InvalidInput, NotFound, WaitTimeout, WindowClosed
 from winactions.keys import parse_keys
 from winactions.model import Node, WindowInfo
 from winactions.text_entry import focus
@@ -99,8 +99,11 @@ def open_terminal(ctx: Context, p: OpenTerminalParams) -> TerminalResult:
     said = re.match(r"pid (\d+)", opened.detail)
     pid = int(said.group(1)) if said else None
     deadline = time.monotonic() + max(p.timeout, STARTED_WAIT)
-    node = _terminal(backend, opened.window, deadline)
-    screen = _started(backend, node, pid, argv[0], deadline)
+    try:
+        node = _terminal(backend, opened.window, deadline)
+        screen = _started(backend, node, pid, argv[0], deadline)
+    except WindowClosed as exc:  # the window went while it was read: the command ended
+        raise _ended_at_once(exc.message, argv[0]) from None
     return TerminalResult(window=opened.window, command=shlex.join(argv), pid=pid, shows=screen.tail())
 
 
@@ -138,7 +141,7 @@ def _started(backend: Backend, node: Node, pid: int | None, program: str, deadli
             if any(r.strip() for r in lines.rows) or time.monotonic() - running > BLANK_WAIT:
                 return lines
         if pid is not None and not psutil.pid_exists(pid):
-            raise ActionFailed(f"{program} ended and its terminal closed", hint="run it in a shell to see why")
+            raise _ended_at_once("the terminal closed", program)
         if time.monotonic() > deadline:
             raise WaitTimeout(f"{program} is not running in its terminal yet", hint="raise --timeout")
         progress.pause(0.2)
