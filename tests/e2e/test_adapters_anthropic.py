@@ -8,12 +8,19 @@ from __future__ import annotations
 import base64
 import io
 import subprocess
-import time
 
 import pytest
 from PIL import Image
 
-from tests.e2e.helpers.adapters import centre, run_example, stop_app_titled, target, winctl_json
+from tests.e2e.helpers.adapters import (
+    calculator_display,
+    calculator_shows,
+    centre,
+    run_example,
+    stop_app_titled,
+    target,
+    winctl_json,
+)
 from tests.fixtures.llm_server import API_KEY, AgentServer, Recorded, tool_use
 from tests.fixtures.toolkit_apps import isolated_env
 from winactions.adapters.anthropic_computer import vision_scale
@@ -31,19 +38,6 @@ def texts(result: dict) -> str:
     return "\n".join(c["text"] for c in result["content"] if c["type"] == "text")
 
 
-def shown(env: dict[str, str]) -> list[str]:
-    """What galculator's display shows (its Text elements' first words)."""
-    state = winctl_json(env, "--window", TITLE, "state")
-    return [t["name"].split()[0] for t in state["targets"] if t["type"] == "Text" and t["name"].split()]
-
-
-def shows(env: dict[str, str], number: str, timeout: float = 5) -> list[str]:
-    deadline = time.monotonic() + timeout
-    while number not in (now := shown(env)) and time.monotonic() < deadline:
-        time.sleep(0.3)
-    return now
-
-
 def test_the_loop_computes_on_galculator_and_is_told_of_a_refused_action(winctl, tmp_path):
     env = {**winctl.env, **isolated_env(tmp_path / "home"), "ANTHROPIC_API_KEY": API_KEY}
     before_typing: list[list[str]] = []
@@ -57,7 +51,7 @@ def test_the_loop_computes_on_galculator_and_is_told_of_a_refused_action(winctl,
         return [tool_use(2, action="left_click", coordinate=[round(x * factor), round(y * factor)])]
 
     def type_times_6(request: Recorded) -> list[dict]:
-        before_typing.append(shown(env))  # what the refused actions left: 7, as the click made it
+        before_typing.append(calculator_display(env))  # what the refused actions left: 7, as the click made it
         return [tool_use(5, action="type", text="*6")]
 
     subprocess.run(["xdotool", "mousemove", "0", "0"], env=env, check=True)  # no tooltip over the keys
@@ -74,7 +68,7 @@ def test_the_loop_computes_on_galculator_and_is_told_of_a_refused_action(winctl,
                 ["--launch", "galculator", "--base-url", server.anthropic_url, "Work out 7 times 6"],
                 env,
             )
-            display = shows(env, "42")
+            display = calculator_shows(env, "42")
         finally:
             stop_app_titled(env, TITLE)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -1,7 +1,9 @@
 """`winctl mcp --tools computer-use` and `--tools computer` driven by the official MCP SDK client on the
 virtual desktop: an agent written for the computer-use tool set, or for Anthropic's computer
 tool, clicks, types and looks through the tools it knows, and the GTK fixture app's own log
-says what happened. The translations one by one: tests/test_mcp_computer_use.py."""
+says what happened. Coordinates are the shrunk screenshot's pixels, as a model sees it (or the
+screen's with `--screen-pixels`). The translations one by one: tests/test_mcp_computer_use.py;
+the shrinking: tests/test_model_pixels.py."""
 
 from __future__ import annotations
 
@@ -15,29 +17,35 @@ import pytest
 from PIL import Image
 
 from tests.conftest import start_app, stop_app
+from tests.e2e.helpers.adapters import calculator_shows, centre, stop_app_titled, target
 from tests.e2e.helpers.mcp_client import TITLE, run_client
 from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.applog import AppLog
 from tests.fixtures.launch import gtk_fixture_command
+from tests.fixtures.toolkit_apps import isolated_env
 from winactions.mcp.computer import ACTIONS
 from winactions.mcp.computer_use import COMPUTER_USE
+from winactions.mcp.model_pixels import model_pixels, to_screen, vision_scale
 
 pytestmark = pytest.mark.desktop
 SEED_ARGS = ("mcp", "--tools", "computer-use")
 BOUND_ONLY = {"bind_window", "virtual_mouse", "virtual_keyboard", "mouse_wheel"}  # X11 binds no input
 
 
-def centre(rect: list[int]) -> list[int]:
-    left, top, right, bottom = rect
-    return [(left + right) // 2, (top + bottom) // 2]
-
-
-def points(winctl, title: str) -> dict[str, list[int]]:
+def points(winctl, title: str, factor: float = 1.0) -> dict[str, list[int]]:
     """The centre of each named element of the window (an edit's by `Edit:NAME`), read by the
-    test itself, not by the agent under test."""
+    test itself, not by the agent under test: in screen pixels, or in a picture shrunk by `factor`."""
     state = winctl("--json", "--window", title, "state", "--verbose").json["result"]
     named = [t for t in state["targets"] if t.get("rect") and t["name"]]
-    return {("Edit:" if t["type"] == "Edit" else "") + t["name"]: centre(t["rect"]) for t in named}
+    return {
+        ("Edit:" if t["type"] == "Edit" else "") + t["name"]: [round(v * factor) for v in centre(t["rect"])]
+        for t in named
+    }
+
+
+def shrunk(desktop) -> float:
+    """What the model's API keeps of this desktop's screen: the tools' pixels are that picture's."""
+    return vision_scale(desktop.width, desktop.height)
 
 
 def picture(result) -> Image.Image:
@@ -73,7 +81,7 @@ def test_the_seed_tools_are_listed_by_their_names_with_their_arguments(desktop, 
 
 
 def test_an_agent_of_the_seed_clicks_types_and_batches_in_a_real_app(desktop, tmp_path, mcp_app, winctl):
-    at = points(winctl, TITLE)
+    at = points(winctl, TITLE, shrunk(desktop))
     apply, name = at["Apply"], at["Edit:Name"]
 
     async def script(session):
@@ -111,7 +119,9 @@ def test_an_agent_of_the_seed_clicks_types_and_batches_in_a_real_app(desktop, tm
     assert picture(batch).size[0] > 0  # the batch's screenshot step, as an image
 
 
-def test_screenshot_is_the_screen_and_zoom_the_region_enlarged(desktop, tmp_path, mcp_app, winctl):
+def test_with_screen_pixels_the_screenshot_is_the_screen_and_zoom_the_region_enlarged(
+    desktop, tmp_path, mcp_app, winctl
+):
     apply = points(winctl, TITLE)["Apply"]
     x, y = apply
 
@@ -120,7 +130,7 @@ def test_screenshot_is_the_screen_and_zoom_the_region_enlarged(desktop, tmp_path
         zoomed = await session.call_tool("zoom", {"region": [x - 20, y - 10, x + 20, y + 10]})
         return shot, zoomed
 
-    shot, zoomed = run_client(desktop, tmp_path, script, args=SEED_ARGS)
+    shot, zoomed = run_client(desktop, tmp_path, script, args=(*SEED_ARGS, "--screen-pixels"))
     screen = picture(shot)
     size = subprocess.run(["xdpyinfo"], env=desktop.env, capture_output=True, text=True).stdout
     width, height = screen.size
@@ -134,6 +144,39 @@ def test_screenshot_is_the_screen_and_zoom_the_region_enlarged(desktop, tmp_path
     assert same >= 0.9 * 40 * 20 * 3
 
 
+def test_a_model_clicks_in_the_shrunk_picture_and_galculator_computes(desktop, tmp_path, winctl):
+    """By default the screenshot is shrunk as Claude's API shrinks it (1920x1080 to 1430x804) and
+    the agent's points are that picture's: galculator's 7, clicked where the picture shows it,
+    then `*6` and Return; the calculator's own display says 42. Sent whole, the picture would be
+    shrunk by the API anyway and every click would land at 0.745 of where the model meant."""
+    factor = shrunk(desktop)
+    env = {**winctl.env, **isolated_env(tmp_path / "home")}
+    subprocess.run(["xdotool", "mousemove", "0", "0"], env=env, check=True)  # no tooltip over the keys
+
+    async def script(session):
+        opened = await session.call_tool("open_application", {"app": "galculator"})
+        shot = await session.call_tool("screenshot", {})
+        seven = centre(target(env, "galculator", "Button", "7")["rect"])
+        seven = [round(v * factor) for v in seven]  # where the model sees it in the picture
+        clicked = await session.call_tool("left_click", {"coordinate": seven})
+        where = await session.call_tool("cursor_position", {})
+        typed = await session.call_tool("type", {"text": "*6"})
+        keyed = await session.call_tool("key", {"text": "Return"})
+        return seven, [opened, shot, clicked, where, typed, keyed]
+
+    try:
+        seven, results = run_client(desktop, tmp_path, script, args=SEED_ARGS, env=env)
+        assert not any(r.is_error for r in results), [r.content[0].text for r in results if r.is_error]
+        display = calculator_shows(env, "42")
+    finally:
+        stop_app_titled(env, "galculator")
+    assert "42" in display, display  # the calculator's own display, through AT-SPI
+    _, shot, _, where, _, _ = results
+    assert picture(shot).size == (1430, 804)
+    assert "(1430x804, rect=" in shot.content[0].text and "shrunk to 0.745 of the screen" in shot.content[0].text
+    assert where.content[0].text == f"[{seven[0]}, {seven[1]}]", "the pointer, in the picture's pixels"
+
+
 def test_a_click_with_the_seeds_modifiers_selects_a_range(desktop, tmp_path, winctl):
     """`left_click(text="shift")`, as the set writes a shift-click: rows 2 to 5 selected."""
     log = AppLog(str(tmp_path / "range.jsonl"))
@@ -141,7 +184,7 @@ def test_a_click_with_the_seeds_modifiers_selects_a_range(desktop, tmp_path, win
         desktop, gtk_fixture_command(log.path.as_posix(), rows=20, title="Ranges", multiple=True), "Ranges"
     )
     try:
-        at = points(winctl, "Ranges")
+        at = points(winctl, "Ranges", shrunk(desktop))
 
         async def script(session):
             first = await session.call_tool("left_click", {"coordinate": at["file-002.txt"]})
@@ -156,7 +199,7 @@ def test_a_click_with_the_seeds_modifiers_selects_a_range(desktop, tmp_path, win
 
 
 def test_bad_arguments_are_tool_errors_named_and_nothing_is_done(desktop, tmp_path, mcp_app, winctl):
-    apply = points(winctl, TITLE)["Apply"]
+    apply = points(winctl, TITLE, shrunk(desktop))["Apply"]
 
     async def script(session):
         unknown = await session.call_tool("left_click", {"coordinate": apply, "bogus": 1})
@@ -180,7 +223,8 @@ def test_bad_arguments_are_tool_errors_named_and_nothing_is_done(desktop, tmp_pa
 
 
 def test_an_agent_of_anthropics_computer_tool_runs_unchanged(desktop, tmp_path, mcp_app, winctl):
-    at = points(winctl, TITLE)
+    factor = shrunk(desktop)
+    at = points(winctl, TITLE, factor)
     apply, name = at["Apply"], at["Edit:Name"]
 
     async def script(session):
@@ -205,7 +249,10 @@ def test_an_agent_of_anthropics_computer_tool_runs_unchanged(desktop, tmp_path, 
     assert tools[0].input_schema["properties"]["action"]["enum"] == list(ACTIONS)
     assert not any(r.is_error for r in results), [r.content[0].text for r in results if r.is_error]
     shot, _, _, _, _, zoomed, _, where, _ = results
-    assert picture(shot).size[0] > 0 and picture(zoomed).size == (40, 40)
+    assert picture(shot).size == (round(desktop.width * factor), round(desktop.height * factor))
+    with model_pixels(factor):  # the zoom's 20x20 of the picture, at the screen's resolution, enlarged 2x
+        side = to_screen(apply[0] + 10) - to_screen(apply[0] - 10)
+    assert picture(zoomed).size[0] == 2 * side > 40
     mcp_app.wait_for("clicked", widget="Apply", count=1)
     mcp_app.wait_for("entry_changed", text="from computer")
     assert where.content[0].text == f"[{apply[0]}, {apply[1]}]"
@@ -224,3 +271,15 @@ def test_seed_with_a_profile_of_the_same_names_is_refused(tmp_path):
     )
     assert run.returncode == 2, run.stderr
     assert "share names" in run.stderr and "screenshot" in run.stderr and "type" in run.stderr, run.stderr
+
+
+def test_screen_pixels_without_a_computer_profile_is_refused(tmp_path):
+    run = subprocess.run(
+        [WINCTL, "mcp", "--tools", "core", "--screen-pixels"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+    )
+    assert run.returncode == 2, run.stderr
+    assert "--screen-pixels goes with --tools computer or computer-use" in run.stderr, run.stderr

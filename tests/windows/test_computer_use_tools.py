@@ -22,7 +22,8 @@ def runner(fake, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
     monkeypatch.setenv("WINACTIONS_BACKEND", "windows")
     served = profiles.resolve("computer-use")
-    tools = ToolRunner("seed", profile=served.commands, translated=served.translated)
+    # the coordinates below are the fake screen's pixels (a model's shrunk ones: tests/test_model_pixels.py)
+    tools = ToolRunner("seed", profile=served.commands, translated=served.translated, screen_pixels=True)
     yield tools
     tools.close()
 

@@ -79,11 +79,7 @@ def screen_of(listed: Result) -> Rect:
     every monitor."""
     if not isinstance(listed, DisplaysResult):
         raise TypeError(f"screen_of reads the result of `displays`, not {type(listed).__name__}")
-    shown = listed.displays if listed.current is None else [listed.displays[listed.current]]
-    rects = [d.rect for d in shown]
-    left, top = min(r.left for r in rects), min(r.top for r in rects)
-    right, bottom = max(r.right for r in rects), max(r.bottom for r in rects)
-    return Rect(left=0, top=0, right=right - left, bottom=bottom - top)
+    return listed.screen()
 
 
 def check_points(screen: Rect, points: Sequence[tuple[int, int]], what: str) -> None:

@@ -17,25 +17,19 @@ blocks, and — for an action that changes the screen, when `screenshot_after` i
 screenshot taken after it, as Anthropic's reference loop returns. A refused or failed action
 is a `tool_result` with `is_error: true` whose text is the error and its hint, with nothing done.
 
-Coordinates are the model's: the API shrinks a picture over 1568 pixels on a side or about
-1.15 megapixels before the model sees it, and the model answers in the shrunk picture's
-pixels. So with `scaled` (the default) the tool declares the screen at `vision_scale` of its
-size, screenshots are sent at that size, and every coordinate and region the model gives is
-scaled back to screen pixels (the cursor's position scaled the other way): a 1920×1080 screen
-is 1430×804 to the model, and its click at (715, 402) lands at (960, 540). A zoom's picture is
+Coordinates are the model's (`winactions.mcp.model_pixels`): with `scaled` (the default) the
+tool declares the screen at `vision_scale` of its size, as the API shrinks the screenshots the
+model sees, screenshots are sent at that size, and every coordinate and region the model gives
+is taken back to screen pixels (the cursor's position the other way): a 1920×1080 screen is
+1430×804 to the model, and its click at (715, 402) lands at (960, 540). A zoom's picture is
 the region at the screen's own resolution, as the tool means it.
 """
 
 from __future__ import annotations
 
-import base64
-import io
-import math
 import tempfile
 from pathlib import Path
 from typing import Any
-
-from PIL import Image
 
 from winactions import render
 from winactions.adapters.actions import pictures_base64, screen_of
@@ -44,19 +38,12 @@ from winactions.commands.base import Result
 from winactions.commands.results import ValueResult
 from winactions.errors import InvalidInput, WinctlError
 from winactions.mcp.computer import COMPUTER
+from winactions.mcp.model_pixels import model_pixels, shown_to_model, vision_scale
 
 # each tool version and the beta header that enables it
 BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
 # actions after which the screen is as it was: no screenshot is added
 LOOKS = frozenset({"screenshot", "zoom", "cursor_position", "wait"})
-LONG_EDGE = 1568  # pixels on a picture's longer side the API keeps
-MEGAPIXELS = 1.15  # a picture's area the API keeps, about
-POINTS = ("coordinate", "start_coordinate")  # the actions' [x, y] arguments
-
-
-def vision_scale(width: int, height: int) -> float:
-    """The factor the API shrinks a `width`×`height` picture by (1.0: it keeps it whole)."""
-    return min(1.0, LONG_EDGE / max(width, height), math.sqrt(MEGAPIXELS * 1_000_000 / (width * height)))
 
 
 def tool_definition(
@@ -98,28 +85,17 @@ class ComputerUseExecutor:
         if not isinstance(tool_input, dict):
             raise InvalidInput(f"the computer tool's input is an object, not {type(tool_input).__name__}")
         action = tool_input.get("action")
-        command, params = COMPUTER.call(self._on_screen(tool_input))
-        result = self.desktop.call(command, **params)
+        with model_pixels(self.factor):
+            command, params = COMPUTER.call(tool_input)
+        result = shown_to_model(self.desktop.call(command, **params), self.factor, command)
         if action == "cursor_position" and isinstance(result, ValueResult):
-            x, y = (round(v * self.factor) for v in result.value)
+            x, y = result.value
             return [{"type": "text", "text": f"X={x},Y={y}"}]
-        fit = None if action == "zoom" else self.size  # a zoom shows its region at full resolution
-        blocks = [{"type": "text", "text": render.to_text(result)}, *_image_blocks(result, fit)]
+        blocks = [{"type": "text", "text": render.to_text(result)}, *_image_blocks(result)]
         if self.screenshot_after and action not in LOOKS:
-            blocks += _image_blocks(self.desktop.call("screenshot", path=self._after, screen=True), self.size)
+            after = self.desktop.call("screenshot", path=self._after, screen=True)
+            blocks += _image_blocks(shown_to_model(after, self.factor, "screenshot"))
         return blocks
-
-    def _on_screen(self, tool_input: dict[str, Any]) -> dict[str, Any]:
-        """The input with the model's coordinates and region in screen pixels (a value that is
-        not numbers is left for the tool's own validation to refuse)."""
-        moved = dict(tool_input)
-        if self.factor == 1.0:
-            return moved
-        for key in (*POINTS, "region"):
-            value = moved.get(key)
-            if isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-                moved[key] = [round(v / self.factor) for v in value]
-        return moved
 
     def tool_result(self, block: Any) -> dict[str, Any]:
         """The `tool_result` block answering a `tool_use` block (the SDK's object or a dict):
@@ -143,23 +119,12 @@ def _field(block: Any, name: str) -> Any:
     return block.get(name) if isinstance(block, dict) else getattr(block, name, None)
 
 
-def _image_blocks(result: Result, fit: tuple[int, int] | None = None) -> list[dict[str, Any]]:
-    """The result's pictures as base64 PNG image blocks, resized to `fit` when given."""
+def _image_blocks(result: Result) -> list[dict[str, Any]]:
+    """The result's pictures as base64 PNG image blocks."""
     return [
-        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": _fitted(data, fit)}}
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
         for data in pictures_base64(result)
     ]
-
-
-def _fitted(data: str, fit: tuple[int, int] | None) -> str:
-    if fit is None:
-        return data
-    with Image.open(io.BytesIO(base64.b64decode(data))) as picture:
-        if picture.size == fit:
-            return data
-        out = io.BytesIO()
-        picture.convert("RGB").resize(fit, Image.Resampling.LANCZOS).save(out, "PNG")
-    return base64.b64encode(out.getvalue()).decode("ascii")
 
 
 __all__ = ["BETAS", "ComputerUseExecutor", "tool_definition", "vision_scale"]

@@ -41,6 +41,13 @@ def add_mcp_command(cli: click.Group) -> None:
     @click.option(
         "--exclude-tools", metavar="A,B", default="", help="leave out these tools (names as listed: get_text)"
     )
+    @click.option(
+        "--screen-pixels",
+        is_flag=True,
+        help="with --tools computer or computer-use: send screenshots at the screen's size and take screen "
+        "pixels (by default they are shrunk as Anthropic's API shrinks them, over 1568 px a side or about "
+        "1.15 megapixels, and coordinates are the picture's pixels)",
+    )
     @click.option("--http", is_flag=True, help="serve streamable HTTP with a bearer token instead of stdio")
     @click.option("--host", default=None, help="with --http: the address to listen on  [default: 127.0.0.1]")
     @click.option(
@@ -68,9 +75,15 @@ def add_mcp_command(cli: click.Group) -> None:
             access.pop("host"), access.pop("port"), access.pop("token_file"), tuple(access.pop("allow_host"))
         )
         serve_http = access.pop("http")
+        screen_pixels = access.pop("screen_pixels")
         try:
             served = profiles.resolve(profile)
             excluded = profiles.excluded(access.pop("exclude_tools"), served)
+            if screen_pixels and not served.translated:
+                raise InvalidInput(
+                    "--screen-pixels goes with --tools computer or computer-use: the other tools take screen pixels",
+                    hint="winctl mcp --tools computer --screen-pixels",
+                )
             require("mcp", feature="`winctl mcp`")
             if not serve_http and (http.host or http.token_file or http.allowed_hosts):
                 raise InvalidInput(
@@ -94,6 +107,7 @@ def add_mcp_command(cli: click.Group) -> None:
                 access=flags,
                 excluded=excluded,
                 http=http if serve_http else None,
+                screen_pixels=screen_pixels,
             )
         except WinctlError as exc:
             _fail(exc, ctx.obj)

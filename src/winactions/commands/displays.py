@@ -15,7 +15,9 @@ from pydantic import Field, field_validator
 
 from winactions.commands.base import Context, Kind, Params, Result, command
 from winactions.errors import InvalidInput
+from winactions.model import Rect
 from winactions.session import displays as chosen_display
+from winactions.session.desktop import DesktopSession
 from winactions.session.displays import Display
 
 
@@ -41,6 +43,15 @@ class DisplaysResult(Result):
             lines.append(f"{mark} {d.index} {d.name} ({r.left},{r.top} {r.width}x{r.height}{flags})")
         return "\n".join(lines)
 
+    def screen(self) -> Rect:
+        """The screen the session's coordinates refer to, as (0, 0, width, height): the current
+        monitor, else the box around every monitor."""
+        shown = self.displays if self.current is None else [self.displays[self.current]]
+        rects = [d.rect for d in shown]
+        left, top = min(r.left for r in rects), min(r.top for r in rects)
+        right, bottom = max(r.right for r in rects), max(r.bottom for r in rects)
+        return Rect(left=0, top=0, right=right - left, bottom=bottom - top)
+
     def data(self) -> dict[str, Any]:
         return {
             "action": self.action,
@@ -57,8 +68,13 @@ class DisplaysParams(Params):
 def displays(ctx: Context, p: DisplaysParams) -> DisplaysResult:
     """List the monitors: index, name, rect on the whole screen, the primary one, and which
     one the session's coordinates refer to (`switch-display`)."""
-    listed = chosen_display.listed(ctx.session.backend)
-    current = ctx.session.data.display
+    return displays_of(ctx.session)
+
+
+def displays_of(session: DesktopSession) -> DisplaysResult:
+    """The monitors and the session's choice among them (a monitor since gone: the whole screen)."""
+    listed = chosen_display.listed(session.backend)
+    current = session.data.display
     return DisplaysResult(displays=listed, current=current if current is not None and current < len(listed) else None)
 
 

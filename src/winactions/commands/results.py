@@ -203,10 +203,14 @@ class ScreenshotResult(Result):
     height: int
     density: float | None = None  # screen pixels per logical pixel, recorded in the file (None: unknown)
     covered_by: list[str] = []  # noqa: RUF012  (pydantic copies a field's default) what lies over part of the window, and so is in the picture instead of it
+    shown_at: float | None = None  # shrunk for a model to this fraction of the screen's pixels (`mcp.model_pixels`)
 
     def text(self) -> str:
-        """`PATH (WxH, rect=...)`, the density it was drawn at, and a warning per window over it."""
+        """`PATH (WxH, rect=...)`, the density it was drawn at or the fraction it was shrunk to,
+        and a warning per window over it."""
         drawn = "" if self.density is None else f", drawn at {self.density:g}x"
+        if self.shown_at is not None:
+            drawn += f", shrunk to {self.shown_at:.3g} of the screen: coordinates are this picture's pixels"
         covered = "".join(
             f"\nwarning: part of the window is covered by {safe(what)}: the picture shows it there "
             f"({uncover_hint(what)})"

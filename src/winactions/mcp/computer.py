@@ -4,8 +4,10 @@ An agent written for Anthropic's computer-use tool (`computer_20250124`, and
 `computer_20251124`'s `zoom`) calls `computer(action="left_click", coordinate=[x, y])`. Each
 action is the computer-use set's tool of the same name with the same arguments (`computer_use.COMPUTER_USE`),
 so it becomes the same one command; an argument the action does not take is refused by name.
-Coordinates are screen pixels: the `screenshot` action's picture is the whole screen, unscaled,
-so the tool's display_width_px and display_height_px are the screen's size.
+Coordinates are the `screenshot` action's pixels: the whole screen, shrunk as the model's API
+shrinks it unless the server runs with `--screen-pixels` (`model_pixels`), so the tool's
+display_width_px and display_height_px are the picture's size. The arguments are passed on as
+given; the action's own tool reads its pixels.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Literal, get_args
 from pydantic import Field
 
 from winactions.mcp.computer_use import COMPUTER_USE
-from winactions.mcp.translated import Args, Call, Coordinate, Region, Translated
+from winactions.mcp.translated import Args, Call, Number, Translated
 
 Action = Literal[
     "screenshot",
@@ -37,17 +39,20 @@ Action = Literal[
     "zoom",
 ]
 ACTIONS: tuple[str, ...] = get_args(Action)
+# passed on as given: the action's own tool reads them as pixels (`translated.Pixel`), once
+Point = tuple[Number, Number]
+Corners = tuple[Number, Number, Number, Number]
 
 
 class ComputerArgs(Args):
     action: Action
-    coordinate: Coordinate | None = Field(None, description="[x, y] in screen pixels")
-    start_coordinate: Coordinate | None = Field(None, description="left_click_drag: the start [x, y]")
+    coordinate: Point | None = Field(None, description="[x, y] in the screenshot's pixels")
+    start_coordinate: Point | None = Field(None, description="left_click_drag: the start [x, y]")
     text: str | None = Field(None, description="type: the text; key, hold_key: the keys; clicks: modifiers held")
     duration: float | None = Field(None, description="hold_key, wait: seconds")
     scroll_direction: Literal["up", "down", "left", "right"] | None = None
     scroll_amount: int | None = None
-    region: Region | None = Field(None, description="zoom: [x1, y1, x2, y2]")
+    region: Corners | None = Field(None, description="zoom: [x1, y1, x2, y2]")
 
 
 def _computer(a: ComputerArgs) -> Call:

@@ -4,8 +4,10 @@ Thirty-eight tools — `left_click(coordinate=[x, y], text="shift")`, `scroll(co
 scroll_direction, scroll_amount)`, `zoom(region=[x1, y1, x2, y2])`, `computer_batch(actions)`,
 the bound-window, terminal and teach tools — each a translation onto one command of the table
 (`translated.Translated`): an agent written for that set runs unchanged, and every call gets
-the command's checks, errors and results. Coordinates are screen pixels, as in the whole-screen
-`screenshot`. docs/computer-use-tools.md maps each tool to its command, and says where one differs.
+the command's checks, errors and results. Coordinates are the whole-screen `screenshot`'s
+pixels (shrunk as the model's API shrinks it, unless the server runs with `--screen-pixels`:
+`model_pixels`). docs/computer-use-tools.md maps each tool to its command, and says where one
+differs.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from winactions.mcp.translated import (
     Args,
     Call,
     Coordinate,
+    Pixel,
     Region,
     Translated,
     bind,
@@ -31,7 +34,7 @@ from winactions.mcp.translated import (
 )
 
 BOUND = Capability.BOUND_WINDOW  # the tools of bound-window mode: served where input can be bound
-POINT = "coordinate: [x, y] in screen pixels, as in the screenshot"
+POINT = "coordinate: [x, y] in the screenshot's pixels"
 
 
 class NoArgs(Args):
@@ -57,7 +60,7 @@ class ScreenshotArgs(Args):
 
 
 class ZoomArgs(Args):
-    region: Region = Field(description="[x1, y1, x2, y2] in screen pixels")
+    region: Region = Field(description="[x1, y1, x2, y2] in the screenshot's pixels")
 
 
 class DisplayArgs(Args):
@@ -66,7 +69,7 @@ class DisplayArgs(Args):
 
 # -- mouse --------------------------------------------------------------------------------------
 class ClickArgs(Args):
-    coordinate: Coordinate = Field(description="[x, y] in screen pixels")
+    coordinate: Coordinate = Field(description="[x, y] in the screenshot's pixels")
     text: str | None = Field(None, description='modifier keys held: "shift", "ctrl", "alt", "ctrl+shift"')
 
 
@@ -79,7 +82,7 @@ def _click(button: str, count: int) -> Any:
 
 
 class PointArgs(Args):
-    coordinate: Coordinate = Field(description="[x, y] in screen pixels")
+    coordinate: Coordinate = Field(description="[x, y] in the screenshot's pixels")
 
 
 class DragArgs(Args):
@@ -178,10 +181,10 @@ def _bind(a: BindArgs) -> Call:
 
 class WindowArgs(Args):
     action: Literal["minimize", "maximize", "restore", "close", "focus", "move_offscreen", "move_resize", "get_rect"]
-    x: int | None = None
-    y: int | None = None
-    width: int | None = None
-    height: int | None = None
+    x: Pixel | None = None
+    y: Pixel | None = None
+    width: Pixel | None = None
+    height: Pixel | None = None
 
 
 WINDOW_ACTIONS = {"focus": "activate", "move_offscreen": "offscreen", "move_resize": "move"}
@@ -275,8 +278,8 @@ class TerminalArgs(Args):
 
 
 class ActivateArgs(Args):
-    click_x: int | None = None
-    click_y: int | None = None
+    click_x: Pixel | None = None
+    click_y: Pixel | None = None
 
 
 def _activate(a: ActivateArgs) -> Call:

@@ -33,8 +33,10 @@ from winactions.access import Flags
 from winactions.api import Desktop
 from winactions.backends.base import Backend
 from winactions.commands.base import Command, GlobalOptions, Kind, Result, available, load_commands
+from winactions.commands.displays import displays_of
 from winactions.errors import InvalidInput, Unsupported, WinctlError, shown
 from winactions.mcp.annotations import title, tool_annotations
+from winactions.mcp.model_pixels import model_pixels, shown_to_model, vision_scale
 from winactions.mcp.profiles import Served
 from winactions.mcp.schemas import bind_elements, flat, untitled
 from winactions.mcp.stdio import stdio_transport
@@ -123,8 +125,11 @@ class ToolRunner:
         access: Flags | None = None,
         translated: dict[str, Translated] | None = None,
         excluded: frozenset[str] = frozenset(),
+        screen_pixels: bool = False,
     ) -> None:
         self.session_name = session_name
+        # the translated tools take and show the screen's own pixels, not a model's (`model_pixels`)
+        self.screen_pixels = screen_pixels
         self.excluded = excluded  # tool names left out (`winctl mcp --exclude-tools a,b`)
         self.access = access or Flags()  # `winctl mcp --confine --grant APP ...`
         self.translated = translated or {}  # tools of another tool set, each becoming a command
@@ -266,9 +271,19 @@ class ToolRunner:
             raise Unsupported(
                 f"{tool.name} is not available on this desktop", hint="list the tools to see what there is"
             )
-        name, params = tool.call(args)
+        factor = self._model_factor()
+        with model_pixels(factor):
+            name, params = tool.call(args)
         options = GlobalOptions(json_output=True, session=self.session_name, device=self.desktop().device)
-        return self.desktop().run(name, params, options, outputs=self.outputs)
+        return shown_to_model(self.desktop().run(name, params, options, outputs=self.outputs), factor, name)
+
+    def _model_factor(self) -> float:
+        """The model's pixels per screen pixel for a translated tool: `vision_scale` of the
+        screen the session's coordinates refer to, or 1.0 with `screen_pixels`."""
+        if self.screen_pixels:
+            return 1.0
+        screen = displays_of(self.desktop().session).screen()
+        return vision_scale(screen.width, screen.height)
 
     def close(self) -> None:
         """End the server's session: a person's grants at its prompts end with it."""
@@ -363,12 +378,15 @@ def serve(
     access: Flags | None = None,
     excluded: frozenset[str] = frozenset(),
     http: HTTPOptions | None = None,
+    screen_pixels: bool = False,
 ) -> None:
     """Serve until the client closes stdin (the tools of `profile`, every command for None,
     less the `excluded` tool names); the files tools write go into `output_dir` (else
     $WINCTL_OUTPUT_DIR, else the session's folder); `structured`: results carry their JSON as
     `structuredContent` too; `access`: the server's confinement and grants (`winctl mcp
-    --confine --grant APP`); `http`: serve streamable HTTP instead of stdio, until interrupted."""
+    --confine --grant APP`); `http`: serve streamable HTTP instead of stdio, until interrupted;
+    `screen_pixels`: the translated tools send screenshots whole and take screen pixels, not a
+    model's (`winactions.mcp.model_pixels`)."""
     runner = ToolRunner(
         session_name,
         device=device,
@@ -378,6 +396,7 @@ def serve(
         access=access,
         translated=profile.translated if profile else None,
         excluded=excluded,
+        screen_pixels=screen_pixels,
     )
     server = build_server(runner)
     if http is not None:

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from winactions.backends.base import Backend, Capability
 from winactions.commands.base import Command, available, load_commands
 from winactions.errors import InvalidInput, Unsupported, shown
 from winactions.keys import MODIFIERS, parse_keys
+from winactions.mcp.model_pixels import to_screen
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,11 @@ def _whole_number(value: Any) -> Any:
 
 
 Number = Annotated[int, BeforeValidator(_whole_number)]
-Coordinate = tuple[Number, Number]  # [x, y] in screen pixels
-Region = tuple[Number, Number, Number, Number]  # [x1, y1, x2, y2]: two corners, in screen pixels
+# a position or length in the pixels of the screenshot the model saw, read as screen pixels
+# (`model_pixels.to_screen`: the same number unless the server shrinks screenshots)
+Pixel = Annotated[int, BeforeValidator(_whole_number), AfterValidator(to_screen)]
+Coordinate = tuple[Pixel, Pixel]  # [x, y]
+Region = tuple[Pixel, Pixel, Pixel, Pixel]  # [x1, y1, x2, y2]: two corners
 
 
 class Args(BaseModel):
@@ -155,4 +159,16 @@ def rect_of(region: tuple[int, int, int, int], name: str = "region") -> tuple[in
     return x1, y1, x2 - x1, y2 - y1
 
 
-__all__ = ["Args", "Call", "Coordinate", "Region", "Translated", "bind", "key_names", "modifiers", "rect_of"]
+__all__ = [
+    "Args",
+    "Call",
+    "Coordinate",
+    "Number",
+    "Pixel",
+    "Region",
+    "Translated",
+    "bind",
+    "key_names",
+    "modifiers",
+    "rect_of",
+]

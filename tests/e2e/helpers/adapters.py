@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,20 @@ def target(env: dict[str, str], window: str, type_: str, name: str | None = None
     found = [t for t in state["targets"] if t["type"] == type_ and (name is None or t["name"] == name)]
     assert found, f"no {type_} {name!r} in {[(t['type'], t['name']) for t in state['targets']]}"
     return found[0]
+
+
+def calculator_display(env: dict[str, str], title: str = "galculator") -> list[str]:
+    """What galculator's display shows (its Text elements' first words), read through AT-SPI."""
+    state = winctl_json(env, "--window", title, "state")
+    return [t["name"].split()[0] for t in state["targets"] if t["type"] == "Text" and t["name"].split()]
+
+
+def calculator_shows(env: dict[str, str], number: str, timeout: float = 5) -> list[str]:
+    """galculator's display once it shows `number`, or as it is after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while number not in (now := calculator_display(env)) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    return now
 
 
 def centre(rect: list[int]) -> list[int]:
