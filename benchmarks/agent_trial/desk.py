@@ -22,7 +22,8 @@ from benchmarks.agent_trial.tasks import TASKS, Place, Start
 from winactions.backends.linux.virtual_desktop import VirtualDesktop
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREEN = (1280, 800)  # a laptop's screen: 1,365 image tokens a full screenshot
+# a laptop's screen (1,365 image tokens a full screenshot); AGENT_TRIAL_SCREEN=1920x1080 for another
+SCREEN = tuple(int(side) for side in os.environ.get("AGENT_TRIAL_SCREEN", "1280x800").split("x", 1))
 READY_TIMEOUT = 240.0
 
 
