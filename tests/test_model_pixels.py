@@ -14,9 +14,10 @@ import pytest
 from PIL import Image
 
 from winactions.commands.results import BatchResult, BatchStep, ScreenshotResult, ValueResult
+from winactions.errors import InvalidInput, WindowClosed
 from winactions.mcp.computer import COMPUTER
 from winactions.mcp.computer_use import COMPUTER_USE
-from winactions.mcp.model_pixels import model_pixels, shown_to_model, to_screen, vision_scale
+from winactions.mcp.model_pixels import in_screen_pixels, model_pixels, shown_to_model, to_screen, vision_scale
 from winactions.model import Rect
 
 HALF = 0.5  # the model sees the screen at half size: its (100, 200) is the screen's (200, 400)
@@ -158,3 +159,17 @@ def test_the_pointer_and_a_batchs_screenshots_are_in_the_models_pixels(tmp_path)
     assert seen.steps[0].result == where, "a click's result is not the pointer's position"
     with Image.open(seen.images()[0]) as png:
         assert png.size == (500, 250)
+
+
+def test_an_error_that_gives_positions_says_they_are_the_screens():
+    off = InvalidInput("(134277, 7) is off every screen", hint="screens: [0,0,1920,1080]")
+    in_screen_pixels(off, 0.745)
+    assert off.message == (
+        "(134277, 7) is off every screen (positions in screen pixels; the screenshot shows the screen at 0.745)"
+    )
+    gone = WindowClosed("the session's window is closed")
+    in_screen_pixels(gone, 0.745)
+    assert gone.message == "the session's window is closed", "no positions: nothing added"
+    whole = InvalidInput("(5000, 7) is off every screen")
+    in_screen_pixels(whole, 1.0)
+    assert whole.message == "(5000, 7) is off every screen"

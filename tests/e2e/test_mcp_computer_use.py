@@ -162,10 +162,11 @@ def test_a_model_clicks_in_the_shrunk_picture_and_galculator_computes(desktop, t
         where = await session.call_tool("cursor_position", {})
         typed = await session.call_tool("type", {"text": "*6"})
         keyed = await session.call_tool("key", {"text": "Return"})
-        return seven, [opened, shot, clicked, where, typed, keyed]
+        off = await session.call_tool("left_click", {"coordinate": [99999, 5]})
+        return seven, [opened, shot, clicked, where, typed, keyed], off
 
     try:
-        seven, results = run_client(desktop, tmp_path, script, args=SEED_ARGS, env=env)
+        seven, results, off = run_client(desktop, tmp_path, script, args=SEED_ARGS, env=env)
         assert not any(r.is_error for r in results), [r.content[0].text for r in results if r.is_error]
         display = calculator_shows(env, "42")
     finally:
@@ -175,6 +176,7 @@ def test_a_model_clicks_in_the_shrunk_picture_and_galculator_computes(desktop, t
     assert picture(shot).size == (1430, 804)
     assert "(1430x804, rect=" in shot.content[0].text and "shrunk to 0.745 of the screen" in shot.content[0].text
     assert where.content[0].text == f"[{seven[0]}, {seven[1]}]", "the pointer, in the picture's pixels"
+    assert off.is_error and "is off every screen (positions in screen pixels" in off.content[0].text, off.content
 
 
 def test_a_click_with_the_seeds_modifiers_selects_a_range(desktop, tmp_path, winctl):

@@ -38,7 +38,7 @@ from winactions.commands.base import Result
 from winactions.commands.results import ValueResult
 from winactions.errors import InvalidInput, WinctlError
 from winactions.mcp.computer import COMPUTER
-from winactions.mcp.model_pixels import model_pixels, shown_to_model, vision_scale
+from winactions.mcp.model_pixels import in_screen_pixels, model_pixels, shown_to_model, vision_scale
 
 # each tool version and the beta header that enables it
 BETAS = {"computer_20250124": "computer-use-2025-01-24", "computer_20251124": "computer-use-2025-11-24"}
@@ -87,7 +87,12 @@ class ComputerUseExecutor:
         action = tool_input.get("action")
         with model_pixels(self.factor):
             command, params = COMPUTER.call(tool_input)
-        result = shown_to_model(self.desktop.call(command, **params), self.factor, command)
+        try:
+            done = self.desktop.call(command, **params)
+        except WinctlError as exc:
+            in_screen_pixels(exc, self.factor)
+            raise
+        result = shown_to_model(done, self.factor, command)
         if action == "cursor_position" and isinstance(result, ValueResult):
             x, y = result.value
             return [{"type": "text", "text": f"X={x},Y={y}"}]

@@ -14,6 +14,7 @@ region at the screen's own resolution, as the tool means it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -22,10 +23,12 @@ from PIL import Image
 
 from winactions.commands.base import Result
 from winactions.commands.results import BatchResult, ScreenshotResult, ValueResult
+from winactions.errors import WinctlError
 
 LONG_EDGE = 1568  # pixels on a picture's longer side the API keeps
 MEGAPIXELS = 1.15  # a picture's area the API keeps, about
 _FACTOR: ContextVar[float] = ContextVar("winactions_model_pixels", default=1.0)
+_POSITIONS = re.compile(r"-?\d+, -?\d+")  # "(2400, 5)", "[0,0,1920,1080]": what a command's error gives
 
 
 def vision_scale(width: int, height: int) -> float:
@@ -71,6 +74,13 @@ def shown_to_model(result: Result, factor: float, command: str) -> Result:
     return result
 
 
+def in_screen_pixels(error: WinctlError, factor: float) -> None:
+    """Add to `error` that the positions it gives are the screen's, not the shrunk picture's
+    (a command's errors speak screen pixels: "(2400, 5) is off every screen")."""
+    if factor != 1.0 and _POSITIONS.search(error.message):
+        error.message += f" (positions in screen pixels; the screenshot shows the screen at {factor:.3g})"
+
+
 def _shrunk(shot: ScreenshotResult, factor: float) -> ScreenshotResult:
     """The screenshot with its file shrunk by `factor` (its rect stays the screen's)."""
     size = (max(1, round(shot.width * factor)), max(1, round(shot.height * factor)))
@@ -80,4 +90,4 @@ def _shrunk(shot: ScreenshotResult, factor: float) -> ScreenshotResult:
     return shot.model_copy(update={"width": size[0], "height": size[1], "shown_at": factor})
 
 
-__all__ = ["LONG_EDGE", "MEGAPIXELS", "model_pixels", "shown_to_model", "to_screen", "vision_scale"]
+__all__ = ["LONG_EDGE", "MEGAPIXELS", "in_screen_pixels", "model_pixels", "shown_to_model", "to_screen", "vision_scale"]

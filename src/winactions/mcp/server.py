@@ -36,7 +36,7 @@ from winactions.commands.base import Command, GlobalOptions, Kind, Result, avail
 from winactions.commands.displays import displays_of
 from winactions.errors import InvalidInput, Unsupported, WinctlError, shown
 from winactions.mcp.annotations import title, tool_annotations
-from winactions.mcp.model_pixels import model_pixels, shown_to_model, vision_scale
+from winactions.mcp.model_pixels import in_screen_pixels, model_pixels, shown_to_model, vision_scale
 from winactions.mcp.profiles import Served
 from winactions.mcp.schemas import bind_elements, flat, untitled
 from winactions.mcp.stdio import stdio_transport
@@ -275,7 +275,12 @@ class ToolRunner:
         with model_pixels(factor):
             name, params = tool.call(args)
         options = GlobalOptions(json_output=True, session=self.session_name, device=self.desktop().device)
-        return shown_to_model(self.desktop().run(name, params, options, outputs=self.outputs), factor, name)
+        try:
+            result = self.desktop().run(name, params, options, outputs=self.outputs)
+        except WinctlError as exc:
+            in_screen_pixels(exc, factor)
+            raise
+        return shown_to_model(result, factor, name)
 
     def _model_factor(self) -> float:
         """The model's pixels per screen pixel for a translated tool: `vision_scale` of the
