@@ -13,12 +13,19 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from winactions.commands.results import BatchResult, BatchStep, ScreenshotResult, ValueResult
+from winactions.commands.results import (
+    ActionResult,
+    BatchResult,
+    BatchStep,
+    ScreenshotResult,
+    ValueResult,
+    WindowsResult,
+)
 from winactions.errors import InvalidInput, WindowClosed
 from winactions.mcp.computer import COMPUTER
 from winactions.mcp.computer_use import COMPUTER_USE
 from winactions.mcp.model_pixels import in_screen_pixels, model_pixels, shown_to_model, to_screen, vision_scale
-from winactions.model import Rect
+from winactions.model import Rect, WindowInfo
 
 HALF = 0.5  # the model sees the screen at half size: its (100, 200) is the screen's (200, 400)
 
@@ -130,13 +137,20 @@ def test_a_screenshot_is_shrunk_in_its_file_and_says_so(tmp_path):
     assert (seen.width, seen.height) == (1430, 804)
     with Image.open(seen.path) as png:
         assert png.size == (1430, 804)
-    assert seen.rect.width == 1920, "the rect stays the screen's"
-    assert "(1430x804, rect=" in seen.text() and "coordinates are this picture's pixels" in seen.text()
+    assert seen.rect == Rect(left=0, top=0, right=1430, bottom=804), "the area, in the picture's pixels too"
+    assert seen.text().endswith(
+        "(1430x804, rect=[0,0,1430,804], shrunk to 0.745 of the screen: coordinates are this picture's pixels)"
+    )
 
 
 def test_a_zoom_keeps_its_resolution_and_a_factor_of_one_changes_nothing(tmp_path):
-    close = shot(tmp_path / "z.png", (400, 200))
-    assert shown_to_model(close, 0.5, "zoom") is close
+    close = shot(tmp_path / "z.png", (400, 200))  # the screen's 200x100 at (0, 0), enlarged 2x
+    seen = shown_to_model(close.model_copy(update={"rect": Rect(left=0, top=0, right=200, bottom=100)}), 0.5, "zoom")
+    assert isinstance(seen, ScreenshotResult)
+    assert (seen.width, seen.height, seen.shown_at) == (400, 200, None)
+    assert seen.rect == Rect(left=0, top=0, right=100, bottom=50), "the region, as the model gave it"
+    with Image.open(close.path) as png:
+        assert png.size == (400, 200)
     whole = shot(tmp_path / "w.png", (800, 600))
     assert shown_to_model(whole, 1.0, "screenshot") is whole
     with Image.open(whole.path) as png:
@@ -173,3 +187,15 @@ def test_an_error_that_gives_positions_says_they_are_the_screens():
     whole = InvalidInput("(5000, 7) is off every screen")
     in_screen_pixels(whole, 1.0)
     assert whole.message == "(5000, 7) is off every screen"
+
+
+def test_the_point_acted_at_and_the_windows_rectangles_are_in_the_models_pixels():
+    clicked = ActionResult(action="click-at", method="mouse", point=(960, 540))
+    seen = shown_to_model(clicked, vision_scale(1920, 1080), "click-at")
+    assert seen.text() == "click-at at (715, 402) via mouse"
+    listed = WindowsResult(
+        windows=[WindowInfo(id="0x1", title="galculator", pid=7, rect=Rect(left=800, top=400, right=1200, bottom=700))]
+    )
+    window = shown_to_model(listed, HALF, "windows").windows[0]  # type: ignore[attr-defined]
+    assert window.rect == Rect(left=400, top=200, right=600, bottom=350)
+    assert listed.windows[0].rect.left == 800, "the command's own result is not changed"

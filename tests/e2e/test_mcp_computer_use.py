@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import start_app, stop_app
-from tests.e2e.helpers.adapters import calculator_shows, centre, stop_app_titled, target
+from tests.e2e.helpers.adapters import calculator_shows, centre, stop_app_titled, target, winctl_json
 from tests.e2e.helpers.mcp_client import TITLE, run_client
 from tests.e2e.helpers.runners import WINCTL
 from tests.fixtures.applog import AppLog
@@ -163,19 +163,25 @@ def test_a_model_clicks_in_the_shrunk_picture_and_galculator_computes(desktop, t
         typed = await session.call_tool("type", {"text": "*6"})
         keyed = await session.call_tool("key", {"text": "Return"})
         off = await session.call_tool("left_click", {"coordinate": [99999, 5]})
-        return seven, [opened, shot, clicked, where, typed, keyed], off
+        listed = await session.call_tool("window_management", {"action": "get_rect"})
+        return seven, [opened, shot, clicked, where, typed, keyed, listed], off
 
     try:
         seven, results, off = run_client(desktop, tmp_path, script, args=SEED_ARGS, env=env)
         assert not any(r.is_error for r in results), [r.content[0].text for r in results if r.is_error]
         display = calculator_shows(env, "42")
+        window = next(w for w in winctl_json(env, "windows")["windows"] if w["title"] == "galculator")
     finally:
         stop_app_titled(env, "galculator")
     assert "42" in display, display  # the calculator's own display, through AT-SPI
-    _, shot, _, where, _, _ = results
+    _, shot, clicked, where, _, _, listed = results
     assert picture(shot).size == (1430, 804)
-    assert "(1430x804, rect=" in shot.content[0].text and "shrunk to 0.745 of the screen" in shot.content[0].text
-    assert where.content[0].text == f"[{seven[0]}, {seven[1]}]", "the pointer, in the picture's pixels"
+    assert "(1430x804, rect=[0,0,1430,804], shrunk to 0.745 of the screen" in shot.content[0].text
+    # what the tools say back is in the picture's pixels too: the point clicked, the pointer, the window
+    assert f" at ({seven[0]}, {seven[1]}) via " in clicked.content[0].text, clicked.content[0].text
+    assert where.content[0].text == f"[{seven[0]}, {seven[1]}]"
+    seen = ",".join(str(round(window["rect"][side] * factor)) for side in ("left", "top", "right", "bottom"))
+    assert f'"galculator" (galculator, pid {window["pid"]}) rect=[{seen}]' in listed.content[0].text, listed.content
     assert off.is_error and "is off every screen (positions in screen pixels" in off.content[0].text, off.content
 
 

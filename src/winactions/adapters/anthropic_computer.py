@@ -20,7 +20,7 @@ is a `tool_result` with `is_error: true` whose text is the error and its hint, w
 Coordinates are the model's (`winactions.mcp.model_pixels`): with `scaled` (the default) the
 tool declares the screen at `vision_scale` of its size, as the API shrinks the screenshots the
 model sees, screenshots are sent at that size, and every coordinate and region the model gives
-is taken back to screen pixels (the cursor's position the other way): a 1920×1080 screen is
+is taken back to screen pixels (the positions results give the other way): a 1920×1080 screen is
 1430×804 to the model, and its click at (715, 402) lands at (960, 540). A zoom's picture is
 the region at the screen's own resolution, as the tool means it.
 """

@@ -6,9 +6,10 @@ tool set (`winctl mcp --tools computer`, `computer-use`) and the Anthropic execu
 (`winactions.adapters.anthropic_computer`) therefore speak the picture's pixels, at
 `vision_scale` of the screen's: a screenshot is sent shrunk by that factor, every coordinate,
 region or size the model gives (a `translated.Pixel`, read inside `model_pixels`) is taken
-back to screen pixels, and the pointer's position is given shrunk. On a 1920×1080 screen the
-model sees 1430×804, and its click at (715, 402) lands at (960, 540). A zoom's picture is its
-region at the screen's own resolution, as the tool means it.
+back to screen pixels, and every position a result gives (a window's rectangle, the point
+clicked, the pointer) is given shrunk. On a 1920×1080 screen the model sees 1430×804, and its
+click at (715, 402) lands at (960, 540). A zoom's picture is its region at the screen's own
+resolution, as the tool means it. An error still speaks screen pixels, and says so.
 """
 
 from __future__ import annotations
@@ -18,12 +19,15 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, cast
 
 from PIL import Image
+from pydantic import BaseModel
 
 from winactions.commands.base import Result
-from winactions.commands.results import BatchResult, ScreenshotResult, ValueResult
+from winactions.commands.results import ActionResult, BatchResult, ScreenshotResult, ValueResult
 from winactions.errors import WinctlError
+from winactions.model import Rect
 
 LONG_EDGE = 1568  # pixels on a picture's longer side the API keeps
 MEGAPIXELS = 1.15  # a picture's area the API keeps, about
@@ -55,23 +59,43 @@ def to_screen(value: int) -> int:
 
 
 def shown_to_model(result: Result, factor: float, command: str) -> Result:
-    """`result` as the model should read it when it sees the screen at `factor`: each picture
-    (a screenshot, a batch's screenshot steps) shrunk by it in its file, with its new size, and
-    the pointer's position (`cursor`) in the model's pixels. A zoom's picture, and everything
-    at 1.0, is left as it is."""
-    if factor == 1.0 or command == "zoom":
+    """`result` as the model should read it when it sees the screen at `factor`: every
+    position in it in the model's pixels — each rectangle (a window's, an element's, a
+    screenshot's area), the point an action acted at, the pointer (`cursor`) — and each picture
+    but a zoom's shrunk by `factor` in its file, with its new size. A zoom's picture keeps the
+    screen's resolution; at 1.0 the result is left as it is."""
+    if factor == 1.0:
         return result
-    if isinstance(result, ScreenshotResult):
-        return _shrunk(result, factor)
-    if isinstance(result, ValueResult) and command == "cursor" and isinstance(result.value, list):
-        return result.model_copy(update={"value": [round(v * factor) for v in result.value]})
     if isinstance(result, BatchResult):
         steps = [
             s.model_copy(update={"result": shown_to_model(s.result, factor, s.command)}) if s.result else s
             for s in result.steps
         ]
         return result.model_copy(update={"steps": steps})
-    return result
+    if isinstance(result, ScreenshotResult) and command != "zoom":
+        result = _shrunk(result, factor)
+    if isinstance(result, ValueResult) and command == "cursor" and isinstance(result.value, list):
+        result = result.model_copy(update={"value": [round(v * factor) for v in result.value]})
+    if isinstance(result, ActionResult) and result.point is not None:
+        result = result.model_copy(update={"point": (round(result.point[0] * factor), round(result.point[1] * factor))})
+    return cast(Result, _rects_scaled(result, factor))
+
+
+def _rects_scaled(value: Any, factor: float) -> Any:
+    """`value` with every `Rect` in it, at any depth of its models and lists, scaled by `factor`."""
+    if isinstance(value, Rect):
+        return Rect(
+            left=round(value.left * factor),
+            top=round(value.top * factor),
+            right=round(value.right * factor),
+            bottom=round(value.bottom * factor),
+        )
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        return value.model_copy(update={name: _rects_scaled(getattr(value, name), factor) for name in fields})
+    if isinstance(value, list):
+        return [_rects_scaled(item, factor) for item in value]
+    return value
 
 
 def in_screen_pixels(error: WinctlError, factor: float) -> None:
@@ -82,7 +106,7 @@ def in_screen_pixels(error: WinctlError, factor: float) -> None:
 
 
 def _shrunk(shot: ScreenshotResult, factor: float) -> ScreenshotResult:
-    """The screenshot with its file shrunk by `factor` (its rect stays the screen's)."""
+    """The screenshot with its file shrunk by `factor`, and its size and `shown_at` saying so."""
     size = (max(1, round(shot.width * factor)), max(1, round(shot.height * factor)))
     with Image.open(shot.path) as picture:
         if picture.size != size:
