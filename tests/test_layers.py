@@ -150,6 +150,7 @@ ALLOWED: dict[str, set[str]] = {
         "commands",
         "errors",
         "keys",
+        "model",  # rectangles given back in a computer-use model's pixels (mcp.model_pixels)
         "options",
         "outputs",
         "progress",
