@@ -168,3 +168,27 @@ def _saved(path: Path, text: str, timeout: float = 5.0) -> bool:
     while time.monotonic() < deadline and path.read_text() != text:
         time.sleep(0.1)
     return path.read_text() == text
+
+
+def test_a_record_that_cannot_be_written_leaves_mousepads_save_reported_done(desktop, winctl, launch, tmp_path):
+    """The record's log taken away mid-session (a full disk, a folder removed): the `keys
+    ctrl+s` that found it out still exits 0 and says the record stopped; Mousepad saved the
+    file, and recording is off. Before, the call failed after its act was done."""
+    from tests.e2e.helpers.apps import stop_group
+    from tests.fixtures.toolkit_apps import mousepad_command
+
+    doc, record = tmp_path / "doc.txt", tmp_path / "lost-record"
+    doc.write_text("")
+    opened = launch(mousepad_command(doc), title="doc.txt")
+    try:
+        winctl("input", str(winctl.find("Edit", "")), "kept by the app")
+        winctl("record", "start", str(record))
+        log = record / "session.jsonl"
+        log.unlink()
+        log.mkdir()  # the log can no longer be opened for writing
+        saved = winctl("keys", "ctrl+s")
+        assert "cannot write the record in" in saved.out and "recording stopped before step 1" in saved.out, saved.out
+        assert _saved(doc, "kept by the app")  # the app's own file
+        assert "not recording" in winctl("record", "status").out
+    finally:
+        stop_group(opened.group)
