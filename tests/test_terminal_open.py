@@ -1,10 +1,13 @@
 """`open-terminal` with a command that ends at once: the terminal's window can appear and go
 while its elements are read. That is the command ending, reported as such (exit 4), never as
-"the app quit while its window's elements were read" (exit 3). Seen once in a full run:
-tests/e2e/test_terminal.py::test_open_terminal_refuses_a_program_not_on_path with `true`."""
+"the app quit while its window's elements were read" or "exposes no accessibility tree"
+(exit 3). Both seen once each in full runs of
+tests/e2e/test_terminal.py::test_open_terminal_refuses_a_program_not_on_path with `true`.
+A terminal still running when its read fails gets the read's own error."""
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 from typing import Any
 
@@ -12,25 +15,29 @@ import pytest
 
 from winactions.commands import terminal
 from winactions.commands.results import WindowResult
-from winactions.errors import ActionFailed, WindowClosed
+from winactions.errors import ActionFailed, NotFound, WindowClosed
 from winactions.model import WindowInfo
 
 WINDOW = WindowInfo(id="0x1", title="winctl: true", pid=999_999_999)
 GONE = "the app quit while its window's elements were read (1 asked, 1 of them lost): a partial list is not shown"
 
 
-class GoneWhileRead:
-    """A backend whose terminal window vanishes on the first read."""
+NO_TREE = 'window "winctl: true" exposes no accessibility tree'
 
-    def __init__(self) -> None:
+
+class GoneWhileRead:
+    """A backend whose terminal window fails its first read with `error`."""
+
+    def __init__(self, error: Exception | None = None) -> None:
         self.reads = 0
+        self.error = error or WindowClosed(GONE)
 
     def terminal_command(self, argv: list[str], title: str) -> list[str]:
         return ["lxterminal", "-e", *argv]
 
     def snapshot(self, window: WindowInfo) -> Any:
         self.reads += 1
-        raise WindowClosed(GONE)
+        raise self.error
 
 
 def opened(detail: str):
@@ -40,16 +47,26 @@ def opened(detail: str):
     return launch
 
 
-def test_a_window_gone_while_read_is_the_command_ending(monkeypatch):
-    monkeypatch.setattr(terminal, "launch", opened("pid 999999999"))
-    backend = GoneWhileRead()
+@pytest.mark.parametrize("error", [WindowClosed(GONE), NotFound(NO_TREE)], ids=["gone", "no-tree"])
+def test_a_read_that_fails_once_the_terminal_ended_is_the_command_ending(monkeypatch, error):
+    monkeypatch.setattr(terminal, "launch", opened("pid 999999999"))  # no such process: it ended
+    backend = GoneWhileRead(error)
     ctx = SimpleNamespace(session=SimpleNamespace(backend=backend))
     params = terminal.OpenTerminalParams(agent="custom", command="true")
     with pytest.raises(ActionFailed) as failed:
         terminal.open_terminal(ctx, params)  # type: ignore[arg-type]
     assert "true may have ended at once (the terminal closes when its command ends)" in failed.value.message
-    assert GONE in failed.value.message
+    assert error.message in failed.value.message
     assert backend.reads == 1
+
+
+def test_a_read_that_fails_while_the_terminal_runs_is_that_failure(monkeypatch):
+    monkeypatch.setattr(terminal, "launch", opened(f"pid {os.getpid()}"))  # this process: still running
+    monkeypatch.setattr(terminal, "ENDS_WITHIN", 0.3)
+    ctx = SimpleNamespace(session=SimpleNamespace(backend=GoneWhileRead(NotFound(NO_TREE))))
+    params = terminal.OpenTerminalParams(agent="custom", command="true")
+    with pytest.raises(NotFound, match="exposes no accessibility tree"):
+        terminal.open_terminal(ctx, params)  # type: ignore[arg-type]
 
 
 def test_a_terminal_process_gone_before_its_screen_showed_is_the_command_ending(monkeypatch):

@@ -23,13 +23,14 @@ from winactions.commands.base import Context, Kind, Params, Result, command
 from winactions.commands.formats import safe, screen_row, window_line
 from winactions.commands.results import WindowResult
 from winactions.commands.windows import LaunchParams, launch
-from winactions.errors import ActionFailed, InvalidInput, NotFound, WaitTimeout, WindowClosed
+from winactions.errors import ActionFailed, AppBusy, InvalidInput, NotFound, WaitTimeout
 from winactions.keys import parse_keys
 from winactions.model import Node, WindowInfo
 from winactions.text_entry import focus
 
 AGENTS = {"claude": "claude", "codex": "codex", "gemini": "gemini"}
 STARTED_WAIT = 15.0  # s at least for the command's process to run
+ENDS_WITHIN = 2.0  # s a terminal whose window could not be read is given to end
 BLANK_WAIT = 3.0  # s a running program's screen may stay blank before it is taken as it is
 SETTLE = 3.0  # s at most for the screen to answer the keys sent
 QUIET = 0.3  # s the screen stays the same once it changed: the program has answered
@@ -102,9 +103,30 @@ def open_terminal(ctx: Context, p: OpenTerminalParams) -> TerminalResult:
     try:
         node = _terminal(backend, opened.window, deadline)
         screen = _started(backend, node, pid, argv[0], deadline)
-    except WindowClosed as exc:  # the window went while it was read: the command ended
+    except (NotFound, AppBusy) as exc:  # the window gone, or never read: did the terminal end?
+        if not _ends(pid):
+            raise
         raise _ended_at_once(exc.message, argv[0]) from None
     return TerminalResult(window=opened.window, command=shlex.join(argv), pid=pid, shows=screen.tail())
+
+
+def _ends(pid: int | None) -> bool:
+    """The terminal's process (`pid`) has ended, or ends within ENDS_WITHIN seconds (a zombie
+    counts as ended); False when the pid is unknown."""
+    if pid is None:
+        return False
+    deadline = time.monotonic() + ENDS_WITHIN
+    while True:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        except psutil.Error:
+            return False
+        if time.monotonic() > deadline:
+            return False
+        progress.pause(0.1)
 
 
 def _ended_at_once(said: str, program: str) -> ActionFailed:
